@@ -1,0 +1,123 @@
+// Package network models the links between nodes: loss per direction (so
+// "ack loss" is loss on the way back), duplication, delay with jitter (so
+// messages reorder), a "slow network" fault, and partitions in time windows.
+//
+// Every random decision is asked of the sim.Chooser; a link whose fault
+// probabilities are zero offers no choice at all, so the zero Link is a
+// perfect, instantaneous link.
+package network
+
+import (
+	"fmt"
+
+	"github.com/oncesim/once/sim"
+)
+
+// Window is a half-open interval of virtual time [From, To).
+type Window struct {
+	From sim.Time
+	To   sim.Time
+}
+
+// Contains reports whether t falls inside w.
+func (w Window) Contains(t sim.Time) bool { return t >= w.From && t < w.To }
+
+// Link is one direction between two nodes. Probabilities are per message.
+type Link struct {
+	LossProbability      float64  // the message is dropped
+	DuplicateProbability float64  // a second copy is delivered
+	SlowProbability      float64  // the message takes SlowDelay extra: a retry can overtake it
+	Delay                sim.Time // base one-way delay
+	Jitter               sim.Time // extra delay drawn uniformly from [0, Jitter]
+	SlowDelay            sim.Time // extra delay of a slow message
+	Partitions           []Window // while one is open, every message is dropped
+}
+
+// Validate reports the first field out of range.
+func (l *Link) Validate() error {
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"loss", l.LossProbability}, {"duplicate", l.DuplicateProbability}, {"slow", l.SlowProbability}} {
+		if !(p.v >= 0 && p.v <= 1) {
+			return fmt.Errorf("network: %s probability %v is outside [0,1]", p.name, p.v)
+		}
+	}
+	if l.Delay < 0 || l.Jitter < 0 || l.SlowDelay < 0 {
+		return fmt.Errorf("network: negative delay (delay %d, jitter %d, slow %d)", l.Delay, l.Jitter, l.SlowDelay)
+	}
+	for _, w := range l.Partitions {
+		if w.To < w.From {
+			return fmt.Errorf("network: partition window [%d,%d) ends before it starts", w.From, w.To)
+		}
+	}
+	return nil
+}
+
+// Network is a full mesh of directed links between n nodes.
+type Network struct {
+	n     int
+	links []Link
+}
+
+// New returns a network of n nodes whose links are all perfect.
+func New(n int) *Network {
+	return &Network{n: n, links: make([]Link, n*n)}
+}
+
+// Link returns the link from → to for configuration.
+func (n *Network) Link(from, to sim.NodeID) *Link {
+	return &n.links[int(from)*n.n+int(to)]
+}
+
+// Validate checks every link.
+func (n *Network) Validate() error {
+	for i := range n.links {
+		if err := n.links[i].Validate(); err != nil {
+			return fmt.Errorf("link %d→%d: %w", i/n.n, i%n.n, err)
+		}
+	}
+	return nil
+}
+
+func choose(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
+	if p <= 0 {
+		return false
+	}
+	c := sim.Choice{Kind: kind, N: 2, P: p, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	return ch.Choose(&c) == 1
+}
+
+func jitter(ch sim.Chooser, l *Link, m *sim.Message) sim.Time {
+	if l.Jitter <= 0 {
+		return 0
+	}
+	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	return sim.Time(ch.Choose(&c))
+}
+
+// Transmit implements sim.Network. The choices are asked in a fixed order —
+// loss, duplicate, slow, then jitter per copy — so a seed means the same
+// thing on every machine.
+func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fate {
+	l := n.Link(m.From, m.To)
+	for _, w := range l.Partitions {
+		if w.Contains(now) {
+			return sim.Fate{Drop: sim.DropPartition}
+		}
+	}
+	if choose(ch, sim.ChoiceLoss, l.LossProbability, m) {
+		return sim.Fate{Drop: sim.DropLoss}
+	}
+	f := sim.Fate{Delay: l.Delay}
+	f.Duplicate = choose(ch, sim.ChoiceDuplicate, l.DuplicateProbability, m)
+	if choose(ch, sim.ChoiceSlow, l.SlowProbability, m) {
+		f.Slow = true
+		f.Delay += l.SlowDelay
+	}
+	f.Delay += jitter(ch, l, m)
+	if f.Duplicate {
+		f.DupDelay = l.Delay + jitter(ch, l, m)
+	}
+	return f
+}

@@ -1,0 +1,75 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Gateway is the external card provider. Every charge it performs is an
+// effect on the card-charges sink, the place double billing is counted.
+//
+//   - "plain": charges every request, knows nothing about keys;
+//   - "lookup": charges every request, and answers a status lookup by the
+//     merchant's reference (the idempotency key);
+//   - "idempotent": also deduplicates charges by key (Stripe-style).
+type Gateway struct {
+	Mode string // plain | lookup | idempotent
+}
+
+const (
+	gatewayCharges sim.TableID = iota // key → transaction id
+	gatewayCounter                    // row 0: last transaction id issued
+)
+
+func gatewaySpec() sim.NodeSpec {
+	return sim.NodeSpec{Name: "gateway", Tables: []sim.TableSpec{
+		{Name: "charges", Durable: true, Traced: true},
+		{Name: "counter", Durable: true},
+	}}
+}
+
+// Start does nothing: the gateway only answers.
+func (g *Gateway) Start(*sim.Context) {}
+
+// Timer is unused.
+func (g *Gateway) Timer(*sim.Context, sim.Timer) {}
+
+// Receive charges or answers a lookup.
+func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgCharge:
+		if g.Mode == "idempotent" && m.Key != 0 {
+			if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
+				g.reply(ctx, m, MsgChargeResult, StatusCreated, r.Value)
+				return
+			}
+		}
+		txn := g.nextTransaction(ctx)
+		ctx.Effect(SinkCardCharges, m.Op, txn)
+		if m.Key != 0 && g.Mode != "plain" {
+			ctx.Put(gatewayCharges, m.Key, m.Op, sim.Record{Value: txn, Aux: m.Payload})
+		}
+		g.reply(ctx, m, MsgChargeResult, StatusCreated, txn)
+	case MsgLookup:
+		if g.Mode == "plain" {
+			g.reply(ctx, m, MsgLookupResult, StatusNotImplemented, 0)
+			return
+		}
+		if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
+			g.reply(ctx, m, MsgLookupResult, StatusOK, r.Value)
+			return
+		}
+		g.reply(ctx, m, MsgLookupResult, StatusNotFound, 0)
+	}
+}
+
+func (g *Gateway) nextTransaction(ctx *sim.Context) int64 {
+	r, _ := ctx.Get(gatewayCounter, 0, 0)
+	if r.Value == 0 {
+		r.Value = 8820 // the lesson's transaction 8821 is the first one
+	}
+	r.Value++
+	ctx.Put(gatewayCounter, 0, 0, r)
+	return r.Value
+}
+
+func (g *Gateway) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, status int32, txn int64) {
+	ctx.Send(m.From, sim.Message{Kind: kind, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: txn, Status: status})
+}

@@ -1,0 +1,164 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Key store states (the lesson's PROCESSING / COMPLETED).
+const (
+	keyProcessing int32 = iota + 1
+	keyCompleted
+)
+
+// PaymentService handles POST /payments by charging the card at the
+// gateway.
+//
+// Under at-most-once and at-least-once it is the naive endpoint: every
+// request it handles is a new charge (at-most-once additionally suppresses
+// transport-level duplicates of one message, as TCP would).
+//
+// Under the idempotent semantics it follows the lesson's protocol, in this
+// order: look the key up; if absent, persist it as PROCESSING *before* the
+// gateway is called, passing the same key to the gateway; store the
+// response when the charge returns, *then* reply. A retry of a completed
+// key gets the byte-identical stored response; a key still in flight gets
+// 409; the same key with another payload 422; no key 400. After a crash,
+// every key left PROCESSING is resolved by asking the gateway by that key —
+// never by charging again blindly.
+//
+// The bugs the catalog teaches are switches: MarkAfter ("check, call,
+// mark": no PROCESSING row, the key is written only after the charge), TTL
+// (entries older than TTL are forgotten), and a volatile key table
+// (store=memory) chosen by the NodeSpec.
+type PaymentService struct {
+	Client    sim.NodeID
+	Gateway   sim.NodeID
+	MarkAfter bool
+	TTL       sim.Time // 0 = keys never expire
+}
+
+const (
+	serviceKeys sim.TableID = iota // the (key, response) store
+	serviceSeen                    // message ids seen (at-most-once transport dedup)
+)
+
+func paymentServiceSpec(durableKeys bool, crash float64) sim.NodeSpec {
+	return sim.NodeSpec{
+		Name: "service",
+		Tables: []sim.TableSpec{
+			{Name: "keys", Durable: durableKeys, Traced: true},
+			{Name: "seen", Durable: true},
+		},
+		Crashable: true, CrashProbability: crash, RestartAfter: 500,
+	}
+}
+
+func idempotent(sem sim.Semantics) bool { return sem == sim.Idempotent || sem == sim.Transactional }
+
+// Start resolves keys a crash left in PROCESSING by asking the gateway.
+func (s *PaymentService) Start(ctx *sim.Context) {
+	if !idempotent(ctx.Semantics()) {
+		return
+	}
+	keys := ctx.Rows(serviceKeys)
+	for i := 0; i < keys.Len(); i++ {
+		key, r := keys.At(i)
+		if r.State == keyProcessing {
+			ctx.Send(s.Gateway, sim.Message{Kind: MsgLookup, Key: key, Payload: r.Aux, Op: sim.OpID(r.Value)})
+		}
+	}
+}
+
+// Timer is unused.
+func (s *PaymentService) Timer(*sim.Context, sim.Timer) {}
+
+// Receive dispatches requests and gateway answers.
+func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
+	idem := idempotent(ctx.Semantics())
+	switch {
+	case m.Kind == MsgPayRequest && idem:
+		s.handleIdempotent(ctx, m)
+	case m.Kind == MsgPayRequest:
+		if ctx.Semantics() == sim.AtMostOnce {
+			if _, dup := ctx.Get(serviceSeen, int64(m.ID), m.Op); dup {
+				return
+			}
+			ctx.Put(serviceSeen, int64(m.ID), m.Op, sim.Record{})
+		}
+		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Payload: m.Payload})
+	case m.Kind == MsgChargeResult && idem:
+		s.completeIdempotent(ctx, m, true)
+	case m.Kind == MsgChargeResult:
+		if ctx.CrashPoint(PointAfterCharge, &m) {
+			return
+		}
+		s.reply(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+	case m.Kind == MsgLookupResult:
+		s.resolveLookup(ctx, m)
+	}
+}
+
+func (s *PaymentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
+	ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+}
+
+func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
+	if m.Key == 0 {
+		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		return
+	}
+	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
+	if ok && s.TTL > 0 && ctx.Now()-r.At >= s.TTL {
+		ctx.Delete(serviceKeys, m.Key, m.Op) // expired: the key is forgotten
+		ok = false
+	}
+	if ok {
+		switch {
+		case r.Aux != m.Payload:
+			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+		case r.State == keyProcessing:
+			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+		default:
+			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+		}
+		return
+	}
+	if !s.MarkAfter {
+		ctx.Put(serviceKeys, m.Key, m.Op, sim.Record{State: keyProcessing, Aux: m.Payload, Value: int64(m.Op)})
+		if ctx.CrashPoint(PointAfterLock, &m) {
+			return
+		}
+	}
+	ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
+}
+
+// completeIdempotent stores the gateway's answer under the key, then
+// replies (when a client attempt is waiting for it).
+func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, reply bool) {
+	if ctx.CrashPoint(PointAfterCharge, &m) {
+		return
+	}
+	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
+	if !ok || r.State == keyProcessing {
+		r = sim.Record{State: keyCompleted, Status: StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
+		ctx.Put(serviceKeys, m.Key, m.Op, r)
+	}
+	if ctx.CrashPoint(PointAfterStore, &m) {
+		return
+	}
+	if reply {
+		s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+	}
+}
+
+// resolveLookup finishes recovery of a key left PROCESSING by a crash.
+func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
+	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
+	if !ok || r.State != keyProcessing {
+		return // already resolved by a late charge result
+	}
+	switch m.Status {
+	case StatusOK: // the charge happened: record it, charge nothing
+		s.completeIdempotent(ctx, m, false)
+	default: // not found (or no lookup support): the charge never happened
+		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Key: m.Key, Payload: m.Payload})
+	}
+}

@@ -1,0 +1,65 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Log record states.
+const (
+	recordUnacked int32 = iota
+	recordAcked
+)
+
+// Broker keeps a durable log with offsets and pushes each record to the
+// consumer. Under at-most-once a record is delivered once and forgotten;
+// otherwise it is redelivered every Visibility until the consumer commits
+// its offset.
+type Broker struct {
+	Consumer   sim.NodeID
+	Visibility sim.Time
+}
+
+const brokerLog sim.TableID = 0 // offset → {Value: op, State, Aux: deliveries}
+
+func brokerSpec() sim.NodeSpec {
+	return sim.NodeSpec{Name: "broker", Tables: []sim.TableSpec{{Name: "log", Durable: true}}}
+}
+
+// Start does nothing: the broker is driven by publishes.
+func (b *Broker) Start(*sim.Context) {}
+
+// Receive appends a published record, or marks a committed one.
+func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgPublish:
+		offset := int64(ctx.Rows(brokerLog).Len() + 1)
+		ctx.Put(brokerLog, offset, m.Op, sim.Record{Value: int64(m.Op), State: recordUnacked})
+		ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: offset})
+		b.deliver(ctx, offset)
+	case MsgCommit:
+		r, ok := ctx.Get(brokerLog, m.Key, m.Op)
+		if ok && r.State != recordAcked {
+			r.State = recordAcked
+			ctx.Put(brokerLog, m.Key, m.Op, r)
+		}
+	}
+}
+
+func (b *Broker) deliver(ctx *sim.Context, offset int64) {
+	r, _ := ctx.Get(brokerLog, offset, 0)
+	r.Aux++
+	ctx.Put(brokerLog, offset, sim.OpID(r.Value), r)
+	op := sim.OpID(r.Value)
+	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
+	if ctx.Semantics() != sim.AtMostOnce {
+		ctx.After(b.Visibility, sim.Timer{Kind: TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+	}
+}
+
+// Timer redelivers a record whose offset was not committed in time.
+func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerRedeliver {
+		return
+	}
+	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && r.State != recordAcked {
+		b.deliver(ctx, t.Key)
+	}
+}

@@ -1,0 +1,101 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Consumer processes delivered records into the billing sink and commits
+// their offsets.
+//
+//   - at-most-once: commit first, then process — a crash in between loses
+//     the record;
+//   - at-least-once: process, then commit — a crash in between (or a lost
+//     commit) brings a redelivery and a second billing row;
+//   - idempotent: look the operation ID up in the dedup store; if absent,
+//     write the dedup row and the billing row in one local transaction,
+//     then commit. With MarkAfter the dedup row is written after the
+//     billing row, not with it, and a crash between them duplicates.
+type Consumer struct {
+	Broker    sim.NodeID
+	MarkAfter bool
+	TTL       sim.Time // 0 = dedup rows never expire
+}
+
+const (
+	consumerDedup sim.TableID = iota // operation ID → processed
+	consumerSeen                     // message ids seen (at-most-once transport dedup)
+)
+
+func consumerSpec(durableDedup bool, crash float64) sim.NodeSpec {
+	return sim.NodeSpec{
+		Name: "consumer",
+		Tables: []sim.TableSpec{
+			{Name: "dedup", Durable: durableDedup, Traced: true},
+			{Name: "seen", Durable: true},
+		},
+		Crashable: true, CrashProbability: crash, RestartAfter: 500,
+	}
+}
+
+// Start does nothing: the broker redelivers what was not committed.
+func (c *Consumer) Start(*sim.Context) {}
+
+// Timer is unused.
+func (c *Consumer) Timer(*sim.Context, sim.Timer) {}
+
+func (c *Consumer) commit(ctx *sim.Context, m *sim.Message) {
+	ctx.Send(c.Broker, sim.Message{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt, Key: m.Key})
+}
+
+// Receive processes one delivered record.
+func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgDeliver {
+		return
+	}
+	switch ctx.Semantics() {
+	case sim.AtMostOnce:
+		if _, dup := ctx.Get(consumerSeen, int64(m.ID), m.Op); dup {
+			return
+		}
+		ctx.Put(consumerSeen, int64(m.ID), m.Op, sim.Record{})
+		c.commit(ctx, &m)
+		if ctx.CrashPoint(PointAfterCommit, &m) {
+			return
+		}
+		ctx.Effect(SinkBilling, m.Op, m.Payload)
+	case sim.AtLeastOnce:
+		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		if ctx.CrashPoint(PointAfterEffect, &m) {
+			return
+		}
+		c.commit(ctx, &m)
+	default:
+		c.receiveIdempotent(ctx, m)
+	}
+}
+
+func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
+	key := int64(m.Op)
+	r, seen := ctx.Get(consumerDedup, key, m.Op)
+	if seen && c.TTL > 0 && ctx.Now()-r.At >= c.TTL {
+		ctx.Delete(consumerDedup, key, m.Op)
+		seen = false
+	}
+	if seen {
+		c.commit(ctx, &m) // a duplicate: acknowledge it, do nothing else
+		return
+	}
+	if c.MarkAfter {
+		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		if ctx.CrashPoint(PointBeforeMark, &m) {
+			return
+		}
+		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: keyCompleted})
+	} else {
+		// One local transaction: the dedup row and the billing row commit together.
+		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: keyCompleted})
+		ctx.Effect(SinkBilling, m.Op, m.Payload)
+	}
+	if ctx.CrashPoint(PointAfterEffect, &m) {
+		return
+	}
+	c.commit(ctx, &m)
+}

@@ -1,0 +1,59 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Producer publishes one record per operation to the broker. Under
+// at-most-once it publishes once; otherwise it republishes whenever Timeout
+// passes without the broker's acknowledgement — so a lost ack puts a
+// second copy in the log.
+type Producer struct {
+	Broker   sim.NodeID
+	Interval sim.Time
+	Timeout  sim.Time
+}
+
+const producerOps sim.TableID = 0
+
+func producerSpec() sim.NodeSpec {
+	return sim.NodeSpec{Name: "producer", Tables: []sim.TableSpec{{Name: "ops"}}}
+}
+
+// Start schedules the workload.
+func (p *Producer) Start(ctx *sim.Context) {
+	for op := 1; op <= ctx.Ops(); op++ {
+		ctx.After(sim.Time(op-1)*p.Interval, sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+	}
+}
+
+func (p *Producer) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
+	ctx.Put(producerOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
+	ctx.Send(p.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)})
+	if ctx.Semantics() != sim.AtMostOnce {
+		ctx.After(p.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
+	}
+}
+
+// Timer starts or retries a publish.
+func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
+	switch t.Kind {
+	case TimerStartOp:
+		p.publish(ctx, t.Op, 1)
+	case TimerRetry:
+		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
+		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
+			p.publish(ctx, t.Op, t.Attempt+1)
+		}
+	}
+}
+
+// Receive marks an operation acknowledged.
+func (p *Producer) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgPublishAck {
+		return
+	}
+	r, ok := ctx.Get(producerOps, int64(m.Op), m.Op)
+	if ok && r.State == opPending {
+		r.State = opDone
+		ctx.Put(producerOps, int64(m.Op), m.Op, r)
+	}
+}

@@ -1,0 +1,219 @@
+package sim
+
+import "fmt"
+
+// Observation tells the checker where to count: which sends are attempts,
+// which deliveries are handler invocations, and which sinks hold effects.
+// Effects are counted on the observed sinks and nowhere else.
+type Observation struct {
+	Origin    NodeID  // the node whose sends of Request count as attempts
+	Request   MsgKind // the request (or delivery) message kind
+	Processor NodeID  // the node whose deliveries of Request count as invocations
+	Sinks     uint64  // bit i set: effects on SinkID i are observed
+}
+
+// Verdict is the cardinality class of one operation's effects.
+type Verdict uint8
+
+// The verdicts.
+const (
+	Lost        Verdict = iota + 1 // 0 effects
+	ExactlyOnce                    // 1 effect
+	Duplicated                     // more than 1 effect
+)
+
+// String returns "lost", "exactly-once" or "duplicated".
+func (v Verdict) String() string {
+	switch v {
+	case Lost:
+		return "lost"
+	case ExactlyOnce:
+		return "exactly-once"
+	case Duplicated:
+		return "duplicated"
+	}
+	return "unknown"
+}
+
+// VerdictOf classifies an effect count.
+func VerdictOf(effects int32) Verdict {
+	switch {
+	case effects <= 0:
+		return Lost
+	case effects == 1:
+		return ExactlyOnce
+	}
+	return Duplicated
+}
+
+// Status is the three-valued answer to "did the promise hold?": a run that
+// hit its budget before a violation showed is Unknown, never a pass.
+type Status uint8
+
+// The statuses.
+const (
+	Held Status = iota + 1
+	Violated
+	Unknown
+)
+
+// String returns "held", "violated" or "unknown".
+func (s Status) String() string {
+	switch s {
+	case Held:
+		return "held"
+	case Violated:
+		return "violated"
+	case Unknown:
+		return "unknown"
+	}
+	return "?"
+}
+
+const maxDistinct = 4
+
+// OpTally is what the checker folded from the trace for one operation.
+type OpTally struct {
+	Attempts   int32 // sends of the request by the origin (retries and redeliveries included)
+	Deliveries int32 // handler invocations at the processor
+	Effects    int32 // effects on the observed sinks
+	Outcomes   int32 // final results accepted by the client
+	distinct   [maxDistinct]int64
+	nDistinct  int32
+}
+
+// DistinctOutcomes returns how many different final results the client saw
+// for the operation (saturating at a small cap).
+func (t *OpTally) DistinctOutcomes() int32 { return t.nDistinct }
+
+// FaultCounts counts the faults that hit a run, by kind.
+type FaultCounts struct {
+	Loss      int `json:"loss"`
+	Duplicate int `json:"duplicate"`
+	Slow      int `json:"slow"`
+	Crash     int `json:"crash"`
+	Partition int `json:"partition"`
+	Down      int `json:"down"`
+}
+
+// Total returns the number of injected faults (partition and down drops are
+// consequences, not choices, and are not counted).
+func (f FaultCounts) Total() int { return f.Loss + f.Duplicate + f.Slow + f.Crash }
+
+// Checker folds a trace, event by event, into per-operation tallies. It is
+// a Recorder, so it works on a live stream or on a saved trace alike.
+type Checker struct {
+	obs    Observation
+	ops    []OpTally // index 0 unused
+	faults FaultCounts
+}
+
+// NewChecker returns a checker for operations 1..ops.
+func NewChecker(obs Observation, ops int) *Checker {
+	return &Checker{obs: obs, ops: make([]OpTally, ops+1)}
+}
+
+func (c *Checker) tally(op OpID) *OpTally {
+	if op <= 0 || int(op) >= len(c.ops) {
+		return nil
+	}
+	return &c.ops[op]
+}
+
+// Record implements Recorder.
+func (c *Checker) Record(e *Event) {
+	switch e.Kind {
+	case EvSend:
+		if e.Node == c.obs.Origin && e.Msg.Kind == c.obs.Request {
+			if t := c.tally(e.Msg.Op); t != nil {
+				t.Attempts++
+			}
+		}
+	case EvDeliver:
+		if e.Node == c.obs.Processor && e.Msg.Kind == c.obs.Request {
+			if t := c.tally(e.Msg.Op); t != nil {
+				t.Deliveries++
+			}
+		}
+	case EvEffect:
+		if c.obs.Sinks&(1<<e.Label) != 0 {
+			if t := c.tally(e.Msg.Op); t != nil {
+				t.Effects++
+			}
+		}
+	case EvOutcome:
+		if t := c.tally(e.Msg.Op); t != nil {
+			t.Outcomes++
+			seen := false
+			for i := int32(0); i < t.nDistinct; i++ {
+				seen = seen || t.distinct[i] == e.Msg.Value
+			}
+			if !seen && t.nDistinct < maxDistinct {
+				t.distinct[t.nDistinct] = e.Msg.Value
+				t.nDistinct++
+			}
+		}
+	case EvDrop:
+		switch e.Reason {
+		case DropLoss:
+			c.faults.Loss++
+		case DropPartition:
+			c.faults.Partition++
+		case DropDown:
+			c.faults.Down++
+		}
+	case EvDuplicate:
+		c.faults.Duplicate++
+	case EvSlow:
+		c.faults.Slow++
+	case EvCrash:
+		c.faults.Crash++
+	}
+}
+
+// Tally returns the tally of op (1-based).
+func (c *Checker) Tally(op OpID) OpTally { return c.ops[op] }
+
+// Ops returns the number of operations.
+func (c *Checker) Ops() int { return len(c.ops) - 1 }
+
+// Faults returns the fault counts so far.
+func (c *Checker) Faults() FaultCounts { return c.faults }
+
+// copyFrom makes c an independent copy of src.
+func (c *Checker) copyFrom(src *Checker) {
+	c.obs = src.obs
+	c.ops = append(c.ops[:0], src.ops...)
+	c.faults = src.faults
+}
+
+// Judge evaluates the promise of sem over the tallies. finished says whether
+// the run reached quiescence; an unfinished run can violate a promise (a
+// duplicate never goes away) but cannot prove "≥ 1".
+func (c *Checker) Judge(sem Semantics, finished bool) (Status, string) {
+	promise := sem.Promise()
+	missing := OpID(0)
+	for i := 1; i < len(c.ops); i++ {
+		t := &c.ops[i]
+		op := OpID(i)
+		if t.Effects > 1 && promise != AtLeastOne {
+			return Violated, fmt.Sprintf("%s has %d effects, promise %s", op, t.Effects, promise)
+		}
+		if promise == ExactlyOne && t.nDistinct > 1 {
+			return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", op, t.nDistinct, promise)
+		}
+		if t.Effects == 0 && promise != AtMostOne && missing == 0 {
+			missing = op
+		}
+	}
+	if missing != 0 {
+		if !finished {
+			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", missing)
+		}
+		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, promise %s", missing, promise)
+	}
+	if !finished && promise != AtLeastOne {
+		return Unknown, "the run did not finish; more effects could still appear"
+	}
+	return Held, ""
+}

@@ -1,0 +1,186 @@
+package sim
+
+// Context is a node's only window on the world. Every method is a no-op
+// while the node is crashed, so a handler that keeps going after its crash
+// point cannot leak effects.
+type Context struct {
+	w    *World
+	node NodeID
+}
+
+// Now returns the virtual time.
+func (c *Context) Now() Time { return c.w.now }
+
+// Self returns the node's id.
+func (c *Context) Self() NodeID { return c.node }
+
+// Ops returns the number of operations of the workload.
+func (c *Context) Ops() int { return c.w.cfg.Ops }
+
+// Semantics returns the semantics the run is judged under.
+func (c *Context) Semantics() Semantics { return c.w.cfg.Semantics }
+
+func (c *Context) down() bool { return c.w.nodes[c.node].down }
+
+// Send puts a copy of m on the link to node to. The engine stamps From, To
+// and a fresh ID; the network (through the Chooser) decides its fate.
+func (c *Context) Send(to NodeID, m Message) {
+	if c.down() {
+		return
+	}
+	w := c.w
+	w.msgID++
+	m.ID = w.msgID
+	m.From = c.node
+	m.To = to
+	e := w.event(EvSend, c.node, to)
+	e.Msg = m
+	w.emit(e)
+	fate := w.cfg.Network.Transmit(w.chooser, &m, w.now)
+	if fate.Drop != 0 {
+		e := w.event(EvDrop, c.node, to)
+		e.Reason = fate.Drop
+		e.Msg = m
+		w.emit(e)
+		return
+	}
+	if fate.Slow {
+		e := w.event(EvSlow, c.node, to)
+		e.Msg = m
+		w.emit(e)
+	}
+	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m})
+	if fate.Duplicate {
+		e := w.event(EvDuplicate, c.node, to)
+		e.Msg = m
+		w.emit(e)
+		w.schedule(item{at: w.now + fate.DupDelay, kind: itemDeliver, node: to, msg: m})
+	}
+}
+
+// After sets a timer that fires after d ticks, unless the node crashes
+// first: timers are volatile.
+func (c *Context) After(d Time, t Timer) {
+	if c.down() {
+		return
+	}
+	ns := &c.w.nodes[c.node]
+	c.w.schedule(item{
+		at: c.w.now + d, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
+		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key},
+	})
+}
+
+func (c *Context) table(id TableID) (*Table, bool) {
+	spec := &c.w.cfg.Topology.Nodes[c.node].Tables[id]
+	return &c.w.nodes[c.node].tables[id], spec.Traced
+}
+
+// Get reads key from table id.
+func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
+	if c.down() {
+		return Record{}, false
+	}
+	t, traced := c.table(id)
+	r, ok := t.Get(key)
+	if traced {
+		e := c.w.event(EvStoreGet, c.node, NoNode)
+		e.Label = uint8(id)
+		e.Found = ok
+		e.Msg.Key, e.Msg.Op = key, op
+		e.Rec = r
+		c.w.emit(e)
+	}
+	return r, ok
+}
+
+// Put writes r under key into table id. r.At is stamped with the current
+// time when it is zero.
+func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
+	if c.down() {
+		return
+	}
+	if r.At == 0 {
+		r.At = c.w.now
+	}
+	t, traced := c.table(id)
+	t.Put(key, r)
+	if traced {
+		e := c.w.event(EvStorePut, c.node, NoNode)
+		e.Label = uint8(id)
+		e.Msg.Key, e.Msg.Op = key, op
+		e.Rec = r
+		c.w.emit(e)
+	}
+}
+
+// Delete removes key from table id.
+func (c *Context) Delete(id TableID, key int64, op OpID) {
+	if c.down() {
+		return
+	}
+	t, traced := c.table(id)
+	t.Delete(key)
+	if traced {
+		e := c.w.event(EvStoreDelete, c.node, NoNode)
+		e.Label = uint8(id)
+		e.Msg.Key, e.Msg.Op = key, op
+		c.w.emit(e)
+	}
+}
+
+// Rows returns table id for iteration in key order. The caller must only
+// read it; writes go through Put and Delete so that they are traced.
+func (c *Context) Rows(id TableID) *Table {
+	return &c.w.nodes[c.node].tables[id]
+}
+
+// Effect records one effect of op on sink: a card charge, a committed row,
+// an e-mail. value is the effect's content (amount, transaction id).
+func (c *Context) Effect(sink SinkID, op OpID, value int64) {
+	if c.down() {
+		return
+	}
+	e := c.w.event(EvEffect, c.node, NoNode)
+	e.Label = uint8(sink)
+	e.Msg.Op = op
+	e.Msg.Value = value
+	c.w.emit(e)
+}
+
+// Outcome records that a client accepted value as the final result of op.
+// The checker counts distinct values per op (response consistency).
+func (c *Context) Outcome(op OpID, value int64, status int32) {
+	if c.down() {
+		return
+	}
+	e := c.w.event(EvOutcome, c.node, NoNode)
+	e.Msg.Op = op
+	e.Msg.Value = value
+	e.Msg.Status = status
+	c.w.emit(e)
+}
+
+// CrashPoint is a place in a handler where the node may crash. It asks the
+// Chooser (for crashable nodes only) and, if the answer is "crash", crashes
+// the node — volatile tables emptied, timers cancelled, a restart scheduled —
+// and returns true; the handler must then return at once.
+func (c *Context) CrashPoint(p PointID, m *Message) bool {
+	if c.down() {
+		return true
+	}
+	w := c.w
+	spec := &w.cfg.Topology.Nodes[c.node]
+	if !spec.Crashable {
+		return false
+	}
+	ch := Choice{Kind: ChoiceCrash, N: 2, P: spec.CrashProbability, Node: c.node, Peer: NoNode, Point: p}
+	if m != nil {
+		ch.Msg, ch.Op, ch.Attempt = m.Kind, m.Op, m.Attempt
+	}
+	if w.chooser.Choose(&ch) == 0 {
+		return false
+	}
+	w.crash(c.node, p, m)
+	return true
+}

@@ -1,0 +1,70 @@
+package sim
+
+// OpResult is the checker's view of one operation at the end of a run.
+type OpResult struct {
+	Op               OpID
+	Attempts         int32
+	Deliveries       int32
+	Effects          int32
+	Outcomes         int32
+	DistinctOutcomes int32
+	Verdict          Verdict
+}
+
+// Outcome is the result of one run under one semantics.
+type Outcome struct {
+	Semantics Semantics
+	End       End
+	Events    int
+	EndTime   Time
+	Ops       []OpResult
+	Faults    FaultCounts
+	Status    Status // did the promise of Semantics hold?
+	Why       string // the first violation, or why Unknown
+	Digest    Digest
+}
+
+// Finished reports whether the run reached quiescence within its budgets.
+func (o *Outcome) Finished() bool { return o.End == Quiescent }
+
+// Count returns how many operations have verdict v.
+func (o *Outcome) Count(v Verdict) int {
+	n := 0
+	for i := range o.Ops {
+		if o.Ops[i].Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// MaxEffects returns the largest effect count of any operation.
+func (o *Outcome) MaxEffects() int32 {
+	m := int32(0)
+	for i := range o.Ops {
+		m = max(m, o.Ops[i].Effects)
+	}
+	return m
+}
+
+// Outcome summarises the run so far (call it after Run for a final one).
+func (w *World) Outcome() *Outcome {
+	o := &Outcome{
+		Semantics: w.cfg.Semantics,
+		End:       w.end,
+		Events:    int(w.events),
+		EndTime:   w.now,
+		Faults:    w.checker.faults,
+		Digest:    w.digest,
+		Ops:       make([]OpResult, 0, w.checker.Ops()),
+	}
+	for i := 1; i <= w.checker.Ops(); i++ {
+		t := &w.checker.ops[i]
+		o.Ops = append(o.Ops, OpResult{
+			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.Effects,
+			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.Effects),
+		})
+	}
+	o.Status, o.Why = w.checker.Judge(w.cfg.Semantics, w.end == Quiescent)
+	return o
+}

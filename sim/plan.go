@@ -1,0 +1,108 @@
+package sim
+
+// Fault names one non-default answer to a Choice by what it hits: the
+// identity of the choice plus its occurrence (the n-th choice with that
+// identity in the run, 1-based). Removing one fault from a plan therefore
+// never shifts the others.
+type Fault struct {
+	Kind       ChoiceKind
+	Node       NodeID
+	Peer       NodeID
+	Msg        MsgKind
+	Op         OpID
+	Attempt    int32
+	Point      PointID
+	Occurrence int32
+	Value      int32 // the alternative chosen; 1 for faults, the jitter for jitter
+}
+
+// faultKey is the identity of a choice without its occurrence.
+type faultKey struct {
+	kind    ChoiceKind
+	node    NodeID
+	peer    NodeID
+	msg     MsgKind
+	op      OpID
+	attempt int32
+	point   PointID
+}
+
+func keyOf(c *Choice) faultKey {
+	return faultKey{c.Kind, c.Node, c.Peer, c.Msg, c.Op, c.Attempt, c.Point}
+}
+
+func keyOfFault(f *Fault) faultKey {
+	return faultKey{f.Kind, f.Node, f.Peer, f.Msg, f.Op, f.Attempt, f.Point}
+}
+
+// occurrences counts choices by identity.
+type occurrences map[faultKey]int32
+
+func (o occurrences) next(c *Choice) (faultKey, int32) {
+	k := keyOf(c)
+	o[k]++
+	return k, o[k]
+}
+
+// Scripted is a Chooser that replays a fault plan: it answers a choice with
+// the plan's value when the plan names it and with 0 otherwise.
+type Scripted struct {
+	plan map[faultKey]map[int32]int32
+	seen occurrences
+	used int
+}
+
+// NewScripted returns a Scripted chooser for faults.
+func NewScripted(faults []Fault) *Scripted {
+	s := &Scripted{plan: map[faultKey]map[int32]int32{}, seen: occurrences{}}
+	for i := range faults {
+		f := &faults[i]
+		k := keyOfFault(f)
+		if s.plan[k] == nil {
+			s.plan[k] = map[int32]int32{}
+		}
+		s.plan[k][f.Occurrence] = f.Value
+	}
+	return s
+}
+
+// Choose implements Chooser.
+func (s *Scripted) Choose(c *Choice) int {
+	k, n := s.seen.next(c)
+	v, ok := s.plan[k][n]
+	if !ok || v < 0 || v >= c.N {
+		return 0
+	}
+	s.used++
+	return int(v)
+}
+
+// Used reports how many of the plan's faults were hit by the run.
+func (s *Scripted) Used() int { return s.used }
+
+// Recording wraps a Chooser and writes down every non-default answer as a
+// Fault, so that any run — random, explored or drawn by rapid — can be saved
+// and replayed with Scripted.
+type Recording struct {
+	Inner  Chooser
+	Faults []Fault
+	seen   occurrences
+}
+
+// NewRecording returns a Recording around inner.
+func NewRecording(inner Chooser) *Recording {
+	return &Recording{Inner: inner, seen: occurrences{}}
+}
+
+// Choose implements Chooser.
+func (r *Recording) Choose(c *Choice) int {
+	v := r.Inner.Choose(c)
+	_, n := r.seen.next(c)
+	if v != 0 {
+		r.Faults = append(r.Faults, Fault{
+			Kind: c.Kind, Node: c.Node, Peer: c.Peer, Msg: c.Msg, Op: c.Op,
+			Attempt: c.Attempt, Point: c.Point, Occurrence: n, Value: int32(v),
+		})
+	}
+	return v
+}

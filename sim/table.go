@@ -1,0 +1,78 @@
+package sim
+
+import "sort"
+
+// Record is one row of a Table. Its fields are generic slots a role
+// interprets; At is the virtual time the row was written (used for TTLs)
+// and is fingerprinted relative to now.
+type Record struct {
+	State  int32
+	Status int32
+	Value  int64
+	Aux    int64
+	At     Time
+}
+
+// Table is a small ordered map from int64 keys to Records. Iteration is in
+// key order, so nothing ever depends on map order. The zero value is empty.
+type Table struct {
+	keys []int64
+	rows []Record
+}
+
+func (t *Table) find(key int64) (int, bool) {
+	i := sort.Search(len(t.keys), func(i int) bool { return t.keys[i] >= key })
+	return i, i < len(t.keys) && t.keys[i] == key
+}
+
+// Get returns the row stored under key.
+func (t *Table) Get(key int64) (Record, bool) {
+	i, ok := t.find(key)
+	if !ok {
+		return Record{}, false
+	}
+	return t.rows[i], true
+}
+
+// Put stores r under key, replacing any previous row.
+func (t *Table) Put(key int64, r Record) {
+	i, ok := t.find(key)
+	if ok {
+		t.rows[i] = r
+		return
+	}
+	t.keys = append(t.keys, 0)
+	t.rows = append(t.rows, Record{})
+	copy(t.keys[i+1:], t.keys[i:])
+	copy(t.rows[i+1:], t.rows[i:])
+	t.keys[i] = key
+	t.rows[i] = r
+}
+
+// Delete removes the row under key, if any.
+func (t *Table) Delete(key int64) {
+	i, ok := t.find(key)
+	if !ok {
+		return
+	}
+	t.keys = append(t.keys[:i], t.keys[i+1:]...)
+	t.rows = append(t.rows[:i], t.rows[i+1:]...)
+}
+
+// Len returns the number of rows.
+func (t *Table) Len() int { return len(t.keys) }
+
+// At returns the i-th row in key order.
+func (t *Table) At(i int) (int64, Record) { return t.keys[i], t.rows[i] }
+
+// Clear removes every row, keeping the capacity.
+func (t *Table) Clear() {
+	t.keys = t.keys[:0]
+	t.rows = t.rows[:0]
+}
+
+// copyFrom makes t an independent copy of src, reusing t's capacity.
+func (t *Table) copyFrom(src *Table) {
+	t.keys = append(t.keys[:0], src.keys...)
+	t.rows = append(t.rows[:0], src.rows...)
+}

@@ -1,0 +1,277 @@
+package sim
+
+import "fmt"
+
+// Fate is the network's answer for one send: whether it arrives, when, and
+// whether a second copy arrives too.
+type Fate struct {
+	Drop      DropReason // non-zero: the message is not delivered
+	Delay     Time       // delay of the first copy
+	Slow      bool       // the delay includes a "slow network" fault
+	Duplicate bool       // a second copy is delivered
+	DupDelay  Time       // delay of the second copy
+}
+
+// Network decides the fate of every send. Every random part of that
+// decision must be asked of the Chooser.
+type Network interface {
+	Transmit(ch Chooser, m *Message, now Time) Fate
+}
+
+// Default budgets of a run.
+const (
+	DefaultMaxEvents = 200_000
+	DefaultMaxTime   = Time(3_600_000) // one virtual hour
+)
+
+// Config is everything a World needs. Topology, Nodes and Network are
+// shared, read-only, by every world built from the same Config.
+type Config struct {
+	Topology  *Topology
+	Nodes     []Node // behaviours, parallel to Topology.Nodes
+	Network   Network
+	Observe   Observation
+	Ops       int       // operations numbered 1..Ops
+	Semantics Semantics // the promise the checker judges
+	MaxEvents int       // trace events before the run is cut; 0 = DefaultMaxEvents
+	MaxTime   Time      // virtual time before the run is cut; 0 = DefaultMaxTime
+}
+
+// Validate reports a programmer error in the configuration.
+func (c *Config) Validate() error {
+	if c.Topology == nil || len(c.Topology.Nodes) == 0 {
+		return fmt.Errorf("sim: config has no topology")
+	}
+	if len(c.Nodes) != len(c.Topology.Nodes) {
+		return fmt.Errorf("sim: %d behaviours for %d nodes", len(c.Nodes), len(c.Topology.Nodes))
+	}
+	if len(c.Topology.Nodes) >= int(NoNode) {
+		return fmt.Errorf("sim: too many nodes (%d)", len(c.Topology.Nodes))
+	}
+	if c.Network == nil {
+		return fmt.Errorf("sim: config has no network")
+	}
+	if c.Ops < 0 {
+		return fmt.Errorf("sim: negative operation count %d", c.Ops)
+	}
+	return nil
+}
+
+// End says how a run ended.
+type End uint8
+
+// How a run can end.
+const (
+	Running     End = iota // not ended yet
+	Quiescent              // nothing left to happen: finished
+	EventBudget            // cut by the event budget: unfinished
+	TimeBudget             // cut by the virtual-time budget: unfinished
+)
+
+// String describes the end.
+func (e End) String() string {
+	switch e {
+	case Running:
+		return "running"
+	case Quiescent:
+		return "finished"
+	case EventBudget:
+		return "event budget exhausted"
+	case TimeBudget:
+		return "time budget exhausted"
+	}
+	return "?"
+}
+
+type nodeState struct {
+	tables      []Table
+	down        bool
+	incarnation uint32
+	handled     int32 // deliveries handled, all incarnations
+}
+
+// World is one running simulation. It is single-threaded and
+// deterministic: the same Config and the same Chooser answers give the same
+// trace, byte for byte.
+type World struct {
+	cfg     *Config
+	chooser Chooser
+	rec     Recorder
+
+	now     Time
+	seq     uint64
+	msgID   uint32
+	events  uint32 // trace events so far
+	q       queue
+	nodes   []nodeState
+	checker Checker
+	digest  Digest
+	end     End
+
+	ctx     Context
+	scratch Event
+}
+
+// NewWorld builds a world at time 0 with every node scheduled to start.
+// rec may be nil; the checker and the digest always see the trace.
+func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	w := &World{cfg: cfg, chooser: ch, rec: rec, digest: NewDigest()}
+	w.ctx.w = w
+	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
+	w.nodes = make([]nodeState, len(cfg.Topology.Nodes))
+	for i := range w.nodes {
+		w.nodes[i].tables = make([]Table, len(cfg.Topology.Nodes[i].Tables))
+		w.schedule(item{at: 0, kind: itemStart, node: NodeID(i)})
+	}
+	return w, nil
+}
+
+// SetChooser replaces the chooser; explorers use it between steps.
+func (w *World) SetChooser(ch Chooser) { w.chooser = ch }
+
+// SetRecorder replaces the extra recorder (nil for none).
+func (w *World) SetRecorder(rec Recorder) { w.rec = rec }
+
+// Now returns the virtual time.
+func (w *World) Now() Time { return w.now }
+
+// Ended returns how the run ended, or Running.
+func (w *World) Ended() End { return w.end }
+
+// Checker returns the world's checker (read-only use).
+func (w *World) Checker() *Checker { return &w.checker }
+
+// Digest returns the digest of the trace so far.
+func (w *World) Digest() Digest { return w.digest }
+
+// Events returns the number of trace events so far.
+func (w *World) Events() int { return int(w.events) }
+
+// Config returns the world's configuration.
+func (w *World) Config() *Config { return w.cfg }
+
+func (w *World) schedule(it item) {
+	it.seq = w.seq
+	w.seq++
+	w.q.push(it)
+}
+
+func (w *World) maxEvents() uint32 {
+	if w.cfg.MaxEvents > 0 {
+		return uint32(w.cfg.MaxEvents)
+	}
+	return DefaultMaxEvents
+}
+
+func (w *World) maxTime() Time {
+	if w.cfg.MaxTime > 0 {
+		return w.cfg.MaxTime
+	}
+	return DefaultMaxTime
+}
+
+// Step processes the next scheduled item. It returns false once the run
+// has ended (quiescent or out of budget).
+func (w *World) Step() bool {
+	if w.end != Running {
+		return false
+	}
+	if w.q.len() == 0 {
+		w.end = Quiescent
+		return false
+	}
+	if w.events >= w.maxEvents() {
+		w.end = EventBudget
+		return false
+	}
+	if w.q.peek().at > w.maxTime() {
+		w.end = TimeBudget
+		return false
+	}
+	it := w.q.pop()
+	w.now = it.at
+	w.dispatch(&it)
+	return true
+}
+
+// Run steps the world until it ends and returns the outcome.
+func (w *World) Run() *Outcome {
+	for w.Step() {
+	}
+	return w.Outcome()
+}
+
+func (w *World) dispatch(it *item) {
+	ns := &w.nodes[it.node]
+	node := w.cfg.Nodes[it.node]
+	w.ctx.node = it.node
+	switch it.kind {
+	case itemStart:
+		node.Start(&w.ctx)
+	case itemRestart:
+		ns.down = false
+		e := w.event(EvRestart, it.node, NoNode)
+		w.emit(e)
+		node.Start(&w.ctx)
+	case itemDeliver:
+		if ns.down {
+			e := w.event(EvDrop, it.msg.From, it.node)
+			e.Reason = DropDown
+			e.Msg = it.msg
+			w.emit(e)
+			return
+		}
+		ns.handled++
+		e := w.event(EvDeliver, it.node, it.msg.From)
+		e.Msg = it.msg
+		w.emit(e)
+		node.Receive(&w.ctx, it.msg)
+	case itemTimer:
+		if ns.down || it.incarnation != ns.incarnation {
+			return // the timer died with the incarnation that set it
+		}
+		e := w.event(EvTimerFire, it.node, NoNode)
+		e.Label = uint8(it.msg.Kind)
+		e.Msg = it.msg
+		w.emit(e)
+		node.Timer(&w.ctx, Timer{Kind: TimerKind(it.msg.Kind), Op: it.msg.Op, Attempt: it.msg.Attempt, Key: it.msg.Key})
+	}
+}
+
+// event resets the scratch event; the caller fills it and calls emit.
+func (w *World) event(kind EventKind, node, peer NodeID) *Event {
+	w.scratch = Event{At: w.now, Kind: kind, Node: node, Peer: peer}
+	return &w.scratch
+}
+
+func (w *World) emit(e *Event) {
+	e.Seq = w.events
+	w.events++
+	w.checker.Record(e)
+	w.digest = w.digest.Add(e)
+	if w.rec != nil {
+		w.rec.Record(e)
+	}
+}
+
+func (w *World) crash(node NodeID, point PointID, m *Message) {
+	ns := &w.nodes[node]
+	spec := &w.cfg.Topology.Nodes[node]
+	e := w.event(EvCrash, node, NoNode)
+	e.Label = uint8(point)
+	if m != nil {
+		e.Msg.Op, e.Msg.Attempt = m.Op, m.Attempt
+	}
+	w.emit(e)
+	ns.down = true
+	ns.incarnation++
+	for i := range ns.tables {
+		if !spec.Tables[i].Durable {
+			ns.tables[i].Clear()
+		}
+	}
+	w.schedule(item{at: w.now + spec.RestartAfter, kind: itemRestart, node: node})
+}
