@@ -20,7 +20,7 @@ const (
 
 func gatewaySpec() sim.NodeSpec {
 	return sim.NodeSpec{Name: "gateway", Tables: []sim.TableSpec{
-		{Name: "charges", Durable: true, Traced: true},
+		{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}},
 		{Name: "counter", Durable: true},
 	}}
 }

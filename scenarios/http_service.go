@@ -44,12 +44,14 @@ func paymentServiceSpec(durableKeys bool, crash float64) sim.NodeSpec {
 	return sim.NodeSpec{
 		Name: "service",
 		Tables: []sim.TableSpec{
-			{Name: "keys", Durable: durableKeys, Traced: true},
+			{Name: "keys", Durable: durableKeys, Traced: true, States: keyStates},
 			{Name: "seen", Durable: true},
 		},
 		Crashable: true, CrashProbability: crash, RestartAfter: 500,
 	}
 }
+
+var keyStates = []string{"", "PROCESSING", "COMPLETED"}
 
 func idempotent(sem sim.Semantics) bool { return sem == sim.Idempotent || sem == sim.Transactional }
 

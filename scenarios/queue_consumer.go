@@ -28,7 +28,7 @@ func consumerSpec(durableDedup bool, crash float64) sim.NodeSpec {
 	return sim.NodeSpec{
 		Name: "consumer",
 		Tables: []sim.TableSpec{
-			{Name: "dedup", Durable: durableDedup, Traced: true},
+			{Name: "dedup", Durable: durableDedup, Traced: true, States: keyStates},
 			{Name: "seen", Durable: true},
 		},
 		Crashable: true, CrashProbability: crash, RestartAfter: 500,

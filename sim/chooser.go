@@ -62,41 +62,63 @@ type Chooser interface {
 	Choose(c *Choice) int
 }
 
-// Random is a Chooser driven by a seeded PCG generator and the
-// probabilities carried by each Choice. Its zero value is not usable; call
-// NewRandom.
+// Random is a Chooser driven by seeded PCG generators and the
+// probabilities carried by each Choice. Faults and jitter draw from two
+// streams derived from one seed, so a replay that takes the faults from a
+// plan and the jitter from the same seed reproduces the run exactly. Its
+// zero value is not usable; call NewRandom.
 type Random struct {
-	rng rand.Rand
-	src rand.PCG
+	faults rand.Rand
+	jitter Jitter
 }
 
 // NewRandom returns a Random chooser for seed. The same seed always yields
 // the same answers to the same sequence of choices.
 func NewRandom(seed uint64) *Random {
 	r := &Random{}
-	r.src.Seed(seed, seed^0x9e3779b97f4a7c15)
-	r.rng = *rand.New(&r.src)
+	src := &rand.PCG{}
+	src.Seed(splitmix(seed), splitmix(seed^0xfa017))
+	r.faults = *rand.New(src)
+	r.jitter = *NewJitter(seed)
 	return r
 }
 
 // Choose implements Chooser. A fault with probability 0 consumes no random
 // number, so adding a fault kind with zero probability changes nothing.
 func (r *Random) Choose(c *Choice) int {
-	if c.Kind.IsFault() {
-		switch {
-		case c.P <= 0:
-			return 0
-		case c.P >= 1:
-			return 1
-		case r.rng.Float64() < c.P:
-			return 1
-		}
+	if !c.Kind.IsFault() {
+		return r.jitter.Choose(c)
+	}
+	switch {
+	case c.P <= 0:
+		return 0
+	case c.P >= 1:
+		return 1
+	case r.faults.Float64() < c.P:
+		return 1
+	}
+	return 0
+}
+
+// Jitter answers the non-fault choices (extra delays) from the jitter
+// stream of a seed, and every fault choice with 0.
+type Jitter struct {
+	rng rand.Rand
+}
+
+// NewJitter returns the jitter stream of seed.
+func NewJitter(seed uint64) *Jitter {
+	src := &rand.PCG{}
+	src.Seed(splitmix(seed^0x717e5), splitmix(seed+0x717e5))
+	return &Jitter{rng: *rand.New(src)}
+}
+
+// Choose implements Chooser.
+func (j *Jitter) Choose(c *Choice) int {
+	if c.Kind.IsFault() || c.N <= 1 {
 		return 0
 	}
-	if c.N <= 1 {
-		return 0
-	}
-	return r.rng.IntN(int(c.N))
+	return j.rng.IntN(int(c.N))
 }
 
 // Defaults is the Chooser that always takes alternative 0: no faults, no
@@ -105,3 +127,12 @@ type Defaults struct{}
 
 // Choose implements Chooser.
 func (Defaults) Choose(*Choice) int { return 0 }
+
+// splitmix derives a well-mixed 64-bit value from a seed, so that nearby
+// seeds (1, 2, 3…) start unrelated streams.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}

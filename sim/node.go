@@ -26,8 +26,9 @@ type Timer struct {
 // TableSpec declares one table of a node.
 type TableSpec struct {
 	Name    string
-	Durable bool // survives a crash; a volatile table is emptied by one
-	Traced  bool // reads and writes appear in the trace (key and dedup stores)
+	Durable bool     // survives a crash; a volatile table is emptied by one
+	Traced  bool     // reads and writes appear in the trace (key and dedup stores)
+	States  []string // names of Record.State values, for reports
 }
 
 // NodeSpec declares one node of a topology.

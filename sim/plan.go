@@ -13,7 +13,7 @@ type Fault struct {
 	Attempt    int32
 	Point      PointID
 	Occurrence int32
-	Value      int32 // the alternative chosen; 1 for faults, the jitter for jitter
+	Value      int32 // the alternative chosen (1 for every fault kind)
 }
 
 // faultKey is the identity of a choice without its occurrence.
@@ -44,17 +44,20 @@ func (o occurrences) next(c *Choice) (faultKey, int32) {
 	return k, o[k]
 }
 
-// Scripted is a Chooser that replays a fault plan: it answers a choice with
-// the plan's value when the plan names it and with 0 otherwise.
+// Scripted is a Chooser that replays a fault plan: it answers a fault
+// choice with the plan's value when the plan names it and with 0 otherwise,
+// and every other choice (jitter) from Rest.
 type Scripted struct {
+	Rest Chooser // answers what the plan does not name; nil = Defaults
 	plan map[faultKey]map[int32]int32
 	seen occurrences
 	used int
 }
 
-// NewScripted returns a Scripted chooser for faults.
-func NewScripted(faults []Fault) *Scripted {
-	s := &Scripted{plan: map[faultKey]map[int32]int32{}, seen: occurrences{}}
+// NewScripted returns a Scripted chooser for faults; rest (may be nil)
+// answers the choices that are not faults, typically NewJitter(seed).
+func NewScripted(faults []Fault, rest Chooser) *Scripted {
+	s := &Scripted{Rest: rest, plan: map[faultKey]map[int32]int32{}, seen: occurrences{}}
 	for i := range faults {
 		f := &faults[i]
 		k := keyOfFault(f)
@@ -68,6 +71,12 @@ func NewScripted(faults []Fault) *Scripted {
 
 // Choose implements Chooser.
 func (s *Scripted) Choose(c *Choice) int {
+	if !c.Kind.IsFault() {
+		if s.Rest == nil {
+			return 0
+		}
+		return s.Rest.Choose(c)
+	}
 	k, n := s.seen.next(c)
 	v, ok := s.plan[k][n]
 	if !ok || v < 0 || v >= c.N {
@@ -94,9 +103,13 @@ func NewRecording(inner Chooser) *Recording {
 	return &Recording{Inner: inner, seen: occurrences{}}
 }
 
-// Choose implements Chooser.
+// Choose implements Chooser. Only fault choices are written down: the
+// jitter is reproduced from the seed.
 func (r *Recording) Choose(c *Choice) int {
 	v := r.Inner.Choose(c)
+	if !c.Kind.IsFault() {
+		return v
+	}
 	_, n := r.seen.next(c)
 	if v != 0 {
 		r.Faults = append(r.Faults, Fault{

@@ -5,19 +5,19 @@ type EventKind uint8
 
 // The kinds of trace event.
 const (
-	EvSend      EventKind = iota + 1 // Node sent Msg to Peer
-	EvDeliver                        // Msg was delivered to Node (a handler invocation)
-	EvDrop                           // Msg from Node to Peer was dropped; Reason says why
-	EvDuplicate                      // the network made a second copy of Msg
-	EvSlow                           // the network delayed Msg past its timers
-	EvTimerFire                      // a timer of Node fired; Msg carries its payload
-	EvCrash                          // Node crashed at crash point Label
-	EvRestart                        // Node restarted with its durable tables only
-	EvStoreGet                       // Node read Msg.Key from table Label; Found says if present
-	EvStorePut                       // Node wrote Rec under Msg.Key into table Label
-	EvStoreDelete                    // Node deleted Msg.Key from table Label
-	EvEffect                         // Node applied an effect of Msg.Op on sink Label
-	EvOutcome                        // Node (a client) accepted final result Msg.Value for Msg.Op
+	EvSend        EventKind = iota + 1 // Node sent Msg to Peer
+	EvDeliver                          // Msg was delivered to Node (a handler invocation)
+	EvDrop                             // Msg from Node to Peer was dropped; Reason says why
+	EvDuplicate                        // the network made a second copy of Msg
+	EvSlow                             // the network delayed Msg past its timers
+	EvTimerFire                        // a timer of Node fired; Msg carries its payload
+	EvCrash                            // Node crashed at crash point Label
+	EvRestart                          // Node restarted with its durable tables only
+	EvStoreGet                         // Node read Msg.Key from table Label; Found says if present
+	EvStorePut                         // Node wrote Rec under Msg.Key into table Label
+	EvStoreDelete                      // Node deleted Msg.Key from table Label
+	EvEffect                           // Node applied an effect of Msg.Op on sink Label
+	EvOutcome                          // Node (a client) accepted final result Msg.Value for Msg.Op
 )
 
 var eventKindNames = [...]string{"", "send", "deliver", "drop", "duplicate", "slow", "timer", "crash", "restart", "get", "put", "delete", "effect", "outcome"}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+type replayOptions struct {
+	format string
+	check  bool
+}
+
+func newReplayCmd() *cobra.Command {
+	o := &replayOptions{}
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Re-run a saved fault plan (from run --save) exactly",
+		Args:  cobra.ExactArgs(1),
+		Example: `  once run double-billing --semantics alo --seed 3 --save plan.txt
+  once replay plan.txt --format trace`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReplay(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid")
+	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
+	return cmd
+}
+
+// loadPlan reads and resolves a plan file; every problem is a usage error
+// naming the file and, where it has one, the line and column.
+func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, []sim.Fault, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("plan %s: %v", file, unwrapPath(err))
+	}
+	plan, err := scenarios.ParsePlan(file, data)
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("%v", err)
+	}
+	if plan.File != "" {
+		return nil, nil, nil, nil, usageErr("%s: scenario files are not supported yet", file)
+	}
+	sc, err := scenarios.Lookup(plan.Scenario)
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("%s: %v", file, err)
+	}
+	ops := plan.Ops
+	if ops == 0 {
+		ops = sc.Ops
+	}
+	set := scenarios.Settings{Semantics: plan.Semantics, Ops: ops, Faults: plan.Faults, Params: plan.Params}
+	cfg, err := sc.Config(set)
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("%s: %v", file, err)
+	}
+	faults, err := plan.Resolve(file, cfg.Topology)
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("%v", err)
+	}
+	plan.Ops = ops
+	return plan, sc, cfg, faults, nil
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid"); err != nil {
+		return err
+	}
+	plan, sc, cfg, faults, err := loadPlan(file)
+	if err != nil {
+		return err
+	}
+	chooser := sim.NewScripted(faults, sim.NewJitter(plan.Seed))
+	var trace *sim.Trace
+	var recorder sim.Recorder
+	if o.format == "trace" || o.format == "mermaid" {
+		trace = &sim.Trace{}
+		recorder = trace
+	}
+	w, err := sim.NewWorld(cfg, chooser, recorder)
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	out := w.Run()
+	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", file, chooser.Used(), len(faults))
+	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
+	runs := []simulated{{cfg: cfg, outcome: out, trace: trace, faults: faults, replay: "once replay " + file}}
+	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
+		return err
+	}
+	return checkRuns(o.check, runs)
+}

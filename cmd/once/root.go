@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0 // it ran
+	exitViolation = 1 // --check found a violated promise or expectation
+	exitUsage     = 2 // bad input: flags, names, files
+)
+
+// exitError carries an exit code up to execute.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr marks err as the user's mistake: exit 2, one line on stderr.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+// errViolation is returned by --check runs that found a violation; the
+// report has already been printed.
+var errViolation = &exitError{code: exitViolation, err: errors.New("a promise was violated")}
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "once",
+		Short: "Simulate message-delivery semantics under faults and count effects per operation",
+		Long: `once is a deterministic discrete-event simulator of message-delivery semantics.
+
+It runs scenarios (double billing, redelivery after a crash, …) under
+at-most-once, at-least-once, at-least-once + idempotent consumer and
+transactional semantics, with lossy links, lost acks, duplication, slow
+messages and crashes, and counts the effects of every operation ID:
+lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd())
+	return root
+}
+
+// execute runs the command line and returns the process exit code. Errors
+// are printed as one line on stderr; nothing panics out of here.
+func execute(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	code := exitUsage // cobra's own errors (unknown command, bad args) are usage errors
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if code != exitViolation {
+		fmt.Fprintf(stderr, "once: %s\n", strings.TrimSpace(err.Error()))
+	}
+	return code
+}

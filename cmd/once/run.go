@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+type runOptions struct {
+	simFlags
+	format string
+	check  bool
+	save   string
+}
+
+func newRunCmd() *cobra.Command {
+	o := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run SCENARIO",
+		Short: "Run a scenario once per semantics on one seed and count effects per operation",
+		Args:  cobra.ExactArgs(1),
+		Example: `  once run double-billing
+  once run double-billing --semantics alo --seed 7 --format trace
+  once run double-billing --semantics idem --set store=memory --crash 0.2 --check
+  once run at-least-once-duplicate --format json
+  once run double-billing --semantics alo --save plan.txt && once replay plan.txt`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRun(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.register(cmd, "all")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid")
+	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
+	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
+	return cmd
+}
+
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usageErr("--format %q: want %s", format, strings.Join(allowed, "|"))
+}
+
+// simulated is one finished run with what renderers need.
+type simulated struct {
+	cfg     *sim.Config
+	outcome *sim.Outcome
+	trace   *sim.Trace
+	faults  []sim.Fault
+	replay  string
+}
+
+func runRun(o *runOptions, name string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid"); err != nil {
+		return err
+	}
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	sems, err := o.semanticsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	set, err := o.settingsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var runs []simulated
+	for _, sem := range sems {
+		set.Semantics = sem
+		cfg, err := sc.Config(set)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		rec := sim.NewRecording(sim.NewRandom(o.seed))
+		var trace *sim.Trace
+		if o.format == "trace" || o.format == "mermaid" {
+			trace = &sim.Trace{}
+		}
+		var recorder sim.Recorder
+		if trace != nil {
+			recorder = trace
+		}
+		w, err := sim.NewWorld(cfg, rec, recorder)
+		if err != nil {
+			return fmt.Errorf("run %s: %w", sem, err)
+		}
+		runs = append(runs, simulated{cfg: cfg, outcome: w.Run(), trace: trace, faults: rec.Faults,
+			replay: replayCommand(sc, sem, o.seed, set)})
+	}
+	if o.save != "" {
+		if err := savePlans(o.save, sc.Name, o.seed, set, runs, stderr); err != nil {
+			return err
+		}
+		for i := range runs {
+			runs[i].replay = "once replay " + planPath(o.save, runs[i].outcome.Semantics, len(runs))
+		}
+	}
+	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
+		return err
+	}
+	return checkRuns(o.check, runs)
+}
+
+func checkRuns(check bool, runs []simulated) error {
+	if !check {
+		return nil
+	}
+	for _, r := range runs {
+		if r.outcome.Status != sim.Held {
+			return errViolation
+		}
+	}
+	return nil
+}
+
+func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated) error {
+	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
+	var rr []report.Run
+	for _, r := range runs {
+		rr = append(rr, report.Run{Outcome: r.outcome, Replay: r.replay})
+	}
+	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), rr)
+	switch format {
+	case "json":
+		return report.WriteJSON(stdout, doc)
+	case "trace":
+		for i, r := range runs {
+			if len(runs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(stdout)
+				}
+				fmt.Fprintf(stdout, "# %s\n", r.outcome.Semantics)
+			}
+			if err := report.WriteTimeline(stdout, r.cfg.Topology, r.trace.Events); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "mermaid":
+		for i, r := range runs {
+			if len(runs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(stdout)
+				}
+				fmt.Fprintf(stdout, "%%%% %s\n", r.outcome.Semantics)
+			}
+			if err := report.WriteMermaid(stdout, r.cfg.Topology, r.trace.Events); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
+}
+
+// planPath is where the plan of one semantics goes: FILE itself for a
+// single run, FILE with ".ALIAS" before its extension for several.
+func planPath(file string, sem sim.Semantics, n int) string {
+	if n == 1 {
+		return file
+	}
+	ext := filepath.Ext(file)
+	return strings.TrimSuffix(file, ext) + "." + sem.Alias() + ext
+}
+
+// savePlans writes every plan to a temporary file first and renames them
+// into place only when all are written, so a failure leaves nothing
+// half-written.
+func savePlans(file, scenario string, seed uint64, set scenarios.Settings, runs []simulated, stderr io.Writer) error {
+	type pending struct{ tmp, dst string }
+	var done []pending
+	cleanup := func() {
+		for _, p := range done {
+			os.Remove(p.tmp)
+		}
+	}
+	for _, r := range runs {
+		dst := planPath(file, r.outcome.Semantics, len(runs))
+		tmp, err := os.CreateTemp(filepath.Dir(dst), ".once-plan-*")
+		if err != nil {
+			cleanup()
+			return usageErr("--save %s: %v", dst, err)
+		}
+		plan := &scenarios.Plan{Scenario: scenario, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed,
+			Faults: set.Faults, Params: set.Params}
+		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
+		cerr := tmp.Close()
+		done = append(done, pending{tmp.Name(), dst})
+		if werr != nil || cerr != nil {
+			cleanup()
+			return usageErr("--save %s: %v", dst, errorsJoin(werr, cerr))
+		}
+	}
+	for _, p := range done {
+		if err := os.Rename(p.tmp, p.dst); err != nil {
+			cleanup()
+			return usageErr("--save %s: %v", p.dst, err)
+		}
+		fmt.Fprintf(stderr, "saved fault plan %s\n", p.dst)
+	}
+	return nil
+}
+
+func errorsJoin(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func ffmt(f float64) string { return fmt.Sprint(f) }

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// simFlags are the flags every simulating command shares.
+type simFlags struct {
+	semantics string
+	seed      uint64
+	ops       int
+	loss      float64
+	ackLoss   float64
+	dup       float64
+	slow      float64
+	crash     float64
+	sets      []string
+	maxEvents int
+	maxTime   string
+	flags     *pflag.FlagSet
+}
+
+func (f *simFlags) register(cmd *cobra.Command, defaultSemantics string) {
+	fl := cmd.Flags()
+	f.flags = fl
+	fl.StringVar(&f.semantics, "semantics", defaultSemantics, "amo|alo|idem|txn (long ids too), a comma list, or all")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the fault and jitter streams")
+	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
+	fl.Float64Var(&f.loss, "loss", 0, "probability that a request or delivery is lost (default: the scenario's)")
+	fl.Float64Var(&f.ackLoss, "ack-loss", 0, "probability that a response or acknowledgement is lost (default: the scenario's)")
+	fl.Float64Var(&f.dup, "dup", 0, "probability that a message is delivered twice (default: the scenario's)")
+	fl.Float64Var(&f.slow, "slow", 0, "probability that a message is overtaken by the retry waiting for it (default: the scenario's)")
+	fl.Float64Var(&f.crash, "crash", 0, "probability that the service/consumer crashes at each crash point (default: the scenario's)")
+	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
+	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("event budget per run (default %d)", sim.DefaultMaxEvents))
+	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default %s)", sim.DefaultMaxTime))
+}
+
+// semanticsFor resolves --semantics against what sc supports.
+func (f *simFlags) semanticsFor(sc *scenarios.Scenario) ([]sim.Semantics, error) {
+	if strings.TrimSpace(f.semantics) == "all" {
+		return sc.Semantics, nil
+	}
+	var out []sim.Semantics
+	for _, s := range strings.Split(f.semantics, ",") {
+		sem, err := sim.ParseSemantics(s)
+		if err != nil {
+			return nil, fmt.Errorf("--semantics: %w", err)
+		}
+		if !sc.Supports(sem) {
+			var names []string
+			for _, s := range sc.Semantics {
+				names = append(names, s.Alias())
+			}
+			return nil, fmt.Errorf("--semantics %s: scenario %s supports %s", sem.Alias(), sc.Name, strings.Join(names, ", "))
+		}
+		out = append(out, sem)
+	}
+	return out, nil
+}
+
+// settingsFor builds the run settings: the scenario's defaults, overridden
+// by every flag the user actually set.
+func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, error) {
+	set := scenarios.Settings{Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}, MaxEvents: f.maxEvents}
+	changed := func(name string) bool { return f.flags != nil && f.flags.Changed(name) }
+	if changed("ops") {
+		if f.ops < 1 {
+			return set, fmt.Errorf("--ops %d: want a positive count", f.ops)
+		}
+		set.Ops = f.ops
+	}
+	if f.maxEvents < 0 {
+		return set, fmt.Errorf("--max-events %d: want a positive count", f.maxEvents)
+	}
+	if f.maxTime != "" {
+		d, err := scenarios.ParseDuration(f.maxTime)
+		if err != nil {
+			return set, fmt.Errorf("--max-time: %w", err)
+		}
+		set.MaxTime = d
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+		dst  *float64
+	}{
+		{"loss", f.loss, &set.Faults.LossProbability}, {"ack-loss", f.ackLoss, &set.Faults.AckLossProbability},
+		{"dup", f.dup, &set.Faults.DuplicateProbability}, {"slow", f.slow, &set.Faults.SlowProbability},
+		{"crash", f.crash, &set.Faults.CrashProbability},
+	} {
+		if !changed(p.name) {
+			continue
+		}
+		if math.IsNaN(p.v) || p.v < 0 || p.v > 1 {
+			return set, fmt.Errorf("--%s %v: a probability must be within [0,1]", p.name, p.v)
+		}
+		*p.dst = p.v
+	}
+	for _, s := range f.sets {
+		k, v, err := scenarios.ParseSet(s)
+		if err != nil {
+			return set, err
+		}
+		set.Params[k] = v
+	}
+	if _, err := scenarios.ResolveParams(sc.Params, set.Params); err != nil {
+		return set, fmt.Errorf("--set: %w", err)
+	}
+	return set, set.Faults.Validate()
+}
+
+// replayCommand is the exact command line that reproduces one run.
+func replayCommand(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
+	f := set.Faults
+	var b strings.Builder
+	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d --loss %s --ack-loss %s --dup %s --slow %s --crash %s",
+		sc.Name, sem.Alias(), seed, set.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability),
+		ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
+	vals, err := scenarios.ResolveParams(sc.Params, set.Params)
+	if err == nil {
+		for _, kv := range vals.Sorted() {
+			fmt.Fprintf(&b, " --set %s", kv)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,113 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// msgLabel names a message: "pay-response op-3 #1 key=1000003 txn=8821 201".
+func msgLabel(topo *sim.Topology, m *sim.Message) string {
+	var b strings.Builder
+	b.WriteString(topo.MessageName(m.Kind))
+	if m.Op != 0 {
+		fmt.Fprintf(&b, " %s", m.Op)
+	}
+	if m.Attempt != 0 {
+		fmt.Fprintf(&b, " #%d", m.Attempt)
+	}
+	if m.Key != 0 {
+		fmt.Fprintf(&b, " key=%d", m.Key)
+	}
+	if m.Value != 0 {
+		fmt.Fprintf(&b, " value=%d", m.Value)
+	}
+	if m.Status != 0 {
+		fmt.Fprintf(&b, " status=%d", m.Status)
+	}
+	return b.String()
+}
+
+func stateName(topo *sim.Topology, node sim.NodeID, table uint8, state int32) string {
+	if int(node) < len(topo.Nodes) && int(table) < len(topo.Nodes[node].Tables) {
+		names := topo.Nodes[node].Tables[table].States
+		if int(state) < len(names) && names[state] != "" {
+			return names[state]
+		}
+	}
+	return fmt.Sprintf("state=%d", state)
+}
+
+func recordLabel(topo *sim.Topology, e *sim.Event) string {
+	r := &e.Rec
+	parts := []string{stateName(topo, e.Node, e.Label, r.State)}
+	if r.Status != 0 {
+		parts = append(parts, fmt.Sprintf("status=%d", r.Status))
+	}
+	if r.Value != 0 {
+		parts = append(parts, fmt.Sprintf("value=%d", r.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Describe renders one event as a line of the text timeline, without the
+// time column.
+func Describe(topo *sim.Topology, e *sim.Event) string {
+	node := topo.NodeName(e.Node)
+	peer := ""
+	if e.Peer != sim.NoNode {
+		peer = topo.NodeName(e.Peer)
+	}
+	m := &e.Msg
+	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
+	switch e.Kind {
+	case sim.EvSend:
+		return fmt.Sprintf("%-9s send     → %-9s %s", node, peer, msgLabel(topo, m))
+	case sim.EvDeliver:
+		return fmt.Sprintf("%-9s deliver  ← %-9s %s", node, peer, msgLabel(topo, m))
+	case sim.EvDrop:
+		return fmt.Sprintf("%-9s DROP(%s) → %s %s", node, e.Reason, peer, msgLabel(topo, m))
+	case sim.EvDuplicate:
+		return fmt.Sprintf("%-9s DUPLICATE → %s %s", node, peer, msgLabel(topo, m))
+	case sim.EvSlow:
+		return fmt.Sprintf("%-9s SLOW     → %-9s %s", node, peer, msgLabel(topo, m))
+	case sim.EvTimerFire:
+		return fmt.Sprintf("%-9s timer    %s %s #%d", node, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
+	case sim.EvCrash:
+		s := fmt.Sprintf("%-9s CRASH    at %s", node, topo.PointName(sim.PointID(e.Label)))
+		if m.Op != 0 {
+			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
+		}
+		return s
+	case sim.EvRestart:
+		return fmt.Sprintf("%-9s RESTART  durable state kept, volatile state lost", node)
+	case sim.EvStoreGet:
+		if !e.Found {
+			return fmt.Sprintf("%-9s get      %s[%d] → not found", node, table(), m.Key)
+		}
+		return fmt.Sprintf("%-9s get      %s[%d] → %s", node, table(), m.Key, recordLabel(topo, e))
+	case sim.EvStorePut:
+		return fmt.Sprintf("%-9s put      %s[%d] = %s", node, table(), m.Key, recordLabel(topo, e))
+	case sim.EvStoreDelete:
+		return fmt.Sprintf("%-9s delete   %s[%d] (expired)", node, table(), m.Key)
+	case sim.EvEffect:
+		return fmt.Sprintf("%-9s EFFECT   %s %s value=%d", node, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+	case sim.EvOutcome:
+		return fmt.Sprintf("%-9s outcome  %s status=%d value=%d", node, m.Op, m.Status, m.Value/1000)
+	}
+	return fmt.Sprintf("%-9s %s", node, e.Kind)
+}
+
+// WriteTimeline writes the trace as one line per event: time, then what
+// happened. It is the format of the golden traces under testdata/.
+func WriteTimeline(w io.Writer, topo *sim.Topology, events []sim.Event) error {
+	var b strings.Builder
+	for i := range events {
+		e := &events[i]
+		fmt.Fprintf(&b, "%8s  %s\n", e.At, Describe(topo, e))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,205 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// RunSchema identifies the JSON document of `once run`. It changes only
+// when fields are removed or change meaning; new fields may appear.
+const RunSchema = "once.run/v1"
+
+// RunDoc is the JSON contract of `once run --format json`.
+type RunDoc struct {
+	Schema   string            `json:"schema"`
+	Scenario string            `json:"scenario"`
+	Seed     uint64            `json:"seed"`
+	Ops      int               `json:"ops"`
+	Faults   scenarios.Faults  `json:"fault_profile"`
+	Params   map[string]string `json:"params"`
+	Results  []RunResult       `json:"results"`
+}
+
+// RunResult is one semantics' outcome.
+type RunResult struct {
+	Semantics   string          `json:"semantics"`
+	Alias       string          `json:"alias"`
+	Promise     string          `json:"promise"`
+	Operations  int             `json:"operations"`
+	Lost        int             `json:"lost"`
+	ExactlyOnce int             `json:"exactly_once"`
+	Duplicated  int             `json:"duplicated"`
+	MaxEffects  int32           `json:"max_effects"`
+	PromiseHeld bool            `json:"promise_held"`
+	Status      string          `json:"status"`
+	Why         string          `json:"why,omitempty"`
+	Finished    bool            `json:"finished"`
+	End         string          `json:"end"`
+	Events      int             `json:"events"`
+	EndTimeMs   int64           `json:"end_time_ms"`
+	Ops         []OpDoc         `json:"ops"`
+	Faults      sim.FaultCounts `json:"faults"`
+	TraceDigest string          `json:"trace_digest"`
+	Replay      string          `json:"replay"`
+}
+
+// OpDoc is one operation's ledger line.
+type OpDoc struct {
+	Op                int32  `json:"op"`
+	Attempts          int32  `json:"attempts"`
+	Deliveries        int32  `json:"deliveries"`
+	Effects           int32  `json:"effects"`
+	DistinctResponses int32  `json:"distinct_responses"`
+	Verdict           string `json:"verdict"`
+}
+
+// Run is one semantics' outcome with the command that replays it.
+type Run struct {
+	Outcome *sim.Outcome
+	Replay  string
+}
+
+// NewRunDoc assembles the JSON document.
+func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, runs []Run) RunDoc {
+	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{}}
+	for _, p := range params {
+		k, v, _ := strings.Cut(p, "=")
+		doc.Params[k] = v
+	}
+	for _, r := range runs {
+		o := r.Outcome
+		res := RunResult{
+			Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
+			Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
+			Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
+			PromiseHeld: o.Status == sim.Held, Status: o.Status.String(), Why: o.Why,
+			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
+			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay,
+		}
+		for _, op := range o.Ops {
+			res.Ops = append(res.Ops, OpDoc{
+				Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
+				DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
+			})
+		}
+		doc.Results = append(doc.Results, res)
+	}
+	return doc
+}
+
+// DigestString formats a trace digest as 16 hex digits.
+func DigestString(d sim.Digest) string { return fmt.Sprintf("%016x", uint64(d)) }
+
+// WriteJSON writes v as indented JSON with a trailing newline.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+var (
+	styleTitle    = lipgloss.NewStyle().Bold(true)
+	styleDim      = lipgloss.NewStyle().Faint(true)
+	styleBad      = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
+	styleGood     = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
+	styleWarn     = lipgloss.NewStyle().Foreground(lipgloss.Color("3"))
+	styleCell     = lipgloss.NewStyle().Padding(0, 1)
+	styleBorder   = lipgloss.NewStyle().Faint(true)
+	styleHeadCell = lipgloss.NewStyle().Padding(0, 1).Bold(true)
+)
+
+func verdictStyle(v string) lipgloss.Style {
+	switch v {
+	case "lost", "duplicated", "violated":
+		return styleBad
+	case "exactly-once", "held":
+		return styleGood
+	case "unknown":
+		return styleWarn
+	}
+	return lipgloss.NewStyle()
+}
+
+func newTable(headers ...string) *table.Table {
+	return table.New().Border(lipgloss.NormalBorder()).BorderStyle(styleBorder).Headers(headers...).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			if row == table.HeaderRow {
+				return styleHeadCell
+			}
+			return styleCell
+		})
+}
+
+// WriteRunText writes the human report of `once run`: a summary table with
+// one row per semantics, then each semantics' per-operation ledger, then
+// every violated promise with the command that replays it. Colours are
+// ANSI; the caller's writer decides whether they survive (NO_COLOR, pipes).
+func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n", styleTitle.Render(doc.Scenario), summary)
+	f := doc.Faults
+	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("seed %d · %d operations · loss %s · ack-loss %s · dup %s · slow %s · crash %s",
+		doc.Seed, doc.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability), ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))))
+
+	t := newTable("semantics", "promise", "lost", "exactly-once", "duplicated", "max effects", "faults", "promise held")
+	for _, r := range doc.Results {
+		held := r.Status
+		t.Row(r.Semantics, r.Promise, strconv.Itoa(r.Lost), strconv.Itoa(r.ExactlyOnce), strconv.Itoa(r.Duplicated),
+			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(held).Render(held))
+	}
+	b.WriteString(t.String())
+	b.WriteString("\n")
+
+	for _, r := range doc.Results {
+		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %d events · ended %s at %s · trace %s",
+			r.Promise, r.Events, r.End, sim.Time(r.EndTimeMs), r.TraceDigest)))
+		lt := newTable("op", "attempts", "deliveries", "effects", "responses", "verdict")
+		for _, op := range r.Ops {
+			lt.Row(sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)),
+				strconv.Itoa(int(op.Effects)), strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(op.Verdict))
+		}
+		b.WriteString(lt.String())
+		b.WriteString("\n")
+		if r.Why != "" {
+			style := styleBad
+			if r.Status == "unknown" {
+				style = styleWarn
+			}
+			fmt.Fprintf(&b, "%s %s\n", style.Render("promise "+r.Status+":"), r.Why)
+			fmt.Fprintf(&b, "%s %s\n", styleDim.Render("replay:"), r.Replay)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func faultSummary(f sim.FaultCounts) string {
+	var parts []string
+	add := func(n int, name string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	add(f.Loss, "lost")
+	add(f.Duplicate, "dup")
+	add(f.Slow, "slow")
+	add(f.Crash, "crash")
+	add(f.Partition, "cut")
+	add(f.Down, "to-down")
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ffmt(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

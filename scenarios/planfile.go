@@ -1,0 +1,379 @@
+package scenarios
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// Plan is a saved run: the scenario, its settings, the jitter seed and the
+// faults, each named by what it hits. `once run --save` writes one; `once
+// replay` reads it back. The format is plain text, one directive per line:
+//
+//	# comments and blank lines are ignored
+//	scenario double-billing
+//	semantics at-least-once
+//	ops 5
+//	seed 7
+//	faults loss=0.1 ack-loss=0.3 dup=0 slow=0 crash=0
+//	set key=per-operation store=durable
+//	loss from=service to=client msg=pay-response op=3 attempt=1 occurrence=1
+//	crash node=service point=after-charge msg=charge-result op=2 attempt=1 occurrence=1
+//
+// A fault line starts with its kind (loss, duplicate, slow, crash); the
+// fault probabilities only say which links and nodes offer a choice at all.
+type Plan struct {
+	Scenario  string
+	File      string // a scenario file instead of a catalog name
+	Semantics sim.Semantics
+	Ops       int
+	Seed      uint64 // the jitter stream; faults come from Schedule
+	Faults    Faults
+	Params    map[string]string
+	Schedule  []PlanFault
+}
+
+// PlanFault is one fault line, still symbolic: names are resolved against
+// the scenario's topology by Resolve.
+type PlanFault struct {
+	Line, Col  int // position of the kind word, for errors
+	Kind       sim.ChoiceKind
+	Node       string // the sender (messages) or the crashing node
+	Peer       string // the receiver (messages)
+	Msg        string
+	Point      string
+	Op         int
+	Attempt    int
+	Occurrence int
+	cols       map[string]int
+}
+
+// PlanError is an error at a position of a plan file.
+type PlanError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *PlanError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// ParsePlan reads a plan. name is used in error messages.
+func ParsePlan(name string, data []byte) (*Plan, error) {
+	p := &Plan{Params: map[string]string{}}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		words, cols := fields(text)
+		if len(words) == 0 {
+			continue
+		}
+		errAt := func(col int, format string, args ...any) error {
+			return &PlanError{File: name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+		}
+		dir, args, argCols := words[0], words[1:], cols[1:]
+		single := func() (string, error) {
+			if len(args) != 1 {
+				return "", errAt(cols[0], "%s wants exactly one value", dir)
+			}
+			return args[0], nil
+		}
+		switch dir {
+		case "scenario", "file", "semantics", "ops", "seed", "faults":
+			if seen[dir] {
+				return nil, errAt(cols[0], "%s given twice", dir)
+			}
+			seen[dir] = true
+		}
+		switch dir {
+		case "scenario", "file":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			if dir == "scenario" {
+				p.Scenario = v
+			} else {
+				p.File = v
+			}
+		case "semantics":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			sem, err := sim.ParseSemantics(v)
+			if err != nil {
+				return nil, errAt(argCols[0], "%v", err)
+			}
+			p.Semantics = sem
+		case "ops":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100_000 {
+				return nil, errAt(argCols[0], "ops %q: want an integer 1..100000", v)
+			}
+			p.Ops = n
+		case "seed":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, errAt(argCols[0], "seed %q: want a non-negative integer", v)
+			}
+			p.Seed = n
+		case "faults":
+			for i, a := range args {
+				k, v, ok := strings.Cut(a, "=")
+				f, err := strconv.ParseFloat(v, 64)
+				if !ok || err != nil {
+					return nil, errAt(argCols[i], "faults: %q is not name=probability", a)
+				}
+				if !(f >= 0 && f <= 1) {
+					return nil, errAt(argCols[i], "faults: %s=%v is outside [0,1]", k, v)
+				}
+				switch k {
+				case "loss":
+					p.Faults.LossProbability = f
+				case "ack-loss":
+					p.Faults.AckLossProbability = f
+				case "dup":
+					p.Faults.DuplicateProbability = f
+				case "slow":
+					p.Faults.SlowProbability = f
+				case "crash":
+					p.Faults.CrashProbability = f
+				default:
+					return nil, errAt(argCols[i], "faults: unknown fault %q (want loss, ack-loss, dup, slow, crash)", k)
+				}
+			}
+		case "set":
+			for i, a := range args {
+				k, v, ok := strings.Cut(a, "=")
+				if !ok || k == "" {
+					return nil, errAt(argCols[i], "set: %q is not name=value", a)
+				}
+				p.Params[k] = v
+			}
+		default:
+			kind, ok := sim.ParseChoiceKind(dir)
+			if !ok || !kind.IsFault() {
+				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, or a fault: loss, duplicate, slow, crash)", dir)
+			}
+			f, err := parseFaultLine(kind, args, argCols, errAt)
+			if err != nil {
+				return nil, err
+			}
+			f.Line, f.Col = line, cols[0]
+			p.Schedule = append(p.Schedule, f)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if p.Scenario == "" && p.File == "" {
+		return nil, &PlanError{File: name, Line: max(line, 1), Col: 1, Msg: "the plan names no scenario (want a line: scenario NAME)"}
+	}
+	if p.Semantics == 0 {
+		return nil, &PlanError{File: name, Line: max(line, 1), Col: 1, Msg: "the plan names no semantics (want a line: semantics amo|alo|idem|txn)"}
+	}
+	return p, nil
+}
+
+func parseFaultLine(kind sim.ChoiceKind, args []string, cols []int, errAt func(int, string, ...any) error) (PlanFault, error) {
+	f := PlanFault{Kind: kind, Occurrence: 1, cols: map[string]int{}}
+	for i, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || v == "" {
+			return f, errAt(cols[i], "%s: %q is not name=value", kind, a)
+		}
+		f.cols[k] = cols[i] + len(k) + 1
+		num := func() (int, error) {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return 0, errAt(cols[i]+len(k)+1, "%s: %s=%q is not a non-negative integer", kind, k, v)
+			}
+			return n, nil
+		}
+		var err error
+		switch k {
+		case "from", "node":
+			f.Node = v
+		case "to":
+			f.Peer = v
+		case "msg":
+			f.Msg = v
+		case "point":
+			f.Point = v
+		case "op":
+			f.Op, err = num()
+		case "attempt":
+			f.Attempt, err = num()
+		case "occurrence":
+			f.Occurrence, err = num()
+		default:
+			return f, errAt(cols[i], "%s: unknown field %q (want from, to, node, msg, point, op, attempt, occurrence)", kind, k)
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	if f.Node == "" {
+		return f, errAt(cols[0]-1, "%s: missing from= (or node=)", kind)
+	}
+	if kind == sim.ChoiceCrash && f.Point == "" {
+		return f, errAt(cols[0]-1, "crash: missing point=")
+	}
+	if kind != sim.ChoiceCrash && (f.Peer == "" || f.Msg == "") {
+		return f, errAt(cols[0]-1, "%s: missing to= or msg=", kind)
+	}
+	return f, nil
+}
+
+// fields splits s on spaces and returns each word's 1-based column.
+func fields(s string) ([]string, []int) {
+	var words []string
+	var cols []int
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\t' || s[i] == '\r' {
+			if start >= 0 {
+				words = append(words, s[start:i])
+				cols = append(cols, start+1)
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	return words, cols
+}
+
+// Resolve turns the plan's symbolic faults into engine faults for topo.
+func (p *Plan) Resolve(name string, topo *sim.Topology) ([]sim.Fault, error) {
+	out := make([]sim.Fault, 0, len(p.Schedule))
+	for _, f := range p.Schedule {
+		col := func(field string) int {
+			if c, ok := f.cols[field]; ok {
+				return c
+			}
+			return f.Col
+		}
+		errAt := func(field, format string, args ...any) error {
+			return &PlanError{File: name, Line: f.Line, Col: col(field), Msg: fmt.Sprintf(format, args...)}
+		}
+		sf := sim.Fault{Kind: f.Kind, Op: sim.OpID(f.Op), Attempt: int32(f.Attempt), Occurrence: int32(f.Occurrence), Value: 1, Peer: sim.NoNode}
+		field := "from"
+		if _, ok := f.cols["node"]; ok {
+			field = "node"
+		}
+		n, ok := topo.NodeByName(f.Node)
+		if !ok {
+			return nil, errAt(field, "unknown node %q (this scenario has: %s)", f.Node, strings.Join(nodeNames(topo), ", "))
+		}
+		sf.Node = n
+		if f.Peer != "" {
+			n, ok := topo.NodeByName(f.Peer)
+			if !ok {
+				return nil, errAt("to", "unknown node %q (this scenario has: %s)", f.Peer, strings.Join(nodeNames(topo), ", "))
+			}
+			sf.Peer = n
+		}
+		if f.Msg != "" {
+			k, ok := topo.MessageByName(f.Msg)
+			if !ok {
+				return nil, errAt("msg", "unknown message kind %q", f.Msg)
+			}
+			sf.Msg = k
+		}
+		if f.Point != "" {
+			pt, ok := topo.PointByName(f.Point)
+			if !ok {
+				return nil, errAt("point", "unknown crash point %q", f.Point)
+			}
+			sf.Point = pt
+		}
+		out = append(out, sf)
+	}
+	return out, nil
+}
+
+func nodeNames(topo *sim.Topology) []string {
+	out := make([]string, len(topo.Nodes))
+	for i := range topo.Nodes {
+		out[i] = topo.Nodes[i].Name
+	}
+	return out
+}
+
+// FaultLine formats one engine fault as a plan line.
+func FaultLine(topo *sim.Topology, f sim.Fault) string {
+	var b strings.Builder
+	b.WriteString(f.Kind.String())
+	if f.Kind == sim.ChoiceCrash {
+		fmt.Fprintf(&b, " node=%s point=%s", topo.NodeName(f.Node), topo.PointName(f.Point))
+		if f.Msg != 0 {
+			fmt.Fprintf(&b, " msg=%s", topo.MessageName(f.Msg))
+		}
+	} else {
+		fmt.Fprintf(&b, " from=%s to=%s msg=%s", topo.NodeName(f.Node), topo.NodeName(f.Peer), topo.MessageName(f.Msg))
+	}
+	fmt.Fprintf(&b, " op=%d attempt=%d occurrence=%d", f.Op, f.Attempt, f.Occurrence)
+	return b.String()
+}
+
+// WritePlan writes p with its faults already resolved against topo.
+func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) error {
+	var b strings.Builder
+	b.WriteString("# once fault plan — replay with: once replay FILE\n")
+	if p.File != "" {
+		fmt.Fprintf(&b, "file %s\n", p.File)
+	} else {
+		fmt.Fprintf(&b, "scenario %s\n", p.Scenario)
+	}
+	fmt.Fprintf(&b, "semantics %s\n", p.Semantics)
+	fmt.Fprintf(&b, "ops %d\n", p.Ops)
+	fmt.Fprintf(&b, "seed %d\n", p.Seed)
+	f := p.Faults
+	fmt.Fprintf(&b, "faults loss=%s ack-loss=%s dup=%s slow=%s crash=%s\n",
+		ffmt(f.LossProbability), ffmt(f.AckLossProbability), ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
+	if len(p.Params) > 0 {
+		keys := make([]string, 0, len(p.Params))
+		for k := range p.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("set")
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=%s", k, p.Params[k])
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "# %d fault(s)\n", len(faults))
+	for _, fl := range faults {
+		b.WriteString(FaultLine(topo, fl))
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func ffmt(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

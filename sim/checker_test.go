@@ -1,0 +1,273 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+// The observation every checker test uses: node 0 is the client whose
+// sends of message kind 1 are attempts, node 1 the service whose
+// deliveries of kind 1 are invocations, and sink 0 the observed ledger
+// (sink 1 is a log nobody counts).
+const (
+	tClient   NodeID  = 0
+	tService  NodeID  = 1
+	tRequest  MsgKind = 1
+	tResponse MsgKind = 2
+	tLedger   SinkID  = 0
+	tLog      SinkID  = 1
+)
+
+var tObserve = Observation{Origin: tClient, Request: tRequest, Processor: tService, Sinks: 1 << tLedger}
+
+// stream builds a hand-written trace, one event per helper call.
+type stream []Event
+
+func (s stream) send(from NodeID, kind MsgKind, op OpID) stream {
+	return append(s, Event{Kind: EvSend, Node: from, Peer: 1 - from, Msg: Message{Kind: kind, Op: op, From: from, To: 1 - from}})
+}
+
+func (s stream) deliver(to NodeID, kind MsgKind, op OpID) stream {
+	return append(s, Event{Kind: EvDeliver, Node: to, Peer: 1 - to, Msg: Message{Kind: kind, Op: op, From: 1 - to, To: to}})
+}
+
+func (s stream) effect(sink SinkID, op OpID) stream {
+	return append(s, Event{Kind: EvEffect, Node: tService, Peer: NoNode, Label: uint8(sink), Msg: Message{Op: op}})
+}
+
+func (s stream) outcome(op OpID, value int64) stream {
+	return append(s, Event{Kind: EvOutcome, Node: tClient, Peer: NoNode, Msg: Message{Op: op, Value: value}})
+}
+
+func (s stream) drop(reason DropReason) stream {
+	return append(s, Event{Kind: EvDrop, Node: tClient, Peer: tService, Reason: reason})
+}
+
+func (s stream) ev(kind EventKind) stream { return append(s, Event{Kind: kind}) }
+
+func fold(ops int, s stream) *Checker {
+	c := NewChecker(tObserve, ops)
+	for i := range s {
+		c.Record(&s[i])
+	}
+	return c
+}
+
+// TestCheckerCounts checks what the checker counts and where: attempts are
+// the origin's sends of the request kind, deliveries the processor's
+// deliveries of it, effects those on observed sinks only.
+func TestCheckerCounts(t *testing.T) {
+	s := stream{}.
+		send(tClient, tRequest, 1).
+		send(tClient, tRequest, 1).   // a retry: a second attempt
+		send(tService, tRequest, 1).  // not the origin
+		send(tClient, tResponse, 1).  // not the request kind
+		deliver(tService, tRequest, 1).
+		deliver(tClient, tRequest, 1). // not the processor
+		deliver(tService, tResponse, 1).
+		effect(tLedger, 1).
+		effect(tLog, 1). // an unobserved sink
+		send(tClient, tRequest, 2).
+		deliver(tService, tRequest, 2).
+		deliver(tService, tRequest, 2). // a network duplicate
+		effect(tLedger, 2).
+		effect(tLedger, 2).
+		send(tClient, tRequest, 3) // lost on the way
+	c := fold(3, s)
+	want := []struct {
+		attempts, deliveries, effects int32
+		verdict                       Verdict
+	}{
+		{2, 1, 1, ExactlyOnce},
+		{1, 2, 2, Duplicated},
+		{1, 0, 0, Lost},
+	}
+	if c.Ops() != 3 {
+		t.Fatalf("Ops() = %d, want 3", c.Ops())
+	}
+	for i, w := range want {
+		op := OpID(i + 1)
+		got := c.Tally(op)
+		if got.Attempts != w.attempts || got.Deliveries != w.deliveries || got.Effects != w.effects {
+			t.Errorf("%s: attempts/deliveries/effects = %d/%d/%d, want %d/%d/%d",
+				op, got.Attempts, got.Deliveries, got.Effects, w.attempts, w.deliveries, w.effects)
+		}
+		if v := VerdictOf(got.Effects); v != w.verdict {
+			t.Errorf("%s: verdict %s, want %s", op, v, w.verdict)
+		}
+	}
+}
+
+// TestCheckerIgnoresUnknownOps checks that events of op 0 ("no
+// operation") and of ops beyond the workload are ignored, not a panic.
+func TestCheckerIgnoresUnknownOps(t *testing.T) {
+	s := stream{}.
+		send(tClient, tRequest, 0).effect(tLedger, 0).outcome(0, 5).
+		send(tClient, tRequest, 3).effect(tLedger, 3).outcome(3, 5).
+		send(tClient, tRequest, -1).effect(tLedger, -1).
+		effect(tLedger, 2)
+	c := fold(2, s)
+	if got := c.Tally(1); got != (OpTally{}) {
+		t.Errorf("op-1 tally = %+v, want zero", got)
+	}
+	if got := c.Tally(2); got.Effects != 1 || got.Attempts != 0 || got.Outcomes != 0 {
+		t.Errorf("op-2 tally = %+v, want exactly one effect", got)
+	}
+}
+
+// TestCheckerSinkBitsAbove8 checks that sinks are a 64-bit mask: a sink id
+// above 7 is observed when its bit is set, and one above 63 never is.
+func TestCheckerSinkBitsAbove8(t *testing.T) {
+	c := NewChecker(Observation{Sinks: 1 << 40}, 1)
+	for _, label := range []uint8{40, 41, 8, 104} {
+		c.Record(&Event{Kind: EvEffect, Label: label, Msg: Message{Op: 1}})
+	}
+	if got := c.Tally(1).Effects; got != 1 {
+		t.Fatalf("effects = %d, want 1 (only sink 40 is observed)", got)
+	}
+}
+
+// TestCheckerDistinctOutcomes checks response consistency: the same value
+// twice is one distinct outcome, different values count up to a cap.
+func TestCheckerDistinctOutcomes(t *testing.T) {
+	s := stream{}.
+		outcome(1, 201).outcome(1, 201).
+		outcome(2, 1).outcome(2, 2).outcome(2, 1).
+		outcome(3, 1).outcome(3, 2).outcome(3, 3).outcome(3, 4).outcome(3, 5).outcome(3, 6)
+	c := fold(3, s)
+	for _, w := range []struct {
+		op                 OpID
+		outcomes, distinct int32
+	}{{1, 2, 1}, {2, 3, 2}, {3, 6, maxDistinct}} {
+		got := c.Tally(w.op)
+		if got.Outcomes != w.outcomes || got.DistinctOutcomes() != w.distinct {
+			t.Errorf("%s: outcomes %d distinct %d, want %d and %d", w.op, got.Outcomes, got.DistinctOutcomes(), w.outcomes, w.distinct)
+		}
+	}
+}
+
+// TestCheckerFaultCounts checks that drops are counted by reason and that
+// duplicates, slow messages and crashes are counted; only chosen faults
+// enter Total.
+func TestCheckerFaultCounts(t *testing.T) {
+	s := stream{}.
+		drop(DropLoss).drop(DropLoss).drop(DropPartition).drop(DropDown).drop(DropDown).drop(DropDown).
+		ev(EvDuplicate).ev(EvSlow).ev(EvSlow).ev(EvCrash).
+		ev(EvSend).ev(EvRestart).ev(EvTimerFire)
+	got := fold(1, s).Faults()
+	want := FaultCounts{Loss: 2, Duplicate: 1, Slow: 2, Crash: 1, Partition: 1, Down: 3}
+	if got != want {
+		t.Fatalf("faults = %+v, want %+v", got, want)
+	}
+	if got.Total() != 6 {
+		t.Fatalf("Total() = %d, want 6 (loss, duplicate, slow, crash)", got.Total())
+	}
+}
+
+// TestJudge checks the three-valued verdict of every promise on
+// hand-built traces, finished and unfinished.
+func TestJudge(t *testing.T) {
+	exactly := stream{}.effect(tLedger, 1).effect(tLedger, 2)
+	lost := stream{}.effect(tLedger, 1)                                    // op-2 has no effect
+	dup := stream{}.effect(tLedger, 1).effect(tLedger, 2).effect(tLedger, 2) // op-2 twice
+	dupAndLost := stream{}.effect(tLedger, 2).effect(tLedger, 2)           // op-1 lost, op-2 twice
+	twoResults := exactly.outcome(1, 7).outcome(1, 8)                      // op-1: one effect, two answers
+	sameResult := exactly.outcome(1, 7).outcome(1, 7)
+
+	cases := []struct {
+		name     string
+		trace    stream
+		sem      Semantics
+		finished bool
+		want     Status
+		why      string // a substring of the explanation
+	}{
+		// At-most-once: ≤1.
+		{"amo exactly finished", exactly, AtMostOnce, true, Held, ""},
+		{"amo lost finished", lost, AtMostOnce, true, Held, ""},
+		{"amo duplicated", dup, AtMostOnce, true, Violated, "op-2 has 2 effects"},
+		{"amo duplicated unfinished", dup, AtMostOnce, false, Violated, "op-2 has 2 effects"},
+		{"amo unfinished", exactly, AtMostOnce, false, Unknown, "did not finish"},
+		{"amo two results", twoResults, AtMostOnce, true, Held, ""},
+
+		// At-least-once: ≥1.
+		{"alo exactly finished", exactly, AtLeastOnce, true, Held, ""},
+		{"alo duplicated finished", dup, AtLeastOnce, true, Held, ""},
+		{"alo op at 0 finished", lost, AtLeastOnce, true, Violated, "op-2 has 0 effects on a finished run"},
+		{"alo op at 0 unfinished", lost, AtLeastOnce, false, Unknown, "op-2 has no effect yet"},
+		{"alo all ≥1 unfinished", dup, AtLeastOnce, false, Held, ""},
+		{"alo two results", twoResults, AtLeastOnce, true, Held, ""},
+
+		// Idempotent and transactional: =1.
+		{"idem exactly finished", exactly, Idempotent, true, Held, ""},
+		{"idem all effects 1 unfinished", exactly, Idempotent, false, Unknown, "did not finish"},
+		{"idem duplicated", dup, Idempotent, true, Violated, "op-2 has 2 effects"},
+		{"idem duplicated unfinished", dup, Idempotent, false, Violated, "op-2 has 2 effects"},
+		{"idem op at 0 finished", lost, Idempotent, true, Violated, "op-2 has 0 effects"},
+		{"idem op at 0 unfinished", lost, Idempotent, false, Unknown, "op-2 has no effect yet"},
+		{"idem duplicate beats missing", dupAndLost, Idempotent, false, Violated, "op-2 has 2 effects"},
+		{"idem distinct outcomes", twoResults, Idempotent, true, Violated, "op-1 got 2 different results"},
+		{"idem same outcome twice", sameResult, Idempotent, true, Held, ""},
+		{"txn distinct outcomes", twoResults, Transactional, true, Violated, "different results"},
+		{"txn duplicated", dup, Transactional, true, Violated, "op-2 has 2 effects"},
+		{"txn exactly finished", exactly, Transactional, true, Held, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := fold(2, tc.trace).Judge(tc.sem, tc.finished)
+			if got != tc.want {
+				t.Fatalf("Judge(%s, finished=%v) = %s (%q), want %s", tc.sem, tc.finished, got, why, tc.want)
+			}
+			if tc.why == "" && why != "" {
+				t.Fatalf("Judge held but explained %q", why)
+			}
+			if !strings.Contains(why, tc.why) {
+				t.Fatalf("Judge explained %q, want it to mention %q", why, tc.why)
+			}
+		})
+	}
+}
+
+// TestJudgeNoOps checks the edge of an empty workload: nothing can be
+// violated, and only a finished run holds where the promise needs it.
+func TestJudgeNoOps(t *testing.T) {
+	c := NewChecker(tObserve, 0)
+	for _, sem := range AllSemantics {
+		if got, _ := c.Judge(sem, true); got != Held {
+			t.Errorf("%s finished with no ops: %s, want held", sem, got)
+		}
+	}
+	if got, _ := c.Judge(AtLeastOnce, false); got != Held {
+		t.Errorf("at-least-once unfinished with no ops: %s, want held", got)
+	}
+	if got, _ := c.Judge(Idempotent, false); got != Unknown {
+		t.Errorf("idempotent unfinished with no ops: %s, want unknown", got)
+	}
+}
+
+// TestVerdictOf checks the cardinality classes at their edges.
+func TestVerdictOf(t *testing.T) {
+	for effects, want := range map[int32]Verdict{-1: Lost, 0: Lost, 1: ExactlyOnce, 2: Duplicated, 1000: Duplicated} {
+		if got := VerdictOf(effects); got != want {
+			t.Errorf("VerdictOf(%d) = %s, want %s", effects, got, want)
+		}
+	}
+}
+
+// TestCheckerCopyIsIndependent checks copyFrom (used to clone worlds).
+func TestCheckerCopyIsIndependent(t *testing.T) {
+	src := fold(2, stream{}.effect(tLedger, 1).drop(DropLoss))
+	var dst Checker
+	dst.copyFrom(src)
+	src.Record(&Event{Kind: EvEffect, Label: uint8(tLedger), Msg: Message{Op: 1}})
+	src.Record(&Event{Kind: EvCrash})
+	if got := dst.Tally(1).Effects; got != 1 {
+		t.Errorf("copy's op-1 effects = %d after the source changed, want 1", got)
+	}
+	if got := dst.Faults(); got != (FaultCounts{Loss: 1}) {
+		t.Errorf("copy's faults = %+v after the source changed, want one loss", got)
+	}
+	if got := src.Tally(1).Effects; got != 2 {
+		t.Errorf("source's op-1 effects = %d, want 2", got)
+	}
+}

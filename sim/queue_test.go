@@ -1,0 +1,146 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// queueModel is the "dumb" reference queue: an unsorted slice whose
+// smallest (at, seq) item is found by sorting it on every pop.
+type queueModel []item
+
+func (m *queueModel) pop() item {
+	slices.SortFunc(*m, func(a, b item) int {
+		if a.at != b.at {
+			return int(a.at - b.at)
+		}
+		return int(int64(a.seq) - int64(b.seq))
+	})
+	top := (*m)[0]
+	*m = (*m)[1:]
+	return top
+}
+
+// checkHeap asserts the 4-ary heap invariant: no child is less than its
+// parent.
+func checkHeap(t *rapid.T, q *queue) {
+	for i := 1; i < len(q.items); i++ {
+		p := (i - 1) / 4
+		if q.items[i].less(&q.items[p]) {
+			t.Fatalf("heap invariant broken: item %d (at %d seq %d) < parent %d (at %d seq %d)",
+				i, q.items[i].at, q.items[i].seq, p, q.items[p].at, q.items[p].seq)
+		}
+	}
+}
+
+// TestQueueMatchesSortedSlice interleaves random pushes and pops and checks
+// every pop against the reference: the queue yields items in (at, seq)
+// order, so items at equal times come out in insertion order. Times are
+// drawn from a narrow range to make ties common.
+func TestQueueMatchesSortedSlice(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var q queue
+		var ref queueModel
+		seq := uint64(0)
+		t.Repeat(map[string]func(*rapid.T){
+			"push": func(t *rapid.T) {
+				n := rapid.IntRange(1, 20).Draw(t, "n")
+				for range n {
+					it := item{
+						at:   Time(rapid.Int64Range(0, 15).Draw(t, "at")),
+						seq:  seq,
+						kind: itemDeliver,
+						node: NodeID(seq % 7),
+						msg:  Message{ID: uint32(seq)},
+					}
+					seq++
+					q.push(it)
+					ref = append(ref, it)
+				}
+			},
+			"pop": func(t *rapid.T) {
+				if len(ref) == 0 {
+					t.Skip("empty")
+				}
+				got, want := q.pop(), ref.pop()
+				if got != want {
+					t.Fatalf("pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq, want.at, want.seq)
+				}
+			},
+			"": func(t *rapid.T) {
+				if q.len() != len(ref) {
+					t.Fatalf("len = %d, want %d", q.len(), len(ref))
+				}
+				checkHeap(t, &q)
+				if q.len() > 0 {
+					want := slices.MinFunc(ref, func(a, b item) int {
+						if a.less(&b) {
+							return -1
+						}
+						if b.less(&a) {
+							return 1
+						}
+						return 0
+					})
+					if p := q.peek(); p.at != want.at || p.seq != want.seq {
+						t.Fatalf("peek = (at %d seq %d), want (at %d seq %d)", p.at, p.seq, want.at, want.seq)
+					}
+				}
+			},
+		})
+		// Drain: the rest must come out in order too.
+		for len(ref) > 0 {
+			got, want := q.pop(), ref.pop()
+			if got != want {
+				t.Fatalf("drain pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq, want.at, want.seq)
+			}
+		}
+		if q.len() != 0 {
+			t.Fatalf("queue has %d items after the reference drained", q.len())
+		}
+	})
+}
+
+// TestQueueEqualTimesFIFO pushes many items at one time, interleaved with
+// items at other times pushed out of order, and checks that each time's
+// items pop in the order they were pushed.
+func TestQueueEqualTimesFIFO(t *testing.T) {
+	var q queue
+	const n = 500
+	times := []Time{7, 3, 7, 0, 3, 7}
+	for i := range uint64(n) {
+		q.push(item{at: times[i%uint64(len(times))], seq: i})
+	}
+	lastAt, lastSeq := Time(-1), uint64(0)
+	for i := 0; i < n; i++ {
+		it := q.pop()
+		if it.at < lastAt || (it.at == lastAt && it.seq <= lastSeq) {
+			t.Fatalf("pop %d = (at %d seq %d) after (at %d seq %d)", i, it.at, it.seq, lastAt, lastSeq)
+		}
+		lastAt, lastSeq = it.at, it.seq
+	}
+}
+
+// TestQueueReusesCapacity checks the "no allocation once grown" claim of
+// the queue: a steady push/pop cycle at constant size allocates nothing.
+func TestQueueReusesCapacity(t *testing.T) {
+	var q queue
+	for i := range uint64(1000) {
+		q.push(item{at: Time(i * 7 % 101), seq: i})
+	}
+	seq := uint64(1000)
+	allocs := testing.AllocsPerRun(100, func() {
+		for range 100 {
+			it := q.pop()
+			it.at += 13
+			it.seq = seq
+			seq++
+			q.push(it)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("steady push/pop allocates %.1f times per 100 cycles", allocs)
+	}
+}
