@@ -31,6 +31,7 @@ import (
 type Plan struct {
 	Scenario  string
 	File      string // a scenario file instead of a catalog name
+	NameLine  int    // line of the scenario (or file) directive, for errors
 	Semantics sim.Semantics
 	Ops       int
 	Seed      uint64 // the jitter stream; faults come from Schedule
@@ -103,6 +104,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
+			p.NameLine = line
 			if dir == "scenario" {
 				p.Scenario = v
 			} else {
@@ -176,7 +178,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			if !ok || !kind.IsFault() {
 				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, or a fault: loss, duplicate, slow, crash)", dir)
 			}
-			f, err := parseFaultLine(kind, args, argCols, errAt)
+			f, err := parseFaultLine(kind, cols[0], args, argCols, errAt)
 			if err != nil {
 				return nil, err
 			}
@@ -196,7 +198,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 	return p, nil
 }
 
-func parseFaultLine(kind sim.ChoiceKind, args []string, cols []int, errAt func(int, string, ...any) error) (PlanFault, error) {
+func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int, errAt func(int, string, ...any) error) (PlanFault, error) {
 	f := PlanFault{Kind: kind, Occurrence: 1, cols: map[string]int{}}
 	for i, a := range args {
 		k, v, ok := strings.Cut(a, "=")
@@ -235,13 +237,13 @@ func parseFaultLine(kind sim.ChoiceKind, args []string, cols []int, errAt func(i
 		}
 	}
 	if f.Node == "" {
-		return f, errAt(cols[0]-1, "%s: missing from= (or node=)", kind)
+		return f, errAt(kindCol, "%s: missing from= (or node=)", kind)
 	}
 	if kind == sim.ChoiceCrash && f.Point == "" {
-		return f, errAt(cols[0]-1, "crash: missing point=")
+		return f, errAt(kindCol, "crash: missing point=")
 	}
 	if kind != sim.ChoiceCrash && (f.Peer == "" || f.Msg == "") {
-		return f, errAt(cols[0]-1, "%s: missing to= or msg=", kind)
+		return f, errAt(kindCol, "%s: missing to= or msg=", kind)
 	}
 	return f, nil
 }

@@ -21,7 +21,12 @@ func newReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Re-run a saved fault plan (from run --save) exactly",
-		Args:  cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr("want one plan FILE argument, got %d", len(args))
+			}
+			return nil
+		},
 		Example: `  once run double-billing --semantics alo --seed 3 --save plan.txt
   once replay plan.txt --format trace`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,7 +54,7 @@ func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, [
 	}
 	sc, err := scenarios.Lookup(plan.Scenario)
 	if err != nil {
-		return nil, nil, nil, nil, usageErr("%s: %v", file, err)
+		return nil, nil, nil, nil, usageErr("%s:%d:%d: %v", file, plan.NameLine, len("scenario ")+1, err)
 	}
 	ops := plan.Ops
 	if ops == 0 {

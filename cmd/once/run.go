@@ -27,7 +27,7 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO",
 		Short: "Run a scenario once per semantics on one seed and count effects per operation",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneScenario,
 		Example: `  once run double-billing
   once run double-billing --semantics alo --seed 7 --format trace
   once run double-billing --semantics idem --set store=memory --crash 0.2 --check
@@ -193,7 +193,7 @@ func savePlans(file, scenario string, seed uint64, set scenarios.Settings, runs 
 		tmp, err := os.CreateTemp(filepath.Dir(dst), ".once-plan-*")
 		if err != nil {
 			cleanup()
-			return usageErr("--save %s: %v", dst, err)
+			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
 		}
 		plan := &scenarios.Plan{Scenario: scenario, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed,
 			Faults: set.Faults, Params: set.Params}
@@ -225,3 +225,11 @@ func errorsJoin(errs ...error) error {
 }
 
 func ffmt(f float64) string { return fmt.Sprint(f) }
+
+// oneScenario checks that a command got exactly one scenario name.
+func oneScenario(_ *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+# once — build, test, benchmark, lint.
+GO        ?= go
+BENCHTIME ?= 1s
+COUNT     ?= 6
+BENCHPKGS ?= ./sim/ ./scenarios/ ./cmd/once/
+STATICCHECK_VERSION ?= v0.8.2
+
+.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean
+
+all: build test
+
+build:
+	$(GO) build -o bin/once ./cmd/once
+
+# The test command of the README and of CI: formatting, vet, every test.
+test:
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-short:
+	$(GO) test -short ./...
+
+# Refresh golden files under testdata/ (review the diff before committing).
+update:
+	$(GO) test ./... -update
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out
+	@command -v benchstat >/dev/null 2>&1 && benchstat bench.out || echo "(install benchstat: go install golang.org/x/perf/cmd/benchstat@latest)"
+
+lint:
+	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	gofmt -l . | (! grep .)
+	$(GO) vet ./...
+	"$$($(GO) env GOPATH)/bin/staticcheck" ./... 2>/dev/null || staticcheck ./...
+
+fuzz:
+	$(GO) test ./scenarios/ -run '^$$' -fuzz FuzzParsePlan -fuzztime 30s
+
+clean:
+	rm -rf bin bench.out
