@@ -37,7 +37,7 @@ type PaymentService struct {
 
 const (
 	serviceKeys sim.TableID = iota // the (key, response) store
-	serviceSeen                    // message ids seen (at-most-once transport dedup)
+	serviceSeen                    // (op, attempt) pairs seen: at-most-once transport dedup
 )
 
 func paymentServiceSpec(durableKeys bool, crash float64) sim.NodeSpec {
@@ -80,10 +80,13 @@ func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
 		s.handleIdempotent(ctx, m)
 	case m.Kind == MsgPayRequest:
 		if ctx.Semantics() == sim.AtMostOnce {
-			if _, dup := ctx.Get(serviceSeen, int64(m.ID), m.Op); dup {
+			// The transport's duplicate suppression: one (op, attempt) is one
+			// request; a network copy of it is dropped, as TCP would.
+			seen := int64(m.Op)*1000 + int64(m.Attempt)
+			if _, dup := ctx.Get(serviceSeen, seen, m.Op); dup {
 				return
 			}
-			ctx.Put(serviceSeen, int64(m.ID), m.Op, sim.Record{})
+			ctx.Put(serviceSeen, seen, m.Op, sim.Record{})
 		}
 		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Payload: m.Payload})
 	case m.Kind == MsgChargeResult && idem:

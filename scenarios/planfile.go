@@ -20,7 +20,7 @@ import (
 //	scenario double-billing
 //	semantics at-least-once
 //	ops 5
-//	seed 7
+//	seed 7       # jitter drawn from this seed; without it, no jitter
 //	faults loss=0.1 ack-loss=0.3 dup=0 slow=0 crash=0
 //	set key=per-operation store=durable
 //	loss from=service to=client msg=pay-response op=3 attempt=1 occurrence=1
@@ -35,6 +35,7 @@ type Plan struct {
 	Semantics sim.Semantics
 	Ops       int
 	Seed      uint64 // the jitter stream; faults come from Schedule
+	Jitter    bool   // a seed line was given: draw jitter from Seed (else none)
 	Faults    Faults
 	Params    map[string]string
 	Schedule  []PlanFault
@@ -139,7 +140,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			if err != nil {
 				return nil, errAt(argCols[0], "seed %q: want a non-negative integer", v)
 			}
-			p.Seed = n
+			p.Seed, p.Jitter = n, true
 		case "faults":
 			for i, a := range args {
 				k, v, ok := strings.Cut(a, "=")
@@ -353,7 +354,11 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	}
 	fmt.Fprintf(&b, "semantics %s\n", p.Semantics)
 	fmt.Fprintf(&b, "ops %d\n", p.Ops)
-	fmt.Fprintf(&b, "seed %d\n", p.Seed)
+	if p.Jitter {
+		fmt.Fprintf(&b, "seed %d\n", p.Seed)
+	} else {
+		b.WriteString("# no seed: no jitter (every delay at its base value)\n")
+	}
 	f := p.Faults
 	fmt.Fprintf(&b, "faults loss=%s ack-loss=%s dup=%s slow=%s crash=%s\n",
 		ffmt(f.LossProbability), ffmt(f.AckLossProbability), ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))

@@ -17,10 +17,13 @@ type Broker struct {
 	Visibility sim.Time
 }
 
-const brokerLog sim.TableID = 0 // offset → {Value: op, State, Aux: deliveries}
+const (
+	brokerLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries}
+	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
+)
 
 func brokerSpec() sim.NodeSpec {
-	return sim.NodeSpec{Name: "broker", Tables: []sim.TableSpec{{Name: "log", Durable: true}}}
+	return sim.NodeSpec{Name: "broker", Tables: []sim.TableSpec{{Name: "log", Durable: true}, {Name: "seen", Durable: true}}}
 }
 
 // Start does nothing: the broker is driven by publishes.
@@ -30,6 +33,14 @@ func (b *Broker) Start(*sim.Context) {}
 func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPublish:
+		if ctx.Semantics() == sim.AtMostOnce {
+			// A network copy of one publish is dropped by the transport.
+			seen := int64(m.Op)*1000 + int64(m.Attempt)
+			if _, dup := ctx.Get(brokerSeen, seen, m.Op); dup {
+				return
+			}
+			ctx.Put(brokerSeen, seen, m.Op, sim.Record{})
+		}
 		offset := int64(ctx.Rows(brokerLog).Len() + 1)
 		ctx.Put(brokerLog, offset, m.Op, sim.Record{Value: int64(m.Op), State: recordUnacked})
 		ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: offset})

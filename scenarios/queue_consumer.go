@@ -21,7 +21,7 @@ type Consumer struct {
 
 const (
 	consumerDedup sim.TableID = iota // operation ID → processed
-	consumerSeen                     // message ids seen (at-most-once transport dedup)
+	consumerSeen                     // offsets seen: at-most-once transport dedup
 )
 
 func consumerSpec(durableDedup bool, crash float64) sim.NodeSpec {
@@ -52,10 +52,12 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	switch ctx.Semantics() {
 	case sim.AtMostOnce:
-		if _, dup := ctx.Get(consumerSeen, int64(m.ID), m.Op); dup {
+		// The broker delivers each offset once under at-most-once; a
+		// network copy of that delivery is dropped by the transport.
+		if _, dup := ctx.Get(consumerSeen, m.Key, m.Op); dup {
 			return
 		}
-		ctx.Put(consumerSeen, int64(m.ID), m.Op, sim.Record{})
+		ctx.Put(consumerSeen, m.Key, m.Op, sim.Record{})
 		c.commit(ctx, &m)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return

@@ -187,11 +187,10 @@ func (c *Checker) copyFrom(src *Checker) {
 	c.faults = src.faults
 }
 
-// Judge evaluates the promise of sem over the tallies. finished says whether
+// Judge evaluates promise over the tallies. finished says whether
 // the run reached quiescence; an unfinished run can violate a promise (a
 // duplicate never goes away) but cannot prove "≥ 1".
-func (c *Checker) Judge(sem Semantics, finished bool) (Status, string) {
-	promise := sem.Promise()
+func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 	missing := OpID(0)
 	for i := 1; i < len(c.ops); i++ {
 		t := &c.ops[i]

@@ -162,7 +162,7 @@ func (c *Context) Outcome(op OpID, value int64, status int32) {
 }
 
 // CrashPoint is a place in a handler where the node may crash. It asks the
-// Chooser (for crashable nodes only) and, if the answer is "crash", crashes
+// Chooser (for crashable nodes with a non-zero crash probability only) and, if the answer is "crash", crashes
 // the node — volatile tables emptied, timers cancelled, a restart scheduled —
 // and returns true; the handler must then return at once.
 func (c *Context) CrashPoint(p PointID, m *Message) bool {
@@ -171,8 +171,8 @@ func (c *Context) CrashPoint(p PointID, m *Message) bool {
 	}
 	w := c.w
 	spec := &w.cfg.Topology.Nodes[c.node]
-	if !spec.Crashable {
-		return false
+	if !spec.Crashable || spec.CrashProbability <= 0 {
+		return false // no choice offered: a crash here is not part of this fault model
 	}
 	ch := Choice{Kind: ChoiceCrash, N: 2, P: spec.CrashProbability, Node: c.node, Peer: NoNode, Point: p}
 	if m != nil {

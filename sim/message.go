@@ -8,7 +8,7 @@ package sim
 // are ground truth for the checker and the fault plan, carried along even
 // where the modelled system would not see them.
 type Message struct {
-	ID      uint32  // unique per send, assigned by the engine
+	ID      uint32  // unique per send, assigned by the engine; for traces only — roles must not read it
 	From    NodeID  // sender
 	To      NodeID  // receiver
 	Kind    MsgKind // scenario-defined type

@@ -13,15 +13,16 @@ type OpResult struct {
 
 // Outcome is the result of one run under one semantics.
 type Outcome struct {
-	Semantics Semantics
-	End       End
-	Events    int
-	EndTime   Time
-	Ops       []OpResult
-	Faults    FaultCounts
-	Status    Status // did the promise of Semantics hold?
-	Why       string // the first violation, or why Unknown
-	Digest    Digest
+	Semantics  Semantics
+	End        End
+	Events     int
+	EndTime    Time
+	Ops        []OpResult
+	Faults     FaultCounts
+	Status     Status // did the promise of Semantics and every invariant hold?
+	Why        string // the first violation, or why Unknown
+	Invariants []InvariantResult
+	Digest     Digest
 }
 
 // Finished reports whether the run reached quiescence within its budgets.
@@ -65,6 +66,32 @@ func (w *World) Outcome() *Outcome {
 			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.Effects),
 		})
 	}
-	o.Status, o.Why = w.checker.Judge(w.cfg.Semantics, w.end == Quiescent)
+	o.Status, o.Why = w.Judge()
+	for _, inv := range w.invs {
+		o.Invariants = append(o.Invariants, InvariantResult{Name: inv.Name(), Violation: inv.Violation(w.end == Quiescent)})
+	}
 	return o
+}
+
+// Judge evaluates the promise of the semantics and every invariant on the
+// world as it is now. A violated invariant makes the run Violated even when
+// the cardinality promise held.
+func (w *World) Judge() (Status, string) {
+	return w.JudgeAgainst(w.cfg.Semantics.Promise())
+}
+
+// JudgeAgainst is Judge with another promise than the semantics' own: the
+// explorer asks "is every operation exactly once?" even of at-least-once.
+func (w *World) JudgeAgainst(promise Promise) (Status, string) {
+	finished := w.end == Quiescent
+	status, why := w.checker.Judge(promise, finished)
+	if status == Violated {
+		return status, why
+	}
+	for _, inv := range w.invs {
+		if v := inv.Violation(finished); v != "" {
+			return Violated, inv.Name() + ": " + v
+		}
+	}
+	return status, why
 }

@@ -35,6 +35,9 @@ type Config struct {
 	Semantics Semantics // the promise the checker judges
 	MaxEvents int       // trace events before the run is cut; 0 = DefaultMaxEvents
 	MaxTime   Time      // virtual time before the run is cut; 0 = DefaultMaxTime
+	// Invariants returns fresh scenario-specific invariants for a new
+	// world; nil means none.
+	Invariants func() []Invariant
 }
 
 // Validate reports a programmer error in the configuration.
@@ -105,11 +108,14 @@ type World struct {
 	q       queue
 	nodes   []nodeState
 	checker Checker
+	invs    []Invariant
 	digest  Digest
 	end     End
 
 	ctx     Context
 	scratch Event
+	fpBuf   []byte  // scratch for Fingerprint
+	fpOrder []int32 // scratch for Fingerprint
 }
 
 // NewWorld builds a world at time 0 with every node scheduled to start.
@@ -121,6 +127,9 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	w := &World{cfg: cfg, chooser: ch, rec: rec, digest: NewDigest()}
 	w.ctx.w = w
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
+	if cfg.Invariants != nil {
+		w.invs = cfg.Invariants()
+	}
 	w.nodes = make([]nodeState, len(cfg.Topology.Nodes))
 	for i := range w.nodes {
 		w.nodes[i].tables = make([]Table, len(cfg.Topology.Nodes[i].Tables))
@@ -251,6 +260,9 @@ func (w *World) emit(e *Event) {
 	e.Seq = w.events
 	w.events++
 	w.checker.Record(e)
+	for _, inv := range w.invs {
+		inv.Record(e)
+	}
 	w.digest = w.digest.Add(e)
 	if w.rec != nil {
 		w.rec.Record(e)

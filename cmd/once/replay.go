@@ -88,7 +88,11 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	chooser := sim.NewScripted(faults, sim.NewJitter(plan.Seed))
+	var jitter sim.Chooser
+	if plan.Jitter {
+		jitter = sim.NewJitter(plan.Seed)
+	}
+	chooser := sim.NewScripted(faults, jitter)
 	var trace *sim.Trace
 	var recorder sim.Recorder
 	if o.format == "trace" || o.format == "mermaid" {

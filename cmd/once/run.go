@@ -195,7 +195,7 @@ func savePlans(file, scenario string, seed uint64, set scenarios.Settings, runs 
 			cleanup()
 			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
 		}
-		plan := &scenarios.Plan{Scenario: scenario, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed,
+		plan := &scenarios.Plan{Scenario: scenario, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
 			Faults: set.Faults, Params: set.Params}
 		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
 		cerr := tmp.Close()
@@ -233,3 +233,5 @@ func oneScenario(_ *cobra.Command, args []string) error {
 	}
 	return nil
 }
+
+func dirOf(path string) string { return filepath.Dir(path) }

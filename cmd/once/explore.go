@@ -1,0 +1,271 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+type exploreOptions struct {
+	semantics string
+	ops       int
+	maxFaults int
+	faults    string
+	sets      []string
+	maxDepth  int
+	maxStates int
+	format    string
+	save      string
+	timing    bool
+	check     bool
+	property  string
+}
+
+func newExploreCmd() *cobra.Command {
+	o := &exploreOptions{}
+	cmd := &cobra.Command{
+		Use:   "explore SCENARIO",
+		Short: "Search every fault schedule up to a bound: a proof, or a minimal counterexample",
+		Long: `explore enumerates every schedule of the scenario with at most --max-faults
+faults of the kinds in --faults (each lost, duplicated or slow message and
+each crash costs 1), skipping states already explored. It prints a proof
+with the number of distinct states, or the first violation found, shrunk to
+a minimal set of faults, with its cause and the command that replays it.`,
+		Args: oneScenario,
+		Example: `  once explore double-billing --semantics idem --max-faults 3
+  once explore double-billing --semantics alo
+  once explore double-billing --semantics idem --set store=memory --faults crash,ack-loss
+  once explore double-billing --semantics idem --ops 5 --max-faults 6 --faults loss,ack-loss`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExplore(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn")
+	fl.IntVar(&o.ops, "ops", 2, "number of operations")
+	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule")
+	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all")
+	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, "engine steps per schedule (default 100000)")
+	fl.IntVar(&o.maxStates, "max-states", 0, "distinct states before giving up (default 20000000)")
+	fl.StringVar(&o.format, "format", "text", "output: text|json")
+	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
+	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
+	fl.StringVar(&o.property, "property", "exactly-once", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1)")
+	return cmd
+}
+
+var faultKindNames = []string{"loss", "ack-loss", "dup", "slow", "crash"}
+
+// exploreFaults turns --faults into the fault profile that offers exactly
+// those choices: an enabled kind gets a nominal probability, the others 0.
+func exploreFaults(list string) (scenarios.Faults, []string, error) {
+	var f scenarios.Faults
+	if strings.TrimSpace(list) == "all" {
+		list = strings.Join(faultKindNames, ",")
+	}
+	var names []string
+	for _, k := range strings.Split(list, ",") {
+		k = strings.TrimSpace(k)
+		switch k {
+		case "loss":
+			f.LossProbability = 0.5
+		case "ack-loss":
+			f.AckLossProbability = 0.5
+		case "dup":
+			f.DuplicateProbability = 0.5
+		case "slow":
+			f.SlowProbability = 0.5
+		case "crash":
+			f.CrashProbability = 0.5
+		case "":
+			continue
+		default:
+			return f, nil, fmt.Errorf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(faultKindNames, ", "))
+		}
+		names = append(names, k)
+	}
+	return f, names, nil
+}
+
+func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json"); err != nil {
+		return err
+	}
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	sem, err := sim.ParseSemantics(o.semantics)
+	if err != nil {
+		return usageErr("--semantics: %v", err)
+	}
+	if o.maxFaults < 0 || o.maxDepth < 0 || o.maxStates < 0 {
+		return usageErr("--max-faults, --max-depth and --max-states must not be negative")
+	}
+	var promise sim.Promise
+	switch o.property {
+	case "exactly-once":
+		promise = sim.ExactlyOne
+	case "promise":
+		promise = sem.Promise()
+	default:
+		return usageErr("--property %q: want exactly-once or promise", o.property)
+	}
+	faults, kinds, err := exploreFaults(o.faults)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	set := scenarios.Settings{Semantics: sem, Ops: o.ops, Faults: faults, Params: map[string]string{}}
+	for _, s := range o.sets {
+		k, v, err := scenarios.ParseSet(s)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		set.Params[k] = v
+	}
+	cfg, err := sc.Config(set)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
+
+	progress := progressPrinter(stderr)
+	start := time.Now()
+	res, err := sim.Explore(cfg, sim.ExploreOptions{
+		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates,
+		Progress: progress, ProgressEvery: 50_000,
+	})
+	if err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
+	elapsed := time.Since(start)
+	if progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	doc := report.ExploreDoc{
+		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
+		Property: o.property, MaxFaults: o.maxFaults, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
+		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
+	}
+	if o.timing {
+		ms := float64(elapsed.Microseconds()) / 1000
+		rate := float64(res.States) / max(elapsed.Seconds(), 1e-9)
+		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
+	}
+	if !res.Holds {
+		cex, err := counterexample(cfg, promise, sc.Name, set, res, o, stderr)
+		if err != nil {
+			return err
+		}
+		doc.Counterexample = cex
+	}
+	if o.format == "json" {
+		if err := report.WriteJSON(stdout, doc); err != nil {
+			return err
+		}
+	} else if err := report.WriteExploreText(colorprofile.NewWriter(stdout, os.Environ()), doc); err != nil {
+		return err
+	}
+	if o.check && (!res.Holds || !res.Complete) {
+		return errViolation
+	}
+	return nil
+}
+
+// counterexample turns the explorer's path into a fault plan, shrinks it,
+// and renders the shrunk run.
+func counterexample(cfg *sim.Config, promise sim.Promise, scenario string, set scenarios.Settings, res *sim.ExploreResult, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
+	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
+	w, err := sim.NewWorld(cfg, rec, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.Run()
+	found := rec.Faults
+	violates := func(plan []sim.Fault) bool {
+		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
+		return err == nil && v
+	}
+	plan := found
+	if violates(found) {
+		plan = sim.Shrink(found, violates)
+	}
+	trace := &sim.Trace{}
+	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
+	if err != nil {
+		return nil, err
+	}
+	_, why := end.JudgeAgainst(promise)
+	cex := &report.Counterexample{
+		Cause: report.Cause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
+		Digest: report.DigestString(end.Digest()), FoundFaults: len(found),
+	}
+	for _, f := range plan {
+		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
+	}
+	if o.save != "" {
+		p := &scenarios.Plan{Scenario: scenario, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
+		if err := writePlanFile(o.save, p, cfg.Topology, plan); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "saved counterexample plan %s\n", o.save)
+		cex.Replay = "once replay " + o.save
+	} else {
+		var b strings.Builder
+		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenario, set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
+		for _, s := range o.sets {
+			fmt.Fprintf(&b, " --set %s", s)
+		}
+		b.WriteString(" --save cex.plan && once replay cex.plan")
+		cex.Replay = b.String()
+	}
+	return cex, nil
+}
+
+// writePlanFile writes a plan atomically: a temporary file renamed into place.
+func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []sim.Fault) error {
+	tmp, err := os.CreateTemp(dirOf(dst), ".once-plan-*")
+	if err != nil {
+		return usageErr("--save %s: cannot create a file in %s: %v", dst, dirOf(dst), unwrapPath(err))
+	}
+	werr := scenarios.WritePlan(tmp, p, topo, faults)
+	cerr := tmp.Close()
+	if err := errorsJoin(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return usageErr("--save %s: %v", dst, err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		os.Remove(tmp.Name())
+		return usageErr("--save %s: %v", dst, err)
+	}
+	return nil
+}
+
+// progressPrinter returns a progress callback that redraws one line on a
+// terminal, or nil when stderr is not a terminal (piped output stays clean).
+func progressPrinter(stderr io.Writer) func(sim.ExploreStats) {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	start := time.Now()
+	return func(s sim.ExploreStats) {
+		rate := float64(s.States) / max(time.Since(start).Seconds(), 1e-9)
+		fmt.Fprintf(stderr, "\r\033[Kexploring: %d states · %d schedules · depth %d · %.0f states/s", s.States, s.Schedules, s.MaxDepth, rate)
+	}
+}

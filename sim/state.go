@@ -1,0 +1,155 @@
+package sim
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Clone returns an independent copy of w: node tables, scheduled events,
+// checker tallies, invariants, clock. The copy shares the read-only Config,
+// the chooser and the recorder; set them anew with SetChooser and
+// SetRecorder where that matters.
+func (w *World) Clone() *World {
+	c := &World{}
+	c.CopyFrom(w)
+	return c
+}
+
+// CopyFrom makes w an independent copy of src, reusing w's memory. Explorers
+// use it to restore a snapshot without allocating.
+func (w *World) CopyFrom(src *World) {
+	w.cfg, w.chooser, w.rec = src.cfg, src.chooser, src.rec
+	w.now, w.seq, w.msgID, w.events = src.now, src.seq, src.msgID, src.events
+	w.digest, w.end = src.digest, src.end
+	w.q.items = append(w.q.items[:0], src.q.items...)
+	if len(w.nodes) != len(src.nodes) {
+		w.nodes = make([]nodeState, len(src.nodes))
+	}
+	for i := range src.nodes {
+		s, d := &src.nodes[i], &w.nodes[i]
+		d.down, d.incarnation, d.handled = s.down, s.incarnation, s.handled
+		if len(d.tables) != len(s.tables) {
+			d.tables = make([]Table, len(s.tables))
+		}
+		for t := range s.tables {
+			d.tables[t].copyFrom(&s.tables[t])
+		}
+	}
+	w.checker.copyFrom(&src.checker)
+	w.invs = w.invs[:0]
+	for _, inv := range src.invs {
+		w.invs = append(w.invs, inv.Clone())
+	}
+	w.ctx.w = w
+}
+
+// Fingerprint is a 64-bit hash of a world's canonical state.
+type Fingerprint uint64
+
+// AppendState appends the canonical encoding of the world's state to b.
+//
+// Two worlds that will behave alike get the same encoding:
+//   - times are relative to now (timers as time remaining, table rows as
+//     age), so a world shifted in time is the same state;
+//   - message ids, the event counter and per-op attempt and delivery counts
+//     are left out: no role reads them and no verdict depends on them;
+//   - timers of a dead incarnation are left out: they can never fire;
+//   - scheduled events keep their (time, sequence) order but not the
+//     sequence numbers themselves.
+//
+// Everything else — node tables, up/down, in-flight messages, live timers,
+// effects and distinct outcomes so far, invariant state — is encoded.
+func (w *World) AppendState(b []byte) []byte {
+	for i := range w.nodes {
+		ns := &w.nodes[i]
+		b = append(b, 0xf0, boolByte(ns.down))
+		for t := range ns.tables {
+			tb := &ns.tables[t]
+			b = binary.AppendUvarint(b, uint64(len(tb.keys)))
+			for r := range tb.keys {
+				row := &tb.rows[r]
+				b = binary.AppendVarint(b, tb.keys[r])
+				b = binary.AppendVarint(b, int64(row.State))
+				b = binary.AppendVarint(b, int64(row.Status))
+				b = binary.AppendVarint(b, row.Value)
+				b = binary.AppendVarint(b, row.Aux)
+				b = binary.AppendVarint(b, int64(w.now-row.At))
+			}
+		}
+	}
+	b = append(b, 0xf1)
+	order := w.fpOrder[:0]
+	for i := range w.q.items {
+		it := &w.q.items[i]
+		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
+			continue
+		}
+		order = append(order, int32(i))
+	}
+	slices.SortFunc(order, func(a, c int32) int {
+		x, y := &w.q.items[a], &w.q.items[c]
+		if x.less(y) {
+			return -1
+		}
+		return 1
+	})
+	for _, i := range order {
+		it := &w.q.items[i]
+		m := &it.msg
+		b = append(b, byte(it.kind), byte(it.node), byte(m.From), byte(m.To), byte(m.Kind))
+		b = binary.AppendVarint(b, int64(it.at-w.now))
+		b = binary.AppendVarint(b, int64(m.Op))
+		b = binary.AppendVarint(b, int64(m.Attempt))
+		b = binary.AppendVarint(b, m.Key)
+		b = binary.AppendVarint(b, m.Payload)
+		b = binary.AppendVarint(b, m.Value)
+		b = binary.AppendVarint(b, int64(m.Status))
+	}
+	w.fpOrder = order
+	b = append(b, 0xf2)
+	for i := 1; i < len(w.checker.ops); i++ {
+		t := &w.checker.ops[i]
+		b = binary.AppendUvarint(b, uint64(t.Effects))
+		b = binary.AppendUvarint(b, uint64(t.nDistinct))
+		for d := int32(0); d < t.nDistinct; d++ {
+			b = binary.AppendVarint(b, t.distinct[d])
+		}
+	}
+	b = append(b, 0xf3)
+	for _, inv := range w.invs {
+		b = inv.AppendState(b)
+	}
+	return b
+}
+
+// Fingerprint hashes AppendState's encoding. The hash is fixed (not
+// seeded per process), so exploration visits states in the same order and
+// reports the same numbers on every machine.
+func (w *World) Fingerprint() Fingerprint {
+	w.fpBuf = w.AppendState(w.fpBuf[:0])
+	return HashBytes(w.fpBuf)
+}
+
+// HashBytes is a fast, fixed 64-bit hash of b (word-at-a-time multiply and
+// xor-shift, finished with splitmix).
+func HashBytes(b []byte) Fingerprint {
+	h := uint64(len(b)) * 0x9e3779b97f4a7c15
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * 0xff51afd7ed558ccd
+		h ^= h >> 29
+		b = b[8:]
+	}
+	var tail uint64
+	for i, c := range b {
+		tail |= uint64(c) << (8 * i)
+	}
+	h = (h ^ tail) * 0xc4ceb9fe1a85ec53
+	return Fingerprint(splitmix(h))
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
