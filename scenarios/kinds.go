@@ -2,67 +2,81 @@ package scenarios
 
 import "github.com/oncesim/once/sim"
 
-// Message kinds shared by every scenario, so a trace reads the same way
-// whichever scenario wrote it.
-const (
-	_               sim.MsgKind = iota
-	MsgPayRequest               // client → service: POST /payments [Idempotency-Key]
-	MsgPayResponse              // service → client: status and transaction id
-	MsgCharge                   // service → gateway: charge the card
-	MsgChargeResult             // gateway → service: transaction id
-	MsgLookup                   // service → gateway: what happened to this key?
-	MsgLookupResult             // gateway → service: charged (txn) or not found
-	MsgPublish                  // producer → broker
-	MsgPublishAck               // broker → producer
-	MsgDeliver                  // broker → consumer: record at an offset
-	MsgCommit                   // consumer → broker: offset processed (the ack)
-	numMessageKinds
+// Names are registered once, at package initialisation, by the files that
+// define roles; every topology shares the same numbering, so a trace reads
+// the same way whichever scenario wrote it. Registration order is the
+// order of the files, fixed at build time.
+var (
+	messageNames = []string{""}
+	timerNames   = []string{""}
+	sinkNames    []string
+	pointNames   = []string{""}
 )
 
-var messageNames = []string{
-	"", "pay", "pay-response", "charge", "charge-result", "lookup", "lookup-result",
-	"publish", "publish-ack", "deliver", "commit",
+func registerName[T ~uint8](names *[]string, name string) T {
+	for i, n := range *names {
+		if n == name {
+			return T(i)
+		}
+	}
+	if len(*names) >= 255 {
+		panic("scenarios: too many names registered for " + name)
+	}
+	*names = append(*names, name)
+	return T(len(*names) - 1)
 }
 
-// Timer kinds.
-const (
-	_              sim.TimerKind = iota
-	TimerStartOp                 // the workload starts an operation
-	TimerRetry                   // a sender gives up waiting and retries
-	TimerRedeliver               // the broker's visibility timeout: redeliver if unacknowledged
+// newMessage registers a message kind.
+func newMessage(name string) sim.MsgKind { return registerName[sim.MsgKind](&messageNames, name) }
+
+// newTimer registers a timer kind.
+func newTimer(name string) sim.TimerKind { return registerName[sim.TimerKind](&timerNames, name) }
+
+// newSink registers an observed sink.
+func newSink(name string) sim.SinkID { return registerName[sim.SinkID](&sinkNames, name) }
+
+// newPoint registers a crash point.
+func newPoint(name string) sim.PointID { return registerName[sim.PointID](&pointNames, name) }
+
+// Message kinds, timers, sinks and crash points of the HTTP and queue
+// families.
+var (
+	MsgPayRequest   = newMessage("pay")           // client → service: POST /payments [Idempotency-Key]
+	MsgPayResponse  = newMessage("pay-response")  // service → client: status and transaction id
+	MsgCharge       = newMessage("charge")        // service → gateway: charge the card
+	MsgChargeResult = newMessage("charge-result") // gateway → service: transaction id
+	MsgLookup       = newMessage("lookup")        // service → gateway: what happened to this key?
+	MsgLookupResult = newMessage("lookup-result") // gateway → service: charged (txn) or not found
+	MsgPublish      = newMessage("publish")       // producer → broker
+	MsgPublishAck   = newMessage("publish-ack")   // broker → producer
+	MsgDeliver      = newMessage("deliver")       // broker → consumer: record at an offset
+	MsgCommit       = newMessage("commit")        // consumer → broker: offset processed (the ack)
+
+	TimerStartOp   = newTimer("start-op")  // the workload starts an operation
+	TimerRetry     = newTimer("retry")     // a sender gives up waiting and retries
+	TimerRedeliver = newTimer("redeliver") // the broker's visibility timeout
+
+	SinkCardCharges = newSink("card-charges") // the gateway's ledger of card charges
+	SinkBilling     = newSink("billing")      // the billing rows a consumer writes
+
+	PointAfterLock   = newPoint("after-lock")   // key persisted as PROCESSING, gateway not yet called
+	PointAfterCharge = newPoint("after-charge") // gateway charged, response not yet stored
+	PointAfterStore  = newPoint("after-store")  // response stored, not yet sent
+	PointAfterCommit = newPoint("after-commit") // offset committed, record not yet processed (at-most-once)
+	PointAfterEffect = newPoint("after-effect") // record processed, offset not yet committed
+	PointBeforeMark  = newPoint("before-mark")  // effect applied, dedup key not yet written ("check, call, mark")
 )
-
-var timerNames = []string{"", "start-op", "retry", "redeliver"}
-
-// Sinks where effects are observed.
-const (
-	SinkCardCharges sim.SinkID = iota // the gateway's ledger of card charges
-	SinkBilling                       // the billing rows a consumer writes
-)
-
-var sinkNames = []string{"card-charges", "billing"}
-
-// Crash points: where a crashable role may stop dead.
-const (
-	_                sim.PointID = iota
-	PointAfterLock               // key persisted as PROCESSING, gateway not yet called
-	PointAfterCharge             // gateway charged, response not yet stored
-	PointAfterStore              // response stored, not yet sent
-	PointAfterCommit             // offset committed, record not yet processed (at-most-once)
-	PointAfterEffect             // record processed, offset not yet committed
-	PointBeforeMark              // effect applied, dedup key not yet written ("check, call, mark")
-)
-
-var pointNames = []string{"", "after-lock", "after-charge", "after-store", "after-commit", "after-effect", "before-mark"}
 
 // HTTP status codes the roles use (IETF Idempotency-Key draft).
 const (
 	StatusOK             = 200
 	StatusCreated        = 201
 	StatusBadRequest     = 400 // the Idempotency-Key header is missing
+	StatusForbidden      = 403 // the rate limit, as some providers answer it
 	StatusNotFound       = 404
 	StatusConflict       = 409 // the key is still being processed
 	StatusUnprocessable  = 422 // the key was reused with a different payload
+	StatusServerError    = 500
 	StatusNotImplemented = 501
 )
 

@@ -49,16 +49,40 @@ type Settings struct {
 	MaxTime   sim.Time          // 0 = the engine's default
 }
 
-// Scenario is one entry of the catalog.
+// Scenario is one entry of the catalog, loaded from a scenario file (the
+// built-in ones are embedded): topology, workload, parameters, default
+// faults, the semantics it supports, what it must show under each, and its
+// lesson.
 type Scenario struct {
-	Name      string
-	Topology  string // http, queue, kafka, flink, two-generals
-	Summary   string // one line for `once list`
-	Semantics []sim.Semantics
-	Params    []Param
-	Faults    Faults // defaults that make the lesson visible
-	Ops       int    // default number of operations
-	build     func(b *builder) error
+	Name            string
+	Topology        string // http, queue, kafka, flink, two-generals, custom
+	Summary         string // one line for `once list`
+	Semantics       []sim.Semantics
+	Params          []Param
+	Faults          Faults // defaults that make the lesson visible
+	Ops             int    // default number of operations
+	Expect          []Expectation
+	Lesson          Lesson
+	ExploreDefaults ExploreDefaults
+	File            string // where it was loaded from
+	spec            *fileSpec
+}
+
+// Lesson is the teaching text of `once explain`.
+type Lesson struct {
+	Story string
+	Watch string
+	Why   map[sim.Semantics]string
+	Fix   string
+	Try   []string // commands that show the lesson
+}
+
+// ExploreDefaults are the bounds `once explore` uses for the scenario
+// unless told otherwise.
+type ExploreDefaults struct {
+	Ops       int
+	MaxFaults int
+	Faults    string
 }
 
 // Supports reports whether the scenario runs under sem.
@@ -66,12 +90,16 @@ func (s *Scenario) Supports(sem sim.Semantics) bool { return slices.Contains(s.S
 
 // builder collects the pieces of a sim.Config while a scenario builds it.
 type builder struct {
-	set     Settings
-	params  Values
-	nodes   []sim.NodeSpec
-	roles   []sim.Node
-	net     *network.Network
-	observe sim.Observation
+	set        Settings
+	params     Values
+	nodes      []sim.NodeSpec
+	roles      []sim.Node
+	net        *network.Network
+	observe    sim.Observation
+	invariants []*InvariantSpec
+	metrics    []*MetricSpec
+	maxEvents  int
+	maxTime    sim.Time
 }
 
 // Config turns settings into an engine configuration, validating every
@@ -91,23 +119,49 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 		return nil, err
 	}
 	b := &builder{set: set, params: vals}
-	if err := s.build(b); err != nil {
-		return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
+	l := &loader{file: s.File, spec: s.spec}
+	if err := l.build(b); err != nil {
+		return nil, err
 	}
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
 	topo := newTopology(b.nodes...)
-	return &sim.Config{
+	cfg := &sim.Config{
 		Topology:  topo,
 		Nodes:     b.roles,
 		Network:   b.net,
 		Observe:   b.observe,
 		Ops:       set.Ops,
 		Semantics: set.Semantics,
-		MaxEvents: set.MaxEvents,
-		MaxTime:   set.MaxTime,
-	}, nil
+		MaxEvents: b.maxEvents,
+		MaxTime:   b.maxTime,
+	}
+	if set.MaxEvents > 0 {
+		cfg.MaxEvents = set.MaxEvents
+	}
+	if set.MaxTime > 0 {
+		cfg.MaxTime = set.MaxTime
+	}
+	if invs := b.invariants; len(invs) > 0 {
+		cfg.Invariants = func() []sim.Invariant {
+			out := make([]sim.Invariant, len(invs))
+			for i, inv := range invs {
+				out[i] = inv.New(topo)
+			}
+			return out
+		}
+	}
+	if ms := b.metrics; len(ms) > 0 {
+		cfg.Metrics = func() []sim.Metric {
+			out := make([]sim.Metric, len(ms))
+			for i, m := range ms {
+				out[i] = m.New(topo)
+			}
+			return out
+		}
+	}
+	return cfg, nil
 }
 
 // Run builds a world for set and runs it to the end with ch answering
@@ -134,32 +188,25 @@ func (b *builder) add(spec sim.NodeSpec, role sim.Node) sim.NodeID {
 // wire creates the network once every node is added.
 func (b *builder) wire() { b.net = network.New(len(b.nodes)) }
 
-// requestLink configures from→to as a request direction: --loss, --dup and
-// --slow apply.
-func (b *builder) requestLink(from, to sim.NodeID, delay, jitter sim.Time) {
-	l := b.net.Link(from, to)
+// link configures from→to. A request link takes --loss, a response link
+// --ack-loss, both take --dup and --slow; a reliable link is FIFO and
+// fault-free (a service and its gateway in one data centre).
+func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time, windows []network.Window) {
 	f := b.set.Faults
-	*l = network.Link{
-		LossProbability: f.LossProbability, DuplicateProbability: f.DuplicateProbability,
-		SlowProbability: f.SlowProbability, Delay: delay, Jitter: jitter, SlowDelay: slowDelay,
+	l := network.Link{Delay: delay, Jitter: jitter, SlowDelay: slowDelay, Partitions: windows}
+	switch class {
+	case "request":
+		l.LossProbability = f.LossProbability
+	case "response":
+		l.LossProbability = f.AckLossProbability
+	case "reliable":
+		l.Jitter = 0
+		*b.net.Link(from, to) = l
+		return
 	}
-}
-
-// responseLink configures from→to as a response direction: --ack-loss,
-// --dup and --slow apply.
-func (b *builder) responseLink(from, to sim.NodeID, delay, jitter sim.Time) {
-	l := b.net.Link(from, to)
-	f := b.set.Faults
-	*l = network.Link{
-		LossProbability: f.AckLossProbability, DuplicateProbability: f.DuplicateProbability,
-		SlowProbability: f.SlowProbability, Delay: delay, Jitter: jitter, SlowDelay: slowDelay,
-	}
-}
-
-// reliableLink configures a FIFO link without faults (e.g. a service and
-// its gateway in the same data centre).
-func (b *builder) reliableLink(from, to sim.NodeID, delay sim.Time) {
-	*b.net.Link(from, to) = network.Link{Delay: delay}
+	l.DuplicateProbability = f.DuplicateProbability
+	l.SlowProbability = f.SlowProbability
+	*b.net.Link(from, to) = l
 }
 
 // slowDelay is how late a "slow" message arrives: past any retry timeout of

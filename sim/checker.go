@@ -9,8 +9,11 @@ type Observation struct {
 	Origin    NodeID  // the node whose sends of Request count as attempts
 	Request   MsgKind // the request (or delivery) message kind
 	Processor NodeID  // the node whose deliveries of Request count as invocations
-	Sinks     uint64  // bit i set: effects on SinkID i are observed
+	Sinks     uint64  // bit i set: effects on SinkID i are observed (at most MaxObservedSinks)
 }
+
+// MaxObservedSinks bounds how many sinks one scenario observes.
+const MaxObservedSinks = 4
 
 // Verdict is the cardinality class of one operation's effects.
 type Verdict uint8
@@ -35,15 +38,17 @@ func (v Verdict) String() string {
 	return "unknown"
 }
 
-// VerdictOf classifies an effect count.
-func VerdictOf(effects int32) Verdict {
+// VerdictOf classifies an operation by the smallest and largest effect
+// count over its observed sinks: more than one anywhere is a duplicate,
+// none somewhere is a loss (a skipped step of a multi-step operation).
+func VerdictOf(minEffects, maxEffects int32) Verdict {
 	switch {
-	case effects <= 0:
+	case maxEffects > 1:
+		return Duplicated
+	case minEffects <= 0:
 		return Lost
-	case effects == 1:
-		return ExactlyOnce
 	}
-	return Duplicated
+	return ExactlyOnce
 }
 
 // Status is the three-valued answer to "did the promise hold?": a run that
@@ -74,12 +79,33 @@ const maxDistinct = 4
 
 // OpTally is what the checker folded from the trace for one operation.
 type OpTally struct {
-	Attempts   int32 // sends of the request by the origin (retries and redeliveries included)
-	Deliveries int32 // handler invocations at the processor
-	Effects    int32 // effects on the observed sinks
-	Outcomes   int32 // final results accepted by the client
+	Attempts   int32                   // sends of the request by the origin (retries and redeliveries included)
+	Deliveries int32                   // handler invocations at the processor
+	Sinks      [MaxObservedSinks]int32 // effects per observed sink, in sink order
+	Outcomes   int32                   // final results accepted by the client
 	distinct   [maxDistinct]int64
 	nDistinct  int32
+}
+
+// MaxEffects returns the largest effect count over the observed sinks.
+func (t *OpTally) MaxEffects(sinks int) int32 {
+	m := int32(0)
+	for i := 0; i < sinks; i++ {
+		m = max(m, t.Sinks[i])
+	}
+	return m
+}
+
+// MinEffects returns the smallest effect count over the observed sinks.
+func (t *OpTally) MinEffects(sinks int) int32 {
+	if sinks == 0 {
+		return 0
+	}
+	m := t.Sinks[0]
+	for i := 1; i < sinks; i++ {
+		m = min(m, t.Sinks[i])
+	}
+	return m
 }
 
 // DistinctOutcomes returns how many different final results the client saw
@@ -104,14 +130,27 @@ func (f FaultCounts) Total() int { return f.Loss + f.Duplicate + f.Slow + f.Cras
 // a Recorder, so it works on a live stream or on a saved trace alike.
 type Checker struct {
 	obs    Observation
+	slot   [64]int8 // sink id → index into OpTally.Sinks, -1 if not observed
+	nsinks int
 	ops    []OpTally // index 0 unused
 	faults FaultCounts
 }
 
 // NewChecker returns a checker for operations 1..ops.
 func NewChecker(obs Observation, ops int) *Checker {
-	return &Checker{obs: obs, ops: make([]OpTally, ops+1)}
+	c := &Checker{obs: obs, ops: make([]OpTally, ops+1)}
+	for i := range c.slot {
+		c.slot[i] = -1
+		if obs.Sinks&(1<<i) != 0 && c.nsinks < MaxObservedSinks {
+			c.slot[i] = int8(c.nsinks)
+			c.nsinks++
+		}
+	}
+	return c
 }
+
+// ObservedSinks returns how many sinks the checker counts.
+func (c *Checker) ObservedSinks() int { return c.nsinks }
 
 func (c *Checker) tally(op OpID) *OpTally {
 	if op <= 0 || int(op) >= len(c.ops) {
@@ -136,9 +175,9 @@ func (c *Checker) Record(e *Event) {
 			}
 		}
 	case EvEffect:
-		if c.obs.Sinks&(1<<e.Label) != 0 {
+		if e.Label < 64 && c.slot[e.Label] >= 0 {
 			if t := c.tally(e.Msg.Op); t != nil {
-				t.Effects++
+				t.Sinks[c.slot[e.Label]]++
 			}
 		}
 	case EvOutcome:
@@ -182,7 +221,7 @@ func (c *Checker) Faults() FaultCounts { return c.faults }
 
 // copyFrom makes c an independent copy of src.
 func (c *Checker) copyFrom(src *Checker) {
-	c.obs = src.obs
+	c.obs, c.slot, c.nsinks = src.obs, src.slot, src.nsinks
 	c.ops = append(c.ops[:0], src.ops...)
 	c.faults = src.faults
 }
@@ -195,13 +234,13 @@ func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 	for i := 1; i < len(c.ops); i++ {
 		t := &c.ops[i]
 		op := OpID(i)
-		if t.Effects > 1 && promise != AtLeastOne {
-			return Violated, fmt.Sprintf("%s has %d effects, promise %s", op, t.Effects, promise)
+		if hi := t.MaxEffects(c.nsinks); hi > 1 && promise != AtLeastOne {
+			return Violated, fmt.Sprintf("%s has %d effects, promise %s", op, hi, promise)
 		}
 		if promise == ExactlyOne && t.nDistinct > 1 {
 			return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", op, t.nDistinct, promise)
 		}
-		if t.Effects == 0 && promise != AtMostOne && missing == 0 {
+		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
 			missing = op
 		}
 	}

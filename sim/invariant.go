@@ -27,3 +27,18 @@ type InvariantResult struct {
 	Name      string
 	Violation string // "" when it held
 }
+
+// A Metric is a number folded from the trace, e.g. the largest backlog of
+// unknown outcomes. Sweeps average it per point. Metrics are not part of a
+// world's state: explorers ignore them.
+type Metric interface {
+	Recorder
+	Name() string
+	Value() float64
+}
+
+// MetricValue is one metric at the end of a run.
+type MetricValue struct {
+	Name  string
+	Value float64
+}

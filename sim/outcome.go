@@ -5,7 +5,8 @@ type OpResult struct {
 	Op               OpID
 	Attempts         int32
 	Deliveries       int32
-	Effects          int32
+	Effects          int32   // the largest count over the observed sinks
+	SinkEffects      []int32 // per observed sink, in sink order (only when more than one)
 	Outcomes         int32
 	DistinctOutcomes int32
 	Verdict          Verdict
@@ -22,6 +23,7 @@ type Outcome struct {
 	Status     Status // did the promise of Semantics and every invariant hold?
 	Why        string // the first violation, or why Unknown
 	Invariants []InvariantResult
+	Metrics    []MetricValue
 	Digest     Digest
 }
 
@@ -61,12 +63,20 @@ func (w *World) Outcome() *Outcome {
 	}
 	for i := 1; i <= w.checker.Ops(); i++ {
 		t := &w.checker.ops[i]
-		o.Ops = append(o.Ops, OpResult{
-			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.Effects,
-			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.Effects),
-		})
+		n := w.checker.nsinks
+		r := OpResult{
+			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
+			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
+		}
+		if n > 1 {
+			r.SinkEffects = append([]int32(nil), t.Sinks[:n]...)
+		}
+		o.Ops = append(o.Ops, r)
 	}
 	o.Status, o.Why = w.Judge()
+	for _, m := range w.metrics {
+		o.Metrics = append(o.Metrics, MetricValue{Name: m.Name(), Value: m.Value()})
+	}
 	for _, inv := range w.invs {
 		o.Invariants = append(o.Invariants, InvariantResult{Name: inv.Name(), Violation: inv.Violation(w.end == Quiescent)})
 	}

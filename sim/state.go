@@ -109,7 +109,9 @@ func (w *World) AppendState(b []byte) []byte {
 	b = append(b, 0xf2)
 	for i := 1; i < len(w.checker.ops); i++ {
 		t := &w.checker.ops[i]
-		b = binary.AppendUvarint(b, uint64(t.Effects))
+		for k := 0; k < w.checker.nsinks; k++ {
+			b = binary.AppendUvarint(b, uint64(t.Sinks[k]))
+		}
 		b = binary.AppendUvarint(b, uint64(t.nDistinct))
 		for d := int32(0); d < t.nDistinct; d++ {
 			b = binary.AppendVarint(b, t.distinct[d])

@@ -38,6 +38,8 @@ type Config struct {
 	// Invariants returns fresh scenario-specific invariants for a new
 	// world; nil means none.
 	Invariants func() []Invariant
+	// Metrics returns fresh metrics for a new world; nil means none.
+	Metrics func() []Metric
 }
 
 // Validate reports a programmer error in the configuration.
@@ -109,6 +111,7 @@ type World struct {
 	nodes   []nodeState
 	checker Checker
 	invs    []Invariant
+	metrics []Metric
 	digest  Digest
 	end     End
 
@@ -129,6 +132,9 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
 	if cfg.Invariants != nil {
 		w.invs = cfg.Invariants()
+	}
+	if cfg.Metrics != nil {
+		w.metrics = cfg.Metrics()
 	}
 	w.nodes = make([]nodeState, len(cfg.Topology.Nodes))
 	for i := range w.nodes {
@@ -262,6 +268,9 @@ func (w *World) emit(e *Event) {
 	w.checker.Record(e)
 	for _, inv := range w.invs {
 		inv.Record(e)
+	}
+	for _, m := range w.metrics {
+		m.Record(e)
 	}
 	w.digest = w.digest.Add(e)
 	if w.rec != nil {

@@ -1,0 +1,194 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// Claim is one thing a scenario must show under a semantics. "All" claims
+// must hold in every run; "some" claims in at least one run of a sweep.
+type Claim uint8
+
+// The claims, with their spelling in scenario files.
+const (
+	ClaimExactlyOnce Claim = iota + 1 // "=1": all runs — no op duplicated, no op lost on a finished run, no invariant violated
+	ClaimAtMostOnce                   // "<=1": all runs — no op duplicated
+	ClaimAtLeastOnce                  // ">=1": all finished runs — no op lost
+	ClaimDuplicates                   // "dup": some run duplicates an op
+	ClaimLosses                       // "lost": some finished run loses an op
+	ClaimInvariants                   // "invariants": all runs — every invariant holds
+	ClaimViolation                    // "violation": some run violates an invariant
+)
+
+var claimNames = map[string]Claim{
+	"=1": ClaimExactlyOnce, "<=1": ClaimAtMostOnce, "≤1": ClaimAtMostOnce, ">=1": ClaimAtLeastOnce, "≥1": ClaimAtLeastOnce,
+	"dup": ClaimDuplicates, "lost": ClaimLosses, "invariants": ClaimInvariants, "violation": ClaimViolation,
+}
+
+// String returns the claim's canonical spelling.
+func (c Claim) String() string {
+	switch c {
+	case ClaimExactlyOnce:
+		return "=1"
+	case ClaimAtMostOnce:
+		return "≤1"
+	case ClaimAtLeastOnce:
+		return "≥1"
+	case ClaimDuplicates:
+		return "dup"
+	case ClaimLosses:
+		return "lost"
+	case ClaimInvariants:
+		return "invariants"
+	case ClaimViolation:
+		return "violation"
+	}
+	return "?"
+}
+
+// ParseClaim reads a claim as written in a scenario file.
+func ParseClaim(s string) (Claim, error) {
+	if c, ok := claimNames[strings.TrimSpace(s)]; ok {
+		return c, nil
+	}
+	return 0, fmt.Errorf("unknown claim %q (want =1, <=1, >=1, dup, lost, invariants, violation)", s)
+}
+
+// Expectation is what a scenario declares it must show under one
+// semantics, optionally with other parameters or faults (a bug or a fix).
+type Expectation struct {
+	Semantics sim.Semantics
+	Params    map[string]string // on top of the scenario's defaults
+	Faults    *Faults           // replaces the scenario's default faults
+	Ops       int               // 0 = the scenario's
+	Claims    []Claim
+	Note      string
+	Explore   int // > 0: also prove the "all" claims by exhaustive search with this many faults
+}
+
+// Label names the row in a matrix: "idem", or "idem store=memory".
+func (e *Expectation) Label() string {
+	parts := []string{e.Semantics.Alias()}
+	for _, kv := range sortedPairs(e.Params) {
+		parts = append(parts, kv)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ClaimsString renders the claims, e.g. "≥1 dup".
+func (e *Expectation) ClaimsString() string {
+	parts := make([]string, len(e.Claims))
+	for i, c := range e.Claims {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// Settings returns the run settings of the expectation for seed-free use.
+func (e *Expectation) Settings(sc *Scenario) Settings {
+	set := Settings{Semantics: e.Semantics, Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}}
+	for k, v := range e.Params {
+		set.Params[k] = v
+	}
+	if e.Faults != nil {
+		set.Faults = *e.Faults
+	}
+	if e.Ops > 0 {
+		set.Ops = e.Ops
+	}
+	return set
+}
+
+// Tally folds many runs of one expectation row into counts, in constant
+// memory, so the claims can be judged over a whole sweep.
+type Tally struct {
+	Runs        int       `json:"runs"`
+	Finished    int       `json:"finished"`
+	WithLost    int       `json:"runs_with_lost"`       // finished runs with a lost op
+	WithDup     int       `json:"runs_with_duplicated"` // runs with a duplicated op
+	InvViolated int       `json:"runs_with_violation"`  // runs where an invariant was violated
+	Ops         int       `json:"ops"`
+	Effects     int       `json:"effects"`
+	Metrics     []float64 `json:"-"`
+}
+
+// Add folds one outcome in.
+func (t *Tally) Add(o *sim.Outcome) {
+	t.Runs++
+	if o.Finished() {
+		t.Finished++
+		if o.Count(sim.Lost) > 0 {
+			t.WithLost++
+		}
+	}
+	if o.Count(sim.Duplicated) > 0 {
+		t.WithDup++
+	}
+	for _, inv := range o.Invariants {
+		if inv.Violation != "" {
+			t.InvViolated++
+			break
+		}
+	}
+	for _, op := range o.Ops {
+		t.Ops++
+		t.Effects += int(op.Effects)
+	}
+	if len(t.Metrics) < len(o.Metrics) {
+		t.Metrics = append(t.Metrics, make([]float64, len(o.Metrics)-len(t.Metrics))...)
+	}
+	for i, m := range o.Metrics {
+		t.Metrics[i] += m.Value
+	}
+}
+
+// Merge adds another tally (from another worker).
+func (t *Tally) Merge(u *Tally) {
+	t.Runs += u.Runs
+	t.Finished += u.Finished
+	t.WithLost += u.WithLost
+	t.WithDup += u.WithDup
+	t.InvViolated += u.InvViolated
+	t.Ops += u.Ops
+	t.Effects += u.Effects
+	if len(t.Metrics) < len(u.Metrics) {
+		t.Metrics = append(t.Metrics, make([]float64, len(u.Metrics)-len(t.Metrics))...)
+	}
+	for i, m := range u.Metrics {
+		t.Metrics[i] += m
+	}
+}
+
+// Holds judges one claim over the tally.
+func (c Claim) Holds(t *Tally) bool {
+	switch c {
+	case ClaimExactlyOnce:
+		return t.WithDup == 0 && t.WithLost == 0 && t.InvViolated == 0 && t.Finished == t.Runs
+	case ClaimAtMostOnce:
+		return t.WithDup == 0
+	case ClaimAtLeastOnce:
+		return t.WithLost == 0 && t.Finished == t.Runs
+	case ClaimDuplicates:
+		return t.WithDup > 0
+	case ClaimLosses:
+		return t.WithLost > 0
+	case ClaimInvariants:
+		return t.InvViolated == 0
+	case ClaimViolation:
+		return t.InvViolated > 0
+	}
+	return false
+}
+
+// Held reports whether every claim of e holds over t, and the first that
+// does not.
+func (e *Expectation) Held(t *Tally) (bool, string) {
+	for _, c := range e.Claims {
+		if !c.Holds(t) {
+			return false, c.String()
+		}
+	}
+	return true, ""
+}

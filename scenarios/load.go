@@ -1,0 +1,577 @@
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/oncesim/once/network"
+	"github.com/oncesim/once/sim"
+)
+
+var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "custom"}
+
+// Load reads a scenario file: strict YAML (unknown fields are errors),
+// then every name, reference and value is checked, and the scenario is
+// built once per semantics with its defaults so that nothing can fail
+// later. Every error names the file, line and column.
+func Load(file string, data []byte) (*Scenario, error) {
+	var spec fileSpec
+	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField())
+	if err := dec.Decode(&spec); err != nil {
+		return nil, yamlError(file, err)
+	}
+	l := &loader{file: file, spec: &spec}
+	sc, err := l.compile()
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+func yamlError(file string, err error) error {
+	var se *SpecError
+	if errors.As(err, &se) {
+		se.File = file
+		return se
+	}
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		msg := ye.GetMessage()
+		if tok := ye.GetToken(); tok != nil {
+			return &SpecError{File: file, Line: tok.Position.Line, Col: tok.Position.Column, Msg: msg}
+		}
+		return &SpecError{File: file, Msg: msg}
+	}
+	return &SpecError{File: file, Msg: err.Error()}
+}
+
+type loader struct {
+	file string
+	spec *fileSpec
+}
+
+func (l *loader) errAt(s Scalar, format string, args ...any) error {
+	return &SpecError{File: l.file, Line: s.Line, Col: s.Col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (l *loader) require(s Scalar, field string) error {
+	if !s.Set || strings.TrimSpace(s.Text) == "" {
+		return &SpecError{File: l.file, Line: max(s.Line, 1), Col: max(s.Col, 1), Msg: fmt.Sprintf("missing required field %s", field)}
+	}
+	return nil
+}
+
+func (l *loader) probability(s Scalar, field string) (float64, error) {
+	if !s.Set {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(s.Text, 64)
+	if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
+		return 0, l.errAt(s, "%s: %q is not a probability in [0,1]", field, s.Text)
+	}
+	return f, nil
+}
+
+func (l *loader) faults(f *faultSpec) (Faults, error) {
+	var out Faults
+	var err error
+	for _, p := range []struct {
+		s     Scalar
+		name  string
+		field *float64
+	}{
+		{f.Loss, "loss", &out.LossProbability}, {f.AckLoss, "ack-loss", &out.AckLossProbability},
+		{f.Dup, "dup", &out.DuplicateProbability}, {f.Slow, "slow", &out.SlowProbability},
+		{f.Crash, "crash", &out.CrashProbability},
+	} {
+		if *p.field, err = l.probability(p.s, "faults."+p.name); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func (l *loader) compile() (*Scenario, error) {
+	s := l.spec
+	if err := l.require(s.Name, "name"); err != nil {
+		return nil, err
+	}
+	if err := l.require(s.Topology, "topology"); err != nil {
+		return nil, err
+	}
+	if !contains(topologies, s.Topology.Text) {
+		return nil, l.errAt(s.Topology, "topology %q is not one of %s", s.Topology.Text, strings.Join(topologies, ", "))
+	}
+	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5}
+	if len(s.Semantics) == 0 {
+		return nil, &SpecError{File: l.file, Line: s.Name.Line, Col: 1, Msg: "missing required field semantics (a list: amo, alo, idem, txn)"}
+	}
+	for _, v := range s.Semantics {
+		sem, err := sim.ParseSemantics(v.Text)
+		if err != nil {
+			return nil, l.errAt(v, "semantics: %v", err)
+		}
+		if sc.Supports(sem) {
+			return nil, l.errAt(v, "semantics %s listed twice", sem.Alias())
+		}
+		sc.Semantics = append(sc.Semantics, sem)
+	}
+	if s.Ops.Set {
+		n, err := strconv.Atoi(s.Ops.Text)
+		if err != nil || n < 1 || n > 100_000 {
+			return nil, l.errAt(s.Ops, "ops: %q is not an integer in [1, 100000]", s.Ops.Text)
+		}
+		sc.Ops = n
+	}
+	if err := l.compileParams(sc); err != nil {
+		return nil, err
+	}
+	var err error
+	if sc.Faults, err = l.faults(&s.Faults); err != nil {
+		return nil, err
+	}
+	if err := l.checkStructure(); err != nil {
+		return nil, err
+	}
+	// Build once per semantics with the defaults: every role option,
+	// node reference, link and sink is checked here, with its position.
+	for _, sem := range sc.Semantics {
+		if _, err := sc.Config(Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}); err != nil {
+			return nil, err
+		}
+	}
+	if err := l.compileExpect(sc); err != nil {
+		return nil, err
+	}
+	if err := l.compileLesson(sc); err != nil {
+		return nil, err
+	}
+	return sc, l.compileExplore(sc)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *loader) compileParams(sc *Scenario) error {
+	seen := map[string]bool{}
+	for _, p := range l.spec.Params {
+		if err := l.require(p.Name, "params[].name"); err != nil {
+			return err
+		}
+		if seen[p.Name.Text] {
+			return l.errAt(p.Name, "parameter %q declared twice", p.Name.Text)
+		}
+		seen[p.Name.Text] = true
+		param := Param{Name: p.Name.Text, Default: p.Default.Text, Doc: strings.TrimSpace(p.Doc.Text)}
+		switch p.Type.Text {
+		case "enum", "":
+			param.Kind = ParamEnum
+			if len(p.Values) == 0 {
+				return l.errAt(p.Name, "parameter %s: an enum needs values", p.Name.Text)
+			}
+			for _, v := range p.Values {
+				param.Values = append(param.Values, v.Text)
+			}
+		case "duration":
+			param.Kind = ParamDuration
+		case "int":
+			param.Kind = ParamInt
+		default:
+			return l.errAt(p.Type, "parameter %s: type %q is not one of enum, duration, int", p.Name.Text, p.Type.Text)
+		}
+		for _, b := range []struct {
+			s   Scalar
+			dst *int64
+		}{{p.Min, &param.Min}, {p.Max, &param.Max}} {
+			if !b.s.Set {
+				continue
+			}
+			if param.Kind == ParamDuration {
+				d, err := ParseDuration(b.s.Text)
+				if err != nil {
+					return l.errAt(b.s, "parameter %s: %v", p.Name.Text, err)
+				}
+				*b.dst = int64(d)
+			} else {
+				n, err := strconv.ParseInt(b.s.Text, 10, 64)
+				if err != nil {
+					return l.errAt(b.s, "parameter %s: %q is not an integer", p.Name.Text, b.s.Text)
+				}
+				*b.dst = n
+			}
+		}
+		if err := l.require(p.Default, "params[].default"); err != nil {
+			return l.errAt(p.Name, "parameter %s has no default", p.Name.Text)
+		}
+		if _, err := param.parse(param.Default); err != nil {
+			return l.errAt(p.Default, "default: %v", err)
+		}
+		sc.Params = append(sc.Params, param)
+	}
+	return nil
+}
+
+// checkStructure checks names and references that need no parameters.
+func (l *loader) checkStructure() error {
+	s := l.spec
+	if len(s.Nodes) == 0 {
+		return &SpecError{File: l.file, Line: s.Name.Line, Col: 1, Msg: "missing required field nodes"}
+	}
+	if len(s.Nodes) >= int(sim.NoNode) {
+		return l.errAt(s.Nodes[0].Name, "too many nodes (%d)", len(s.Nodes))
+	}
+	names := map[string]bool{}
+	for _, n := range s.Nodes {
+		if err := l.require(n.Name, "nodes[].name"); err != nil {
+			return err
+		}
+		if names[n.Name.Text] {
+			return l.errAt(n.Name, "node %q declared twice", n.Name.Text)
+		}
+		names[n.Name.Text] = true
+		if err := l.require(n.Role, "nodes[].role"); err != nil {
+			return l.errAt(n.Name, "node %s has no role", n.Name.Text)
+		}
+		if _, ok := roles[n.Role.Text]; !ok {
+			return l.errAt(n.Role, "unknown role %q (roles: %s)", n.Role.Text, RoleNames())
+		}
+	}
+	links := map[[2]string]bool{}
+	for _, k := range s.Links {
+		for _, end := range []Scalar{k.From, k.To} {
+			if err := l.require(end, "links[].from/to"); err != nil {
+				return err
+			}
+			if !names[end.Text] {
+				return l.errAt(end, "link to a missing node %q", end.Text)
+			}
+		}
+		pairs := [][2]string{{k.From.Text, k.To.Text}}
+		if k.Both.Text == "true" {
+			pairs = append(pairs, [2]string{k.To.Text, k.From.Text})
+		}
+		for _, p := range pairs {
+			if links[p] {
+				return l.errAt(k.From, "link %s → %s declared twice", p[0], p[1])
+			}
+			links[p] = true
+		}
+		if k.Class.Set && !contains([]string{"request", "response", "reliable"}, k.Class.Text) {
+			return l.errAt(k.Class, "link class %q is not one of request, response, reliable", k.Class.Text)
+		}
+	}
+	for _, n := range []struct {
+		s     Scalar
+		field string
+	}{{s.Observe.Origin, "observe.origin"}, {s.Observe.Processor, "observe.processor"}} {
+		if err := l.require(n.s, n.field); err != nil {
+			return err
+		}
+		if !names[n.s.Text] {
+			return l.errAt(n.s, "%s: no node named %q", n.field, n.s.Text)
+		}
+	}
+	if err := l.require(s.Observe.Request, "observe.request"); err != nil {
+		return err
+	}
+	if !contains(messageNames[1:], s.Observe.Request.Text) {
+		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(messageNames[1:], ", "))
+	}
+	if len(s.Observe.Sinks) == 0 {
+		return l.errAt(s.Observe.Origin, "observe.sinks: name at least one sink")
+	}
+	if len(s.Observe.Sinks) > sim.MaxObservedSinks {
+		return l.errAt(s.Observe.Sinks[0], "observe.sinks: at most %d sinks", sim.MaxObservedSinks)
+	}
+	for _, k := range s.Observe.Sinks {
+		if !contains(sinkNames, k.Text) {
+			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(sinkNames, ", "))
+		}
+	}
+	for _, inv := range s.Invariants {
+		if _, ok := invariants[inv.Text]; !ok {
+			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, keysOf(invariants))
+		}
+	}
+	for _, m := range s.Metrics {
+		if _, ok := metrics[m.Text]; !ok {
+			return l.errAt(m, "unknown metric %q (metrics: %s)", m.Text, keysOf(metrics))
+		}
+	}
+	return nil
+}
+
+func (l *loader) compileExpect(sc *Scenario) error {
+	for _, e := range l.spec.Expect {
+		if err := l.require(e.Semantics, "expect[].semantics"); err != nil {
+			return err
+		}
+		sem, err := sim.ParseSemantics(e.Semantics.Text)
+		if err != nil {
+			return l.errAt(e.Semantics, "expect: %v", err)
+		}
+		if !sc.Supports(sem) {
+			return l.errAt(e.Semantics, "expect: the scenario does not list semantics %s", sem.Alias())
+		}
+		x := Expectation{Semantics: sem, Params: map[string]string{}, Note: strings.TrimSpace(e.Note.Text)}
+		for k, v := range e.Set {
+			x.Params[k] = v.Text
+		}
+		if _, err := ResolveParams(sc.Params, x.Params); err != nil {
+			pos := e.Semantics
+			for _, v := range e.Set {
+				pos = v
+				break
+			}
+			return l.errAt(pos, "expect.set: %v", err)
+		}
+		if e.Faults != nil {
+			f, err := l.faults(e.Faults)
+			if err != nil {
+				return err
+			}
+			x.Faults = &f
+		}
+		if e.Ops.Set {
+			n, err := strconv.Atoi(e.Ops.Text)
+			if err != nil || n < 1 || n > 100_000 {
+				return l.errAt(e.Ops, "expect.ops: %q is not an integer in [1, 100000]", e.Ops.Text)
+			}
+			x.Ops = n
+		}
+		if e.Explore.Set {
+			n, err := strconv.Atoi(e.Explore.Text)
+			if err != nil || n < 0 || n > 20 {
+				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, 20]", e.Explore.Text)
+			}
+			x.Explore = n
+		}
+		if len(e.Show) == 0 {
+			return l.errAt(e.Semantics, "expect: say what must show (show: [=1] or [dup] …)")
+		}
+		for _, c := range e.Show {
+			claim, err := ParseClaim(c.Text)
+			if err != nil {
+				return l.errAt(c, "expect.show: %v", err)
+			}
+			x.Claims = append(x.Claims, claim)
+		}
+		if _, err := sc.Config(x.Settings(sc)); err != nil {
+			return l.errAt(e.Semantics, "expect: %v", err)
+		}
+		sc.Expect = append(sc.Expect, x)
+	}
+	return nil
+}
+
+func (l *loader) compileLesson(sc *Scenario) error {
+	ls := &l.spec.Lesson
+	sc.Lesson = Lesson{
+		Story: strings.TrimSpace(ls.Story.Text), Watch: strings.TrimSpace(ls.Watch.Text),
+		Fix: strings.TrimSpace(ls.Fix.Text), Why: map[sim.Semantics]string{},
+	}
+	for k, v := range ls.Why {
+		sem, err := sim.ParseSemantics(k)
+		if err != nil {
+			return l.errAt(v, "lesson.why: %v", err)
+		}
+		sc.Lesson.Why[sem] = strings.TrimSpace(v.Text)
+	}
+	for _, t := range ls.Try {
+		sc.Lesson.Try = append(sc.Lesson.Try, strings.TrimSpace(t.Text))
+	}
+	return nil
+}
+
+func (l *loader) compileExplore(sc *Scenario) error {
+	e := &l.spec.Explore
+	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: "loss,ack-loss,crash"}
+	if e.Ops.Set {
+		n, err := strconv.Atoi(e.Ops.Text)
+		if err != nil || n < 1 || n > 1000 {
+			return l.errAt(e.Ops, "explore.ops: %q is not an integer in [1, 1000]", e.Ops.Text)
+		}
+		sc.ExploreDefaults.Ops = n
+	}
+	if e.MaxFaults.Set {
+		n, err := strconv.Atoi(e.MaxFaults.Text)
+		if err != nil || n < 0 || n > 50 {
+			return l.errAt(e.MaxFaults, "explore.max-faults: %q is not an integer in [0, 50]", e.MaxFaults.Text)
+		}
+		sc.ExploreDefaults.MaxFaults = n
+	}
+	if e.Faults.Set {
+		sc.ExploreDefaults.Faults = e.Faults.Text
+	}
+	return nil
+}
+
+// subst replaces a whole "$param" value by the parameter's value.
+func subst(v Scalar, params Values) (string, bool) {
+	if !strings.HasPrefix(v.Text, "$") {
+		return v.Text, true
+	}
+	val, ok := params.raw[strings.TrimPrefix(v.Text, "$")]
+	return val, ok
+}
+
+// buildSpec turns the spec and the settings into nodes, links and
+// observation points.
+func (l *loader) build(b *builder) error {
+	s := l.spec
+	ids := map[string]sim.NodeID{}
+	for i, n := range s.Nodes {
+		ids[n.Name.Text] = sim.NodeID(i)
+	}
+	for _, n := range s.Nodes {
+		role := roles[n.Role.Text]
+		args := &RoleArgs{node: n.Name.Text, role: role, opts: map[string]string{}, nodes: ids, used: map[string]bool{}}
+		for k, v := range n.With {
+			val, ok := subst(v, b.params)
+			if !ok {
+				return l.errAt(v, "node %s: option %s refers to unknown parameter %s", n.Name.Text, k, v.Text)
+			}
+			args.opts[k] = val
+		}
+		node, tables := role.New(args)
+		if len(args.errs) > 0 {
+			e := args.errs[0]
+			pos := n.Role
+			if v, ok := n.With[e.Option]; ok {
+				pos = v
+			}
+			return l.errAt(pos, "node %s (role %s): %s", n.Name.Text, role.Name, e.Msg)
+		}
+		if extra := args.unused(); len(extra) > 0 {
+			return l.errAt(n.With[extra[0]], "node %s: role %s has no option %q", n.Name.Text, role.Name, extra[0])
+		}
+		spec := sim.NodeSpec{Name: n.Name.Text, Tables: tables, RestartAfter: 500}
+		if n.Crash.Set {
+			crash, err := strconv.ParseBool(n.Crash.Text)
+			if err != nil {
+				return l.errAt(n.Crash, "node %s: crash: %q is not true or false", n.Name.Text, n.Crash.Text)
+			}
+			spec.Crashable = crash
+			if crash {
+				spec.CrashProbability = b.set.Faults.CrashProbability
+			}
+		}
+		if n.Restart.Set {
+			val, _ := subst(n.Restart, b.params)
+			d, err := ParseDuration(val)
+			if err != nil {
+				return l.errAt(n.Restart, "node %s: restart: %v", n.Name.Text, err)
+			}
+			spec.RestartAfter = d
+		}
+		b.add(spec, node)
+	}
+	b.wire()
+	for _, k := range s.Links {
+		delay, jitter, err := l.delays(k, b.params)
+		if err != nil {
+			return err
+		}
+		var windows []network.Window
+		for _, w := range k.Partitions {
+			from, err := l.duration(w.From, b.params, "partitions.from")
+			if err != nil {
+				return err
+			}
+			to, err := l.duration(w.To, b.params, "partitions.to")
+			if err != nil {
+				return err
+			}
+			if to < from {
+				return l.errAt(w.To, "partition window ends (%s) before it starts (%s)", to, from)
+			}
+			windows = append(windows, network.Window{From: from, To: to})
+		}
+		class := k.Class.Text
+		if class == "" {
+			class = "request"
+		}
+		from, to := ids[k.From.Text], ids[k.To.Text]
+		b.link(from, to, class, delay, jitter, windows)
+		if k.Both.Text == "true" {
+			rev := map[string]string{"request": "response", "response": "request", "reliable": "reliable"}[class]
+			b.link(to, from, rev, delay, jitter, windows)
+		}
+	}
+	request, _ := indexOfName(messageNames, s.Observe.Request.Text)
+	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
+	for _, k := range s.Observe.Sinks {
+		i, _ := indexOfName(sinkNames, k.Text)
+		b.observe.Sinks |= 1 << i
+	}
+	for _, inv := range s.Invariants {
+		b.invariants = append(b.invariants, invariants[inv.Text])
+	}
+	for _, m := range s.Metrics {
+		b.metrics = append(b.metrics, metrics[m.Text])
+	}
+	if s.Budget.Events.Set {
+		n, err := strconv.Atoi(s.Budget.Events.Text)
+		if err != nil || n < 1 {
+			return l.errAt(s.Budget.Events, "budget.events: %q is not a positive integer", s.Budget.Events.Text)
+		}
+		b.maxEvents = n
+	}
+	if s.Budget.Time.Set {
+		d, err := l.duration(s.Budget.Time, b.params, "budget.time")
+		if err != nil {
+			return err
+		}
+		b.maxTime = d
+	}
+	return nil
+}
+
+func indexOfName(names []string, name string) (int, bool) {
+	for i, n := range names {
+		if n == name && n != "" {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (l *loader) duration(v Scalar, params Values, field string) (sim.Time, error) {
+	val, ok := subst(v, params)
+	if !ok {
+		return 0, l.errAt(v, "%s refers to unknown parameter %s", field, v.Text)
+	}
+	d, err := ParseDuration(val)
+	if err != nil {
+		return 0, l.errAt(v, "%s: %v", field, err)
+	}
+	return d, nil
+}
+
+func (l *loader) delays(k linkSpec, params Values) (sim.Time, sim.Time, error) {
+	var delay, jitter sim.Time
+	var err error
+	if k.Delay.Set {
+		if delay, err = l.duration(k.Delay, params, "delay"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if k.Jitter.Set {
+		if jitter, err = l.duration(k.Jitter, params, "jitter"); err != nil {
+			return 0, 0, err
+		}
+	}
+	return delay, jitter, nil
+}

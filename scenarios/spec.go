@@ -1,0 +1,150 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// Scalar is a YAML scalar kept as text, with its position in the file, so
+// that every later check can point at the line and column.
+type Scalar struct {
+	Text string
+	Line int
+	Col  int
+	Set  bool // present in the file
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (s *Scalar) UnmarshalYAML(node ast.Node) error {
+	tok := node.GetToken()
+	if tok != nil {
+		s.Line, s.Col = tok.Position.Line, tok.Position.Column
+	}
+	switch n := node.(type) {
+	case *ast.NullNode:
+		s.Text = ""
+	case ast.ScalarNode:
+		s.Text = fmt.Sprint(n.GetValue())
+		if tok != nil && (node.Type() == ast.FloatType || node.Type() == ast.IntegerType) {
+			s.Text = tok.Value
+		}
+	default:
+		return &SpecError{Line: s.Line, Col: s.Col, Msg: fmt.Sprintf("want a single value, found a %s", strings.ToLower(node.Type().String()))}
+	}
+	s.Set = true
+	return nil
+}
+
+// SpecError is an error at a position of a scenario file.
+type SpecError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *SpecError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// fileSpec is the YAML scenario format. Every field is documented in
+// README.md ("Scenario files"); unknown fields are rejected.
+type fileSpec struct {
+	Name       Scalar            `yaml:"name"`
+	Topology   Scalar            `yaml:"topology"`
+	Summary    Scalar            `yaml:"summary"`
+	Semantics  []Scalar          `yaml:"semantics"`
+	Ops        Scalar            `yaml:"ops"`
+	Params     []paramSpec       `yaml:"params"`
+	Faults     faultSpec         `yaml:"faults"`
+	Nodes      []nodeSpec        `yaml:"nodes"`
+	Links      []linkSpec        `yaml:"links"`
+	Observe    observeSpec       `yaml:"observe"`
+	Invariants []Scalar          `yaml:"invariants"`
+	Metrics    []Scalar          `yaml:"metrics"`
+	Expect     []expectSpec      `yaml:"expect"`
+	Lesson     lessonSpec        `yaml:"lesson"`
+	Explore    exploreSpec       `yaml:"explore"`
+	Budget     budgetSpec        `yaml:"budget"`
+}
+
+type paramSpec struct {
+	Name    Scalar   `yaml:"name"`
+	Type    Scalar   `yaml:"type"` // enum | duration | int
+	Default Scalar   `yaml:"default"`
+	Values  []Scalar `yaml:"values"`
+	Min     Scalar   `yaml:"min"`
+	Max     Scalar   `yaml:"max"`
+	Doc     Scalar   `yaml:"doc"`
+}
+
+type faultSpec struct {
+	Loss    Scalar `yaml:"loss"`
+	AckLoss Scalar `yaml:"ack-loss"`
+	Dup     Scalar `yaml:"dup"`
+	Slow    Scalar `yaml:"slow"`
+	Crash   Scalar `yaml:"crash"`
+}
+
+type nodeSpec struct {
+	Name    Scalar            `yaml:"name"`
+	Role    Scalar            `yaml:"role"`
+	With    map[string]Scalar `yaml:"with"`
+	Crash   Scalar            `yaml:"crash"`   // true: --crash applies at this node's crash points
+	Restart Scalar            `yaml:"restart"` // downtime after a crash
+}
+
+type linkSpec struct {
+	From       Scalar       `yaml:"from"`
+	To         Scalar       `yaml:"to"`
+	Class      Scalar       `yaml:"class"` // request | response | reliable
+	Delay      Scalar       `yaml:"delay"`
+	Jitter     Scalar       `yaml:"jitter"`
+	Both       Scalar       `yaml:"both"` // true: also the reverse direction, with the opposite class
+	Partitions []windowSpec `yaml:"partitions"`
+}
+
+type windowSpec struct {
+	From Scalar `yaml:"from"`
+	To   Scalar `yaml:"to"`
+}
+
+type observeSpec struct {
+	Origin    Scalar   `yaml:"origin"`
+	Request   Scalar   `yaml:"request"`
+	Processor Scalar   `yaml:"processor"`
+	Sinks     []Scalar `yaml:"sinks"`
+}
+
+type expectSpec struct {
+	Semantics Scalar            `yaml:"semantics"`
+	Set       map[string]Scalar `yaml:"set"`
+	Faults    *faultSpec        `yaml:"faults"`
+	Ops       Scalar            `yaml:"ops"`
+	Show      []Scalar          `yaml:"show"`
+	Note      Scalar            `yaml:"note"`
+	Explore   Scalar            `yaml:"explore"` // max faults for an exhaustive check of this row (0 = none)
+}
+
+type lessonSpec struct {
+	Story Scalar            `yaml:"story"`
+	Watch Scalar            `yaml:"watch"`
+	Why   map[string]Scalar `yaml:"why"`
+	Fix   Scalar            `yaml:"fix"`
+	Try   []Scalar          `yaml:"try"`
+}
+
+type exploreSpec struct {
+	Ops       Scalar `yaml:"ops"`
+	MaxFaults Scalar `yaml:"max-faults"`
+	Faults    Scalar `yaml:"faults"`
+}
+
+type budgetSpec struct {
+	Events Scalar `yaml:"events"`
+	Time   Scalar `yaml:"time"`
+}
