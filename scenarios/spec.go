@@ -54,22 +54,22 @@ func (e *SpecError) Error() string {
 // fileSpec is the YAML scenario format. Every field is documented in
 // README.md ("Scenario files"); unknown fields are rejected.
 type fileSpec struct {
-	Name       Scalar            `yaml:"name"`
-	Topology   Scalar            `yaml:"topology"`
-	Summary    Scalar            `yaml:"summary"`
-	Semantics  []Scalar          `yaml:"semantics"`
-	Ops        Scalar            `yaml:"ops"`
-	Params     []paramSpec       `yaml:"params"`
-	Faults     faultSpec         `yaml:"faults"`
-	Nodes      []nodeSpec        `yaml:"nodes"`
-	Links      []linkSpec        `yaml:"links"`
-	Observe    observeSpec       `yaml:"observe"`
-	Invariants []Scalar          `yaml:"invariants"`
-	Metrics    []Scalar          `yaml:"metrics"`
-	Expect     []expectSpec      `yaml:"expect"`
-	Lesson     lessonSpec        `yaml:"lesson"`
-	Explore    exploreSpec       `yaml:"explore"`
-	Budget     budgetSpec        `yaml:"budget"`
+	Name       Scalar       `yaml:"name"`
+	Topology   Scalar       `yaml:"topology"`
+	Summary    Scalar       `yaml:"summary"`
+	Semantics  []Scalar     `yaml:"semantics"`
+	Ops        Scalar       `yaml:"ops"`
+	Params     []paramSpec  `yaml:"params"`
+	Faults     faultSpec    `yaml:"faults"`
+	Nodes      []nodeSpec   `yaml:"nodes"`
+	Links      []linkSpec   `yaml:"links"`
+	Observe    observeSpec  `yaml:"observe"`
+	Invariants []Scalar     `yaml:"invariants"`
+	Metrics    []Scalar     `yaml:"metrics"`
+	Expect     []expectSpec `yaml:"expect"`
+	Lesson     lessonSpec   `yaml:"lesson"`
+	Explore    exploreSpec  `yaml:"explore"`
+	Budget     budgetSpec   `yaml:"budget"`
 }
 
 type paramSpec struct {
