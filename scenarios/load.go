@@ -413,6 +413,9 @@ func (l *loader) compileExplore(sc *Scenario) error {
 		sc.ExploreDefaults.MaxFaults = n
 	}
 	if e.Faults.Set {
+		if _, _, err := ExploreFaults(e.Faults.Text); err != nil {
+			return l.errAt(e.Faults, "explore.faults: %v", err)
+		}
 		sc.ExploreDefaults.Faults = e.Faults.Text
 	}
 	return nil

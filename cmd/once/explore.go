@@ -65,39 +65,6 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	return cmd
 }
 
-var faultKindNames = []string{"loss", "ack-loss", "dup", "slow", "crash"}
-
-// exploreFaults turns --faults into the fault profile that offers exactly
-// those choices: an enabled kind gets a nominal probability, the others 0.
-func exploreFaults(list string) (scenarios.Faults, []string, error) {
-	var f scenarios.Faults
-	if strings.TrimSpace(list) == "all" {
-		list = strings.Join(faultKindNames, ",")
-	}
-	var names []string
-	for _, k := range strings.Split(list, ",") {
-		k = strings.TrimSpace(k)
-		switch k {
-		case "loss":
-			f.LossProbability = 0.5
-		case "ack-loss":
-			f.AckLossProbability = 0.5
-		case "dup":
-			f.DuplicateProbability = 0.5
-		case "slow":
-			f.SlowProbability = 0.5
-		case "crash":
-			f.CrashProbability = 0.5
-		case "":
-			continue
-		default:
-			return f, nil, fmt.Errorf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(faultKindNames, ", "))
-		}
-		names = append(names, k)
-	}
-	return f, names, nil
-}
-
 func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
@@ -122,7 +89,7 @@ func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error 
 	default:
 		return usageErr("--property %q: want exactly-once or promise", o.property)
 	}
-	faults, kinds, err := exploreFaults(o.faults)
+	faults, kinds, err := scenarios.ExploreFaults(o.faults)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -1,0 +1,97 @@
+package scenarios_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// TestDeclaredOutcomes runs every expectation row of every scenario over
+// many seeds and fails when what the simulator observed contradicts what
+// the scenario declares ("=1", "dup", …). The outcome must emerge from the
+// roles and the faults: nothing here knows the expected answers.
+func TestDeclaredOutcomes(t *testing.T) {
+	seeds := uint64(300)
+	if testing.Short() {
+		seeds = 60
+	}
+	for _, sc := range scenarios.All() {
+		if len(sc.Expect) == 0 {
+			t.Errorf("%s declares no expectations", sc.Name)
+		}
+		covered := map[sim.Semantics]bool{}
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if len(e.Params) == 0 && e.Faults == nil {
+				covered[e.Semantics] = true
+			}
+			t.Run(fmt.Sprintf("%s/%s", sc.Name, e.Label()), func(t *testing.T) {
+				t.Parallel()
+				set := e.Settings(sc)
+				var tally scenarios.Tally
+				for seed := uint64(1); seed <= seeds; seed++ {
+					o, err := sc.Run(set, sim.NewRandom(seed), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					tally.Add(o)
+				}
+				if ok, claim := e.Held(&tally); !ok {
+					t.Errorf("declared %q but claim %s failed over %d seeds: %+v", e.ClaimsString(), claim, seeds, tally)
+				}
+			})
+		}
+		for _, sem := range sc.Semantics {
+			if !covered[sem] {
+				t.Errorf("%s: no expectation for %s with the default parameters", sc.Name, sem.Alias())
+			}
+		}
+	}
+}
+
+// TestDeclaredProofs proves the "all" claims of rows that ask for it by
+// exhaustive search: no schedule within the bound breaks them.
+func TestDeclaredProofs(t *testing.T) {
+	for _, sc := range scenarios.All() {
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if e.Explore == 0 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%s", sc.Name, e.Label()), func(t *testing.T) {
+				set := e.Settings(sc)
+				set.Ops = sc.ExploreDefaults.Ops
+				faults, _, err := scenarios.ExploreFaults(sc.ExploreDefaults.Faults)
+				if err != nil {
+					t.Fatal(err)
+				}
+				set.Faults = faults
+				cfg, err := sc.Config(set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				promise := sim.Promise(0)
+				for _, c := range e.Claims {
+					switch c {
+					case scenarios.ClaimExactlyOnce:
+						promise = sim.ExactlyOne
+					case scenarios.ClaimAtMostOnce:
+						promise = sim.AtMostOne
+					case scenarios.ClaimAtLeastOnce:
+						promise = sim.AtLeastOne
+					}
+				}
+				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, Promise: promise})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Holds || !res.Complete {
+					t.Errorf("exploration with ≤ %d faults: holds=%v complete=%v (%s) %s", e.Explore, res.Holds, res.Complete, res.Cut, res.Why)
+				}
+				t.Logf("%d states, %d schedules", res.States, res.Schedules)
+			})
+		}
+	}
+}
