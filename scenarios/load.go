@@ -397,7 +397,13 @@ func (l *loader) compileLesson(sc *Scenario) error {
 
 func (l *loader) compileExplore(sc *Scenario) error {
 	e := &l.spec.Explore
-	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: "loss,ack-loss,crash"}
+	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: "loss,ack-loss,crash", Property: "exactly-once"}
+	if e.Property.Set {
+		if e.Property.Text != "exactly-once" && e.Property.Text != "promise" {
+			return l.errAt(e.Property, "explore.property: %q is not exactly-once or promise", e.Property.Text)
+		}
+		sc.ExploreDefaults.Property = e.Property.Text
+	}
 	if e.Ops.Set {
 		n, err := strconv.Atoi(e.Ops.Text)
 		if err != nil || n < 1 || n > 1000 {

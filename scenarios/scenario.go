@@ -83,6 +83,7 @@ type ExploreDefaults struct {
 	Ops       int
 	MaxFaults int
 	Faults    string
+	Property  string // exactly-once | promise
 }
 
 // Supports reports whether the scenario runs under sem.

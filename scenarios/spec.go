@@ -142,6 +142,7 @@ type exploreSpec struct {
 	Ops       Scalar `yaml:"ops"`
 	MaxFaults Scalar `yaml:"max-faults"`
 	Faults    Scalar `yaml:"faults"`
+	Property  Scalar `yaml:"property"` // exactly-once (default) | promise
 }
 
 type budgetSpec struct {

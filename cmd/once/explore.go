@@ -28,6 +28,7 @@ type exploreOptions struct {
 	timing    bool
 	check     bool
 	property  string
+	changed   func(string) bool
 }
 
 func newExploreCmd() *cobra.Command {
@@ -50,10 +51,11 @@ a minimal set of faults, with its cause and the command that replays it.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn")
-	fl.IntVar(&o.ops, "ops", 2, "number of operations")
-	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule")
-	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all")
+	o.changed = fl.Changed
+	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
+	fl.IntVar(&o.ops, "ops", 2, "number of operations (default: the scenario's explore.ops)")
+	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule (default: the scenario's explore.max-faults)")
+	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, "engine steps per schedule (default 100000)")
 	fl.IntVar(&o.maxStates, "max-states", 0, "distinct states before giving up (default 20000000)")
@@ -61,7 +63,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
-	fl.StringVar(&o.property, "property", "exactly-once", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1)")
+	fl.StringVar(&o.property, "property", "exactly-once", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
 }
 
@@ -73,6 +75,7 @@ func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	o.applyScenarioDefaults(sc)
 	sem, err := sim.ParseSemantics(o.semantics)
 	if err != nil {
 		return usageErr("--semantics: %v", err)
@@ -234,5 +237,27 @@ func progressPrinter(stderr io.Writer) func(sim.ExploreStats) {
 	return func(s sim.ExploreStats) {
 		rate := float64(s.States) / max(time.Since(start).Seconds(), 1e-9)
 		fmt.Fprintf(stderr, "\r\033[Kexploring: %d states · %d schedules · depth %d · %.0f states/s", s.States, s.Schedules, s.MaxDepth, rate)
+	}
+}
+
+// applyScenarioDefaults fills every flag the user did not set from the
+// scenario's explore defaults.
+func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
+	changed := func(name string) bool { return o.changed != nil && o.changed(name) }
+	d := sc.ExploreDefaults
+	if !changed("semantics") && !sc.Supports(sim.Idempotent) && len(sc.Semantics) > 0 {
+		o.semantics = sc.Semantics[0].Alias()
+	}
+	if !changed("ops") {
+		o.ops = d.Ops
+	}
+	if !changed("max-faults") {
+		o.maxFaults = d.MaxFaults
+	}
+	if !changed("faults") {
+		o.faults = d.Faults
+	}
+	if !changed("property") {
+		o.property = d.Property
 	}
 }

@@ -1,0 +1,179 @@
+package scenarios_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// exploreConfig builds the engine configuration an exhaustive search of
+// name uses: the fault kinds in kinds, everything else from the scenario.
+func exploreConfig(t testing.TB, name string, sem sim.Semantics, ops int, kinds string, params map[string]string) *sim.Config {
+	t.Helper()
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults, _, err := scenarios.ExploreFaults(kinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: ops, Faults: faults, Params: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// shrunk returns the explorer's counterexample as a minimal fault plan.
+func shrunk(t testing.TB, cfg *sim.Config, promise sim.Promise, res *sim.ExploreResult) []sim.Fault {
+	t.Helper()
+	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
+	w, err := sim.NewWorld(cfg, rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run()
+	violates := func(plan []sim.Fault) bool {
+		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
+		return err == nil && v
+	}
+	if !violates(rec.Faults) {
+		t.Fatalf("the explorer's path does not reproduce the violation: %v", rec.Faults)
+	}
+	return sim.Shrink(rec.Faults, violates)
+}
+
+func TestExploreProvesIdempotentPayments(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss,ack-loss,crash", nil)
+	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Holds || !res.Complete {
+		t.Fatalf("idempotent payments with a durable store: holds=%v complete=%v %s %s", res.Holds, res.Complete, res.Why, res.Cut)
+	}
+	if res.States < 100 {
+		t.Errorf("suspiciously small search: %d states", res.States)
+	}
+	t.Logf("proof: %d distinct states, %d schedules, depth %d", res.States, res.Schedules, res.MaxDepth)
+}
+
+func TestExploreFindsOneLostResponseUnderAtLeastOnce(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.AtLeastOnce, 2, "loss,ack-loss,crash", nil)
+	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Holds {
+		t.Fatal("at-least-once charges twice, but the explorer found no schedule")
+	}
+	plan := shrunk(t, cfg, sim.ExactlyOne, res)
+	if len(plan) != 1 {
+		t.Fatalf("want a one-fault counterexample, got %v", plan)
+	}
+	f := plan[0]
+	if f.Kind != sim.ChoiceLoss || cfg.Topology.MessageName(f.Msg) != "pay-response" {
+		t.Fatalf("want a lost pay-response, got %s", scenarios.FaultLine(cfg.Topology, f))
+	}
+}
+
+func TestExploreFindsTheCrashOfAnInMemoryKeyStore(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss,ack-loss,crash", map[string]string{"store": "memory"})
+	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Holds {
+		t.Fatal("an in-memory key store loses keys in a crash, but no counterexample was found")
+	}
+	plan := shrunk(t, cfg, sim.ExactlyOne, res)
+	crashes := 0
+	for _, f := range plan {
+		if f.Kind == sim.ChoiceCrash {
+			crashes++
+		}
+	}
+	if crashes == 0 {
+		t.Fatalf("the counterexample has no crash: %v", plan)
+	}
+}
+
+// TestTwoGenerals: for every protocol length there is a schedule where the
+// generals disagree, and it cuts the last message; without loss they agree.
+func TestTwoGenerals(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		t.Run(fmt.Sprintf("rounds=%d", n), func(t *testing.T) {
+			params := map[string]string{"rounds": fmt.Sprint(n)}
+			cfg := exploreConfig(t, "two-generals", sim.AtMostOnce, 1, "loss", params)
+			res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Holds {
+				t.Fatalf("no disagreeing schedule found for %d rounds", n)
+			}
+			plan := shrunk(t, cfg, sim.AtMostOne, res)
+			if len(plan) != 1 || plan[0].Kind != sim.ChoiceLoss || plan[0].Attempt != int32(n) {
+				t.Fatalf("want the cut of message %d, got %v", n, plan)
+			}
+			free, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !free.Holds || !free.Complete {
+				t.Fatalf("with no loss the generals must agree: %s", free.Why)
+			}
+		})
+	}
+}
+
+// TestReplayReproducesCounterexample: the shrunk plan, replayed through the
+// scripted chooser, violates again with the same trace digest every time.
+func TestReplayReproducesCounterexample(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.AtLeastOnce, 2, "loss,ack-loss,crash", nil)
+	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := shrunk(t, cfg, sim.ExactlyOne, res)
+	v1, w1, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, w2, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v1 || !v2 || w1.Digest() != w2.Digest() {
+		t.Fatalf("replay: violated %v/%v, digests %x/%x", v1, v2, w1.Digest(), w2.Digest())
+	}
+}
+
+func BenchmarkExploreDoubleBilling(b *testing.B) {
+	cfg := exploreConfig(b, "double-billing", sim.Idempotent, 5, "loss,ack-loss", nil)
+	states := 0
+	for b.Loop() {
+		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 6, Promise: sim.ExactlyOne})
+		if err != nil || !res.Holds {
+			b.Fatal(err, res.Why)
+		}
+		states += res.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}
+
+func BenchmarkExploreTwoGenerals(b *testing.B) {
+	cfg := exploreConfig(b, "two-generals", sim.AtMostOnce, 1, "loss", map[string]string{"rounds": "12"})
+	states := 0
+	for b.Loop() {
+		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 12, Promise: sim.AtMostOne, Kinds: sim.KindSet(0).With(sim.ChoiceLoss)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		states += res.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}

@@ -1,0 +1,140 @@
+package scenarios
+
+import (
+	"encoding/binary"
+
+	"github.com/oncesim/once/sim"
+)
+
+// The Two Generals: two nodes, one lossy valley, a finite protocol.
+var (
+	MsgPlan = newMessage("plan") // round 1: "attack at dawn"
+	MsgAck  = newMessage("ack")  // rounds 2..N: acknowledgement of the previous round
+
+	TimerDawn = newTimer("dawn") // each general decides at dawn
+
+	SinkAAttacks = newSink("general-a-attacks")
+	SinkBAttacks = newSink("general-b-attacks")
+)
+
+// General runs one side of an N-round protocol. General A sends the plan
+// (round 1); whoever receives round k < N sends round k+1. Messages are
+// sent once — the argument does not depend on retries, only on the
+// protocol being finite. At dawn each general attacks if and only if it
+// received every round addressed to it; general A, having sent the plan,
+// also needs nothing more when N = 1.
+type General struct {
+	Peer   sim.NodeID
+	First  bool // general A: sends round 1
+	Rounds int32
+	Dawn   sim.Time
+	Sink   sim.SinkID
+}
+
+const generalReceived sim.TableID = 0 // row 0: rounds received (count)
+
+// Start sends the plan (general A) and waits for dawn.
+func (g *General) Start(ctx *sim.Context) {
+	ctx.After(g.Dawn, sim.Timer{Kind: TimerDawn, Op: 1})
+	if g.First {
+		ctx.Send(g.Peer, sim.Message{Kind: MsgPlan, Op: 1, Attempt: 1})
+	}
+}
+
+// Receive records a round and answers it with the next one.
+func (g *General) Receive(ctx *sim.Context, m sim.Message) {
+	r, _ := ctx.Get(generalReceived, 0, 1)
+	r.Value++
+	ctx.Put(generalReceived, 0, 1, r)
+	if m.Attempt < g.Rounds {
+		ctx.Send(g.Peer, sim.Message{Kind: MsgAck, Op: 1, Attempt: m.Attempt + 1})
+	}
+}
+
+// expected is how many rounds are addressed to this general.
+func (g *General) expected() int64 {
+	if g.First {
+		return int64(g.Rounds / 2) // rounds 2, 4, …
+	}
+	return int64((g.Rounds + 1) / 2) // rounds 1, 3, …
+}
+
+// Timer decides at dawn.
+func (g *General) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerDawn {
+		return
+	}
+	r, _ := ctx.Get(generalReceived, 0, 1)
+	if r.Value >= g.expected() {
+		ctx.Effect(g.Sink, 1, 1)
+	}
+}
+
+// agreement holds when both generals attack or neither does.
+type agreement struct {
+	a, b int32
+}
+
+func (*agreement) Name() string { return "agreement" }
+
+func (x *agreement) Record(e *sim.Event) {
+	if e.Kind != sim.EvEffect {
+		return
+	}
+	switch sim.SinkID(e.Label) {
+	case SinkAAttacks:
+		x.a++
+	case SinkBAttacks:
+		x.b++
+	}
+}
+
+func (x *agreement) Violation(finished bool) string {
+	if !finished || (x.a > 0) == (x.b > 0) {
+		return ""
+	}
+	if x.a > 0 {
+		return "general-a attacks alone"
+	}
+	return "general-b attacks alone"
+}
+
+func (x *agreement) Clone() sim.Invariant { c := *x; return &c }
+
+func (x *agreement) AppendState(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(x.a))
+	return binary.AppendUvarint(b, uint64(x.b))
+}
+
+func init() {
+	registerInvariant(&InvariantSpec{
+		Name: "agreement",
+		Doc:  "the two generals both attack or neither does",
+		New:  func(*sim.Topology) sim.Invariant { return &agreement{} },
+	})
+	registerRole(&Role{
+		Name: "general",
+		Doc:  "one of the Two Generals: answers each round with the next, decides at dawn",
+		Options: []RoleOption{
+			{Name: "peer", Kind: "node", Doc: "the other general"},
+			{Name: "first", Kind: "bool", Default: "false", Doc: "sends the plan (general A)"},
+			{Name: "rounds", Kind: "int", Default: "1", Doc: "messages in the protocol (the plan, then acks of acks)"},
+			{Name: "dawn", Kind: "duration", Default: "10s", Doc: "when both decide"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			g := &General{
+				Peer: a.Node("peer"), First: a.Bool("first", false),
+				Rounds: int32(a.Int("rounds", 1, 1, 1000)), Dawn: a.Duration("dawn", 10_000),
+			}
+			g.Sink = SinkBAttacks
+			if g.First {
+				g.Sink = SinkAAttacks
+			}
+			if g.Dawn <= 0 {
+				a.fail("dawn", "dawn must be after 0")
+			}
+			return g, []sim.TableSpec{{Name: "received", Durable: true}}
+		},
+	})
+}
+
