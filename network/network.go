@@ -13,6 +13,10 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
+// MaxDelay bounds every delay of a link (about twelve virtual days), so
+// that jitter alternatives fit a Choice.
+const MaxDelay sim.Time = 1 << 30
+
 // Window is a half-open interval of virtual time [From, To).
 type Window struct {
 	From sim.Time
@@ -45,6 +49,9 @@ func (l *Link) Validate() error {
 	}
 	if l.Delay < 0 || l.Jitter < 0 || l.SlowDelay < 0 {
 		return fmt.Errorf("network: negative delay (delay %d, jitter %d, slow %d)", l.Delay, l.Jitter, l.SlowDelay)
+	}
+	if l.Delay > MaxDelay || l.Jitter > MaxDelay || l.SlowDelay > MaxDelay {
+		return fmt.Errorf("network: delay above %d ticks (delay %d, jitter %d, slow %d)", MaxDelay, l.Delay, l.Jitter, l.SlowDelay)
 	}
 	for _, w := range l.Partitions {
 		if w.To < w.From {
@@ -85,7 +92,7 @@ func choose(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool
 		return false
 	}
 	c := sim.Choice{Kind: kind, N: 2, P: p, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
-	return ch.Choose(&c) == 1
+	return ch.Choose(c) == 1
 }
 
 func jitter(ch sim.Chooser, l *Link, m *sim.Message) sim.Time {
@@ -93,7 +100,7 @@ func jitter(ch sim.Chooser, l *Link, m *sim.Message) sim.Time {
 		return 0
 	}
 	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
-	return sim.Time(ch.Choose(&c))
+	return sim.Time(ch.Choose(c))
 }
 
 // Transmit implements sim.Network. The choices are asked in a fixed order —

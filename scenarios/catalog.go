@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -60,9 +59,35 @@ func Lookup(name string) (*Scenario, error) {
 	if s, ok := catalog[name]; ok {
 		return s, nil
 	}
-	names := make([]string, 0, len(catalog))
+	best, bestDist := "", 4
 	for _, s := range All() {
-		names = append(names, s.Name)
+		if d := editDistance(name, s.Name); d < bestDist {
+			best, bestDist = s.Name, d
+		}
 	}
-	return nil, fmt.Errorf("unknown scenario %q (try: %s)", name, strings.Join(names, ", "))
+	if best != "" {
+		return nil, fmt.Errorf("unknown scenario %q (did you mean %s? see: once list)", name, best)
+	}
+	return nil, fmt.Errorf("unknown scenario %q (see: once list)", name)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -20,30 +20,39 @@ const (
 
 var tObserve = Observation{Origin: tClient, Request: tRequest, Processor: tService, Sinks: 1 << tLedger}
 
-// stream builds a hand-written trace, one event per helper call.
+// stream builds a hand-written trace, one event per helper call. Every
+// call returns a new slice, so streams can share a prefix.
 type stream []Event
 
+func (s stream) add(e Event) stream { return append(s[:len(s):len(s)], e) }
+
 func (s stream) send(from NodeID, kind MsgKind, op OpID) stream {
-	return append(s, Event{Kind: EvSend, Node: from, Peer: 1 - from, Msg: Message{Kind: kind, Op: op, From: from, To: 1 - from}})
+	return s.add(Event{Kind: EvSend, Node: from, Peer: 1 - from, Msg: Message{Kind: kind, Op: op, From: from, To: 1 - from}})
 }
 
 func (s stream) deliver(to NodeID, kind MsgKind, op OpID) stream {
-	return append(s, Event{Kind: EvDeliver, Node: to, Peer: 1 - to, Msg: Message{Kind: kind, Op: op, From: 1 - to, To: to}})
+	return s.add(Event{Kind: EvDeliver, Node: to, Peer: 1 - to, Msg: Message{Kind: kind, Op: op, From: 1 - to, To: to}})
 }
 
 func (s stream) effect(sink SinkID, op OpID) stream {
-	return append(s, Event{Kind: EvEffect, Node: tService, Peer: NoNode, Label: uint8(sink), Msg: Message{Op: op}})
+	return s.add(Event{Kind: EvEffect, Node: tService, Peer: NoNode, Label: uint8(sink), Msg: Message{Op: op}})
 }
 
 func (s stream) outcome(op OpID, value int64) stream {
-	return append(s, Event{Kind: EvOutcome, Node: tClient, Peer: NoNode, Msg: Message{Op: op, Value: value}})
+	return s.add(Event{Kind: EvOutcome, Node: tClient, Peer: NoNode, Msg: Message{Op: op, Value: value}})
 }
 
 func (s stream) drop(reason DropReason) stream {
-	return append(s, Event{Kind: EvDrop, Node: tClient, Peer: tService, Reason: reason})
+	return s.add(Event{Kind: EvDrop, Node: tClient, Peer: tService, Reason: reason})
 }
 
-func (s stream) ev(kind EventKind) stream { return append(s, Event{Kind: kind}) }
+func (s stream) ev(kind EventKind) stream { return s.add(Event{Kind: kind}) }
+
+// effects returns op's effect count on the one sink tObserve observes.
+func effects(c *Checker, op OpID) int32 {
+	t := c.Tally(op)
+	return t.MaxEffects(c.ObservedSinks())
+}
 
 func fold(ops int, s stream) *Checker {
 	c := NewChecker(tObserve, ops)
@@ -59,9 +68,9 @@ func fold(ops int, s stream) *Checker {
 func TestCheckerCounts(t *testing.T) {
 	s := stream{}.
 		send(tClient, tRequest, 1).
-		send(tClient, tRequest, 1).   // a retry: a second attempt
-		send(tService, tRequest, 1).  // not the origin
-		send(tClient, tResponse, 1).  // not the request kind
+		send(tClient, tRequest, 1).  // a retry: a second attempt
+		send(tService, tRequest, 1). // not the origin
+		send(tClient, tResponse, 1). // not the request kind
 		deliver(tService, tRequest, 1).
 		deliver(tClient, tRequest, 1). // not the processor
 		deliver(tService, tResponse, 1).
@@ -88,11 +97,12 @@ func TestCheckerCounts(t *testing.T) {
 	for i, w := range want {
 		op := OpID(i + 1)
 		got := c.Tally(op)
-		if got.Attempts != w.attempts || got.Deliveries != w.deliveries || got.Effects != w.effects {
+		e := effects(c, op)
+		if got.Attempts != w.attempts || got.Deliveries != w.deliveries || e != w.effects {
 			t.Errorf("%s: attempts/deliveries/effects = %d/%d/%d, want %d/%d/%d",
-				op, got.Attempts, got.Deliveries, got.Effects, w.attempts, w.deliveries, w.effects)
+				op, got.Attempts, got.Deliveries, e, w.attempts, w.deliveries, w.effects)
 		}
-		if v := VerdictOf(got.Effects); v != w.verdict {
+		if v := VerdictOf(e, e); v != w.verdict {
 			t.Errorf("%s: verdict %s, want %s", op, v, w.verdict)
 		}
 	}
@@ -110,7 +120,7 @@ func TestCheckerIgnoresUnknownOps(t *testing.T) {
 	if got := c.Tally(1); got != (OpTally{}) {
 		t.Errorf("op-1 tally = %+v, want zero", got)
 	}
-	if got := c.Tally(2); got.Effects != 1 || got.Attempts != 0 || got.Outcomes != 0 {
+	if got := c.Tally(2); effects(c, 2) != 1 || got.Attempts != 0 || got.Outcomes != 0 {
 		t.Errorf("op-2 tally = %+v, want exactly one effect", got)
 	}
 }
@@ -122,7 +132,7 @@ func TestCheckerSinkBitsAbove8(t *testing.T) {
 	for _, label := range []uint8{40, 41, 8, 104} {
 		c.Record(&Event{Kind: EvEffect, Label: label, Msg: Message{Op: 1}})
 	}
-	if got := c.Tally(1).Effects; got != 1 {
+	if got := effects(c, 1); got != 1 {
 		t.Fatalf("effects = %d, want 1 (only sink 40 is observed)", got)
 	}
 }
@@ -168,10 +178,10 @@ func TestCheckerFaultCounts(t *testing.T) {
 // hand-built traces, finished and unfinished.
 func TestJudge(t *testing.T) {
 	exactly := stream{}.effect(tLedger, 1).effect(tLedger, 2)
-	lost := stream{}.effect(tLedger, 1)                                    // op-2 has no effect
+	lost := stream{}.effect(tLedger, 1)                                      // op-2 has no effect
 	dup := stream{}.effect(tLedger, 1).effect(tLedger, 2).effect(tLedger, 2) // op-2 twice
-	dupAndLost := stream{}.effect(tLedger, 2).effect(tLedger, 2)           // op-1 lost, op-2 twice
-	twoResults := exactly.outcome(1, 7).outcome(1, 8)                      // op-1: one effect, two answers
+	dupAndLost := stream{}.effect(tLedger, 2).effect(tLedger, 2)             // op-1 lost, op-2 twice
+	twoResults := exactly.outcome(1, 7).outcome(1, 8)                        // op-1: one effect, two answers
 	sameResult := exactly.outcome(1, 7).outcome(1, 7)
 
 	cases := []struct {
@@ -214,7 +224,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := fold(2, tc.trace).Judge(tc.sem, tc.finished)
+			got, why := fold(2, tc.trace).Judge(tc.sem.Promise(), tc.finished)
 			if got != tc.want {
 				t.Fatalf("Judge(%s, finished=%v) = %s (%q), want %s", tc.sem, tc.finished, got, why, tc.want)
 			}
@@ -233,24 +243,62 @@ func TestJudge(t *testing.T) {
 func TestJudgeNoOps(t *testing.T) {
 	c := NewChecker(tObserve, 0)
 	for _, sem := range AllSemantics {
-		if got, _ := c.Judge(sem, true); got != Held {
+		if got, _ := c.Judge(sem.Promise(), true); got != Held {
 			t.Errorf("%s finished with no ops: %s, want held", sem, got)
 		}
 	}
-	if got, _ := c.Judge(AtLeastOnce, false); got != Held {
+	if got, _ := c.Judge(AtLeastOne, false); got != Held {
 		t.Errorf("at-least-once unfinished with no ops: %s, want held", got)
 	}
-	if got, _ := c.Judge(Idempotent, false); got != Unknown {
+	if got, _ := c.Judge(ExactlyOne, false); got != Unknown {
 		t.Errorf("idempotent unfinished with no ops: %s, want unknown", got)
 	}
 }
 
-// TestVerdictOf checks the cardinality classes at their edges.
+// TestVerdictOf checks the cardinality classes at their edges, from the
+// smallest and largest effect count over the observed sinks.
 func TestVerdictOf(t *testing.T) {
-	for effects, want := range map[int32]Verdict{-1: Lost, 0: Lost, 1: ExactlyOnce, 2: Duplicated, 1000: Duplicated} {
-		if got := VerdictOf(effects); got != want {
-			t.Errorf("VerdictOf(%d) = %s, want %s", effects, got, want)
+	for _, tc := range []struct {
+		lo, hi int32
+		want   Verdict
+	}{
+		{0, 0, Lost}, {-1, 0, Lost}, {1, 1, ExactlyOnce}, {2, 2, Duplicated}, {1000, 1000, Duplicated},
+		{0, 1, Lost},       // one step of a two-sink operation never happened
+		{0, 2, Duplicated}, // a duplicate anywhere outranks a loss elsewhere
+		{1, 2, Duplicated},
+	} {
+		if got := VerdictOf(tc.lo, tc.hi); got != tc.want {
+			t.Errorf("VerdictOf(%d, %d) = %s, want %s", tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// TestCheckerSeveralSinks checks an operation observed on two sinks: an
+// effect on one of them only is a loss, one on each is exactly once.
+func TestCheckerSeveralSinks(t *testing.T) {
+	obs := Observation{Sinks: 1<<2 | 1<<5}
+	c := NewChecker(obs, 3)
+	if c.ObservedSinks() != 2 {
+		t.Fatalf("ObservedSinks() = %d, want 2", c.ObservedSinks())
+	}
+	// op-1 once on both sinks, op-2 on one only, op-3 twice on one.
+	s := stream{}.effect(2, 1).effect(5, 1).effect(2, 2).effect(5, 3).effect(5, 3).effect(2, 3)
+	for i := range s {
+		c.Record(&s[i])
+	}
+	for _, w := range []struct {
+		op      OpID
+		lo, hi  int32
+		verdict Verdict
+	}{{1, 1, 1, ExactlyOnce}, {2, 0, 1, Lost}, {3, 1, 2, Duplicated}} {
+		tl := c.Tally(w.op)
+		lo, hi := tl.MinEffects(2), tl.MaxEffects(2)
+		if lo != w.lo || hi != w.hi || VerdictOf(lo, hi) != w.verdict {
+			t.Errorf("%s: effects %d..%d (%s), want %d..%d (%s)", w.op, lo, hi, VerdictOf(lo, hi), w.lo, w.hi, w.verdict)
+		}
+	}
+	if got, why := c.Judge(AtLeastOne, true); got != Violated || !strings.Contains(why, "op-2 has 0 effects") {
+		t.Errorf("at-least-once: %s (%q), want op-2 violated", got, why)
 	}
 }
 
@@ -261,13 +309,13 @@ func TestCheckerCopyIsIndependent(t *testing.T) {
 	dst.copyFrom(src)
 	src.Record(&Event{Kind: EvEffect, Label: uint8(tLedger), Msg: Message{Op: 1}})
 	src.Record(&Event{Kind: EvCrash})
-	if got := dst.Tally(1).Effects; got != 1 {
+	if got := effects(&dst, 1); got != 1 {
 		t.Errorf("copy's op-1 effects = %d after the source changed, want 1", got)
 	}
 	if got := dst.Faults(); got != (FaultCounts{Loss: 1}) {
 		t.Errorf("copy's faults = %+v after the source changed, want one loss", got)
 	}
-	if got := src.Tally(1).Effects; got != 2 {
+	if got := effects(src, 1); got != 2 {
 		t.Errorf("source's op-1 effects = %d, want 2", got)
 	}
 }

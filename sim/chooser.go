@@ -59,7 +59,7 @@ type Choice struct {
 // exploration and rapid's shrinking are all Choosers; the engine has one
 // code path for all of them.
 type Chooser interface {
-	Choose(c *Choice) int
+	Choose(c Choice) int
 }
 
 // Random is a Chooser driven by seeded PCG generators and the
@@ -85,7 +85,7 @@ func NewRandom(seed uint64) *Random {
 
 // Choose implements Chooser. A fault with probability 0 consumes no random
 // number, so adding a fault kind with zero probability changes nothing.
-func (r *Random) Choose(c *Choice) int {
+func (r *Random) Choose(c Choice) int {
 	if !c.Kind.IsFault() {
 		return r.jitter.Choose(c)
 	}
@@ -114,7 +114,7 @@ func NewJitter(seed uint64) *Jitter {
 }
 
 // Choose implements Chooser.
-func (j *Jitter) Choose(c *Choice) int {
+func (j *Jitter) Choose(c Choice) int {
 	if c.Kind.IsFault() || c.N <= 1 {
 		return 0
 	}
@@ -126,7 +126,7 @@ func (j *Jitter) Choose(c *Choice) int {
 type Defaults struct{}
 
 // Choose implements Chooser.
-func (Defaults) Choose(*Choice) int { return 0 }
+func (Defaults) Choose(Choice) int { return 0 }
 
 // splitmix derives a well-mixed 64-bit value from a seed, so that nearby
 // seeds (1, 2, 3…) start unrelated streams.

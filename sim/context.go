@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Context is a node's only window on the world. Every method is a no-op
 // while the node is crashed, so a handler that keeps going after its crash
 // point cannot leak effects.
@@ -36,7 +38,11 @@ func (c *Context) Send(to NodeID, m Message) {
 	e := w.event(EvSend, c.node, to)
 	e.Msg = m
 	w.emit(e)
-	fate := w.cfg.Network.Transmit(w.chooser, &m, w.now)
+	w.out = m // the network gets a pointer to the world's copy: no allocation
+	fate := w.cfg.Network.Transmit(w.chooser, &w.out, w.now)
+	if fate.Delay < 0 || fate.DupDelay < 0 {
+		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
+	}
 	if fate.Drop != 0 {
 		e := w.event(EvDrop, c.node, to)
 		e.Reason = fate.Drop
@@ -61,6 +67,9 @@ func (c *Context) Send(to NodeID, m Message) {
 // After sets a timer that fires after d ticks, unless the node crashes
 // first: timers are volatile.
 func (c *Context) After(d Time, t Timer) {
+	if d < 0 {
+		panic(fmt.Sprintf("sim: %s set a timer %d ticks in the past", c.w.cfg.Topology.NodeName(c.node), d))
+	}
 	if c.down() {
 		return
 	}
@@ -178,7 +187,7 @@ func (c *Context) CrashPoint(p PointID, m *Message) bool {
 	if m != nil {
 		ch.Msg, ch.Op, ch.Attempt = m.Kind, m.Op, m.Attempt
 	}
-	if w.chooser.Choose(&ch) == 0 {
+	if w.chooser.Choose(ch) == 0 {
 		return false
 	}
 	w.crash(c.node, p, m)

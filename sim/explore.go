@@ -55,7 +55,7 @@ type Sequence struct {
 }
 
 // Choose implements Chooser.
-func (s *Sequence) Choose(c *Choice) int {
+func (s *Sequence) Choose(c Choice) int {
 	if s.next >= len(s.Answers) {
 		return 0
 	}
@@ -84,7 +84,7 @@ func (s *stepChooser) reset(prefix []int, budget int) {
 	s.prefix, s.answers, s.arity, s.fault, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.fault[:0], 0, budget
 }
 
-func (s *stepChooser) Choose(c *Choice) int {
+func (s *stepChooser) Choose(c Choice) int {
 	n := 1
 	isFault := c.Kind.IsFault()
 	if isFault && s.kinds.Has(c.Kind) {

@@ -70,14 +70,14 @@ func NewScripted(faults []Fault, rest Chooser) *Scripted {
 }
 
 // Choose implements Chooser.
-func (s *Scripted) Choose(c *Choice) int {
+func (s *Scripted) Choose(c Choice) int {
 	if !c.Kind.IsFault() {
 		if s.Rest == nil {
 			return 0
 		}
 		return s.Rest.Choose(c)
 	}
-	k, n := s.seen.next(c)
+	k, n := s.seen.next(&c)
 	v, ok := s.plan[k][n]
 	if !ok || v < 0 || v >= c.N {
 		return 0
@@ -105,12 +105,12 @@ func NewRecording(inner Chooser) *Recording {
 
 // Choose implements Chooser. Only fault choices are written down: the
 // jitter is reproduced from the seed.
-func (r *Recording) Choose(c *Choice) int {
+func (r *Recording) Choose(c Choice) int {
 	v := r.Inner.Choose(c)
 	if !c.Kind.IsFault() {
 		return v
 	}
-	_, n := r.seen.next(c)
+	_, n := r.seen.next(&c)
 	if v != 0 {
 		r.Faults = append(r.Faults, Fault{
 			Kind: c.Kind, Node: c.Node, Peer: c.Peer, Msg: c.Msg, Op: c.Op,

@@ -79,26 +79,16 @@ type Trace struct {
 // Record implements Recorder.
 func (t *Trace) Record(e *Event) { t.Events = append(t.Events, *e) }
 
-// Digest is a stable 64-bit hash of a stream of events: FNV-1a over a fixed
-// field order, the same on every machine.
+// Digest is a stable 64-bit hash of a stream of events over a fixed field
+// order, word at a time (multiply and xor-shift), the same on every machine.
 type Digest uint64
 
-const (
-	fnvOffset uint64 = 14695981039346656037
-	fnvPrime  uint64 = 1099511628211
-)
-
 // NewDigest returns the digest of the empty trace.
-func NewDigest() Digest { return Digest(fnvOffset) }
+func NewDigest() Digest { return Digest(0xcbf29ce484222325) }
 
 func (d Digest) word(w uint64) Digest {
-	h := uint64(d)
-	for i := 0; i < 8; i++ {
-		h ^= w & 0xff
-		h *= fnvPrime
-		w >>= 8
-	}
-	return Digest(h)
+	h := (uint64(d) ^ w) * 0xff51afd7ed558ccd
+	return Digest(h ^ h>>29)
 }
 
 // Add folds e into the digest.

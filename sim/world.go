@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Fate is the network's answer for one send: whether it arrives, when, and
 // whether a second copy arrives too.
@@ -22,6 +25,7 @@ type Network interface {
 const (
 	DefaultMaxEvents = 200_000
 	DefaultMaxTime   = Time(3_600_000) // one virtual hour
+	MaxEventBudget   = 1_000_000_000   // the largest event budget a run accepts
 )
 
 // Config is everything a World needs. Topology, Nodes and Network are
@@ -58,6 +62,15 @@ func (c *Config) Validate() error {
 	}
 	if c.Ops < 0 {
 		return fmt.Errorf("sim: negative operation count %d", c.Ops)
+	}
+	if c.MaxEvents < 0 || c.MaxEvents > MaxEventBudget {
+		return fmt.Errorf("sim: event budget %d outside [0, %d]", c.MaxEvents, MaxEventBudget)
+	}
+	if c.MaxTime < 0 {
+		return fmt.Errorf("sim: negative time budget %d", c.MaxTime)
+	}
+	if n := bits.OnesCount64(c.Observe.Sinks); n > MaxObservedSinks {
+		return fmt.Errorf("sim: %d observed sinks, at most %d", n, MaxObservedSinks)
 	}
 	return nil
 }
@@ -117,6 +130,7 @@ type World struct {
 
 	ctx     Context
 	scratch Event
+	out     Message // the message being transmitted
 	fpBuf   []byte  // scratch for Fingerprint
 	fpOrder []int32 // scratch for Fingerprint
 }

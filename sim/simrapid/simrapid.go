@@ -61,7 +61,7 @@ func New(t *rapid.T) *Chooser {
 }
 
 // Choose implements sim.Chooser.
-func (c *Chooser) Choose(ch *sim.Choice) int { return c.rec.Choose(ch) }
+func (c *Chooser) Choose(ch sim.Choice) int { return c.rec.Choose(ch) }
 
 // Faults returns the faults chosen so far, in the order they were chosen,
 // named by identity and occurrence (a plan for sim.NewScripted).
@@ -80,7 +80,7 @@ func threshold(p float64) int {
 }
 
 // Choose implements sim.Chooser.
-func (d *drawer) Choose(c *sim.Choice) int {
+func (d *drawer) Choose(c sim.Choice) int {
 	if !c.Kind.IsFault() {
 		return 0 // jitter: the shortest delay, not drawn
 	}
@@ -90,10 +90,10 @@ func (d *drawer) Choose(c *sim.Choice) int {
 	case c.P >= 1:
 		return 1
 	}
-	id := *c
+	id := c
 	id.N, id.P = 0, 0
 	d.seen[id]++
-	if faultDraw.Draw(d.t, label(d.owner.Topology, c, d.seen[id])) >= threshold(c.P) {
+	if faultDraw.Draw(d.t, label(d.owner.Topology, &c, d.seen[id])) >= threshold(c.P) {
 		return 1
 	}
 	return 0
