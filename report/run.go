@@ -48,18 +48,34 @@ type RunResult struct {
 	EndTimeMs   int64           `json:"end_time_ms"`
 	Ops         []OpDoc         `json:"ops"`
 	Faults      sim.FaultCounts `json:"faults"`
+	Invariants  []InvariantDoc  `json:"invariants,omitempty"`
+	Metrics     []MetricDoc     `json:"metrics,omitempty"`
 	TraceDigest string          `json:"trace_digest"`
 	Replay      string          `json:"replay"`
 }
 
 // OpDoc is one operation's ledger line.
 type OpDoc struct {
-	Op                int32  `json:"op"`
-	Attempts          int32  `json:"attempts"`
-	Deliveries        int32  `json:"deliveries"`
-	Effects           int32  `json:"effects"`
-	DistinctResponses int32  `json:"distinct_responses"`
-	Verdict           string `json:"verdict"`
+	Op                int32   `json:"op"`
+	Attempts          int32   `json:"attempts"`
+	Deliveries        int32   `json:"deliveries"`
+	Effects           int32   `json:"effects"`
+	SinkEffects       []int32 `json:"sink_effects,omitempty"` // per observed sink, when there are several
+	DistinctResponses int32   `json:"distinct_responses"`
+	Verdict           string  `json:"verdict"`
+}
+
+// InvariantDoc is one scenario invariant's verdict.
+type InvariantDoc struct {
+	Name      string `json:"name"`
+	Held      bool   `json:"held"`
+	Violation string `json:"violation,omitempty"`
+}
+
+// MetricDoc is one scenario metric's value at the end of the run.
+type MetricDoc struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
 }
 
 // Run is one semantics' outcome with the command that replays it.
@@ -88,8 +104,14 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 		for _, op := range o.Ops {
 			res.Ops = append(res.Ops, OpDoc{
 				Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
-				DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
+				SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
 			})
+		}
+		for _, inv := range o.Invariants {
+			res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
+		}
+		for _, m := range o.Metrics {
+			res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value})
 		}
 		doc.Results = append(doc.Results, res)
 	}
@@ -170,6 +192,16 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 		}
 		b.WriteString(lt.String())
 		b.WriteString("\n")
+		for _, inv := range r.Invariants {
+			if inv.Held {
+				fmt.Fprintf(&b, "invariant %s: %s\n", inv.Name, styleGood.Render("held"))
+			} else {
+				fmt.Fprintf(&b, "invariant %s: %s — %s\n", inv.Name, styleBad.Render("violated"), inv.Violation)
+			}
+		}
+		for _, m := range r.Metrics {
+			fmt.Fprintf(&b, "metric %s: %s\n", m.Name, ffmt(m.Value))
+		}
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {
