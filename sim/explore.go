@@ -267,7 +267,7 @@ type fingerprintSet struct {
 }
 
 func newFingerprintSet() *fingerprintSet {
-	return &fingerprintSet{m: make(map[Fingerprint]uint8, 1<<16)}
+	return &fingerprintSet{m: make(map[Fingerprint]uint8, 1024)}
 }
 
 // add records fp reached with used faults; it reports whether the state
