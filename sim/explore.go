@@ -107,10 +107,11 @@ func (s *stepChooser) Choose(c Choice) int {
 	return v
 }
 
-// next returns the alternative vector after the one just run, within the
-// fault budget of the step, or false when the step is exhausted.
-func (s *stepChooser) next(budget int) ([]int, bool) {
-	vec := append([]int(nil), s.answers...)
+// next writes into dst the alternative vector after the one just run,
+// within the fault budget of the step; it returns false when the step is
+// exhausted.
+func (s *stepChooser) next(dst []int, budget int) ([]int, bool) {
+	vec := append(dst[:0], s.answers...)
 	for i := len(vec) - 1; i >= 0; i-- {
 		if vec[i]+1 >= s.arity[i] {
 			continue
@@ -127,7 +128,7 @@ func (s *stepChooser) next(budget int) ([]int, bool) {
 		vec[i]++
 		return vec[:i+1], true
 	}
-	return nil, false
+	return vec[:0], false
 }
 
 type frame struct {
@@ -174,11 +175,13 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 	res.States = 1
 	sc := &stepChooser{kinds: opt.Kinds}
 	var pool []*World
+	var frames []*frame // popped frames, reused with their buffers
 	stack := []*frame{{world: root}}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		if f.done {
 			pool = append(pool, f.world)
+			frames = append(frames, f)
 			stack = stack[:len(stack)-1]
 			continue
 		}
@@ -193,10 +196,10 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 		child.SetChooser(sc)
 		stepped := child.Step()
 		res.Transitions++
-		via := append([]int(nil), sc.answers...)
+		via := sc.answers // valid until the next step; copied when a frame keeps it
 		used := f.faults + (opt.MaxFaults - f.faults - sc.budget)
 		var more bool
-		f.vec, more = sc.next(opt.MaxFaults - f.faults)
+		f.vec, more = sc.next(f.vec, opt.MaxFaults-f.faults)
 		f.done = !more
 
 		depth := len(stack)
@@ -245,7 +248,14 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 			continue
 		}
 		res.MaxDepth = max(res.MaxDepth, depth)
-		stack = append(stack, &frame{world: child, faults: used, via: via})
+		var nf *frame
+		if n := len(frames); n > 0 {
+			nf, frames = frames[n-1], frames[:n-1]
+		} else {
+			nf = &frame{}
+		}
+		*nf = frame{world: child, faults: used, via: append(nf.via[:0], via...), vec: nf.vec[:0]}
+		stack = append(stack, nf)
 	}
 	return res, nil
 }
