@@ -177,3 +177,43 @@ func BenchmarkExploreTwoGenerals(b *testing.B) {
 	}
 	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
 }
+
+// TestExploreStateCacheIsSound compares the explorer with its state cache
+// against a stateless search (every schedule run to its end) on small
+// bounds: the verdicts must agree, and the cache must only save work.
+func TestExploreStateCacheIsSound(t *testing.T) {
+	cases := []struct {
+		name   string
+		sem    sim.Semantics
+		params map[string]string
+		faults int
+	}{
+		{"double-billing", sim.Idempotent, nil, 2},
+		{"double-billing", sim.AtLeastOnce, nil, 2},
+		{"double-billing", sim.Idempotent, map[string]string{"store": "memory"}, 2},
+		{"double-billing", sim.Idempotent, map[string]string{"mark": "after"}, 2},
+		{"at-least-once-duplicate", sim.Idempotent, nil, 2},
+		{"at-least-once-duplicate", sim.AtMostOnce, nil, 2},
+		{"at-least-once-duplicate", sim.Idempotent, map[string]string{"store": "memory"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%s/%v", c.name, c.sem.Alias(), c.params), func(t *testing.T) {
+			cfg := exploreConfig(t, c.name, c.sem, 2, "loss,ack-loss,crash", c.params)
+			cached, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: c.faults, Promise: sim.ExactlyOne})
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: c.faults, Promise: sim.ExactlyOne, Stateless: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cached.Holds != full.Holds || cached.Complete != full.Complete {
+				t.Fatalf("cache: holds=%v complete=%v; stateless: holds=%v complete=%v", cached.Holds, cached.Complete, full.Holds, full.Complete)
+			}
+			if cached.Holds && cached.Transitions > full.Transitions {
+				t.Errorf("the cache made the search longer: %d > %d transitions", cached.Transitions, full.Transitions)
+			}
+			t.Logf("holds=%v: %d transitions with the cache, %d without", cached.Holds, cached.Transitions, full.Transitions)
+		})
+	}
+}

@@ -21,6 +21,10 @@ type ExploreOptions struct {
 	Kinds     KindSet // fault kinds to enumerate; 0 = all
 	MaxDepth  int     // engine steps per schedule; 0 = 100 000
 	MaxStates int     // distinct states before giving up; 0 = 20 000 000
+	// Stateless turns the state cache off: every schedule is executed to
+	// its end. It exists to check, in tests, that the cache is a sound
+	// reduction (same verdicts, fewer transitions).
+	Stateless bool
 	// Progress, if set, is called every ProgressEvery new states.
 	Progress      func(ExploreStats)
 	ProgressEvery int
@@ -143,6 +147,16 @@ type frame struct {
 // depth first, skipping states already explored with no more faults used.
 // It stops at the first violation (the caller shrinks it).
 //
+// The one reduction is that state cache, and it is sound: a state's future
+// depends only on what its fingerprint encodes (see World.AppendState), and
+// a state revisited with at least as many faults used has a subset of the
+// futures already explored. No partial-order reduction is needed because
+// the explorer never branches on the order of events — the engine orders
+// them by (time, sequence) — only on fault choices; two fault choices that
+// lead to the same state (losing a message to a crashed node, or letting it
+// be dropped there) merge through the cache. TestExploreStateCacheIsSound
+// checks the verdicts against a stateless search.
+//
 // Every step of the engine is a transition; the choices made inside one
 // step (drop? duplicate? slow? crash?) are enumerated as an odometer, so
 // the explorer drives the same engine and the same Chooser interface as a
@@ -227,7 +241,7 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 			res.Choices = pathChoices(stack, via)
 			return res, nil
 		}
-		if !visited.add(child.Fingerprint(), used) {
+		if !opt.Stateless && !visited.add(child.Fingerprint(), used) {
 			res.Revisits++
 			pool = append(pool, child)
 			continue
