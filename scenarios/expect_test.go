@@ -2,6 +2,7 @@ package scenarios_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
@@ -92,6 +93,34 @@ func TestDeclaredProofs(t *testing.T) {
 				}
 				t.Logf("%d states, %d schedules", res.States, res.Schedules)
 			})
+		}
+	}
+}
+
+// TestEveryScenarioHasALesson: `once explain` has a story, what to watch,
+// a why for every semantics, a fix and commands to try, for every
+// scenario — and block text arrives without its YAML markers.
+func TestEveryScenarioHasALesson(t *testing.T) {
+	for _, sc := range scenarios.All() {
+		l := sc.Lesson
+		for field, text := range map[string]string{"story": l.Story, "watch": l.Watch, "fix": l.Fix} {
+			if strings.TrimSpace(text) == "" {
+				t.Errorf("%s: lesson.%s is empty", sc.Name, field)
+			}
+			if strings.HasPrefix(text, "|") || strings.HasPrefix(text, ">") {
+				t.Errorf("%s: lesson.%s keeps its YAML block marker: %.20q", sc.Name, field, text)
+			}
+		}
+		for _, sem := range sc.Semantics {
+			if strings.TrimSpace(l.Why[sem]) == "" {
+				t.Errorf("%s: lesson.why has nothing for %s", sc.Name, sem.Alias())
+			}
+		}
+		if len(l.Try) == 0 {
+			t.Errorf("%s: lesson.try lists no command", sc.Name)
+		}
+		if sc.Summary == "" {
+			t.Errorf("%s: no summary", sc.Name)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -25,6 +26,12 @@ func (s *Scalar) UnmarshalYAML(node ast.Node) error {
 	switch n := node.(type) {
 	case *ast.NullNode:
 		s.Text = ""
+	case *ast.LiteralNode: // a | or > block: decode it, without the marker
+		var text string
+		if err := yaml.NodeToValue(n, &text); err != nil {
+			return &SpecError{Line: s.Line, Col: s.Col, Msg: err.Error()}
+		}
+		s.Text = text
 	case ast.ScalarNode:
 		s.Text = fmt.Sprint(n.GetValue())
 		if tok != nil && (node.Type() == ast.FloatType || node.Type() == ast.IntegerType) {
