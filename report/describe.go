@@ -91,7 +91,10 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	case sim.EvStorePut:
 		return fmt.Sprintf("%-9s put      %s[%d] = %s", node, table(), m.Key, recordLabel(topo, e))
 	case sim.EvStoreDelete:
-		return fmt.Sprintf("%-9s delete   %s[%d] (expired)", node, table(), m.Key)
+		if e.Found {
+			return fmt.Sprintf("%-9s expire   %s[%d] (its time to live is over)", node, table(), m.Key)
+		}
+		return fmt.Sprintf("%-9s delete   %s[%d]", node, table(), m.Key)
 	case sim.EvEffect:
 		return fmt.Sprintf("%-9s EFFECT   %s %s value=%d", node, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
 	case sim.EvOutcome:

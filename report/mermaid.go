@@ -54,7 +54,11 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 		case sim.EvStorePut:
 			fmt.Fprintf(&b, "    %s->>%s: put %d = %s\n", id(e.Node), store(e.Node, e.Label), m.Key, recordLabel(topo, e))
 		case sim.EvStoreDelete:
-			fmt.Fprintf(&b, "    %s->>%s: delete %d (expired)\n", id(e.Node), store(e.Node, e.Label), m.Key)
+			what := "delete"
+			if e.Found {
+				what = "expire"
+			}
+			fmt.Fprintf(&b, "    %s->>%s: %s %d\n", id(e.Node), store(e.Node, e.Label), what, m.Key)
 		case sim.EvEffect:
 			fmt.Fprintf(&b, "    Note right of %s: %s %s (value %d)\n", id(e.Node), topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
 		case sim.EvCrash:

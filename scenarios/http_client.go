@@ -8,25 +8,30 @@ const (
 	opDone
 )
 
-// HTTPClient issues POST /payments, one per operation, spaced Interval
-// apart. Under at-most-once it sends once and never retries; otherwise it
-// retries the same request whenever Timeout passes without a final answer,
-// and a 409 (key still in flight) is not final. Under the idempotent
-// semantics it sends an Idempotency-Key: one per operation, or — the bug —
-// a fresh one per attempt.
+// HTTPClient issues POST /payments (or POST /orders), one per operation,
+// spaced Interval apart. Under at-most-once it sends once and never
+// retries; otherwise it retries the same request whenever Timeout passes
+// without a final answer, and a 409 (key still in flight) or a 202 (accepted,
+// result pending) is not final. Under the idempotent semantics it sends an
+// Idempotency-Key: one per operation, or one of the bugs — a fresh one per
+// attempt, op-1's key reused for every later operation, or none until the
+// server issues one in a 202.
+//
+// Clicks > 1 is the double click: that many requests of the operation leave
+// at once, each a separate attempt; only the last one arms the retry timer.
 type HTTPClient struct {
-	Service     sim.NodeID
-	Interval    sim.Time
-	Timeout     sim.Time
-	MaxAttempts int32 // 0 = retry until answered
-	KeyPerTry   bool  // the new-key-per-retry bug
+	Service      sim.NodeID
+	Interval     sim.Time
+	Timeout      sim.Time
+	MaxAttempts  int32 // 0 = retry until answered
+	KeyPerTry    bool  // the new-key-per-retry bug
+	ReuseFirst   bool  // the key-reuse bug: every operation sends op-1's key
+	ServerIssued bool  // no key of its own: it uses the one a 202 carries
+	Clicks       int32 // requests sent at once when an operation starts (0 = 1)
+	Orders       bool  // POST /orders instead of POST /payments
 }
 
 const clientOps sim.TableID = 0
-
-func httpClientSpec() sim.NodeSpec {
-	return sim.NodeSpec{Name: "client", Tables: []sim.TableSpec{{Name: "ops"}}}
-}
 
 // Start schedules the workload on first boot.
 func (c *HTTPClient) Start(ctx *sim.Context) {
@@ -41,21 +46,44 @@ func (c *HTTPClient) idempotencyKey(ctx *sim.Context, op sim.OpID, attempt int32
 	if sem == sim.AtMostOnce || sem == sim.AtLeastOnce {
 		return 0
 	}
-	if c.KeyPerTry {
+	switch {
+	case c.KeyPerTry:
 		return int64(op)*1000 + int64(attempt)
+	case c.ReuseFirst:
+		return 1_000_000 + 1
+	case c.ServerIssued:
+		r, _ := ctx.Get(clientOps, int64(op), op)
+		return r.Aux // 0 until a 202 brought one
 	}
 	return 1_000_000 + int64(op)
+}
+
+// kinds returns the request and response kinds of the endpoint it calls.
+func (c *HTTPClient) kinds() (sim.MsgKind, sim.MsgKind) {
+	if c.Orders {
+		return MsgOrder, MsgOrderResponse
+	}
+	return MsgPayRequest, MsgPayResponse
 }
 
 // payload is the request body's fingerprint: the amount to charge.
 func payload(op sim.OpID) int64 { return 100 + int64(op) }
 
+// post sends one attempt and remembers it as the latest.
+func (c *HTTPClient) post(ctx *sim.Context, op sim.OpID, attempt int32) {
+	key := c.idempotencyKey(ctx, op, attempt)
+	rec := sim.Record{State: opPending, Value: int64(attempt)}
+	if c.ServerIssued {
+		rec.Aux = key // keep the issued key for later attempts
+	}
+	ctx.Put(clientOps, int64(op), op, rec)
+	req, _ := c.kinds()
+	ctx.Send(c.Service, sim.Message{Kind: req, Op: op, Attempt: attempt, Key: key, Payload: payload(op)})
+}
+
+// send sends one attempt and arms its retry timer.
 func (c *HTTPClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
-	ctx.Put(clientOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
-	ctx.Send(c.Service, sim.Message{
-		Kind: MsgPayRequest, Op: op, Attempt: attempt,
-		Key: c.idempotencyKey(ctx, op, attempt), Payload: payload(op),
-	})
+	c.post(ctx, op, attempt)
 	if ctx.Semantics() != sim.AtMostOnce && (c.MaxAttempts == 0 || attempt < c.MaxAttempts) {
 		ctx.After(c.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
 	}
@@ -65,7 +93,10 @@ func (c *HTTPClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
 	case TimerStartOp:
-		c.send(ctx, t.Op, 1)
+		for a := int32(1); a < c.Clicks; a++ {
+			c.post(ctx, t.Op, a) // the double click: more copies, one retry timer
+		}
+		c.send(ctx, t.Op, max(c.Clicks, 1))
 	case TimerRetry:
 		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
 		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
@@ -78,13 +109,29 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 // outcome, late ones included: that is how two different transaction ids
 // for one payment become visible.
 func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgPayResponse || m.Status == StatusConflict {
+	if _, resp := c.kinds(); m.Kind != resp || m.Status == StatusConflict {
 		return // 409: still in flight; the retry timer will ask again
+	}
+	if m.Status == StatusAccepted {
+		c.learnKey(ctx, m) // 202: accepted, the result is to be asked for later
+		return
 	}
 	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
 	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
 	if ok && r.State == opPending {
 		r.State = opDone
+		ctx.Put(clientOps, int64(m.Op), m.Op, r)
+	}
+}
+
+// learnKey keeps the key a 202 carries, when the client waits for one.
+func (c *HTTPClient) learnKey(ctx *sim.Context, m sim.Message) {
+	if !c.ServerIssued || m.Key == 0 {
+		return
+	}
+	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
+	if ok && r.State == opPending && r.Aux == 0 {
+		r.Aux = m.Key
 		ctx.Put(clientOps, int64(m.Op), m.Op, r)
 	}
 }

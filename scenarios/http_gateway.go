@@ -18,13 +18,6 @@ const (
 	gatewayCounter                    // row 0: last transaction id issued
 )
 
-func gatewaySpec() sim.NodeSpec {
-	return sim.NodeSpec{Name: "gateway", Tables: []sim.TableSpec{
-		{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}},
-		{Name: "counter", Durable: true},
-	}}
-}
-
 // Start does nothing: the gateway only answers.
 func (g *Gateway) Start(*sim.Context) {}
 

@@ -26,30 +26,26 @@ const (
 //
 // The bugs the catalog teaches are switches: MarkAfter ("check, call,
 // mark": no PROCESSING row, the key is written only after the charge), TTL
-// (entries older than TTL are forgotten), and a volatile key table
-// (store=memory) chosen by the NodeSpec.
+// (entries older than TTL are forgotten), a volatile key table
+// (store=memory) chosen by the NodeSpec, NoLock (a key still PROCESSING
+// does not block: the request is charged again — the PROCESSING row is
+// upserted, not inserted under a unique constraint), and Reuse (what a
+// known key with another body gets: "reject" answers 422, "replay" answers
+// the stored response because the body is not fingerprinted, "overwrite"
+// charges the new body and replaces the stored result).
 type PaymentService struct {
 	Client    sim.NodeID
 	Gateway   sim.NodeID
 	MarkAfter bool
 	TTL       sim.Time // 0 = keys never expire
+	NoLock    bool     // the concurrent-same-key bug
+	Reuse     string   // reject (default) | replay | overwrite
 }
 
 const (
 	serviceKeys sim.TableID = iota // the (key, response) store
 	serviceSeen                    // (op, attempt) pairs seen: at-most-once transport dedup
 )
-
-func paymentServiceSpec(durableKeys bool, crash float64) sim.NodeSpec {
-	return sim.NodeSpec{
-		Name: "service",
-		Tables: []sim.TableSpec{
-			{Name: "keys", Durable: durableKeys, Traced: true, States: keyStates},
-			{Name: "seen", Durable: true},
-		},
-		Crashable: true, CrashProbability: crash, RestartAfter: 500,
-	}
-}
 
 var keyStates = []string{"", "PROCESSING", "COMPLETED"}
 
@@ -112,12 +108,12 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 	}
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
 	if ok && s.TTL > 0 && ctx.Now()-r.At >= s.TTL {
-		ctx.Delete(serviceKeys, m.Key, m.Op) // expired: the key is forgotten
+		ctx.Expire(serviceKeys, m.Key, m.Op) // the key is forgotten
 		ok = false
 	}
-	if ok {
+	if ok && !s.processAgain(r, m) {
 		switch {
-		case r.Aux != m.Payload:
+		case r.Aux != m.Payload && s.Reuse != "replay":
 			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
 		case r.State == keyProcessing:
 			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
@@ -135,6 +131,15 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 	ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
 }
 
+// processAgain reports whether a request whose key is already stored is
+// nevertheless charged: only under the NoLock and Reuse=overwrite bugs.
+func (s *PaymentService) processAgain(r sim.Record, m sim.Message) bool {
+	if r.Aux != m.Payload {
+		return s.Reuse == "overwrite"
+	}
+	return s.NoLock && r.State == keyProcessing
+}
+
 // completeIdempotent stores the gateway's answer under the key, then
 // replies (when a client attempt is waiting for it).
 func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, reply bool) {
@@ -142,7 +147,7 @@ func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, rep
 		return
 	}
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if !ok || r.State == keyProcessing {
+	if !ok || r.State == keyProcessing || (s.Reuse == "overwrite" && r.Aux != m.Payload) {
 		r = sim.Record{State: keyCompleted, Status: StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
 		ctx.Put(serviceKeys, m.Key, m.Op, r)
 	}

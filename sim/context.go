@@ -124,7 +124,13 @@ func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 }
 
 // Delete removes key from table id.
-func (c *Context) Delete(id TableID, key int64, op OpID) {
+func (c *Context) Delete(id TableID, key int64, op OpID) { c.remove(id, key, op, false) }
+
+// Expire removes key from table id because its time to live is over; the
+// trace says so.
+func (c *Context) Expire(id TableID, key int64, op OpID) { c.remove(id, key, op, true) }
+
+func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 	if c.down() {
 		return
 	}
@@ -133,6 +139,7 @@ func (c *Context) Delete(id TableID, key int64, op OpID) {
 	if traced {
 		e := c.w.event(EvStoreDelete, c.node, NoNode)
 		e.Label = uint8(id)
+		e.Found = expired
 		e.Msg.Key, e.Msg.Op = key, op
 		c.w.emit(e)
 	}

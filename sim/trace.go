@@ -60,7 +60,7 @@ type Event struct {
 	Peer   NodeID
 	Reason DropReason // EvDrop
 	Label  uint8      // table (store events), sink (effects), point (crashes), timer kind
-	Found  bool       // EvStoreGet
+	Found  bool       // EvStoreGet: the key was present; EvStoreDelete: the row expired
 	Msg    Message    // the message, timer payload, or op/key of store and effect events
 	Rec    Record     // EvStoreGet (when found) and EvStorePut
 }

@@ -1,0 +1,74 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// KeyIssuingService is a payment service whose idempotency keys are born
+// on the server: a POST without a key is a new payment, for which it issues
+// a key, persists it as PROCESSING, calls the gateway, and only then
+// answers 202 Accepted carrying the key. The client asks again with that
+// key for the result (409 while in flight, the stored 201 after).
+//
+// The flaw is structural: the first request of every payment carries no
+// key, so nothing can recognise its retry. If the 202 is lost, the client
+// can only send another keyless POST, which is another payment. Requests
+// that do carry a key (the client-generated fix) follow PaymentService's
+// protocol unchanged.
+type KeyIssuingService struct {
+	PaymentService
+}
+
+const issuedCounter sim.TableID = 2 // row 0: keys issued so far (after keys and seen)
+
+// issuedKeyBase keeps server-issued keys apart from every client key.
+const issuedKeyBase int64 = 9_000_000_000
+
+// Receive issues a key to a keyless payment; everything else is the
+// payment service's.
+func (s *KeyIssuingService) Receive(ctx *sim.Context, m sim.Message) {
+	if !idempotent(ctx.Semantics()) {
+		s.PaymentService.Receive(ctx, m)
+		return
+	}
+	switch {
+	case m.Kind == MsgPayRequest && m.Key == 0:
+		m.Key = s.issue(ctx, m.Op)
+		// Intent first: the key is PROCESSING and the charge is on its way
+		// before the 202 leaves (a crash in between sends no 202).
+		s.handleIdempotent(ctx, m)
+		ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: StatusAccepted, Key: m.Key})
+	case m.Kind == MsgChargeResult && m.Key >= issuedKeyBase:
+		// The keyless request was already answered (202): store the
+		// result for the client's next ask.
+		s.completeIdempotent(ctx, m, false)
+	default:
+		s.PaymentService.Receive(ctx, m)
+	}
+}
+
+// issue draws the next key from a durable counter.
+func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) int64 {
+	r, _ := ctx.Get(issuedCounter, 0, op)
+	r.Value++
+	ctx.Put(issuedCounter, 0, op, r)
+	return issuedKeyBase + r.Value
+}
+
+func init() {
+	registerRole(&Role{
+		Name: "key-issuing-service",
+		Doc:  "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
+		Options: []RoleOption{
+			{Name: "client", Kind: "node", Doc: "where responses go"},
+			{Name: "gateway", Kind: "node", Doc: "the card gateway"},
+			{Name: "store", Kind: "enum", Default: "durable", Values: storeValues, Doc: "the key store: a durable table, or memory lost on a crash"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			s := &KeyIssuingService{PaymentService: PaymentService{Client: a.Node("client"), Gateway: a.Node("gateway")}}
+			durable := a.Enum("store", "durable", storeValues...) == "durable"
+			return s, []sim.TableSpec{
+				storeTable("keys", durable, keyStates), {Name: "seen", Durable: true},
+				{Name: "issued", Durable: true},
+			}
+		},
+	})
+}

@@ -1,0 +1,179 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// BackoffClient is a billing job that calls a provider's API directly, one
+// charge per operation, spaced Interval apart. It has no timeout of its
+// own: the provider always answers. A 2xx is the result. A 403 (the
+// provider's rate limit, sent without Retry-After) or a 5xx makes it wait a
+// fixed Backoff and try again, at most Retries times; after that it gives
+// up and records the failure as its result. Under the idempotent semantics
+// every attempt of an operation carries the same Idempotency-Key; otherwise
+// none. Under at-most-once it never retries.
+type BackoffClient struct {
+	Service  sim.NodeID
+	Interval sim.Time
+	Backoff  sim.Time
+	Retries  int32
+}
+
+// Start schedules the workload.
+func (c *BackoffClient) Start(ctx *sim.Context) {
+	for op := 1; op <= ctx.Ops(); op++ {
+		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+	}
+}
+
+func (c *BackoffClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
+	var key int64
+	if idempotent(ctx.Semantics()) {
+		key = 1_000_000 + int64(op)
+	}
+	ctx.Put(clientOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
+	ctx.Send(c.Service, sim.Message{Kind: MsgPayRequest, Op: op, Attempt: attempt, Key: key, Payload: payload(op)})
+}
+
+// Timer starts an operation or makes its retry.
+func (c *BackoffClient) Timer(ctx *sim.Context, t sim.Timer) {
+	switch t.Kind {
+	case TimerStartOp:
+		c.send(ctx, t.Op, 1)
+	case TimerBackoff:
+		c.send(ctx, t.Op, t.Attempt+1)
+	}
+}
+
+// Receive takes a result, or schedules the retry after a 403 or a 5xx.
+func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgPayResponse {
+		return
+	}
+	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
+	if !ok || r.State != opPending || r.Value != int64(m.Attempt) {
+		return // not the attempt it waits for
+	}
+	retryable := m.Status == StatusForbidden || m.Status >= 500
+	if retryable && ctx.Semantics() != sim.AtMostOnce && m.Attempt <= c.Retries {
+		ctx.After(c.Backoff, sim.Timer{Kind: TimerBackoff, Op: m.Op, Attempt: m.Attempt})
+		return
+	}
+	r.State = opDone
+	ctx.Put(clientOps, int64(m.Op), m.Op, r)
+	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
+}
+
+// RateLimitedProvider is the public edge of a billing provider. It admits
+// at most Limit requests per Window (a fixed window that opens with the
+// first request after the previous one closed) and answers the rest 403
+// Forbidden — not 429, and without Retry-After — before anything is
+// processed. Admitted requests go to the billing core (a card-gateway) with
+// the caller's key; the core's answer is relayed as 201. If the core has
+// not answered within CoreTimeout the edge answers 504: the charge may
+// have happened (its answer was lost) or not (the request was).
+type RateLimitedProvider struct {
+	Core        sim.NodeID
+	Limit       int32
+	Window      sim.Time
+	CoreTimeout sim.Time
+}
+
+const (
+	edgeWindow  sim.TableID = iota // row 0: the open window (At = its end, Status = requests admitted)
+	edgePending                    // op*1000+attempt → the caller (Value) waiting for the core
+)
+
+func edgeRequest(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
+
+// Start does nothing: the edge only answers.
+func (p *RateLimitedProvider) Start(*sim.Context) {}
+
+// Receive admits or rejects a request, or relays the core's answer.
+func (p *RateLimitedProvider) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgPayRequest:
+		if !p.admit(ctx, m.Op) {
+			ctx.Send(m.From, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: StatusForbidden})
+			return
+		}
+		ctx.Put(edgePending, edgeRequest(m.Op, m.Attempt), m.Op, sim.Record{Value: int64(m.From)})
+		ctx.Send(p.Core, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
+		ctx.After(p.CoreTimeout, sim.Timer{Kind: TimerCoreTimeout, Op: m.Op, Attempt: m.Attempt})
+	case MsgChargeResult:
+		p.answer(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+	}
+}
+
+// Timer answers 504 for a request the core left unanswered.
+func (p *RateLimitedProvider) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerCoreTimeout {
+		p.answer(ctx, t.Op, t.Attempt, StatusGatewayTimeout, 0)
+	}
+}
+
+// answer replies to a pending request, once.
+func (p *RateLimitedProvider) answer(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
+	req := edgeRequest(op, attempt)
+	r, ok := ctx.Get(edgePending, req, op)
+	if !ok {
+		return // answered already (a late core answer after the 504)
+	}
+	ctx.Delete(edgePending, req, op)
+	ctx.Send(sim.NodeID(r.Value), sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+}
+
+// admit counts the request against the open window. The row keeps the
+// window's end as its time stamp, so only time relative to now matters (as
+// the explorer's fingerprints assume), and a window opened at time 0 is
+// told apart from an unset stamp.
+func (p *RateLimitedProvider) admit(ctx *sim.Context, op sim.OpID) bool {
+	w, ok := ctx.Get(edgeWindow, 0, op)
+	if !ok || ctx.Now() >= w.At {
+		w = sim.Record{At: ctx.Now() + p.Window}
+	}
+	if w.Status >= p.Limit {
+		return false
+	}
+	w.Status++
+	ctx.Put(edgeWindow, 0, op, w)
+	return true
+}
+
+func init() {
+	registerRole(&Role{
+		Name: "backoff-client",
+		Doc:  "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
+		Options: []RoleOption{
+			{Name: "service", Kind: "node", Doc: "the provider it calls"},
+			{Name: "interval", Kind: "duration", Default: "20ms", Doc: "time between the starts of two operations"},
+			{Name: "backoff", Kind: "duration", Default: "60s", Doc: "the fixed wait before a retry (no Retry-After to go by)"},
+			{Name: "retries", Kind: "int", Default: "1", Doc: "retries after a 403 or a 5xx"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			c := &BackoffClient{
+				Service: a.Node("service"), Interval: a.Duration("interval", 20), Backoff: a.Duration("backoff", 60_000),
+				Retries: int32(a.Int("retries", 1, 0, 100)),
+			}
+			return c, []sim.TableSpec{{Name: "ops"}}
+		},
+	})
+	registerRole(&Role{
+		Name: "rate-limited-provider",
+		Doc:  "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
+		Options: []RoleOption{
+			{Name: "core", Kind: "node", Doc: "the billing core that charges (a card-gateway)"},
+			{Name: "limit", Kind: "int", Default: "3", Doc: "requests admitted per window"},
+			{Name: "window", Kind: "duration", Default: "1s", Doc: "length of the rate-limit window"},
+			{Name: "core-timeout", Kind: "duration", Default: "2s", Doc: "how long the edge waits for the core before answering 504"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			p := &RateLimitedProvider{
+				Core: a.Node("core"), Limit: int32(a.Int("limit", 3, 0, 1_000_000)), Window: a.Duration("window", 1000),
+				CoreTimeout: a.Duration("core-timeout", 2000),
+			}
+			if p.Window <= 0 {
+				a.fail("window", "window: a rate-limit window must be longer than 0")
+			}
+			return p, []sim.TableSpec{{Name: "window", Durable: true}, {Name: "pending"}}
+		},
+	})
+}

@@ -1,0 +1,306 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Intent states of IntentService's key table. UNKNOWN is the state the
+// lesson names: the provider was called, no answer came back, and nobody
+// knows whether the card was charged.
+const (
+	intentProcessing int32 = iota + 1
+	intentCompleted
+	intentUnknown
+)
+
+var intentStates = []string{"", "PROCESSING", "COMPLETED", "UNKNOWN"}
+
+// IntentService handles POST /payments by charging a provider that may
+// time out after it has charged.
+//
+// Under the idempotent semantics, in this order: the intent is persisted
+// (key PROCESSING, with the body) before the provider is called with the
+// key; the call has a deadline (CallTimeout). A result stores the response
+// (COMPLETED) and answers the waiting request; a retry of a completed key
+// gets the stored response, a key not yet completed gets 409. When the
+// deadline passes without a result, the outcome is unknown, and what the
+// service does next is the lesson:
+//
+//   - "reconcile": mark the intent UNKNOWN and hand the key to the
+//     reconciler, which asks the provider by that same key; "charged"
+//     completes the intent with the provider's transaction, "not found"
+//     charges again with the same key. One charge, one stable result.
+//   - "retry-new-key": treat the timeout as a failure and charge again at
+//     once under a fresh provider key (the blind retry): when the first
+//     charge did happen, the card is charged twice.
+//
+// A late result (after the deadline) completes the intent too. After a
+// crash, every intent left PROCESSING is unknown and goes to the
+// reconciler. Under at-most-once and at-least-once it is the naive
+// endpoint: every request is a charge without a key.
+type IntentService struct {
+	Client      sim.NodeID
+	Provider    sim.NodeID
+	Reconciler  sim.NodeID
+	CallTimeout sim.Time
+	NewKey      bool // on-timeout: retry-new-key (the bug)
+}
+
+const (
+	intentKeys  sim.TableID = iota // key → intent and, once completed, the response
+	intentCalls                    // key → provider calls so far (Status) and the client attempt (Aux)
+)
+
+// providerKeyShift puts the try number above every client key, so that a
+// retry under a new key is still traced back to its intent.
+const providerKeyShift = 40
+
+func (s *IntentService) providerKey(key int64, try int32) int64 {
+	if s.NewKey {
+		return key | int64(try)<<providerKeyShift
+	}
+	return key
+}
+
+func intentKeyOf(providerKey int64) int64 { return providerKey & (1<<providerKeyShift - 1) }
+
+// Start hands every intent a crash left PROCESSING to the reconciler: its
+// charge may or may not have happened.
+func (s *IntentService) Start(ctx *sim.Context) {
+	if !idempotent(ctx.Semantics()) {
+		return
+	}
+	keys := ctx.Rows(intentKeys)
+	var pending []int64
+	for i := 0; i < keys.Len(); i++ {
+		if key, r := keys.At(i); r.State == intentProcessing {
+			pending = append(pending, key)
+		}
+	}
+	for _, key := range pending { // Put below must not run while iterating
+		r, _ := ctx.Get(intentKeys, key, 0)
+		s.markUnknown(ctx, key, r)
+	}
+}
+
+// Receive dispatches requests, provider results and reconciliations.
+func (s *IntentService) Receive(ctx *sim.Context, m sim.Message) {
+	idem := idempotent(ctx.Semantics())
+	switch {
+	case m.Kind == MsgPayRequest && idem:
+		s.request(ctx, m)
+	case m.Kind == MsgPayRequest:
+		ctx.Send(s.Provider, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Payload: m.Payload})
+	case m.Kind == MsgChargeResult && idem:
+		s.result(ctx, m)
+	case m.Kind == MsgChargeResult:
+		s.reply(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+	case m.Kind == MsgResolved && idem:
+		s.resolved(ctx, m)
+	}
+}
+
+func (s *IntentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
+	ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+}
+
+func (s *IntentService) request(ctx *sim.Context, m sim.Message) {
+	if m.Key == 0 {
+		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		return
+	}
+	if r, ok := ctx.Get(intentKeys, m.Key, m.Op); ok {
+		switch {
+		case r.Aux != m.Payload:
+			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+		case r.State == intentCompleted:
+			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+		default: // PROCESSING or UNKNOWN: not decided yet
+			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+		}
+		return
+	}
+	ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentProcessing, Value: int64(m.Op), Aux: m.Payload})
+	ctx.Put(intentCalls, m.Key, m.Op, sim.Record{Aux: int64(m.Attempt)})
+	s.charge(ctx, m.Key, m.Op, m.Payload)
+}
+
+// charge calls the provider once more for the intent under key and arms
+// the call's deadline.
+func (s *IntentService) charge(ctx *sim.Context, key int64, op sim.OpID, amount int64) {
+	c, _ := ctx.Get(intentCalls, key, op)
+	c.Status++
+	ctx.Put(intentCalls, key, op, c)
+	ctx.Send(s.Provider, sim.Message{Kind: MsgCharge, Op: op, Attempt: c.Status, Key: s.providerKey(key, c.Status), Payload: amount})
+	ctx.After(s.CallTimeout, sim.Timer{Kind: TimerCallTimeout, Op: op, Attempt: c.Status, Key: key})
+}
+
+// result completes the intent with the provider's answer, on time or late.
+func (s *IntentService) result(ctx *sim.Context, m sim.Message) {
+	key := intentKeyOf(m.Key)
+	r, ok := ctx.Get(intentKeys, key, m.Op)
+	if !ok || r.State == intentCompleted {
+		return // a second charge's answer: the first one is the result
+	}
+	waiting := r.State == intentProcessing
+	ctx.Put(intentKeys, key, m.Op, sim.Record{State: intentCompleted, Status: StatusCreated, Value: m.Value, Aux: r.Aux})
+	if waiting { // the request that started the call still waits for it
+		c, _ := ctx.Get(intentCalls, key, m.Op)
+		s.reply(ctx, m.Op, int32(c.Aux), StatusCreated, m.Value)
+	}
+}
+
+// Timer handles a call's deadline.
+func (s *IntentService) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerCallTimeout {
+		return
+	}
+	r, ok := ctx.Get(intentKeys, t.Key, t.Op)
+	c, _ := ctx.Get(intentCalls, t.Key, t.Op)
+	if !ok || r.State != intentProcessing || c.Status != t.Attempt {
+		return // answered in time, or an older call's deadline
+	}
+	if s.NewKey {
+		s.charge(ctx, t.Key, t.Op, r.Aux) // the blind retry
+		return
+	}
+	s.markUnknown(ctx, t.Key, r)
+}
+
+// markUnknown records that the intent's outcome is unknown, then hands it
+// to the reconciler.
+func (s *IntentService) markUnknown(ctx *sim.Context, key int64, r sim.Record) {
+	op := sim.OpID(r.Value)
+	r.State, r.At = intentUnknown, 0
+	ctx.Put(intentKeys, key, op, r)
+	ctx.Send(s.Reconciler, sim.Message{Kind: MsgUnknown, Op: op, Key: key, Payload: r.Aux})
+}
+
+// resolved applies the reconciler's finding to an UNKNOWN intent: charged
+// (complete it with that transaction), not found (charge again, same key),
+// or undecidable (a provider without lookups: it stays UNKNOWN for a human).
+func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
+	r, ok := ctx.Get(intentKeys, m.Key, m.Op)
+	if !ok || r.State != intentUnknown {
+		return // a late result got there first
+	}
+	switch m.Status {
+	case StatusOK:
+		ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentCompleted, Status: StatusCreated, Value: m.Value, Aux: r.Aux})
+	case StatusNotFound:
+		r.State, r.At = intentProcessing, 0
+		ctx.Put(intentKeys, m.Key, m.Op, r)
+		s.charge(ctx, m.Key, m.Op, r.Aux)
+	}
+}
+
+// Reconciler works off the backlog of unknown outcomes at a fixed pace:
+// every Every it asks the provider, by the intent's own key, about the
+// entry that has waited longest, and reports the answer to the service.
+// Its rate is r = 1/Every; if unknown outcomes arrive faster than that, the
+// backlog grows without bound.
+//
+// An entry leaves the backlog only when the provider answers; one whose
+// answer has not come back yet goes to the end of the line (it is asked
+// again after the others). The reconciler ticks only while its backlog is
+// not empty, so a run with nothing to reconcile ends.
+type Reconciler struct {
+	Service  sim.NodeID
+	Provider sim.NodeID
+	Every    sim.Time
+}
+
+const (
+	reconcileBacklog sim.TableID = iota // key → QUEUED entry (op in Value, amount in Aux); At orders the line
+	reconcileTicking                    // row 0 present: a tick is scheduled
+)
+
+// Start restarts the pace when a backlog survived a restart.
+func (c *Reconciler) Start(ctx *sim.Context) {
+	if ctx.Rows(reconcileBacklog).Len() > 0 {
+		c.arm(ctx)
+	}
+}
+
+func (c *Reconciler) arm(ctx *sim.Context) {
+	if _, ok := ctx.Get(reconcileTicking, 0, 0); ok {
+		return
+	}
+	ctx.Put(reconcileTicking, 0, 0, sim.Record{})
+	ctx.After(c.Every, sim.Timer{Kind: TimerReconcile})
+}
+
+// Receive queues an unknown outcome, or reports the provider's answer.
+func (c *Reconciler) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgUnknown:
+		ctx.Put(reconcileBacklog, m.Key, m.Op, sim.Record{State: 1, Value: int64(m.Op), Aux: m.Payload})
+		c.arm(ctx)
+	case MsgLookupResult:
+		if _, ok := ctx.Get(reconcileBacklog, m.Key, m.Op); !ok {
+			return // answered already
+		}
+		ctx.Delete(reconcileBacklog, m.Key, m.Op)
+		ctx.Send(c.Service, sim.Message{Kind: MsgResolved, Op: m.Op, Key: m.Key, Status: m.Status, Value: m.Value})
+	}
+}
+
+// Timer asks about the entry that has waited longest.
+func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerReconcile {
+		return
+	}
+	ctx.Delete(reconcileTicking, 0, 0)
+	rows := ctx.Rows(reconcileBacklog)
+	if rows.Len() == 0 {
+		return
+	}
+	oldest, first := 0, sim.Record{}
+	for i := 0; i < rows.Len(); i++ {
+		if _, r := rows.At(i); i == 0 || r.At < first.At {
+			oldest, first = i, r
+		}
+	}
+	key, r := rows.At(oldest)
+	op := sim.OpID(r.Value)
+	r.At = 0 // to the end of the line until answered
+	ctx.Put(reconcileBacklog, key, op, r)
+	ctx.Send(c.Provider, sim.Message{Kind: MsgLookup, Op: op, Key: key, Payload: r.Aux})
+	c.arm(ctx)
+}
+
+func init() {
+	registerRole(&Role{
+		Name: "intent-service",
+		Doc:  "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
+		Options: []RoleOption{
+			{Name: "client", Kind: "node", Doc: "where responses go"},
+			{Name: "provider", Kind: "node", Doc: "the card provider (card-gateway)"},
+			{Name: "reconciler", Kind: "node", Doc: "the reconciler that resolves unknown outcomes"},
+			{Name: "call-timeout", Kind: "duration", Default: "300ms", Doc: "how long it waits for the provider before the outcome is unknown"},
+			{Name: "on-timeout", Kind: "enum", Default: "reconcile", Values: []string{"reconcile", "retry-new-key"}, Doc: "hand the key to the reconciler, or charge again at once under a new key (the bug)"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			s := &IntentService{
+				Client: a.Node("client"), Provider: a.Node("provider"), Reconciler: a.Node("reconciler"),
+				CallTimeout: a.Duration("call-timeout", 300),
+				NewKey:      a.Enum("on-timeout", "reconcile", "reconcile", "retry-new-key") == "retry-new-key",
+			}
+			return s, []sim.TableSpec{storeTable("keys", true, intentStates), {Name: "calls", Durable: true}}
+		},
+	})
+	registerRole(&Role{
+		Name: "reconciler",
+		Doc:  "works off the backlog of unknown outcomes, one provider lookup by key per tick",
+		Options: []RoleOption{
+			{Name: "service", Kind: "node", Doc: "the service whose unknown outcomes it resolves"},
+			{Name: "provider", Kind: "node", Doc: "the provider it asks, by the intent's key"},
+			{Name: "every", Kind: "duration", Default: "200ms", Doc: "time between two lookups: the reconcile rate is 1/every"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			c := &Reconciler{Service: a.Node("service"), Provider: a.Node("provider"), Every: a.Duration("every", 200)}
+			if c.Every <= 0 {
+				a.fail("every", "every: the reconciler needs a pace above 0")
+			}
+			return c, []sim.TableSpec{storeTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
+		},
+	})
+}

@@ -1,0 +1,286 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// The three steps of one order, in the order they run.
+const (
+	stepContract int32 = iota + 1
+	stepEmail
+	stepStock
+	stepCount = stepStock
+)
+
+// OrderService handles POST /orders: one logical operation made of three
+// steps, each a call to another service — create the contract, send the
+// confirmation e-mail, update the stock — and each an effect on its own
+// sink. It calls them one after the other, and answers 201 (with the
+// contract id) when the last step is acknowledged.
+//
+// Under at-most-once it calls each step once; a step that is not
+// acknowledged in time aborts the order (500), so later steps are skipped.
+// Otherwise a step that is not acknowledged in time is called again, until
+// it is. Under the idempotent semantics the endpoint follows the
+// Idempotency-Key protocol (the key is persisted PROCESSING before the
+// first step, COMPLETED with the response after the last; 409 while in
+// flight, the stored response after). The order's progress through its
+// steps is in-flight state, kept in memory; after a crash every order left
+// PROCESSING is run again from its first step. What makes that safe is the
+// lesson:
+//
+//   - PerStep false, "one key on the endpoint only": the step calls carry no
+//     key, so a step repeated after a lost acknowledgement or a crash is
+//     done twice;
+//   - PerStep true, "a dedup key per step": every step call carries a key
+//     derived from the order's key and the step (the same on every repeat),
+//     and each step service keeps the keys it has done.
+type OrderService struct {
+	Client      sim.NodeID
+	Steps       [stepCount]sim.NodeID // contract, e-mail, stock services
+	StepTimeout sim.Time
+	PerStep     bool
+}
+
+const (
+	orderKeys sim.TableID = iota // the endpoint's (key, response) store
+	orderRuns                    // run → progress (volatile: in-flight state)
+	orderSeen                    // (op, attempt) seen: at-most-once transport dedup
+)
+
+// A run is one execution of an order: under the idempotent semantics its
+// Idempotency-Key, otherwise one per request received. Its progress row
+// holds the current step (State), the calls of that step so far (Status),
+// the operation and the client's attempt (Value = op*1000+attempt), and the
+// contract id once step 1 is done (Aux).
+func orderRun(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
+
+// orderStepKey derives a step's dedup key from the order's key.
+func orderStepKey(orderKey int64, step int32) int64 { return orderKey*10 + int64(step) }
+
+// Start runs again, from the first step, every order a crash left
+// PROCESSING: its progress was in memory.
+func (s *OrderService) Start(ctx *sim.Context) {
+	if !idempotent(ctx.Semantics()) {
+		return
+	}
+	keys := ctx.Rows(orderKeys)
+	var pending []int64
+	for i := 0; i < keys.Len(); i++ {
+		if key, r := keys.At(i); r.State == keyProcessing {
+			pending = append(pending, key)
+		}
+	}
+	for _, key := range pending {
+		r, _ := ctx.Get(orderKeys, key, 0)
+		s.start(ctx, key, sim.OpID(r.Value), r.Status)
+	}
+}
+
+// Receive dispatches orders and step acknowledgements.
+func (s *OrderService) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgOrder:
+		s.order(ctx, m)
+	case MsgStepAck:
+		s.stepDone(ctx, m)
+	}
+}
+
+func (s *OrderService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, contract int64) {
+	ctx.Send(s.Client, sim.Message{Kind: MsgOrderResponse, Op: op, Attempt: attempt, Status: status, Value: contract})
+}
+
+func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
+	switch ctx.Semantics() {
+	case sim.AtMostOnce:
+		seen := orderRun(m.Op, m.Attempt)
+		if _, dup := ctx.Get(orderSeen, seen, m.Op); dup {
+			return // a network copy of a request already taken
+		}
+		ctx.Put(orderSeen, seen, m.Op, sim.Record{})
+		s.start(ctx, orderRun(m.Op, m.Attempt), m.Op, m.Attempt)
+	case sim.AtLeastOnce:
+		s.start(ctx, orderRun(m.Op, m.Attempt), m.Op, m.Attempt)
+	default:
+		s.orderIdempotent(ctx, m)
+	}
+}
+
+func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
+	if m.Key == 0 {
+		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		return
+	}
+	if r, ok := ctx.Get(orderKeys, m.Key, m.Op); ok {
+		switch {
+		case r.Aux != m.Payload:
+			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+		case r.State == keyProcessing:
+			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+		default:
+			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+		}
+		return
+	}
+	// The key is persisted before the first step is called.
+	ctx.Put(orderKeys, m.Key, m.Op, sim.Record{State: keyProcessing, Status: m.Attempt, Value: int64(m.Op), Aux: m.Payload})
+	s.start(ctx, m.Key, m.Op, m.Attempt)
+}
+
+// start runs an order from its first step.
+func (s *OrderService) start(ctx *sim.Context, run int64, op sim.OpID, attempt int32) {
+	r := sim.Record{State: stepContract, Value: orderRun(op, attempt)}
+	s.call(ctx, run, op, r)
+}
+
+// call calls the run's current step (once more) and arms its deadline.
+func (s *OrderService) call(ctx *sim.Context, run int64, op sim.OpID, r sim.Record) {
+	r.Status++
+	ctx.Put(orderRuns, run, op, r)
+	var key int64
+	if s.PerStep && idempotent(ctx.Semantics()) {
+		key = orderStepKey(run, r.State)
+	}
+	ctx.Send(s.Steps[r.State-1], sim.Message{Kind: MsgStep, Op: op, Attempt: r.Status, Key: key, Payload: run*4 + int64(r.State)})
+	ctx.After(s.StepTimeout, sim.Timer{Kind: TimerStepTimeout, Op: op, Attempt: r.State*1000 + r.Status, Key: run})
+}
+
+// stepDone moves a run past an acknowledged step.
+func (s *OrderService) stepDone(ctx *sim.Context, m sim.Message) {
+	run, step := m.Payload/4, int32(m.Payload%4)
+	r, ok := ctx.Get(orderRuns, run, m.Op)
+	if !ok || r.State != step {
+		return // a repeated step's second acknowledgement
+	}
+	if step == stepContract {
+		r.Aux = m.Value
+	}
+	if ctx.CrashPoint(PointBetweenSteps, &m) {
+		return
+	}
+	if step < stepCount {
+		r.State, r.Status = step+1, 0
+		s.call(ctx, run, m.Op, r)
+		return
+	}
+	ctx.Delete(orderRuns, run, m.Op)
+	attempt := int32(r.Value % 1000)
+	if idempotent(ctx.Semantics()) {
+		k, _ := ctx.Get(orderKeys, run, m.Op)
+		ctx.Put(orderKeys, run, m.Op, sim.Record{State: keyCompleted, Status: StatusCreated, Value: r.Aux, Aux: k.Aux})
+	}
+	s.reply(ctx, m.Op, attempt, StatusCreated, r.Aux)
+}
+
+// Timer handles a step's deadline: call it again, or (at-most-once) give
+// the order up.
+func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerStepTimeout {
+		return
+	}
+	r, ok := ctx.Get(orderRuns, t.Key, t.Op)
+	if !ok || r.State*1000+r.Status != t.Attempt {
+		return // the step was acknowledged in time
+	}
+	if ctx.Semantics() == sim.AtMostOnce {
+		ctx.Delete(orderRuns, t.Key, t.Op)
+		s.reply(ctx, t.Op, int32(r.Value%1000), StatusServerError, 0)
+		return
+	}
+	s.call(ctx, t.Key, t.Op, r)
+}
+
+// StepService performs one kind of step — creates a contract, sends an
+// e-mail, updates the stock — as an effect on its sink, and acknowledges it
+// with the record's id. A step call that carries a key is done at most once
+// per key: the key and the record are written together, and a repeat gets
+// the first record's id back. A call without a key is always done.
+type StepService struct {
+	Sink sim.SinkID
+}
+
+const (
+	stepDoneKeys sim.TableID = iota // step key → record id
+	stepCounter                     // row 0: last record id
+)
+
+// Start does nothing: the service only answers.
+func (s *StepService) Start(*sim.Context) {}
+
+// Timer is unused.
+func (s *StepService) Timer(*sim.Context, sim.Timer) {}
+
+// Receive performs a step, or acknowledges it again.
+func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgStep {
+		return
+	}
+	if m.Key != 0 {
+		if r, ok := ctx.Get(stepDoneKeys, m.Key, m.Op); ok {
+			s.ack(ctx, m, r.Value)
+			return
+		}
+	}
+	c, _ := ctx.Get(stepCounter, 0, m.Op)
+	c.Value++
+	ctx.Put(stepCounter, 0, m.Op, c)
+	id := int64(s.Sink)*10_000 + c.Value
+	ctx.Effect(s.Sink, m.Op, id)
+	if m.Key != 0 {
+		ctx.Put(stepDoneKeys, m.Key, m.Op, sim.Record{State: 1, Value: id})
+	}
+	s.ack(ctx, m, id)
+}
+
+func (s *StepService) ack(ctx *sim.Context, m sim.Message, id int64) {
+	ctx.Send(m.From, sim.Message{Kind: MsgStepAck, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: id})
+}
+
+var stepSinks = []string{"contracts", "emails", "stock"}
+
+func init() {
+	registerRole(&Role{
+		Name: "order-service",
+		Doc:  "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
+		Options: []RoleOption{
+			{Name: "client", Kind: "node", Doc: "where responses go"},
+			{Name: "contracts", Kind: "node", Doc: "step 1: the contract service"},
+			{Name: "emails", Kind: "node", Doc: "step 2: the e-mail service"},
+			{Name: "stock", Kind: "node", Doc: "step 3: the stock service"},
+			{Name: "step-timeout", Kind: "duration", Default: "200ms", Doc: "how long it waits for a step's acknowledgement"},
+			{Name: "dedup", Kind: "enum", Default: "endpoint", Values: []string{"endpoint", "per-step"}, Doc: "one key on the endpoint only, or also a dedup key per step"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			s := &OrderService{
+				Client:      a.Node("client"),
+				Steps:       [stepCount]sim.NodeID{a.Node("contracts"), a.Node("emails"), a.Node("stock")},
+				StepTimeout: a.Duration("step-timeout", 200),
+				PerStep:     a.Enum("dedup", "endpoint", "endpoint", "per-step") == "per-step",
+			}
+			return s, []sim.TableSpec{
+				storeTable("keys", true, keyStates),
+				{Name: "runs"},
+				{Name: "seen", Durable: true},
+			}
+		},
+	})
+	registerRole(&Role{
+		Name: "step-service",
+		Doc:  "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
+		Options: []RoleOption{
+			{Name: "sink", Kind: "enum", Values: stepSinks, Default: "contracts", Doc: "what the step produces"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			sink := SinkContracts
+			switch a.Enum("sink", "contracts", stepSinks...) {
+			case "emails":
+				sink = SinkEmails
+			case "stock":
+				sink = SinkStock
+			}
+			return &StepService{Sink: sink}, []sim.TableSpec{
+				storeTable("done", true, []string{"", "DONE"}),
+				{Name: "counter", Durable: true},
+			}
+		},
+	})
+}
