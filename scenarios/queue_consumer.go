@@ -78,7 +78,7 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 	key := int64(m.Op)
 	r, seen := ctx.Get(consumerDedup, key, m.Op)
 	if seen && c.TTL > 0 && ctx.Now()-r.At >= c.TTL {
-		ctx.Delete(consumerDedup, key, m.Op)
+		ctx.Expire(consumerDedup, key, m.Op)
 		seen = false
 	}
 	if seen {

@@ -1,0 +1,195 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// InputLog is a replayable log of yesterday's events: event op sits at
+// offset op, for op = 1..ops, and never changes. It answers a fetch of an
+// offset with that record, or with 404 past the end. Reading it again gives
+// the same input — the premise of a deterministic recomputation.
+type InputLog struct{}
+
+// Start does nothing: the log only answers.
+func (l *InputLog) Start(*sim.Context) {}
+
+// Timer is unused.
+func (l *InputLog) Timer(*sim.Context, sim.Timer) {}
+
+// Receive answers a fetch.
+func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgReadInput {
+		return
+	}
+	offset := m.Key
+	if offset < 1 || offset > int64(ctx.Ops()) {
+		ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Key: offset, Attempt: m.Attempt, Status: statusEndOfLog})
+		return
+	}
+	op := sim.OpID(offset)
+	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: payload(op), Status: StatusOK})
+}
+
+// HourlyAggregator is a batch job that reads the input log from the first
+// offset and writes the total amount of every event-time hour to an
+// hourly_totals table. Event op belongs to hour (op-1)/PerHour; an hour is
+// written when the first event of a later hour arrives, or the log ends.
+//
+// Its progress and partial sums live in memory. A crash after writing an
+// hour (a crash point) restarts the job from the first offset: the same
+// input, the same computation, the same totals — written again:
+//
+//   - append: INSERT a row per hour per run — the replayed hours are in the
+//     table twice, and a reader summing them double counts;
+//   - overwrite: INSERT … ON CONFLICT (hour) DO UPDATE SET total — the
+//     replayed hours are replaced by identical totals.
+//
+// Effects on hourly-totals count, per input event, the times it entered
+// the table's totals: every appended row counts its events; an overwrite
+// counts them only if the stored total changed.
+type HourlyAggregator struct {
+	Input   sim.NodeID
+	Sink    string // auto | append | overwrite
+	PerHour int64
+	Timeout sim.Time
+}
+
+const (
+	aggOutput  sim.TableID = iota // {State: hour, Value: total, Aux: events} under a row id (append) or the hour (overwrite)
+	aggState                      // row 0: {Value: next offset, Aux: fetch attempt, State: 1 when finished} (volatile)
+	aggWindows                    // hour → {Value: running total, Aux: events} (volatile)
+	aggMembers                    // op → {Value: hour}: events of the open windows (volatile)
+)
+
+// Start runs the job from the first offset.
+func (a *HourlyAggregator) Start(ctx *sim.Context) { a.fetch(ctx, 1, 1) }
+
+func (a *HourlyAggregator) fetch(ctx *sim.Context, offset int64, attempt int32) {
+	ctx.Put(aggState, 0, 0, sim.Record{Value: offset, Aux: int64(attempt)})
+	ctx.Send(a.Input, sim.Message{Kind: MsgReadInput, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
+	ctx.After(a.Timeout, sim.Timer{Kind: TimerRetry, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
+}
+
+// Timer refetches a record that did not arrive in time.
+func (a *HourlyAggregator) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerRetry {
+		return
+	}
+	st, _ := ctx.Get(aggState, 0, 0)
+	if st.State == 0 && st.Value == t.Key && st.Aux == int64(t.Attempt) {
+		a.fetch(ctx, t.Key, t.Attempt+1)
+	}
+}
+
+// Receive folds the next record into its hour, closing the hours before it.
+func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
+	st, _ := ctx.Get(aggState, 0, m.Op)
+	if m.Kind != MsgInputRecord || st.State != 0 || m.Key != st.Value {
+		return // a late or duplicated answer
+	}
+	if m.Status != StatusOK { // the end of the log: write the last hour
+		ctx.Put(aggState, 0, 0, sim.Record{State: 1})
+		a.closeHoursBefore(ctx, 1<<62)
+		return
+	}
+	hour := (int64(m.Op) - 1) / a.PerHour
+	if a.closeHoursBefore(ctx, hour) {
+		return // crashed while writing
+	}
+	w, _ := ctx.Get(aggWindows, hour, m.Op)
+	w.Value += m.Payload
+	w.Aux++
+	w.At = 0
+	ctx.Put(aggWindows, hour, m.Op, w)
+	ctx.Put(aggMembers, int64(m.Op), m.Op, sim.Record{Value: hour})
+	a.fetch(ctx, m.Key+1, 1)
+}
+
+// closeHoursBefore writes every open hour before hour and forgets it. It
+// reports whether the job crashed on the way.
+func (a *HourlyAggregator) closeHoursBefore(ctx *sim.Context, hour int64) bool {
+	windows := ctx.Rows(aggWindows)
+	for windows.Len() > 0 {
+		h, w := windows.At(0)
+		if h >= hour {
+			return false
+		}
+		last := a.write(ctx, h, w)
+		ctx.Delete(aggWindows, h, 0)
+		m := sim.Message{Op: last, Key: h}
+		if ctx.CrashPoint(PointAfterEmit, &m) {
+			return true
+		}
+	}
+	return false
+}
+
+// write stores hour h's total and counts the effect on its events; it
+// returns the hour's last event.
+func (a *HourlyAggregator) write(ctx *sim.Context, h int64, w sim.Record) sim.OpID {
+	changed := true
+	row := sim.Record{State: int32(h), Value: w.Value, Aux: w.Aux}
+	if pickByDesign(ctx, a.Sink, "append", "overwrite") == "append" {
+		id := int64(ctx.Rows(aggOutput).Len() + 1)
+		ctx.Put(aggOutput, id, 0, row)
+	} else {
+		old, ok := ctx.Get(aggOutput, h, 0)
+		changed = !ok || old.Value != w.Value || old.Aux != w.Aux
+		ctx.Put(aggOutput, h, 0, row)
+	}
+	last := sim.OpID(0)
+	members := ctx.Rows(aggMembers)
+	for i := 0; i < members.Len(); {
+		key, r := members.At(i)
+		if r.Value != h {
+			i++
+			continue
+		}
+		last = sim.OpID(key)
+		if changed {
+			ctx.Effect(SinkHourlyTotals, last, w.Value)
+		}
+		ctx.Delete(aggMembers, key, last)
+	}
+	return last
+}
+
+// hourNames names the hours of yesterday in traces: state 3 is "03:00".
+var hourNames = func() []string {
+	names := make([]string, 24)
+	for h := range names {
+		names[h] = string(rune('0'+h/10)) + string(rune('0'+h%10)) + ":00"
+	}
+	return names
+}()
+
+func init() {
+	registerRole(&Role{
+		Name: "input-log",
+		Doc:  "a replayable log of yesterday's events, one per operation at offset op; answers fetches",
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			return &InputLog{}, nil
+		},
+	})
+	registerRole(&Role{
+		Name: "hourly-aggregator",
+		Doc:  "a batch job summing events per event-time hour into hourly_totals (append or overwrite); restarts from the first offset after a crash",
+		Options: []RoleOption{
+			{Name: "input", Kind: "node", Doc: "the input-log it reads"},
+			{Name: "sink", Kind: "enum", Default: "auto", Values: []string{"auto", "append", "overwrite"},
+				Doc: "append a row per hour per run, or overwrite the hour's row; auto: append under alo, overwrite under idem"},
+			{Name: "per-hour", Kind: "int", Default: "3", Doc: "events per hour of event time"},
+			{Name: "timeout", Kind: "duration", Default: "1s", Doc: "how long it waits for a record before fetching it again"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			g := &HourlyAggregator{
+				Input: a.Node("input"), Sink: a.Enum("sink", "auto", "auto", "append", "overwrite"),
+				PerHour: a.Int("per-hour", 3, 1, 1000), Timeout: a.Duration("timeout", 1000),
+			}
+			return g, []sim.TableSpec{
+				{Name: "hourly_totals", Durable: true, Traced: true, States: hourNames},
+				{Name: "progress"},
+				{Name: "windows"},
+				{Name: "members"},
+			}
+		},
+	})
+}

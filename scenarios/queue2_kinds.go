@@ -1,0 +1,70 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// Message kinds, sinks and crash points of the second queue family: the
+// idempotent producer, Redis-style dedup, expiring dedup entries, the
+// transactional outbox, and the idempotent-by-design consumers (set
+// instead of increment, upsert on a natural key, recomputed aggregates).
+var (
+	MsgOutboxNotify = newMessage("outbox-notify") // service → relay: a new outbox row is committed (LISTEN/NOTIFY)
+	MsgOutboxFetch  = newMessage("outbox-fetch")  // relay → service: the outbox row after my position, please
+	MsgOutboxRow    = newMessage("outbox-row")    // service → relay: that row, or 404 when there is none yet
+	MsgReadInput    = newMessage("read")          // aggregator → input log: the record at an offset, please
+	MsgInputRecord  = newMessage("input-record")  // input log → aggregator: the record, or 404 past the end
+
+	SinkLogRecords   = newSink("log-records")   // records appended to a broker's log
+	SinkOrders       = newSink("orders")        // committed domain rows of an order service
+	SinkBalances     = newSink("balances")      // changes of a booking's paid total
+	SinkOrderLines   = newSink("order-lines")   // rows of an order-lines table
+	SinkHourlyTotals = newSink("hourly-totals") // an input event counted in an hourly-totals table
+
+	PointAfterSend        = newPoint("after-send")          // a producer sent a record, its ack not yet received
+	PointAfterOffsetWrite = newPoint("after-offset-commit") // a broker recorded a consumer's commit; losing its disk here means a restore
+	PointAfterPublish     = newPoint("after-publish")       // a record is published, the local write that goes with it is not yet done
+	PointAfterDBCommit    = newPoint("after-db-commit")     // a domain change is committed, its event not yet published
+	PointAfterEmit        = newPoint("after-emit")          // an hourly total is written, the job has not finished
+)
+
+// Status codes of the log protocols (besides the HTTP-like ones).
+const (
+	statusEndOfLog = StatusNotFound // a fetch past the end of a log, or no outbox row yet
+)
+
+// workload is the schedule of a node that starts the operations itself (a
+// producer, an order service). Table is a durable table where the node
+// notes every operation it has started, so that a restart neither repeats
+// nor forgets one.
+type workload struct {
+	Table    sim.TableID
+	Interval sim.Time
+}
+
+// schedule sets a start-op timer for every operation not started yet, at
+// its planned time (op-1)·Interval, or now if that has passed. At the first
+// boot that is the whole workload; after a crash, the operations whose
+// timers died with the incarnation.
+func (w workload) schedule(ctx *sim.Context) {
+	for op := 1; op <= ctx.Ops(); op++ {
+		if _, started := ctx.Rows(w.Table).Get(int64(op)); started {
+			continue
+		}
+		at := sim.Time(op-1) * w.Interval
+		ctx.After(max(0, at-ctx.Now()), sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+	}
+}
+
+// transportDup reports whether the message named key (an offset, or an
+// operation and attempt) was handled already, remembering it otherwise: the
+// at-most-once transport's suppression of network copies, as TCP would
+// give.
+func transportDup(ctx *sim.Context, table sim.TableID, key int64, op sim.OpID) bool {
+	if _, dup := ctx.Get(table, key, op); dup {
+		return true
+	}
+	ctx.Put(table, key, op, sim.Record{})
+	return false
+}
+
+// opAttemptKey names one send of an operation.
+func opAttemptKey(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }

@@ -1,0 +1,148 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// ReplayingBroker is a broker whose consumer-group offsets are restored
+// from a backup when it restarts. Like Broker it keeps a durable log,
+// pushes each record to the consumer and redelivers it every Visibility
+// until its offset is committed (under at-most-once it delivers once).
+//
+// It may lose its disk right after recording a commit (a crash point).
+// On restart the log is intact but the committed offsets come from a
+// snapshot Replay old: every record first committed within the last Replay
+// is uncommitted again and delivered anew — a replay whose oldest records
+// are about Replay (plus the downtime) older than their first processing.
+// Then it redelivers whatever is uncommitted, because its redelivery
+// timers died with it.
+type ReplayingBroker struct {
+	Consumer   sim.NodeID
+	Visibility sim.Time
+	Replay     sim.Time
+}
+
+// Log record states are recordUnacked and recordAcked (see Broker). A
+// committed record keeps in At the time of its first commit, and Status 1.
+const (
+	replayLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries, Status: committed once, At: first commit}
+	replaySeen                    // (op, attempt) publishes seen: at-most-once transport dedup
+)
+
+// Start restores the committed offsets from the backup (after a crash;
+// at the first boot the log is empty) and redelivers what is uncommitted.
+func (b *ReplayingBroker) Start(ctx *sim.Context) {
+	log := ctx.Rows(replayLog)
+	for i := 0; i < log.Len(); i++ {
+		offset, r := log.At(i)
+		if r.State == recordAcked && r.At > ctx.Now()-b.Replay {
+			r.State = recordUnacked // committed after the snapshot was taken
+			ctx.Put(replayLog, offset, sim.OpID(r.Value), r)
+		}
+	}
+	for i := 0; i < log.Len(); i++ {
+		if offset, r := log.At(i); r.State != recordAcked {
+			b.deliver(ctx, offset)
+		}
+	}
+}
+
+// Receive appends a published record, or records a commit.
+func (b *ReplayingBroker) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgPublish:
+		if ctx.Semantics() == sim.AtMostOnce && transportDup(ctx, replaySeen, opAttemptKey(m.Op, m.Attempt), m.Op) {
+			return
+		}
+		offset := int64(ctx.Rows(replayLog).Len() + 1)
+		ctx.Put(replayLog, offset, m.Op, sim.Record{Value: int64(m.Op), State: recordUnacked})
+		ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: offset})
+		b.deliver(ctx, offset)
+	case MsgCommit:
+		r, ok := ctx.Get(replayLog, m.Key, m.Op)
+		if !ok || r.State == recordAcked {
+			return
+		}
+		r.State = recordAcked
+		if r.Status == 0 {
+			r.Status, r.At = 1, max(ctx.Now(), 1) // the first commit's time
+		}
+		ctx.Put(replayLog, m.Key, m.Op, r)
+		ctx.CrashPoint(PointAfterOffsetWrite, &m)
+	}
+}
+
+func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
+	r, _ := ctx.Get(replayLog, offset, 0)
+	r.Aux++
+	op := sim.OpID(r.Value)
+	ctx.Put(replayLog, offset, op, r)
+	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
+	if ctx.Semantics() != sim.AtMostOnce {
+		ctx.After(b.Visibility, sim.Timer{Kind: TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+	}
+}
+
+// Timer redelivers a record whose offset was not committed in time.
+func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerRedeliver {
+		return
+	}
+	if r, ok := ctx.Get(replayLog, t.Key, t.Op); ok && r.State != recordAcked && r.Aux == int64(t.Attempt) {
+		b.deliver(ctx, t.Key)
+	}
+}
+
+// oldestDuplicate is the metric "oldest-duplicate-age": the age, in
+// seconds, of the oldest dedup entry that a redelivered or replayed record
+// ran into (expired or not). Compared with the dedup TTL it tells how long
+// the retention must be: the horizon the run actually produced.
+type oldestDuplicate struct {
+	dedup []uint64 // per node: bit i set when table i is named "dedup"
+	max   sim.Time
+}
+
+func newOldestDuplicate(topo *sim.Topology) *oldestDuplicate {
+	o := &oldestDuplicate{dedup: make([]uint64, len(topo.Nodes))}
+	for n, spec := range topo.Nodes {
+		for i, t := range spec.Tables {
+			if t.Name == "dedup" && i < 64 {
+				o.dedup[n] |= 1 << i
+			}
+		}
+	}
+	return o
+}
+
+// Name implements sim.Metric.
+func (o *oldestDuplicate) Name() string { return "oldest-duplicate-age" }
+
+// Record implements sim.Recorder.
+func (o *oldestDuplicate) Record(e *sim.Event) {
+	if e.Kind != sim.EvStoreGet || !e.Found || int(e.Node) >= len(o.dedup) || e.Label >= 64 || o.dedup[e.Node]&(1<<e.Label) == 0 {
+		return
+	}
+	o.max = max(o.max, e.At-e.Rec.At)
+}
+
+// Value implements sim.Metric.
+func (o *oldestDuplicate) Value() float64 { return float64(o.max) / 1000 }
+
+func init() {
+	registerRole(&Role{
+		Name: "replaying-broker",
+		Doc:  "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
+		Options: []RoleOption{
+			{Name: "consumer", Kind: "node", Doc: "where records are delivered"},
+			{Name: "visibility", Kind: "duration", Default: "1s", Doc: "how long it waits for a commit before redelivering"},
+			{Name: "replay", Kind: "duration", Default: "1m", Doc: "age of the offsets backup restored after a crash: records first committed within it are replayed"},
+		},
+		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+			b := &ReplayingBroker{Consumer: a.Node("consumer"), Visibility: a.Duration("visibility", 1000), Replay: a.Duration("replay", 60_000)}
+			return b, []sim.TableSpec{{Name: "log", Durable: true, States: []string{"UNCOMMITTED", "COMMITTED"}}, {Name: "seen", Durable: true}}
+		},
+	})
+	registerMetric(&MetricSpec{
+		Name: "oldest-duplicate-age",
+		Doc:  "seconds: the age of the oldest dedup entry a redelivered or replayed record found (expired or not) — the retry/replay horizon the run produced",
+		New:  func(topo *sim.Topology) sim.Metric { return newOldestDuplicate(topo) },
+	})
+}
