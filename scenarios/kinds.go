@@ -4,13 +4,16 @@ import "github.com/oncesim/once/sim"
 
 // Names are registered once, at package initialisation, by the files that
 // define roles; every topology shares the same numbering, so a trace reads
-// the same way whichever scenario wrote it. Registration order is the
-// order of the files, fixed at build time.
+// the same way whichever scenario wrote it. The core names are listed here
+// so their numbers (which trace digests depend on) never move when a file
+// that sorts earlier registers new ones; the others are numbered in file
+// order, fixed at build time.
 var (
-	messageNames = []string{""}
-	timerNames   = []string{""}
-	sinkNames    []string
-	pointNames   = []string{""}
+	messageNames = []string{"", "pay", "pay-response", "charge", "charge-result", "lookup", "lookup-result",
+		"publish", "publish-ack", "deliver", "commit", "plan", "ack"}
+	timerNames = []string{"", "start-op", "retry", "redeliver", "dawn"}
+	sinkNames  = []string{"card-charges", "billing", "general-a-attacks", "general-b-attacks"}
+	pointNames = []string{"", "after-lock", "after-charge", "after-store", "after-commit", "after-effect", "before-mark"}
 )
 
 func registerName[T ~uint8](names *[]string, name string) T {

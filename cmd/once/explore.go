@@ -29,27 +29,30 @@ type exploreOptions struct {
 	check     bool
 	property  string
 	changed   func(string) bool
+	scenarioFlag
 }
 
 func newExploreCmd() *cobra.Command {
 	o := &exploreOptions{}
 	cmd := &cobra.Command{
-		Use:   "explore SCENARIO",
+		Use:   "explore SCENARIO | -f FILE",
 		Short: "Search every fault schedule up to a bound: a proof, or a minimal counterexample",
 		Long: `explore enumerates every schedule of the scenario with at most --max-faults
 faults of the kinds in --faults (each lost, duplicated or slow message and
 each crash costs 1), skipping states already explored. It prints a proof
 with the number of distinct states, or the first violation found, shrunk to
 a minimal set of faults, with its cause and the command that replays it.`,
-		Args: oneScenario,
+		Args: o.scenarioArgs,
 		Example: `  once explore double-billing --semantics idem --max-faults 3
   once explore double-billing --semantics alo
   once explore double-billing --semantics idem --set store=memory --faults crash,ack-loss
-  once explore double-billing --semantics idem --ops 5 --max-faults 6 --faults loss,ack-loss`,
+  once explore double-billing --semantics idem --ops 5 --max-faults 6 --faults loss,ack-loss
+  once explore -f my-scenario.yaml --semantics idem`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExplore(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runExplore(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	o.registerFile(cmd)
 	fl := cmd.Flags()
 	o.changed = fl.Changed
 	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
@@ -67,13 +70,13 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	return cmd
 }
 
-func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error {
+func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
 	}
-	sc, err := scenarios.Lookup(name)
+	sc, err := o.scenario(args)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	o.applyScenarioDefaults(sc)
 	sem, err := sim.ParseSemantics(o.semantics)
@@ -134,7 +137,7 @@ func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error 
 		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
 	}
 	if !res.Holds {
-		cex, err := counterexample(cfg, promise, sc.Name, set, res, o, stderr)
+		cex, err := counterexample(cfg, promise, sc, set, res, o, stderr)
 		if err != nil {
 			return err
 		}
@@ -155,7 +158,7 @@ func runExplore(o *exploreOptions, name string, stdout, stderr io.Writer) error 
 
 // counterexample turns the explorer's path into a fault plan, shrinks it,
 // and renders the shrunk run.
-func counterexample(cfg *sim.Config, promise sim.Promise, scenario string, set scenarios.Settings, res *sim.ExploreResult, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
+func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, res *sim.ExploreResult, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
 	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
 	w, err := sim.NewWorld(cfg, rec, nil)
 	if err != nil {
@@ -185,7 +188,14 @@ func counterexample(cfg *sim.Config, promise sim.Promise, scenario string, set s
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
 	}
 	if o.save != "" {
-		p := &scenarios.Plan{Scenario: scenario, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
+		p := &scenarios.Plan{Scenario: sc.Name, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
+		if !fromCatalog(sc) {
+			ref, err := planFileRef(sc.File, o.save)
+			if err != nil {
+				return nil, usageErr("--save %s: %v", o.save, err)
+			}
+			p.File = ref
+		}
 		if err := writePlanFile(o.save, p, cfg.Topology, plan); err != nil {
 			return nil, err
 		}
@@ -193,7 +203,7 @@ func counterexample(cfg *sim.Config, promise sim.Promise, scenario string, set s
 		cex.Replay = "once replay " + o.save
 	} else {
 		var b strings.Builder
-		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenario, set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
+		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
 		for _, s := range o.sets {
 			fmt.Fprintf(&b, " --set %s", s)
 		}

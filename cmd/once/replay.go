@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -49,12 +50,9 @@ func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, [
 	if err != nil {
 		return nil, nil, nil, nil, usageErr("%v", err)
 	}
-	if plan.File != "" {
-		return nil, nil, nil, nil, usageErr("%s: scenario files are not supported yet", file)
-	}
-	sc, err := scenarios.Lookup(plan.Scenario)
+	sc, err := planScenario(file, plan)
 	if err != nil {
-		return nil, nil, nil, nil, usageErr("%s:%d:%d: %v", file, plan.NameLine, len("scenario ")+1, err)
+		return nil, nil, nil, nil, err
 	}
 	ops := plan.Ops
 	if ops == 0 {
@@ -71,6 +69,32 @@ func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, [
 	}
 	plan.Ops = ops
 	return plan, sc, cfg, faults, nil
+}
+
+// planScenario is the scenario a plan names: a catalog entry, or a
+// scenario file (a relative path is resolved against the plan file's
+// directory, where run --save wrote it from).
+func planScenario(file string, plan *scenarios.Plan) (*scenarios.Scenario, error) {
+	if plan.File == "" {
+		sc, err := scenarios.Lookup(plan.Scenario)
+		if err != nil {
+			return nil, usageErr("%s:%d:%d: %v", file, plan.NameLine, len("scenario ")+1, err)
+		}
+		return sc, nil
+	}
+	path := filepath.FromSlash(plan.File)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(file), path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageErr("%s:%d:%d: scenario file %s: %v", file, plan.NameLine, len("file ")+1, path, unwrapPath(err))
+	}
+	sc, err := scenarios.Load(path, data)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return sc, nil
 }
 
 func unwrapPath(err error) error {

@@ -64,6 +64,8 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
+	root.AddCommand(newTUICmd())
+	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd())
 	return root
 }
 

@@ -17,6 +17,7 @@ import (
 
 type runOptions struct {
 	simFlags
+	scenarioFlag
 	format string
 	check  bool
 	save   string
@@ -25,19 +26,21 @@ type runOptions struct {
 func newRunCmd() *cobra.Command {
 	o := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run SCENARIO",
+		Use:   "run SCENARIO | -f FILE",
 		Short: "Run a scenario once per semantics on one seed and count effects per operation",
-		Args:  oneScenario,
+		Args:  o.scenarioArgs,
 		Example: `  once run double-billing
   once run double-billing --semantics alo --seed 7 --format trace
   once run double-billing --semantics idem --set store=memory --crash 0.2 --check
   once run at-least-once-duplicate --format json
-  once run double-billing --semantics alo --save plan.txt && once replay plan.txt`,
+  once run double-billing --semantics alo --save plan.txt && once replay plan.txt
+  once run -f my-scenario.yaml --semantics idem`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runRun(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.register(cmd, "all")
+	o.registerFile(cmd)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
@@ -62,13 +65,13 @@ type simulated struct {
 	replay  string
 }
 
-func runRun(o *runOptions, name string, stdout, stderr io.Writer) error {
+func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid"); err != nil {
 		return err
 	}
-	sc, err := scenarios.Lookup(name)
+	sc, err := o.scenario(args)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	sems, err := o.semanticsFor(sc)
 	if err != nil {
@@ -102,7 +105,7 @@ func runRun(o *runOptions, name string, stdout, stderr io.Writer) error {
 			replay: replayCommand(sc, sem, o.seed, set)})
 	}
 	if o.save != "" {
-		if err := savePlans(o.save, sc.Name, o.seed, set, runs, stderr); err != nil {
+		if err := savePlans(o.save, sc, o.seed, set, runs, stderr); err != nil {
 			return err
 		}
 		for i := range runs {
@@ -180,8 +183,16 @@ func planPath(file string, sem sim.Semantics, n int) string {
 // savePlans writes every plan to a temporary file first and renames them
 // into place only when all are written, so a failure leaves nothing
 // half-written.
-func savePlans(file, scenario string, seed uint64, set scenarios.Settings, runs []simulated, stderr io.Writer) error {
+func savePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, stderr io.Writer) error {
 	type pending struct{ tmp, dst string }
+	var scenarioFile string
+	if !fromCatalog(sc) {
+		ref, err := planFileRef(sc.File, file)
+		if err != nil {
+			return usageErr("--save %s: %v", file, err)
+		}
+		scenarioFile = ref
+	}
 	var done []pending
 	cleanup := func() {
 		for _, p := range done {
@@ -195,7 +206,7 @@ func savePlans(file, scenario string, seed uint64, set scenarios.Settings, runs 
 			cleanup()
 			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
 		}
-		plan := &scenarios.Plan{Scenario: scenario, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
+		plan := &scenarios.Plan{Scenario: sc.Name, File: scenarioFile, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
 			Faults: set.Faults, Params: set.Params}
 		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
 		cerr := tmp.Close()
@@ -225,13 +236,5 @@ func errorsJoin(errs ...error) error {
 }
 
 func ffmt(f float64) string { return fmt.Sprint(f) }
-
-// oneScenario checks that a command got exactly one scenario name.
-func oneScenario(_ *cobra.Command, args []string) error {
-	if len(args) != 1 {
-		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
-	}
-	return nil
-}
 
 func dirOf(path string) string { return filepath.Dir(path) }

@@ -78,8 +78,8 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 		}
 		set.Ops = f.ops
 	}
-	if f.maxEvents < 0 {
-		return set, fmt.Errorf("--max-events %d: want a positive count", f.maxEvents)
+	if f.maxEvents < 0 || f.maxEvents > sim.MaxEventBudget {
+		return set, fmt.Errorf("--max-events %d: want a count in [1, %d]", f.maxEvents, sim.MaxEventBudget)
 	}
 	if f.maxTime != "" {
 		d, err := scenarios.ParseDuration(f.maxTime)
@@ -123,7 +123,7 @@ func replayCommand(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set s
 	f := set.Faults
 	var b strings.Builder
 	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d --loss %s --ack-loss %s --dup %s --slow %s --crash %s",
-		sc.Name, sem.Alias(), seed, set.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability),
+		scenarioRef(sc), sem.Alias(), seed, set.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability),
 		ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
 	vals, err := scenarios.ResolveParams(sc.Params, set.Params)
 	if err == nil {

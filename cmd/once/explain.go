@@ -1,0 +1,118 @@
+package main
+
+import (
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+)
+
+type explainOptions struct {
+	format string
+	scenarioFlag
+}
+
+func newExplainCmd() *cobra.Command {
+	o := &explainOptions{}
+	cmd := &cobra.Command{
+		Use:   "explain SCENARIO | -f FILE",
+		Short: "The lesson: the story, what to watch, why each semantics gives what it gives, the fix",
+		Args:  o.scenarioArgs,
+		Example: `  once explain double-billing
+  once explain at-least-once-duplicate --format md > lesson.md
+  once explain -f my-scenario.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExplain(o, args, cmd.OutOrStdout())
+		},
+	}
+	o.registerFile(cmd)
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|md")
+	return cmd
+}
+
+func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
+	if err := checkFormat(o.format, "text", "md"); err != nil {
+		return err
+	}
+	sc, err := o.scenario(args)
+	if err != nil {
+		return err
+	}
+	doc := explainDoc(sc)
+	if o.format == "md" {
+		return report.WriteExplainMarkdown(stdout, doc)
+	}
+	return report.WriteExplainText(colorprofile.NewWriter(stdout, os.Environ()), doc)
+}
+
+// explainDoc gathers the lesson of sc: its text, and under each semantics
+// the expectation rows that declare what it must show.
+func explainDoc(sc *scenarios.Scenario) report.ExplainDoc {
+	ls := sc.Lesson
+	d := report.ExplainDoc{
+		Scenario: sc.Name, Summary: sc.Summary, Topology: sc.Topology, Ops: sc.Ops, Faults: sc.Faults,
+		Story: ls.Story, Watch: ls.Watch, Fix: ls.Fix,
+	}
+	for _, sem := range sc.Semantics {
+		s := report.ExplainSemantics{Name: sem.String(), Alias: sem.Alias(), Promise: sem.Promise().String(), Why: ls.Why[sem]}
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if e.Semantics != sem {
+				continue
+			}
+			var variant []string
+			for _, k := range sortedKeys(e.Params) {
+				variant = append(variant, k+"="+e.Params[k])
+			}
+			if c := rowChanges(sc, e); c != "" {
+				variant = append(variant, c)
+			}
+			s.Expect = append(s.Expect, report.ExplainExpect{Variant: strings.Join(variant, " "), Claims: e.ClaimsString(), Note: e.Note})
+		}
+		d.Semantics = append(d.Semantics, s)
+	}
+	for _, p := range sc.Params {
+		d.Params = append(d.Params, report.ExplainParam{Name: p.Name, Values: p.Describe(), Default: p.Default, Doc: p.Doc})
+	}
+	d.Try = ls.Try
+	if len(d.Try) == 0 {
+		d.Try = []string{"once run " + sc.Name, "once matrix " + sc.Name}
+	}
+	if !fromCatalog(sc) {
+		d.Try = make([]string, len(d.Try))
+		for i, t := range ls.Try {
+			d.Try[i] = fileCommand(t, sc)
+		}
+		if len(ls.Try) == 0 {
+			d.Try = []string{"once run -f " + sc.File, "once matrix -f " + sc.File}
+		}
+	}
+	return d
+}
+
+// fileCommand rewrites "once CMD NAME …" as "once CMD -f FILE …" for a
+// scenario loaded from a file, whose name the catalog does not know.
+func fileCommand(cmd string, sc *scenarios.Scenario) string {
+	words := strings.Fields(cmd)
+	if len(words) >= 3 && words[0] == "once" && words[2] == sc.Name {
+		words = append(words[:2], append([]string{"-f", sc.File}, words[3:]...)...)
+		return strings.Join(words, " ")
+	}
+	return cmd
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// maxSeeds bounds --seeds: a matrix or sweep is seeds × rows runs.
+const maxSeeds = 1_000_000
+
+type matrixOptions struct {
+	files   []string
+	seeds   int
+	workers int
+	format  string
+	check   bool
+}
+
+func newMatrixCmd() *cobra.Command {
+	o := &matrixOptions{}
+	cmd := &cobra.Command{
+		Use:   "matrix [SCENARIO…] | -f FILE…",
+		Short: "Every expectation of every scenario over many seeds: rates of lost and duplicated runs",
+		Long: `matrix runs each expectation row of each scenario (its semantics, with the
+row's parameters and faults) on seeds 1..--seeds and reports the share of
+runs that lost an operation and the share that duplicated one, with 95%
+Wilson intervals, the effects per operation, and whether what the scenario
+declares ("=1", "dup", …) held. No SCENARIO means the whole catalog.
+
+Runs are spread over --workers goroutines (each run is single-threaded);
+the result is the same, byte for byte, whatever the number of workers.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(o.files) > 0 && len(args) > 0 {
+				return usageErr("give SCENARIO names or -f FILE, not both")
+			}
+			return nil
+		},
+		Example: `  once matrix
+  once matrix double-billing --seeds 1000
+  once matrix double-billing at-least-once-duplicate --format md
+  once matrix --format json --check
+  once matrix -f my-scenario.yaml --check`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMatrix(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&o.files, "file", "f", nil, "a scenario file (YAML) instead of catalog names (repeatable)")
+	fl.IntVar(&o.seeds, "seeds", 200, "runs per row: seeds 1..N")
+	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
+	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed")
+	return cmd
+}
+
+func checkSeedsWorkers(seeds, workers int) error {
+	if seeds < 1 || seeds > maxSeeds {
+		return usageErr("--seeds %d: want 1..%d", seeds, maxSeeds)
+	}
+	if workers < 1 {
+		return usageErr("--workers %d: want at least 1", workers)
+	}
+	return nil
+}
+
+// matrixScenarios resolves the scenarios of a matrix, in the order given
+// (the catalog in name order when none is), each once.
+func matrixScenarios(names, files []string) ([]*scenarios.Scenario, error) {
+	var out []*scenarios.Scenario
+	switch {
+	case len(files) > 0:
+		for _, f := range files {
+			sc, err := loadScenarioFile(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sc)
+		}
+	case len(names) > 0:
+		seen := map[string]bool{}
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			sc, err := scenarios.Lookup(n)
+			if err != nil {
+				return nil, usageErr("%v", err)
+			}
+			out = append(out, sc)
+		}
+	default:
+		out = scenarios.All()
+	}
+	return out, nil
+}
+
+// matrixRow is one expectation row to run.
+type matrixRow struct {
+	sc  *scenarios.Scenario
+	e   *scenarios.Expectation
+	set scenarios.Settings
+	cfg *sim.Config
+}
+
+func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json", "md"); err != nil {
+		return err
+	}
+	if err := checkSeedsWorkers(o.seeds, o.workers); err != nil {
+		return err
+	}
+	scs, err := matrixScenarios(args, o.files)
+	if err != nil {
+		return err
+	}
+	var rows []matrixRow
+	for _, sc := range scs {
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			set := e.Settings(sc)
+			cfg, err := sc.Config(set)
+			if err != nil {
+				return usageErr("%s %s: %v", sc.Name, e.Label(), err)
+			}
+			rows = append(rows, matrixRow{sc: sc, e: e, set: set, cfg: cfg})
+		}
+	}
+	cfgs := make([]*sim.Config, len(rows))
+	for i, r := range rows {
+		cfgs[i] = r.cfg
+	}
+	tallies := runTallies(cfgs, o.seeds, o.workers, progressBar(stderr, "matrix"))
+
+	doc := report.MatrixDoc{Schema: report.MatrixSchema, Seeds: o.seeds, Cells: []report.MatrixCell{}}
+	failed := false
+	for i, r := range rows {
+		t := &tallies[i]
+		c := report.NewMatrixCell(&t.Tally)
+		c.Scenario, c.Row, c.Semantics, c.Alias = r.sc.Name, r.e.Label(), r.e.Semantics.String(), r.e.Semantics.Alias()
+		c.Changes = rowChanges(r.sc, r.e)
+		c.Params = map[string]string{}
+		maps.Copy(c.Params, r.e.Params)
+		c.Ops, c.Faults, c.Note, c.Expected = r.set.Ops, r.set.Faults, r.e.Note, r.e.ClaimsString()
+		c.ExpectationHeld, c.FailedClaim = r.e.Held(&t.Tally)
+		if !c.ExpectationHeld {
+			failed = true
+			if seed := t.witness(c.FailedClaim); seed != 0 {
+				c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
+			}
+		}
+		doc.Cells = append(doc.Cells, c)
+	}
+	switch o.format {
+	case "json":
+		err = report.WriteJSON(stdout, doc)
+	case "md":
+		err = report.WriteMatrixMarkdown(stdout, doc)
+	default:
+		err = report.WriteMatrixText(colorprofile.NewWriter(stdout, os.Environ()), doc)
+	}
+	if err != nil {
+		return err
+	}
+	if o.check && failed {
+		return errViolation
+	}
+	return nil
+}
+
+// tally is a scenarios.Tally plus the first seed that showed each kind of
+// trouble, so that a broken "all runs" claim comes with a run to replay.
+type tally struct {
+	scenarios.Tally
+	firstLost, firstDup, firstViolation, firstUnfinished uint64
+}
+
+func (t *tally) add(seed uint64, o *sim.Outcome) {
+	t.Tally.Add(o)
+	first := func(dst *uint64, hit bool) {
+		if hit && (*dst == 0 || seed < *dst) {
+			*dst = seed
+		}
+	}
+	first(&t.firstLost, o.Finished() && o.Count(sim.Lost) > 0)
+	first(&t.firstDup, o.Count(sim.Duplicated) > 0)
+	first(&t.firstUnfinished, !o.Finished())
+	for _, inv := range o.Invariants {
+		first(&t.firstViolation, inv.Violation != "")
+	}
+}
+
+func (t *tally) merge(u *tally) {
+	t.Tally.Merge(&u.Tally)
+	for _, p := range []struct{ dst, src *uint64 }{
+		{&t.firstLost, &u.firstLost}, {&t.firstDup, &u.firstDup},
+		{&t.firstViolation, &u.firstViolation}, {&t.firstUnfinished, &u.firstUnfinished},
+	} {
+		if *p.src != 0 && (*p.dst == 0 || *p.src < *p.dst) {
+			*p.dst = *p.src
+		}
+	}
+}
+
+// witness is the first seed that breaks an "all runs" claim (spelled as
+// Claim.String), or 0 when there is none to show (a "some run" claim that
+// no run showed).
+func (t *tally) witness(claim string) uint64 {
+	var seeds []uint64
+	switch claim {
+	case scenarios.ClaimExactlyOnce.String():
+		seeds = []uint64{t.firstLost, t.firstDup, t.firstViolation, t.firstUnfinished}
+	case scenarios.ClaimAtMostOnce.String():
+		seeds = []uint64{t.firstDup}
+	case scenarios.ClaimAtLeastOnce.String():
+		seeds = []uint64{t.firstLost, t.firstUnfinished}
+	case scenarios.ClaimInvariants.String():
+		seeds = []uint64{t.firstViolation}
+	}
+	w := uint64(0)
+	for _, s := range seeds {
+		if s != 0 && (w == 0 || s < w) {
+			w = s
+		}
+	}
+	return w
+}
+
+// chunkSeeds is how many consecutive seeds make one unit of work. The
+// units, not the workers, decide how outcomes are folded: each unit folds
+// its seeds in order into its own tally and the units are merged in order,
+// so every sum (metrics are floats) is the same whatever the number of
+// workers or how the scheduler interleaves them.
+const chunkSeeds = 16
+
+// runTallies runs every config on seeds 1..seeds with up to workers
+// goroutines, one run at a time each, and returns one tally per config.
+// progress (may be nil) is called from this goroutine with the runs done.
+func runTallies(cfgs []*sim.Config, seeds, workers int, progress func(done, total int)) []tally {
+	chunks := (seeds + chunkSeeds - 1) / chunkSeeds
+	units := make([]tally, len(cfgs)*chunks)
+	total := len(cfgs) * seeds
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(units)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				u := int(next.Add(1) - 1)
+				if u >= len(units) {
+					return
+				}
+				cfg := cfgs[u/chunks]
+				lo := uint64(u%chunks*chunkSeeds + 1)
+				hi := min(lo+chunkSeeds-1, uint64(seeds))
+				for seed := lo; seed <= hi; seed++ {
+					w, err := sim.NewWorld(cfg, sim.NewRandom(seed), nil)
+					if err != nil {
+						// Every config was built and validated by the
+						// scenario loader; a failure here is a bug.
+						panic(fmt.Sprintf("once: seed %d: %v", seed, err))
+					}
+					units[u].add(seed, w.Run())
+				}
+				done.Add(int64(hi - lo + 1))
+			}
+		}()
+	}
+	if progress != nil {
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		tick := time.NewTicker(100 * time.Millisecond)
+		for wait := true; wait; {
+			select {
+			case <-finished:
+				wait = false
+			case <-tick.C:
+				progress(int(done.Load()), total)
+			}
+		}
+		tick.Stop()
+		progress(total, total)
+	}
+	wg.Wait()
+	out := make([]tally, len(cfgs))
+	for i := range out {
+		for c := range chunks {
+			out[i].merge(&units[i*chunks+c])
+		}
+	}
+	return out
+}
+
+// progressBar returns a progress callback that redraws one line on a
+// terminal and erases it when done, or nil when stderr is not a terminal
+// (piped output stays clean).
+func progressBar(stderr io.Writer, what string) func(done, total int) {
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	start := time.Now()
+	const width = 30
+	return func(done, total int) {
+		if done >= total {
+			fmt.Fprint(stderr, "\r\033[K")
+			return
+		}
+		n := done * width / max(total, 1)
+		rate := float64(done) / max(time.Since(start).Seconds(), 1e-9)
+		fmt.Fprintf(stderr, "\r\033[K%s [%s%s] %d/%d runs · %.0f runs/s", what,
+			strings.Repeat("█", n), strings.Repeat("·", width-n), done, total, rate)
+	}
+}
+
+// rowChanges says how a row's faults and operation count differ from the
+// scenario's defaults ("crash=0.2"), which its label (semantics and
+// parameters) does not show.
+func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
+	var parts []string
+	if e.Faults != nil {
+		for _, f := range []struct {
+			name      string
+			row, base float64
+		}{
+			{"loss", e.Faults.LossProbability, sc.Faults.LossProbability},
+			{"ack-loss", e.Faults.AckLossProbability, sc.Faults.AckLossProbability},
+			{"dup", e.Faults.DuplicateProbability, sc.Faults.DuplicateProbability},
+			{"slow", e.Faults.SlowProbability, sc.Faults.SlowProbability},
+			{"crash", e.Faults.CrashProbability, sc.Faults.CrashProbability},
+		} {
+			if f.row != f.base {
+				parts = append(parts, f.name+"="+ffmt(f.row))
+			}
+		}
+	}
+	if e.Ops > 0 && e.Ops != sc.Ops {
+		parts = append(parts, fmt.Sprintf("ops=%d", e.Ops))
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/scenarios"
+)
+
+// scenarioFlag is the -f FILE flag every command that takes a scenario
+// shares: a scenario file (YAML) stands in for the SCENARIO argument.
+type scenarioFlag struct {
+	file string
+}
+
+func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&s.file, "file", "f", "", "a scenario file (YAML) instead of a catalog SCENARIO name")
+}
+
+// scenarioArgs validates the positional arguments of a one-scenario
+// command: exactly one name, or none with -f.
+func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
+	switch {
+	case s.file != "" && len(args) > 0:
+		return usageErr("give a SCENARIO name or -f %s, not both", s.file)
+	case s.file != "":
+		return nil
+	case len(args) != 1:
+		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
+	}
+	return nil
+}
+
+// scenario resolves the command's scenario: the -f file, or the catalog
+// entry called args[0]. Every failure is a usage error.
+func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
+	if s.file != "" {
+		return loadScenarioFile(s.file)
+	}
+	if len(args) == 0 {
+		return nil, usageErr("want one SCENARIO argument or -f FILE (see: once list)")
+	}
+	sc, err := scenarios.Lookup(args[0])
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return sc, nil
+}
+
+// loadScenarioFile reads and validates a scenario file; errors name the
+// file and, for its content, the line and column.
+func loadScenarioFile(file string) (*scenarios.Scenario, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, usageErr("scenario file %s: %v", file, unwrapPath(err))
+	}
+	sc, err := scenarios.Load(file, data)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return sc, nil
+}
+
+// fromCatalog reports whether sc is the built-in scenario of its name (and
+// not a file that happens to share it).
+func fromCatalog(sc *scenarios.Scenario) bool {
+	c, err := scenarios.Lookup(sc.Name)
+	return err == nil && c == sc
+}
+
+// scenarioRef is how a command line names sc: its catalog name, or
+// "-f FILE" for a scenario file.
+func scenarioRef(sc *scenarios.Scenario) string {
+	if fromCatalog(sc) {
+		return sc.Name
+	}
+	return "-f " + sc.File
+}
+
+// planFileRef is the `file` directive of a plan saved at planFile for a
+// scenario file: its path relative to the plan's directory (replay
+// resolves it from there), or absolute when no relative path exists.
+func planFileRef(scenarioFile, planFile string) (string, error) {
+	abs, err := filepath.Abs(scenarioFile)
+	if err != nil {
+		return "", err
+	}
+	dir, err := filepath.Abs(filepath.Dir(planFile))
+	if err != nil {
+		return "", err
+	}
+	ref := abs
+	if rel, err := filepath.Rel(dir, abs); err == nil {
+		ref = rel
+	}
+	ref = filepath.ToSlash(ref)
+	if strings.ContainsAny(ref, " \t#") {
+		return "", fmt.Errorf("the scenario file path %q holds a space or '#', which a plan line cannot carry", ref)
+	}
+	return ref, nil
+}

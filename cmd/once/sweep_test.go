@@ -1,0 +1,121 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+)
+
+// TestParseVaryPoints: points run from from to to inclusive in steps, with
+// floating-point noise rounded away, in the unit each kind is written in.
+func TestParseVaryPoints(t *testing.T) {
+	sc, err := scenarios.Lookup("double-billing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		vary string
+		want []string
+	}{
+		{"loss=0:0.3:0.1", []string{"0", "0.1", "0.2", "0.3"}},
+		{"crash=0.05:0.2:0.05", []string{"0.05", "0.1", "0.15", "0.2"}},
+		{"loss=0.5:0.5:0.1", []string{"0.5"}},
+		{"loss=0:1:0.3", []string{"0", "0.3", "0.6", "0.9"}},
+		{"ttl=0:2s:750ms", []string{"0ms", "750ms", "1.5s"}},
+		{"timeout=1.5s:2s:250", []string{"1.5s", "1.75s", "2s"}},
+	} {
+		s, err := parseVary(c.vary, sc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.vary, err)
+		}
+		var got []string
+		for _, p := range s.points {
+			got = append(got, p.value)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: points %v, want %v", c.vary, got, c.want)
+		}
+	}
+}
+
+// TestSweepIntParameter sweeps an integer parameter of another scenario.
+func TestSweepIntParameter(t *testing.T) {
+	sc, err := scenarios.Lookup("two-generals")
+	if err != nil {
+		t.Skip("two-generals is not in the catalog")
+	}
+	if _, err := parseVary("rounds=1:5:2", sc); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runCLI(t, exitOK, "sweep", "two-generals", "--vary", "rounds=1:5:2", "--seeds", "10", "--format", "json")
+	for _, v := range []string{`"value": "1"`, `"value": "3"`, `"value": "5"`, `"kind": "int"`} {
+		if !strings.Contains(out, v) {
+			t.Errorf("sweep JSON lacks %s:\n%s", v, out)
+		}
+	}
+	_, stderr := runCLI(t, exitUsage, "sweep", "two-generals", "--vary", "rounds=1:5:0.5")
+	if !strings.Contains(stderr, `step: "0.5" is not an integer`) {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// TestSweepPointMetrics: metrics are averaged per run, in the order the
+// scenario declares them.
+func TestSweepPointMetrics(t *testing.T) {
+	tl := scenarios.Tally{Runs: 4, Finished: 4, WithDup: 1, Ops: 8, Effects: 9, Metrics: []float64{2, 7}}
+	p := report.NewSweepPoint("1s", 1000, &tl, []string{"backlog", "late"})
+	if p.Metrics["backlog"] != 0.5 || p.Metrics["late"] != 1.75 {
+		t.Errorf("metrics %v, want backlog 0.5, late 1.75", p.Metrics)
+	}
+	if p.DuplicatedRate != 0.25 || p.EffectsPerOp != 1.125 {
+		t.Errorf("duplicated %v, effects/op %v", p.DuplicatedRate, p.EffectsPerOp)
+	}
+}
+
+// TestPlanFromScenarioFile: a plan saved from a file-based run names the
+// file relative to the plan, so the pair can move together and replay
+// from any working directory.
+func TestPlanFromScenarioFile(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../scenarios/catalog/double-billing.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "name: double-billing", "name: my-billing", 1))
+	if err := os.MkdirAll(filepath.Join(dir, "scenarios"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "plans"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "scenarios", "my.yaml")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := filepath.Join(dir, "plans", "p.plan")
+	run, _ := runCLI(t, exitOK, "run", "-f", file, "--semantics", "alo", "--seed", "3", "--format", "json", "--save", plan)
+	saved, err := os.ReadFile(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(saved), "\nfile ../scenarios/my.yaml\n") {
+		t.Fatalf("the plan does not name the scenario file relative to itself:\n%s", saved)
+	}
+	t.Chdir(filepath.Join(dir, "scenarios"))
+	replayed, _ := runCLI(t, exitOK, "replay", "../plans/p.plan", "--format", "json")
+	digest := func(s string) string {
+		i := strings.Index(s, `"trace_digest"`)
+		if i < 0 {
+			t.Fatalf("no digest in %s", s)
+		}
+		return s[i : i+40]
+	}
+	if digest(run) != digest(replayed) {
+		t.Errorf("replay digest %s, run %s", digest(replayed), digest(run))
+	}
+}

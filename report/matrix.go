@@ -1,0 +1,188 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/scenarios"
+)
+
+// MatrixSchema identifies the JSON document of `once matrix`.
+const MatrixSchema = "once.matrix/v1"
+
+// MatrixDoc is the JSON contract of `once matrix --format json`: one cell
+// per expectation row of each scenario, each run over seeds 1..Seeds.
+type MatrixDoc struct {
+	Schema string       `json:"schema"`
+	Seeds  int          `json:"seeds"`
+	Cells  []MatrixCell `json:"cells"`
+}
+
+// MatrixCell is one expectation row of one scenario over every seed: how
+// often a run lost or duplicated an operation, with 95% Wilson intervals,
+// and whether what the scenario declares held. Rates are fractions of
+// runs, rounded to 4 places; the counts they come from are given too.
+type MatrixCell struct {
+	Scenario           string            `json:"scenario"`
+	Row                string            `json:"row"`               // the row's label: "idem store=memory"
+	Changes            string            `json:"changes,omitempty"` // faults or ops unlike the scenario's defaults: "crash=0.2"
+	Semantics          string            `json:"semantics"`         // long id: at-least-once+idempotent
+	Alias              string            `json:"alias"`
+	Params             map[string]string `json:"params"` // the row's parameters on top of the scenario's defaults
+	Ops                int               `json:"ops"`
+	Faults             scenarios.Faults  `json:"fault_profile"`
+	Note               string            `json:"note,omitempty"`
+	Runs               int               `json:"runs"`
+	Finished           int               `json:"finished"`
+	RunsWithLost       int               `json:"runs_with_lost"`
+	RunsWithDuplicated int               `json:"runs_with_duplicated"`
+	RunsWithViolation  int               `json:"runs_with_violation"`
+	LostRate           float64           `json:"lost_rate"`
+	LostCI95           [2]float64        `json:"lost_ci95"`
+	DuplicatedRate     float64           `json:"duplicated_rate"`
+	DuplicatedCI95     [2]float64        `json:"duplicated_ci95"`
+	EffectsPerOp       float64           `json:"effects_per_op"`
+	Expected           string            `json:"expected"` // the declared claims: "≥1 dup"
+	ExpectationHeld    bool              `json:"expectation_held"`
+	FailedClaim        string            `json:"failed_claim"` // "" when held
+	Replay             string            `json:"replay,omitempty"`
+}
+
+// NewMatrixCell fills the measured part of a cell from a tally.
+func NewMatrixCell(t *scenarios.Tally) MatrixCell {
+	c := MatrixCell{
+		Runs: t.Runs, Finished: t.Finished, RunsWithLost: t.WithLost, RunsWithDuplicated: t.WithDup,
+		RunsWithViolation: t.InvViolated,
+	}
+	c.LostRate, c.LostCI95 = rate(t.WithLost, t.Runs)
+	c.DuplicatedRate, c.DuplicatedCI95 = rate(t.WithDup, t.Runs)
+	if t.Ops > 0 {
+		c.EffectsPerOp = round4(float64(t.Effects) / float64(t.Ops))
+	}
+	return c
+}
+
+// rate returns k/n and its 95% Wilson interval, rounded for display.
+func rate(k, n int) (float64, [2]float64) {
+	lo, hi := Wilson95(k, n)
+	r := 0.0
+	if n > 0 {
+		r = float64(k) / float64(n)
+	}
+	return round4(r), [2]float64{round4(lo), round4(hi)}
+}
+
+func round4(f float64) float64 { return math.Round(f*10_000) / 10_000 }
+
+// pct renders a rate with its interval: "12.5% (8.4–18.1)".
+func pct(r float64, ci [2]float64) string {
+	return fmt.Sprintf("%s (%s–%s)", pctNum(r)+"%", pctNum(ci[0]), pctNum(ci[1]))
+}
+
+func pctNum(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) }
+
+// label is the row as displayed: its label and what else it changes.
+func (c *MatrixCell) label() string {
+	if c.Changes == "" {
+		return c.Row
+	}
+	return c.Row + " · " + c.Changes
+}
+
+func heldText(c *MatrixCell) string {
+	if c.ExpectationHeld {
+		return "held"
+	}
+	return "FAILED " + c.FailedClaim
+}
+
+// failureLine says why a cell failed and how to see it.
+func failureLine(c *MatrixCell) string {
+	s := fmt.Sprintf("%s %s: declared %q, claim %s ", c.Scenario, c.label(), c.Expected, c.FailedClaim)
+	if c.Replay != "" {
+		return s + "broken; replay: " + c.Replay
+	}
+	return s + fmt.Sprintf("not seen in %d runs (try more --seeds)", c.Runs)
+}
+
+// WriteMatrixText writes the human report of `once matrix`: one table row
+// per expectation row, then the expectations that failed, each with the
+// command that shows it.
+func WriteMatrixText(w io.Writer, d MatrixDoc) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n\n", styleTitle.Render("matrix"),
+		styleDim.Render(fmt.Sprintf("· %d rows · seeds 1..%d per row · lost, duplicated: share of runs with a lost or a duplicated operation (95%% Wilson interval)", len(d.Cells), d.Seeds)))
+	t := newTable("scenario", "row", "runs", "lost", "duplicated", "effects/op", "expected", "held")
+	failed := 0
+	for i := range d.Cells {
+		c := &d.Cells[i]
+		name := c.Scenario
+		if i > 0 && d.Cells[i-1].Scenario == c.Scenario {
+			name = ""
+		}
+		held := styleGood.Render(heldText(c))
+		if !c.ExpectationHeld {
+			held = styleBad.Render(heldText(c))
+			failed++
+		}
+		t.Row(name, c.label(), strconv.Itoa(c.Runs), pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95),
+			strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64), c.Expected, held)
+	}
+	if len(d.Cells) > 0 {
+		b.WriteString(t.String())
+		b.WriteString("\n")
+	}
+	switch {
+	case len(d.Cells) == 0:
+		b.WriteString("no expectation rows: a scenario declares them under expect:\n")
+	case failed == 0:
+		fmt.Fprintf(&b, "\n%s\n", styleGood.Render(fmt.Sprintf("all %d expectations held", len(d.Cells))))
+	default:
+		fmt.Fprintf(&b, "\n%s\n", styleBad.Render(fmt.Sprintf("%d of %d expectations failed:", failed, len(d.Cells))))
+		for i := range d.Cells {
+			if c := &d.Cells[i]; !c.ExpectationHeld {
+				fmt.Fprintf(&b, "  %s\n", failureLine(c))
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMatrixMarkdown writes the matrix as a Markdown table, for notes and
+// course pages.
+func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost or duplicated operation, with 95%% Wilson intervals.\n\n", d.Seeds)
+	b.WriteString("| scenario | row | runs | lost | duplicated | effects/op | expected | held | note |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|---|---|---|\n")
+	for i := range d.Cells {
+		c := &d.Cells[i]
+		held := heldText(c)
+		if !c.ExpectationHeld {
+			held = "**" + held + "**"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
+			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
+	}
+	var fails []string
+	for i := range d.Cells {
+		if c := &d.Cells[i]; !c.ExpectationHeld {
+			fails = append(fails, "- "+mdCell(failureLine(c)))
+		}
+	}
+	if len(fails) > 0 {
+		fmt.Fprintf(&b, "\n**%d of %d expectations failed:**\n\n%s\n", len(fails), len(d.Cells), strings.Join(fails, "\n"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell escapes what would break a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.Join(strings.Fields(s), " ")
+}

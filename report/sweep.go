@@ -1,0 +1,163 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/scenarios"
+)
+
+// SweepSchema identifies the JSON document of `once sweep`.
+const SweepSchema = "once.sweep/v1"
+
+// SweepDoc is the JSON contract of `once sweep --format json`: one
+// parameter varied over points, every point run on seeds 1..Seeds with the
+// other settings fixed.
+type SweepDoc struct {
+	Schema    string            `json:"schema"`
+	Scenario  string            `json:"scenario"`
+	Semantics string            `json:"semantics"`
+	Alias     string            `json:"alias"`
+	Seeds     int               `json:"seeds"`
+	Vary      SweepVary         `json:"vary"`
+	Ops       int               `json:"ops"`
+	Faults    scenarios.Faults  `json:"fault_profile"` // the varied fault, if any, takes each point's value
+	Params    map[string]string `json:"params"`        // the varied parameter, if any, takes each point's value
+	Metrics   []string          `json:"metrics"`       // the scenario's metrics, in declaration order
+	Points    []SweepPoint      `json:"points"`
+}
+
+// SweepVary says what was swept: a scenario parameter (kind "duration" or
+// "int") or a fault probability (kind "probability").
+type SweepVary struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Step string `json:"step"`
+}
+
+// SweepPoint is one value of the swept parameter over every seed. Rates
+// are fractions of runs, rounded to 4 places; metrics are averages per run.
+type SweepPoint struct {
+	Value              string             `json:"value"` // as given to --set or the fault flag: "1.5s", "0.25"
+	X                  float64            `json:"x"`     // the value as a number: milliseconds for durations
+	Runs               int                `json:"runs"`
+	Finished           int                `json:"finished"`
+	RunsWithLost       int                `json:"runs_with_lost"`
+	RunsWithDuplicated int                `json:"runs_with_duplicated"`
+	RunsWithViolation  int                `json:"runs_with_violation"`
+	LostRate           float64            `json:"lost_rate"`
+	LostCI95           [2]float64         `json:"lost_ci95"`
+	DuplicatedRate     float64            `json:"duplicated_rate"`
+	DuplicatedCI95     [2]float64         `json:"duplicated_ci95"`
+	EffectsPerOp       float64            `json:"effects_per_op"`
+	Metrics            map[string]float64 `json:"metrics"`
+}
+
+// NewSweepPoint fills a point from a tally; names label its metric sums.
+func NewSweepPoint(value string, x float64, t *scenarios.Tally, names []string) SweepPoint {
+	c := NewMatrixCell(t)
+	p := SweepPoint{
+		Value: value, X: x, Runs: c.Runs, Finished: c.Finished, RunsWithLost: c.RunsWithLost,
+		RunsWithDuplicated: c.RunsWithDuplicated, RunsWithViolation: c.RunsWithViolation,
+		LostRate: c.LostRate, LostCI95: c.LostCI95, DuplicatedRate: c.DuplicatedRate, DuplicatedCI95: c.DuplicatedCI95,
+		EffectsPerOp: c.EffectsPerOp, Metrics: map[string]float64{},
+	}
+	for i, n := range names {
+		v := 0.0
+		if i < len(t.Metrics) && t.Runs > 0 {
+			v = t.Metrics[i] / float64(t.Runs)
+		}
+		p.Metrics[n] = round4(v)
+	}
+	return p
+}
+
+// bar draws f in [0,1] as a bar of width cells, in eighths of a cell.
+func bar(f float64, width int) string {
+	eighths := int(math.Round(min(max(f, 0), 1) * float64(width*8)))
+	s := strings.Repeat("█", eighths/8)
+	if r := eighths % 8; r > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[r-1])
+	}
+	return s + strings.Repeat(" ", width-len([]rune(s)))
+}
+
+// WriteSweepText writes the human report of `once sweep`: one row per
+// point, with a bar of the rate that moves most so the cliff shows.
+func WriteSweepText(w io.Writer, d SweepDoc) error {
+	var b strings.Builder
+	v := d.Vary
+	fmt.Fprintf(&b, "%s %s\n", styleTitle.Render(d.Scenario), fmt.Sprintf("under %s · sweep %s from %s to %s step %s · seeds 1..%d per point",
+		d.Semantics, v.Name, v.From, v.To, v.Step, d.Seeds))
+	f := d.Faults
+	var fixed []string
+	fixed = append(fixed, plural(d.Ops, "operation"))
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability}, {"slow", f.SlowProbability}, {"crash", f.CrashProbability}} {
+		if p.name != v.Name {
+			fixed = append(fixed, p.name+" "+ffmt(p.v))
+		}
+	}
+	for _, k := range sortedKeys(d.Params) {
+		if k != v.Name {
+			fixed = append(fixed, k+"="+d.Params[k])
+		}
+	}
+	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(strings.Join(fixed, " · ")))
+
+	// Chart the rate that varies most: usually the duplicated one.
+	chart, rateOf := "duplicated", func(p *SweepPoint) float64 { return p.DuplicatedRate }
+	spread := func(r func(*SweepPoint) float64) float64 {
+		lo, hi := 1.0, 0.0
+		for i := range d.Points {
+			lo, hi = min(lo, r(&d.Points[i])), max(hi, r(&d.Points[i]))
+		}
+		return hi - lo
+	}
+	if lost := func(p *SweepPoint) float64 { return p.LostRate }; spread(lost) > spread(rateOf) {
+		chart, rateOf = "lost", lost
+	}
+	headers := []string{v.Name, "runs", "lost", "duplicated", "effects/op"}
+	headers = append(headers, d.Metrics...)
+	headers = append(headers, chart+" 0–100%")
+	t := newTable(headers...)
+	for i := range d.Points {
+		p := &d.Points[i]
+		row := []string{p.Value, strconv.Itoa(p.Runs), pct(p.LostRate, p.LostCI95), pct(p.DuplicatedRate, p.DuplicatedCI95),
+			strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64)}
+		for _, m := range d.Metrics {
+			row = append(row, strconv.FormatFloat(p.Metrics[m], 'f', 2, 64))
+		}
+		row = append(row, bar(rateOf(p), 20))
+		t.Row(row...)
+	}
+	b.WriteString(t.String())
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// plural renders a count with its noun: "1 operation", "5 operations".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
