@@ -6,9 +6,8 @@ package scenarios_test
 //	go test ./scenarios/ -run '^$' -fuzz FuzzLoad -fuzztime 60s
 //	go test ./scenarios/ -run '^$' -fuzz FuzzParsePlan -fuzztime 60s
 //
-// they search for inputs that break the parsers' contracts. An input that
-// reaches a known, reported defect is skipped with "BUG: …" so the search
-// goes on past it; everything else that breaks a contract fails.
+// they search for inputs that break the parsers' contracts; any such input
+// fails.
 
 import (
 	"bytes"
@@ -24,20 +23,6 @@ import (
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
-
-// knownLoadBug names the reported defect an error of Load belongs to, or
-// returns "".
-func knownLoadBug(err error) string {
-	msg := err.Error()
-	// BUG: the network's own validation (a NaN duration, a delay or
-	// jitter above its limit) escapes Load as a plain error without file,
-	// line or column. See testdata/scenarios/invalid/bug-nan-duration.yaml
-	// and bug-huge-jitter.yaml.
-	if strings.HasPrefix(msg, "link ") && strings.Contains(msg, "network: ") {
-		return "a link the network rejects escapes Load as a plain error: " + msg
-	}
-	return ""
-}
 
 // FuzzLoad: whatever the bytes, Load does not panic; an error is a
 // *SpecError naming the file, with a message and, when it has a line, a
@@ -61,17 +46,11 @@ func FuzzLoad(f *testing.F) {
 		const name = "fuzz.yaml"
 		sc, p, err := loadGuarded(name, data)
 		if p != nil {
-			if bug := p.knownPanic(); bug != "" {
-				t.Skip("BUG: " + bug)
-			}
 			t.Fatalf("Load panicked: %v\n%s\ninput:\n%s", p, p.stack, data)
 		}
 		if err != nil {
 			var se *scenarios.SpecError
 			if !errors.As(err, &se) {
-				if bug := knownLoadBug(err); bug != "" {
-					t.Skip("BUG: " + bug)
-				}
 				t.Fatalf("error is a %T, not a *SpecError: %v\ninput:\n%s", err, err, data)
 			}
 			if se.File != name || strings.TrimSpace(se.Msg) == "" {
@@ -135,9 +114,9 @@ func recordedPlan(tb testing.TB, name string, e int, seed uint64) ([]byte, *sim.
 	return buf.Bytes(), cfg.Topology
 }
 
-// planBug names the reported defect that keeps a parsed plan from
-// round-tripping, or returns "".
-func planBug(p *scenarios.Plan) string {
+// planDefect names a plan ParsePlan should have rejected because it cannot
+// round-trip, or returns "".
+func planDefect(p *scenarios.Plan) string {
 	if p.Scenario != "" && p.File != "" {
 		return "a plan with both scenario and file lines is accepted (TestParsePlanScenarioAndFile)"
 	}
@@ -210,15 +189,10 @@ func FuzzParsePlan(f *testing.F) {
 				topo, faults = tp, fs
 			}
 		}
-		if bug := planBug(p); bug != "" {
-			t.Skip("BUG: " + bug)
+		if defect := planDefect(p); defect != "" {
+			t.Fatalf("%s\ninput:\n%q", defect, data)
 		}
 		w := *p
-		if w.Ops == 0 {
-			// BUG: a plan without ops is written as "ops 0", which does
-			// not read back (TestWritePlanWithoutOps); compare the rest.
-			w.Ops = 1
-		}
 		resolved := topo != nil
 		if !resolved {
 			topo, faults = topos[0], nil
@@ -254,9 +228,6 @@ func checkPlanError(t *testing.T, name string, err error, data []byte) {
 	t.Helper()
 	var pe *scenarios.PlanError
 	if !errors.As(err, &pe) {
-		if strings.Contains(err.Error(), "token too long") {
-			t.Skip("BUG: a line over 1 MiB is not a *PlanError (TestParsePlanLongLine)")
-		}
 		t.Fatalf("error is a %T, not a *PlanError: %v\ninput:\n%q", err, err, data)
 	}
 	if pe.File != name || pe.Line < 1 || pe.Col < 1 || strings.TrimSpace(pe.Msg) == "" {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/sim"
@@ -20,21 +23,31 @@ var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "cu
 // then every name, reference and value is checked, and the scenario is
 // built once per semantics with its defaults so that nothing can fail
 // later. Every error names the file, line and column.
-func Load(file string, data []byte) (*Scenario, error) {
+func Load(file string, data []byte) (sc *Scenario, err error) {
+	tree, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, yamlError(file, err, nil)
+	}
+	if err := checkTree(file, tree); err != nil {
+		return nil, err
+	}
+	defer func() {
+		// The YAML library can still fail in ways checkTree does not
+		// foresee; a user's file must never crash the program.
+		if r := recover(); r != nil {
+			sc, err = nil, &SpecError{File: file, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML decoder failed on this file: %v", r)}
+		}
+	}()
 	var spec fileSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField())
 	if err := dec.Decode(&spec); err != nil {
-		return nil, yamlError(file, err)
+		return nil, yamlError(file, err, tree)
 	}
 	l := &loader{file: file, spec: &spec}
-	sc, err := l.compile()
-	if err != nil {
-		return nil, err
-	}
-	return sc, nil
+	return l.compile()
 }
 
-func yamlError(file string, err error) error {
+func yamlError(file string, err error, tree *ast.File) error {
 	var se *SpecError
 	if errors.As(err, &se) {
 		se.File = file
@@ -44,11 +57,97 @@ func yamlError(file string, err error) error {
 	if errors.As(err, &ye) {
 		msg := ye.GetMessage()
 		if tok := ye.GetToken(); tok != nil {
+			if field := fieldAt(tree, tok.Position.Line, tok.Position.Column); field != "" {
+				msg = field + ": " + msg
+			}
 			return &SpecError{File: file, Line: tok.Position.Line, Col: tok.Position.Column, Msg: msg}
 		}
-		return &SpecError{File: file, Msg: msg}
+		return &SpecError{File: file, Line: 1, Col: 1, Msg: msg}
 	}
-	return &SpecError{File: file, Msg: err.Error()}
+	return &SpecError{File: file, Line: 1, Col: 1, Msg: err.Error()}
+}
+
+// checkTree rejects what the format does not use before decoding: an
+// empty file, a second document, null values (which the decoder would
+// turn into zero values without a position), and YAML tags (which also
+// trip a bug of the YAML library).
+func checkTree(file string, tree *ast.File) error {
+	docs := 0
+	for _, d := range tree.Docs {
+		if d.Body == nil {
+			continue
+		}
+		docs++
+		if docs > 1 {
+			tok := d.Start
+			if tok == nil {
+				tok = d.Body.GetToken()
+			}
+			line, col := 1, 1
+			if tok != nil {
+				line, col = tok.Position.Line, tok.Position.Column
+			}
+			return &SpecError{File: file, Line: line, Col: col, Msg: "a second YAML document: a scenario file holds exactly one"}
+		}
+	}
+	if docs == 0 {
+		return &SpecError{File: file, Line: 1, Col: 1, Msg: "the file holds no scenario (want the fields name, topology, semantics, nodes, links, observe)"}
+	}
+	var tagErr error
+	for _, d := range tree.Docs {
+		ast.Walk(visitFunc(func(n ast.Node) bool {
+			if tagErr != nil {
+				return false
+			}
+			if mv, ok := n.(*ast.MappingValueNode); ok {
+				if _, null := mv.Value.(*ast.NullNode); null {
+					pos := mv.Key.GetToken().Position
+					tagErr = &SpecError{File: file, Line: pos.Line, Col: pos.Column, Msg: fmt.Sprintf("%s has no value (null is not a value in a scenario file)", mv.Key.String())}
+					return false
+				}
+			}
+			if t, ok := n.(*ast.TagNode); ok {
+				pos := t.Start.Position
+				tagErr = &SpecError{File: file, Line: pos.Line, Col: pos.Column, Msg: fmt.Sprintf("YAML tag %s: tags are not part of the scenario format", t.Start.Value)}
+				return false
+			}
+			return true
+		}), d)
+	}
+	return tagErr
+}
+
+type visitFunc func(ast.Node) bool
+
+func (f visitFunc) Visit(n ast.Node) ast.Visitor {
+	if n == nil || !f(n) {
+		return nil
+	}
+	return f
+}
+
+// fieldAt names the mapping key whose value starts at line:col, so a type
+// error can say which field it is about.
+func fieldAt(tree *ast.File, line, col int) string {
+	if tree == nil {
+		return ""
+	}
+	found := ""
+	for _, d := range tree.Docs {
+		ast.Walk(visitFunc(func(n ast.Node) bool {
+			if found != "" {
+				return false
+			}
+			if mv, ok := n.(*ast.MappingValueNode); ok && mv.Value != nil {
+				if tok := mv.Value.GetToken(); tok != nil && tok.Position.Line == line && tok.Position.Column == col {
+					found = mv.Key.String()
+					return false
+				}
+			}
+			return true
+		}), d)
+	}
+	return found
 }
 
 type loader struct {
@@ -107,6 +206,9 @@ func (l *loader) compile() (*Scenario, error) {
 	}
 	if !contains(topologies, s.Topology.Text) {
 		return nil, l.errAt(s.Topology, "topology %q is not one of %s", s.Topology.Text, strings.Join(topologies, ", "))
+	}
+	if !isWord(s.Name.Text) {
+		return nil, l.errAt(s.Name, "name %q: use letters, digits and . _ + - only", s.Name.Text)
 	}
 	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5}
 	if len(s.Semantics) == 0 {
@@ -172,6 +274,14 @@ func (l *loader) compileParams(sc *Scenario) error {
 		}
 		if seen[p.Name.Text] {
 			return l.errAt(p.Name, "parameter %q declared twice", p.Name.Text)
+		}
+		if !isWord(p.Name.Text) {
+			return l.errAt(p.Name, "parameter name %q: use letters, digits and . _ + - only", p.Name.Text)
+		}
+		for _, v := range p.Values {
+			if !isWord(v.Text) {
+				return l.errAt(v, "parameter %s: value %q: use letters, digits and . _ + - only", p.Name.Text, v.Text)
+			}
 		}
 		seen[p.Name.Text] = true
 		param := Param{Name: p.Name.Text, Default: p.Default.Text, Doc: strings.TrimSpace(p.Doc.Text)}
@@ -240,6 +350,9 @@ func (l *loader) checkStructure() error {
 		if names[n.Name.Text] {
 			return l.errAt(n.Name, "node %q declared twice", n.Name.Text)
 		}
+		if !isWord(n.Name.Text) {
+			return l.errAt(n.Name, "node name %q: use letters, digits and . _ + - only", n.Name.Text)
+		}
 		names[n.Name.Text] = true
 		if err := l.require(n.Role, "nodes[].role"); err != nil {
 			return l.errAt(n.Name, "node %s has no role", n.Name.Text)
@@ -259,7 +372,12 @@ func (l *loader) checkStructure() error {
 			}
 		}
 		pairs := [][2]string{{k.From.Text, k.To.Text}}
-		if k.Both.Text == "true" {
+		if k.Both.Set {
+			if _, err := strconv.ParseBool(k.Both.Text); err != nil {
+				return l.errAt(k.Both, "both: %q is not true or false", k.Both.Text)
+			}
+		}
+		if both, _ := strconv.ParseBool(k.Both.Text); both {
 			pairs = append(pairs, [2]string{k.To.Text, k.From.Text})
 		}
 		for _, p := range pairs {
@@ -326,16 +444,16 @@ func (l *loader) compileExpect(sc *Scenario) error {
 			return l.errAt(e.Semantics, "expect: the scenario does not list semantics %s", sem.Alias())
 		}
 		x := Expectation{Semantics: sem, Params: map[string]string{}, Note: strings.TrimSpace(e.Note.Text)}
-		for k, v := range e.Set {
-			x.Params[k] = v.Text
+		keys := make([]string, 0, len(e.Set))
+		for k := range e.Set {
+			keys = append(keys, k)
 		}
-		if _, err := ResolveParams(sc.Params, x.Params); err != nil {
-			pos := e.Semantics
-			for _, v := range e.Set {
-				pos = v
-				break
+		sort.Strings(keys)
+		for _, k := range keys {
+			if _, err := ResolveParams(sc.Params, map[string]string{k: e.Set[k].Text}); err != nil {
+				return l.errAt(e.Set[k], "expect.set: %v", err)
 			}
-			return l.errAt(pos, "expect.set: %v", err)
+			x.Params[k] = e.Set[k].Text
 		}
 		if e.Faults != nil {
 			f, err := l.faults(e.Faults)
@@ -448,6 +566,10 @@ func (l *loader) build(b *builder) error {
 		role := roles[n.Role.Text]
 		args := &RoleArgs{node: n.Name.Text, role: role, opts: map[string]string{}, nodes: ids, used: map[string]bool{}}
 		for k, v := range n.With {
+			if v.Line == 0 { // a null value: decoded without a position
+				v.Line, v.Col = n.Role.Line, n.Role.Col
+				n.With[k] = v
+			}
 			val, ok := subst(v, b.params)
 			if !ok {
 				return l.errAt(v, "node %s: option %s refers to unknown parameter %s", n.Name.Text, k, v.Text)
@@ -478,10 +600,9 @@ func (l *loader) build(b *builder) error {
 			}
 		}
 		if n.Restart.Set {
-			val, _ := subst(n.Restart, b.params)
-			d, err := ParseDuration(val)
+			d, err := l.duration(n.Restart, b.params, "node "+n.Name.Text+": restart")
 			if err != nil {
-				return l.errAt(n.Restart, "node %s: restart: %v", n.Name.Text, err)
+				return err
 			}
 			spec.RestartAfter = d
 		}
@@ -495,6 +616,21 @@ func (l *loader) build(b *builder) error {
 		}
 		var windows []network.Window
 		for _, w := range k.Partitions {
+			for _, end := range []struct {
+				s    Scalar
+				name string
+			}{{w.From, "from"}, {w.To, "to"}} {
+				if !end.s.Set || end.s.Text == "" {
+					pos := w.From
+					if !pos.Set {
+						pos = w.To
+					}
+					if !pos.Set {
+						pos = k.From
+					}
+					return l.errAt(pos, "partitions.%s: a window needs both from and to", end.name)
+				}
+			}
 			from, err := l.duration(w.From, b.params, "partitions.from")
 			if err != nil {
 				return err
@@ -514,7 +650,7 @@ func (l *loader) build(b *builder) error {
 		}
 		from, to := ids[k.From.Text], ids[k.To.Text]
 		b.link(from, to, class, delay, jitter, windows)
-		if k.Both.Text == "true" {
+		if both, _ := strconv.ParseBool(k.Both.Text); both {
 			rev := map[string]string{"request": "response", "response": "request", "reliable": "reliable"}[class]
 			b.link(to, from, rev, delay, jitter, windows)
 		}
@@ -582,5 +718,27 @@ func (l *loader) delays(k linkSpec, params Values) (sim.Time, sim.Time, error) {
 			return 0, 0, err
 		}
 	}
+	if delay > network.MaxDelay {
+		return 0, 0, l.errAt(k.Delay, "delay: %s is above the limit of %s", delay, network.MaxDelay)
+	}
+	if jitter > network.MaxDelay {
+		return 0, 0, l.errAt(k.Jitter, "jitter: %s is above the limit of %s", jitter, network.MaxDelay)
+	}
 	return delay, jitter, nil
+}
+
+// isWord reports whether s can stand as one word of a plan file or a
+// command line: letters, digits and . _ + - (names, parameter values).
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		ok := r == '.' || r == '_' || r == '+' || r == '-' || r == ':' ||
+			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

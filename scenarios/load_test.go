@@ -7,15 +7,12 @@ package scenarios_test
 //
 //	testdata/scenarios/invalid/*.yaml  one file per error class; each opens
 //	                                   with "# want: SUBSTRING" lines (the
-//	                                   first with the expected line:col) and,
-//	                                   for a known bug, a "# bug: WHY" line
+//	                                   first with the expected line:col)
 //	testdata/scenarios/valid/*.yaml    hand-written scenarios composed from
 //	                                   the built-in roles, run like the catalog
 //
-// A file marked "# bug:" documents a defect of the loader: its checks run,
-// and while they fail the test is skipped with "BUG: …" so the suite stays
-// green; once the loader is fixed the test says so and asks for the marker
-// to be removed.
+// A "# fixed: WHY" line records a defect of the loader that the file once
+// exposed.
 
 import (
 	"bytes"
@@ -46,19 +43,6 @@ type loadPanic struct {
 }
 
 func (p *loadPanic) String() string { return fmt.Sprint(p.value) }
-
-// knownPanic names the reported defect a panic belongs to, or returns "".
-func (p *loadPanic) knownPanic() string {
-	// BUG: goccy/go-yaml v1.19.2 dereferences nil when a tag ("!", "!!seq",
-	// "!foo") is put on a field Load decodes into a slice: upstream issue
-	// goccy/go-yaml#735, fixed by PR #862 after v1.19.2. Load does not
-	// recover, so `once run -f` prints a stack trace.
-	// See testdata/scenarios/invalid/bug-tag-on-list.yaml.
-	if strings.Contains(p.stack, "go-yaml/ast.(*ArrayNodeIter).Len") {
-		return "goccy/go-yaml#735: a tag on a list field panics in the decoder, and Load does not recover"
-	}
-	return ""
-}
 
 // loadGuarded calls Load and returns a panic instead of crashing, so the
 // caller can report it with the input.
@@ -129,8 +113,8 @@ func TestLoadInvalid(t *testing.T) {
 			checkInvalid(c, data, fail)
 			switch {
 			case len(problems) > 0 && c.bug != "":
-				// BUG: a known defect of the loader, described in the file.
-				t.Skipf("BUG: %s\n%s", c.bug, strings.Join(problems, "\n"))
+				// Fixed: a known defect of the loader, described in the file.
+				t.Fatalf("%s\n%s", c.bug, strings.Join(problems, "\n"))
 			case len(problems) > 0:
 				t.Error(strings.Join(problems, "\n"))
 			case c.bug != "":
@@ -522,7 +506,7 @@ func TestParsePlanErrors(t *testing.T) {
 		{"set without name", head + "set =memory\n", `p:3:5: set: "=memory" is not name=value`},
 		{"fault field without value", head + "loss from=client to=\n", `p:3:18: loss: "to=" is not name=value`},
 		{"fault unknown field", head + "loss from=client to=service msg=pay at=3\n", `p:3:37: loss: unknown field "at"`},
-		{"fault negative op", head + "loss from=client to=service msg=pay op=-2\n", `p:3:40: loss: op="-2" is not a non-negative integer`},
+		{"fault negative op", head + "loss from=client to=service msg=pay op=-2\n", `p:3:40: loss: op="-2" is not an integer in [0, 2147483647]`},
 		{"fault attempt word", head + "duplicate from=client to=service msg=pay attempt=two\n", `p:3:50: duplicate: attempt="two"`},
 		{"loss without to", head + "loss from=client msg=pay\n", "p:3:1: loss: missing to= or msg="},
 		{"slow without msg", head + "\tslow from=client to=service\n", "p:3:2: slow: missing to= or msg="},
@@ -588,11 +572,10 @@ func TestResolvePlanErrors(t *testing.T) {
 	}
 }
 
-// The tests below each document a known defect of the plan format. Each
-// checks the behaviour a user needs and, while it is missing, skips with
-// "BUG: …" so the suite stays green; once fixed it passes.
+// The tests below each pin a defect of the plan format that the fuzzers
+// and these tests found, and that is fixed.
 
-// BUG: WritePlan writes "ops 0" for a plan without ops (which ParsePlan
+// Fixed: WritePlan writes "ops 0" for a plan without ops (which ParsePlan
 // accepts), and ParsePlan then rejects its own writer's output.
 func TestWritePlanWithoutOps(t *testing.T) {
 	p, err := scenarios.ParsePlan("p", []byte("scenario double-billing\nsemantics idem\n"))
@@ -604,25 +587,25 @@ func TestWritePlanWithoutOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := scenarios.ParsePlan("p", buf.Bytes()); err != nil {
-		t.Skipf("BUG: a plan without ops is written back as %q and no longer parses: %v", "ops 0", err)
+		t.Fatalf("a plan without ops is written back as %q and no longer parses: %v", "ops 0", err)
 	}
 }
 
-// BUG: a line longer than the scanner's 1 MiB limit fails with a plain
+// Fixed: a line longer than the scanner's 1 MiB limit fails with a plain
 // error ("bufio.Scanner: token too long"), not a *PlanError with a line.
 func TestParsePlanLongLine(t *testing.T) {
 	plan := "scenario double-billing\nsemantics idem\nset k=" + strings.Repeat("v", 1<<20+10) + "\n"
 	_, err := scenarios.ParsePlan("p", []byte(plan))
 	var pe *scenarios.PlanError
 	if err != nil && !errors.As(err, &pe) {
-		t.Skipf("BUG: a line over 1 MiB gives a %T without line and column: %v", err, err)
+		t.Fatalf("a line over 1 MiB gives a %T without line and column: %v", err, err)
 	}
 	if err != nil && pe.Line != 3 {
 		t.Errorf("error at line %d, want 3: %v", pe.Line, err)
 	}
 }
 
-// BUG: ParsePlan accepts fields that can never match a choice: a point=
+// Fixed: ParsePlan accepts fields that can never match a choice: a point=
 // on a message fault, a to= on a crash, occurrence=0 (occurrences count
 // from 1), and numbers that do not fit the engine's 32-bit op, attempt
 // and occurrence (they wrap negative in Resolve, and WritePlan then writes
@@ -654,20 +637,20 @@ func TestParsePlanRejectsFaultsThatCannotMatch(t *testing.T) {
 		accepted = append(accepted, line)
 	}
 	if len(accepted) > 0 {
-		t.Skipf("BUG: ParsePlan and Resolve accept fault lines that can never be injected:\n  %s", strings.Join(accepted, "\n  "))
+		t.Fatalf("ParsePlan and Resolve accept fault lines that can never be injected:\n  %s", strings.Join(accepted, "\n  "))
 	}
 }
 
-// BUG: a plan with both "scenario" and "file" lines is accepted; WritePlan
+// Fixed: a plan with both "scenario" and "file" lines is accepted; WritePlan
 // keeps only the file, so the plan read back names another scenario.
 func TestParsePlanScenarioAndFile(t *testing.T) {
 	p, err := scenarios.ParsePlan("p", []byte("scenario double-billing\nfile x.yaml\nsemantics alo\n"))
 	if err == nil {
-		t.Skipf("BUG: a plan naming both a scenario (%q) and a file (%q) is accepted", p.Scenario, p.File)
+		t.Fatalf("a plan naming both a scenario (%q) and a file (%q) is accepted", p.Scenario, p.File)
 	}
 }
 
-// BUG: Load accepts scenario names, node names and parameter values with
+// Fixed: Load accepts scenario names, node names and parameter values with
 // spaces or '#', which the line-and-word plan format cannot carry: the
 // plan `once run --save` writes for such a scenario does not read back.
 func TestPlanRoundTripOddNames(t *testing.T) {
@@ -693,7 +676,7 @@ func TestPlanRoundTripOddNames(t *testing.T) {
 		}
 	}
 	if len(broken) > 0 {
-		t.Skipf("BUG: Load accepts names the plan format cannot write back:\n  %s", strings.Join(broken, "\n  "))
+		t.Fatalf("Load accepts names the plan format cannot write back:\n  %s", strings.Join(broken, "\n  "))
 	}
 }
 
@@ -703,7 +686,13 @@ func oddRoundTrip(t *testing.T, src string, params map[string]string) string {
 	t.Helper()
 	sc, err := scenarios.Load("odd.yaml", []byte(src))
 	if err != nil {
-		t.Fatalf("the renamed scenario does not load: %v", err)
+		// Rejected at load time with a clear, positioned error: the odd
+		// name never reaches a plan.
+		var se *scenarios.SpecError
+		if !errors.As(err, &se) || se.Line < 1 || !strings.Contains(err.Error(), "use letters, digits") {
+			t.Fatalf("the renamed scenario fails to load without a clear error: %v", err)
+		}
+		return ""
 	}
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 3, Params: params,
 		Faults: scenarios.Faults{LossProbability: 0.3, AckLossProbability: 0.3, DuplicateProbability: 0.2, CrashProbability: 0.3}}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func ParseDuration(s string) (sim.Time, error) {
 		}
 	}
 	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || num == "" {
+	if err != nil || num == "" || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, fmt.Errorf("%q is not a duration (want e.g. 250ms, 30s, 5m, 24h)", s)
 	}
 	if f < 0 {

@@ -3,7 +3,9 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"io"
 	"sort"
 	"strconv"
@@ -97,6 +99,9 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			if seen[dir] {
 				return nil, errAt(cols[0], "%s given twice", dir)
 			}
+			if (dir == "scenario" && seen["file"]) || (dir == "file" && seen["scenario"]) {
+				return nil, errAt(cols[0], "a plan names either a scenario or a file, not both")
+			}
 			seen[dir] = true
 		}
 		switch dir {
@@ -188,7 +193,10 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &PlanError{File: name, Line: line + 1, Col: 1, Msg: "line longer than 1 MiB"}
+		}
+		return nil, &PlanError{File: name, Line: line + 1, Col: 1, Msg: err.Error()}
 	}
 	if p.Scenario == "" && p.File == "" {
 		return nil, &PlanError{File: name, Line: max(line, 1), Col: 1, Msg: "the plan names no scenario (want a line: scenario NAME)"}
@@ -207,10 +215,10 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 			return f, errAt(cols[i], "%s: %q is not name=value", kind, a)
 		}
 		f.cols[k] = cols[i] + len(k) + 1
-		num := func() (int, error) {
+		num := func(lo int) (int, error) {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return 0, errAt(cols[i]+len(k)+1, "%s: %s=%q is not a non-negative integer", kind, k, v)
+			if err != nil || n < lo || n > math.MaxInt32 {
+				return 0, errAt(cols[i]+len(k)+1, "%s: %s=%q is not an integer in [%d, %d]", kind, k, v, lo, math.MaxInt32)
 			}
 			return n, nil
 		}
@@ -225,11 +233,11 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 		case "point":
 			f.Point = v
 		case "op":
-			f.Op, err = num()
+			f.Op, err = num(0)
 		case "attempt":
-			f.Attempt, err = num()
+			f.Attempt, err = num(0)
 		case "occurrence":
-			f.Occurrence, err = num()
+			f.Occurrence, err = num(1) // occurrences count from 1
 		default:
 			return f, errAt(cols[i], "%s: unknown field %q (want from, to, node, msg, point, op, attempt, occurrence)", kind, k)
 		}
@@ -242,6 +250,12 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 	}
 	if kind == sim.ChoiceCrash && f.Point == "" {
 		return f, errAt(kindCol, "crash: missing point=")
+	}
+	if kind == sim.ChoiceCrash && f.Peer != "" {
+		return f, errAt(f.cols["to"]-len("to="), "crash: a crash has no to= (name the crashing node with node=)")
+	}
+	if kind != sim.ChoiceCrash && f.Point != "" {
+		return f, errAt(f.cols["point"]-len("point="), "%s: point= belongs to crash faults only", kind)
 	}
 	if kind != sim.ChoiceCrash && (f.Peer == "" || f.Msg == "") {
 		return f, errAt(kindCol, "%s: missing to= or msg=", kind)
@@ -353,7 +367,9 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 		fmt.Fprintf(&b, "scenario %s\n", p.Scenario)
 	}
 	fmt.Fprintf(&b, "semantics %s\n", p.Semantics)
-	fmt.Fprintf(&b, "ops %d\n", p.Ops)
+	if p.Ops > 0 {
+		fmt.Fprintf(&b, "ops %d\n", p.Ops)
+	}
 	if p.Jitter {
 		fmt.Fprintf(&b, "seed %d\n", p.Seed)
 	} else {
