@@ -52,6 +52,9 @@ type RunResult struct {
 	Metrics     []MetricDoc     `json:"metrics,omitempty"`
 	TraceDigest string          `json:"trace_digest"`
 	Replay      string          `json:"replay"`
+	// Counterexample is the violation shrunk to a minimal set of faults
+	// (only with --check, only when violated).
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
 }
 
 // OpDoc is one operation's ledger line.
@@ -82,6 +85,7 @@ type MetricDoc struct {
 type Run struct {
 	Outcome *sim.Outcome
 	Replay  string
+	Shrunk  *Counterexample // the violation shrunk to minimal faults (run --check)
 }
 
 // NewRunDoc assembles the JSON document.
@@ -99,7 +103,7 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 			Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
 			PromiseHeld: o.Status == sim.Held, Status: o.Status.String(), Why: o.Why,
 			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
-			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay,
+			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
 		}
 		for _, op := range o.Ops {
 			res.Ops = append(res.Ops, OpDoc{
@@ -208,6 +212,13 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 				style = styleWarn
 			}
 			fmt.Fprintf(&b, "%s %s\n", style.Render("promise "+r.Status+":"), r.Why)
+			if c := r.Counterexample; c != nil {
+				fmt.Fprintf(&b, "%s %s\n", styleDim.Render("shrunk:"), c.Cause)
+				fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("minimal faults (%d of the run's %d):", len(c.Faults), c.FoundFaults)))
+				for _, f := range c.Faults {
+					fmt.Fprintf(&b, "  %s\n", f)
+				}
+			}
 			fmt.Fprintf(&b, "%s %s\n", styleDim.Render("replay:"), r.Replay)
 		}
 	}

@@ -131,6 +131,18 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", file, chooser.Used(), len(faults))
 	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
 	runs := []simulated{{cfg: cfg, outcome: out, trace: trace, faults: faults, replay: "once replay " + file}}
+	if o.check && out.Status == sim.Violated {
+		var jitter func() sim.Chooser
+		if plan.Jitter {
+			jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
+		}
+		cex, _, err := shrinkViolation(cfg, plan.Semantics.Promise(), faults, jitter)
+		if err != nil {
+			return err
+		}
+		cex.Replay = runs[0].replay
+		runs[0].shrunk = cex
+	}
 	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
 		return err
 	}

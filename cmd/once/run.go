@@ -63,6 +63,7 @@ type simulated struct {
 	trace   *sim.Trace
 	faults  []sim.Fault
 	replay  string
+	shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
 }
 
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
@@ -112,10 +113,33 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 			runs[i].replay = "once replay " + planPath(o.save, runs[i].outcome.Semantics, len(runs))
 		}
 	}
+	if o.check {
+		if err := shrinkFailures(runs, o.seed); err != nil {
+			return err
+		}
+	}
 	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
+}
+
+// shrinkFailures shrinks the faults of every violated run to a minimal
+// plan, with its cause, the way explore does for its counterexamples.
+func shrinkFailures(runs []simulated, seed uint64) error {
+	for i := range runs {
+		r := &runs[i]
+		if r.outcome.Status != sim.Violated {
+			continue
+		}
+		cex, _, err := shrinkViolation(r.cfg, r.outcome.Semantics.Promise(), r.faults, func() sim.Chooser { return sim.NewJitter(seed) })
+		if err != nil {
+			return err
+		}
+		cex.Replay = r.replay
+		r.shrunk = cex
+	}
+	return nil
 }
 
 func checkRuns(check bool, runs []simulated) error {
@@ -134,7 +158,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range runs {
-		rr = append(rr, report.Run{Outcome: r.outcome, Replay: r.replay})
+		rr = append(rr, report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk})
 	}
 	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), rr)
 	switch format {
