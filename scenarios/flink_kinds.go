@@ -1,0 +1,43 @@
+package scenarios
+
+// Message kinds, timers and crash points of the Flink family: a job
+// manager (the checkpoint coordinator), a replayable source, a sink that is
+// either plain or two-phase-commit, and the external database it writes
+// (see ExternalDB).
+//
+// Every control and data message carries the job attempt in Attempt: a
+// failover starts a new attempt, and tasks drop whatever belongs to an
+// older one.
+//
+// Field conventions:
+//
+//	deploy             source: Key offset to restore; sink: Key/Value first/last pending transaction to commit, Status the boot it is for; Payload checkpoint id
+//	register           Key the sink's boot count
+//	trigger-checkpoint Key checkpoint id
+//	barrier            Key checkpoint id
+//	stream-record      Op the record, Key its offset in the source
+//	checkpoint-ack     Key checkpoint id; source: Value offset; sink: Payload/Value first/last pending transaction
+//	checkpoint-complete, committed   Key checkpoint id
+//	db-prepare, db-prepared, db-commit   Key transaction id (attempt·1000 + n)
+//	db-abort-lingering Key the new attempt: abort every open transaction of an older one
+var (
+	MsgFlinkDeploy       = newMessage("deploy")              // job manager → task: (re)start from a checkpoint
+	MsgFlinkRegister     = newMessage("register")            // sink → job manager: a task manager (re)started
+	MsgFlinkTrigger      = newMessage("trigger-checkpoint")  // job manager → source
+	MsgFlinkBarrier      = newMessage("barrier")             // source → sink, in the stream, after the records before the checkpoint
+	MsgFlinkRecord       = newMessage("stream-record")       // source → sink
+	MsgFlinkSubscribe    = newMessage("partition-request")   // sink → source: ready for the stream of this attempt
+	MsgFlinkAck          = newMessage("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
+	MsgFlinkComplete     = newMessage("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
+	MsgFlinkCommitted    = newMessage("committed")           // sink → job manager: everything up to n is committed
+	MsgDBPrepare         = newMessage("db-prepare")          // sink → database: pre-commit a transaction
+	MsgDBPrepared        = newMessage("db-prepared")         // database → sink
+	MsgDBCommit          = newMessage("db-commit")           // sink → database: commit a prepared transaction (idempotent)
+	MsgDBAbortLingering  = newMessage("db-abort-lingering")  // sink → database: abort transactions of older attempts
+	TimerFlinkCheckpoint = newTimer("checkpoint-interval")   // the job manager triggers a checkpoint
+	TimerFlinkEmit       = newTimer("emit")                  // the source emits its next record
+	TimerFlinkRegister   = newTimer("register-retry")        // the sink repeats its registration
+
+	PointFlinkAfterWrite     = newPoint("after-sink-write") // a record written (plain: committed; 2PC: in the open transaction)
+	PointFlinkAfterPreCommit = newPoint("after-pre-commit") // pre-committed and acknowledged the checkpoint; commit not yet notified
+)

@@ -1,0 +1,138 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// ExternalDB is a database outside any Kafka or Flink boundary. Every row
+// it commits is one effect on the db-rows sink.
+//
+// A write with no transaction (Key 0) commits at once and is acknowledged.
+// A write inside a transaction (Key = transaction id) is kept pending
+// until db-commit; db-prepare makes the transaction durable and prepared
+// (the first phase of a two-phase commit) and is acknowledged; db-commit
+// is idempotent — committing a committed transaction does nothing — and
+// db-abort-lingering aborts every transaction of an older job attempt that
+// is still open or prepared (transaction id / 1000 is the attempt).
+//
+// With Upsert, a row is keyed by its natural key (the operation) and a
+// second write of the same key changes nothing (INSERT … ON CONFLICT DO
+// NOTHING); otherwise every write inserts a new row.
+type ExternalDB struct {
+	Upsert bool
+}
+
+const (
+	dbRows    sim.TableID = iota // row id (insert) or natural key (upsert) → {Value: op}
+	dbPending                    // pending row id → {Value: op, Aux: transaction}
+	dbTxns                       // transaction → state
+	dbCounter                    // row 1: last row id; row 2: last pending id
+)
+
+// Transaction states of the external database.
+const (
+	dbTxnOpen int32 = iota + 1
+	dbTxnPrepared
+	dbTxnCommitted
+	dbTxnAborted
+)
+
+func externalDBTables() []sim.TableSpec {
+	return []sim.TableSpec{
+		{Name: "rows", Durable: true, Traced: true, States: []string{"", "ROW"}},
+		{Name: "pending-rows", Durable: true},
+		{Name: "transactions", Durable: true, Traced: true, States: []string{"", "OPEN", "PREPARED", "COMMITTED", "ABORTED"}},
+		{Name: "counters", Durable: true},
+	}
+}
+
+// Start does nothing: the database only answers.
+func (d *ExternalDB) Start(*sim.Context) {}
+
+// Timer is unused.
+func (d *ExternalDB) Timer(*sim.Context, sim.Timer) {}
+
+func (d *ExternalDB) counter(ctx *sim.Context, which int64) int64 {
+	c, _ := ctx.Get(dbCounter, which, 0)
+	c.Value++
+	ctx.Put(dbCounter, which, 0, c)
+	return c.Value
+}
+
+// apply commits one row: the effect.
+func (d *ExternalDB) apply(ctx *sim.Context, op sim.OpID, natural int64) {
+	if d.Upsert {
+		if _, exists := ctx.Get(dbRows, natural, op); exists {
+			return // ON CONFLICT DO NOTHING
+		}
+		ctx.Put(dbRows, natural, op, sim.Record{State: 1, Value: int64(op)})
+		ctx.Effect(SinkDBRows, op, natural)
+		return
+	}
+	id := d.counter(ctx, 1)
+	ctx.Put(dbRows, id, op, sim.Record{State: 1, Value: int64(op)})
+	ctx.Effect(SinkDBRows, op, id)
+}
+
+// Receive handles writes and transaction control.
+func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
+	switch m.Kind {
+	case MsgDBWrite:
+		if m.Key == 0 {
+			d.apply(ctx, m.Op, m.Payload)
+			ctx.Send(m.From, sim.Message{Kind: MsgDBWriteAck, Op: m.Op, Attempt: m.Attempt})
+			return
+		}
+		t, ok := ctx.Get(dbTxns, m.Key, m.Op)
+		if ok && t.State != dbTxnOpen {
+			return // the transaction is over: a late write is refused
+		}
+		if !ok {
+			ctx.Put(dbTxns, m.Key, m.Op, sim.Record{State: dbTxnOpen})
+		}
+		ctx.Put(dbPending, d.counter(ctx, 2), m.Op, sim.Record{Value: int64(m.Op), Aux: m.Key, Status: int32(m.Payload)})
+	case MsgDBPrepare:
+		t, _ := ctx.Get(dbTxns, m.Key, 0)
+		if t.State == 0 || t.State == dbTxnOpen {
+			ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnPrepared})
+		}
+		ctx.Send(m.From, sim.Message{Kind: MsgDBPrepared, Key: m.Key, Payload: m.Payload})
+	case MsgDBCommit:
+		t, _ := ctx.Get(dbTxns, m.Key, 0)
+		if t.State == dbTxnCommitted || t.State == dbTxnAborted {
+			return // committing twice changes nothing
+		}
+		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == m.Key }) {
+			r, _ := ctx.Get(dbPending, id, 0)
+			ctx.Delete(dbPending, id, 0)
+			d.apply(ctx, sim.OpID(r.Value), int64(r.Status))
+		}
+		ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnCommitted})
+	case MsgDBAbortLingering:
+		txns := ctx.Rows(dbTxns)
+		var lingering []int64
+		for i := 0; i < txns.Len(); i++ {
+			id, t := txns.At(i)
+			if (t.State == dbTxnOpen || t.State == dbTxnPrepared) && id/1000 < m.Key {
+				lingering = append(lingering, id)
+			}
+		}
+		for _, txn := range lingering {
+			for _, id := range d.pendingOf(ctx, func(t int64) bool { return t == txn }) {
+				ctx.Delete(dbPending, id, 0)
+			}
+			ctx.Put(dbTxns, txn, 0, sim.Record{State: dbTxnAborted})
+		}
+	}
+}
+
+// pendingOf lists the pending rows whose transaction matches, in id order.
+func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []int64 {
+	rows := ctx.Rows(dbPending)
+	var ids []int64
+	for i := 0; i < rows.Len(); i++ {
+		id, r := rows.At(i)
+		if match(r.Aux) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

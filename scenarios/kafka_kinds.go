@@ -1,0 +1,113 @@
+package scenarios
+
+// Message kinds, timers, sinks and crash points of the Kafka-transactions
+// family: a read-process-write processor, a partition leader (the broker,
+// also the group coordinator that stores consumed offsets), a transaction
+// coordinator, downstream readers and an external database.
+//
+// Field conventions (the generic Message slots):
+//
+//	fetch              Key position, Payload topic, Value isolation (1 = read_committed)
+//	record             Key offset, Payload topic, Value log key (topic·10⁶ + offset), Op the record's operation
+//	produce            Key producer id (0 = not idempotent), Value epoch, Payload sequence
+//	produce-ack        Key log key, Value epoch echoed, Payload sequence echoed, Status error code
+//	init-producer-id   Key transactional id; producer-id answers Key pid, Value epoch
+//	add-partitions     Key pid, Value epoch; add-partitions-ok echoes the epoch in Payload
+//	txn-offset-commit  Key pid, Value epoch, Payload next input position
+//	offset-commit      Payload next input position (non-transactional)
+//	offsets            Payload committed next position (0 = none), Status error code
+//	end-txn            Key pid, Value epoch, Payload txnCommit|txnAbort; end-txn-result Value new epoch, Payload epoch echoed
+//	write-markers      Key pid, Value epoch of the markers, Payload txnCommit|txnAbort
+//
+// On the processor's control requests (init-producer-id, offset-fetch,
+// add-partitions, txn-offset-commit, offset-commit, end-txn) Attempt is a
+// correlation id, echoed by the answer: the processor accepts only the
+// answer to the request it is waiting for, as a Kafka client matches
+// responses to requests.
+var (
+	MsgKafkaFetch        = newMessage("fetch")             // consumer → broker: the next visible record from a position
+	MsgKafkaRecord       = newMessage("record")            // broker → consumer: one record
+	MsgKafkaProduce      = newMessage("produce")           // processor → broker: append an output record
+	MsgKafkaProduceAck   = newMessage("produce-ack")       // broker → processor: appended (or fenced, or a duplicate)
+	MsgKafkaInitPID      = newMessage("init-producer-id")  // processor → coordinator: register a transactional id, bump its epoch
+	MsgKafkaProducerID   = newMessage("producer-id")       // coordinator → processor: producer id and the new epoch
+	MsgKafkaAddParts     = newMessage("add-partitions")    // processor → coordinator: begin a transaction on the output and offsets partitions
+	MsgKafkaAddPartsOK   = newMessage("add-partitions-ok") // coordinator → processor
+	MsgKafkaTxnOffsets   = newMessage("txn-offset-commit") // processor → broker: consumed position, pending until the commit marker
+	MsgKafkaOffsetCommit = newMessage("offset-commit")     // processor → broker: consumed position, committed at once (at-least-once)
+	MsgKafkaOffsetAck    = newMessage("offset-commit-ack") // broker → processor
+	MsgKafkaOffsetFetch  = newMessage("offset-fetch")      // processor → broker: where did my group stop?
+	MsgKafkaOffsets      = newMessage("offsets")           // broker → processor: the committed position
+	MsgKafkaEndTxn       = newMessage("end-txn")           // processor → coordinator: commit or abort
+	MsgKafkaEndTxnResult = newMessage("end-txn-result")    // coordinator → processor: done, with the bumped epoch
+	MsgKafkaMarkers      = newMessage("write-markers")     // coordinator → broker: write COMMIT or ABORT control records
+	MsgKafkaMarkersDone  = newMessage("markers-written")   // broker → coordinator
+	MsgDBWrite           = newMessage("db-write")          // writer → external database: a row (Key transaction, 0 = autocommit)
+	MsgDBWriteAck        = newMessage("db-write-ack")      // database → writer (autocommit writes only)
+
+	TimerKafkaTimeout = newTimer("kafka-timeout") // the processor's request timeout (Key: which wait)
+
+	// SinkKafkaOutput counts output records where a downstream reader sees
+	// them: under read_committed only once their transaction committed.
+	SinkKafkaOutput = newSink("kafka-output")
+	// SinkDBRows counts rows committed in the external database.
+	SinkDBRows = newSink("db-rows")
+
+	PointKafkaAfterProduce  = newPoint("after-produce")        // output record sent, transaction not committed
+	PointKafkaAfterExternal = newPoint("after-external-write") // external database written, transaction not committed
+	PointKafkaBeforeCommit  = newPoint("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
+)
+
+// Topics of the Kafka family. A log key is topic·10⁶ + offset.
+const (
+	topicInput  int64 = 1
+	topicOutput int64 = 2
+	topicSpan   int64 = 1_000_000
+)
+
+func logKey(topic, offset int64) int64 { return topic*topicSpan + offset }
+
+// Results of a transaction, in end-txn and write-markers.
+const (
+	txnCommit int64 = 1
+	txnAbort  int64 = 2
+)
+
+// Isolation levels of a fetch.
+const (
+	readUncommitted int64 = 0
+	readCommitted   int64 = 1
+)
+
+// Kafka error codes the roles answer with (the protocol's own numbers).
+const (
+	kafkaOutOfOrderSequence   = 45
+	kafkaDuplicateSequence    = 46
+	kafkaInvalidProducerEpoch = 47 // a partition leader fences an old epoch
+	kafkaInvalidTxnState      = 48
+	kafkaConcurrentTxns       = 51
+	kafkaUnstableOffsetCommit = 88 // offsets of an open transaction are pending
+	kafkaProducerFenced       = 90 // the coordinator fences an old epoch
+)
+
+// Log record states. The COMMITTED/ABORTED state of a data record is the
+// model's stand-in for Kafka's aborted-transaction index: the record itself
+// is immutable in Kafka, its fate is decided by the later control record.
+const (
+	logPlain        int32 = iota + 1 // non-transactional: visible at once
+	logOpen                          // transactional, its transaction still open
+	logCommitted                     // its transaction committed
+	logAborted                       // its transaction aborted
+	logCommitMarker                  // control record: COMMIT
+	logAbortMarker                   // control record: ABORT
+)
+
+var logStates = []string{"", "RECORD", "OPEN", "COMMITTED", "ABORTED", "COMMIT-MARKER", "ABORT-MARKER"}
+
+// A log record's Aux packs the producer id and sequence.
+func producerAux(pid, seq int64) int64 { return pid*topicSpan + seq }
+
+func auxPID(aux int64) int64 { return aux / topicSpan }
+
+// logTableName names the broker's log; invariants find it by this name.
+const logTableName = "kafka-log"

@@ -1,0 +1,55 @@
+package scenarios
+
+import "github.com/oncesim/once/sim"
+
+// KafkaReader is a downstream consumer of the output topic. Every record
+// the broker returns to it is one effect on the kafka-output sink: that is
+// where a Kafka output is counted, as its readers see it. Its isolation
+// level decides what it sees: read_committed stops at the first open
+// transaction and skips aborted records; read_uncommitted sees every
+// record as soon as it is appended, aborted ones included.
+//
+// It keeps its position durably and has one fetch in flight at a time; a
+// fetch with nothing to return waits at the broker (a long poll), so a run
+// ends when nothing is left to read.
+type KafkaReader struct {
+	Broker    sim.NodeID
+	Isolation int64
+}
+
+const krPosition sim.TableID = 0 // row 1: next offset to read
+
+func kafkaReaderTables() []sim.TableSpec {
+	return []sim.TableSpec{{Name: "position", Durable: true}}
+}
+
+func (k *KafkaReader) fetch(ctx *sim.Context) {
+	pos, ok := ctx.Get(krPosition, 1, 0)
+	if !ok {
+		pos.Value = 1
+	}
+	ctx.Send(k.Broker, sim.Message{Kind: MsgKafkaFetch, Key: pos.Value, Payload: topicOutput, Value: k.Isolation})
+}
+
+// Start sends the first fetch.
+func (k *KafkaReader) Start(ctx *sim.Context) { k.fetch(ctx) }
+
+// Timer is unused.
+func (k *KafkaReader) Timer(*sim.Context, sim.Timer) {}
+
+// Receive counts a record it has not read yet and fetches the next one.
+func (k *KafkaReader) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgKafkaRecord || m.Payload != topicOutput {
+		return
+	}
+	pos, ok := ctx.Get(krPosition, 1, m.Op)
+	if !ok {
+		pos.Value = 1
+	}
+	if m.Key < pos.Value {
+		return
+	}
+	ctx.Effect(SinkKafkaOutput, m.Op, m.Value)
+	ctx.Put(krPosition, 1, m.Op, sim.Record{Value: m.Key + 1})
+	k.fetch(ctx)
+}
