@@ -70,10 +70,7 @@ type Expectation struct {
 
 // Label names the row in a matrix: "idem", or "idem store=memory".
 func (e *Expectation) Label() string {
-	parts := []string{e.Semantics.Alias()}
-	for _, kv := range sortedPairs(e.Params) {
-		parts = append(parts, kv)
-	}
+	parts := append([]string{e.Semantics.Alias()}, sortedPairs(e.Params)...)
 	return strings.Join(parts, " ")
 }
 

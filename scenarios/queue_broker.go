@@ -22,10 +22,6 @@ const (
 	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
 
-func brokerSpec() sim.NodeSpec {
-	return sim.NodeSpec{Name: "broker", Tables: []sim.TableSpec{{Name: "log", Durable: true}, {Name: "seen", Durable: true}}}
-}
-
 // Start does nothing: the broker is driven by publishes.
 func (b *Broker) Start(*sim.Context) {}
 

@@ -24,17 +24,6 @@ const (
 	consumerSeen                     // offsets seen: at-most-once transport dedup
 )
 
-func consumerSpec(durableDedup bool, crash float64) sim.NodeSpec {
-	return sim.NodeSpec{
-		Name: "consumer",
-		Tables: []sim.TableSpec{
-			{Name: "dedup", Durable: durableDedup, Traced: true, States: keyStates},
-			{Name: "seen", Durable: true},
-		},
-		Crashable: true, CrashProbability: crash, RestartAfter: 500,
-	}
-}
-
 // Start does nothing: the broker redelivers what was not committed.
 func (c *Consumer) Start(*sim.Context) {}
 

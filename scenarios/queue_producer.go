@@ -14,10 +14,6 @@ type Producer struct {
 
 const producerOps sim.TableID = 0
 
-func producerSpec() sim.NodeSpec {
-	return sim.NodeSpec{Name: "producer", Tables: []sim.TableSpec{{Name: "ops"}}}
-}
-
 // Start schedules the workload.
 func (p *Producer) Start(ctx *sim.Context) {
 	for op := 1; op <= ctx.Ops(); op++ {

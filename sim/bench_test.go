@@ -15,7 +15,7 @@ type floorEvent struct {
 	at   int64
 	seq  uint64
 	node uint32
-	pad  uint32
+	_    uint32 // pads the event to 24 bytes, like the floor measured in DEPENDENCIES.md
 }
 
 type floorHeap []floorEvent
