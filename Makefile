@@ -28,13 +28,14 @@ update:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out
-	@command -v benchstat >/dev/null 2>&1 && benchstat bench.out || echo "(install benchstat: go install golang.org/x/perf/cmd/benchstat@latest)"
+	$(GO) install golang.org/x/perf/cmd/benchstat@latest
+	"$$($(GO) env GOPATH)/bin/benchstat" bench.out
 
 lint:
-	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	gofmt -l . | (! grep .)
 	$(GO) vet ./...
-	"$$($(GO) env GOPATH)/bin/staticcheck" ./... 2>/dev/null || staticcheck ./...
+	"$$($(GO) env GOPATH)/bin/staticcheck" ./...
 
 fuzz:
 	$(GO) test ./scenarios/ -run '^$$' -fuzz FuzzParsePlan -fuzztime 30s
