@@ -51,8 +51,14 @@ func runList(o *listOptions, out io.Writer) error {
 		return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
 	case "text":
 		var b strings.Builder
+		wName, wTopo, wSem := 0, 0, 0
 		for _, e := range entries {
-			fmt.Fprintf(&b, "%-28s %-6s %-18s %s\n", e.Name, e.Topology, strings.Join(e.Semantics, ","), e.Summary)
+			wName = max(wName, len(e.Name))
+			wTopo = max(wTopo, len(e.Topology))
+			wSem = max(wSem, len(strings.Join(e.Semantics, ",")))
+		}
+		for _, e := range entries {
+			fmt.Fprintf(&b, "%-*s  %-*s  %-*s  %s\n", wName, e.Name, wTopo, e.Topology, wSem, strings.Join(e.Semantics, ","), e.Summary)
 		}
 		_, err := io.WriteString(out, b.String())
 		return err
