@@ -53,3 +53,39 @@ func TestListJSONCoversTheCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestRolesDocumentEveryOption: `once roles --format json` lists every
+// registered role with a doc line and documented options.
+func TestRolesDocumentEveryOption(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := execute([]string{"roles", "--format", "json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var doc struct {
+		Roles []struct {
+			Name    string `json:"name"`
+			Doc     string `json:"doc"`
+			Options []struct {
+				Name string `json:"name"`
+				Kind string `json:"kind"`
+				Doc  string `json:"doc"`
+			} `json:"options"`
+		} `json:"roles"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Roles) < 10 {
+		t.Fatalf("only %d roles", len(doc.Roles))
+	}
+	for _, r := range doc.Roles {
+		if r.Doc == "" {
+			t.Errorf("role %s has no doc", r.Name)
+		}
+		for _, o := range r.Options {
+			if o.Doc == "" || o.Kind == "" {
+				t.Errorf("role %s: option %s is undocumented", r.Name, o.Name)
+			}
+		}
+	}
+}
