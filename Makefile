@@ -22,9 +22,11 @@ test:
 test-short:
 	$(GO) test -short ./...
 
-# Refresh golden files under testdata/ (review the diff before committing).
+# Refresh the golden scripts under testdata/ (CLI outputs and canonical
+# traces); review the diff before committing.
 update:
-	$(GO) test ./... -update
+	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
+	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out
