@@ -235,12 +235,7 @@ func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []s
 // progressPrinter returns a progress callback that redraws one line on a
 // terminal, or nil when stderr is not a terminal (piped output stays clean).
 func progressPrinter(stderr io.Writer) func(sim.ExploreStats) {
-	f, ok := stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !isTerminal(stderr) {
 		return nil
 	}
 	start := time.Now()
@@ -270,4 +265,15 @@ func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
 	if !changed("property") {
 		o.property = d.Property
 	}
+}
+
+// isTerminal reports whether w is a terminal: progress lines are drawn
+// there and nowhere else, so piped output stays clean.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -310,12 +310,7 @@ func runTallies(cfgs []*sim.Config, seeds, workers int, progress func(done, tota
 // terminal and erases it when done, or nil when stderr is not a terminal
 // (piped output stays clean).
 func progressBar(stderr io.Writer, what string) func(done, total int) {
-	f, ok := stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !isTerminal(stderr) {
 		return nil
 	}
 	start := time.Now()
