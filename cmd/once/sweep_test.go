@@ -47,7 +47,7 @@ func TestParseVaryPoints(t *testing.T) {
 func TestSweepIntParameter(t *testing.T) {
 	sc, err := scenarios.Lookup("two-generals")
 	if err != nil {
-		t.Skip("two-generals is not in the catalog")
+		t.Fatal(err)
 	}
 	if _, err := parseVary("rounds=1:5:2", sc); err != nil {
 		t.Fatal(err)
