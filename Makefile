@@ -5,7 +5,7 @@ COUNT     ?= 6
 BENCHPKGS ?= ./sim/ ./scenarios/ ./cmd/once/
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean
+.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare
 
 all: build test
 
@@ -44,3 +44,8 @@ fuzz:
 
 clean:
 	rm -rf bin bench.out
+
+# SPIN on testdata/spin/double_billing.pml against once explore on the same
+# bounds (see testdata/spin/README.md). Needs spin and gcc; not part of CI.
+spin-compare:
+	GO=$(GO) bash testdata/spin/compare.sh
