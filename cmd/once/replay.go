@@ -34,7 +34,7 @@ func newReplayCmd() *cobra.Command {
 			return runReplay(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (a space-time diagram)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
 	return cmd
 }
@@ -105,7 +105,7 @@ func unwrapPath(err error) error {
 }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
 	}
 	plan, sc, cfg, faults, err := loadPlan(file)
@@ -119,7 +119,7 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	chooser := sim.NewScripted(faults, jitter)
 	var trace *sim.Trace
 	var recorder sim.Recorder
-	if o.format == "trace" || o.format == "mermaid" {
+	if o.format == "trace" || o.format == "mermaid" || o.format == "svg" {
 		trace = &sim.Trace{}
 		recorder = trace
 	}

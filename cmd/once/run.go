@@ -41,7 +41,7 @@ func newRunCmd() *cobra.Command {
 	}
 	o.register(cmd, "all")
 	o.registerFile(cmd)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (svg: one space-time diagram per semantics, stacked in one SVG document)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd
@@ -67,7 +67,7 @@ type simulated struct {
 }
 
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
 	}
 	sc, err := o.scenario(args)
@@ -91,7 +91,7 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 		}
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
 		var trace *sim.Trace
-		if o.format == "trace" || o.format == "mermaid" {
+		if o.format == "trace" || o.format == "mermaid" || o.format == "svg" {
 			trace = &sim.Trace{}
 		}
 		var recorder sim.Recorder
@@ -190,6 +190,18 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 			}
 		}
 		return nil
+	case "svg":
+		var panels []report.SVGPanel
+		for _, r := range runs {
+			o := r.outcome
+			title := fmt.Sprintf("%s · %s · seed %d — %d lost, %d exactly-once, %d duplicated · promise %s",
+				sc.Name, o.Semantics, seed, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.Status)
+			if o.Why != "" {
+				title += "\n" + o.Why
+			}
+			panels = append(panels, report.SVGPanel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
+		}
+		return report.WriteSVGPanels(stdout, panels)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
 }

@@ -1,0 +1,1029 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// SVGPanel is one space-time diagram of an SVG document: a trace, the
+// topology that names it, and a title.
+type SVGPanel struct {
+	Topology *sim.Topology
+	Events   []sim.Event
+	Title    string
+}
+
+// WriteSVG renders the trace as an SVG space-time diagram: one vertical
+// lane per node, time flowing downward on a compressed scale (one row per
+// distinct event time, its time at the left), an arrow per delivered
+// message from the send to the delivery, lost messages stopping midway at
+// a red cross, messages to a crashed node stopping at a grey one, crashes
+// as a red zigzag on the lane until the restart, effects as stars (red when
+// the operation already had one on that sink), store reads and writes as
+// squares beside the lane with the key's state, client outcomes as check
+// marks, and a legend at the bottom. The title's first line is the
+// heading; any further lines ("\n") go under it in smaller type. The
+// output is a pure function of its inputs, byte for byte.
+func WriteSVG(w io.Writer, topo *sim.Topology, events []sim.Event, title string) error {
+	return WriteSVGPanels(w, []SVGPanel{{Topology: topo, Events: events, Title: title}})
+}
+
+// WriteSVGPanels writes one SVG document holding every panel's diagram,
+// stacked vertically in order, each with its title and legend.
+func WriteSVGPanels(w io.Writer, panels []SVGPanel) error {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	if len(panels) == 1 {
+		d := newSVGDiagram(&panels[0])
+		svgRoot(&b, d.width, d.height)
+		d.draw(&b)
+		b.WriteString("</svg>\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	ds := make([]*svgDiagram, len(panels))
+	width, height := 0.0, 0.0
+	for i := range panels {
+		ds[i] = newSVGDiagram(&panels[i])
+		width = math.Max(width, ds[i].width)
+		if i > 0 {
+			height += svgPanelGap
+		}
+		height += ds[i].height
+	}
+	svgRoot(&b, width, height)
+	y := 0.0
+	for i, d := range ds {
+		if i > 0 {
+			fmt.Fprintf(&b, "<line x1=\"0\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+				svgNum(y+svgPanelGap/2), svgNum(width), svgNum(y+svgPanelGap/2), svgLaneColor)
+			y += svgPanelGap
+		}
+		fmt.Fprintf(&b, "<svg x=\"0\" y=\"%s\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\">\n",
+			svgNum(y), svgNum(d.width), svgNum(d.height), svgNum(d.width), svgNum(d.height))
+		d.draw(&b)
+		b.WriteString("</svg>\n")
+		y += d.height
+	}
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func svgRoot(b *strings.Builder, width, height float64) {
+	fmt.Fprintf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"%s\">\n",
+		svgNum(width), svgNum(height), svgNum(width), svgNum(height), svgFont)
+	fmt.Fprintf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n")
+}
+
+// Geometry (pixels) and colours of the diagram.
+const (
+	svgFont       = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+	svgGutter     = 76.0  // the time column at the left
+	svgFirstLane  = 56.0  // from the gutter to the first lane
+	svgLaneGap    = 260.0 // between two lanes
+	svgRightPad   = 130.0 // after the last lane, at least
+	svgMinWidth   = 760.0
+	svgTitleY     = 28.0
+	svgSubtitleH  = 17.0 // each line of the title after the first
+	svgHeadTop    = 44.0 // node name boxes, below a one-line title
+	svgHeadH      = 26.0
+	svgTableH     = 12.0 // each traced table under a node's name
+	svgSlotH      = 20.0 // one event of one node
+	svgRowPad     = 8.0  // between two rows
+	svgLostDY     = 18.0 // how far down a lost message travels
+	svgBottomPad  = 40.0
+	svgLegendRowH = 24.0
+	svgPanelGap   = 24.0
+	svgCharW      = 0.6 // average glyph width, in ems
+
+	svgInk        = "#1f2937"
+	svgMuted      = "#6b7280"
+	svgLaneColor  = "#cbd5e1"
+	svgStripe     = "#f5f7fa"
+	svgRed        = "#dc2626"
+	svgDarkRed    = "#b91c1c"
+	svgDownGrey   = "#9ca3af"
+	svgCrashFill  = "#fdecec"
+	svgGreen      = "#15803d"
+	svgStarFill   = "#f59e0b"
+	svgStarStroke = "#92400e"
+	svgStarBg     = "#fef3c7"
+	svgDupBg      = "#fee2e2"
+	svgStore      = "#475569"
+	svgNoOp       = "#475569"
+)
+
+// svgOpColors tells operations apart: readable on white, none of them red
+// (loss, crashes) or light grey (messages to a crashed node).
+var svgOpColors = [...]string{"#1d4ed8", "#0f766e", "#7e22ce", "#b45309", "#be185d", "#4d7c0f", "#0369a1", "#6d28d9"}
+
+func svgOpColor(op sim.OpID) string {
+	if op <= 0 {
+		return svgNoOp
+	}
+	return svgOpColors[int(op-1)%len(svgOpColors)]
+}
+
+// svgNum formats a coordinate with one fixed decimal, dropping ".0".
+func svgNum(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	if s == "-0.0" {
+		s = "0.0"
+	}
+	return strings.TrimSuffix(s, ".0")
+}
+
+var svgEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "'", "&apos;")
+
+// svgEscape makes s safe as XML text or attribute value, dropping the
+// control characters XML 1.0 does not allow.
+func svgEscape(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+			return -1
+		}
+		return r
+	}, s)
+	return svgEscaper.Replace(s)
+}
+
+// svgTextWidth estimates the width of s at font size size.
+func svgTextWidth(s string, size float64) float64 {
+	return float64(len([]rune(s))) * size * svgCharW
+}
+
+// svgMsg gathers what happened to one sent message, by trace index.
+type svgMsg struct {
+	send       int
+	deliveries []int
+	drops      []int
+	slow       bool
+}
+
+type svgRow struct {
+	top, height float64
+	at          sim.Time
+	idle        sim.Time // a long idle gap before the row, drawn as a break
+}
+
+type svgBox struct{ x0, y0, x1, y1 float64 }
+
+func (a svgBox) overlap(b svgBox) float64 {
+	w := math.Min(a.x1, b.x1) - math.Max(a.x0, b.x0)
+	h := math.Min(a.y1, b.y1) - math.Max(a.y0, b.y0)
+	if w <= 0 || h <= 0 {
+		return 0
+	}
+	return w * h
+}
+
+// svgPlaced holds the label boxes drawn so far, indexed by horizontal
+// bands so that a long trace does not compare every label with every
+// other.
+type svgPlaced struct {
+	boxes []svgBox
+	bands [][]int32 // band → indexes of the boxes that reach into it
+}
+
+const svgBandH = 64.0 // band height
+
+func svgBandOf(y float64) int { return max(0, int(y/svgBandH)) }
+
+func (p *svgPlaced) add(b svgBox) {
+	i := int32(len(p.boxes))
+	p.boxes = append(p.boxes, b)
+	for k := svgBandOf(b.y0); k <= svgBandOf(b.y1); k++ {
+		for len(p.bands) <= k {
+			p.bands = append(p.bands, nil)
+		}
+		p.bands[k] = append(p.bands[k], i)
+	}
+}
+
+// overlap is the total area b shares with the boxes placed, each counted
+// once (in the first band both reach).
+func (p *svgPlaced) overlap(b svgBox) float64 {
+	o := 0.0
+	lo := svgBandOf(b.y0)
+	for k := lo; k <= svgBandOf(b.y1) && k < len(p.bands); k++ {
+		for _, i := range p.bands[k] {
+			q := p.boxes[i]
+			if max(lo, svgBandOf(q.y0)) == k {
+				o += b.overlap(q)
+			}
+		}
+	}
+	return o
+}
+
+type svgDiagram struct {
+	topo   *sim.Topology
+	events []sim.Event
+	title  []string // the title, line by line
+	lanes  int
+	head   float64            // top of the node name boxes
+	top    float64            // top of the first row
+	msgs   map[uint32]*svgMsg // by Msg.ID, looked up only: never iterated
+	y      []float64          // per event: where it sits
+	rows   []svgRow
+	bottom float64 // end of the body (the lanes)
+	legend []svgLegendItem
+	legY   float64
+	width  float64
+	height float64
+	placed svgPlaced // labels drawn so far, to keep arrow labels apart
+}
+
+func newSVGDiagram(p *SVGPanel) *svgDiagram {
+	d := &svgDiagram{topo: p.Topology, events: p.Events, title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}}
+	d.lanes = len(d.topo.Nodes)
+	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
+	tables := 0
+	for n := range d.topo.Nodes {
+		tables = max(tables, len(d.tables(n)))
+	}
+	d.top = d.head + svgHeadH + float64(tables)*svgTableH + 34
+	for i := range d.events {
+		e := &d.events[i]
+		for _, n := range []sim.NodeID{e.Node, e.Peer} {
+			if n != sim.NoNode && int(n) >= d.lanes {
+				d.lanes = int(n) + 1
+			}
+		}
+		switch e.Kind {
+		case sim.EvSend:
+			d.msgs[e.Msg.ID] = &svgMsg{send: i}
+		case sim.EvDeliver, sim.EvDrop, sim.EvSlow:
+			m := d.msgs[e.Msg.ID]
+			if m == nil {
+				continue
+			}
+			switch e.Kind {
+			case sim.EvDeliver:
+				m.deliveries = append(m.deliveries, i)
+			case sim.EvDrop:
+				m.drops = append(m.drops, i)
+			default:
+				m.slow = true
+			}
+		}
+	}
+	d.layoutRows()
+	// A dry run of the marks measures the labels beside the lanes.
+	var dry strings.Builder
+	d.drawMarks(&dry)
+	d.width = math.Max(svgMinWidth, d.laneX(d.lanes-1)+svgRightPad)
+	for k, line := range d.title {
+		size := 16.0
+		if k > 0 {
+			size = 12
+		}
+		d.width = math.Max(d.width, 16+svgTextWidth(line, size)+16)
+	}
+	for _, p := range d.placed.boxes {
+		d.width = math.Max(d.width, p.x1+24)
+	}
+	d.placed = svgPlaced{}
+	d.width = math.Ceil(d.width)
+	d.layoutLegend()
+	d.height = d.legY + float64(d.legendRows())*svgLegendRowH + 16
+	return d
+}
+
+func (d *svgDiagram) laneX(n int) float64 {
+	return svgGutter + svgFirstLane + float64(n)*svgLaneGap
+}
+
+func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
+
+// slotNode is the lane whose row slot event i takes, if any: every event
+// takes one slot on its node, in trace order, so several events of one
+// node at one time sit one below the other; a message dropped at its
+// receiver (down, or a late partition) takes a slot on the receiver; a
+// loss at the send, a duplicate or a slow mark take none.
+func (d *svgDiagram) slotNode(i int) (sim.NodeID, bool) {
+	e := &d.events[i]
+	switch e.Kind {
+	case sim.EvDuplicate, sim.EvSlow:
+		return 0, false
+	case sim.EvDrop:
+		if m := d.msgs[e.Msg.ID]; m != nil && d.events[m.send].At == e.At {
+			return 0, false
+		}
+		if e.Peer != sim.NoNode {
+			return e.Peer, true
+		}
+	}
+	if e.Node == sim.NoNode {
+		return 0, false
+	}
+	return e.Node, true
+}
+
+// A gap between two rows is drawn as a break when it is svgIdleFactor
+// times the median gap, at least svgMinIdle, and always from svgMaxIdle.
+const (
+	svgIdleFactor = 6
+	svgMinIdle    = sim.Time(100)
+	svgMaxIdle    = sim.Time(1000) // a gap this long is always a break
+	svgIdleH      = 14.0
+)
+
+// idleThreshold is the gap between two rows from which it is marked as
+// idle time cut out of the picture.
+func (d *svgDiagram) idleThreshold() sim.Time {
+	var gaps []sim.Time
+	for i := 1; i < len(d.events); i++ {
+		if g := d.events[i].At - d.events[i-1].At; g > 0 {
+			gaps = append(gaps, g)
+		}
+	}
+	if len(gaps) == 0 {
+		return 0
+	}
+	slices.Sort(gaps)
+	return max(svgMinIdle, min(gaps[len(gaps)/2]*svgIdleFactor, svgMaxIdle))
+}
+
+func (d *svgDiagram) layoutRows() {
+	d.y = make([]float64, len(d.events))
+	top := d.top
+	counters := make([]int, d.lanes)
+	idle := d.idleThreshold()
+	for i := 0; i < len(d.events); {
+		j := i
+		for j < len(d.events) && d.events[j].At == d.events[i].At {
+			j++
+		}
+		var gap sim.Time
+		if i > 0 && idle > 0 && d.events[i].At-d.events[i-1].At >= idle {
+			gap = d.events[i].At - d.events[i-1].At
+			top += svgIdleH
+		}
+		clear(counters)
+		slots := make([]int, j-i)
+		for k := i; k < j; k++ {
+			slots[k-i] = -1
+			if n, ok := d.slotNode(k); ok {
+				slots[k-i] = counters[n]
+				counters[n]++
+			}
+		}
+		most := 1
+		for _, c := range counters {
+			most = max(most, c)
+		}
+		for k := i; k < j; k++ {
+			s := slots[k-i]
+			if s >= 0 {
+				d.y[k] = top + svgRowPad/2 + float64(s)*svgSlotH + svgSlotH/2
+				continue
+			}
+			d.y[k] = top + svgRowPad/2 + svgSlotH/2
+			if m := d.msgs[d.events[k].Msg.ID]; m != nil && m.send < k {
+				d.y[k] = d.y[m.send]
+			}
+		}
+		h := float64(most)*svgSlotH + svgRowPad
+		d.rows = append(d.rows, svgRow{top: top, height: h, at: d.events[i].At, idle: gap})
+		top += h
+		i = j
+	}
+	d.bottom = top + svgBottomPad
+}
+
+// draw writes the diagram's elements, back to front.
+func (d *svgDiagram) draw(b *strings.Builder) {
+	d.placed = svgPlaced{}
+	d.drawFrame(b)
+	d.drawCrashes(b)
+	marks := &strings.Builder{}
+	d.drawMarks(marks) // places the mark labels first: arrow labels avoid them
+	d.drawArrows(b)
+	b.WriteString(marks.String())
+	d.drawLegend(b)
+}
+
+func (d *svgDiagram) drawFrame(b *strings.Builder) {
+	for k, line := range d.title {
+		if k == 0 {
+			fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"16\" font-weight=\"bold\" fill=\"%s\">%s</text>\n",
+				svgNum(svgTitleY), svgInk, svgEscape(line))
+			continue
+		}
+		fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"12\" fill=\"%s\">%s</text>\n",
+			svgNum(svgTitleY+float64(k)*svgSubtitleH), svgMuted, svgEscape(line))
+	}
+	// Row bands and times.
+	b.WriteString("<g font-size=\"10\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
+	for r, row := range d.rows {
+		if r%2 == 1 {
+			fmt.Fprintf(b, "<rect x=\"0\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>\n",
+				svgNum(row.top), svgNum(d.width), svgNum(row.height), svgStripe)
+		}
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", svgNum(svgGutter-8), svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5), svgEscape(row.at.String()))
+	}
+	b.WriteString("</g>\n")
+	// Idle gaps cut out of the picture.
+	for _, row := range d.rows {
+		if row.idle == 0 {
+			continue
+		}
+		y := row.top - svgIdleH/2
+		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"2 4\"/>\n",
+			svgNum(svgGutter), svgNum(y), svgNum(d.width), svgNum(y), svgDownGrey)
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"8.5\" fill=\"%s\" text-anchor=\"end\" font-style=\"italic\">+%s</text>\n",
+			svgNum(svgGutter-8), svgNum(y+3), svgDownGrey, svgEscape(row.idle.String()))
+	}
+	fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+		svgNum(svgGutter), svgNum(d.top-8), svgNum(svgGutter), svgNum(d.bottom), svgLaneColor)
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"end\">time ↓</text>\n",
+		svgNum(svgGutter-8), svgNum(d.top-10), svgMuted)
+	// Lanes and their names.
+	for n := 0; n < d.lanes; n++ {
+		x := d.laneX(n)
+		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			svgNum(x), svgNum(d.head+svgHeadH), svgNum(x), svgNum(d.bottom), svgLaneColor)
+		name := d.topo.NodeName(sim.NodeID(n))
+		w := math.Max(96, svgTextWidth(name, 13)+24)
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"5\" fill=\"#eef2f7\" stroke=\"#64748b\" stroke-width=\"1.2\"/>\n",
+			svgNum(x-w/2), svgNum(d.head), svgNum(w), svgNum(svgHeadH))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"middle\">%s</text>\n",
+			svgNum(x), svgNum(d.head+17.5), svgInk, svgEscape(name))
+		for k, t := range d.tables(n) {
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"9.5\" fill=\"%s\" text-anchor=\"middle\"%s>%s</text>\n",
+				svgNum(x), svgNum(d.head+svgHeadH+14+float64(k)*svgTableH), svgMuted, svgHalo, svgEscape(t))
+		}
+	}
+}
+
+// tables lists the traced tables of node n: "keys (memory)".
+func (d *svgDiagram) tables(n int) []string {
+	if n >= len(d.topo.Nodes) {
+		return nil
+	}
+	var out []string
+	for _, t := range d.topo.Nodes[n].Tables {
+		if !t.Traced {
+			continue
+		}
+		kind := "durable"
+		if !t.Durable {
+			kind = "memory"
+		}
+		out = append(out, t.Name+" ("+kind+")")
+	}
+	return out
+}
+
+// drawCrashes draws each crash as a red zigzag on the lane until the
+// node's restart (or the end of the trace).
+func (d *svgDiagram) drawCrashes(b *strings.Builder) {
+	for i := range d.events {
+		e := &d.events[i]
+		if e.Kind != sim.EvCrash || e.Node == sim.NoNode {
+			continue
+		}
+		y0, y1 := d.y[i], d.bottom-svgBottomPad/2
+		for k := i + 1; k < len(d.events); k++ {
+			if d.events[k].Kind == sim.EvRestart && d.events[k].Node == e.Node {
+				y1 = d.y[k]
+				break
+			}
+		}
+		x := d.nodeX(e.Node)
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"%s\" fill=\"%s\"/>\n",
+			svgNum(x-10), svgNum(y0), svgNum(math.Max(0, y1-y0)), svgCrashFill)
+		var p strings.Builder
+		fmt.Fprintf(&p, "M%s %s", svgNum(x), svgNum(y0))
+		side := 1.0
+		for y := y0 + 4; y < y1; y += 8 {
+			fmt.Fprintf(&p, " L%s %s", svgNum(x+5*side), svgNum(y))
+			side = -side
+		}
+		fmt.Fprintf(&p, " L%s %s", svgNum(x), svgNum(y1))
+		fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\"/>\n", p.String(), svgRed)
+	}
+}
+
+// msgText names a message on its arrow: "pay op-2 #1".
+func (d *svgDiagram) msgText(m *sim.Message) string {
+	var b strings.Builder
+	b.WriteString(d.topo.MessageName(m.Kind))
+	if m.Op != 0 {
+		b.WriteString(" " + m.Op.String())
+	} else if m.Key != 0 {
+		b.WriteString(" key=" + strconv.FormatInt(m.Key, 10))
+	}
+	if m.Attempt != 0 {
+		b.WriteString(" #" + strconv.Itoa(int(m.Attempt)))
+	}
+	return b.String()
+}
+
+func (d *svgDiagram) drawArrows(b *strings.Builder) {
+	var lines, labels, marks strings.Builder // back to front
+	for i := range d.events {
+		e := &d.events[i]
+		if e.Kind != sim.EvSend {
+			continue
+		}
+		m := d.msgs[e.Msg.ID]
+		if m == nil || m.send != i || e.Node == sim.NoNode {
+			continue
+		}
+		x0, y0 := d.nodeX(e.Node), d.y[i]
+		to := e.Peer
+		if to == sim.NoNode {
+			to = e.Msg.To
+		}
+		xt := d.nodeX(to)
+		text := d.msgText(&e.Msg)
+		color := svgOpColor(e.Msg.Op)
+		dash := ""
+		if m.slow {
+			dash = "6 4"
+			text += " (slow)"
+		}
+		for k, di := range m.deliveries {
+			t := text
+			if k > 0 {
+				t += " (dup)"
+			}
+			dst := d.events[di].Node
+			if dst == sim.NoNode {
+				dst = to
+			}
+			d.arrow(&lines, &labels, x0, y0, d.nodeX(dst), d.y[di], color, dash, t, true)
+		}
+		for _, di := range m.drops {
+			drop := &d.events[di]
+			if d.events[m.send].At != drop.At && drop.Peer != sim.NoNode {
+				// Dropped on arrival: the receiver was down (or a
+				// partition cut it late). Stop short of its lane.
+				xr := d.nodeX(drop.Peer)
+				dir := 1.0
+				if xr < x0 {
+					dir = -1
+				}
+				line, col, why := svgDownGrey, svgDownGrey, "receiver down"
+				if drop.Reason != sim.DropDown {
+					line, col, why = color, svgRed, drop.Reason.String()
+				}
+				x1, y1 := xr-dir*30, d.y[di]
+				word := d.dropLabel(x1, y1, -dir, why, col)
+				d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
+				d.cross(&marks, x1, y1, col)
+				marks.WriteString(word)
+				continue
+			}
+			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
+			if xt == x0 {
+				x1 = x0 + 40
+			}
+			why := "lost"
+			if drop.Reason == sim.DropPartition {
+				why = "partition"
+			} else if drop.Reason == sim.DropDown {
+				why = "receiver down"
+			}
+			line, col := color, svgRed
+			if drop.Reason == sim.DropDown {
+				line, col = svgDownGrey, svgDownGrey
+			}
+			word := d.dropLabel(x1, y1, 0, why, col)
+			d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
+			d.cross(&marks, x1, y1, col)
+			marks.WriteString(word)
+		}
+		if len(m.deliveries) == 0 && len(m.drops) == 0 {
+			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
+			d.arrow(&lines, &labels, x0, y0, x1, y1, color, "1 3", text+" (in flight)", true)
+		}
+	}
+	b.WriteString(lines.String())
+	b.WriteString(labels.String())
+	b.WriteString(marks.String())
+}
+
+// cross draws the ✕ where a dropped message ends.
+func (d *svgDiagram) cross(b *strings.Builder, x, y float64, color string) {
+	const r = 5.5
+	fmt.Fprintf(b, "<path d=\"M%s %sL%s %sM%s %sL%s %s\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\"/>\n",
+		svgNum(x-r), svgNum(y-r), svgNum(x+r), svgNum(y+r), svgNum(x-r), svgNum(y+r), svgNum(x+r), svgNum(y-r), color)
+}
+
+// dropLabel reserves the places of the cross at (x,y) and of the short
+// bold word under it ("lost", "receiver down"), centred (side 0) or ending
+// under the cross on the sender's side (side -1 when the message went
+// right, +1 when it went left), and returns both elements to write once
+// the arrow's own label has been placed around them.
+func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
+	const r = 5.5
+	w := svgTextWidth(text, 10)
+	d.placed.add(svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1})
+	anchor, x0 := "middle", x-w/2
+	switch {
+	case side < 0:
+		anchor, x, x0 = "end", x+r, x+r-w
+	case side > 0:
+		anchor, x, x0 = "start", x-r, x-r
+	}
+	d.placed.add(svgBox{x0, y + 7, x0 + w, y + 18})
+	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
+		svgNum(x), svgNum(y+17), color, anchor, svgHalo, svgEscape(text))
+}
+
+// svgHalo outlines text in white so it reads over the lines it crosses.
+const svgHalo = ` stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`
+
+// arrow draws a message line from (x0,y0) to (x1,y1), with a head when
+// head is set, and its label along it where it overlaps the fewest labels.
+func (d *svgDiagram) arrow(lines, labels *strings.Builder, x0, y0, x1, y1 float64, color, dash, text string, head bool) {
+	dashAttr := ""
+	if dash != "" {
+		dashAttr = " stroke-dasharray=\"" + dash + "\""
+	}
+	if x0 == x1 {
+		// A message to the sending node itself: a loop to the right.
+		fmt.Fprintf(lines, "<path d=\"M%s %s C%s %s %s %s %s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s/>\n",
+			svgNum(x0), svgNum(y0), svgNum(x0+48), svgNum(y0), svgNum(x0+48), svgNum(y1), svgNum(x0+2), svgNum(y1), color, dashAttr)
+		if head {
+			d.arrowHead(lines, x0+40, y1, x0+1, y1, color)
+		}
+		d.placeLabel(labels, x0+50, y0, x0+50, y1+1, text, color)
+		return
+	}
+	fmt.Fprintf(lines, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"%s/>\n",
+		svgNum(x0), svgNum(y0), svgNum(x1), svgNum(y1), color, dashAttr)
+	if head {
+		d.arrowHead(lines, x0, y0, x1, y1, color)
+	}
+	d.placeLabel(labels, x0, y0, x1, y1, text, color)
+}
+
+// arrowHead draws an arrowhead at (x1,y1) pointing along (x0,y0)→(x1,y1).
+func (d *svgDiagram) arrowHead(b *strings.Builder, x0, y0, x1, y1 float64, color string) {
+	dx, dy := x1-x0, y1-y0
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return
+	}
+	ux, uy := dx/l, dy/l
+	const length, half = 9.0, 4.0
+	bx, by := x1-ux*length, y1-uy*length
+	fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %sZ\" fill=\"%s\"/>\n",
+		svgNum(x1), svgNum(y1), svgNum(bx-uy*half), svgNum(by+ux*half), svgNum(bx+uy*half), svgNum(by-ux*half), color)
+}
+
+// svgLabelSpots are the places along an arrow its label may go, best
+// first, after the middles of the lane gaps it crosses.
+var svgLabelSpots = [...]float64{0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8}
+
+// labelSpots lists where a label may sit along a segment, as fractions:
+// first the middle of each gap between two lanes the segment spans
+// (nearest the segment's middle first), so that a label never sits on a
+// lane it crosses, then the fixed spots.
+func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
+	var spots []float64
+	lo, hi := math.Min(x0, x1), math.Max(x0, x1)
+	if hi-lo > svgLaneGap*1.5 {
+		prev := lo
+		for n := 0; n <= d.lanes; n++ {
+			x := hi
+			if n < d.lanes {
+				x = d.laneX(n)
+			}
+			if x <= prev+1 {
+				continue
+			}
+			if x > hi {
+				x = hi
+			}
+			spots = append(spots, ((prev+x)/2-x0)/(x1-x0))
+			prev = x
+			if x >= hi {
+				break
+			}
+		}
+		slices.SortStableFunc(spots, func(a, b float64) int {
+			da, db := math.Abs(a-0.5), math.Abs(b-0.5)
+			switch {
+			case da < db:
+				return -1
+			case da > db:
+				return 1
+			}
+			return 0
+		})
+	}
+	return append(spots, svgLabelSpots[:]...)
+}
+
+// placeLabel writes text along the segment, just above it (or else just
+// below it), at the first spot that overlaps no label already drawn and no
+// lane (or the one that overlaps least).
+func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text, color string) {
+	const size = 10.0
+	dx, dy := x1-x0, y1-y0
+	angle := math.Atan2(dy, dx)
+	if dx < 0 {
+		angle += math.Pi // keep text upright
+	}
+	c, s := math.Cos(angle), math.Sin(angle)
+	nx, ny := s, -c // the normal pointing up the screen
+	w, h := svgTextWidth(text, size), size+2
+	hx := math.Abs(c)*w/2 + math.Abs(s)*h/2
+	hy := math.Abs(s)*w/2 + math.Abs(c)*h/2
+	best, bestOverlap := -1, math.Inf(1)
+	var bestBox svgBox
+	var bx, by float64
+	spots := d.labelSpots(x0, x1)
+	for k := range 2 * len(spots) {
+		// Above the line at every spot, then below it.
+		f, off := spots[k%len(spots)], 3.0
+		if k >= len(spots) {
+			off = -(3 + size*0.75)
+		}
+		px, py := x0+dx*f+nx*off, y0+dy*f+ny*off
+		cx, cy := px+nx*size*0.35, py+ny*size*0.35
+		box := svgBox{cx - hx, cy - hy, cx + hx, cy + hy}
+		o := d.placed.overlap(box)
+		for n := 0; n < d.lanes; n++ {
+			if x := d.laneX(n); box.x0 < x && x < box.x1 {
+				o += 2 * (box.y1 - box.y0)
+			}
+		}
+		if o < bestOverlap {
+			best, bestOverlap, bestBox, bx, by = k, o, box, px, py
+		}
+		if o == 0 {
+			break
+		}
+	}
+	if best < 0 {
+		return
+	}
+	d.placed.add(bestBox)
+	deg := angle * 180 / math.Pi
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
+		svgNum(bx), svgNum(by), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
+}
+
+// markLabel writes a label to the right of a node's lane and reserves its
+// place.
+func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, weight string, size float64) svgBox {
+	w := svgTextWidth(text, size)
+	box := svgBox{x, y - size*0.8, x + w, y + size*0.35}
+	d.placed.add(box)
+	wa := ""
+	if weight != "" {
+		wa = " font-weight=\"" + weight + "\""
+	}
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\" fill=\"%s\"%s%s>%s</text>\n",
+		svgNum(x), svgNum(y), svgNum(size), color, wa, svgHalo, svgEscape(text))
+	return box
+}
+
+// drawMarks draws what happens on a lane: timers, store reads and writes,
+// effects, crashes and restarts, client outcomes.
+func (d *svgDiagram) drawMarks(b *strings.Builder) {
+	effects := map[[2]int64]int{} // (sink, op) → effects so far; looked up only
+	for i := range d.events {
+		e := &d.events[i]
+		if e.Node == sim.NoNode {
+			continue
+		}
+		x, y := d.nodeX(e.Node), d.y[i]
+		m := &e.Msg
+		switch e.Kind {
+		case sim.EvTimerFire:
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"5\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x), svgNum(y), svgMuted)
+			fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\"/>\n",
+				svgNum(x), svgNum(y-3.2), svgNum(y), svgNum(x+2.6), svgMuted)
+			t := d.topo.TimerName(sim.TimerKind(e.Label))
+			if m.Op != 0 {
+				t += " " + m.Op.String()
+			}
+			if m.Attempt != 0 {
+				t += " #" + strconv.Itoa(int(m.Attempt))
+			}
+			d.markLabel(b, x+10, y+3.5, t, svgMuted, "", 9)
+		case sim.EvStoreGet, sim.EvStorePut, sim.EvStoreDelete:
+			table := d.topo.TableName(e.Node, sim.TableID(e.Label))
+			var t, fill string
+			switch e.Kind {
+			case sim.EvStoreGet:
+				fill = "#ffffff"
+				t = "get " + table + ": not found"
+				if e.Found {
+					t = "get " + table + ": " + stateName(d.topo, e.Node, e.Label, e.Rec.State)
+				}
+			case sim.EvStorePut:
+				fill = svgStore
+				t = "put " + table + " = " + stateName(d.topo, e.Node, e.Label, e.Rec.State)
+			default:
+				fill = "#e5e7eb"
+				t = "delete " + table
+				if e.Found {
+					t = "expire " + table + " (ttl)"
+				}
+			}
+			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"8\" height=\"8\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n",
+				svgNum(x+6), svgNum(y-4), fill, svgStore)
+			if e.Kind == sim.EvStoreDelete {
+				fmt.Fprintf(b, "<path d=\"M%s %sL%s %s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x+6), svgNum(y+4), svgNum(x+14), svgNum(y-4), svgStore)
+			}
+			d.markLabel(b, x+18, y+3.5, t, svgStore, "", 9.5)
+		case sim.EvEffect:
+			k := [2]int64{int64(e.Label), int64(m.Op)}
+			effects[k]++
+			n := effects[k]
+			t := d.topo.SinkName(sim.SinkID(e.Label)) + " " + m.Op.String()
+			fill, stroke, bg, ink := svgStarFill, svgStarStroke, svgStarBg, svgStarStroke
+			if n > 1 {
+				t += " — " + svgOrdinal(n) + " effect!"
+				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
+			}
+			w := svgTextWidth(t, 11) + 10
+			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"17\" rx=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+				svgNum(x+11), svgNum(y-8.5), svgNum(w), bg, stroke)
+			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
+				svgStar(x, y, 9, 4), fill, stroke)
+			d.markLabel(b, x+16, y+4, t, ink, "bold", 11)
+		case sim.EvOutcome:
+			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n",
+				svgNum(x-5), svgNum(y), svgNum(x-1.5), svgNum(y+4), svgNum(x+6), svgNum(y-5), svgGreen)
+			t := m.Op.String() + " done"
+			if m.Status != 0 {
+				t += ": " + strconv.Itoa(int(m.Status))
+			}
+			if v := m.Value / 1000; v != 0 {
+				t += " value " + strconv.FormatInt(v, 10)
+			}
+			d.markLabel(b, x+12, y+4, t, svgGreen, "bold", 10)
+		case sim.EvCrash:
+			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
+				svgNum(x-10), svgNum(y), svgNum(x+10), svgRed)
+			t := "CRASH at " + d.topo.PointName(sim.PointID(e.Label))
+			if m.Op != 0 {
+				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
+			}
+			d.markLabel(b, x+14, y+4, t, svgRed, "bold", 10)
+		case sim.EvRestart:
+			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
+				svgNum(x-10), svgNum(y), svgNum(x+10), svgGreen)
+			d.markLabel(b, x+14, y+4, "restart: volatile state lost", svgGreen, "bold", 10)
+		case sim.EvDuplicate:
+			// The second delivery's arrow says "(dup)".
+		}
+	}
+}
+
+// svgOrdinal spells n as "2nd", "3rd", "11th"…
+func svgOrdinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// svgStar is the path of a five-pointed star centred on (x,y).
+func svgStar(x, y, outer, inner float64) string {
+	var b strings.Builder
+	for k := 0; k < 10; k++ {
+		r := outer
+		if k%2 == 1 {
+			r = inner
+		}
+		a := -math.Pi/2 + float64(k)*math.Pi/5
+		cmd := "L"
+		if k == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&b, "%s%s %s", cmd, svgNum(x+r*math.Cos(a)), svgNum(y+r*math.Sin(a)))
+	}
+	b.WriteString("Z")
+	return b.String()
+}
+
+// svgLegendItem is one entry of the legend: an icon and its meaning.
+type svgLegendItem struct {
+	icon string
+	text string
+	x, y float64
+}
+
+// svgLegendTexts are the legend's entries, messages first; an empty
+// entry starts a new line.
+var svgLegendTexts = [...][2]string{
+	{"arrow", "message, coloured by op"},
+	{"lost", "lost message"},
+	{"down", "to a crashed node"},
+	{"slow", "slow message"},
+	{"dup", "(dup) duplicate copy"},
+	{"", ""},
+	{"effect", "effect on a sink"},
+	{"dupeffect", "2nd effect of one op"},
+	{"get", "store read"},
+	{"put", "store write"},
+	{"crash", "crashed until restart"},
+	{"outcome", "client outcome"},
+	{"timer", "timer"},
+}
+
+const svgLegendIconW = 34.0
+
+func (d *svgDiagram) layoutLegend() {
+	d.legY = d.bottom + 18
+	x, y := 16.0+52, d.legY
+	d.legend = d.legend[:0]
+	for _, it := range svgLegendTexts {
+		if it[0] == "" {
+			x, y = 16+52, y+svgLegendRowH
+			continue
+		}
+		w := svgLegendIconW + 6 + svgTextWidth(it[1], 10) + 18
+		if x+w > d.width-12 && x > 16+52 {
+			x, y = 16+52, y+svgLegendRowH
+		}
+		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: it[1], x: x, y: y})
+		x += w
+	}
+}
+
+func (d *svgDiagram) legendRows() int {
+	if len(d.legend) == 0 {
+		return 0
+	}
+	return int((d.legend[len(d.legend)-1].y-d.legY)/svgLegendRowH) + 1
+}
+
+func (d *svgDiagram) drawLegend(b *strings.Builder) {
+	fmt.Fprintf(b, "<line x1=\"16\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+		svgNum(d.legY-12), svgNum(d.width-16), svgNum(d.legY-12), svgLaneColor)
+	fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\">legend</text>\n", svgNum(d.legY+4), svgInk)
+	for _, it := range d.legend {
+		x, y := it.x, it.y
+		switch it.icon {
+		case "arrow":
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW), svgNum(y+4), svgOpColors[0])
+			d.arrowHead(b, x, y-4, x+svgLegendIconW, y+4, svgOpColors[0])
+		case "lost", "down":
+			col, mark := svgOpColors[1], svgRed
+			if it.icon == "down" {
+				col, mark = svgDownGrey, svgDownGrey
+			}
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"4 3\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW-8), svgNum(y+3), col)
+			d.cross(b, x+svgLegendIconW-6, y+3, mark)
+		case "slow":
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW), svgNum(y+4), svgOpColors[2])
+			d.arrowHead(b, x, y-4, x+svgLegendIconW, y+4, svgOpColors[2])
+		case "dup":
+			for _, dy := range []float64{-2, 8} {
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", svgNum(x), svgNum(y-6), svgNum(x+svgLegendIconW), svgNum(y+dy), svgOpColors[0])
+				d.arrowHead(b, x, y-6, x+svgLegendIconW, y+dy, svgOpColors[0])
+			}
+		case "effect", "dupeffect":
+			fill, stroke := svgStarFill, svgStarStroke
+			if it.icon == "dupeffect" {
+				fill, stroke = svgRed, svgDarkRed
+			}
+			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n", svgStar(x+svgLegendIconW/2, y, 9, 4), fill, stroke)
+		case "get", "put":
+			fill := "#ffffff"
+			if it.icon == "put" {
+				fill = svgStore
+			}
+			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"8\" height=\"8\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x+svgLegendIconW/2-4), svgNum(y-4), fill, svgStore)
+		case "crash":
+			cx := x + svgLegendIconW/2
+			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"20\" fill=\"%s\"/>\n", svgNum(cx-10), svgNum(y-10), svgCrashFill)
+			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+				svgNum(cx), svgNum(y-10), svgNum(cx+5), svgNum(y-6), svgNum(cx-5), svgNum(y+2), svgNum(cx+5), svgNum(y+6), svgNum(cx), svgNum(y+10), svgRed)
+		case "outcome":
+			cx := x + svgLegendIconW/2
+			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n",
+				svgNum(cx-5), svgNum(y), svgNum(cx-1.5), svgNum(y+4), svgNum(cx+6), svgNum(y-5), svgGreen)
+		case "timer":
+			cx := x + svgLegendIconW/2
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"5\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(cx), svgNum(y), svgMuted)
+		}
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\">%s</text>\n", svgNum(x+svgLegendIconW+6), svgNum(y+3.5), svgInk, svgEscape(it.text))
+	}
+}
