@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	o.registerFile(cmd)
 	fl := cmd.Flags()
 	o.changed = fl.Changed
-	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
+	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
 	fl.IntVar(&o.ops, "ops", 2, "number of operations (default: the scenario's explore.ops)")
 	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule (default: the scenario's explore.max-faults)")
 	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
@@ -250,8 +251,10 @@ func progressPrinter(stderr io.Writer) func(sim.ExploreStats) {
 func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
 	changed := func(name string) bool { return o.changed != nil && o.changed(name) }
 	d := sc.ExploreDefaults
-	if !changed("semantics") && !sc.Supports(sim.Idempotent) && len(sc.Semantics) > 0 {
-		o.semantics = sc.Semantics[0].Alias()
+	if !changed("semantics") && len(sc.Semantics) > 0 {
+		// The strongest semantics the scenario supports: the one whose
+		// promise is worth proving (idem, or txn for Kafka and Flink).
+		o.semantics = slices.Max(sc.Semantics).Alias()
 	}
 	if !changed("ops") {
 		o.ops = d.Ops
