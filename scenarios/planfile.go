@@ -65,6 +65,7 @@ type PlanError struct {
 	Msg       string
 }
 
+// Error formats the error as FILE:LINE:COL: message.
 func (e *PlanError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
 
 // ParsePlan reads a plan. name is used in error messages.

@@ -51,6 +51,7 @@ type SpecError struct {
 	Msg       string
 }
 
+// Error formats the error as FILE:LINE:COL: message (FILE: message without a position).
 func (e *SpecError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
