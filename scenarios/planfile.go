@@ -342,21 +342,9 @@ func nodeNames(topo *sim.Topology) []string {
 	return out
 }
 
-// FaultLine formats one engine fault as a plan line.
-func FaultLine(topo *sim.Topology, f sim.Fault) string {
-	var b strings.Builder
-	b.WriteString(f.Kind.String())
-	if f.Kind == sim.ChoiceCrash {
-		fmt.Fprintf(&b, " node=%s point=%s", topo.NodeName(f.Node), topo.PointName(f.Point))
-		if f.Msg != 0 {
-			fmt.Fprintf(&b, " msg=%s", topo.MessageName(f.Msg))
-		}
-	} else {
-		fmt.Fprintf(&b, " from=%s to=%s msg=%s", topo.NodeName(f.Node), topo.NodeName(f.Peer), topo.MessageName(f.Msg))
-	}
-	fmt.Fprintf(&b, " op=%d attempt=%d occurrence=%d", f.Op, f.Attempt, f.Occurrence)
-	return b.String()
-}
+// FaultLine formats one engine fault as a plan line (see
+// sim.Topology.FaultLine).
+func FaultLine(topo *sim.Topology, f sim.Fault) string { return topo.FaultLine(f) }
 
 // WritePlan writes p with its faults already resolved against topo.
 func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) error {

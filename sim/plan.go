@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Fault names one non-default answer to a Choice by what it hits: the
 // identity of the choice plus its occurrence (the n-th choice with that
 // identity in the run, 1-based). Removing one fault from a plan therefore
@@ -118,4 +123,24 @@ func (r *Recording) Choose(c Choice) int {
 		})
 	}
 	return v
+}
+
+// FaultLine formats f as a line of a fault plan, naming what it hits:
+// "loss from=service to=client msg=pay-response op=3 attempt=1
+// occurrence=1" or "crash node=service point=after-charge msg=… op=2
+// attempt=1 occurrence=1". Every tool prints faults this way: run --save,
+// explore, the rapid property tests, the TUI.
+func (t *Topology) FaultLine(f Fault) string {
+	var b strings.Builder
+	b.WriteString(f.Kind.String())
+	if f.Kind == ChoiceCrash {
+		fmt.Fprintf(&b, " node=%s point=%s", t.NodeName(f.Node), t.PointName(f.Point))
+		if f.Msg != 0 {
+			fmt.Fprintf(&b, " msg=%s", t.MessageName(f.Msg))
+		}
+	} else {
+		fmt.Fprintf(&b, " from=%s to=%s msg=%s", t.NodeName(f.Node), t.NodeName(f.Peer), t.MessageName(f.Msg))
+	}
+	fmt.Fprintf(&b, " op=%d attempt=%d occurrence=%d", f.Op, f.Attempt, f.Occurrence)
+	return b.String()
 }

@@ -148,56 +148,20 @@ func pointName(topo *sim.Topology, p sim.PointID) string {
 	return topo.PointName(p)
 }
 
-// FormatFaults prints a fault schedule one fault per line, in the terms of
-// the lesson:
+// FormatFaults prints a fault schedule one fault per line, as the lines
+// of a fault plan (sim.Topology.FaultLine) — the form run --save and
+// explore print, so a shrunk property failure can be pasted into a plan
+// and replayed with once replay:
 //
-//	loss: service → client pay-response op-3 attempt 1 (#1)
-//	crash: service at after-charge (op-2 attempt 1, #1)
-//
-// The "#n" is the occurrence: the n-th choice with that identity in the
-// run. An empty schedule prints as "no faults".
+//	loss from=service to=client msg=pay-response op=3 attempt=1 occurrence=1
+//	crash node=service point=after-charge op=2 attempt=1 occurrence=1
 func FormatFaults(topo *sim.Topology, faults []sim.Fault) string {
 	if len(faults) == 0 {
 		return "no faults"
 	}
-	var b strings.Builder
-	for i := range faults {
-		f := &faults[i]
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(f.Kind.String())
-		b.WriteString(": ")
-		if f.Kind == sim.ChoiceCrash {
-			b.WriteString(nodeName(topo, f.Node))
-			b.WriteString(" at ")
-			b.WriteString(pointName(topo, f.Point))
-			b.WriteString(" (")
-			if f.Op != 0 {
-				b.WriteString(f.Op.String())
-				b.WriteString(" attempt ")
-				b.WriteString(strconv.Itoa(int(f.Attempt)))
-				b.WriteString(", ")
-			}
-			b.WriteString("#")
-			b.WriteString(strconv.Itoa(int(f.Occurrence)))
-			b.WriteString(")")
-			continue
-		}
-		b.WriteString(nodeName(topo, f.Node))
-		b.WriteString(" → ")
-		b.WriteString(nodeName(topo, f.Peer))
-		b.WriteByte(' ')
-		b.WriteString(messageName(topo, f.Msg))
-		if f.Op != 0 {
-			b.WriteByte(' ')
-			b.WriteString(f.Op.String())
-			b.WriteString(" attempt ")
-			b.WriteString(strconv.Itoa(int(f.Attempt)))
-		}
-		b.WriteString(" (#")
-		b.WriteString(strconv.Itoa(int(f.Occurrence)))
-		b.WriteString(")")
+	lines := make([]string, len(faults))
+	for i, f := range faults {
+		lines[i] = topo.FaultLine(f)
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }

@@ -96,9 +96,9 @@ func TestFormatFaults(t *testing.T) {
 		{Kind: sim.ChoiceCrash, Node: 1, Peer: sim.NoNode, Point: 2, Op: 2, Attempt: 1, Occurrence: 1, Value: 1},
 		{Kind: sim.ChoiceCrash, Node: 1, Peer: sim.NoNode, Point: 1, Occurrence: 2, Value: 1},
 	}
-	want := "loss: service → client pay-response op-3 attempt 1 (#1)\n" +
-		"crash: service at after-charge (op-2 attempt 1, #1)\n" +
-		"crash: service at after-lock (#2)"
+	want := "loss from=service to=client msg=pay-response op=3 attempt=1 occurrence=1\n" +
+		"crash node=service point=after-charge op=2 attempt=1 occurrence=1\n" +
+		"crash node=service point=after-lock op=0 attempt=0 occurrence=2"
 	if got := FormatFaults(topo, faults); got != want {
 		t.Errorf("FormatFaults =\n%s\nwant\n%s", got, want)
 	}
