@@ -44,6 +44,8 @@ type MatrixCell struct {
 	LostCI95           [2]float64        `json:"lost_ci95"`
 	DuplicatedRate     float64           `json:"duplicated_rate"`
 	DuplicatedCI95     [2]float64        `json:"duplicated_ci95"`
+	ViolationRate      float64           `json:"violation_rate"` // runs where an invariant broke
+	ViolationCI95      [2]float64        `json:"violation_ci95"`
 	EffectsPerOp       float64           `json:"effects_per_op"`
 	Expected           string            `json:"expected"` // the declared claims: "≥1 dup"
 	ExpectationHeld    bool              `json:"expectation_held"`
@@ -59,6 +61,7 @@ func NewMatrixCell(t *scenarios.Tally) MatrixCell {
 	}
 	c.LostRate, c.LostCI95 = rate(t.WithLost, t.Runs)
 	c.DuplicatedRate, c.DuplicatedCI95 = rate(t.WithDup, t.Runs)
+	c.ViolationRate, c.ViolationCI95 = rate(t.InvViolated, t.Runs)
 	if t.Ops > 0 {
 		c.EffectsPerOp = round4(float64(t.Effects) / float64(t.Ops))
 	}
@@ -114,8 +117,8 @@ func failureLine(c *MatrixCell) string {
 func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n\n", styleTitle.Render("matrix"),
-		styleDim.Render(fmt.Sprintf("· %d rows · seeds 1..%d per row · lost, duplicated: share of runs with a lost or a duplicated operation (95%% Wilson interval)", len(d.Cells), d.Seeds)))
-	t := newTable("scenario", "row", "runs", "lost", "duplicated", "effects/op", "expected", "held")
+		styleDim.Render(fmt.Sprintf("· %d rows · seeds 1..%d per row · lost, duplicated, invariant broken: share of runs with a lost or a duplicated operation, or a broken invariant (95%% Wilson interval)", len(d.Cells), d.Seeds)))
+	t := newTable("scenario", "row", "runs", "lost", "duplicated", "invariant broken", "effects/op", "expected", "held")
 	failed := 0
 	for i := range d.Cells {
 		c := &d.Cells[i]
@@ -128,8 +131,12 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 			held = styleBad.Render(heldText(c))
 			failed++
 		}
+		broken := "–"
+		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
+			broken = pct(c.ViolationRate, c.ViolationCI95)
+		}
 		t.Row(name, c.label(), strconv.Itoa(c.Runs), pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95),
-			strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64), c.Expected, held)
+			broken, strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64), c.Expected, held)
 	}
 	if len(d.Cells) > 0 {
 		b.WriteString(t.String())
@@ -157,16 +164,17 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost or duplicated operation, with 95%% Wilson intervals.\n\n", d.Seeds)
-	b.WriteString("| scenario | row | runs | lost | duplicated | effects/op | expected | held | note |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|---|---|---|\n")
+	b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | effects/op | expected | held | note |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|---|---|---|\n")
 	for i := range d.Cells {
 		c := &d.Cells[i]
 		held := heldText(c)
 		if !c.ExpectationHeld {
 			held = "**" + held + "**"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
-			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
+		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
+			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95),
+			c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
 	}
 	var fails []string
 	for i := range d.Cells {

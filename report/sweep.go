@@ -55,6 +55,8 @@ type SweepPoint struct {
 	LostCI95           [2]float64         `json:"lost_ci95"`
 	DuplicatedRate     float64            `json:"duplicated_rate"`
 	DuplicatedCI95     [2]float64         `json:"duplicated_ci95"`
+	ViolationRate      float64            `json:"violation_rate"`
+	ViolationCI95      [2]float64         `json:"violation_ci95"`
 	EffectsPerOp       float64            `json:"effects_per_op"`
 	Metrics            map[string]float64 `json:"metrics"`
 }
@@ -66,7 +68,7 @@ func NewSweepPoint(value string, x float64, t *scenarios.Tally, names []string) 
 		Value: value, X: x, Runs: c.Runs, Finished: c.Finished, RunsWithLost: c.RunsWithLost,
 		RunsWithDuplicated: c.RunsWithDuplicated, RunsWithViolation: c.RunsWithViolation,
 		LostRate: c.LostRate, LostCI95: c.LostCI95, DuplicatedRate: c.DuplicatedRate, DuplicatedCI95: c.DuplicatedCI95,
-		EffectsPerOp: c.EffectsPerOp, Metrics: map[string]float64{},
+		ViolationRate: c.ViolationRate, ViolationCI95: c.ViolationCI95, EffectsPerOp: c.EffectsPerOp, Metrics: map[string]float64{},
 	}
 	for i, n := range names {
 		v := 0.0
