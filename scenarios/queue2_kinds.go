@@ -37,20 +37,32 @@ const (
 // nor forgets one.
 type workload struct {
 	Table    sim.TableID
+	Epoch    sim.TableID // durable; row 0 is written at the first boot
 	Interval sim.Time
 }
 
 // schedule sets a start-op timer for every operation not started yet, at
-// its planned time (op-1)·Interval, or now if that has passed. At the first
-// boot that is the whole workload; after a crash, the operations whose
-// timers died with the incarnation.
+// its planned time (op-1)·Interval after the first boot, or now if that
+// has passed. At the first boot that is the whole workload; after a crash,
+// the operations whose timers died with the incarnation.
+//
+// The plan is measured from the first boot, kept in a durable row, never
+// from absolute time: the row's age is part of the world's fingerprint,
+// absolute time is not, so two worlds that differ only by a shift in time
+// still behave alike.
 func (w workload) schedule(ctx *sim.Context) {
+	epoch, ok := ctx.Rows(w.Epoch).Get(0)
+	if !ok {
+		ctx.Put(w.Epoch, 0, 0, sim.Record{State: 1})
+		epoch, _ = ctx.Rows(w.Epoch).Get(0)
+	}
+	elapsed := ctx.Now() - epoch.At
 	for op := 1; op <= ctx.Ops(); op++ {
 		if _, started := ctx.Rows(w.Table).Get(int64(op)); started {
 			continue
 		}
 		at := sim.Time(op-1) * w.Interval
-		ctx.After(max(0, at-ctx.Now()), sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+		ctx.After(max(0, at-elapsed), sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
 	}
 }
 

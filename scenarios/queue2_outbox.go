@@ -47,6 +47,7 @@ const (
 	outboxRows                       // sequence → {State: ORDER-PLACED, Value: op, Aux: amount}: the outbox table
 	outboxStarted                    // op → the request arrived (durable: survives restarts)
 	outboxPending                    // op → {Value: attempt}: dual-write publishes awaiting an ack (volatile)
+	outboxEpoch                      // row 0: the first boot (the workload's time origin)
 )
 
 // Start schedules the requests not started yet. After a crash it also
@@ -56,7 +57,7 @@ func (s *OutboxService) Start(ctx *sim.Context) {
 	if s.Write == writeOutbox && ctx.Rows(outboxStarted).Len() > 0 {
 		ctx.Send(s.Relay, sim.Message{Kind: MsgOutboxNotify})
 	}
-	workload{Table: outboxStarted, Interval: s.Interval}.schedule(ctx)
+	workload{Table: outboxStarted, Epoch: outboxEpoch, Interval: s.Interval}.schedule(ctx)
 }
 
 // commitOrder writes the order row (and, with the outbox, the outbox row in
@@ -342,6 +343,7 @@ func init() {
 				{Name: "outbox", Durable: true, Traced: true, States: []string{"", "ORDER-PLACED"}},
 				{Name: "started", Durable: true},
 				{Name: "pending"},
+				{Name: "epoch", Durable: true},
 			}
 		},
 	})

@@ -27,6 +27,7 @@ type PIDProducer struct {
 const (
 	pidProducerOps     sim.TableID = iota // op → {State: pending/done, Value: attempt, Aux: sequence number}
 	pidProducerSession                    // row 0: {Value: producer id, Aux: last sequence number issued}
+	pidProducerEpoch                      // row 0: the first boot (the workload's time origin)
 )
 
 // Start opens a session under a new producer id, republishes what a crash
@@ -46,7 +47,7 @@ func (p *PIDProducer) Start(ctx *sim.Context) {
 			}
 		}
 	}
-	workload{Table: pidProducerOps, Interval: p.Interval}.schedule(ctx)
+	workload{Table: pidProducerOps, Epoch: pidProducerEpoch, Interval: p.Interval}.schedule(ctx)
 }
 
 // publish sends attempt of op. A first publish of op in this session
@@ -176,7 +177,7 @@ func init() {
 		},
 		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
 			p := &PIDProducer{Broker: a.Node("broker"), Interval: a.Duration("interval", 100), Timeout: a.Duration("timeout", 1000)}
-			return p, []sim.TableSpec{{Name: "ops", Durable: true}, {Name: "session", Durable: true}}
+			return p, []sim.TableSpec{{Name: "ops", Durable: true}, {Name: "session", Durable: true}, {Name: "epoch", Durable: true}}
 		},
 	})
 	registerRole(&Role{
