@@ -25,6 +25,13 @@ type ExploreOptions struct {
 	// its end. It exists to check, in tests, that the cache is a sound
 	// reduction (same verdicts, fewer transitions).
 	Stateless bool
+	// Audit keeps a copy of the first world seen under each fingerprint
+	// and, whenever the cache would skip a state, runs both worlds to
+	// their end without further faults and compares what they did. Any
+	// difference means the fingerprint merged two states that behave
+	// differently; it is reported in ExploreResult.AuditFailure. A test
+	// aid: slow, and it keeps every world in memory.
+	Audit bool
 	// Progress, if set, is called every ProgressEvery new states.
 	Progress      func(ExploreStats)
 	ProgressEvery int
@@ -49,6 +56,8 @@ type ExploreResult struct {
 	// Sequence chooser (nil when Holds).
 	Choices []int
 	Why     string // the violation
+	// AuditFailure describes the first unsound merge Audit found.
+	AuditFailure string
 }
 
 // Sequence is a Chooser that answers choices from a fixed list, in order,
@@ -185,6 +194,7 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 	}
 	res := &ExploreResult{Holds: true, Complete: true}
 	visited := newFingerprintSet()
+	audited := map[Fingerprint]*World{}
 	visited.add(root.Fingerprint(), 0)
 	res.States = 1
 	sc := &stepChooser{kinds: opt.Kinds}
@@ -241,7 +251,17 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 			res.Choices = pathChoices(stack, via)
 			return res, nil
 		}
-		if !opt.Stateless && !visited.add(child.Fingerprint(), used) {
+		fp := child.Fingerprint()
+		if opt.Audit {
+			if first, ok := audited[fp]; ok {
+				if why := sameFuture(first, child); why != "" && res.AuditFailure == "" {
+					res.AuditFailure = why
+				}
+			} else {
+				audited[fp] = child.Clone()
+			}
+		}
+		if !opt.Stateless && !visited.add(fp, used) {
 			res.Revisits++
 			pool = append(pool, child)
 			continue
@@ -303,4 +323,34 @@ func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
 	}
 	s.m[fp] = u
 	return true
+}
+
+// sameFuture runs copies of a and b to their end with no further faults
+// and says how their outcomes differ, or returns "".
+func sameFuture(a, b *World) string {
+	ra, rb := a.Clone(), b.Clone()
+	ra.SetChooser(Defaults{})
+	rb.SetChooser(Defaults{})
+	ra.SetRecorder(nil)
+	rb.SetRecorder(nil)
+	oa, ob := ra.Run(), rb.Run()
+	if oa.End != ob.End {
+		return fmt.Sprintf("equal fingerprints, different ends: %s vs %s", oa.End, ob.End)
+	}
+	if oa.Status != ob.Status {
+		return fmt.Sprintf("equal fingerprints, different verdicts: %s (%s) vs %s (%s)", oa.Status, oa.Why, ob.Status, ob.Why)
+	}
+	for i := range oa.Ops {
+		x, y := &oa.Ops[i], &ob.Ops[i]
+		if x.Effects != y.Effects || x.Verdict != y.Verdict || x.DistinctOutcomes != y.DistinctOutcomes {
+			return fmt.Sprintf("equal fingerprints, %s ends with %d effects (%s) vs %d (%s)", x.Op, x.Effects, x.Verdict, y.Effects, y.Verdict)
+		}
+	}
+	if ra.now-a.now != rb.now-b.now {
+		return fmt.Sprintf("equal fingerprints, the runs end %s vs %s later", ra.now-a.now, rb.now-b.now)
+	}
+	if ra.events-a.events != rb.events-b.events {
+		return fmt.Sprintf("equal fingerprints, %d vs %d further events", ra.events-a.events, rb.events-b.events)
+	}
+	return ""
 }
