@@ -73,17 +73,7 @@ func TestDeclaredProofs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				promise := sim.Promise(0)
-				for _, c := range e.Claims {
-					switch c {
-					case scenarios.ClaimExactlyOnce:
-						promise = sim.ExactlyOne
-					case scenarios.ClaimAtMostOnce:
-						promise = sim.AtMostOne
-					case scenarios.ClaimAtLeastOnce:
-						promise = sim.AtLeastOne
-					}
-				}
+				promise := proofPromise(e)
 				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, Promise: promise})
 				if err != nil {
 					t.Fatal(err)

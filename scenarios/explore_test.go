@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/simrapid"
 )
 
 // exploreConfig builds the engine configuration an exhaustive search of
@@ -248,4 +251,82 @@ func TestFingerprintMergesAreSound(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestRapidAgreesWithProofs checks two Choosers against each other. For
+// every expectation row the catalog proves by exhaustive search ("explore:
+// K"), schedules drawn by rapid — with the explorer's fault model (no
+// jitter, the scenario's explore fault kinds) — that happen to use at most
+// K faults must never break exactly-once. A schedule rapid finds that the
+// explorer missed would be a hole in the explorer.
+func TestRapidAgreesWithProofs(t *testing.T) {
+	for _, sc := range scenarios.All() {
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if e.Explore == 0 {
+				continue
+			}
+			t.Run(sc.Name+"/"+e.Label(), func(t *testing.T) {
+				faults, _, err := scenarios.ExploreFaults(sc.ExploreDefaults.Faults)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The explorer's fault kinds, but rarer, so that most drawn
+				// schedules stay within the proof's bound.
+				scale := func(p *float64) { *p /= 10 }
+				scale(&faults.LossProbability)
+				scale(&faults.AckLossProbability)
+				scale(&faults.DuplicateProbability)
+				scale(&faults.SlowProbability)
+				scale(&faults.CrashProbability)
+				set := e.Settings(sc)
+				set.Ops, set.Faults = sc.ExploreDefaults.Ops, faults
+				cfg, err := sc.Config(set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				promise := proofPromise(e)
+				rapid.Check(t, func(rt *rapid.T) {
+					ch := simrapid.New(rt)
+					ch.Topology = cfg.Topology
+					w, err := sim.NewWorld(cfg, ch, nil)
+					if err != nil {
+						rt.Fatal(err)
+					}
+					w.Run()
+					if len(ch.Faults()) > e.Explore {
+						rt.Skip("more faults than the proof covers")
+					}
+					if status, why := w.JudgeAgainst(promise); status == sim.Violated {
+						rt.Fatalf("the explorer proved ≤ %d faults safe, but this schedule breaks it: %s\n%s",
+							e.Explore, why, simrapid.FormatFaults(cfg.Topology, ch.Faults()))
+					}
+				})
+			})
+		}
+	}
+}
+
+// proofPromise is the property an "explore: K" row proves: the strongest
+// cardinality claim of the row (=1, ≤1 or ≥1), invariants included.
+func proofPromise(e *scenarios.Expectation) sim.Promise {
+	promise := sim.Promise(0)
+	for _, c := range e.Claims {
+		switch c {
+		case scenarios.ClaimExactlyOnce:
+			promise = sim.ExactlyOne
+		case scenarios.ClaimAtMostOnce:
+			if promise == 0 {
+				promise = sim.AtMostOne
+			}
+		case scenarios.ClaimAtLeastOnce:
+			if promise == 0 {
+				promise = sim.AtLeastOne
+			}
+		}
+	}
+	if promise == 0 {
+		promise = e.Semantics.Promise()
+	}
+	return promise
 }
