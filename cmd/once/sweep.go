@@ -63,7 +63,7 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
 	fl.StringVar(&f.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per point: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
-	fl.StringVar(&o.format, "format", "text", "output: text|json")
+	fl.StringVar(&o.format, "format", "text", "output: text|json|svg (svg: a chart of the rates per point, for slides)")
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
 	fl.Float64Var(&f.loss, "loss", 0, "probability that a request or delivery is lost (default: the scenario's)")
 	fl.Float64Var(&f.ackLoss, "ack-loss", 0, "probability that a response or acknowledgement is lost (default: the scenario's)")
@@ -205,7 +205,7 @@ func parseVary(spec string, sc *scenarios.Scenario) (*sweepSpec, error) {
 }
 
 func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "svg"); err != nil {
 		return err
 	}
 	if err := checkSeedsWorkers(o.seeds, o.workers); err != nil {
@@ -286,8 +286,11 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	for i, p := range spec.points {
 		doc.Points = append(doc.Points, report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics))
 	}
-	if o.format == "json" {
+	switch o.format {
+	case "json":
 		return report.WriteJSON(stdout, doc)
+	case "svg":
+		return report.WriteSweepSVG(stdout, doc)
 	}
 	return report.WriteSweepText(colorprofile.NewWriter(stdout, os.Environ()), doc)
 }
