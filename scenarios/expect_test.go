@@ -22,33 +22,7 @@ func TestDeclaredOutcomes(t *testing.T) {
 		if len(sc.Expect) == 0 {
 			t.Errorf("%s declares no expectations", sc.Name)
 		}
-		covered := map[sim.Semantics]bool{}
-		for i := range sc.Expect {
-			e := &sc.Expect[i]
-			if len(e.Params) == 0 && e.Faults == nil {
-				covered[e.Semantics] = true
-			}
-			t.Run(fmt.Sprintf("%s/%s", sc.Name, e.Label()), func(t *testing.T) {
-				t.Parallel()
-				set := e.Settings(sc)
-				var tally scenarios.Tally
-				for seed := uint64(1); seed <= seeds; seed++ {
-					o, err := sc.Run(set, sim.NewRandom(seed), nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					tally.Add(o)
-				}
-				if ok, claim := e.Held(&tally); !ok {
-					t.Errorf("declared %q but claim %s failed over %d seeds: %+v", e.ClaimsString(), claim, seeds, tally)
-				}
-			})
-		}
-		for _, sem := range sc.Semantics {
-			if !covered[sem] {
-				t.Errorf("%s: no expectation for %s with the default parameters", sc.Name, sem.Alias())
-			}
-		}
+		checkExpectations(t, sc, seeds, sc.Name)
 	}
 }
 
@@ -111,6 +85,40 @@ func TestEveryScenarioHasALesson(t *testing.T) {
 		}
 		if sc.Summary == "" {
 			t.Errorf("%s: no summary", sc.Name)
+		}
+	}
+}
+
+// checkExpectations runs every expectation row of sc over seeds 1..seeds
+// (each row a parallel subtest) and fails when a declared claim does not
+// hold, or when a semantics has no row with the default parameters. name
+// prefixes the messages.
+func checkExpectations(t *testing.T, sc *scenarios.Scenario, seeds uint64, name string) {
+	covered := map[sim.Semantics]bool{}
+	for i := range sc.Expect {
+		e := &sc.Expect[i]
+		if len(e.Params) == 0 && e.Faults == nil {
+			covered[e.Semantics] = true
+		}
+		t.Run(fmt.Sprintf("%s/%s", sc.Name, e.Label()), func(t *testing.T) {
+			t.Parallel()
+			set := e.Settings(sc)
+			var tally scenarios.Tally
+			for seed := uint64(1); seed <= seeds; seed++ {
+				o, err := sc.Run(set, sim.NewRandom(seed), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tally.Add(o)
+			}
+			if ok, claim := e.Held(&tally); !ok {
+				t.Errorf("declared %q but claim %s failed over %d seeds: %+v", e.ClaimsString(), claim, seeds, tally)
+			}
+		})
+	}
+	for _, sem := range sc.Semantics {
+		if !covered[sem] {
+			t.Errorf("%s: no expectation for %s with the default parameters", name, sem.Alias())
 		}
 	}
 }

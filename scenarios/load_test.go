@@ -208,33 +208,7 @@ func TestLoadValidRunsLikeBuiltIn(t *testing.T) {
 		if _, err := scenarios.Lookup(sc.Name); err == nil {
 			t.Errorf("%s: name %q clashes with a catalog scenario", path, sc.Name)
 		}
-		covered := map[sim.Semantics]bool{}
-		for i := range sc.Expect {
-			e := &sc.Expect[i]
-			if len(e.Params) == 0 && e.Faults == nil {
-				covered[e.Semantics] = true
-			}
-			t.Run(fmt.Sprintf("%s/%s", sc.Name, e.Label()), func(t *testing.T) {
-				t.Parallel()
-				set := e.Settings(sc)
-				var tally scenarios.Tally
-				for seed := uint64(1); seed <= seeds; seed++ {
-					o, err := sc.Run(set, sim.NewRandom(seed), nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					tally.Add(o)
-				}
-				if ok, claim := e.Held(&tally); !ok {
-					t.Errorf("declared %q but claim %s failed over %d seeds: %+v", e.ClaimsString(), claim, seeds, tally)
-				}
-			})
-		}
-		for _, sem := range sc.Semantics {
-			if !covered[sem] {
-				t.Errorf("%s: no expectation for %s with the default parameters", path, sem.Alias())
-			}
-		}
+		checkExpectations(t, sc, seeds, path)
 		if sc.Lesson.Story == "" || len(sc.Lesson.Why) != len(sc.Semantics) {
 			t.Errorf("%s: the lesson needs a story and a why per semantics", path)
 		}
