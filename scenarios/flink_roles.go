@@ -12,10 +12,7 @@ func init() {
 			{Name: "interval", Kind: "duration", Default: "200ms", Doc: "checkpoint interval"},
 		},
 		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			j := &FlinkJobManager{Source: a.Node("source"), Sink: a.Node("sink"), Interval: a.Duration("interval", 200)}
-			if j.Interval < 1 {
-				a.fail("interval", "interval: must be at least 1ms")
-			}
+			j := &FlinkJobManager{Source: a.Node("source"), Sink: a.Node("sink"), Interval: a.PositiveDuration("interval", 200)}
 			return j, flinkJobManagerTables()
 		},
 	})
@@ -28,10 +25,7 @@ func init() {
 			{Name: "interval", Kind: "duration", Default: "50ms", Doc: "time between two records"},
 		},
 		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSource{JobManager: a.Node("jobmanager"), Sink: a.Node("sink"), Interval: a.Duration("interval", 50)}
-			if s.Interval < 1 {
-				a.fail("interval", "interval: must be at least 1ms")
-			}
+			s := &FlinkSource{JobManager: a.Node("jobmanager"), Sink: a.Node("sink"), Interval: a.PositiveDuration("interval", 50)}
 			return s, flinkSourceTables()
 		},
 	})
@@ -45,10 +39,7 @@ func init() {
 			{Name: "retry", Kind: "duration", Default: "1s", Doc: "how often it repeats its registration until deployed"},
 		},
 		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSink{JobManager: a.Node("jobmanager"), Source: a.Node("source"), DB: a.Node("db"), RetryAfter: a.Duration("retry", 1000)}
-			if s.RetryAfter < 1 {
-				a.fail("retry", "retry: must be at least 1ms")
-			}
+			s := &FlinkSink{JobManager: a.Node("jobmanager"), Source: a.Node("source"), DB: a.Node("db"), RetryAfter: a.PositiveDuration("retry", 1000)}
 			return s, flinkSinkTables()
 		},
 	})

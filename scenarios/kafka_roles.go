@@ -48,12 +48,9 @@ func init() {
 		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
 			p := &KafkaProcessor{
 				Broker: a.Node("broker"), Coordinator: a.Node("coordinator"),
-				Batch: a.Int("batch", 2, 1, 100), Timeout: a.Duration("timeout", 1000),
+				Batch: a.Int("batch", 2, 1, 100), Timeout: a.PositiveDuration("timeout", 1000),
 			}
 			p.DB, p.HasDB = optionalNode(a, "db")
-			if p.Timeout < 1 {
-				a.fail("timeout", "timeout: must be at least 1ms")
-			}
 			return p, kafkaProcessorTables()
 		},
 	})

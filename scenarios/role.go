@@ -129,6 +129,16 @@ func (a *RoleArgs) Duration(name string, def sim.Time) sim.Time {
 	return d
 }
 
+// PositiveDuration returns a duration option that must be at least one
+// tick (an interval, a timeout).
+func (a *RoleArgs) PositiveDuration(name string, def sim.Time) sim.Time {
+	d := a.Duration(name, def)
+	if d < 1 {
+		a.fail(name, "%s: must be at least 1ms", name)
+	}
+	return d
+}
+
 // Int returns an integer option within [lo, hi].
 func (a *RoleArgs) Int(name string, def, lo, hi int64) int64 {
 	v, ok := a.raw(name, "")
