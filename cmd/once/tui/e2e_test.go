@@ -73,7 +73,12 @@ func (s *tmuxSession) waitFor(what string, want ...string) string {
 // that no colour reaches the terminal (bold and reverse may).
 func TestEndToEndInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
+		// CI installs tmux (.ci/run); there a missing tmux is a broken
+		// install step, not a reason to pass quietly.
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is not installed, and CI=%q requires this test to run", os.Getenv("CI"))
+		}
+		t.Skip("tmux is not installed (set CI=1 to make this a failure)")
 	}
 	bin := filepath.Join(t.TempDir(), "once")
 	build := exec.Command("go", "build", "-o", bin, "github.com/oncesim/once/cmd/once")
