@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/oncesim/once/scenarios/roles"
+
 // Message kinds, timers and crash points of the Flink family: a job
 // manager (the checkpoint coordinator), a replayable source, a sink that is
 // either plain or two-phase-commit, and the external database it writes
@@ -21,23 +23,23 @@ package scenarios
 //	db-prepare, db-prepared, db-commit   Key transaction id (attempt·1000 + n)
 //	db-abort-lingering Key the new attempt: abort every open transaction of an older one
 var (
-	MsgFlinkDeploy       = newMessage("deploy")              // job manager → task: (re)start from a checkpoint
-	MsgFlinkRegister     = newMessage("register")            // sink → job manager: a task manager (re)started
-	MsgFlinkTrigger      = newMessage("trigger-checkpoint")  // job manager → source
-	MsgFlinkBarrier      = newMessage("barrier")             // source → sink, in the stream, after the records before the checkpoint
-	MsgFlinkRecord       = newMessage("stream-record")       // source → sink
-	MsgFlinkSubscribe    = newMessage("partition-request")   // sink → source: ready for the stream of this attempt
-	MsgFlinkAck          = newMessage("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
-	MsgFlinkComplete     = newMessage("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
-	MsgFlinkCommitted    = newMessage("committed")           // sink → job manager: everything up to n is committed
-	MsgDBPrepare         = newMessage("db-prepare")          // sink → database: pre-commit a transaction
-	MsgDBPrepared        = newMessage("db-prepared")         // database → sink
-	MsgDBCommit          = newMessage("db-commit")           // sink → database: commit a prepared transaction (idempotent)
-	MsgDBAbortLingering  = newMessage("db-abort-lingering")  // sink → database: abort transactions of older attempts
-	TimerFlinkCheckpoint = newTimer("checkpoint-interval")   // the job manager triggers a checkpoint
-	TimerFlinkEmit       = newTimer("emit")                  // the source emits its next record
-	TimerFlinkRegister   = newTimer("register-retry")        // the sink repeats its registration
+	MsgFlinkDeploy       = roles.Message("deploy")              // job manager → task: (re)start from a checkpoint
+	MsgFlinkRegister     = roles.Message("register")            // sink → job manager: a task manager (re)started
+	MsgFlinkTrigger      = roles.Message("trigger-checkpoint")  // job manager → source
+	MsgFlinkBarrier      = roles.Message("barrier")             // source → sink, in the stream, after the records before the checkpoint
+	MsgFlinkRecord       = roles.Message("stream-record")       // source → sink
+	MsgFlinkSubscribe    = roles.Message("partition-request")   // sink → source: ready for the stream of this attempt
+	MsgFlinkAck          = roles.Message("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
+	MsgFlinkComplete     = roles.Message("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
+	MsgFlinkCommitted    = roles.Message("committed")           // sink → job manager: everything up to n is committed
+	MsgDBPrepare         = roles.Message("db-prepare")          // sink → database: pre-commit a transaction
+	MsgDBPrepared        = roles.Message("db-prepared")         // database → sink
+	MsgDBCommit          = roles.Message("db-commit")           // sink → database: commit a prepared transaction (idempotent)
+	MsgDBAbortLingering  = roles.Message("db-abort-lingering")  // sink → database: abort transactions of older attempts
+	TimerFlinkCheckpoint = roles.Timer("checkpoint-interval")   // the job manager triggers a checkpoint
+	TimerFlinkEmit       = roles.Timer("emit")                  // the source emits its next record
+	TimerFlinkRegister   = roles.Timer("register-retry")        // the sink repeats its registration
 
-	PointFlinkAfterWrite     = newPoint("after-sink-write") // a record written (plain: committed; 2PC: in the open transaction)
-	PointFlinkAfterPreCommit = newPoint("after-pre-commit") // pre-committed and acknowledged the checkpoint; commit not yet notified
+	PointFlinkAfterWrite     = roles.Point("after-sink-write") // a record written (plain: committed; 2PC: in the open transaction)
+	PointFlinkAfterPreCommit = roles.Point("after-pre-commit") // pre-committed and acknowledged the checkpoint; commit not yet notified
 )

@@ -1,49 +1,52 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+var (
+	flinkJobmanagerSource   = roles.Node("source", "the source task")
+	flinkJobmanagerSink     = roles.Node("sink", "the sink task")
+	flinkJobmanagerInterval = roles.PositiveDuration("interval", "200ms", "checkpoint interval")
+	flinkSourceJobmanager   = roles.Node("jobmanager", "the checkpoint coordinator")
+	flinkSourceSink         = roles.Node("sink", "where the stream goes")
+	flinkSourceInterval     = roles.PositiveDuration("interval", "50ms", "time between two records")
+	flinkSinkJobmanager     = roles.Node("jobmanager", "the checkpoint coordinator")
+	flinkSinkSource         = roles.Node("source", "the upstream task it asks for the stream")
+	flinkSinkDB             = roles.Node("db", "the external database (role external-db)")
+	flinkSinkRetry          = roles.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed")
+)
 
 func init() {
-	registerRole(&Role{
-		Name: "flink-jobmanager",
-		Doc:  "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
-		Options: []RoleOption{
-			{Name: "source", Kind: "node", Doc: "the source task"},
-			{Name: "sink", Kind: "node", Doc: "the sink task"},
-			{Name: "interval", Kind: "duration", Default: "200ms", Doc: "checkpoint interval"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			j := &FlinkJobManager{Source: a.Node("source"), Sink: a.Node("sink"), Interval: a.PositiveDuration("interval", 200)}
+	roles.Register(&roles.Role{
+		Name:    "flink-jobmanager",
+		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
+		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			j := &FlinkJobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
 			return j, flinkJobManagerTables()
 		},
 	})
-	registerRole(&Role{
-		Name: "flink-source",
-		Doc:  "a replayable source (record n is operation n): emits records, snapshots its offset and emits a barrier on each checkpoint",
-		Options: []RoleOption{
-			{Name: "jobmanager", Kind: "node", Doc: "the checkpoint coordinator"},
-			{Name: "sink", Kind: "node", Doc: "where the stream goes"},
-			{Name: "interval", Kind: "duration", Default: "50ms", Doc: "time between two records"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSource{JobManager: a.Node("jobmanager"), Sink: a.Node("sink"), Interval: a.PositiveDuration("interval", 50)}
+	roles.Register(&roles.Role{
+		Name:    "flink-source",
+		Doc:     "a replayable source (record n is operation n): emits records, snapshots its offset and emits a barrier on each checkpoint",
+		Options: []roles.Option{flinkSourceJobmanager, flinkSourceSink, flinkSourceInterval},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &FlinkSource{JobManager: flinkSourceJobmanager.Get(a), Sink: flinkSourceSink.Get(a), Interval: flinkSourceInterval.Get(a)}
 			return s, flinkSourceTables()
 		},
 	})
-	registerRole(&Role{
-		Name: "flink-sink",
-		Doc:  "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
-		Options: []RoleOption{
-			{Name: "jobmanager", Kind: "node", Doc: "the checkpoint coordinator"},
-			{Name: "source", Kind: "node", Doc: "the upstream task it asks for the stream"},
-			{Name: "db", Kind: "node", Doc: "the external database (role external-db)"},
-			{Name: "retry", Kind: "duration", Default: "1s", Doc: "how often it repeats its registration until deployed"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSink{JobManager: a.Node("jobmanager"), Source: a.Node("source"), DB: a.Node("db"), RetryAfter: a.PositiveDuration("retry", 1000)}
+	roles.Register(&roles.Role{
+		Name:    "flink-sink",
+		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
+		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &FlinkSink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
 			return s, flinkSinkTables()
 		},
 	})
-	registerMetric(&MetricSpec{
+	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "visibility-latency",
 		Doc:  "mean virtual ms from a record's first emission by the source to its first committed row in the database",
 		New:  func(*sim.Topology) sim.Metric { return &visibilityLatency{} },

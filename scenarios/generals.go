@@ -3,18 +3,19 @@ package scenarios
 import (
 	"encoding/binary"
 
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
 // The Two Generals: two nodes, one lossy valley, a finite protocol.
 var (
-	MsgPlan = newMessage("plan") // round 1: "attack at dawn"
-	MsgAck  = newMessage("ack")  // rounds 2..N: acknowledgement of the previous round
+	MsgPlan = roles.Message("plan") // round 1: "attack at dawn"
+	MsgAck  = roles.Message("ack")  // rounds 2..N: acknowledgement of the previous round
 
-	TimerDawn = newTimer("dawn") // each general decides at dawn
+	TimerDawn = roles.Timer("dawn") // each general decides at dawn
 
-	SinkAAttacks = newSink("general-a-attacks")
-	SinkBAttacks = newSink("general-b-attacks")
+	SinkAAttacks = roles.Sink("general-a-attacks")
+	SinkBAttacks = roles.Sink("general-b-attacks")
 )
 
 // General runs one side of an N-round protocol. General A sends the plan
@@ -106,32 +107,34 @@ func (x *agreement) AppendState(b []byte) []byte {
 	return binary.AppendUvarint(b, uint64(x.b))
 }
 
+var (
+	generalPeer   = roles.Node("peer", "the other general")
+	generalFirst  = roles.Bool("first", false, "sends the plan (general A)")
+	generalRounds = roles.Int("rounds", 1, 1, 1000, "messages in the protocol (the plan, then acks of acks)")
+	generalDawn   = roles.Duration("dawn", "10s", "when both decide")
+)
+
 func init() {
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "agreement",
 		Doc:  "the two generals both attack or neither does",
 		New:  func(*sim.Topology) sim.Invariant { return &agreement{} },
 	})
-	registerRole(&Role{
-		Name: "general",
-		Doc:  "one of the Two Generals: answers each round with the next, decides at dawn",
-		Options: []RoleOption{
-			{Name: "peer", Kind: "node", Doc: "the other general"},
-			{Name: "first", Kind: "bool", Default: "false", Doc: "sends the plan (general A)"},
-			{Name: "rounds", Kind: "int", Default: "1", Doc: "messages in the protocol (the plan, then acks of acks)"},
-			{Name: "dawn", Kind: "duration", Default: "10s", Doc: "when both decide"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "general",
+		Doc:     "one of the Two Generals: answers each round with the next, decides at dawn",
+		Options: []roles.Option{generalPeer, generalFirst, generalRounds, generalDawn},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			g := &General{
-				Peer: a.Node("peer"), First: a.Bool("first", false),
-				Rounds: int32(a.Int("rounds", 1, 1, 1000)), Dawn: a.Duration("dawn", 10_000),
+				Peer: generalPeer.Get(a), First: generalFirst.Get(a),
+				Rounds: int32(generalRounds.Get(a)), Dawn: generalDawn.Get(a),
 			}
 			g.Sink = SinkBAttacks
 			if g.First {
 				g.Sink = SinkAAttacks
 			}
 			if g.Dawn <= 0 {
-				a.fail("dawn", "dawn must be after 0")
+				a.Fail("dawn", "dawn must be after 0")
 			}
 			return g, []sim.TableSpec{{Name: "received", Durable: true}}
 		},

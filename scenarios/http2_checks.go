@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -279,17 +280,17 @@ func (x *statusCount) Name() string   { return x.name }
 func (x *statusCount) Value() float64 { return float64(x.n) }
 
 func init() {
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "rejected-reuse",
 		Doc:  "a request that reuses a key with a different body is answered 422 and has no effect",
 		New:  func(*sim.Topology) sim.Invariant { return &rejectedReuse{} },
 	})
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "stored-result-unchanged",
 		Doc:  "a COMPLETED key keeps its first stored result and body: nothing overwrites it",
 		New:  func(topo *sim.Topology) sim.Invariant { return newStoredResultUnchanged(topo) },
 	})
-	registerMetric(&MetricSpec{
+	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "max-unknown-backlog",
 		Doc:  "the most outcomes in state UNKNOWN at once: bounded when the reconcile rate exceeds the rate unknowns arrive at, growing with the run otherwise",
 		New: func(topo *sim.Topology) sim.Metric {
@@ -308,12 +309,12 @@ func init() {
 		status int32
 		doc    string
 	}{
-		{"responses-409", StatusConflict, "responses 409 Conflict: the key was still in flight"},
-		{"responses-422", StatusUnprocessable, "responses 422 Unprocessable: the key was reused with another body"},
-		{"responses-403", StatusForbidden, "responses 403 Forbidden: rejected by the rate limit before processing"},
-		{"responses-504", StatusGatewayTimeout, "responses 504: the provider's core did not answer in time (charged or not)"},
+		{"responses-409", roles.StatusConflict, "responses 409 Conflict: the key was still in flight"},
+		{"responses-422", roles.StatusUnprocessable, "responses 422 Unprocessable: the key was reused with another body"},
+		{"responses-403", roles.StatusForbidden, "responses 403 Forbidden: rejected by the rate limit before processing"},
+		{"responses-504", roles.StatusGatewayTimeout, "responses 504: the provider's core did not answer in time (charged or not)"},
 	} {
-		registerMetric(&MetricSpec{Name: s.name, Doc: s.doc, New: func(*sim.Topology) sim.Metric {
+		roles.RegisterMetric(&roles.MetricSpec{Name: s.name, Doc: s.doc, New: func(*sim.Topology) sim.Metric {
 			return &statusCount{name: s.name, status: s.status}
 		}})
 	}

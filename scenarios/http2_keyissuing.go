@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // KeyIssuingService is a payment service whose idempotency keys are born
 // on the server: a POST without a key is a new payment, for which it issues
@@ -35,7 +38,7 @@ func (s *KeyIssuingService) Receive(ctx *sim.Context, m sim.Message) {
 		// Intent first: the key is PROCESSING and the charge is on its way
 		// before the 202 leaves (a crash in between sends no 202).
 		s.handleIdempotent(ctx, m)
-		ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: StatusAccepted, Key: m.Key})
+		ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: roles.StatusAccepted, Key: m.Key})
 	case m.Kind == MsgChargeResult && m.Key >= issuedKeyBase:
 		// The keyless request was already answered (202): store the
 		// result for the client's next ask.
@@ -53,18 +56,20 @@ func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) int64 {
 	return issuedKeyBase + r.Value
 }
 
+var (
+	keyIssuingServiceClient  = roles.Node("client", "where responses go")
+	keyIssuingServiceGateway = roles.Node("gateway", "the card gateway")
+	keyIssuingServiceStore   = roles.Enum("store", "durable", storeValues, "the key store: a durable table, or memory lost on a crash")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "key-issuing-service",
-		Doc:  "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
-		Options: []RoleOption{
-			{Name: "client", Kind: "node", Doc: "where responses go"},
-			{Name: "gateway", Kind: "node", Doc: "the card gateway"},
-			{Name: "store", Kind: "enum", Default: "durable", Values: storeValues, Doc: "the key store: a durable table, or memory lost on a crash"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			s := &KeyIssuingService{PaymentService: PaymentService{Client: a.Node("client"), Gateway: a.Node("gateway")}}
-			durable := a.Enum("store", "durable", storeValues...) == "durable"
+	roles.Register(&roles.Role{
+		Name:    "key-issuing-service",
+		Doc:     "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
+		Options: []roles.Option{keyIssuingServiceClient, keyIssuingServiceGateway, keyIssuingServiceStore},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &KeyIssuingService{PaymentService: PaymentService{Client: keyIssuingServiceClient.Get(a), Gateway: keyIssuingServiceGateway.Get(a)}}
+			durable := keyIssuingServiceStore.Get(a) == "durable"
 			return s, []sim.TableSpec{
 				storeTable("keys", durable, keyStates), {Name: "seen", Durable: true},
 				{Name: "issued", Durable: true},

@@ -1,60 +1,37 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import "github.com/oncesim/once/scenarios/roles"
 
-// Message kinds, timers, sinks and crash points of the second HTTP family:
-// key issuing, reconciliation of unknown outcomes, rate limits and
-// multi-step operations.
-//
-// They are registered in init, not in variable initialisers: package
-// variables are initialised before any init function runs, so these names
-// are numbered after every name registered by a variable (kinds.go and the
-// other families) and never shift the numbers — and with them the trace
-// digests — of the scenarios that existed before them.
+// Message kinds, timers, sinks and crash points of the payments family:
+// POST /payments through a service to a card gateway, server-issued keys,
+// reconciliation of unknown outcomes, rate limits and multi-step orders.
 var (
-	MsgOrder         sim.MsgKind // client → order service: POST /orders [Idempotency-Key]
-	MsgOrderResponse sim.MsgKind // order service → client
-	MsgStep          sim.MsgKind // order service → a step service: do one step [step key]
-	MsgStepAck       sim.MsgKind // step service → order service: step done (its record id)
-	MsgUnknown       sim.MsgKind // intent service → reconciler: this key's outcome is unknown
-	MsgResolved      sim.MsgKind // reconciler → intent service: charged (txn) or not found
+	MsgPayRequest    = roles.Message("pay")             // client → service: POST /payments [Idempotency-Key]
+	MsgPayResponse   = roles.Message("pay-response")    // service → client: status and transaction id
+	MsgCharge        = roles.Message("charge")          // service → gateway: charge the card
+	MsgChargeResult  = roles.Message("charge-result")   // gateway → service: transaction id
+	MsgLookup        = roles.Message("lookup")          // service → gateway: what happened to this key?
+	MsgLookupResult  = roles.Message("lookup-result")   // gateway → service: charged (txn) or not found
+	MsgOrder         = roles.Message("order")           // client → order service: POST /orders [Idempotency-Key]
+	MsgOrderResponse = roles.Message("order-response")  // order service → client
+	MsgStep          = roles.Message("step")            // order service → a step service: do one step [step key]
+	MsgStepAck       = roles.Message("step-ack")        // step service → order service: step done (its record id)
+	MsgUnknown       = roles.Message("unknown-outcome") // intent service → reconciler: this key's outcome is unknown
+	MsgResolved      = roles.Message("resolved")        // reconciler → intent service: charged (txn) or not found
 
-	TimerCallTimeout sim.TimerKind // a service gives up waiting for its provider
-	TimerReconcile   sim.TimerKind // the reconciler's pace: one lookup per tick
-	TimerBackoff     sim.TimerKind // the fixed wait before the one retry
-	TimerStepTimeout sim.TimerKind // the order service gives up waiting for a step
-	TimerCoreTimeout sim.TimerKind // the provider's edge gives up on its billing core
+	TimerCallTimeout = roles.Timer("call-timeout") // a service gives up waiting for its provider
+	TimerReconcile   = roles.Timer("reconcile")    // the reconciler's pace: one lookup per tick
+	TimerBackoff     = roles.Timer("backoff")      // the fixed wait before the one retry
+	TimerStepTimeout = roles.Timer("step-timeout") // the order service gives up waiting for a step
+	TimerCoreTimeout = roles.Timer("core-timeout") // the provider's edge gives up on its billing core
 
-	SinkContracts sim.SinkID // contracts created
-	SinkEmails    sim.SinkID // e-mails sent
-	SinkStock     sim.SinkID // stock updates applied
+	SinkCardCharges = roles.Sink("card-charges") // the gateway's ledger of card charges
+	SinkContracts   = roles.Sink("contracts")    // contracts created
+	SinkEmails      = roles.Sink("emails")       // e-mails sent
+	SinkStock       = roles.Sink("stock")        // stock updates applied
 
-	PointBetweenSteps sim.PointID // a step acknowledged, the next not yet called
+	PointAfterLock    = roles.Point("after-lock")    // key persisted as PROCESSING, gateway not yet called
+	PointAfterCharge  = roles.Point("after-charge")  // gateway charged, response not yet stored
+	PointAfterStore   = roles.Point("after-store")   // response stored, not yet sent
+	PointBetweenSteps = roles.Point("between-steps") // a step acknowledged, the next not yet called
 )
-
-// HTTP status codes used only by this family.
-const (
-	StatusAccepted       = 202 // accepted; the result is to be asked for later (carries a server-issued key)
-	StatusGatewayTimeout = 504 // the provider's edge timed out on its core: the charge may or may not have happened
-)
-
-func init() {
-	MsgOrder = newMessage("order")
-	MsgOrderResponse = newMessage("order-response")
-	MsgStep = newMessage("step")
-	MsgStepAck = newMessage("step-ack")
-	MsgUnknown = newMessage("unknown-outcome")
-	MsgResolved = newMessage("resolved")
-
-	TimerCallTimeout = newTimer("call-timeout")
-	TimerReconcile = newTimer("reconcile")
-	TimerBackoff = newTimer("backoff")
-	TimerStepTimeout = newTimer("step-timeout")
-	TimerCoreTimeout = newTimer("core-timeout")
-
-	SinkContracts = newSink("contracts")
-	SinkEmails = newSink("emails")
-	SinkStock = newSink("stock")
-
-	PointBetweenSteps = newPoint("between-steps")
-}

@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // BackoffClient is a billing job that calls a provider's API directly, one
 // charge per operation, spaced Interval apart. It has no timeout of its
@@ -20,7 +23,7 @@ type BackoffClient struct {
 // Start schedules the workload.
 func (c *BackoffClient) Start(ctx *sim.Context) {
 	for op := 1; op <= ctx.Ops(); op++ {
-		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op)})
 	}
 }
 
@@ -36,7 +39,7 @@ func (c *BackoffClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 // Timer starts an operation or makes its retry.
 func (c *BackoffClient) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
-	case TimerStartOp:
+	case roles.TimerStartOp:
 		c.send(ctx, t.Op, 1)
 	case TimerBackoff:
 		c.send(ctx, t.Op, t.Attempt+1)
@@ -52,7 +55,7 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 	if !ok || r.State != opPending || r.Value != int64(m.Attempt) {
 		return // not the attempt it waits for
 	}
-	retryable := m.Status == StatusForbidden || m.Status >= 500
+	retryable := m.Status == roles.StatusForbidden || m.Status >= 500
 	if retryable && ctx.Semantics() != sim.AtMostOnce && m.Attempt <= c.Retries {
 		ctx.After(c.Backoff, sim.Timer{Kind: TimerBackoff, Op: m.Op, Attempt: m.Attempt})
 		return
@@ -92,21 +95,21 @@ func (p *RateLimitedProvider) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPayRequest:
 		if !p.admit(ctx, m.Op) {
-			ctx.Send(m.From, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: StatusForbidden})
+			ctx.Send(m.From, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: roles.StatusForbidden})
 			return
 		}
 		ctx.Put(edgePending, edgeRequest(m.Op, m.Attempt), m.Op, sim.Record{Value: int64(m.From)})
 		ctx.Send(p.Core, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
 		ctx.After(p.CoreTimeout, sim.Timer{Kind: TimerCoreTimeout, Op: m.Op, Attempt: m.Attempt})
 	case MsgChargeResult:
-		p.answer(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+		p.answer(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
 	}
 }
 
 // Timer answers 504 for a request the core left unanswered.
 func (p *RateLimitedProvider) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind == TimerCoreTimeout {
-		p.answer(ctx, t.Op, t.Attempt, StatusGatewayTimeout, 0)
+		p.answer(ctx, t.Op, t.Attempt, roles.StatusGatewayTimeout, 0)
 	}
 }
 
@@ -138,40 +141,41 @@ func (p *RateLimitedProvider) admit(ctx *sim.Context, op sim.OpID) bool {
 	return true
 }
 
+var (
+	backoffClientService           = roles.Node("service", "the provider it calls")
+	backoffClientInterval          = roles.Duration("interval", "20ms", "time between the starts of two operations")
+	backoffClientBackoff           = roles.Duration("backoff", "60s", "the fixed wait before a retry (no Retry-After to go by)")
+	backoffClientRetries           = roles.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")
+	rateLimitedProviderCore        = roles.Node("core", "the billing core that charges (a card-gateway)")
+	rateLimitedProviderLimit       = roles.Int("limit", 3, 0, 1_000_000, "requests admitted per window")
+	rateLimitedProviderWindow      = roles.Duration("window", "1s", "length of the rate-limit window")
+	rateLimitedProviderCoreTimeout = roles.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "backoff-client",
-		Doc:  "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
-		Options: []RoleOption{
-			{Name: "service", Kind: "node", Doc: "the provider it calls"},
-			{Name: "interval", Kind: "duration", Default: "20ms", Doc: "time between the starts of two operations"},
-			{Name: "backoff", Kind: "duration", Default: "60s", Doc: "the fixed wait before a retry (no Retry-After to go by)"},
-			{Name: "retries", Kind: "int", Default: "1", Doc: "retries after a 403 or a 5xx"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "backoff-client",
+		Doc:     "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
+		Options: []roles.Option{backoffClientService, backoffClientInterval, backoffClientBackoff, backoffClientRetries},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &BackoffClient{
-				Service: a.Node("service"), Interval: a.Duration("interval", 20), Backoff: a.Duration("backoff", 60_000),
-				Retries: int32(a.Int("retries", 1, 0, 100)),
+				Service: backoffClientService.Get(a), Interval: backoffClientInterval.Get(a), Backoff: backoffClientBackoff.Get(a),
+				Retries: int32(backoffClientRetries.Get(a)),
 			}
 			return c, []sim.TableSpec{{Name: "ops"}}
 		},
 	})
-	registerRole(&Role{
-		Name: "rate-limited-provider",
-		Doc:  "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
-		Options: []RoleOption{
-			{Name: "core", Kind: "node", Doc: "the billing core that charges (a card-gateway)"},
-			{Name: "limit", Kind: "int", Default: "3", Doc: "requests admitted per window"},
-			{Name: "window", Kind: "duration", Default: "1s", Doc: "length of the rate-limit window"},
-			{Name: "core-timeout", Kind: "duration", Default: "2s", Doc: "how long the edge waits for the core before answering 504"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "rate-limited-provider",
+		Doc:     "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
+		Options: []roles.Option{rateLimitedProviderCore, rateLimitedProviderLimit, rateLimitedProviderWindow, rateLimitedProviderCoreTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &RateLimitedProvider{
-				Core: a.Node("core"), Limit: int32(a.Int("limit", 3, 0, 1_000_000)), Window: a.Duration("window", 1000),
-				CoreTimeout: a.Duration("core-timeout", 2000),
+				Core: rateLimitedProviderCore.Get(a), Limit: int32(rateLimitedProviderLimit.Get(a)), Window: rateLimitedProviderWindow.Get(a),
+				CoreTimeout: rateLimitedProviderCoreTimeout.Get(a),
 			}
 			if p.Window <= 0 {
-				a.fail("window", "window: a rate-limit window must be longer than 0")
+				a.Fail("window", "window: a rate-limit window must be longer than 0")
 			}
 			return p, []sim.TableSpec{{Name: "window", Durable: true}, {Name: "pending"}}
 		},

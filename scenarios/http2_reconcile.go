@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Intent states of IntentService's key table. UNKNOWN is the state the
 // lesson names: the provider was called, no answer came back, and nobody
@@ -92,7 +95,7 @@ func (s *IntentService) Receive(ctx *sim.Context, m sim.Message) {
 	case m.Kind == MsgChargeResult && idem:
 		s.result(ctx, m)
 	case m.Kind == MsgChargeResult:
-		s.reply(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+		s.reply(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
 	case m.Kind == MsgResolved && idem:
 		s.resolved(ctx, m)
 	}
@@ -104,17 +107,17 @@ func (s *IntentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, stat
 
 func (s *IntentService) request(ctx *sim.Context, m sim.Message) {
 	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
 		return
 	}
 	if r, ok := ctx.Get(intentKeys, m.Key, m.Op); ok {
 		switch {
 		case r.Aux != m.Payload:
-			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
 		case r.State == intentCompleted:
 			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
 		default: // PROCESSING or UNKNOWN: not decided yet
-			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
 		}
 		return
 	}
@@ -141,10 +144,10 @@ func (s *IntentService) result(ctx *sim.Context, m sim.Message) {
 		return // a second charge's answer: the first one is the result
 	}
 	waiting := r.State == intentProcessing
-	ctx.Put(intentKeys, key, m.Op, sim.Record{State: intentCompleted, Status: StatusCreated, Value: m.Value, Aux: r.Aux})
+	ctx.Put(intentKeys, key, m.Op, sim.Record{State: intentCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: r.Aux})
 	if waiting { // the request that started the call still waits for it
 		c, _ := ctx.Get(intentCalls, key, m.Op)
-		s.reply(ctx, m.Op, int32(c.Aux), StatusCreated, m.Value)
+		s.reply(ctx, m.Op, int32(c.Aux), roles.StatusCreated, m.Value)
 	}
 }
 
@@ -183,9 +186,9 @@ func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
 		return // a late result got there first
 	}
 	switch m.Status {
-	case StatusOK:
-		ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentCompleted, Status: StatusCreated, Value: m.Value, Aux: r.Aux})
-	case StatusNotFound:
+	case roles.StatusOK:
+		ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: r.Aux})
+	case roles.StatusNotFound:
 		r.State, r.At = intentProcessing, 0
 		ctx.Put(intentKeys, m.Key, m.Op, r)
 		s.charge(ctx, m.Key, m.Op, r.Aux)
@@ -267,38 +270,39 @@ func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
 	c.arm(ctx)
 }
 
+var (
+	intentServiceClient      = roles.Node("client", "where responses go")
+	intentServiceProvider    = roles.Node("provider", "the card provider (card-gateway)")
+	intentServiceReconciler  = roles.Node("reconciler", "the reconciler that resolves unknown outcomes")
+	intentServiceCallTimeout = roles.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown")
+	intentServiceOnTimeout   = roles.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)")
+	reconcilerService        = roles.Node("service", "the service whose unknown outcomes it resolves")
+	reconcilerProvider       = roles.Node("provider", "the provider it asks, by the intent's key")
+	reconcilerEvery          = roles.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "intent-service",
-		Doc:  "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
-		Options: []RoleOption{
-			{Name: "client", Kind: "node", Doc: "where responses go"},
-			{Name: "provider", Kind: "node", Doc: "the card provider (card-gateway)"},
-			{Name: "reconciler", Kind: "node", Doc: "the reconciler that resolves unknown outcomes"},
-			{Name: "call-timeout", Kind: "duration", Default: "300ms", Doc: "how long it waits for the provider before the outcome is unknown"},
-			{Name: "on-timeout", Kind: "enum", Default: "reconcile", Values: []string{"reconcile", "retry-new-key"}, Doc: "hand the key to the reconciler, or charge again at once under a new key (the bug)"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "intent-service",
+		Doc:     "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
+		Options: []roles.Option{intentServiceClient, intentServiceProvider, intentServiceReconciler, intentServiceCallTimeout, intentServiceOnTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &IntentService{
-				Client: a.Node("client"), Provider: a.Node("provider"), Reconciler: a.Node("reconciler"),
-				CallTimeout: a.Duration("call-timeout", 300),
-				NewKey:      a.Enum("on-timeout", "reconcile", "reconcile", "retry-new-key") == "retry-new-key",
+				Client: intentServiceClient.Get(a), Provider: intentServiceProvider.Get(a), Reconciler: intentServiceReconciler.Get(a),
+				CallTimeout: intentServiceCallTimeout.Get(a),
+				NewKey:      intentServiceOnTimeout.Get(a) == "retry-new-key",
 			}
 			return s, []sim.TableSpec{storeTable("keys", true, intentStates), {Name: "calls", Durable: true}}
 		},
 	})
-	registerRole(&Role{
-		Name: "reconciler",
-		Doc:  "works off the backlog of unknown outcomes, one provider lookup by key per tick",
-		Options: []RoleOption{
-			{Name: "service", Kind: "node", Doc: "the service whose unknown outcomes it resolves"},
-			{Name: "provider", Kind: "node", Doc: "the provider it asks, by the intent's key"},
-			{Name: "every", Kind: "duration", Default: "200ms", Doc: "time between two lookups: the reconcile rate is 1/every"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			c := &Reconciler{Service: a.Node("service"), Provider: a.Node("provider"), Every: a.Duration("every", 200)}
+	roles.Register(&roles.Role{
+		Name:    "reconciler",
+		Doc:     "works off the backlog of unknown outcomes, one provider lookup by key per tick",
+		Options: []roles.Option{reconcilerService, reconcilerProvider, reconcilerEvery},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			c := &Reconciler{Service: reconcilerService.Get(a), Provider: reconcilerProvider.Get(a), Every: reconcilerEvery.Get(a)}
 			if c.Every <= 0 {
-				a.fail("every", "every: the reconciler needs a pace above 0")
+				a.Fail("every", "every: the reconciler needs a pace above 0")
 			}
 			return c, []sim.TableSpec{storeTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
 		},

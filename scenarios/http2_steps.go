@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // The three steps of one order, in the order they run.
 const (
@@ -107,15 +110,15 @@ func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
 
 func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
 	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
 		return
 	}
 	if r, ok := ctx.Get(orderKeys, m.Key, m.Op); ok {
 		switch {
 		case r.Aux != m.Payload:
-			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
 		case r.State == keyProcessing:
-			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
 		default:
 			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
 		}
@@ -166,9 +169,9 @@ func (s *OrderService) stepDone(ctx *sim.Context, m sim.Message) {
 	attempt := int32(r.Value % 1000)
 	if idempotent(ctx.Semantics()) {
 		k, _ := ctx.Get(orderKeys, run, m.Op)
-		ctx.Put(orderKeys, run, m.Op, sim.Record{State: keyCompleted, Status: StatusCreated, Value: r.Aux, Aux: k.Aux})
+		ctx.Put(orderKeys, run, m.Op, sim.Record{State: keyCompleted, Status: roles.StatusCreated, Value: r.Aux, Aux: k.Aux})
 	}
-	s.reply(ctx, m.Op, attempt, StatusCreated, r.Aux)
+	s.reply(ctx, m.Op, attempt, roles.StatusCreated, r.Aux)
 }
 
 // Timer handles a step's deadline: call it again, or (at-most-once) give
@@ -183,7 +186,7 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 	if ctx.Semantics() == sim.AtMostOnce {
 		ctx.Delete(orderRuns, t.Key, t.Op)
-		s.reply(ctx, t.Op, int32(r.Value%1000), StatusServerError, 0)
+		s.reply(ctx, t.Op, int32(r.Value%1000), roles.StatusServerError, 0)
 		return
 	}
 	s.call(ctx, t.Key, t.Op, r)
@@ -237,24 +240,27 @@ func (s *StepService) ack(ctx *sim.Context, m sim.Message, id int64) {
 
 var stepSinks = []string{"contracts", "emails", "stock"}
 
+var (
+	orderServiceClient      = roles.Node("client", "where responses go")
+	orderServiceContracts   = roles.Node("contracts", "step 1: the contract service")
+	orderServiceEmails      = roles.Node("emails", "step 2: the e-mail service")
+	orderServiceStock       = roles.Node("stock", "step 3: the stock service")
+	orderServiceStepTimeout = roles.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement")
+	orderServiceDedup       = roles.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step")
+	stepServiceSink         = roles.Enum("sink", "contracts", stepSinks, "what the step produces")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "order-service",
-		Doc:  "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
-		Options: []RoleOption{
-			{Name: "client", Kind: "node", Doc: "where responses go"},
-			{Name: "contracts", Kind: "node", Doc: "step 1: the contract service"},
-			{Name: "emails", Kind: "node", Doc: "step 2: the e-mail service"},
-			{Name: "stock", Kind: "node", Doc: "step 3: the stock service"},
-			{Name: "step-timeout", Kind: "duration", Default: "200ms", Doc: "how long it waits for a step's acknowledgement"},
-			{Name: "dedup", Kind: "enum", Default: "endpoint", Values: []string{"endpoint", "per-step"}, Doc: "one key on the endpoint only, or also a dedup key per step"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "order-service",
+		Doc:     "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
+		Options: []roles.Option{orderServiceClient, orderServiceContracts, orderServiceEmails, orderServiceStock, orderServiceStepTimeout, orderServiceDedup},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &OrderService{
-				Client:      a.Node("client"),
-				Steps:       [stepCount]sim.NodeID{a.Node("contracts"), a.Node("emails"), a.Node("stock")},
-				StepTimeout: a.Duration("step-timeout", 200),
-				PerStep:     a.Enum("dedup", "endpoint", "endpoint", "per-step") == "per-step",
+				Client:      orderServiceClient.Get(a),
+				Steps:       [stepCount]sim.NodeID{orderServiceContracts.Get(a), orderServiceEmails.Get(a), orderServiceStock.Get(a)},
+				StepTimeout: orderServiceStepTimeout.Get(a),
+				PerStep:     orderServiceDedup.Get(a) == "per-step",
 			}
 			return s, []sim.TableSpec{
 				storeTable("keys", true, keyStates),
@@ -263,15 +269,13 @@ func init() {
 			}
 		},
 	})
-	registerRole(&Role{
-		Name: "step-service",
-		Doc:  "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
-		Options: []RoleOption{
-			{Name: "sink", Kind: "enum", Values: stepSinks, Default: "contracts", Doc: "what the step produces"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "step-service",
+		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
+		Options: []roles.Option{stepServiceSink},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			sink := SinkContracts
-			switch a.Enum("sink", "contracts", stepSinks...) {
+			switch stepServiceSink.Get(a) {
 			case "emails":
 				sink = SinkEmails
 			case "stock":

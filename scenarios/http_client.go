@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Client states in its ops table.
 const (
@@ -36,7 +39,7 @@ const clientOps sim.TableID = 0
 // Start schedules the workload on first boot.
 func (c *HTTPClient) Start(ctx *sim.Context) {
 	for op := 1; op <= ctx.Ops(); op++ {
-		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op)})
 	}
 }
 
@@ -85,19 +88,19 @@ func (c *HTTPClient) post(ctx *sim.Context, op sim.OpID, attempt int32) {
 func (c *HTTPClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 	c.post(ctx, op, attempt)
 	if ctx.Semantics() != sim.AtMostOnce && (c.MaxAttempts == 0 || attempt < c.MaxAttempts) {
-		ctx.After(c.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
+		ctx.After(c.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
 }
 
 // Timer starts an operation or retries one still unanswered.
 func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
-	case TimerStartOp:
+	case roles.TimerStartOp:
 		for a := int32(1); a < c.Clicks; a++ {
 			c.post(ctx, t.Op, a) // the double click: more copies, one retry timer
 		}
 		c.send(ctx, t.Op, max(c.Clicks, 1))
-	case TimerRetry:
+	case roles.TimerRetry:
 		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
 		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
 			c.send(ctx, t.Op, t.Attempt+1)
@@ -109,10 +112,10 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 // outcome, late ones included: that is how two different transaction ids
 // for one payment become visible.
 func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
-	if _, resp := c.kinds(); m.Kind != resp || m.Status == StatusConflict {
+	if _, resp := c.kinds(); m.Kind != resp || m.Status == roles.StatusConflict {
 		return // 409: still in flight; the retry timer will ask again
 	}
-	if m.Status == StatusAccepted {
+	if m.Status == roles.StatusAccepted {
 		c.learnKey(ctx, m) // 202: accepted, the result is to be asked for later
 		return
 	}

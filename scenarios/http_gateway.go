@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Gateway is the external card provider. Every charge it performs is an
 // effect on the card-charges sink, the place double billing is counted.
@@ -30,7 +33,7 @@ func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
 	case MsgCharge:
 		if g.Mode == "idempotent" && m.Key != 0 {
 			if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
-				g.reply(ctx, m, MsgChargeResult, StatusCreated, r.Value)
+				g.reply(ctx, m, MsgChargeResult, roles.StatusCreated, r.Value)
 				return
 			}
 		}
@@ -39,17 +42,17 @@ func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
 		if m.Key != 0 && g.Mode != "plain" {
 			ctx.Put(gatewayCharges, m.Key, m.Op, sim.Record{Value: txn, Aux: m.Payload})
 		}
-		g.reply(ctx, m, MsgChargeResult, StatusCreated, txn)
+		g.reply(ctx, m, MsgChargeResult, roles.StatusCreated, txn)
 	case MsgLookup:
 		if g.Mode == "plain" {
-			g.reply(ctx, m, MsgLookupResult, StatusNotImplemented, 0)
+			g.reply(ctx, m, MsgLookupResult, roles.StatusNotImplemented, 0)
 			return
 		}
 		if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
-			g.reply(ctx, m, MsgLookupResult, StatusOK, r.Value)
+			g.reply(ctx, m, MsgLookupResult, roles.StatusOK, r.Value)
 			return
 		}
-		g.reply(ctx, m, MsgLookupResult, StatusNotFound, 0)
+		g.reply(ctx, m, MsgLookupResult, roles.StatusNotFound, 0)
 	}
 }
 

@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Key store states (the lesson's PROCESSING / COMPLETED).
 const (
@@ -91,7 +94,7 @@ func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterCharge, &m) {
 			return
 		}
-		s.reply(ctx, m.Op, m.Attempt, StatusCreated, m.Value)
+		s.reply(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
 	case m.Kind == MsgLookupResult:
 		s.resolveLookup(ctx, m)
 	}
@@ -103,7 +106,7 @@ func (s *PaymentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, sta
 
 func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, StatusBadRequest, 0)
+		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
 		return
 	}
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
@@ -114,9 +117,9 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 	if ok && !s.processAgain(r, m) {
 		switch {
 		case r.Aux != m.Payload && s.Reuse != "replay":
-			s.reply(ctx, m.Op, m.Attempt, StatusUnprocessable, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
 		case r.State == keyProcessing:
-			s.reply(ctx, m.Op, m.Attempt, StatusConflict, 0)
+			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
 		default:
 			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
 		}
@@ -148,7 +151,7 @@ func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, rep
 	}
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
 	if !ok || r.State == keyProcessing || (s.Reuse == "overwrite" && r.Aux != m.Payload) {
-		r = sim.Record{State: keyCompleted, Status: StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
+		r = sim.Record{State: keyCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
 		ctx.Put(serviceKeys, m.Key, m.Op, r)
 	}
 	if ctx.CrashPoint(PointAfterStore, &m) {
@@ -166,7 +169,7 @@ func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 		return // already resolved by a late charge result
 	}
 	switch m.Status {
-	case StatusOK: // the charge happened: record it, charge nothing
+	case roles.StatusOK: // the charge happened: record it, charge nothing
 		s.completeIdempotent(ctx, m, false)
 	default: // not found (or no lookup support): the charge never happened
 		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Key: m.Key, Payload: m.Payload})

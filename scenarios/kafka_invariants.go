@@ -5,21 +5,22 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
 func init() {
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "isolation",
 		Doc:  "a downstream reader never sees a record whose transaction was aborted (what read_committed promises)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &isolationInvariant{logs: logTables(topo)} },
 	})
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "fencing",
 		Doc:  "once a partition has seen a producer's newer epoch, no write of an older epoch of that producer is appended (zombies are fenced)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &fencingInvariant{logs: logTables(topo)} },
 	})
-	registerMetric(&MetricSpec{
+	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "kafka-duplicates",
 		Doc:  "operations whose output record a downstream reader saw more than once (duplicates inside the Kafka boundary)",
 		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkKafkaOutput, name: "kafka-duplicates"} },

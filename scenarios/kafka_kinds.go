@@ -1,5 +1,7 @@
 package scenarios
 
+import "github.com/oncesim/once/scenarios/roles"
+
 // Message kinds, timers, sinks and crash points of the Kafka-transactions
 // family: a read-process-write processor, a partition leader (the broker,
 // also the group coordinator that stores consumed offsets), a transaction
@@ -25,37 +27,37 @@ package scenarios
 // answer to the request it is waiting for, as a Kafka client matches
 // responses to requests.
 var (
-	MsgKafkaFetch        = newMessage("fetch")             // consumer → broker: the next visible record from a position
-	MsgKafkaRecord       = newMessage("record")            // broker → consumer: one record
-	MsgKafkaProduce      = newMessage("produce")           // processor → broker: append an output record
-	MsgKafkaProduceAck   = newMessage("produce-ack")       // broker → processor: appended (or fenced, or a duplicate)
-	MsgKafkaInitPID      = newMessage("init-producer-id")  // processor → coordinator: register a transactional id, bump its epoch
-	MsgKafkaProducerID   = newMessage("producer-id")       // coordinator → processor: producer id and the new epoch
-	MsgKafkaAddParts     = newMessage("add-partitions")    // processor → coordinator: begin a transaction on the output and offsets partitions
-	MsgKafkaAddPartsOK   = newMessage("add-partitions-ok") // coordinator → processor
-	MsgKafkaTxnOffsets   = newMessage("txn-offset-commit") // processor → broker: consumed position, pending until the commit marker
-	MsgKafkaOffsetCommit = newMessage("offset-commit")     // processor → broker: consumed position, committed at once (at-least-once)
-	MsgKafkaOffsetAck    = newMessage("offset-commit-ack") // broker → processor
-	MsgKafkaOffsetFetch  = newMessage("offset-fetch")      // processor → broker: where did my group stop?
-	MsgKafkaOffsets      = newMessage("offsets")           // broker → processor: the committed position
-	MsgKafkaEndTxn       = newMessage("end-txn")           // processor → coordinator: commit or abort
-	MsgKafkaEndTxnResult = newMessage("end-txn-result")    // coordinator → processor: done, with the bumped epoch
-	MsgKafkaMarkers      = newMessage("write-markers")     // coordinator → broker: write COMMIT or ABORT control records
-	MsgKafkaMarkersDone  = newMessage("markers-written")   // broker → coordinator
-	MsgDBWrite           = newMessage("db-write")          // writer → external database: a row (Key transaction, 0 = autocommit)
-	MsgDBWriteAck        = newMessage("db-write-ack")      // database → writer (autocommit writes only)
+	MsgKafkaFetch        = roles.Message("fetch")             // consumer → broker: the next visible record from a position
+	MsgKafkaRecord       = roles.Message("record")            // broker → consumer: one record
+	MsgKafkaProduce      = roles.Message("produce")           // processor → broker: append an output record
+	MsgKafkaProduceAck   = roles.Message("produce-ack")       // broker → processor: appended (or fenced, or a duplicate)
+	MsgKafkaInitPID      = roles.Message("init-producer-id")  // processor → coordinator: register a transactional id, bump its epoch
+	MsgKafkaProducerID   = roles.Message("producer-id")       // coordinator → processor: producer id and the new epoch
+	MsgKafkaAddParts     = roles.Message("add-partitions")    // processor → coordinator: begin a transaction on the output and offsets partitions
+	MsgKafkaAddPartsOK   = roles.Message("add-partitions-ok") // coordinator → processor
+	MsgKafkaTxnOffsets   = roles.Message("txn-offset-commit") // processor → broker: consumed position, pending until the commit marker
+	MsgKafkaOffsetCommit = roles.Message("offset-commit")     // processor → broker: consumed position, committed at once (at-least-once)
+	MsgKafkaOffsetAck    = roles.Message("offset-commit-ack") // broker → processor
+	MsgKafkaOffsetFetch  = roles.Message("offset-fetch")      // processor → broker: where did my group stop?
+	MsgKafkaOffsets      = roles.Message("offsets")           // broker → processor: the committed position
+	MsgKafkaEndTxn       = roles.Message("end-txn")           // processor → coordinator: commit or abort
+	MsgKafkaEndTxnResult = roles.Message("end-txn-result")    // coordinator → processor: done, with the bumped epoch
+	MsgKafkaMarkers      = roles.Message("write-markers")     // coordinator → broker: write COMMIT or ABORT control records
+	MsgKafkaMarkersDone  = roles.Message("markers-written")   // broker → coordinator
+	MsgDBWrite           = roles.Message("db-write")          // writer → external database: a row (Key transaction, 0 = autocommit)
+	MsgDBWriteAck        = roles.Message("db-write-ack")      // database → writer (autocommit writes only)
 
-	TimerKafkaTimeout = newTimer("kafka-timeout") // the processor's request timeout (Key: which wait)
+	TimerKafkaTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
 
 	// SinkKafkaOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
-	SinkKafkaOutput = newSink("kafka-output")
+	SinkKafkaOutput = roles.Sink("kafka-output")
 	// SinkDBRows counts rows committed in the external database.
-	SinkDBRows = newSink("db-rows")
+	SinkDBRows = roles.Sink("db-rows")
 
-	PointKafkaAfterProduce  = newPoint("after-produce")        // output record sent, transaction not committed
-	PointKafkaAfterExternal = newPoint("after-external-write") // external database written, transaction not committed
-	PointKafkaBeforeCommit  = newPoint("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
+	PointKafkaAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
+	PointKafkaAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
+	PointKafkaBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
 
 // Topics of the Kafka family. A log key is topic·10⁶ + offset.

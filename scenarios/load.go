@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/oncesim/once/network"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -357,8 +358,8 @@ func (l *loader) checkStructure() error {
 		if err := l.require(n.Role, "nodes[].role"); err != nil {
 			return l.errAt(n.Name, "node %s has no role", n.Name.Text)
 		}
-		if _, ok := roles[n.Role.Text]; !ok {
-			return l.errAt(n.Role, "unknown role %q (roles: %s)", n.Role.Text, RoleNames())
+		if _, ok := roles.Lookup(n.Role.Text); !ok {
+			return l.errAt(n.Role, "unknown role %q (roles: %s)", n.Role.Text, roles.Names())
 		}
 	}
 	links := map[[2]string]bool{}
@@ -404,8 +405,8 @@ func (l *loader) checkStructure() error {
 	if err := l.require(s.Observe.Request, "observe.request"); err != nil {
 		return err
 	}
-	if !contains(messageNames[1:], s.Observe.Request.Text) {
-		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(messageNames[1:], ", "))
+	if !contains(roles.MessageNames()[1:], s.Observe.Request.Text) {
+		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(roles.MessageNames()[1:], ", "))
 	}
 	if len(s.Observe.Sinks) == 0 {
 		return l.errAt(s.Observe.Origin, "observe.sinks: name at least one sink")
@@ -414,18 +415,18 @@ func (l *loader) checkStructure() error {
 		return l.errAt(s.Observe.Sinks[0], "observe.sinks: at most %d sinks", sim.MaxObservedSinks)
 	}
 	for _, k := range s.Observe.Sinks {
-		if !contains(sinkNames, k.Text) {
-			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(sinkNames, ", "))
+		if !contains(roles.SinkNames(), k.Text) {
+			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SinkNames(), ", "))
 		}
 	}
 	for _, inv := range s.Invariants {
-		if _, ok := invariants[inv.Text]; !ok {
-			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, keysOf(invariants))
+		if _, ok := roles.LookupInvariant(inv.Text); !ok {
+			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, roles.InvariantNames())
 		}
 	}
 	for _, m := range s.Metrics {
-		if _, ok := metrics[m.Text]; !ok {
-			return l.errAt(m, "unknown metric %q (metrics: %s)", m.Text, keysOf(metrics))
+		if _, ok := roles.LookupMetric(m.Text); !ok {
+			return l.errAt(m, "unknown metric %q (metrics: %s)", m.Text, roles.MetricNames())
 		}
 	}
 	return nil
@@ -563,8 +564,8 @@ func (l *loader) build(b *builder) error {
 		ids[n.Name.Text] = sim.NodeID(i)
 	}
 	for _, n := range s.Nodes {
-		role := roles[n.Role.Text]
-		args := &RoleArgs{node: n.Name.Text, role: role, opts: map[string]string{}, nodes: ids, used: map[string]bool{}}
+		role, _ := roles.Lookup(n.Role.Text)
+		opts := map[string]string{}
 		for k, v := range n.With {
 			if v.Line == 0 { // a null value: decoded without a position
 				v.Line, v.Col = n.Role.Line, n.Role.Col
@@ -574,18 +575,19 @@ func (l *loader) build(b *builder) error {
 			if !ok {
 				return l.errAt(v, "node %s: option %s refers to unknown parameter %s", n.Name.Text, k, v.Text)
 			}
-			args.opts[k] = val
+			opts[k] = val
 		}
+		args := roles.NewArgs(n.Name.Text, role, opts, ids)
 		node, tables := role.New(args)
-		if len(args.errs) > 0 {
-			e := args.errs[0]
+		if errs := args.Errors(); len(errs) > 0 {
+			e := errs[0]
 			pos := n.Role
 			if v, ok := n.With[e.Option]; ok {
 				pos = v
 			}
 			return l.errAt(pos, "node %s (role %s): %s", n.Name.Text, role.Name, e.Msg)
 		}
-		if extra := args.unused(); len(extra) > 0 {
+		if extra := args.Unused(); len(extra) > 0 {
 			return l.errAt(n.With[extra[0]], "node %s: role %s has no option %q", n.Name.Text, role.Name, extra[0])
 		}
 		spec := sim.NodeSpec{Name: n.Name.Text, Tables: tables, RestartAfter: 500}
@@ -655,17 +657,19 @@ func (l *loader) build(b *builder) error {
 			b.link(to, from, rev, delay, jitter, windows)
 		}
 	}
-	request, _ := indexOfName(messageNames, s.Observe.Request.Text)
+	request, _ := indexOfName(roles.MessageNames(), s.Observe.Request.Text)
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
 	for _, k := range s.Observe.Sinks {
-		i, _ := indexOfName(sinkNames, k.Text)
+		i, _ := indexOfName(roles.SinkNames(), k.Text)
 		b.observe.Sinks |= 1 << i
 	}
 	for _, inv := range s.Invariants {
-		b.invariants = append(b.invariants, invariants[inv.Text])
+		spec, _ := roles.LookupInvariant(inv.Text)
+		b.invariants = append(b.invariants, spec)
 	}
 	for _, m := range s.Metrics {
-		b.metrics = append(b.metrics, metrics[m.Text])
+		spec, _ := roles.LookupMetric(m.Text)
+		b.metrics = append(b.metrics, spec)
 	}
 	if s.Budget.Events.Set {
 		n, err := strconv.Atoi(s.Budget.Events.Text)

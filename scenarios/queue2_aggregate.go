@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // InputLog is a replayable log of yesterday's events: event op sits at
 // offset op, for op = 1..ops, and never changes. It answers a fetch of an
@@ -25,7 +28,7 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	op := sim.OpID(offset)
-	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: payload(op), Status: StatusOK})
+	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: payload(op), Status: roles.StatusOK})
 }
 
 // HourlyAggregator is a batch job that reads the input log from the first
@@ -65,12 +68,12 @@ func (a *HourlyAggregator) Start(ctx *sim.Context) { a.fetch(ctx, 1, 1) }
 func (a *HourlyAggregator) fetch(ctx *sim.Context, offset int64, attempt int32) {
 	ctx.Put(aggState, 0, 0, sim.Record{Value: offset, Aux: int64(attempt)})
 	ctx.Send(a.Input, sim.Message{Kind: MsgReadInput, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
-	ctx.After(a.Timeout, sim.Timer{Kind: TimerRetry, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
+	ctx.After(a.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
 }
 
 // Timer refetches a record that did not arrive in time.
 func (a *HourlyAggregator) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerRetry {
+	if t.Kind != roles.TimerRetry {
 		return
 	}
 	st, _ := ctx.Get(aggState, 0, 0)
@@ -85,7 +88,7 @@ func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgInputRecord || st.State != 0 || m.Key != st.Value {
 		return // a late or duplicated answer
 	}
-	if m.Status != StatusOK { // the end of the log: write the last hour
+	if m.Status != roles.StatusOK { // the end of the log: write the last hour
 		ctx.Put(aggState, 0, 0, sim.Record{State: 1})
 		a.closeHoursBefore(ctx, 1<<62)
 		return
@@ -161,28 +164,29 @@ var hourNames = func() []string {
 	return names
 }()
 
+var (
+	hourlyAggregatorInput   = roles.Node("input", "the input-log it reads")
+	hourlyAggregatorSink    = roles.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per run, or overwrite the hour's row; auto: append under alo, overwrite under idem")
+	hourlyAggregatorPerHour = roles.Int("per-hour", 3, 1, 1000, "events per hour of event time")
+	hourlyAggregatorTimeout = roles.Duration("timeout", "1s", "how long it waits for a record before fetching it again")
+)
+
 func init() {
-	registerRole(&Role{
+	roles.Register(&roles.Role{
 		Name: "input-log",
 		Doc:  "a replayable log of yesterday's events, one per operation at offset op; answers fetches",
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &InputLog{}, nil
 		},
 	})
-	registerRole(&Role{
-		Name: "hourly-aggregator",
-		Doc:  "a batch job summing events per event-time hour into hourly_totals (append or overwrite); restarts from the first offset after a crash",
-		Options: []RoleOption{
-			{Name: "input", Kind: "node", Doc: "the input-log it reads"},
-			{Name: "sink", Kind: "enum", Default: "auto", Values: []string{"auto", "append", "overwrite"},
-				Doc: "append a row per hour per run, or overwrite the hour's row; auto: append under alo, overwrite under idem"},
-			{Name: "per-hour", Kind: "int", Default: "3", Doc: "events per hour of event time"},
-			{Name: "timeout", Kind: "duration", Default: "1s", Doc: "how long it waits for a record before fetching it again"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "hourly-aggregator",
+		Doc:     "a batch job summing events per event-time hour into hourly_totals (append or overwrite); restarts from the first offset after a crash",
+		Options: []roles.Option{hourlyAggregatorInput, hourlyAggregatorSink, hourlyAggregatorPerHour, hourlyAggregatorTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			g := &HourlyAggregator{
-				Input: a.Node("input"), Sink: a.Enum("sink", "auto", "auto", "append", "overwrite"),
-				PerHour: a.Int("per-hour", 3, 1, 1000), Timeout: a.Duration("timeout", 1000),
+				Input: hourlyAggregatorInput.Get(a), Sink: hourlyAggregatorSink.Get(a),
+				PerHour: hourlyAggregatorPerHour.Get(a), Timeout: hourlyAggregatorTimeout.Get(a),
 			}
 			return g, []sim.TableSpec{
 				{Name: "hourly_totals", Durable: true, Traced: true, States: hourNames},

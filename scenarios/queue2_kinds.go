@@ -1,34 +1,46 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
-// Message kinds, sinks and crash points of the second queue family: the
-// idempotent producer, Redis-style dedup, expiring dedup entries, the
+// Message kinds, sinks and crash points of the queue family: a producer,
+// a broker with offsets and a consumer; the idempotent producer, Redis-style dedup, expiring dedup entries, the
 // transactional outbox, and the idempotent-by-design consumers (set
 // instead of increment, upsert on a natural key, recomputed aggregates).
 var (
-	MsgOutboxNotify = newMessage("outbox-notify") // service → relay: a new outbox row is committed (LISTEN/NOTIFY)
-	MsgOutboxFetch  = newMessage("outbox-fetch")  // relay → service: the outbox row after my position, please
-	MsgOutboxRow    = newMessage("outbox-row")    // service → relay: that row, or 404 when there is none yet
-	MsgReadInput    = newMessage("read")          // aggregator → input log: the record at an offset, please
-	MsgInputRecord  = newMessage("input-record")  // input log → aggregator: the record, or 404 past the end
+	MsgPublish    = roles.Message("publish")     // producer → broker
+	MsgPublishAck = roles.Message("publish-ack") // broker → producer
+	MsgDeliver    = roles.Message("deliver")     // broker → consumer: record at an offset
+	MsgCommit     = roles.Message("commit")      // consumer → broker: offset processed (the ack)
 
-	SinkLogRecords   = newSink("log-records")   // records appended to a broker's log
-	SinkOrders       = newSink("orders")        // committed domain rows of an order service
-	SinkBalances     = newSink("balances")      // changes of a booking's paid total
-	SinkOrderLines   = newSink("order-lines")   // rows of an order-lines table
-	SinkHourlyTotals = newSink("hourly-totals") // an input event counted in an hourly-totals table
+	MsgOutboxNotify = roles.Message("outbox-notify") // service → relay: a new outbox row is committed (LISTEN/NOTIFY)
+	MsgOutboxFetch  = roles.Message("outbox-fetch")  // relay → service: the outbox row after my position, please
+	MsgOutboxRow    = roles.Message("outbox-row")    // service → relay: that row, or 404 when there is none yet
+	MsgReadInput    = roles.Message("read")          // aggregator → input log: the record at an offset, please
+	MsgInputRecord  = roles.Message("input-record")  // input log → aggregator: the record, or 404 past the end
 
-	PointAfterSend        = newPoint("after-send")          // a producer sent a record, its ack not yet received
-	PointAfterOffsetWrite = newPoint("after-offset-commit") // a broker recorded a consumer's commit; losing its disk here means a restore
-	PointAfterPublish     = newPoint("after-publish")       // a record is published, the local write that goes with it is not yet done
-	PointAfterDBCommit    = newPoint("after-db-commit")     // a domain change is committed, its event not yet published
-	PointAfterEmit        = newPoint("after-emit")          // an hourly total is written, the job has not finished
+	SinkBilling      = roles.Sink("billing")       // the billing rows a consumer writes
+	SinkLogRecords   = roles.Sink("log-records")   // records appended to a broker's log
+	SinkOrders       = roles.Sink("orders")        // committed domain rows of an order service
+	SinkBalances     = roles.Sink("balances")      // changes of a booking's paid total
+	SinkOrderLines   = roles.Sink("order-lines")   // rows of an order-lines table
+	SinkHourlyTotals = roles.Sink("hourly-totals") // an input event counted in an hourly-totals table
+
+	PointAfterCommit      = roles.Point("after-commit")        // offset committed, record not yet processed (at-most-once)
+	PointAfterEffect      = roles.Point("after-effect")        // record processed, offset not yet committed
+	PointBeforeMark       = roles.Point("before-mark")         // effect applied, dedup key not yet written ("check, call, mark")
+	PointAfterSend        = roles.Point("after-send")          // a producer sent a record, its ack not yet received
+	PointAfterOffsetWrite = roles.Point("after-offset-commit") // a broker recorded a consumer's commit; losing its disk here means a restore
+	PointAfterPublish     = roles.Point("after-publish")       // a record is published, the local write that goes with it is not yet done
+	PointAfterDBCommit    = roles.Point("after-db-commit")     // a domain change is committed, its event not yet published
+	PointAfterEmit        = roles.Point("after-emit")          // an hourly total is written, the job has not finished
 )
 
 // Status codes of the log protocols (besides the HTTP-like ones).
 const (
-	statusEndOfLog = StatusNotFound // a fetch past the end of a log, or no outbox row yet
+	statusEndOfLog = roles.StatusNotFound // a fetch past the end of a log, or no outbox row yet
 )
 
 // workload is the schedule of a node that starts the operations itself (a
@@ -62,7 +74,7 @@ func (w workload) schedule(ctx *sim.Context) {
 			continue
 		}
 		at := sim.Time(op-1) * w.Interval
-		ctx.After(max(0, at-elapsed), sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+		ctx.After(max(0, at-elapsed), sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op)})
 	}
 }
 

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"strconv"
 
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -226,33 +227,32 @@ var lineNames = func() []string {
 	return names
 }()
 
+var (
+	balanceConsumerBroker = roles.Node("broker", "where commits go")
+	balanceConsumerForm   = roles.Enum("form", "auto", []string{"auto", "increment", "set"}, "the operation's form; auto: increment under amo and alo, set under idem")
+	orderLineWriterBroker = roles.Node("broker", "where commits go")
+	orderLineWriterInsert = roles.Enum("insert", "auto", []string{"auto", "plain", "upsert"}, "plain insert or upsert on the natural key; auto: plain under amo and alo, upsert under idem")
+	orderLineWriterLines  = roles.Int("lines", 2, 1, 999, "lines per order")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "balance-consumer",
-		Doc:  "applies payments to booking totals as \"add amount\" (increment) or \"the total is now amount\" (set); no dedup store",
-		Options: []RoleOption{
-			{Name: "broker", Kind: "node", Doc: "where commits go"},
-			{Name: "form", Kind: "enum", Default: "auto", Values: []string{"auto", "increment", "set"},
-				Doc: "the operation's form; auto: increment under amo and alo, set under idem"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			c := &BalanceConsumer{naturalConsumer: naturalConsumer{Broker: a.Node("broker"), Seen: balanceSeen},
-				Form: a.Enum("form", "auto", "auto", "increment", "set")}
+	roles.Register(&roles.Role{
+		Name:    "balance-consumer",
+		Doc:     "applies payments to booking totals as \"add amount\" (increment) or \"the total is now amount\" (set); no dedup store",
+		Options: []roles.Option{balanceConsumerBroker, balanceConsumerForm},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			c := &BalanceConsumer{naturalConsumer: naturalConsumer{Broker: balanceConsumerBroker.Get(a), Seen: balanceSeen},
+				Form: balanceConsumerForm.Get(a)}
 			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true}}
 		},
 	})
-	registerRole(&Role{
-		Name: "order-line-writer",
-		Doc:  "inserts one order line per record: plain INSERT, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING",
-		Options: []RoleOption{
-			{Name: "broker", Kind: "node", Doc: "where commits go"},
-			{Name: "insert", Kind: "enum", Default: "auto", Values: []string{"auto", "plain", "upsert"},
-				Doc: "plain insert or upsert on the natural key; auto: plain under amo and alo, upsert under idem"},
-			{Name: "lines", Kind: "int", Default: "2", Doc: "lines per order"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			w := &OrderLineWriter{naturalConsumer: naturalConsumer{Broker: a.Node("broker"), Seen: lineSeen},
-				Insert: a.Enum("insert", "auto", "auto", "plain", "upsert"), Lines: a.Int("lines", 2, 1, 999)}
+	roles.Register(&roles.Role{
+		Name:    "order-line-writer",
+		Doc:     "inserts one order line per record: plain INSERT, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING",
+		Options: []roles.Option{orderLineWriterBroker, orderLineWriterInsert, orderLineWriterLines},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			w := &OrderLineWriter{naturalConsumer: naturalConsumer{Broker: orderLineWriterBroker.Get(a), Seen: lineSeen},
+				Insert: orderLineWriterInsert.Get(a), Lines: orderLineWriterLines.Get(a)}
 			return w, []sim.TableSpec{
 				{Name: "order_lines", Durable: true, Traced: true, States: lineNames},
 				{Name: "order_lines_key", Durable: true, Traced: true},
@@ -261,7 +261,7 @@ func init() {
 			}
 		},
 	})
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "right-totals",
 		Doc:  "every booking's paid total ends as its payment's amount: a total that changes again counted a payment twice",
 		New:  func(topo *sim.Topology) sim.Invariant { return newRightTotals(topo) },

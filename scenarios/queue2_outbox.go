@@ -3,6 +3,7 @@ package scenarios
 import (
 	"strconv"
 
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -74,9 +75,9 @@ func (s *OutboxService) commitOrder(ctx *sim.Context, op sim.OpID) {
 // Timer handles a customer's request, or a publish retry.
 func (s *OutboxService) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
-	case TimerStartOp:
+	case roles.TimerStartOp:
 		s.place(ctx, t.Op)
-	case TimerRetry:
+	case roles.TimerRetry:
 		r, ok := ctx.Get(outboxPending, int64(t.Op), t.Op)
 		if ok && r.Value == int64(t.Attempt) {
 			s.publish(ctx, t.Op, t.Attempt+1)
@@ -115,7 +116,7 @@ func (s *OutboxService) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
 	ctx.Send(s.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.Put(outboxPending, int64(op), op, sim.Record{Value: int64(attempt)})
-		ctx.After(s.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
+		ctx.After(s.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
 }
 
@@ -132,7 +133,7 @@ func (s *OutboxService) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		op := sim.OpID(r.Value)
-		ctx.Send(m.From, sim.Message{Kind: MsgOutboxRow, Op: op, Key: seq, Payload: r.Aux, Status: StatusOK})
+		ctx.Send(m.From, sim.Message{Kind: MsgOutboxRow, Op: op, Key: seq, Payload: r.Aux, Status: roles.StatusOK})
 	}
 }
 
@@ -170,7 +171,7 @@ func (r *OutboxRelay) Start(ctx *sim.Context) { r.fetch(ctx) }
 
 // Timer republishes an unacknowledged row.
 func (r *OutboxRelay) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerRetry {
+	if t.Kind != roles.TimerRetry {
 		return
 	}
 	st, _ := ctx.Get(relayState, 0, t.Op)
@@ -197,7 +198,7 @@ func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, row sim.
 	ctx.Put(relayState, 0, op, sim.Record{State: relayPublishing, Value: seq, Aux: int64(op)})
 	ctx.Send(r.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: int32(a.Value), Payload: row.Payload})
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(r.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: int32(a.Value), Key: seq})
+		ctx.After(r.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: int32(a.Value), Key: seq})
 	}
 }
 
@@ -218,7 +219,7 @@ func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
 		if st.State != relayFetching || m.Key != pos.Value+1 {
 			return
 		}
-		if m.Status != StatusOK {
+		if m.Status != roles.StatusOK {
 			ctx.Put(relayState, 0, 0, sim.Record{State: relayIdle})
 			return
 		}
@@ -321,22 +322,27 @@ func (n *noPhantoms) AppendState(b []byte) []byte {
 	return append(b, byte(min(n.phantoms, 255)))
 }
 
+var (
+	outboxServiceRelay    = roles.Node("relay", "the outbox relay it notifies")
+	outboxServiceBroker   = roles.Node("broker", "the broker a dual write publishes to")
+	outboxServiceInterval = roles.Duration("interval", "100ms", "time between two orders")
+	outboxServiceTimeout  = roles.Duration("timeout", "1s", "how long a dual write waits for the broker's ack before republishing")
+	outboxServiceWrite    = roles.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit")
+	outboxRelayService    = roles.Node("service", "the outbox-service whose outbox it reads")
+	outboxRelayBroker     = roles.Node("broker", "where it publishes")
+	outboxRelayTimeout    = roles.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "outbox-service",
-		Doc:  "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
-		Options: []RoleOption{
-			{Name: "relay", Kind: "node", Doc: "the outbox relay it notifies"},
-			{Name: "broker", Kind: "node", Doc: "the broker a dual write publishes to"},
-			{Name: "interval", Kind: "duration", Default: "100ms", Doc: "time between two orders"},
-			{Name: "timeout", Kind: "duration", Default: "1s", Doc: "how long a dual write waits for the broker's ack before republishing"},
-			{Name: "write", Kind: "enum", Default: writeOutbox, Values: writeValues, Doc: "outbox (one local transaction), commit-then-publish or publish-then-commit"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "outbox-service",
+		Doc:     "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
+		Options: []roles.Option{outboxServiceRelay, outboxServiceBroker, outboxServiceInterval, outboxServiceTimeout, outboxServiceWrite},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &OutboxService{
-				Relay: a.Node("relay"), Broker: a.Node("broker"),
-				Interval: a.Duration("interval", 100), Timeout: a.Duration("timeout", 1000),
-				Write: a.Enum("write", writeOutbox, writeValues...),
+				Relay: outboxServiceRelay.Get(a), Broker: outboxServiceBroker.Get(a),
+				Interval: outboxServiceInterval.Get(a), Timeout: outboxServiceTimeout.Get(a),
+				Write: outboxServiceWrite.Get(a),
 			}
 			return s, []sim.TableSpec{
 				{Name: "orders", Durable: true, Traced: true, States: []string{"", "COMMITTED"}},
@@ -347,16 +353,12 @@ func init() {
 			}
 		},
 	})
-	registerRole(&Role{
-		Name: "outbox-relay",
-		Doc:  "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
-		Options: []RoleOption{
-			{Name: "service", Kind: "node", Doc: "the outbox-service whose outbox it reads"},
-			{Name: "broker", Kind: "node", Doc: "where it publishes"},
-			{Name: "timeout", Kind: "duration", Default: "1s", Doc: "how long it waits for the broker's ack before republishing"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			r := &OutboxRelay{Service: a.Node("service"), Broker: a.Node("broker"), Timeout: a.Duration("timeout", 1000)}
+	roles.Register(&roles.Role{
+		Name:    "outbox-relay",
+		Doc:     "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
+		Options: []roles.Option{outboxRelayService, outboxRelayBroker, outboxRelayTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			r := &OutboxRelay{Service: outboxRelayService.Get(a), Broker: outboxRelayBroker.Get(a), Timeout: outboxRelayTimeout.Get(a)}
 			return r, []sim.TableSpec{
 				{Name: "position", Durable: true, Traced: true},
 				{Name: "attempts", Durable: true},
@@ -364,7 +366,7 @@ func init() {
 			}
 		},
 	})
-	registerInvariant(&InvariantSpec{
+	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "no-phantom-events",
 		Doc:  "no event takes effect downstream while the domain change it announces (an effect on orders) is not committed",
 		New:  func(topo *sim.Topology) sim.Invariant { return newNoPhantoms(topo) },

@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // PIDProducer publishes one record per operation to a PIDBroker and
 // republishes it until the broker acknowledges it (except under
@@ -71,16 +74,16 @@ func (p *PIDProducer) publish(ctx *sim.Context, op sim.OpID, attempt int32, fres
 		return
 	}
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(p.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
+		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
 }
 
 // Timer starts or retries a publish.
 func (p *PIDProducer) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
-	case TimerStartOp:
+	case roles.TimerStartOp:
 		p.publish(ctx, t.Op, 1, true)
-	case TimerRetry:
+	case roles.TimerRetry:
 		r, ok := ctx.Get(pidProducerOps, int64(t.Op), t.Op)
 		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
 			p.publish(ctx, t.Op, t.Attempt+1, false)
@@ -92,7 +95,7 @@ func (p *PIDProducer) Timer(ctx *sim.Context, t sim.Timer) {
 // order: an earlier sequence number has not arrived yet) stays pending and
 // is retried by its timer.
 func (p *PIDProducer) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgPublishAck || m.Status == StatusConflict {
+	if m.Kind != MsgPublishAck || m.Status == roles.StatusConflict {
 		return
 	}
 	r, ok := ctx.Get(pidProducerOps, int64(m.Op), m.Op)
@@ -141,18 +144,18 @@ func (b *PIDBroker) Receive(ctx *sim.Context, m sim.Message) {
 		p, _ := ctx.Get(pidBrokerProducers, pid, m.Op)
 		switch {
 		case m.Key <= p.Value:
-			b.ack(ctx, m, StatusOK, 0) // a duplicate: already in the log
+			b.ack(ctx, m, roles.StatusOK, 0) // a duplicate: already in the log
 			return
 		case m.Key > p.Value+1:
-			b.ack(ctx, m, StatusConflict, 0) // out of order
+			b.ack(ctx, m, roles.StatusConflict, 0) // out of order
 			return
 		}
 		offset := b.append(ctx, m)
 		ctx.Put(pidBrokerProducers, pid, m.Op, sim.Record{Value: m.Key, Aux: offset})
-		b.ack(ctx, m, StatusCreated, offset)
+		b.ack(ctx, m, roles.StatusCreated, offset)
 		return
 	}
-	b.ack(ctx, m, StatusCreated, b.append(ctx, m))
+	b.ack(ctx, m, roles.StatusCreated, b.append(ctx, m))
 }
 
 func (b *PIDBroker) append(ctx *sim.Context, m sim.Message) int64 {
@@ -166,24 +169,26 @@ func (b *PIDBroker) ack(ctx *sim.Context, m sim.Message, status int32, offset in
 	ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Value: offset, Status: status})
 }
 
+var (
+	pidProducerBroker   = roles.Node("broker", "the broker (a pid-broker)")
+	pidProducerInterval = roles.Duration("interval", "100ms", "time between two publishes")
+	pidProducerTimeout  = roles.Duration("timeout", "1s", "how long it waits for the ack before republishing")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "pid-producer",
-		Doc:  "publishes one record per operation; under idem with a producer id and sequence numbers (Kafka's idempotent producer), a new id per session",
-		Options: []RoleOption{
-			{Name: "broker", Kind: "node", Doc: "the broker (a pid-broker)"},
-			{Name: "interval", Kind: "duration", Default: "100ms", Doc: "time between two publishes"},
-			{Name: "timeout", Kind: "duration", Default: "1s", Doc: "how long it waits for the ack before republishing"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			p := &PIDProducer{Broker: a.Node("broker"), Interval: a.Duration("interval", 100), Timeout: a.Duration("timeout", 1000)}
+	roles.Register(&roles.Role{
+		Name:    "pid-producer",
+		Doc:     "publishes one record per operation; under idem with a producer id and sequence numbers (Kafka's idempotent producer), a new id per session",
+		Options: []roles.Option{pidProducerBroker, pidProducerInterval, pidProducerTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			p := &PIDProducer{Broker: pidProducerBroker.Get(a), Interval: pidProducerInterval.Get(a), Timeout: pidProducerTimeout.Get(a)}
 			return p, []sim.TableSpec{{Name: "ops", Durable: true}, {Name: "session", Durable: true}, {Name: "epoch", Durable: true}}
 		},
 	})
-	registerRole(&Role{
+	roles.Register(&roles.Role{
 		Name: "pid-broker",
 		Doc:  "a log that appends every publish (an effect on log-records) and deduplicates by producer id and sequence number when a publish carries them",
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &PIDBroker{}, []sim.TableSpec{
 				{Name: "log", Durable: true},
 				{Name: "producers", Durable: true, Traced: true},

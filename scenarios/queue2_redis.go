@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Redis key states of the RedisConsumer.
 const (
@@ -171,7 +174,7 @@ func (c *RedisConsumer) resolve(ctx *sim.Context, m sim.Message) {
 	if !ok || r.State != redisProcessing || r.Value != c.session(ctx) {
 		return
 	}
-	if m.Status == StatusOK { // charged before the crash: record it, charge nothing
+	if m.Status == roles.StatusOK { // charged before the crash: record it, charge nothing
 		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisDone, Value: c.session(ctx)})
 		c.finish(ctx, m)
 		return
@@ -179,22 +182,23 @@ func (c *RedisConsumer) resolve(ctx *sim.Context, m sim.Message) {
 	c.charge(ctx, &m) // never charged: charge now, under the same key
 }
 
+var (
+	redisConsumerBroker  = roles.Node("broker", "where commits go")
+	redisConsumerGateway = roles.Node("gateway", "the card gateway it charges (provider: lookup)")
+	redisConsumerDedup   = roles.Enum("dedup", "lock-before-effect", []string{"lock-before-effect", "check-call-mark"}, "SET NX PROCESSING before the charge, or GET, charge, then SET DONE")
+	redisConsumerTTL     = roles.Duration("ttl", "24h", "the keys' expiry (SET … EX); 0 = never")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "redis-consumer",
-		Doc:  "charges at a gateway for every delivered record, behind a Redis-style dedup store (SET NX with expiry): lock-before-effect or check-call-mark",
-		Options: []RoleOption{
-			{Name: "broker", Kind: "node", Doc: "where commits go"},
-			{Name: "gateway", Kind: "node", Doc: "the card gateway it charges (provider: lookup)"},
-			{Name: "dedup", Kind: "enum", Default: "lock-before-effect", Values: []string{"lock-before-effect", "check-call-mark"},
-				Doc: "SET NX PROCESSING before the charge, or GET, charge, then SET DONE"},
-			{Name: "ttl", Kind: "duration", Default: "24h", Doc: "the keys' expiry (SET … EX); 0 = never"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
+	roles.Register(&roles.Role{
+		Name:    "redis-consumer",
+		Doc:     "charges at a gateway for every delivered record, behind a Redis-style dedup store (SET NX with expiry): lock-before-effect or check-call-mark",
+		Options: []roles.Option{redisConsumerBroker, redisConsumerGateway, redisConsumerDedup, redisConsumerTTL},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &RedisConsumer{
-				Broker: a.Node("broker"), Gateway: a.Node("gateway"),
-				CheckCallMark: a.Enum("dedup", "lock-before-effect", "lock-before-effect", "check-call-mark") == "check-call-mark",
-				TTL:           a.Duration("ttl", 24*3_600_000),
+				Broker: redisConsumerBroker.Get(a), Gateway: redisConsumerGateway.Get(a),
+				CheckCallMark: redisConsumerDedup.Get(a) == "check-call-mark",
+				TTL:           redisConsumerTTL.Get(a),
 			}
 			return c, []sim.TableSpec{
 				storeTable("redis", true, redisStates),

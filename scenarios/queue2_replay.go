@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // ReplayingBroker is a broker whose consumer-group offsets are restored
 // from a backup when it restarts. Like Broker it keeps a durable log,
@@ -77,13 +80,13 @@ func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
 	ctx.Put(replayLog, offset, op, r)
 	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
 	}
 }
 
 // Timer redelivers a record whose offset was not committed in time.
 func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerRedeliver {
+	if t.Kind != roles.TimerRedeliver {
 		return
 	}
 	if r, ok := ctx.Get(replayLog, t.Key, t.Op); ok && r.State != recordAcked && r.Aux == int64(t.Attempt) {
@@ -126,21 +129,23 @@ func (o *oldestDuplicate) Record(e *sim.Event) {
 // Value implements sim.Metric.
 func (o *oldestDuplicate) Value() float64 { return float64(o.max) / 1000 }
 
+var (
+	replayingBrokerConsumer   = roles.Node("consumer", "where records are delivered")
+	replayingBrokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
+	replayingBrokerReplay     = roles.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed")
+)
+
 func init() {
-	registerRole(&Role{
-		Name: "replaying-broker",
-		Doc:  "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
-		Options: []RoleOption{
-			{Name: "consumer", Kind: "node", Doc: "where records are delivered"},
-			{Name: "visibility", Kind: "duration", Default: "1s", Doc: "how long it waits for a commit before redelivering"},
-			{Name: "replay", Kind: "duration", Default: "1m", Doc: "age of the offsets backup restored after a crash: records first committed within it are replayed"},
-		},
-		New: func(a *RoleArgs) (sim.Node, []sim.TableSpec) {
-			b := &ReplayingBroker{Consumer: a.Node("consumer"), Visibility: a.Duration("visibility", 1000), Replay: a.Duration("replay", 60_000)}
+	roles.Register(&roles.Role{
+		Name:    "replaying-broker",
+		Doc:     "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
+		Options: []roles.Option{replayingBrokerConsumer, replayingBrokerVisibility, replayingBrokerReplay},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			b := &ReplayingBroker{Consumer: replayingBrokerConsumer.Get(a), Visibility: replayingBrokerVisibility.Get(a), Replay: replayingBrokerReplay.Get(a)}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, States: []string{"UNCOMMITTED", "COMMITTED"}}, {Name: "seen", Durable: true}}
 		},
 	})
-	registerMetric(&MetricSpec{
+	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "oldest-duplicate-age",
 		Doc:  "seconds: the age of the oldest dedup entry a redelivered or replayed record found (expired or not) — the retry/replay horizon the run produced",
 		New:  func(topo *sim.Topology) sim.Metric { return newOldestDuplicate(topo) },

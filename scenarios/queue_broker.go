@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Log record states.
 const (
@@ -57,13 +60,13 @@ func (b *Broker) deliver(ctx *sim.Context, offset int64) {
 	op := sim.OpID(r.Value)
 	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
 	}
 }
 
 // Timer redelivers a record whose offset was not committed in time.
 func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerRedeliver {
+	if t.Kind != roles.TimerRedeliver {
 		return
 	}
 	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && r.State != recordAcked {

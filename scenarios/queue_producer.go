@@ -1,6 +1,9 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Producer publishes one record per operation to the broker. Under
 // at-most-once it publishes once; otherwise it republishes whenever Timeout
@@ -17,7 +20,7 @@ const producerOps sim.TableID = 0
 // Start schedules the workload.
 func (p *Producer) Start(ctx *sim.Context) {
 	for op := 1; op <= ctx.Ops(); op++ {
-		ctx.After(sim.Time(op-1)*p.Interval, sim.Timer{Kind: TimerStartOp, Op: sim.OpID(op)})
+		ctx.After(sim.Time(op-1)*p.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op)})
 	}
 }
 
@@ -25,16 +28,16 @@ func (p *Producer) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
 	ctx.Put(producerOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
 	ctx.Send(p.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(p.Timeout, sim.Timer{Kind: TimerRetry, Op: op, Attempt: attempt})
+		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
 }
 
 // Timer starts or retries a publish.
 func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
 	switch t.Kind {
-	case TimerStartOp:
+	case roles.TimerStartOp:
 		p.publish(ctx, t.Op, 1)
-	case TimerRetry:
+	case roles.TimerRetry:
 		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
 		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
 			p.publish(ctx, t.Op, t.Attempt+1)

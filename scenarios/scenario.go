@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/oncesim/once/network"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -97,8 +98,8 @@ type builder struct {
 	roles      []sim.Node
 	net        *network.Network
 	observe    sim.Observation
-	invariants []*InvariantSpec
-	metrics    []*MetricSpec
+	invariants []*roles.InvariantSpec
+	metrics    []*roles.MetricSpec
 	maxEvents  int
 	maxTime    sim.Time
 }
@@ -127,7 +128,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
-	topo := newTopology(b.nodes...)
+	topo := roles.Topology(b.nodes...)
 	cfg := &sim.Config{
 		Topology:  topo,
 		Nodes:     b.roles,

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 )
 
 type rolesOptions struct {
@@ -46,9 +46,10 @@ type roleDoc struct {
 
 func runRoles(o *rolesOptions, out io.Writer) error {
 	var docs []roleDoc
-	for _, r := range scenarios.Roles() {
+	for _, r := range roles.All() {
 		d := roleDoc{Name: r.Name, Doc: r.Doc, Options: []roleOptionDoc{}}
-		for _, opt := range r.Options {
+		for _, o := range r.Options {
+			opt := o.Describe()
 			d.Options = append(d.Options, roleOptionDoc{Name: opt.Name, Kind: opt.Kind, Default: opt.Default, Values: opt.Values, Doc: opt.Doc})
 		}
 		docs = append(docs, d)

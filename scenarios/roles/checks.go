@@ -1,0 +1,71 @@
+package roles
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// InvariantSpec is a named invariant a scenario file can ask for.
+type InvariantSpec struct {
+	Name string
+	Doc  string
+	New  func(topo *sim.Topology) sim.Invariant
+}
+
+// MetricSpec is a named metric a scenario file can ask for.
+type MetricSpec struct {
+	Name string
+	Doc  string
+	New  func(topo *sim.Topology) sim.Metric
+}
+
+var (
+	invariants = map[string]*InvariantSpec{}
+	metrics    = map[string]*MetricSpec{}
+)
+
+// RegisterInvariant adds an invariant; a family calls it from an init
+// function.
+func RegisterInvariant(s *InvariantSpec) {
+	if _, dup := invariants[s.Name]; dup {
+		panic("roles: duplicate invariant " + s.Name)
+	}
+	invariants[s.Name] = s
+}
+
+// RegisterMetric adds a metric; a family calls it from an init function.
+func RegisterMetric(s *MetricSpec) {
+	if _, dup := metrics[s.Name]; dup {
+		panic("roles: duplicate metric " + s.Name)
+	}
+	metrics[s.Name] = s
+}
+
+// LookupInvariant returns the invariant called name.
+func LookupInvariant(name string) (*InvariantSpec, bool) {
+	s, ok := invariants[name]
+	return s, ok
+}
+
+// LookupMetric returns the metric called name.
+func LookupMetric(name string) (*MetricSpec, bool) {
+	s, ok := metrics[name]
+	return s, ok
+}
+
+// InvariantNames lists the registered invariants, for error messages.
+func InvariantNames() string { return keysOf(invariants) }
+
+// MetricNames lists the registered metrics, for error messages.
+func MetricNames() string { return keysOf(metrics) }
+
+func keysOf[V any](m map[string]V) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
