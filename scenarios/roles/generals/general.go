@@ -1,21 +1,8 @@
-package scenarios
+package generals
 
 import (
-	"encoding/binary"
-
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
-)
-
-// The Two Generals: two nodes, one lossy valley, a finite protocol.
-var (
-	MsgPlan = roles.Message("plan") // round 1: "attack at dawn"
-	MsgAck  = roles.Message("ack")  // rounds 2..N: acknowledgement of the previous round
-
-	TimerDawn = roles.Timer("dawn") // each general decides at dawn
-
-	SinkAAttacks = roles.Sink("general-a-attacks")
-	SinkBAttacks = roles.Sink("general-b-attacks")
 )
 
 // General runs one side of an N-round protocol. General A sends the plan
@@ -71,42 +58,6 @@ func (g *General) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-// agreement holds when both generals attack or neither does.
-type agreement struct {
-	a, b int32
-}
-
-func (*agreement) Name() string { return "agreement" }
-
-func (x *agreement) Record(e *sim.Event) {
-	if e.Kind != sim.EvEffect {
-		return
-	}
-	switch sim.SinkID(e.Label) {
-	case SinkAAttacks:
-		x.a++
-	case SinkBAttacks:
-		x.b++
-	}
-}
-
-func (x *agreement) Violation(finished bool) string {
-	if !finished || (x.a > 0) == (x.b > 0) {
-		return ""
-	}
-	if x.a > 0 {
-		return "general-a attacks alone"
-	}
-	return "general-b attacks alone"
-}
-
-func (x *agreement) Clone() sim.Invariant { c := *x; return &c }
-
-func (x *agreement) AppendState(b []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(x.a))
-	return binary.AppendUvarint(b, uint64(x.b))
-}
-
 var (
 	generalPeer   = roles.Node("peer", "the other general")
 	generalFirst  = roles.Bool("first", false, "sends the plan (general A)")
@@ -115,11 +66,6 @@ var (
 )
 
 func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
-		Name: "agreement",
-		Doc:  "the two generals both attack or neither does",
-		New:  func(*sim.Topology) sim.Invariant { return &agreement{} },
-	})
 	roles.Register(&roles.Role{
 		Name:    "general",
 		Doc:     "one of the Two Generals: answers each round with the next, decides at dawn",
