@@ -5,4 +5,6 @@ package scenarios
 // loads; a scenario file can use any of them.
 import (
 	_ "github.com/oncesim/once/scenarios/roles/generals"
+	_ "github.com/oncesim/once/scenarios/roles/payments"
+	_ "github.com/oncesim/once/scenarios/roles/queue"
 )

@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -68,7 +68,7 @@ func intentKeyOf(providerKey int64) int64 { return providerKey & (1<<providerKey
 // Start hands every intent a crash left PROCESSING to the reconciler: its
 // charge may or may not have happened.
 func (s *IntentService) Start(ctx *sim.Context) {
-	if !idempotent(ctx.Semantics()) {
+	if !roles.Idempotent(ctx.Semantics()) {
 		return
 	}
 	keys := ctx.Rows(intentKeys)
@@ -86,7 +86,7 @@ func (s *IntentService) Start(ctx *sim.Context) {
 
 // Receive dispatches requests, provider results and reconciliations.
 func (s *IntentService) Receive(ctx *sim.Context, m sim.Message) {
-	idem := idempotent(ctx.Semantics())
+	idem := roles.Idempotent(ctx.Semantics())
 	switch {
 	case m.Kind == MsgPayRequest && idem:
 		s.request(ctx, m)
@@ -292,7 +292,7 @@ func init() {
 				CallTimeout: intentServiceCallTimeout.Get(a),
 				NewKey:      intentServiceOnTimeout.Get(a) == "retry-new-key",
 			}
-			return s, []sim.TableSpec{storeTable("keys", true, intentStates), {Name: "calls", Durable: true}}
+			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true}}
 		},
 	})
 	roles.Register(&roles.Role{
@@ -304,7 +304,7 @@ func init() {
 			if c.Every <= 0 {
 				a.Fail("every", "every: the reconciler needs a pace above 0")
 			}
-			return c, []sim.TableSpec{storeTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
+			return c, []sim.TableSpec{roles.StoreTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
 		},
 	})
 }

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -28,7 +28,7 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	op := sim.OpID(offset)
-	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: payload(op), Status: roles.StatusOK})
+	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: roles.Payload(op), Status: roles.StatusOK})
 }
 
 // HourlyAggregator is a batch job that reads the input log from the first

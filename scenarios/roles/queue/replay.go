@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -78,7 +78,7 @@ func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
 	r.Aux++
 	op := sim.OpID(r.Value)
 	ctx.Put(replayLog, offset, op, r)
-	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
+	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: roles.Payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
 	}

@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import "github.com/oncesim/once/scenarios/roles"
 

@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -29,11 +29,11 @@ func (c *BackoffClient) Start(ctx *sim.Context) {
 
 func (c *BackoffClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 	var key int64
-	if idempotent(ctx.Semantics()) {
+	if roles.Idempotent(ctx.Semantics()) {
 		key = 1_000_000 + int64(op)
 	}
-	ctx.Put(clientOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
-	ctx.Send(c.Service, sim.Message{Kind: MsgPayRequest, Op: op, Attempt: attempt, Key: key, Payload: payload(op)})
+	ctx.Put(clientOps, int64(op), op, sim.Record{State: roles.OpPending, Value: int64(attempt)})
+	ctx.Send(c.Service, sim.Message{Kind: MsgPayRequest, Op: op, Attempt: attempt, Key: key, Payload: roles.Payload(op)})
 }
 
 // Timer starts an operation or makes its retry.
@@ -52,7 +52,7 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if !ok || r.State != opPending || r.Value != int64(m.Attempt) {
+	if !ok || r.State != roles.OpPending || r.Value != int64(m.Attempt) {
 		return // not the attempt it waits for
 	}
 	retryable := m.Status == roles.StatusForbidden || m.Status >= 500
@@ -60,7 +60,7 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 		ctx.After(c.Backoff, sim.Timer{Kind: TimerBackoff, Op: m.Op, Attempt: m.Attempt})
 		return
 	}
-	r.State = opDone
+	r.State = roles.OpDone
 	ctx.Put(clientOps, int64(m.Op), m.Op, r)
 	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
 }

@@ -1,7 +1,8 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
@@ -80,7 +81,7 @@ func (c *RedisConsumer) commit(ctx *sim.Context, op sim.OpID, attempt int32, off
 }
 
 func (c *RedisConsumer) charge(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
+	ctx.Send(c.Gateway, sim.Message{Kind: payments.MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
 }
 
 // Receive handles deliveries and the gateway's answers.
@@ -88,9 +89,9 @@ func (c *RedisConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgDeliver:
 		c.deliver(ctx, m)
-	case MsgChargeResult:
+	case payments.MsgChargeResult:
 		c.charged(ctx, m)
-	case MsgLookupResult:
+	case payments.MsgLookupResult:
 		c.resolve(ctx, m)
 	}
 }
@@ -124,12 +125,12 @@ func (c *RedisConsumer) deliver(ctx *sim.Context, m sim.Message) {
 		// the gateway by the same key what happened.
 		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisProcessing, Value: c.session(ctx), At: r.At})
 		ctx.Put(redisInflight, int64(m.Op), m.Op, sim.Record{Value: m.Key})
-		ctx.Send(c.Gateway, sim.Message{Kind: MsgLookup, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
+		ctx.Send(c.Gateway, sim.Message{Kind: payments.MsgLookup, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
 		return
 	}
 	if !c.CheckCallMark {
 		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisProcessing, Value: c.session(ctx)}) // SET NX EX
-		if ctx.CrashPoint(PointAfterLock, &m) {
+		if ctx.CrashPoint(payments.PointAfterLock, &m) {
 			return
 		}
 	}
@@ -144,14 +145,14 @@ func (c *RedisConsumer) charged(ctx *sim.Context, m sim.Message) {
 	if sem == sim.AtMostOnce {
 		return // committed before the charge
 	}
-	point := PointAfterCharge
-	if idempotent(sem) && c.CheckCallMark {
+	point := payments.PointAfterCharge
+	if roles.Idempotent(sem) && c.CheckCallMark {
 		point = PointBeforeMark
 	}
 	if ctx.CrashPoint(point, &m) {
 		return
 	}
-	if idempotent(sem) {
+	if roles.Idempotent(sem) {
 		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisDone, Value: c.session(ctx)}) // SET … EX: expiry renewed
 	}
 	c.finish(ctx, m)
@@ -201,7 +202,7 @@ func init() {
 				TTL:           redisConsumerTTL.Get(a),
 			}
 			return c, []sim.TableSpec{
-				storeTable("redis", true, redisStates),
+				roles.StoreTable("redis", true, redisStates),
 				{Name: "inflight"},
 				{Name: "session", Durable: true},
 				{Name: "seen", Durable: true},

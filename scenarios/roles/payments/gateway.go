@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -68,4 +68,23 @@ func (g *Gateway) nextTransaction(ctx *sim.Context) int64 {
 
 func (g *Gateway) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, status int32, txn int64) {
 	ctx.Send(m.From, sim.Message{Kind: kind, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: txn, Status: status})
+}
+
+var (
+	cardGatewayProvider = roles.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "card-gateway",
+		Doc:     "the external card provider; every charge is an effect on card-charges",
+		Options: []roles.Option{cardGatewayProvider},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			g := &Gateway{Mode: cardGatewayProvider.Get(a)}
+			return g, []sim.TableSpec{
+				{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}},
+				{Name: "counter", Durable: true},
+			}
+		},
+	})
 }

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"strconv"
@@ -64,12 +64,12 @@ func (s *OutboxService) Start(ctx *sim.Context) {
 // commitOrder writes the order row (and, with the outbox, the outbox row in
 // the same local transaction).
 func (s *OutboxService) commitOrder(ctx *sim.Context, op sim.OpID) {
-	ctx.Put(outboxOrders, int64(op), op, sim.Record{State: 1, Value: payload(op)})
+	ctx.Put(outboxOrders, int64(op), op, sim.Record{State: 1, Value: roles.Payload(op)})
 	if s.Write == writeOutbox {
 		seq := int64(ctx.Rows(outboxRows).Len() + 1)
-		ctx.Put(outboxRows, seq, op, sim.Record{State: 1, Value: int64(op), Aux: payload(op)})
+		ctx.Put(outboxRows, seq, op, sim.Record{State: 1, Value: int64(op), Aux: roles.Payload(op)})
 	}
-	ctx.Effect(SinkOrders, op, payload(op))
+	ctx.Effect(SinkOrders, op, roles.Payload(op))
 }
 
 // Timer handles a customer's request, or a publish retry.
@@ -113,7 +113,7 @@ func (s *OutboxService) place(ctx *sim.Context, op sim.OpID) {
 // publish sends the event of op straight to the broker (dual write) and,
 // except under at-most-once, retries it until acknowledged.
 func (s *OutboxService) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
-	ctx.Send(s.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)})
+	ctx.Send(s.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.Put(outboxPending, int64(op), op, sim.Record{Value: int64(attempt)})
 		ctx.After(s.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
@@ -177,7 +177,7 @@ func (r *OutboxRelay) Timer(ctx *sim.Context, t sim.Timer) {
 	st, _ := ctx.Get(relayState, 0, t.Op)
 	a, _ := ctx.Get(relayAttempts, int64(t.Op), t.Op)
 	if st.State == relayPublishing && st.Value == t.Key && a.Value == int64(t.Attempt) {
-		r.publish(ctx, t.Op, t.Key, sim.Message{Op: t.Op, Payload: payload(t.Op)})
+		r.publish(ctx, t.Op, t.Key, sim.Message{Op: t.Op, Payload: roles.Payload(t.Op)})
 	}
 }
 

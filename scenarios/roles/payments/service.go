@@ -1,14 +1,8 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
-)
-
-// Key store states (the lesson's PROCESSING / COMPLETED).
-const (
-	keyProcessing int32 = iota + 1
-	keyCompleted
 )
 
 // PaymentService handles POST /payments by charging the card at the
@@ -50,19 +44,15 @@ const (
 	serviceSeen                    // (op, attempt) pairs seen: at-most-once transport dedup
 )
 
-var keyStates = []string{"", "PROCESSING", "COMPLETED"}
-
-func idempotent(sem sim.Semantics) bool { return sem == sim.Idempotent || sem == sim.Transactional }
-
 // Start resolves keys a crash left in PROCESSING by asking the gateway.
 func (s *PaymentService) Start(ctx *sim.Context) {
-	if !idempotent(ctx.Semantics()) {
+	if !roles.Idempotent(ctx.Semantics()) {
 		return
 	}
 	keys := ctx.Rows(serviceKeys)
 	for i := 0; i < keys.Len(); i++ {
 		key, r := keys.At(i)
-		if r.State == keyProcessing {
+		if r.State == roles.KeyProcessing {
 			ctx.Send(s.Gateway, sim.Message{Kind: MsgLookup, Key: key, Payload: r.Aux, Op: sim.OpID(r.Value)})
 		}
 	}
@@ -73,7 +63,7 @@ func (s *PaymentService) Timer(*sim.Context, sim.Timer) {}
 
 // Receive dispatches requests and gateway answers.
 func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
-	idem := idempotent(ctx.Semantics())
+	idem := roles.Idempotent(ctx.Semantics())
 	switch {
 	case m.Kind == MsgPayRequest && idem:
 		s.handleIdempotent(ctx, m)
@@ -118,7 +108,7 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 		switch {
 		case r.Aux != m.Payload && s.Reuse != "replay":
 			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
-		case r.State == keyProcessing:
+		case r.State == roles.KeyProcessing:
 			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
 		default:
 			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
@@ -126,7 +116,7 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	if !s.MarkAfter {
-		ctx.Put(serviceKeys, m.Key, m.Op, sim.Record{State: keyProcessing, Aux: m.Payload, Value: int64(m.Op)})
+		ctx.Put(serviceKeys, m.Key, m.Op, sim.Record{State: roles.KeyProcessing, Aux: m.Payload, Value: int64(m.Op)})
 		if ctx.CrashPoint(PointAfterLock, &m) {
 			return
 		}
@@ -140,7 +130,7 @@ func (s *PaymentService) processAgain(r sim.Record, m sim.Message) bool {
 	if r.Aux != m.Payload {
 		return s.Reuse == "overwrite"
 	}
-	return s.NoLock && r.State == keyProcessing
+	return s.NoLock && r.State == roles.KeyProcessing
 }
 
 // completeIdempotent stores the gateway's answer under the key, then
@@ -150,8 +140,8 @@ func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, rep
 		return
 	}
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if !ok || r.State == keyProcessing || (s.Reuse == "overwrite" && r.Aux != m.Payload) {
-		r = sim.Record{State: keyCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
+	if !ok || r.State == roles.KeyProcessing || (s.Reuse == "overwrite" && r.Aux != m.Payload) {
+		r = sim.Record{State: roles.KeyCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
 		ctx.Put(serviceKeys, m.Key, m.Op, r)
 	}
 	if ctx.CrashPoint(PointAfterStore, &m) {
@@ -165,7 +155,7 @@ func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, rep
 // resolveLookup finishes recovery of a key left PROCESSING by a crash.
 func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if !ok || r.State != keyProcessing {
+	if !ok || r.State != roles.KeyProcessing {
 		return // already resolved by a late charge result
 	}
 	switch m.Status {
@@ -174,4 +164,34 @@ func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 	default: // not found (or no lookup support): the charge never happened
 		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Key: m.Key, Payload: m.Payload})
 	}
+}
+
+var (
+	lockValues  = []string{"unique-insert", "none"}
+	reuseValues = []string{"reject", "replay", "overwrite"}
+
+	paymentServiceClient  = roles.Node("client", "where responses go")
+	paymentServiceGateway = roles.Node("gateway", "the card gateway")
+	paymentServiceMark    = roles.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it")
+	paymentServiceTTL     = roles.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
+	paymentServiceLock    = roles.Enum("lock", "unique-insert", lockValues, "a key still PROCESSING answers 409 (unique insert), or is processed again (no lock)")
+	paymentServiceReuse   = roles.Enum("reuse", "reject", reuseValues, "a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
+	paymentServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "payment-service",
+		Doc:     "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
+		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceLock, paymentServiceReuse},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &PaymentService{
+				Client: paymentServiceClient.Get(a), Gateway: paymentServiceGateway.Get(a),
+				MarkAfter: paymentServiceMark.Get(a) == "after", TTL: paymentServiceTTL.Get(a),
+				NoLock: paymentServiceLock.Get(a) == "none", Reuse: paymentServiceReuse.Get(a),
+			}
+			durable := paymentServiceStore.Get(a) == "durable"
+			return s, []sim.TableSpec{roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true}}
+		},
+	})
 }

@@ -1,14 +1,8 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
-)
-
-// Client states in its ops table.
-const (
-	opPending int32 = iota + 1
-	opDone
 )
 
 // HTTPClient issues POST /payments (or POST /orders), one per operation,
@@ -69,19 +63,16 @@ func (c *HTTPClient) kinds() (sim.MsgKind, sim.MsgKind) {
 	return MsgPayRequest, MsgPayResponse
 }
 
-// payload is the request body's fingerprint: the amount to charge.
-func payload(op sim.OpID) int64 { return 100 + int64(op) }
-
 // post sends one attempt and remembers it as the latest.
 func (c *HTTPClient) post(ctx *sim.Context, op sim.OpID, attempt int32) {
 	key := c.idempotencyKey(ctx, op, attempt)
-	rec := sim.Record{State: opPending, Value: int64(attempt)}
+	rec := sim.Record{State: roles.OpPending, Value: int64(attempt)}
 	if c.ServerIssued {
 		rec.Aux = key // keep the issued key for later attempts
 	}
 	ctx.Put(clientOps, int64(op), op, rec)
 	req, _ := c.kinds()
-	ctx.Send(c.Service, sim.Message{Kind: req, Op: op, Attempt: attempt, Key: key, Payload: payload(op)})
+	ctx.Send(c.Service, sim.Message{Kind: req, Op: op, Attempt: attempt, Key: key, Payload: roles.Payload(op)})
 }
 
 // send sends one attempt and arms its retry timer.
@@ -102,7 +93,7 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 		c.send(ctx, t.Op, max(c.Clicks, 1))
 	case roles.TimerRetry:
 		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
-		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
+		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
 			c.send(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -121,8 +112,8 @@ func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
 	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if ok && r.State == opPending {
-		r.State = opDone
+	if ok && r.State == roles.OpPending {
+		r.State = roles.OpDone
 		ctx.Put(clientOps, int64(m.Op), m.Op, r)
 	}
 }
@@ -133,8 +124,41 @@ func (c *HTTPClient) learnKey(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if ok && r.State == opPending && r.Aux == 0 {
+	if ok && r.State == roles.OpPending && r.Aux == 0 {
 		r.Aux = m.Key
 		ctx.Put(clientOps, int64(m.Op), m.Op, r)
 	}
+}
+
+var (
+	clientKeyValues = []string{"per-operation", "per-attempt", "reuse-first", "server-issued"}
+
+	httpClientService     = roles.Node("service", "the node it calls")
+	httpClientInterval    = roles.Duration("interval", "100ms", "time between the starts of two operations")
+	httpClientTimeout     = roles.Duration("timeout", "1s", "how long it waits before retrying")
+	httpClientMaxAttempts = roles.Int("max-attempts", 0, 0, 1000, "attempts per operation (0 = until answered)")
+	httpClientKey         = roles.Enum("key", "per-operation", clientKeyValues, "one Idempotency-Key per operation; or a bug: a fresh one per attempt, op-1's key reused by every operation, none until the server issues one in a 202")
+	httpClientClicks      = roles.Int("clicks", 1, 1, 10, "requests sent at once when an operation starts (2 = the double click)")
+	httpClientEndpoint    = roles.Enum("endpoint", "payments", []string{"payments", "orders"}, "POST /payments (pay) or POST /orders (order)")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "http-client",
+		Doc:     "issues POST /payments, one per operation; retries unanswered requests except under at-most-once",
+		Options: []roles.Option{httpClientService, httpClientInterval, httpClientTimeout, httpClientMaxAttempts, httpClientKey, httpClientClicks, httpClientEndpoint},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			key := httpClientKey.Get(a)
+			c := &HTTPClient{
+				Service: httpClientService.Get(a), Interval: httpClientInterval.Get(a), Timeout: httpClientTimeout.Get(a),
+				MaxAttempts:  int32(httpClientMaxAttempts.Get(a)),
+				KeyPerTry:    key == "per-attempt",
+				ReuseFirst:   key == "reuse-first",
+				ServerIssued: key == "server-issued",
+				Clicks:       int32(httpClientClicks.Get(a)),
+				Orders:       httpClientEndpoint.Get(a) == "orders",
+			}
+			return c, []sim.TableSpec{{Name: "ops"}}
+		},
+	})
 }

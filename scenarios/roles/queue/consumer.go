@@ -1,6 +1,9 @@
-package scenarios
+package queue
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Consumer processes delivered records into the billing sink and commits
 // their offsets.
@@ -79,14 +82,34 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointBeforeMark, &m) {
 			return
 		}
-		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: keyCompleted})
+		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: roles.KeyCompleted})
 	} else {
 		// One local transaction: the dedup row and the billing row commit together.
-		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: keyCompleted})
+		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: roles.KeyCompleted})
 		ctx.Effect(SinkBilling, m.Op, m.Payload)
 	}
 	if ctx.CrashPoint(PointAfterEffect, &m) {
 		return
 	}
 	c.commit(ctx, &m)
+}
+
+var (
+	consumerBroker = roles.Node("broker", "where commits go")
+	consumerStore  = roles.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash")
+	consumerMark   = roles.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it")
+	consumerTTL    = roles.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "consumer",
+		Doc:     "processes delivered records into the billing sink and commits their offsets",
+		Options: []roles.Option{consumerBroker, consumerStore, consumerMark, consumerTTL},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			c := &Consumer{Broker: consumerBroker.Get(a), MarkAfter: consumerMark.Get(a) == "after", TTL: consumerTTL.Get(a)}
+			durable := consumerStore.Get(a) == "durable"
+			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true}}
+		},
+	})
 }

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -25,8 +25,8 @@ func (p *Producer) Start(ctx *sim.Context) {
 }
 
 func (p *Producer) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
-	ctx.Put(producerOps, int64(op), op, sim.Record{State: opPending, Value: int64(attempt)})
-	ctx.Send(p.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)})
+	ctx.Put(producerOps, int64(op), op, sim.Record{State: roles.OpPending, Value: int64(attempt)})
+	ctx.Send(p.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
@@ -39,7 +39,7 @@ func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
 		p.publish(ctx, t.Op, 1)
 	case roles.TimerRetry:
 		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
-		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
+		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
 			p.publish(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -51,8 +51,26 @@ func (p *Producer) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	r, ok := ctx.Get(producerOps, int64(m.Op), m.Op)
-	if ok && r.State == opPending {
-		r.State = opDone
+	if ok && r.State == roles.OpPending {
+		r.State = roles.OpDone
 		ctx.Put(producerOps, int64(m.Op), m.Op, r)
 	}
+}
+
+var (
+	producerBroker   = roles.Node("broker", "the broker")
+	producerInterval = roles.Duration("interval", "100ms", "time between two publishes")
+	producerTimeout  = roles.Duration("timeout", "1s", "how long it waits for the ack before republishing")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "producer",
+		Doc:     "publishes one record per operation; republishes until acknowledged except under at-most-once",
+		Options: []roles.Option{producerBroker, producerInterval, producerTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			p := &Producer{Broker: producerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a)}
+			return p, []sim.TableSpec{{Name: "ops"}}
+		},
+	})
 }

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"

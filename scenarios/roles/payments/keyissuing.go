@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -28,7 +28,7 @@ const issuedKeyBase int64 = 9_000_000_000
 // Receive issues a key to a keyless payment; everything else is the
 // payment service's.
 func (s *KeyIssuingService) Receive(ctx *sim.Context, m sim.Message) {
-	if !idempotent(ctx.Semantics()) {
+	if !roles.Idempotent(ctx.Semantics()) {
 		s.PaymentService.Receive(ctx, m)
 		return
 	}
@@ -59,7 +59,7 @@ func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) int64 {
 var (
 	keyIssuingServiceClient  = roles.Node("client", "where responses go")
 	keyIssuingServiceGateway = roles.Node("gateway", "the card gateway")
-	keyIssuingServiceStore   = roles.Enum("store", "durable", storeValues, "the key store: a durable table, or memory lost on a crash")
+	keyIssuingServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
 )
 
 func init() {
@@ -71,7 +71,7 @@ func init() {
 			s := &KeyIssuingService{PaymentService: PaymentService{Client: keyIssuingServiceClient.Get(a), Gateway: keyIssuingServiceGateway.Get(a)}}
 			durable := keyIssuingServiceStore.Get(a) == "durable"
 			return s, []sim.TableSpec{
-				storeTable("keys", durable, keyStates), {Name: "seen", Durable: true},
+				roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true},
 				{Name: "issued", Durable: true},
 			}
 		},

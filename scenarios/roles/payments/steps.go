@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -62,13 +62,13 @@ func orderStepKey(orderKey int64, step int32) int64 { return orderKey*10 + int64
 // Start runs again, from the first step, every order a crash left
 // PROCESSING: its progress was in memory.
 func (s *OrderService) Start(ctx *sim.Context) {
-	if !idempotent(ctx.Semantics()) {
+	if !roles.Idempotent(ctx.Semantics()) {
 		return
 	}
 	keys := ctx.Rows(orderKeys)
 	var pending []int64
 	for i := 0; i < keys.Len(); i++ {
-		if key, r := keys.At(i); r.State == keyProcessing {
+		if key, r := keys.At(i); r.State == roles.KeyProcessing {
 			pending = append(pending, key)
 		}
 	}
@@ -117,7 +117,7 @@ func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
 		switch {
 		case r.Aux != m.Payload:
 			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
-		case r.State == keyProcessing:
+		case r.State == roles.KeyProcessing:
 			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
 		default:
 			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
@@ -125,7 +125,7 @@ func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	// The key is persisted before the first step is called.
-	ctx.Put(orderKeys, m.Key, m.Op, sim.Record{State: keyProcessing, Status: m.Attempt, Value: int64(m.Op), Aux: m.Payload})
+	ctx.Put(orderKeys, m.Key, m.Op, sim.Record{State: roles.KeyProcessing, Status: m.Attempt, Value: int64(m.Op), Aux: m.Payload})
 	s.start(ctx, m.Key, m.Op, m.Attempt)
 }
 
@@ -140,7 +140,7 @@ func (s *OrderService) call(ctx *sim.Context, run int64, op sim.OpID, r sim.Reco
 	r.Status++
 	ctx.Put(orderRuns, run, op, r)
 	var key int64
-	if s.PerStep && idempotent(ctx.Semantics()) {
+	if s.PerStep && roles.Idempotent(ctx.Semantics()) {
 		key = orderStepKey(run, r.State)
 	}
 	ctx.Send(s.Steps[r.State-1], sim.Message{Kind: MsgStep, Op: op, Attempt: r.Status, Key: key, Payload: run*4 + int64(r.State)})
@@ -167,9 +167,9 @@ func (s *OrderService) stepDone(ctx *sim.Context, m sim.Message) {
 	}
 	ctx.Delete(orderRuns, run, m.Op)
 	attempt := int32(r.Value % 1000)
-	if idempotent(ctx.Semantics()) {
+	if roles.Idempotent(ctx.Semantics()) {
 		k, _ := ctx.Get(orderKeys, run, m.Op)
-		ctx.Put(orderKeys, run, m.Op, sim.Record{State: keyCompleted, Status: roles.StatusCreated, Value: r.Aux, Aux: k.Aux})
+		ctx.Put(orderKeys, run, m.Op, sim.Record{State: roles.KeyCompleted, Status: roles.StatusCreated, Value: r.Aux, Aux: k.Aux})
 	}
 	s.reply(ctx, m.Op, attempt, roles.StatusCreated, r.Aux)
 }
@@ -263,7 +263,7 @@ func init() {
 				PerStep:     orderServiceDedup.Get(a) == "per-step",
 			}
 			return s, []sim.TableSpec{
-				storeTable("keys", true, keyStates),
+				roles.StoreTable("keys", true, roles.KeyStates),
 				{Name: "runs"},
 				{Name: "seen", Durable: true},
 			}
@@ -282,7 +282,7 @@ func init() {
 				sink = SinkStock
 			}
 			return &StepService{Sink: sink}, []sim.TableSpec{
-				storeTable("done", true, []string{"", "DONE"}),
+				roles.StoreTable("done", true, []string{"", "DONE"}),
 				{Name: "counter", Durable: true},
 			}
 		},

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -45,7 +45,7 @@ func (p *PIDProducer) Start(ctx *sim.Context) {
 		ops := ctx.Rows(pidProducerOps)
 		for i := 0; i < ops.Len(); i++ {
 			key, r := ops.At(i)
-			if r.State == opPending {
+			if r.State == roles.OpPending {
 				p.publish(ctx, sim.OpID(key), int32(r.Value)+1, true)
 			}
 		}
@@ -57,8 +57,8 @@ func (p *PIDProducer) Start(ctx *sim.Context) {
 // (fresh) takes the next sequence number; a retry reuses it.
 func (p *PIDProducer) publish(ctx *sim.Context, op sim.OpID, attempt int32, fresh bool) {
 	r, _ := ctx.Get(pidProducerOps, int64(op), op)
-	m := sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: payload(op)}
-	if idempotent(ctx.Semantics()) {
+	m := sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)}
+	if roles.Idempotent(ctx.Semantics()) {
 		s, _ := ctx.Get(pidProducerSession, 0, op)
 		if fresh {
 			s.Aux++
@@ -67,7 +67,7 @@ func (p *PIDProducer) publish(ctx *sim.Context, op sim.OpID, attempt int32, fres
 		}
 		m.Value, m.Key = s.Value, r.Aux // producer id, sequence number
 	}
-	r.State, r.Value = opPending, int64(attempt)
+	r.State, r.Value = roles.OpPending, int64(attempt)
 	ctx.Put(pidProducerOps, int64(op), op, r)
 	ctx.Send(p.Broker, m)
 	if ctx.CrashPoint(PointAfterSend, &m) {
@@ -85,7 +85,7 @@ func (p *PIDProducer) Timer(ctx *sim.Context, t sim.Timer) {
 		p.publish(ctx, t.Op, 1, true)
 	case roles.TimerRetry:
 		r, ok := ctx.Get(pidProducerOps, int64(t.Op), t.Op)
-		if ok && r.State == opPending && r.Value == int64(t.Attempt) {
+		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
 			p.publish(ctx, t.Op, t.Attempt+1, false)
 		}
 	}
@@ -99,8 +99,8 @@ func (p *PIDProducer) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	r, ok := ctx.Get(pidProducerOps, int64(m.Op), m.Op)
-	if ok && r.State == opPending {
-		r.State = opDone
+	if ok && r.State == roles.OpPending {
+		r.State = roles.OpDone
 		ctx.Put(pidProducerOps, int64(m.Op), m.Op, r)
 	}
 }

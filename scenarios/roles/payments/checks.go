@@ -1,4 +1,4 @@
-package scenarios
+package payments
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"strconv"
@@ -54,7 +54,7 @@ func pickByDesign(ctx *sim.Context, mode, naive, idem string) string {
 	if mode != "auto" {
 		return mode
 	}
-	if idempotent(ctx.Semantics()) {
+	if roles.Idempotent(ctx.Semantics()) {
 		return idem
 	}
 	return naive

@@ -1,4 +1,4 @@
-package scenarios
+package queue
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
@@ -58,7 +58,7 @@ func (b *Broker) deliver(ctx *sim.Context, offset int64) {
 	r.Aux++
 	ctx.Put(brokerLog, offset, sim.OpID(r.Value), r)
 	op := sim.OpID(r.Value)
-	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: payload(op)})
+	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: roles.Payload(op)})
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
 	}
@@ -72,4 +72,21 @@ func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
 	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && r.State != recordAcked {
 		b.deliver(ctx, t.Key)
 	}
+}
+
+var (
+	brokerConsumer   = roles.Node("consumer", "where records are delivered")
+	brokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "broker",
+		Doc:     "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
+		Options: []roles.Option{brokerConsumer, brokerVisibility},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a)}
+			return b, []sim.TableSpec{{Name: "log", Durable: true}, {Name: "seen", Durable: true}}
+		},
+	})
 }

@@ -1,0 +1,14 @@
+package roles
+
+import "github.com/oncesim/once/sim"
+
+// States of an operation in the ops table of a node that starts operations
+// (a client, a producer).
+const (
+	OpPending int32 = iota + 1
+	OpDone
+)
+
+// Payload is an operation's request body fingerprint: the amount to
+// charge, the record to publish.
+func Payload(op sim.OpID) int64 { return 100 + int64(op) }
