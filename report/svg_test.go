@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
@@ -34,7 +35,7 @@ func canonicalDoubleBilling(t *testing.T) (*sim.Topology, []sim.Event) {
 	if !ok1 || !ok2 {
 		t.Fatal("double-billing has no service or no client")
 	}
-	plan := []sim.Fault{{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: scenarios.MsgPayResponse, Op: 1, Attempt: 1, Occurrence: 1, Value: 1}}
+	plan := []sim.Fault{{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: payments.MsgPayResponse, Op: 1, Attempt: 1, Occurrence: 1, Value: 1}}
 	trace := &sim.Trace{}
 	w, err := sim.NewWorld(cfg, sim.NewScripted(plan, nil), trace)
 	if err != nil {

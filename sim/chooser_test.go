@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
@@ -330,7 +331,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 		Faults: scenarios.Faults{LossProbability: 0.5, AckLossProbability: 0.5}}
 	const client, service = sim.NodeID(0), sim.NodeID(1)
 	lostResponse := func(op sim.OpID) sim.Fault {
-		return sim.Fault{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: scenarios.MsgPayResponse,
+		return sim.Fault{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: payments.MsgPayResponse,
 			Op: op, Attempt: 1, Occurrence: 1, Value: 1}
 	}
 	a, b := lostResponse(1), lostResponse(3)

@@ -1,6 +1,9 @@
-package scenarios
+package kafka
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // ExternalDB is a database outside any Kafka or Flink boundary. Every row
 // it commits is one effect on the db-rows sink.
@@ -135,4 +138,19 @@ func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []i
 		}
 	}
 	return ids
+}
+
+var (
+	externalDbMode = roles.Enum("mode", "insert", []string{"insert", "upsert"}, "insert a row per write, or upsert on the natural key (the operation)")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "external-db",
+		Doc:     "a database outside the Kafka/Flink boundary; autocommit writes, or XA-style prepare/commit; every committed row is an effect on db-rows",
+		Options: []roles.Option{externalDbMode},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert"}, externalDBTables()
+		},
+	})
 }

@@ -1,6 +1,9 @@
-package scenarios
+package kafka
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // KafkaProcessor is a read-process-write application: it consumes the
 // input topic, writes one output record per input record, and records how
@@ -343,4 +346,28 @@ func (p *KafkaProcessor) produced(ctx *sim.Context) {
 	cur := p.row(ctx, kpCurrent)
 	p.wait(ctx, kpExternal)
 	ctx.Send(p.DB, sim.Message{Kind: MsgDBWrite, Op: sim.OpID(cur.Aux), Attempt: cur.Status, Payload: cur.Aux})
+}
+
+var (
+	kafkaProcessorBroker      = roles.Node("broker", "the partition leader")
+	kafkaProcessorCoordinator = roles.Node("coordinator", "the transaction coordinator")
+	kafkaProcessorDB          = roles.OptionalNode("db", "an external database also written for every record (outside the transaction)")
+	kafkaProcessorBatch       = roles.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
+	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "kafka-processor",
+		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
+		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			p := &KafkaProcessor{
+				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
+				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
+			}
+			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
+			return p, kafkaProcessorTables()
+		},
+	})
 }

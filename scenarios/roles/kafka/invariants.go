@@ -1,4 +1,4 @@
-package scenarios
+package kafka
 
 import (
 	"encoding/binary"

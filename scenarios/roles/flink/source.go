@@ -1,6 +1,9 @@
-package scenarios
+package flink
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // FlinkSource is a replayable source: record n of the input is operation
 // n, and it can start reading from any offset. It emits one record every
@@ -77,4 +80,22 @@ func (s *FlinkSource) Timer(ctx *sim.Context, t sim.Timer) {
 	ctx.Put(fsState, 1, 0, r)
 	ctx.Send(s.Sink, sim.Message{Kind: MsgFlinkRecord, Op: sim.OpID(r.Aux), Attempt: t.Attempt, Key: r.Aux})
 	ctx.After(s.Interval, sim.Timer{Kind: TimerFlinkEmit, Attempt: t.Attempt})
+}
+
+var (
+	flinkSourceJobmanager = roles.Node("jobmanager", "the checkpoint coordinator")
+	flinkSourceSink       = roles.Node("sink", "where the stream goes")
+	flinkSourceInterval   = roles.PositiveDuration("interval", "50ms", "time between two records")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "flink-source",
+		Doc:     "a replayable source (record n is operation n): emits records, snapshots its offset and emits a barrier on each checkpoint",
+		Options: []roles.Option{flinkSourceJobmanager, flinkSourceSink, flinkSourceInterval},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &FlinkSource{JobManager: flinkSourceJobmanager.Get(a), Sink: flinkSourceSink.Get(a), Interval: flinkSourceInterval.Get(a)}
+			return s, flinkSourceTables()
+		},
+	})
 }

@@ -1,6 +1,9 @@
-package scenarios
+package kafka
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // KafkaReader is a downstream consumer of the output topic. Every record
 // the broker returns to it is one effect on the kafka-output sink: that is
@@ -52,4 +55,26 @@ func (k *KafkaReader) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Effect(SinkKafkaOutput, m.Op, m.Value)
 	ctx.Put(krPosition, 1, m.Op, sim.Record{Value: m.Key + 1})
 	k.fetch(ctx)
+}
+
+var (
+	isolationValues = []string{"read_committed", "read_uncommitted"}
+
+	kafkaReaderBroker    = roles.Node("broker", "the partition leader")
+	kafkaReaderIsolation = roles.Enum("isolation", "read_committed", isolationValues, "read_committed skips aborted and open transactions; read_uncommitted sees every record")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "kafka-reader",
+		Doc:     "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
+		Options: []roles.Option{kafkaReaderBroker, kafkaReaderIsolation},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			r := &KafkaReader{Broker: kafkaReaderBroker.Get(a), Isolation: readCommitted}
+			if kafkaReaderIsolation.Get(a) == "read_uncommitted" {
+				r.Isolation = readUncommitted
+			}
+			return r, kafkaReaderTables()
+		},
+	})
 }

@@ -1,6 +1,10 @@
-package scenarios
+package flink
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/kafka"
+	"github.com/oncesim/once/sim"
+)
 
 // FlinkSink writes the stream into the external database.
 //
@@ -80,7 +84,7 @@ func (s *FlinkSink) Timer(ctx *sim.Context, t sim.Timer) {
 // Receive handles deployment, the stream and the commit notifications.
 func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 	r := s.state(ctx)
-	twoPC := txnMode(ctx)
+	twoPC := ctx.Semantics() == sim.Transactional
 	switch m.Kind {
 	case MsgFlinkDeploy:
 		s.deploy(ctx, m, r, twoPC)
@@ -92,7 +96,7 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 		if twoPC {
 			txn = r.Aux
 		}
-		ctx.Send(s.DB, sim.Message{Kind: MsgDBWrite, Op: m.Op, Attempt: m.Attempt, Key: txn, Payload: int64(m.Op)})
+		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBWrite, Op: m.Op, Attempt: m.Attempt, Key: txn, Payload: int64(m.Op)})
 		if ctx.CrashPoint(PointFlinkAfterWrite, &m) {
 			return
 		}
@@ -108,12 +112,12 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		// Pre-commit the open transaction; records after the barrier go
 		// into a new one.
-		ctx.Send(s.DB, sim.Message{Kind: MsgDBPrepare, Key: r.Aux, Payload: m.Key, Attempt: m.Attempt})
+		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBPrepare, Key: r.Aux, Payload: m.Key, Attempt: m.Attempt})
 		ctx.Put(fkPending, r.Aux, 0, sim.Record{State: pendPreparing, Value: m.Key})
 		r.Status++
 		r.Aux = r.Value*1000 + int64(r.Status)
 		ctx.Put(fkState, 1, 0, r)
-	case MsgDBPrepared:
+	case kafka.MsgDBPrepared:
 		p, ok := ctx.Get(fkPending, m.Key, 0)
 		if !ok || p.State != pendPreparing {
 			return
@@ -147,7 +151,7 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 				}
 			}
 			for _, txn := range done {
-				ctx.Send(s.DB, sim.Message{Kind: MsgDBCommit, Key: txn, Attempt: m.Attempt})
+				ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBCommit, Key: txn, Attempt: m.Attempt})
 				p, _ := ctx.Get(fkPending, txn, 0)
 				p.State, p.At = pendCommitted, 0
 				ctx.Put(fkPending, txn, 0, p)
@@ -175,11 +179,30 @@ func (s *FlinkSink) deploy(ctx *sim.Context, m sim.Message, r sim.Record, twoPC 
 		// transactions the failed attempt left open.
 		if m.Key > 0 {
 			for txn := m.Key; txn <= m.Value; txn++ {
-				ctx.Send(s.DB, sim.Message{Kind: MsgDBCommit, Key: txn, Attempt: m.Attempt})
+				ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBCommit, Key: txn, Attempt: m.Attempt})
 			}
 		}
-		ctx.Send(s.DB, sim.Message{Kind: MsgDBAbortLingering, Key: attempt, Attempt: m.Attempt})
+		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBAbortLingering, Key: attempt, Attempt: m.Attempt})
 	}
 	ctx.Put(fkState, 1, 0, sim.Record{Value: attempt, Aux: attempt*1000 + 1, Status: 1})
 	ctx.Send(s.Source, sim.Message{Kind: MsgFlinkSubscribe, Attempt: m.Attempt})
+}
+
+var (
+	flinkSinkJobmanager = roles.Node("jobmanager", "the checkpoint coordinator")
+	flinkSinkSource     = roles.Node("source", "the upstream task it asks for the stream")
+	flinkSinkDB         = roles.Node("db", "the external database (role external-db)")
+	flinkSinkRetry      = roles.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "flink-sink",
+		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
+		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			s := &FlinkSink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
+			return s, flinkSinkTables()
+		},
+	})
 }

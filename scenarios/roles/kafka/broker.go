@@ -1,6 +1,9 @@
-package scenarios
+package kafka
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // KafkaBroker is the leader of every partition of the model: the input
 // topic (filled with one record per operation when the broker first
@@ -252,4 +255,20 @@ func (b *KafkaBroker) markers(ctx *sim.Context, m sim.Message) {
 	}
 	ctx.Send(m.From, sim.Message{Kind: MsgKafkaMarkersDone, Key: pid, Value: epoch, Payload: m.Payload})
 	b.wake(ctx)
+}
+
+var (
+	kafkaBrokerFencing = roles.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "kafka-broker",
+		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
+		Options: []roles.Option{kafkaBrokerFencing},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			b := &KafkaBroker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
+			return b, kafkaBrokerTables()
+		},
+	})
 }

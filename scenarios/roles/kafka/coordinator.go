@@ -1,6 +1,9 @@
-package scenarios
+package kafka
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // KafkaCoordinator is the transaction coordinator. Its durable transaction
 // log maps a transactional id to the producer id, the current epoch and the
@@ -205,4 +208,19 @@ func (c *KafkaCoordinator) markersDone(ctx *sim.Context, m sim.Message) {
 		c.log(ctx, id, t)
 		ctx.Send(sim.NodeID(r.Value), sim.Message{Kind: MsgKafkaProducerID, Key: t.Value, Value: int64(t.Status), Payload: r.Aux, Attempt: r.Status})
 	}
+}
+
+var (
+	kafkaCoordinatorBroker = roles.Node("broker", "the partition leader that writes the markers")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "kafka-coordinator",
+		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
+		Options: []roles.Option{kafkaCoordinatorBroker},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			return &KafkaCoordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
+		},
+	})
 }

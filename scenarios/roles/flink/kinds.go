@@ -1,4 +1,4 @@
-package scenarios
+package flink
 
 import "github.com/oncesim/once/scenarios/roles"
 
@@ -32,10 +32,6 @@ var (
 	MsgFlinkAck          = roles.Message("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
 	MsgFlinkComplete     = roles.Message("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
 	MsgFlinkCommitted    = roles.Message("committed")           // sink → job manager: everything up to n is committed
-	MsgDBPrepare         = roles.Message("db-prepare")          // sink → database: pre-commit a transaction
-	MsgDBPrepared        = roles.Message("db-prepared")         // database → sink
-	MsgDBCommit          = roles.Message("db-commit")           // sink → database: commit a prepared transaction (idempotent)
-	MsgDBAbortLingering  = roles.Message("db-abort-lingering")  // sink → database: abort transactions of older attempts
 	TimerFlinkCheckpoint = roles.Timer("checkpoint-interval")   // the job manager triggers a checkpoint
 	TimerFlinkEmit       = roles.Timer("emit")                  // the source emits its next record
 	TimerFlinkRegister   = roles.Timer("register-retry")        // the sink repeats its registration

@@ -1,6 +1,9 @@
-package scenarios
+package flink
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // FlinkJobManager is the checkpoint coordinator. Every Interval it
 // triggers a checkpoint at the source; a checkpoint completes when both the
@@ -196,4 +199,22 @@ func (j *FlinkJobManager) checkFinished(ctx *sim.Context) {
 		job.At = 0
 		ctx.Put(fjJob, fjRowJob, 0, job)
 	}
+}
+
+var (
+	flinkJobmanagerSource   = roles.Node("source", "the source task")
+	flinkJobmanagerSink     = roles.Node("sink", "the sink task")
+	flinkJobmanagerInterval = roles.PositiveDuration("interval", "200ms", "checkpoint interval")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "flink-jobmanager",
+		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
+		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			j := &FlinkJobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
+			return j, flinkJobManagerTables()
+		},
+	})
 }
