@@ -106,19 +106,10 @@ func (s *IntentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, stat
 }
 
 func (s *IntentService) request(ctx *sim.Context, m sim.Message) {
-	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
-		return
-	}
-	if r, ok := ctx.Get(intentKeys, m.Key, m.Op); ok {
-		switch {
-		case r.Aux != m.Payload:
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
-		case r.State == intentCompleted:
-			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
-		default: // PROCESSING or UNKNOWN: not decided yet
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
-		}
+	// A key PROCESSING or UNKNOWN is not decided yet: 409.
+	lookup := func() (sim.Record, bool) { return ctx.Get(intentKeys, m.Key, m.Op) }
+	if a, answered := (keyProtocol{completed: intentCompleted}).answer(m, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
 		return
 	}
 	ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentProcessing, Value: int64(m.Op), Aux: m.Payload})

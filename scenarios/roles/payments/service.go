@@ -95,24 +95,17 @@ func (s *PaymentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, sta
 }
 
 func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
-	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
-		return
-	}
-	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if ok && s.TTL > 0 && ctx.Now()-r.At >= s.TTL {
-		ctx.Expire(serviceKeys, m.Key, m.Op) // the key is forgotten
-		ok = false
-	}
-	if ok && !s.processAgain(r, m) {
-		switch {
-		case r.Aux != m.Payload && s.Reuse != "replay":
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
-		case r.State == roles.KeyProcessing:
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
-		default:
-			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+	protocol := keyProtocol{completed: roles.KeyCompleted, noFingerprint: s.Reuse == "replay"}
+	lookup := func() (sim.Record, bool) {
+		r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
+		if ok && s.TTL > 0 && ctx.Now()-r.At >= s.TTL {
+			ctx.Expire(serviceKeys, m.Key, m.Op) // the key is forgotten
+			ok = false
 		}
+		return r, ok && !s.processAgain(r, m)
+	}
+	if a, answered := protocol.answer(m, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
 		return
 	}
 	if !s.MarkAfter {

@@ -109,19 +109,9 @@ func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
 }
 
 func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
-	if m.Key == 0 {
-		s.reply(ctx, m.Op, m.Attempt, roles.StatusBadRequest, 0)
-		return
-	}
-	if r, ok := ctx.Get(orderKeys, m.Key, m.Op); ok {
-		switch {
-		case r.Aux != m.Payload:
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusUnprocessable, 0)
-		case r.State == roles.KeyProcessing:
-			s.reply(ctx, m.Op, m.Attempt, roles.StatusConflict, 0)
-		default:
-			s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
-		}
+	lookup := func() (sim.Record, bool) { return ctx.Get(orderKeys, m.Key, m.Op) }
+	if a, answered := (keyProtocol{completed: roles.KeyCompleted}).answer(m, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
 		return
 	}
 	// The key is persisted before the first step is called.
