@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -191,7 +192,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		}
 		return nil
 	case "svg":
-		var panels []report.SVGPanel
+		var panels []svg.Panel
 		for _, r := range runs {
 			o := r.outcome
 			title := fmt.Sprintf("%s · %s · seed %d — %d lost, %d exactly-once, %d duplicated · promise %s",
@@ -199,9 +200,9 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 			if o.Why != "" {
 				title += "\n" + o.Why
 			}
-			panels = append(panels, report.SVGPanel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
+			panels = append(panels, svg.Panel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
 		}
-		return report.WriteSVGPanels(stdout, panels)
+		return svg.WritePanels(stdout, panels)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
 }

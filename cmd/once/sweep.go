@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -290,7 +291,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	case "json":
 		return report.WriteJSON(stdout, doc)
 	case "svg":
-		return report.WriteSweepSVG(stdout, doc)
+		return svg.WriteSweep(stdout, doc)
 	}
 	return report.WriteSweepText(colorprofile.NewWriter(stdout, os.Environ()), doc)
 }

@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"fmt"
@@ -6,9 +6,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/oncesim/once/report"
 )
 
-// WriteSweepSVG renders a sweep as an SVG line chart for slides: the swept
+// WriteSweep renders a sweep as an SVG line chart for slides: the swept
 // value along x (durations with their units, probabilities as numbers),
 // the share of runs that duplicated or lost an operation along y from 0
 // to 100%, each as a line with markers over a light band of its 95% Wilson
@@ -18,7 +20,7 @@ import (
 // scenario declares metrics, a small panel per metric below plots its mean
 // per run on its own scale. Every marker carries a <title> tooltip with the
 // exact figures. The output is a pure function of d, byte for byte.
-func WriteSweepSVG(w io.Writer, d SweepDoc) error {
+func WriteSweep(w io.Writer, d report.SweepDoc) error {
 	p := newSweepPlot(&d)
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -67,9 +69,9 @@ type swSeries struct {
 	name, what string // legend label; what a run counted in it did
 	color      string
 	marker     string // circle, square, diamond
-	rate       func(*SweepPoint) float64
-	ci         func(*SweepPoint) [2]float64
-	count      func(*SweepPoint) int
+	rate       func(*report.SweepPoint) float64
+	ci         func(*report.SweepPoint) [2]float64
+	count      func(*report.SweepPoint) int
 	same       string  // the series drawn before it with the very same rates, if any
 	peak       float64 // its highest rate
 }
@@ -84,7 +86,7 @@ type swPanel struct {
 }
 
 type sweepPlot struct {
-	d             *SweepDoc
+	d             *report.SweepDoc
 	width, height float64
 	heading       []swTextLine
 	legendY       float64
@@ -96,11 +98,11 @@ type sweepPlot struct {
 	marker        float64
 }
 
-func newSweepPlot(d *SweepDoc) *sweepPlot {
+func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	p := &sweepPlot{d: d, width: swMinWidth}
 	v := d.Vary
 	head := d.Scenario + " · " + d.Semantics
-	sub := "sweep " + v.Name + " from " + v.From + " to " + v.To + " step " + v.Step + " · " + plural(d.Seeds, "seed") + " per point (1.." + strconv.Itoa(d.Seeds) + ")"
+	sub := "sweep " + v.Name + " from " + v.From + " to " + v.To + " step " + v.Step + " · " + counted(d.Seeds, "seed") + " per point (1.." + strconv.Itoa(d.Seeds) + ")"
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(head, 18)+16))
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(sub, 13)+16))
 	y := swTitleY
@@ -115,17 +117,17 @@ func newSweepPlot(d *SweepDoc) *sweepPlot {
 
 	p.series = []swSeries{
 		{name: "duplicated", what: "had an operation take effect twice or more", color: swDup, marker: "circle",
-			rate: func(s *SweepPoint) float64 { return s.DuplicatedRate }, ci: func(s *SweepPoint) [2]float64 { return s.DuplicatedCI95 },
-			count: func(s *SweepPoint) int { return s.RunsWithDuplicated }},
+			rate: func(s *report.SweepPoint) float64 { return s.DuplicatedRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.DuplicatedCI95 },
+			count: func(s *report.SweepPoint) int { return s.RunsWithDuplicated }},
 		{name: "lost", what: "had an operation take no effect", color: swLost, marker: "square",
-			rate: func(s *SweepPoint) float64 { return s.LostRate }, ci: func(s *SweepPoint) [2]float64 { return s.LostCI95 },
-			count: func(s *SweepPoint) int { return s.RunsWithLost }},
+			rate: func(s *report.SweepPoint) float64 { return s.LostRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.LostCI95 },
+			count: func(s *report.SweepPoint) int { return s.RunsWithLost }},
 	}
 	for i := range d.Points {
 		if d.Points[i].RunsWithViolation > 0 || d.Points[i].ViolationRate > 0 {
 			p.series = append(p.series, swSeries{name: "invariant broken", what: "broke an invariant", color: swViolation, marker: "diamond",
-				rate: func(s *SweepPoint) float64 { return s.ViolationRate }, ci: func(s *SweepPoint) [2]float64 { return s.ViolationCI95 },
-				count: func(s *SweepPoint) int { return s.RunsWithViolation }})
+				rate: func(s *report.SweepPoint) float64 { return s.ViolationRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.ViolationCI95 },
+				count: func(s *report.SweepPoint) int { return s.RunsWithViolation }})
 			break
 		}
 	}
@@ -207,9 +209,9 @@ func (p *sweepPlot) sameRates(a, b *swSeries) bool {
 
 // sweepFixed lists what the sweep held fixed: the operations, the fault
 // probabilities and the scenario parameters other than the swept one.
-func sweepFixed(d *SweepDoc) []string {
+func sweepFixed(d *report.SweepDoc) []string {
 	f := d.Faults
-	fixed := []string{plural(d.Ops, "operation")}
+	fixed := []string{counted(d.Ops, "operation")}
 	for _, p := range []struct {
 		name string
 		v    float64
@@ -425,8 +427,7 @@ func (p *sweepPlot) draw(b *strings.Builder) {
 		if l.bold {
 			weight = " font-weight=\"bold\""
 		}
-		fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"%s\"%s fill=\"%s\">%s</text>\n",
-			svgNum(l.y), svgNum(l.size), weight, l.color, svgEscape(l.text))
+		textElement(b, svgEscape(l.text), "x", "16", "y", svgNum(l.y), "font-size", svgNum(l.size), "", weight, "fill", l.color)
 	}
 	p.drawLegend(b)
 	for i := range p.panels {
@@ -437,8 +438,7 @@ func (p *sweepPlot) draw(b *strings.Builder) {
 func (p *sweepPlot) drawLegend(b *strings.Builder) {
 	x, y := p.plotL(), p.legendY
 	for _, s := range p.series {
-		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2.5\"%s/>\n",
-			svgNum(x), svgNum(y-4), svgNum(x+30), svgNum(y-4), s.color, strings.Replace(s.dash(), "8 6", "7 16", 1))
+		element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+30), "y2", svgNum(y-4), "stroke", s.color, "stroke-width", "2.5", "", strings.Replace(s.dash(), "8 6", "7 16", 1))
 		b.WriteString(swMarker(s.marker, x+15, y-4, 5, s.color))
 		name := s.name
 		switch {
@@ -447,14 +447,11 @@ func (p *sweepPlot) drawLegend(b *strings.Builder) {
 		case s.same != "":
 			name += " (= " + s.same + ")"
 		}
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" fill=\"%s\">%s</text>\n",
-			svgNum(x+38), svgNum(y), svgInk, svgEscape(name))
+		textElement(b, svgEscape(name), "x", svgNum(x+38), "y", svgNum(y), "font-size", "13", "fill", svgInk)
 		x += 38 + svgTextWidth(name, 13) + 26
 	}
-	fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"30\" height=\"14\" fill=\"%s\" fill-opacity=\"0.35\"/>\n",
-		svgNum(x), svgNum(y-11), svgMuted)
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" fill=\"%s\">95%% Wilson interval</text>\n",
-		svgNum(x+38), svgNum(y), svgInk)
+	element(b, "rect", "x", svgNum(x), "y", svgNum(y-11), "width", "30", "height", "14", "fill", svgMuted, "fill-opacity", "0.35")
+	textElement(b, "95% Wilson interval", "x", svgNum(x+38), "y", svgNum(y), "font-size", "13", "fill", svgInk)
 }
 
 // drawPanel draws one plot area: its grid, axes, tick labels and lines.
@@ -463,8 +460,7 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 	bottom := pn.top + pn.h
 	pts := p.d.Points
 	if pn.metric != "" {
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\">mean %s per run</text>\n",
-			svgNum(l), svgNum(pn.top-12), svgInk, svgEscape(pn.metric))
+		textElement(b, "mean "+svgEscape(pn.metric)+" per run", "x", svgNum(l), "y", svgNum(pn.top-12), "font-size", "13", "font-weight", "bold", "fill", svgInk)
 	}
 	// Horizontal grid and y tick labels.
 	b.WriteString("<g font-size=\"11\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
@@ -478,11 +474,10 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 			}
 		}
 		if y < bottom-0.05 {
-			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-				svgNum(l), svgNum(y), svgNum(r), svgNum(y), color)
+			element(b, "line", "x1", svgNum(l), "y1", svgNum(y), "x2", svgNum(r), "y2", svgNum(y), "stroke", color, "stroke-width", "1")
 		}
 		if label {
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", svgNum(l-8), svgNum(y+4), p.yLabel(pn, v))
+			textElement(b, p.yLabel(pn, v), "x", svgNum(l-8), "y", svgNum(y+4))
 		}
 	}
 	b.WriteString("</g>\n")
@@ -490,9 +485,8 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 	b.WriteString("<g font-size=\"11\" fill=\"" + svgMuted + "\" text-anchor=\"middle\">\n")
 	for _, v := range p.xticks {
 		x := p.px(v)
-		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-			svgNum(x), svgNum(pn.top), svgNum(x), svgNum(bottom+4), swGrid)
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", svgNum(x), svgNum(bottom+swTickLabelDY), svgEscape(p.xLabel(v)))
+		element(b, "line", "x1", svgNum(x), "y1", svgNum(pn.top), "x2", svgNum(x), "y2", svgNum(bottom+4), "stroke", swGrid, "stroke-width", "1")
+		textElement(b, svgEscape(p.xLabel(v)), "x", svgNum(x), "y", svgNum(bottom+swTickLabelDY))
 	}
 	b.WriteString("</g>\n")
 	// Axes.
@@ -514,12 +508,10 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 		case "duration", "int":
 			xtitle += " (scenario parameter)"
 		}
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"middle\">%s</text>\n",
-			svgNum((l+r)/2), svgNum(bottom+swAxisTitleDY), svgInk, svgEscape(xtitle))
+		textElement(b, svgEscape(xtitle), "x", svgNum((l+r)/2), "y", svgNum(bottom+swAxisTitleDY), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 	}
 	if len(pts) == 0 {
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" fill=\"%s\" text-anchor=\"middle\">no points</text>\n",
-			svgNum((l+r)/2), svgNum(my), svgMuted)
+		textElement(b, "no points", "x", svgNum((l+r)/2), "y", svgNum(my), "font-size", "13", "fill", svgMuted, "text-anchor", "middle")
 		return
 	}
 	if pn.metric == "" {
@@ -574,7 +566,7 @@ func (p *sweepPlot) drawRates(b *strings.Builder, pn *swPanel) {
 	}
 	for _, k := range p.order {
 		s := &p.series[k]
-		p.drawLine(b, func(sp *SweepPoint) float64 { return pn.py(swClamp(s.rate(sp))) }, s.color, s.dash())
+		p.drawLine(b, func(sp *report.SweepPoint) float64 { return pn.py(swClamp(s.rate(sp))) }, s.color, s.dash())
 	}
 	for _, k := range p.order {
 		s := &p.series[k]
@@ -607,14 +599,14 @@ func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
 			break
 		}
 	}
-	val := func(sp *SweepPoint) float64 {
+	val := func(sp *report.SweepPoint) float64 {
 		v := sp.Metrics[pn.metric]
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			v = 0
 		}
 		return v
 	}
-	p.drawLine(b, func(sp *SweepPoint) float64 { return pn.py(val(sp)) }, color, "")
+	p.drawLine(b, func(sp *report.SweepPoint) float64 { return pn.py(val(sp)) }, color, "")
 	if p.marker == 0 {
 		return
 	}
@@ -629,7 +621,7 @@ func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
 }
 
 // drawLine joins the points' y (in pixels) by a polyline.
-func (p *sweepPlot) drawLine(b *strings.Builder, y func(*SweepPoint) float64, color, dash string) {
+func (p *sweepPlot) drawLine(b *strings.Builder, y func(*report.SweepPoint) float64, color, dash string) {
 	pts := p.d.Points
 	if len(pts) < 2 {
 		return
@@ -686,4 +678,12 @@ func swClamp(f float64) float64 {
 		return 0
 	}
 	return math.Min(f, 1)
+}
+
+// counted renders a count with its noun: "1 seed", "5 seeds".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

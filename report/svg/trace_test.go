@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"bytes"
@@ -56,10 +56,10 @@ func canonicalDoubleBilling(t *testing.T) (*sim.Topology, []sim.Event) {
 func TestSVGGolden(t *testing.T) {
 	topo, events := canonicalDoubleBilling(t)
 	var b bytes.Buffer
-	if err := WriteSVG(&b, topo, events, "double-billing · at-least-once · pay-response op-1 #1 lost\nthe client retries and the gateway charges twice"); err != nil {
+	if err := WriteTrace(&b, topo, events, "double-billing · at-least-once · pay-response op-1 #1 lost\nthe client retries and the gateway charges twice"); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join("..", "testdata", "svg", "double-billing-alo.svg")
+	file := filepath.Join("..", "..", "testdata", "svg", "double-billing-alo.svg")
 	if *updateSVG {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
@@ -160,7 +160,7 @@ func TestSVGWellFormed(t *testing.T) {
 			t.Run(sc.Name+"/"+sem.Alias(), func(t *testing.T) {
 				topo, events := seedOne(t, sc, sem)
 				var b bytes.Buffer
-				if err := WriteSVG(&b, topo, events, sc.Name+" · "+sem.String()); err != nil {
+				if err := WriteTrace(&b, topo, events, sc.Name+" · "+sem.String()); err != nil {
 					t.Fatal(err)
 				}
 				root, n := wellFormed(t, b.Bytes())
@@ -182,13 +182,13 @@ func TestSVGPanels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var panels []SVGPanel
+	var panels []Panel
 	for _, sem := range sc.Semantics {
 		topo, events := seedOne(t, sc, sem)
-		panels = append(panels, SVGPanel{Topology: topo, Events: events, Title: "double-billing · " + sem.String()})
+		panels = append(panels, Panel{Topology: topo, Events: events, Title: "double-billing · " + sem.String()})
 	}
 	var b bytes.Buffer
-	if err := WriteSVGPanels(&b, panels); err != nil {
+	if err := WritePanels(&b, panels); err != nil {
 		t.Fatal(err)
 	}
 	if root, _ := wellFormed(t, b.Bytes()); root != "svg" {
@@ -216,7 +216,7 @@ func TestSVGDeterministic(t *testing.T) {
 		for i := range out {
 			topo, events := seedOne(t, sc, sc.Semantics[len(sc.Semantics)-1])
 			var b bytes.Buffer
-			if err := WriteSVG(&b, topo, events, name); err != nil {
+			if err := WriteTrace(&b, topo, events, name); err != nil {
 				t.Fatal(err)
 			}
 			out[i] = b.Bytes()
@@ -227,14 +227,14 @@ func TestSVGDeterministic(t *testing.T) {
 	}
 	topo, events := canonicalDoubleBilling(t)
 	var a, b bytes.Buffer
-	if err := WriteSVG(&a, topo, events, "x"); err != nil {
+	if err := WriteTrace(&a, topo, events, "x"); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSVGPanels(&b, []SVGPanel{{Topology: topo, Events: events, Title: "x"}}); err != nil {
+	if err := WritePanels(&b, []Panel{{Topology: topo, Events: events, Title: "x"}}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Error("WriteSVG and a one-panel WriteSVGPanels differ")
+		t.Error("WriteTrace and a one-panel WritePanels differ")
 	}
 }
 
@@ -253,7 +253,7 @@ func TestSVGEscapes(t *testing.T) {
 		{At: 5, Kind: sim.EvEffect, Node: 1, Msg: sim.Message{Op: 1}},
 	}
 	var b bytes.Buffer
-	if err := WriteSVG(&b, topo, events, "title <with> & \"quotes\" and a \x01 control"); err != nil {
+	if err := WriteTrace(&b, topo, events, "title <with> & \"quotes\" and a \x01 control"); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, b.Bytes())
@@ -280,14 +280,14 @@ func TestSVGEdgeCases(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteSVG(&b, topo, events, name); err != nil {
+			if err := WriteTrace(&b, topo, events, name); err != nil {
 				t.Fatal(err)
 			}
 			wellFormed(t, b.Bytes())
 		})
 	}
 	var b bytes.Buffer
-	if err := WriteSVG(&b, &sim.Topology{}, nil, "nothing"); err != nil {
+	if err := WriteTrace(&b, &sim.Topology{}, nil, "nothing"); err != nil {
 		t.Fatal(err)
 	}
 	wellFormed(t, b.Bytes())

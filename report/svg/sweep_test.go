@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 )
 
 // sweepTestPoint builds a point from counts of runs the way a sweep does:
 // rates and Wilson intervals rounded to 4 places.
-func sweepTestPoint(value string, x float64, runs, lost, dup, violated int, metrics map[string]float64) SweepPoint {
-	p := SweepPoint{Value: value, X: x, Runs: runs, Finished: runs, RunsWithLost: lost, RunsWithDuplicated: dup,
+func sweepTestPoint(value string, x float64, runs, lost, dup, violated int, metrics map[string]float64) report.SweepPoint {
+	p := report.SweepPoint{Value: value, X: x, Runs: runs, Finished: runs, RunsWithLost: lost, RunsWithDuplicated: dup,
 		RunsWithViolation: violated, EffectsPerOp: 1, Metrics: metrics}
 	p.LostRate, p.LostCI95 = rate(lost, runs)
 	p.DuplicatedRate, p.DuplicatedCI95 = rate(dup, runs)
@@ -24,13 +25,25 @@ func sweepTestPoint(value string, x float64, runs, lost, dup, violated int, metr
 	return p
 }
 
+// rate returns k/n and its 95% Wilson interval rounded to 4 places, as a
+// sweep reports them.
+func rate(k, n int) (float64, [2]float64) {
+	round4 := func(f float64) float64 { return math.Round(f*10_000) / 10_000 }
+	lo, hi := report.Wilson95(k, n)
+	r := 0.0
+	if n > 0 {
+		r = float64(k) / float64(n)
+	}
+	return round4(r), [2]float64{round4(lo), round4(hi)}
+}
+
 // goldenSweepDoc is a small TTL sweep shaped like expired-dedup-ttl's:
 // duplicates fall off a cliff at the replay horizon, a few runs lose an
 // operation, one point breaks an invariant, and two metrics are declared.
-func goldenSweepDoc() SweepDoc {
-	d := SweepDoc{
-		Schema: SweepSchema, Scenario: "expired-dedup-ttl", Semantics: "at-least-once+idempotent", Alias: "idem", Seeds: 200,
-		Vary:    SweepVary{Name: "ttl", Kind: "duration", From: "15s", To: "75s", Step: "15s"},
+func goldenSweepDoc() report.SweepDoc {
+	d := report.SweepDoc{
+		Schema: report.SweepSchema, Scenario: "expired-dedup-ttl", Semantics: "at-least-once+idempotent", Alias: "idem", Seeds: 200,
+		Vary:    report.SweepVary{Name: "ttl", Kind: "duration", From: "15s", To: "75s", Step: "15s"},
 		Ops:     10,
 		Faults:  scenarios.Faults{LossProbability: 0.02, AckLossProbability: 0.05, CrashProbability: 0.1},
 		Params:  map[string]string{"ttl": "15s", "retry": "1s", "interval": "10s", "replay": "1m"},
@@ -47,10 +60,10 @@ func goldenSweepDoc() SweepDoc {
 	return d
 }
 
-func renderSweepSVG(t *testing.T, d SweepDoc) []byte {
+func renderSweepSVG(t *testing.T, d report.SweepDoc) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSweepSVG(&b, d); err != nil {
+	if err := WriteSweep(&b, d); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -64,7 +77,7 @@ func renderSweepSVG(t *testing.T, d SweepDoc) []byte {
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSweepSVGGolden(t *testing.T) {
 	got := renderSweepSVG(t, goldenSweepDoc())
-	file := filepath.Join("..", "testdata", "svg", "sweep-expired-dedup-ttl.svg")
+	file := filepath.Join("..", "..", "testdata", "svg", "sweep-expired-dedup-ttl.svg")
 	if *updateSVG {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
@@ -110,19 +123,19 @@ func TestSweepSVGGolden(t *testing.T) {
 // TestSweepSVGWellFormed renders sweeps of every kind and shape, including
 // degenerate ones, and decodes each as XML.
 func TestSweepSVGWellFormed(t *testing.T) {
-	prob := SweepDoc{Scenario: "double-billing", Semantics: "at-least-once", Seeds: 50, Ops: 5,
-		Vary: SweepVary{Name: "ack-loss", Kind: "probability", From: "0", To: "0.6", Step: "0.05"}}
+	prob := report.SweepDoc{Scenario: "double-billing", Semantics: "at-least-once", Seeds: 50, Ops: 5,
+		Vary: report.SweepVary{Name: "ack-loss", Kind: "probability", From: "0", To: "0.6", Step: "0.05"}}
 	for i := 0; i <= 12; i++ {
 		x := math.Round(float64(i)*0.05*1e9) / 1e9
 		prob.Points = append(prob.Points, sweepTestPoint(swProbLabel(x), x, 50, 0, min(50, i*5), 0, map[string]float64{}))
 	}
-	many := SweepDoc{Scenario: "double-billing", Semantics: "at-least-once+idempotent", Seeds: 3, Ops: 5,
-		Vary: SweepVary{Name: "ttl", Kind: "duration", From: "10ms", To: "10s", Step: "10ms"}, Metrics: []string{"m"}}
+	many := report.SweepDoc{Scenario: "double-billing", Semantics: "at-least-once+idempotent", Seeds: 3, Ops: 5,
+		Vary: report.SweepVary{Name: "ttl", Kind: "duration", From: "10ms", To: "10s", Step: "10ms"}, Metrics: []string{"m"}}
 	for i := 1; i <= 1000; i++ {
 		many.Points = append(many.Points, sweepTestPoint(swDuration(int64(10*i)), float64(10*i), 3, 0, (1000-i)%4, i%2, map[string]float64{"m": float64(i)}))
 	}
-	ints := SweepDoc{Scenario: "two-generals", Semantics: "at-most-once", Seeds: 10, Ops: 1,
-		Vary: SweepVary{Name: "rounds", Kind: "int", From: "1", To: "5", Step: "2"}}
+	ints := report.SweepDoc{Scenario: "two-generals", Semantics: "at-most-once", Seeds: 10, Ops: 1,
+		Vary: report.SweepVary{Name: "rounds", Kind: "int", From: "1", To: "5", Step: "2"}}
 	for _, r := range []int{1, 3, 5} {
 		ints.Points = append(ints.Points, sweepTestPoint(strconv.Itoa(r), float64(r), 10, r, 0, 10-2*r, nil))
 	}
@@ -137,9 +150,9 @@ func TestSweepSVGWellFormed(t *testing.T) {
 	for i := range flat.Points {
 		flat.Points[i].Metrics = map[string]float64{"oldest-duplicate-age": -2.5} // negative and constant
 	}
-	for name, d := range map[string]SweepDoc{
+	for name, d := range map[string]report.SweepDoc{
 		"golden": goldenSweepDoc(), "probability": prob, "1000 points": many, "int": ints, "one point": one,
-		"no points": {Scenario: "s", Semantics: "at-least-once", Vary: SweepVary{Name: "loss", Kind: "probability"}, Metrics: []string{"m"}},
+		"no points": {Scenario: "s", Semantics: "at-least-once", Vary: report.SweepVary{Name: "loss", Kind: "probability"}, Metrics: []string{"m"}},
 		"empty":     {},
 		"escaped":   escaped, "flat metric": flat,
 	} {
@@ -193,16 +206,16 @@ func TestSweepSVGDeterministic(t *testing.T) {
 			t.Fatal("two renderings of the same sweep differ")
 		}
 	}
-	// Points filled by NewSweepPoint from tallies, as the CLI does.
+	// Points filled by report.NewSweepPoint from tallies, as the CLI does.
 	tally := func(dup int, m float64) *scenarios.Tally {
 		return &scenarios.Tally{Runs: 20, Finished: 20, WithDup: dup, Ops: 100, Effects: 100 + dup, Metrics: []float64{m, 2 * m}}
 	}
 	mk := func() []byte {
-		d := SweepDoc{Scenario: "x", Semantics: "at-least-once", Seeds: 20, Ops: 5, Metrics: []string{"b", "a"},
-			Vary: SweepVary{Name: "timeout", Kind: "duration", From: "500ms", To: "1.5s", Step: "500ms"}}
+		d := report.SweepDoc{Scenario: "x", Semantics: "at-least-once", Seeds: 20, Ops: 5, Metrics: []string{"b", "a"},
+			Vary: report.SweepVary{Name: "timeout", Kind: "duration", From: "500ms", To: "1.5s", Step: "500ms"}}
 		for i, dup := range []int{12, 5, 0} {
 			x := float64(500 * (i + 1))
-			d.Points = append(d.Points, NewSweepPoint(swDuration(int64(x)), x, tally(dup, float64(dup)), d.Metrics))
+			d.Points = append(d.Points, report.NewSweepPoint(swDuration(int64(x)), x, tally(dup, float64(dup)), d.Metrics))
 		}
 		return renderSweepSVG(t, d)
 	}

@@ -1,4 +1,4 @@
-package report
+package svg
 
 import (
 	"fmt"
@@ -8,18 +8,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/sim"
 )
 
-// SVGPanel is one space-time diagram of an SVG document: a trace, the
+// Panel is one space-time diagram of an SVG document: a trace, the
 // topology that names it, and a title.
-type SVGPanel struct {
+type Panel struct {
 	Topology *sim.Topology
 	Events   []sim.Event
 	Title    string
 }
 
-// WriteSVG renders the trace as an SVG space-time diagram: one vertical
+// WriteTrace renders the trace as an SVG space-time diagram: one vertical
 // lane per node, time flowing downward on a compressed scale (one row per
 // distinct event time, its time at the left), an arrow per delivered
 // message from the send to the delivery, lost messages stopping midway at
@@ -30,13 +31,13 @@ type SVGPanel struct {
 // marks, and a legend at the bottom. The title's first line is the
 // heading; any further lines ("\n") go under it in smaller type. The
 // output is a pure function of its inputs, byte for byte.
-func WriteSVG(w io.Writer, topo *sim.Topology, events []sim.Event, title string) error {
-	return WriteSVGPanels(w, []SVGPanel{{Topology: topo, Events: events, Title: title}})
+func WriteTrace(w io.Writer, topo *sim.Topology, events []sim.Event, title string) error {
+	return WritePanels(w, []Panel{{Topology: topo, Events: events, Title: title}})
 }
 
-// WriteSVGPanels writes one SVG document holding every panel's diagram,
+// WritePanels writes one SVG document holding every panel's diagram,
 // stacked vertically in order, each with its title and legend.
-func WriteSVGPanels(w io.Writer, panels []SVGPanel) error {
+func WritePanels(w io.Writer, panels []Panel) error {
 	var b strings.Builder
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	if len(panels) == 1 {
@@ -61,8 +62,7 @@ func WriteSVGPanels(w io.Writer, panels []SVGPanel) error {
 	y := 0.0
 	for i, d := range ds {
 		if i > 0 {
-			fmt.Fprintf(&b, "<line x1=\"0\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-				svgNum(y+svgPanelGap/2), svgNum(width), svgNum(y+svgPanelGap/2), svgLaneColor)
+			element(&b, "line", "x1", "0", "y1", svgNum(y+svgPanelGap/2), "x2", svgNum(width), "y2", svgNum(y+svgPanelGap/2), "stroke", svgLaneColor, "stroke-width", "2")
 			y += svgPanelGap
 		}
 		fmt.Fprintf(&b, "<svg x=\"0\" y=\"%s\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\">\n",
@@ -79,7 +79,7 @@ func WriteSVGPanels(w io.Writer, panels []SVGPanel) error {
 func svgRoot(b *strings.Builder, width, height float64) {
 	fmt.Fprintf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"%s\">\n",
 		svgNum(width), svgNum(height), svgNum(width), svgNum(height), svgFont)
-	fmt.Fprintf(b, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n")
+	element(b, "rect", "width", "100%", "height", "100%", "fill", "#ffffff")
 }
 
 // Geometry (pixels) and colours of the diagram.
@@ -241,7 +241,7 @@ type svgDiagram struct {
 	placed svgPlaced // labels drawn so far, to keep arrow labels apart
 }
 
-func newSVGDiagram(p *SVGPanel) *svgDiagram {
+func newSVGDiagram(p *Panel) *svgDiagram {
 	d := &svgDiagram{topo: p.Topology, events: p.Events, title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}}
 	d.lanes = len(d.topo.Nodes)
 	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
@@ -414,21 +414,18 @@ func (d *svgDiagram) draw(b *strings.Builder) {
 func (d *svgDiagram) drawFrame(b *strings.Builder) {
 	for k, line := range d.title {
 		if k == 0 {
-			fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"16\" font-weight=\"bold\" fill=\"%s\">%s</text>\n",
-				svgNum(svgTitleY), svgInk, svgEscape(line))
+			textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY), "font-size", "16", "font-weight", "bold", "fill", svgInk)
 			continue
 		}
-		fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"12\" fill=\"%s\">%s</text>\n",
-			svgNum(svgTitleY+float64(k)*svgSubtitleH), svgMuted, svgEscape(line))
+		textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+float64(k)*svgSubtitleH), "font-size", "12", "fill", svgMuted)
 	}
 	// Row bands and times.
 	b.WriteString("<g font-size=\"10\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
 	for r, row := range d.rows {
 		if r%2 == 1 {
-			fmt.Fprintf(b, "<rect x=\"0\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>\n",
-				svgNum(row.top), svgNum(d.width), svgNum(row.height), svgStripe)
+			element(b, "rect", "x", "0", "y", svgNum(row.top), "width", svgNum(d.width), "height", svgNum(row.height), "fill", svgStripe)
 		}
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", svgNum(svgGutter-8), svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5), svgEscape(row.at.String()))
+		textElement(b, svgEscape(row.at.String()), "x", svgNum(svgGutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
 	}
 	b.WriteString("</g>\n")
 	// Idle gaps cut out of the picture.
@@ -437,29 +434,21 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 			continue
 		}
 		y := row.top - svgIdleH/2
-		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"2 4\"/>\n",
-			svgNum(svgGutter), svgNum(y), svgNum(d.width), svgNum(y), svgDownGrey)
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"8.5\" fill=\"%s\" text-anchor=\"end\" font-style=\"italic\">+%s</text>\n",
-			svgNum(svgGutter-8), svgNum(y+3), svgDownGrey, svgEscape(row.idle.String()))
+		element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
+		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(svgGutter-8), "y", svgNum(y+3), "font-size", "8.5", "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
 	}
-	fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-		svgNum(svgGutter), svgNum(d.top-8), svgNum(svgGutter), svgNum(d.bottom), svgLaneColor)
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"end\">time ↓</text>\n",
-		svgNum(svgGutter-8), svgNum(d.top-10), svgMuted)
+	element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(d.top-8), "x2", svgNum(svgGutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
+	textElement(b, "time ↓", "x", svgNum(svgGutter-8), "y", svgNum(d.top-10), "font-size", "10", "fill", svgMuted, "text-anchor", "end")
 	// Lanes and their names.
 	for n := 0; n < d.lanes; n++ {
 		x := d.laneX(n)
-		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			svgNum(x), svgNum(d.head+svgHeadH), svgNum(x), svgNum(d.bottom), svgLaneColor)
+		element(b, "line", "x1", svgNum(x), "y1", svgNum(d.head+svgHeadH), "x2", svgNum(x), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "2")
 		name := d.topo.NodeName(sim.NodeID(n))
 		w := math.Max(96, svgTextWidth(name, 13)+24)
-		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"5\" fill=\"#eef2f7\" stroke=\"#64748b\" stroke-width=\"1.2\"/>\n",
-			svgNum(x-w/2), svgNum(d.head), svgNum(w), svgNum(svgHeadH))
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"13\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"middle\">%s</text>\n",
-			svgNum(x), svgNum(d.head+17.5), svgInk, svgEscape(name))
+		element(b, "rect", "x", svgNum(x-w/2), "y", svgNum(d.head), "width", svgNum(w), "height", svgNum(svgHeadH), "rx", "5", "fill", "#eef2f7", "stroke", "#64748b", "stroke-width", "1.2")
+		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 		for k, t := range d.tables(n) {
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"9.5\" fill=\"%s\" text-anchor=\"middle\"%s>%s</text>\n",
-				svgNum(x), svgNum(d.head+svgHeadH+14+float64(k)*svgTableH), svgMuted, svgHalo, svgEscape(t))
+			textElement(b, svgEscape(t), "x", svgNum(x), "y", svgNum(d.head+svgHeadH+14+float64(k)*svgTableH), "font-size", "9.5", "fill", svgMuted, "text-anchor", "middle", "", svgHalo)
 		}
 	}
 }
@@ -499,8 +488,7 @@ func (d *svgDiagram) drawCrashes(b *strings.Builder) {
 			}
 		}
 		x := d.nodeX(e.Node)
-		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"%s\" fill=\"%s\"/>\n",
-			svgNum(x-10), svgNum(y0), svgNum(math.Max(0, y1-y0)), svgCrashFill)
+		element(b, "rect", "x", svgNum(x-10), "y", svgNum(y0), "width", "20", "height", svgNum(math.Max(0, y1-y0)), "fill", svgCrashFill)
 		var p strings.Builder
 		fmt.Fprintf(&p, "M%s %s", svgNum(x), svgNum(y0))
 		side := 1.0
@@ -661,8 +649,7 @@ func (d *svgDiagram) arrow(lines, labels *strings.Builder, x0, y0, x1, y1 float6
 		d.placeLabel(labels, x0+50, y0, x0+50, y1+1, text, color)
 		return
 	}
-	fmt.Fprintf(lines, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"%s/>\n",
-		svgNum(x0), svgNum(y0), svgNum(x1), svgNum(y1), color, dashAttr)
+	element(lines, "line", "x1", svgNum(x0), "y1", svgNum(y0), "x2", svgNum(x1), "y2", svgNum(y1), "stroke", color, "stroke-width", "1.6", "", dashAttr)
 	if head {
 		d.arrowHead(lines, x0, y0, x1, y1, color)
 	}
@@ -787,8 +774,7 @@ func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, we
 	if weight != "" {
 		wa = " font-weight=\"" + weight + "\""
 	}
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\" fill=\"%s\"%s%s>%s</text>\n",
-		svgNum(x), svgNum(y), svgNum(size), color, wa, svgHalo, svgEscape(text))
+	textElement(b, svgEscape(text), "x", svgNum(x), "y", svgNum(y), "font-size", svgNum(size), "fill", color, "", wa, "", svgHalo)
 	return box
 }
 
@@ -805,7 +791,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		m := &e.Msg
 		switch e.Kind {
 		case sim.EvTimerFire:
-			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"5\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x), svgNum(y), svgMuted)
+			element(b, "circle", "cx", svgNum(x), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 			fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\"/>\n",
 				svgNum(x), svgNum(y-3.2), svgNum(y), svgNum(x+2.6), svgMuted)
 			t := d.topo.TimerName(sim.TimerKind(e.Label))
@@ -824,11 +810,11 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				fill = "#ffffff"
 				t = "get " + table + ": not found"
 				if e.Found {
-					t = "get " + table + ": " + stateName(d.topo, e.Node, e.Label, e.Rec.State)
+					t = "get " + table + ": " + report.StateName(d.topo, e.Node, e.Label, e.Rec.State)
 				}
 			case sim.EvStorePut:
 				fill = svgStore
-				t = "put " + table + " = " + stateName(d.topo, e.Node, e.Label, e.Rec.State)
+				t = "put " + table + " = " + report.StateName(d.topo, e.Node, e.Label, e.Rec.State)
 			default:
 				fill = "#e5e7eb"
 				t = "delete " + table
@@ -836,8 +822,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 					t = "expire " + table + " (ttl)"
 				}
 			}
-			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"8\" height=\"8\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n",
-				svgNum(x+6), svgNum(y-4), fill, svgStore)
+			element(b, "rect", "x", svgNum(x+6), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
 			if e.Kind == sim.EvStoreDelete {
 				fmt.Fprintf(b, "<path d=\"M%s %sL%s %s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x+6), svgNum(y+4), svgNum(x+14), svgNum(y-4), svgStore)
 			}
@@ -853,8 +838,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
 			w := svgTextWidth(t, 11) + 10
-			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"17\" rx=\"4\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-				svgNum(x+11), svgNum(y-8.5), svgNum(w), bg, stroke)
+			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-8.5), "width", svgNum(w), "height", "17", "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
 			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
 				svgStar(x, y, 9, 4), fill, stroke)
 			d.markLabel(b, x+16, y+4, t, ink, "bold", 11)
@@ -975,28 +959,27 @@ func (d *svgDiagram) legendRows() int {
 }
 
 func (d *svgDiagram) drawLegend(b *strings.Builder) {
-	fmt.Fprintf(b, "<line x1=\"16\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1\"/>\n",
-		svgNum(d.legY-12), svgNum(d.width-16), svgNum(d.legY-12), svgLaneColor)
-	fmt.Fprintf(b, "<text x=\"16\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\">legend</text>\n", svgNum(d.legY+4), svgInk)
+	element(b, "line", "x1", "16", "y1", svgNum(d.legY-12), "x2", svgNum(d.width-16), "y2", svgNum(d.legY-12), "stroke", svgLaneColor, "stroke-width", "1")
+	textElement(b, "legend", "x", "16", "y", svgNum(d.legY+4), "font-size", "10", "font-weight", "bold", "fill", svgInk)
 	for _, it := range d.legend {
 		x, y := it.x, it.y
 		switch it.icon {
 		case "arrow":
-			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW), svgNum(y+4), svgOpColors[0])
+			element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+svgLegendIconW), "y2", svgNum(y+4), "stroke", svgOpColors[0], "stroke-width", "1.6")
 			d.arrowHead(b, x, y-4, x+svgLegendIconW, y+4, svgOpColors[0])
 		case "lost", "down":
 			col, mark := svgOpColors[1], svgRed
 			if it.icon == "down" {
 				col, mark = svgDownGrey, svgDownGrey
 			}
-			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"4 3\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW-8), svgNum(y+3), col)
+			element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+svgLegendIconW-8), "y2", svgNum(y+3), "stroke", col, "stroke-width", "1.6", "stroke-dasharray", "4 3")
 			d.cross(b, x+svgLegendIconW-6, y+3, mark)
 		case "slow":
-			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\" stroke-dasharray=\"6 4\"/>\n", svgNum(x), svgNum(y-4), svgNum(x+svgLegendIconW), svgNum(y+4), svgOpColors[2])
+			element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+svgLegendIconW), "y2", svgNum(y+4), "stroke", svgOpColors[2], "stroke-width", "1.6", "stroke-dasharray", "6 4")
 			d.arrowHead(b, x, y-4, x+svgLegendIconW, y+4, svgOpColors[2])
 		case "dup":
 			for _, dy := range []float64{-2, 8} {
-				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.6\"/>\n", svgNum(x), svgNum(y-6), svgNum(x+svgLegendIconW), svgNum(y+dy), svgOpColors[0])
+				element(b, "line", "x1", svgNum(x), "y1", svgNum(y-6), "x2", svgNum(x+svgLegendIconW), "y2", svgNum(y+dy), "stroke", svgOpColors[0], "stroke-width", "1.6")
 				d.arrowHead(b, x, y-6, x+svgLegendIconW, y+dy, svgOpColors[0])
 			}
 		case "effect", "dupeffect":
@@ -1010,10 +993,10 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 			if it.icon == "put" {
 				fill = svgStore
 			}
-			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"8\" height=\"8\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x+svgLegendIconW/2-4), svgNum(y-4), fill, svgStore)
+			element(b, "rect", "x", svgNum(x+svgLegendIconW/2-4), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
 		case "crash":
 			cx := x + svgLegendIconW/2
-			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"20\" fill=\"%s\"/>\n", svgNum(cx-10), svgNum(y-10), svgCrashFill)
+			element(b, "rect", "x", svgNum(cx-10), "y", svgNum(y-10), "width", "20", "height", "20", "fill", svgCrashFill)
 			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
 				svgNum(cx), svgNum(y-10), svgNum(cx+5), svgNum(y-6), svgNum(cx-5), svgNum(y+2), svgNum(cx+5), svgNum(y+6), svgNum(cx), svgNum(y+10), svgRed)
 		case "outcome":
@@ -1022,8 +1005,8 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 				svgNum(cx-5), svgNum(y), svgNum(cx-1.5), svgNum(y+4), svgNum(cx+6), svgNum(y-5), svgGreen)
 		case "timer":
 			cx := x + svgLegendIconW/2
-			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"5\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(cx), svgNum(y), svgMuted)
+			element(b, "circle", "cx", svgNum(cx), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 		}
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\">%s</text>\n", svgNum(x+svgLegendIconW+6), svgNum(y+3.5), svgInk, svgEscape(it.text))
+		textElement(b, svgEscape(it.text), "x", svgNum(x+svgLegendIconW+6), "y", svgNum(y+3.5), "font-size", "10", "fill", svgInk)
 	}
 }
