@@ -72,7 +72,7 @@ func renderSweepSVG(t *testing.T, d report.SweepDoc) []byte {
 // TestSweepSVGGolden pins the chart of a small sweep in
 // testdata/svg/sweep-expired-dedup-ttl.svg. Refresh it with
 //
-//	go test ./report/ -run TestSweepSVGGolden -update-svg
+//	go test ./report/svg/ -run TestSweepSVGGolden -update-svg
 //
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSweepSVGGolden(t *testing.T) {

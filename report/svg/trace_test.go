@@ -50,7 +50,7 @@ func canonicalDoubleBilling(t *testing.T) (*sim.Topology, []sim.Event) {
 // TestSVGGolden pins the diagram of the canonical double-billing schedule
 // in testdata/svg/double-billing-alo.svg. Refresh it with
 //
-//	go test ./report/ -run TestSVGGolden -update-svg
+//	go test ./report/svg/ -run TestSVGGolden -update-svg
 //
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSVGGolden(t *testing.T) {
