@@ -1,3 +1,6 @@
+// Package flink is the Flink family: a job manager (the checkpoint
+// coordinator), a replayable source, and a sink that writes the external
+// database of package kafka either plainly or with two-phase commit.
 package flink
 
 import "github.com/oncesim/once/scenarios/roles"
@@ -5,7 +8,7 @@ import "github.com/oncesim/once/scenarios/roles"
 // Message kinds, timers and crash points of the Flink family: a job
 // manager (the checkpoint coordinator), a replayable source, a sink that is
 // either plain or two-phase-commit, and the external database it writes
-// (see ExternalDB).
+// (see kafka.ExternalDB).
 //
 // Every control and data message carries the job attempt in Attempt: a
 // failover starts a new attempt, and tasks drop whatever belongs to an

@@ -1,3 +1,6 @@
+// Package kafka is the Kafka-transactions family: a read-process-write
+// processor, the partition leader, the transaction coordinator, downstream
+// readers, and the external database (also written by the flink family).
 package kafka
 
 import "github.com/oncesim/once/scenarios/roles"

@@ -1,3 +1,9 @@
+// Package payments is the family of roles behind POST /payments and POST
+// /orders: HTTP clients, the payment service and its card gateway, the
+// server-issued key, the intent service and its reconciler, the rate-limited
+// provider and its backoff client, the order service and its step services.
+// The services that speak the Idempotency-Key protocol share one handler
+// (idempotency.go).
 package payments
 
 import "github.com/oncesim/once/scenarios/roles"

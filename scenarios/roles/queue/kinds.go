@@ -1,3 +1,8 @@
+// Package queue is the family of roles around a message log: producers,
+// brokers and consumers; the idempotent producer, Redis-style dedup, a
+// replaying broker, the transactional outbox and its relay, and the
+// consumers that are idempotent by design (set instead of increment, upsert
+// on a natural key, recomputed aggregates).
 package queue
 
 import (

@@ -5,32 +5,6 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// InputLog is a replayable log of yesterday's events: event op sits at
-// offset op, for op = 1..ops, and never changes. It answers a fetch of an
-// offset with that record, or with 404 past the end. Reading it again gives
-// the same input — the premise of a deterministic recomputation.
-type InputLog struct{}
-
-// Start does nothing: the log only answers.
-func (l *InputLog) Start(*sim.Context) {}
-
-// Timer is unused.
-func (l *InputLog) Timer(*sim.Context, sim.Timer) {}
-
-// Receive answers a fetch.
-func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgReadInput {
-		return
-	}
-	offset := m.Key
-	if offset < 1 || offset > int64(ctx.Ops()) {
-		ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Key: offset, Attempt: m.Attempt, Status: statusEndOfLog})
-		return
-	}
-	op := sim.OpID(offset)
-	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: roles.Payload(op), Status: roles.StatusOK})
-}
-
 // HourlyAggregator is a batch job that reads the input log from the first
 // offset and writes the total amount of every event-time hour to an
 // hourly_totals table. Event op belongs to hour (op-1)/PerHour; an hour is
@@ -172,13 +146,6 @@ var (
 )
 
 func init() {
-	roles.Register(&roles.Role{
-		Name: "input-log",
-		Doc:  "a replayable log of yesterday's events, one per operation at offset op; answers fetches",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &InputLog{}, nil
-		},
-	})
 	roles.Register(&roles.Role{
 		Name:    "hourly-aggregator",
 		Doc:     "a batch job summing events per event-time hour into hourly_totals (append or overwrite); restarts from the first offset after a crash",

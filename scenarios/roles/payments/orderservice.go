@@ -182,54 +182,6 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	s.call(ctx, t.Key, t.Op, r)
 }
 
-// StepService performs one kind of step — creates a contract, sends an
-// e-mail, updates the stock — as an effect on its sink, and acknowledges it
-// with the record's id. A step call that carries a key is done at most once
-// per key: the key and the record are written together, and a repeat gets
-// the first record's id back. A call without a key is always done.
-type StepService struct {
-	Sink sim.SinkID
-}
-
-const (
-	stepDoneKeys sim.TableID = iota // step key → record id
-	stepCounter                     // row 0: last record id
-)
-
-// Start does nothing: the service only answers.
-func (s *StepService) Start(*sim.Context) {}
-
-// Timer is unused.
-func (s *StepService) Timer(*sim.Context, sim.Timer) {}
-
-// Receive performs a step, or acknowledges it again.
-func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgStep {
-		return
-	}
-	if m.Key != 0 {
-		if r, ok := ctx.Get(stepDoneKeys, m.Key, m.Op); ok {
-			s.ack(ctx, m, r.Value)
-			return
-		}
-	}
-	c, _ := ctx.Get(stepCounter, 0, m.Op)
-	c.Value++
-	ctx.Put(stepCounter, 0, m.Op, c)
-	id := int64(s.Sink)*10_000 + c.Value
-	ctx.Effect(s.Sink, m.Op, id)
-	if m.Key != 0 {
-		ctx.Put(stepDoneKeys, m.Key, m.Op, sim.Record{State: 1, Value: id})
-	}
-	s.ack(ctx, m, id)
-}
-
-func (s *StepService) ack(ctx *sim.Context, m sim.Message, id int64) {
-	ctx.Send(m.From, sim.Message{Kind: MsgStepAck, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: id})
-}
-
-var stepSinks = []string{"contracts", "emails", "stock"}
-
 var (
 	orderServiceClient      = roles.Node("client", "where responses go")
 	orderServiceContracts   = roles.Node("contracts", "step 1: the contract service")
@@ -237,7 +189,6 @@ var (
 	orderServiceStock       = roles.Node("stock", "step 3: the stock service")
 	orderServiceStepTimeout = roles.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement")
 	orderServiceDedup       = roles.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step")
-	stepServiceSink         = roles.Enum("sink", "contracts", stepSinks, "what the step produces")
 )
 
 func init() {
@@ -256,24 +207,6 @@ func init() {
 				roles.StoreTable("keys", true, roles.KeyStates),
 				{Name: "runs"},
 				{Name: "seen", Durable: true},
-			}
-		},
-	})
-	roles.Register(&roles.Role{
-		Name:    "step-service",
-		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
-		Options: []roles.Option{stepServiceSink},
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			sink := SinkContracts
-			switch stepServiceSink.Get(a) {
-			case "emails":
-				sink = SinkEmails
-			case "stock":
-				sink = SinkStock
-			}
-			return &StepService{Sink: sink}, []sim.TableSpec{
-				roles.StoreTable("done", true, []string{"", "DONE"}),
-				{Name: "counter", Durable: true},
 			}
 		},
 	})

@@ -186,90 +186,12 @@ func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-// Reconciler works off the backlog of unknown outcomes at a fixed pace:
-// every Every it asks the provider, by the intent's own key, about the
-// entry that has waited longest, and reports the answer to the service.
-// Its rate is r = 1/Every; if unknown outcomes arrive faster than that, the
-// backlog grows without bound.
-//
-// An entry leaves the backlog only when the provider answers; one whose
-// answer has not come back yet goes to the end of the line (it is asked
-// again after the others). The reconciler ticks only while its backlog is
-// not empty, so a run with nothing to reconcile ends.
-type Reconciler struct {
-	Service  sim.NodeID
-	Provider sim.NodeID
-	Every    sim.Time
-}
-
-const (
-	reconcileBacklog sim.TableID = iota // key → QUEUED entry (op in Value, amount in Aux); At orders the line
-	reconcileTicking                    // row 0 present: a tick is scheduled
-)
-
-// Start restarts the pace when a backlog survived a restart.
-func (c *Reconciler) Start(ctx *sim.Context) {
-	if ctx.Rows(reconcileBacklog).Len() > 0 {
-		c.arm(ctx)
-	}
-}
-
-func (c *Reconciler) arm(ctx *sim.Context) {
-	if _, ok := ctx.Get(reconcileTicking, 0, 0); ok {
-		return
-	}
-	ctx.Put(reconcileTicking, 0, 0, sim.Record{})
-	ctx.After(c.Every, sim.Timer{Kind: TimerReconcile})
-}
-
-// Receive queues an unknown outcome, or reports the provider's answer.
-func (c *Reconciler) Receive(ctx *sim.Context, m sim.Message) {
-	switch m.Kind {
-	case MsgUnknown:
-		ctx.Put(reconcileBacklog, m.Key, m.Op, sim.Record{State: 1, Value: int64(m.Op), Aux: m.Payload})
-		c.arm(ctx)
-	case MsgLookupResult:
-		if _, ok := ctx.Get(reconcileBacklog, m.Key, m.Op); !ok {
-			return // answered already
-		}
-		ctx.Delete(reconcileBacklog, m.Key, m.Op)
-		ctx.Send(c.Service, sim.Message{Kind: MsgResolved, Op: m.Op, Key: m.Key, Status: m.Status, Value: m.Value})
-	}
-}
-
-// Timer asks about the entry that has waited longest.
-func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerReconcile {
-		return
-	}
-	ctx.Delete(reconcileTicking, 0, 0)
-	rows := ctx.Rows(reconcileBacklog)
-	if rows.Len() == 0 {
-		return
-	}
-	oldest, first := 0, sim.Record{}
-	for i := 0; i < rows.Len(); i++ {
-		if _, r := rows.At(i); i == 0 || r.At < first.At {
-			oldest, first = i, r
-		}
-	}
-	key, r := rows.At(oldest)
-	op := sim.OpID(r.Value)
-	r.At = 0 // to the end of the line until answered
-	ctx.Put(reconcileBacklog, key, op, r)
-	ctx.Send(c.Provider, sim.Message{Kind: MsgLookup, Op: op, Key: key, Payload: r.Aux})
-	c.arm(ctx)
-}
-
 var (
 	intentServiceClient      = roles.Node("client", "where responses go")
 	intentServiceProvider    = roles.Node("provider", "the card provider (card-gateway)")
 	intentServiceReconciler  = roles.Node("reconciler", "the reconciler that resolves unknown outcomes")
 	intentServiceCallTimeout = roles.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown")
 	intentServiceOnTimeout   = roles.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)")
-	reconcilerService        = roles.Node("service", "the service whose unknown outcomes it resolves")
-	reconcilerProvider       = roles.Node("provider", "the provider it asks, by the intent's key")
-	reconcilerEvery          = roles.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every")
 )
 
 func init() {
@@ -284,18 +206,6 @@ func init() {
 				NewKey:      intentServiceOnTimeout.Get(a) == "retry-new-key",
 			}
 			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true}}
-		},
-	})
-	roles.Register(&roles.Role{
-		Name:    "reconciler",
-		Doc:     "works off the backlog of unknown outcomes, one provider lookup by key per tick",
-		Options: []roles.Option{reconcilerService, reconcilerProvider, reconcilerEvery},
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Reconciler{Service: reconcilerService.Get(a), Provider: reconcilerProvider.Get(a), Every: reconcilerEvery.Get(a)}
-			if c.Every <= 0 {
-				a.Fail("every", "every: the reconciler needs a pace above 0")
-			}
-			return c, []sim.TableSpec{roles.StoreTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
 		},
 	})
 }

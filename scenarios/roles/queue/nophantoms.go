@@ -1,0 +1,93 @@
+package queue
+
+import (
+	"strconv"
+
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// noPhantoms is the invariant "no-phantom-events": no downstream effect of
+// an event happens while the domain change it announces is not committed.
+// It folds the trace: effects on the orders sink commit an operation; an
+// effect of that operation on any other sink before then is a phantom.
+type noPhantoms struct {
+	orders    uint8
+	committed []bool // by op
+	first     string
+	phantoms  int32
+	topo      *sim.Topology
+}
+
+func newNoPhantoms(topo *sim.Topology) *noPhantoms {
+	n := &noPhantoms{topo: topo, orders: 255}
+	for i, name := range topo.Sinks {
+		if name == "orders" {
+			n.orders = uint8(i)
+		}
+	}
+	return n
+}
+
+// Name implements sim.Invariant.
+func (n *noPhantoms) Name() string { return "no-phantom-events" }
+
+// Record implements sim.Recorder.
+func (n *noPhantoms) Record(e *sim.Event) {
+	if e.Kind != sim.EvEffect || e.Msg.Op <= 0 {
+		return
+	}
+	op := int(e.Msg.Op)
+	for len(n.committed) <= op {
+		n.committed = append(n.committed, false)
+	}
+	if e.Label == n.orders {
+		n.committed[op] = true
+		return
+	}
+	if !n.committed[op] {
+		n.phantoms++
+		if n.first == "" {
+			n.first = e.Msg.Op.String() + "'s event took effect on " + n.topo.SinkName(sim.SinkID(e.Label)) +
+				" at " + e.At.String() + " while its order was not committed"
+		}
+	}
+}
+
+// Violation implements sim.Invariant.
+func (n *noPhantoms) Violation(bool) string {
+	if n.phantoms == 0 {
+		return ""
+	}
+	if n.phantoms == 1 {
+		return n.first
+	}
+	return n.first + " (" + strconv.Itoa(int(n.phantoms)) + " phantom effects in all)"
+}
+
+// Clone implements sim.Invariant.
+func (n *noPhantoms) Clone() sim.Invariant {
+	c := *n
+	c.committed = append([]bool(nil), n.committed...)
+	return &c
+}
+
+// AppendState implements sim.Invariant.
+func (n *noPhantoms) AppendState(b []byte) []byte {
+	for _, c := range n.committed {
+		if c {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return append(b, byte(min(n.phantoms, 255)))
+}
+
+func init() {
+	roles.RegisterInvariant(&roles.InvariantSpec{
+		Name: "no-phantom-events",
+		Doc:  "no event takes effect downstream while the domain change it announces (an effect on orders) is not committed",
+		New:  func(topo *sim.Topology) sim.Invariant { return newNoPhantoms(topo) },
+	})
+}
