@@ -1,7 +1,9 @@
-// Package scenarios holds the roles (clients, services, gateways, brokers,
-// consumers) as pure state machines, and the catalog of scenarios built
-// from them: topology, workload, default faults, parameters and the
-// semantics each supports.
+// Package scenarios is the scenario file format — spec, loader,
+// parameters, expectations, fault-plan files — and the catalog of scenarios
+// written in it: topology, workload, default faults, parameters and the
+// semantics each supports. The roles a scenario is composed of live in the
+// families under scenarios/roles, which this package imports
+// (families.go) and which never import it.
 package scenarios
 
 import (
