@@ -3,7 +3,9 @@ package svg
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -220,7 +222,7 @@ func sweepFixed(d *report.SweepDoc) []string {
 			fixed = append(fixed, p.name+" "+ffmt(p.v))
 		}
 	}
-	for _, k := range sortedKeys(d.Params) {
+	for _, k := range slices.Sorted(maps.Keys(d.Params)) {
 		if k != d.Vary.Name {
 			fixed = append(fixed, k+"="+d.Params[k])
 		}

@@ -111,11 +111,7 @@ func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
-	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if ok && r.State == roles.OpPending {
-		r.State = roles.OpDone
-		ctx.Put(clientOps, int64(m.Op), m.Op, r)
-	}
+	roles.FinishOp(ctx, clientOps, m.Op)
 }
 
 // learnKey keeps the key a 202 carries, when the client waits for one.

@@ -98,26 +98,19 @@ func (p *PIDProducer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgPublishAck || m.Status == roles.StatusConflict {
 		return
 	}
-	r, ok := ctx.Get(pidProducerOps, int64(m.Op), m.Op)
-	if ok && r.State == roles.OpPending {
-		r.State = roles.OpDone
-		ctx.Put(pidProducerOps, int64(m.Op), m.Op, r)
-	}
+	roles.FinishOp(ctx, pidProducerOps, m.Op)
 }
 
-var (
-	pidProducerBroker   = roles.Node("broker", "the broker (a pid-broker)")
-	pidProducerInterval = roles.Duration("interval", "100ms", "time between two publishes")
-	pidProducerTimeout  = roles.Duration("timeout", "1s", "how long it waits for the ack before republishing")
-)
+// pid-producer shares producer's interval and timeout options.
+var pidProducerBroker = roles.Node("broker", "the broker (a pid-broker)")
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "pid-producer",
 		Doc:     "publishes one record per operation; under idem with a producer id and sequence numbers (Kafka's idempotent producer), a new id per session",
-		Options: []roles.Option{pidProducerBroker, pidProducerInterval, pidProducerTimeout},
+		Options: []roles.Option{pidProducerBroker, producerInterval, producerTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &PIDProducer{Broker: pidProducerBroker.Get(a), Interval: pidProducerInterval.Get(a), Timeout: pidProducerTimeout.Get(a)}
+			p := &PIDProducer{Broker: pidProducerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a)}
 			return p, []sim.TableSpec{{Name: "ops", Durable: true}, {Name: "session", Durable: true}, {Name: "epoch", Durable: true}}
 		},
 	})

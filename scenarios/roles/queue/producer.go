@@ -50,11 +50,7 @@ func (p *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgPublishAck {
 		return
 	}
-	r, ok := ctx.Get(producerOps, int64(m.Op), m.Op)
-	if ok && r.State == roles.OpPending {
-		r.State = roles.OpDone
-		ctx.Put(producerOps, int64(m.Op), m.Op, r)
-	}
+	roles.FinishOp(ctx, producerOps, m.Op)
 }
 
 var (
