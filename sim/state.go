@@ -41,6 +41,7 @@ func (w *World) CopyFrom(src *World) {
 		w.invs = append(w.invs, inv.Clone())
 	}
 	w.ctx.w = w
+	w.stamp.w = w
 }
 
 // Fingerprint is a 64-bit hash of a world's canonical state.

@@ -114,6 +114,7 @@ type nodeState struct {
 type World struct {
 	cfg     *Config
 	chooser Chooser
+	stamp   keyStamper // what the network and crash points ask: stamps keys, asks chooser
 	rec     Recorder
 
 	now     Time
@@ -143,6 +144,7 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	}
 	w := &World{cfg: cfg, chooser: ch, rec: rec, digest: NewDigest()}
 	w.ctx.w = w
+	w.stamp.w = w
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
 	if cfg.Invariants != nil {
 		w.invs = cfg.Invariants()
@@ -156,6 +158,17 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 		w.schedule(item{at: 0, kind: itemStart, node: NodeID(i)})
 	}
 	return w, nil
+}
+
+// keyStamper is the Chooser the world hands to the network and asks at
+// crash points: it stamps every choice with the key of its identity by
+// names (Topology.ChoiceKey) and passes it on to the world's chooser.
+type keyStamper struct{ w *World }
+
+// Choose implements Chooser.
+func (s *keyStamper) Choose(c Choice) int {
+	c.Key = s.w.cfg.Topology.ChoiceKey(&c)
+	return s.w.chooser.Choose(c)
 }
 
 // SetChooser replaces the chooser; explorers use it between steps.
