@@ -1,19 +1,22 @@
 package scenarios
 
-import "github.com/oncesim/once/sim"
+import (
+	"slices"
+
+	"github.com/oncesim/once/sim"
+)
 
 // Names are registered once, at package initialisation, by the files that
 // define roles; every topology shares the same numbering, so a trace reads
-// the same way whichever scenario wrote it. The core names are listed here
-// so their numbers (which trace digests depend on) never move when a file
-// that sorts earlier registers new ones; the others are numbered in file
-// order, fixed at build time.
+// the same way whichever scenario wrote it. The numbers follow Go file and
+// init order and mean nothing outside this build: digests, fingerprints,
+// random decisions and reports see names only (sim/names.go). Number 0 of
+// messages, timers and crash points means "none".
 var (
-	messageNames = []string{"", "pay", "pay-response", "charge", "charge-result", "lookup", "lookup-result",
-		"publish", "publish-ack", "deliver", "commit", "plan", "ack"}
-	timerNames = []string{"", "start-op", "retry", "redeliver", "dawn"}
-	sinkNames  = []string{"card-charges", "billing", "general-a-attacks", "general-b-attacks"}
-	pointNames = []string{"", "after-lock", "after-charge", "after-store", "after-commit", "after-effect", "before-mark"}
+	messageNames = []string{""}
+	timerNames   = []string{""}
+	sinkNames    []string
+	pointNames   = []string{""}
 )
 
 func registerName[T ~uint8](names *[]string, name string) T {
@@ -27,6 +30,12 @@ func registerName[T ~uint8](names *[]string, name string) T {
 	}
 	*names = append(*names, name)
 	return T(len(*names) - 1)
+}
+
+// sortedNames returns a sorted copy of names, for messages that list them:
+// registration order is a build detail.
+func sortedNames(names []string) []string {
+	return slices.Sorted(slices.Values(names))
 }
 
 // newMessage registers a message kind.

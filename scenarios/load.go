@@ -405,7 +405,7 @@ func (l *loader) checkStructure() error {
 		return err
 	}
 	if !contains(messageNames[1:], s.Observe.Request.Text) {
-		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(messageNames[1:], ", "))
+		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(sortedNames(messageNames[1:]), ", "))
 	}
 	if len(s.Observe.Sinks) == 0 {
 		return l.errAt(s.Observe.Origin, "observe.sinks: name at least one sink")
@@ -415,7 +415,7 @@ func (l *loader) checkStructure() error {
 	}
 	for _, k := range s.Observe.Sinks {
 		if !contains(sinkNames, k.Text) {
-			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(sinkNames, ", "))
+			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(sortedNames(sinkNames), ", "))
 		}
 	}
 	for _, inv := range s.Invariants {
@@ -659,7 +659,7 @@ func (l *loader) build(b *builder) error {
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
 	for _, k := range s.Observe.Sinks {
 		i, _ := indexOfName(sinkNames, k.Text)
-		b.observe.Sinks |= 1 << i
+		b.observe.Sinks = append(b.observe.Sinks, sim.SinkID(i))
 	}
 	for _, inv := range s.Invariants {
 		b.invariants = append(b.invariants, invariants[inv.Text])

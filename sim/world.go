@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // Fate is the network's answer for one send: whether it arrives, when, and
 // whether a second copy arrives too.
@@ -69,7 +66,7 @@ func (c *Config) Validate() error {
 	if c.MaxTime < 0 {
 		return fmt.Errorf("sim: negative time budget %d", c.MaxTime)
 	}
-	if n := bits.OnesCount64(c.Observe.Sinks); n > MaxObservedSinks {
+	if n := len(c.Observe.Sinks); n > MaxObservedSinks {
 		return fmt.Errorf("sim: %d observed sinks, at most %d", n, MaxObservedSinks)
 	}
 	return nil
@@ -115,6 +112,7 @@ type World struct {
 	cfg     *Config
 	chooser Chooser
 	stamp   keyStamper // what the network and crash points ask: stamps keys, asks chooser
+	names   *nameKeys  // the keys of the topology's names, for the digest
 	rec     Recorder
 
 	now     Time
@@ -145,6 +143,7 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	w := &World{cfg: cfg, chooser: ch, rec: rec, digest: NewDigest()}
 	w.ctx.w = w
 	w.stamp.w = w
+	w.names = cfg.Topology.keys()
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
 	if cfg.Invariants != nil {
 		w.invs = cfg.Invariants()
@@ -299,7 +298,7 @@ func (w *World) emit(e *Event) {
 	for _, m := range w.metrics {
 		m.Record(e)
 	}
-	w.digest = w.digest.Add(e)
+	w.digest = w.digest.add(w.names, e)
 	if w.rec != nil {
 		w.rec.Record(e)
 	}
