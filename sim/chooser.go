@@ -74,7 +74,7 @@ type Defaults struct{}
 func (Defaults) Choose(Choice) int { return 0 }
 
 // splitmix derives a well-mixed 64-bit value from a seed, so that nearby
-// seeds (1, 2, 3…) start unrelated streams.
+// seeds (1, 2, 3…) give unrelated keys.
 func splitmix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9

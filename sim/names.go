@@ -18,9 +18,13 @@ func NameKey(name string) uint64 {
 	return splitmix(h)
 }
 
-// nameKeys holds the key of every name of a topology, by number. A number
-// without a name gets the key of the name it prints as ("#7"), so an
-// unnamed kind still hashes the same in every build.
+// unnamedKey is the key of a number that has no name (an empty name, or a
+// number past the end of the list): the number is then all the identity
+// there is. Engine tests and benchmarks leave kinds unnamed; scenarios name
+// every kind they register.
+func unnamedKey(i int) uint64 { return splitmix(uint64(i) ^ 0x756e6e616d6564) }
+
+// nameKeys holds the key of every name of a topology, by number.
 type nameKeys struct {
 	nodes    []uint64
 	messages []uint64
@@ -33,9 +37,17 @@ type nameKeys struct {
 func keysOf(names []string) []uint64 {
 	keys := make([]uint64, len(names))
 	for i := range names {
-		keys[i] = NameKey(nameAt(names, i))
+		keys[i] = keyOfName(names[i], i)
 	}
 	return keys
+}
+
+// keyOfName returns the key of name, or of number i if name is empty.
+func keyOfName(name string, i int) uint64 {
+	if name == "" {
+		return unnamedKey(i)
+	}
+	return NameKey(name)
 }
 
 func newNameKeys(t *Topology) *nameKeys {
@@ -48,21 +60,21 @@ func newNameKeys(t *Topology) *nameKeys {
 		tables:   make([][]uint64, len(t.Nodes)),
 	}
 	for i := range t.Nodes {
-		k.nodes[i] = NameKey(t.NodeName(NodeID(i)))
+		k.nodes[i] = keyOfName(t.Nodes[i].Name, i)
 		k.tables[i] = make([]uint64, len(t.Nodes[i].Tables))
-		for j := range t.Nodes[i].Tables {
-			k.tables[i][j] = NameKey(t.TableName(NodeID(i), TableID(j)))
+		for j, tb := range t.Nodes[i].Tables {
+			k.tables[i][j] = keyOfName(tb.Name, j)
 		}
 	}
 	return k
 }
 
-// keyAt returns keys[i], or the key of "#i" for a number out of range.
+// keyAt returns keys[i], or the key of an unnamed number out of range.
 func keyAt(keys []uint64, i int) uint64 {
 	if i >= 0 && i < len(keys) {
 		return keys[i]
 	}
-	return NameKey("#" + itoa(i))
+	return unnamedKey(i)
 }
 
 // keys returns the name keys of t, computed on first use. A topology must
@@ -93,7 +105,7 @@ func (t *Topology) TableKey(n NodeID, id TableID) uint64 {
 	if int(n) < len(k.tables) {
 		return keyAt(k.tables[n], int(id))
 	}
-	return NameKey("#" + itoa(int(id)))
+	return unnamedKey(int(id))
 }
 
 // choiceKindKeys holds the key of every choice kind's name ("loss",
@@ -111,22 +123,23 @@ var choiceKindKeys = func() (keys [256]uint64) {
 // same decision asked again. The world stamps it into Choice.Key.
 func (t *Topology) ChoiceKey(c *Choice) uint64 {
 	k := t.keys()
-	h := mix(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
+	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
 	if c.Peer != NoNode {
-		h = mix(h, keyAt(k.nodes, int(c.Peer)))
+		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))
 	}
 	if c.Msg != 0 {
-		h = mix(h, keyAt(k.messages, int(c.Msg)))
+		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
 	}
 	if c.Kind == ChoiceCrash {
-		h = mix(h, keyAt(k.points, int(c.Point)))
+		h = foldKey(h, keyAt(k.points, int(c.Point)))
 	}
-	h = mix(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32)
-	return mix(h, uint64(c.Copy))
+	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)
+	return splitmix(h)
 }
 
-// mix folds w into the running hash h (multiply and xor-shift, then
-// splitmix's finaliser): order-sensitive, and well spread for every input.
-func mix(h, w uint64) uint64 {
-	return splitmix((h ^ w) * 0xff51afd7ed558ccd)
+// foldKey folds w into the running hash h (multiply and xor-shift, as the
+// digest does): order-sensitive and cheap; finish with splitmix.
+func foldKey(h, w uint64) uint64 {
+	h = (h ^ w) * 0xff51afd7ed558ccd
+	return h ^ h>>29
 }
