@@ -27,6 +27,7 @@ test-short:
 update:
 	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
+	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out

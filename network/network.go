@@ -95,17 +95,20 @@ func choose(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool
 	return ch.Choose(c) == 1
 }
 
-func jitter(ch sim.Chooser, l *Link, m *sim.Message) sim.Time {
+// jitter asks the extra delay of one copy of m (copy 0 is the message, 1
+// its duplicate: two decisions, each with its own key).
+func jitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 	if l.Jitter <= 0 {
 		return 0
 	}
-	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt, Copy: copy}
 	return sim.Time(ch.Choose(c))
 }
 
 // Transmit implements sim.Network. The choices are asked in a fixed order —
-// loss, duplicate, slow, then jitter per copy — so a seed means the same
-// thing on every machine.
+// loss, duplicate, slow, then jitter per copy — so a list of answers (an
+// explored schedule) means the same thing on every machine; a random run
+// answers each by its identity, so there the order does not matter.
 func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fate {
 	l := n.Link(m.From, m.To)
 	for _, w := range l.Partitions {
@@ -122,9 +125,9 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 		f.Slow = true
 		f.Delay += l.SlowDelay
 	}
-	f.Delay += jitter(ch, l, m)
+	f.Delay += jitter(ch, l, m, 0)
 	if f.Duplicate {
-		f.DupDelay = l.Delay + jitter(ch, l, m)
+		f.DupDelay = l.Delay + jitter(ch, l, m, 1)
 	}
 	return f
 }

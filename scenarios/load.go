@@ -406,7 +406,7 @@ func (l *loader) checkStructure() error {
 		return err
 	}
 	if !contains(roles.MessageNames()[1:], s.Observe.Request.Text) {
-		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(roles.MessageNames()[1:], ", "))
+		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(roles.SortedNames(roles.MessageNames()[1:]), ", "))
 	}
 	if len(s.Observe.Sinks) == 0 {
 		return l.errAt(s.Observe.Origin, "observe.sinks: name at least one sink")
@@ -416,7 +416,7 @@ func (l *loader) checkStructure() error {
 	}
 	for _, k := range s.Observe.Sinks {
 		if !contains(roles.SinkNames(), k.Text) {
-			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SinkNames(), ", "))
+			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SortedNames(roles.SinkNames()), ", "))
 		}
 	}
 	for _, inv := range s.Invariants {
@@ -661,7 +661,7 @@ func (l *loader) build(b *builder) error {
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
 	for _, k := range s.Observe.Sinks {
 		i, _ := indexOfName(roles.SinkNames(), k.Text)
-		b.observe.Sinks |= 1 << i
+		b.observe.Sinks = append(b.observe.Sinks, sim.SinkID(i))
 	}
 	for _, inv := range s.Invariants {
 		spec, _ := roles.LookupInvariant(inv.Text)

@@ -36,7 +36,7 @@ type Plan struct {
 	NameLine  int    // line of the scenario (or file) directive, for errors
 	Semantics sim.Semantics
 	Ops       int
-	Seed      uint64 // the jitter stream; faults come from Schedule
+	Seed      uint64 // the seed of the jitter; faults come from Schedule
 	Jitter    bool   // a seed line was given: draw jitter from Seed (else none)
 	Faults    Faults
 	Params    map[string]string

@@ -9,7 +9,10 @@ type Observation struct {
 	Origin    NodeID  // the node whose sends of Request count as attempts
 	Request   MsgKind // the request (or delivery) message kind
 	Processor NodeID  // the node whose deliveries of Request count as invocations
-	Sinks     uint64  // bit i set: effects on SinkID i are observed (at most MaxObservedSinks)
+	// Sinks are the observed sinks, in the order reports list them (the
+	// order a scenario declares them, never their numbers): at most
+	// MaxObservedSinks, a repeated sink counted once.
+	Sinks []SinkID
 }
 
 // MaxObservedSinks bounds how many sinks one scenario observes.
@@ -130,7 +133,7 @@ func (f FaultCounts) Total() int { return f.Loss + f.Duplicate + f.Slow + f.Cras
 // a Recorder, so it works on a live stream or on a saved trace alike.
 type Checker struct {
 	obs    Observation
-	slot   [64]int8 // sink id → index into OpTally.Sinks, -1 if not observed
+	sinks  [MaxObservedSinks]SinkID // the observed sinks; OpTally.Sinks is parallel
 	nsinks int
 	ops    []OpTally // index 0 unused
 	faults FaultCounts
@@ -139,14 +142,24 @@ type Checker struct {
 // NewChecker returns a checker for operations 1..ops.
 func NewChecker(obs Observation, ops int) *Checker {
 	c := &Checker{obs: obs, ops: make([]OpTally, ops+1)}
-	for i := range c.slot {
-		c.slot[i] = -1
-		if obs.Sinks&(1<<i) != 0 && c.nsinks < MaxObservedSinks {
-			c.slot[i] = int8(c.nsinks)
+	for _, s := range obs.Sinks {
+		if c.slotOf(uint8(s)) < 0 && c.nsinks < MaxObservedSinks {
+			c.sinks[c.nsinks] = s
 			c.nsinks++
 		}
 	}
 	return c
+}
+
+// slotOf returns the index of sink label in OpTally.Sinks, or -1 if it is
+// not observed.
+func (c *Checker) slotOf(label uint8) int {
+	for i, s := range c.sinks[:c.nsinks] {
+		if uint8(s) == label {
+			return i
+		}
+	}
+	return -1
 }
 
 // ObservedSinks returns how many sinks the checker counts.
@@ -175,9 +188,9 @@ func (c *Checker) Record(e *Event) {
 			}
 		}
 	case EvEffect:
-		if e.Label < 64 && c.slot[e.Label] >= 0 {
+		if i := c.slotOf(e.Label); i >= 0 {
 			if t := c.tally(e.Msg.Op); t != nil {
-				t.Sinks[c.slot[e.Label]]++
+				t.Sinks[i]++
 			}
 		}
 	case EvOutcome:
@@ -221,7 +234,7 @@ func (c *Checker) Faults() FaultCounts { return c.faults }
 
 // copyFrom makes c an independent copy of src.
 func (c *Checker) copyFrom(src *Checker) {
-	c.obs, c.slot, c.nsinks = src.obs, src.slot, src.nsinks
+	c.obs, c.sinks, c.nsinks = src.obs, src.sinks, src.nsinks
 	c.ops = append(c.ops[:0], src.ops...)
 	c.faults = src.faults
 }

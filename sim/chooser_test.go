@@ -9,9 +9,16 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// choiceScript is a fixed, varied sequence of choices: faults of every
-// kind with probabilities strictly between 0 and 1, and jitter of several
-// widths.
+// scriptTopo names the nodes, messages and crash points of choiceScript.
+var scriptTopo = &sim.Topology{
+	Nodes:    []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}},
+	Messages: []string{"", "ping", "pong"},
+	Points:   []string{"", "p1", "p2", "p3"},
+}
+
+// choiceScript is a fixed, varied sequence of choices, each stamped with
+// its key as the world stamps it: faults of every kind with probabilities
+// strictly between 0 and 1, and jitter of several widths.
 func choiceScript(n int) []sim.Choice {
 	kinds := []sim.ChoiceKind{sim.ChoiceLoss, sim.ChoiceJitter, sim.ChoiceDuplicate, sim.ChoiceSlow, sim.ChoiceJitter, sim.ChoiceCrash}
 	out := make([]sim.Choice, n)
@@ -25,6 +32,7 @@ func choiceScript(n int) []sim.Choice {
 		if k == sim.ChoiceCrash {
 			c.Peer, c.Point = sim.NoNode, sim.PointID(1+i%3)
 		}
+		c.Key = scriptTopo.ChoiceKey(&c)
 		out[i] = c
 	}
 	return out
@@ -56,8 +64,7 @@ func TestRandomDeterministic(t *testing.T) {
 				t.Fatalf("seed %d: choice %d (%s, N=%d) answered %d", seed, i, script[i].Kind, script[i].N, v)
 			}
 		}
-		// The fault stream and the jitter stream must each depend on
-		// the seed.
+		// The faults and the jitter must each depend on the seed.
 		var faults, jitter []int
 		for i, v := range a {
 			if script[i].Kind.IsFault() {
@@ -120,11 +127,11 @@ func TestRandomZeroProbabilityConsumesNothing(t *testing.T) {
 	}
 }
 
-// TestRandomJitterIsItsOwnStream checks that Random answers jitter exactly
-// as NewJitter(seed) does, whatever faults are asked in between: this is
-// what lets a replay take its faults from a plan and its jitter from the
-// seed.
-func TestRandomJitterIsItsOwnStream(t *testing.T) {
+// TestRandomJitterMatchesNewJitter checks that Random answers jitter
+// exactly as NewJitter(seed) does, whatever faults are asked in between:
+// this is what lets a replay take its faults from a plan and its jitter
+// from the seed.
+func TestRandomJitterMatchesNewJitter(t *testing.T) {
 	script := choiceScript(600)
 	var jitterOnly []sim.Choice
 	for _, c := range script {

@@ -39,7 +39,7 @@ func (c *Context) Send(to NodeID, m Message) {
 	e.Msg = m
 	w.emit(e)
 	w.out = m // the network gets a pointer to the world's copy: no allocation
-	fate := w.cfg.Network.Transmit(w.chooser, &w.out, w.now)
+	fate := w.cfg.Network.Transmit(&w.stamp, &w.out, w.now)
 	if fate.Delay < 0 || fate.DupDelay < 0 {
 		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
 	}
@@ -194,7 +194,7 @@ func (c *Context) CrashPoint(p PointID, m *Message) bool {
 	if m != nil {
 		ch.Msg, ch.Op, ch.Attempt = m.Kind, m.Op, m.Attempt
 	}
-	if w.chooser.Choose(ch) == 0 {
+	if w.stamp.Choose(ch) == 0 {
 		return false
 	}
 	w.crash(c.node, p, m)

@@ -1,5 +1,7 @@
 package sim
 
+import "sync"
+
 // Node is the behaviour of one role: a pure state machine. It keeps no
 // state of its own — everything it must remember lives in the tables its
 // Context hands out — and it never sleeps, spawns goroutines, reads the
@@ -41,13 +43,18 @@ type NodeSpec struct {
 }
 
 // Topology names everything in a world, so the trace can be rendered
-// without asking any node.
+// without asking any node. The numbers of kinds are local to a build; their
+// names are what digests, fingerprints and random decisions see (names.go).
+// A topology is read-only once a world has been built from it.
 type Topology struct {
 	Nodes    []NodeSpec
 	Messages []string // MsgKind → name
 	Timers   []string // TimerKind → name
 	Sinks    []string // SinkID → name
 	Points   []string // PointID → crash point name
+
+	keysOnce sync.Once
+	nameKeys *nameKeys // the key of every name, computed on first use
 }
 
 func nameAt(names []string, i int) string {

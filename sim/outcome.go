@@ -6,7 +6,7 @@ type OpResult struct {
 	Attempts         int32
 	Deliveries       int32
 	Effects          int32   // the largest count over the observed sinks
-	SinkEffects      []int32 // per observed sink, in sink order (only when more than one)
+	SinkEffects      []int32 // per observed sink, in Observation.Sinks order (only when more than one)
 	Outcomes         int32
 	DistinctOutcomes int32
 	Verdict          Verdict

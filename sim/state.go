@@ -18,7 +18,7 @@ func (w *World) Clone() *World {
 // CopyFrom makes w an independent copy of src, reusing w's memory. Explorers
 // use it to restore a snapshot without allocating.
 func (w *World) CopyFrom(src *World) {
-	w.cfg, w.chooser, w.rec = src.cfg, src.chooser, src.rec
+	w.cfg, w.chooser, w.rec, w.names = src.cfg, src.chooser, src.rec, src.names
 	w.now, w.seq, w.msgID, w.events = src.now, src.seq, src.msgID, src.events
 	w.digest, w.end = src.digest, src.end
 	w.q.items = append(w.q.items[:0], src.q.items...)
@@ -41,6 +41,7 @@ func (w *World) CopyFrom(src *World) {
 		w.invs = append(w.invs, inv.Clone())
 	}
 	w.ctx.w = w
+	w.stamp.w = w
 }
 
 // Fingerprint is a 64-bit hash of a world's canonical state.
@@ -96,7 +97,8 @@ func (w *World) AppendState(b []byte) []byte {
 	for _, i := range order {
 		it := &w.q.items[i]
 		m := &it.msg
-		b = append(b, byte(it.kind), byte(it.node), byte(m.From), byte(m.To), byte(m.Kind))
+		b = append(b, byte(it.kind), byte(it.node), byte(m.From), byte(m.To))
+		b = binary.LittleEndian.AppendUint64(b, w.queuedKindKey(it))
 		b = binary.AppendVarint(b, int64(it.at-w.now))
 		b = binary.AppendVarint(b, int64(m.Op))
 		b = binary.AppendVarint(b, int64(m.Attempt))
@@ -122,6 +124,19 @@ func (w *World) AppendState(b []byte) []byte {
 		b = inv.AppendState(b)
 	}
 	return b
+}
+
+// queuedKindKey returns the key of the name of a scheduled item's kind: a
+// timer kind for a timer, a message kind for a delivery, 0 otherwise. The
+// fingerprint, like the digest, never sees a kind's number.
+func (w *World) queuedKindKey(it *item) uint64 {
+	switch it.kind {
+	case itemTimer:
+		return keyAt(w.names.timers, int(it.msg.Kind))
+	case itemDeliver:
+		return keyAt(w.names.messages, int(it.msg.Kind))
+	}
+	return 0
 }
 
 // Fingerprint hashes AppendState's encoding. The hash is fixed (not

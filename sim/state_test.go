@@ -47,7 +47,7 @@ func echoWorld(t *testing.T, e *echo) *World {
 		}},
 		Nodes:   []Node{e, e},
 		Network: dropKind9{},
-		Observe: Observation{Origin: 0, Request: 1, Processor: 1, Sinks: 1},
+		Observe: Observation{Origin: 0, Request: 1, Processor: 1, Sinks: []SinkID{0}},
 		Ops:     1, Semantics: AtMostOnce,
 	}
 	w, err := NewWorld(cfg, Defaults{}, nil)

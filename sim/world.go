@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // Fate is the network's answer for one send: whether it arrives, when, and
 // whether a second copy arrives too.
@@ -69,7 +66,7 @@ func (c *Config) Validate() error {
 	if c.MaxTime < 0 {
 		return fmt.Errorf("sim: negative time budget %d", c.MaxTime)
 	}
-	if n := bits.OnesCount64(c.Observe.Sinks); n > MaxObservedSinks {
+	if n := len(c.Observe.Sinks); n > MaxObservedSinks {
 		return fmt.Errorf("sim: %d observed sinks, at most %d", n, MaxObservedSinks)
 	}
 	return nil
@@ -114,6 +111,8 @@ type nodeState struct {
 type World struct {
 	cfg     *Config
 	chooser Chooser
+	stamp   keyStamper // what the network and crash points ask: stamps keys, asks chooser
+	names   *nameKeys  // the keys of the topology's names, for the digest
 	rec     Recorder
 
 	now     Time
@@ -143,6 +142,8 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	}
 	w := &World{cfg: cfg, chooser: ch, rec: rec, digest: NewDigest()}
 	w.ctx.w = w
+	w.stamp.w = w
+	w.names = cfg.Topology.keys()
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
 	if cfg.Invariants != nil {
 		w.invs = cfg.Invariants()
@@ -156,6 +157,17 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 		w.schedule(item{at: 0, kind: itemStart, node: NodeID(i)})
 	}
 	return w, nil
+}
+
+// keyStamper is the Chooser the world hands to the network and asks at
+// crash points: it stamps every choice with the key of its identity by
+// names (Topology.ChoiceKey) and passes it on to the world's chooser.
+type keyStamper struct{ w *World }
+
+// Choose implements Chooser.
+func (s *keyStamper) Choose(c Choice) int {
+	c.Key = s.w.cfg.Topology.ChoiceKey(&c)
+	return s.w.chooser.Choose(c)
 }
 
 // SetChooser replaces the chooser; explorers use it between steps.
@@ -286,7 +298,7 @@ func (w *World) emit(e *Event) {
 	for _, m := range w.metrics {
 		m.Record(e)
 	}
-	w.digest = w.digest.Add(e)
+	w.digest = w.digest.add(w.names, e)
 	if w.rec != nil {
 		w.rec.Record(e)
 	}

@@ -181,7 +181,7 @@ func crashWorld(t *testing.T, probe *crashProbe, ch sim.Chooser, rec sim.Recorde
 		}},
 		Nodes:     []sim.Node{victimNode, peerNode},
 		Network:   &fixedNet{delay: 5},
-		Observe:   sim.Observation{Origin: peer, Request: 2, Processor: victim, Sinks: 1},
+		Observe:   sim.Observation{Origin: peer, Request: 2, Processor: victim, Sinks: []sim.SinkID{0}},
 		Ops:       1,
 		Semantics: sim.AtLeastOnce,
 	}
@@ -389,7 +389,7 @@ func TestQuiescentRunIsFinished(t *testing.T) {
 	cfg := &sim.Config{
 		Topology: &sim.Topology{Nodes: []sim.NodeSpec{{Name: "one"}}},
 		Nodes:    []sim.Node{n}, Network: &fixedNet{}, Ops: 1, Semantics: sim.Idempotent,
-		Observe: sim.Observation{Sinks: 1}, MaxEvents: 10, MaxTime: 100,
+		Observe: sim.Observation{Sinks: []sim.SinkID{0}}, MaxEvents: 10, MaxTime: 100,
 	}
 	out := newWorld(t, cfg, sim.Defaults{}, nil).Run()
 	if out.End != sim.Quiescent || !out.Finished() || out.Status != sim.Held || out.EndTime != 7 || out.Events != 2 {
@@ -524,7 +524,7 @@ func TestSameSeedSameTrace(t *testing.T) {
 				t.Fatalf("%s seed %d: two runs differ (digests %016x, %016x; %d and %d events)",
 					cfg.Semantics, seed, da, db, len(a.Events), len(b.Events))
 			}
-			if d := sim.DigestOf(a.Events); d != da {
+			if d := sim.DigestOf(cfg.Topology, a.Events); d != da {
 				t.Fatalf("%s seed %d: DigestOf(trace) = %016x, outcome digest %016x", cfg.Semantics, seed, d, da)
 			}
 			for i := range a.Events {
@@ -612,13 +612,20 @@ func TestDeterministicAcrossProcesses(t *testing.T) {
 	}
 }
 
+// digestTopo names the kinds of the events TestDigestCoversEveryField
+// folds.
+var digestTopo = &sim.Topology{
+	Nodes:    []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}},
+	Messages: []string{"", "m1", "m2", "m3", "m4"},
+}
+
 // TestDigestCoversEveryField changes each field of an Event (all but Seq,
 // which is the position in the trace) and checks that the digest changes:
 // a field added to Event, Message or Record but forgotten in Digest.Add
 // fails here.
 func TestDigestCoversEveryField(t *testing.T) {
 	base := sim.Event{At: 5, Kind: sim.EvSend, Node: 1, Peer: 2, Msg: sim.Message{ID: 3, From: 1, To: 2, Kind: 4, Op: 5}}
-	d0 := sim.DigestOf([]sim.Event{base})
+	d0 := sim.DigestOf(digestTopo, []sim.Event{base})
 	var walk func(path string, v reflect.Value)
 	checked := 0
 	walk = func(path string, v reflect.Value) {
@@ -641,7 +648,7 @@ func TestDigestCoversEveryField(t *testing.T) {
 				t.Fatalf("field %s of kind %s: teach this test about it", name, f.Kind())
 			}
 			e := reflect.ValueOf(&base).Elem().Interface().(sim.Event)
-			if sim.DigestOf([]sim.Event{e}) == d0 {
+			if sim.DigestOf(digestTopo, []sim.Event{e}) == d0 {
 				t.Errorf("changing %s does not change the digest", name)
 			}
 			checked++
@@ -657,13 +664,13 @@ func TestDigestCoversEveryField(t *testing.T) {
 		}
 	}
 	walk("", reflect.ValueOf(&base).Elem())
-	if checked < 20 || sim.DigestOf([]sim.Event{base}) != d0 {
-		t.Fatalf("checked %d fields; base restored: %v", checked, sim.DigestOf([]sim.Event{base}) == d0)
+	if checked < 20 || sim.DigestOf(digestTopo, []sim.Event{base}) != d0 {
+		t.Fatalf("checked %d fields; base restored: %v", checked, sim.DigestOf(digestTopo, []sim.Event{base}) == d0)
 	}
 	// Order matters too: the digest is of a stream, not a set.
 	other := base
 	other.At++
-	if sim.DigestOf([]sim.Event{base, other}) == sim.DigestOf([]sim.Event{other, base}) {
+	if sim.DigestOf(digestTopo, []sim.Event{base, other}) == sim.DigestOf(digestTopo, []sim.Event{other, base}) {
 		t.Error("swapping two events does not change the digest")
 	}
 }

@@ -32,7 +32,7 @@ func (f *simFlags) register(cmd *cobra.Command, defaultSemantics string) {
 	fl := cmd.Flags()
 	f.flags = fl
 	fl.StringVar(&f.semantics, "semantics", defaultSemantics, "amo|alo|idem|txn (long ids too), a comma list, or all")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the fault and jitter streams")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the keyed fault and jitter decisions")
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
 	fl.Float64Var(&f.loss, "loss", 0, "probability that a request or delivery is lost (default: the scenario's)")
 	fl.Float64Var(&f.ackLoss, "ack-loss", 0, "probability that a response or acknowledgement is lost (default: the scenario's)")

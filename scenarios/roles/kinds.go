@@ -1,39 +1,22 @@
 package roles
 
-import "github.com/oncesim/once/sim"
+import (
+	"slices"
+
+	"github.com/oncesim/once/sim"
+)
 
 // Names are registered once, at package initialisation, by the families
 // (each in its kinds.go); every topology shares the same numbering, so a
-// trace reads the same way whichever scenario wrote it.
-//
-// Trace digests depend on the numbers, so every name the catalog used when
-// the families moved into their own packages is listed here, in its old
-// order: the order in which Go initialises the family packages can never
-// move them. A name a family registers that is not listed is numbered
-// after them, in initialisation order, fixed at build time. (Once digests
-// no longer depend on the numbering, these lists can shrink to the empty
-// names.)
+// trace reads the same way whichever scenario wrote it. The numbers follow
+// Go initialisation order and mean nothing outside this build: digests,
+// fingerprints, random decisions and reports see names only (sim/names.go).
+// Number 0 of messages, timers and crash points means "none".
 var (
-	messageNames = []string{"",
-		"pay", "pay-response", "charge", "charge-result", "lookup", "lookup-result",
-		"publish", "publish-ack", "deliver", "commit", "plan", "ack",
-		"deploy", "register", "trigger-checkpoint", "barrier", "stream-record", "partition-request",
-		"checkpoint-ack", "checkpoint-complete", "committed", "db-prepare", "db-prepared", "db-commit",
-		"db-abort-lingering", "fetch", "record", "produce", "produce-ack", "init-producer-id",
-		"producer-id", "add-partitions", "add-partitions-ok", "txn-offset-commit", "offset-commit",
-		"offset-commit-ack", "offset-fetch", "offsets", "end-txn", "end-txn-result", "write-markers",
-		"markers-written", "db-write", "db-write-ack", "outbox-notify", "outbox-fetch", "outbox-row",
-		"read", "input-record", "order", "order-response", "step", "step-ack", "unknown-outcome", "resolved"}
-	timerNames = []string{"",
-		"start-op", "retry", "redeliver", "dawn", "checkpoint-interval", "emit", "register-retry",
-		"kafka-timeout", "call-timeout", "reconcile", "backoff", "step-timeout", "core-timeout"}
-	sinkNames = []string{
-		"card-charges", "billing", "general-a-attacks", "general-b-attacks", "kafka-output", "db-rows",
-		"log-records", "orders", "balances", "order-lines", "hourly-totals", "contracts", "emails", "stock"}
-	pointNames = []string{"",
-		"after-lock", "after-charge", "after-store", "after-commit", "after-effect", "before-mark",
-		"after-sink-write", "after-pre-commit", "after-produce", "after-external-write", "before-commit",
-		"after-send", "after-offset-commit", "after-publish", "after-db-commit", "after-emit", "between-steps"}
+	messageNames = []string{""}
+	timerNames   = []string{""}
+	sinkNames    []string
+	pointNames   = []string{""}
 )
 
 func registerName[T ~uint8](names *[]string, name string) T {
@@ -100,3 +83,9 @@ const (
 	StatusNotImplemented = 501
 	StatusGatewayTimeout = 504 // the provider's edge timed out on its core: the charge may or may not have happened
 )
+
+// SortedNames returns a sorted copy of names, for messages that list them:
+// registration order is a build detail.
+func SortedNames(names []string) []string {
+	return slices.Sorted(slices.Values(names))
+}

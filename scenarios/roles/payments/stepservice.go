@@ -12,6 +12,10 @@ import (
 // the first record's id back. A call without a key is always done.
 type StepService struct {
 	Sink sim.SinkID
+	// Series prefixes the record ids (series×10 000 + counter), so the ids
+	// of two step services never collide. It comes from the option, never
+	// from the sink's number, which is a build detail.
+	Series int64
 }
 
 const (
@@ -39,7 +43,7 @@ func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
 	c, _ := ctx.Get(stepCounter, 0, m.Op)
 	c.Value++
 	ctx.Put(stepCounter, 0, m.Op, c)
-	id := int64(s.Sink)*10_000 + c.Value
+	id := s.Series*10_000 + c.Value
 	ctx.Effect(s.Sink, m.Op, id)
 	if m.Key != 0 {
 		ctx.Put(stepDoneKeys, m.Key, m.Op, sim.Record{State: 1, Value: id})
@@ -63,14 +67,14 @@ func init() {
 		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
 		Options: []roles.Option{stepServiceSink},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			sink := SinkContracts
+			sink, series := SinkContracts, int64(1)
 			switch stepServiceSink.Get(a) {
 			case "emails":
-				sink = SinkEmails
+				sink, series = SinkEmails, 2
 			case "stock":
-				sink = SinkStock
+				sink, series = SinkStock, 3
 			}
-			return &StepService{Sink: sink}, []sim.TableSpec{
+			return &StepService{Sink: sink, Series: series}, []sim.TableSpec{
 				roles.StoreTable("done", true, []string{"", "DONE"}),
 				{Name: "counter", Durable: true},
 			}

@@ -1,0 +1,145 @@
+package sim
+
+// Names, not numbers. Message, timer, sink and crash-point kinds are
+// numbered by the order in which a program registers them, which is Go file
+// and init order: a detail a rename changes. Everything that leaves a run —
+// the trace digest, the state fingerprint, the key of a random decision —
+// therefore uses the 64-bit key of a kind's name instead of its number. The
+// keys are computed once per topology, so the hot path hashes no string.
+
+// NameKey is the stable 64-bit key of a name: FNV-1a over its bytes,
+// finished with splitmix so that short names spread over all 64 bits.
+func NameKey(name string) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 0x100000001b3
+	}
+	return splitmix(h)
+}
+
+// unnamedKey is the key of a number that has no name (an empty name, or a
+// number past the end of the list): the number is then all the identity
+// there is. Engine tests and benchmarks leave kinds unnamed; scenarios name
+// every kind they register.
+func unnamedKey(i int) uint64 { return splitmix(uint64(i) ^ 0x756e6e616d6564) }
+
+// nameKeys holds the key of every name of a topology, by number.
+type nameKeys struct {
+	nodes    []uint64
+	messages []uint64
+	timers   []uint64
+	sinks    []uint64
+	points   []uint64
+	tables   [][]uint64 // by node, then table
+}
+
+func keysOf(names []string) []uint64 {
+	keys := make([]uint64, len(names))
+	for i := range names {
+		keys[i] = keyOfName(names[i], i)
+	}
+	return keys
+}
+
+// keyOfName returns the key of name, or of number i if name is empty.
+func keyOfName(name string, i int) uint64 {
+	if name == "" {
+		return unnamedKey(i)
+	}
+	return NameKey(name)
+}
+
+func newNameKeys(t *Topology) *nameKeys {
+	k := &nameKeys{
+		nodes:    make([]uint64, len(t.Nodes)),
+		messages: keysOf(t.Messages),
+		timers:   keysOf(t.Timers),
+		sinks:    keysOf(t.Sinks),
+		points:   keysOf(t.Points),
+		tables:   make([][]uint64, len(t.Nodes)),
+	}
+	for i := range t.Nodes {
+		k.nodes[i] = keyOfName(t.Nodes[i].Name, i)
+		k.tables[i] = make([]uint64, len(t.Nodes[i].Tables))
+		for j, tb := range t.Nodes[i].Tables {
+			k.tables[i][j] = keyOfName(tb.Name, j)
+		}
+	}
+	return k
+}
+
+// keyAt returns keys[i], or the key of an unnamed number out of range.
+func keyAt(keys []uint64, i int) uint64 {
+	if i >= 0 && i < len(keys) {
+		return keys[i]
+	}
+	return unnamedKey(i)
+}
+
+// keys returns the name keys of t, computed on first use. A topology must
+// not change once a world has been built from it.
+func (t *Topology) keys() *nameKeys {
+	t.keysOnce.Do(func() { t.nameKeys = newNameKeys(t) })
+	return t.nameKeys
+}
+
+// NodeKey returns the key of node id's name.
+func (t *Topology) NodeKey(id NodeID) uint64 { return keyAt(t.keys().nodes, int(id)) }
+
+// MessageKey returns the key of message kind k's name.
+func (t *Topology) MessageKey(k MsgKind) uint64 { return keyAt(t.keys().messages, int(k)) }
+
+// TimerKey returns the key of timer kind k's name.
+func (t *Topology) TimerKey(k TimerKind) uint64 { return keyAt(t.keys().timers, int(k)) }
+
+// SinkKey returns the key of sink s's name.
+func (t *Topology) SinkKey(s SinkID) uint64 { return keyAt(t.keys().sinks, int(s)) }
+
+// PointKey returns the key of crash point p's name.
+func (t *Topology) PointKey(p PointID) uint64 { return keyAt(t.keys().points, int(p)) }
+
+// TableKey returns the key of the name of table id of node n.
+func (t *Topology) TableKey(n NodeID, id TableID) uint64 {
+	k := t.keys()
+	if int(n) < len(k.tables) {
+		return keyAt(k.tables[n], int(id))
+	}
+	return unnamedKey(int(id))
+}
+
+// choiceKindKeys holds the key of every choice kind's name ("loss",
+// "crash"…), so a decision's key does not depend on the kinds' numbering.
+var choiceKindKeys = func() (keys [256]uint64) {
+	for k := range keys {
+		keys[k] = NameKey(ChoiceKind(k).String())
+	}
+	return keys
+}()
+
+// ChoiceKey returns the stable key of c's identity: the names of its kind,
+// nodes, message kind and crash point, its operation, attempt and copy.
+// Everything but the occurrence: two choices with the same key are the
+// same decision asked again. The world stamps it into Choice.Key.
+func (t *Topology) ChoiceKey(c *Choice) uint64 {
+	k := t.keys()
+	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
+	if c.Peer != NoNode {
+		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))
+	}
+	if c.Msg != 0 {
+		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
+	}
+	if c.Kind == ChoiceCrash {
+		h = foldKey(h, keyAt(k.points, int(c.Point)))
+	}
+	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)
+	return splitmix(h)
+}
+
+// foldKey folds w into the running hash h (multiply and xor-shift, as the
+// digest does): order-sensitive and cheap; finish with splitmix.
+func foldKey(h, w uint64) uint64 {
+	h = (h ^ w) * 0xff51afd7ed558ccd
+	return h ^ h>>29
+}
