@@ -22,7 +22,15 @@ const (
 	DefaultExploreMaxDepth  = 100_000
 	DefaultExploreMaxStates = 20_000_000
 	DefaultExploreMaxMemory = int64(2 << 30) // 2 GiB, well under a laptop's memory
+	// MaxExploreFaults is the most faults one schedule of a search may
+	// use; flags and scenario files (explore.max-faults, expect.explore)
+	// are checked against it.
+	MaxExploreFaults = 20
 )
+
+// stopCheckEvery is how many iterations of the search pass between two
+// looks at ExploreOptions.Stop.
+const stopCheckEvery = 64
 
 // ExploreOptions bound an exhaustive search.
 type ExploreOptions struct {
@@ -46,6 +54,10 @@ type ExploreOptions struct {
 	// differently; it is reported in ExploreResult.AuditFailure. A test
 	// aid: slow, and it keeps every world in memory.
 	Audit bool
+	// Stop, if set, ends the search when it is closed (checked every
+	// stopCheckEvery iterations): the result is incomplete, cut
+	// "interrupted", with the statistics so far.
+	Stop <-chan struct{}
 	// Progress, if set, is called every ProgressEvery new states.
 	Progress      func(ExploreStats)
 	ProgressEvery int
@@ -199,6 +211,9 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 // explore is Explore with the checkpoint spacing and window as parameters
 // (tests shrink them to force replays; window must be ≥ every).
 func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult, error) {
+	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
+		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
+	}
 	if opt.Promise == 0 {
 		opt.Promise = cfg.Semantics.Promise()
 	}
@@ -292,7 +307,15 @@ type explorer struct {
 
 func (e *explorer) search() {
 	opt, res := &e.opt, e.res
-	for len(e.stack) > 0 {
+	for iter := 0; len(e.stack) > 0; iter++ {
+		if opt.Stop != nil && iter%stopCheckEvery == 0 {
+			select {
+			case <-opt.Stop:
+				res.Complete, res.Cut = false, "interrupted"
+				return
+			default:
+			}
+		}
 		top := len(e.stack) - 1
 		f := e.stack[top]
 		if f.done {

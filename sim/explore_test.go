@@ -165,3 +165,28 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreStop: a closed Stop channel ends the search as incomplete,
+// cut "interrupted", with what it counted so far.
+func TestExploreStop(t *testing.T) {
+	stop := make(chan struct{})
+	close(stop)
+	res, err := sim.Explore(exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss"), sim.ExploreOptions{MaxFaults: 2, Stop: stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || !res.Holds || res.Cut != "interrupted" || res.States != 1 {
+		t.Fatalf("want an interrupted search at its root, got complete=%v holds=%v cut=%q states=%d", res.Complete, res.Holds, res.Cut, res.States)
+	}
+}
+
+// TestExploreFaultBound: a fault budget beyond MaxExploreFaults is a
+// programmer error (flags and files check the same bound first).
+func TestExploreFaultBound(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 1, "loss")
+	for _, n := range []int{-1, sim.MaxExploreFaults + 1} {
+		if _, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: n}); err == nil {
+			t.Errorf("MaxFaults %d accepted", n)
+		}
+	}
+}
