@@ -31,6 +31,7 @@ type ExploreDoc struct {
 	Transitions     int             `json:"transitions"`
 	Revisits        int             `json:"revisits"`
 	MaxDepth        int             `json:"max_depth"`
+	MemoryBytes     int64           `json:"memory_bytes"` // the most the search held, as counted for --max-memory
 	ElapsedMs       *float64        `json:"elapsed_ms,omitempty"`
 	StatesPerSecond *float64        `json:"states_per_second,omitempty"`
 	Counterexample  *Counterexample `json:"counterexample"`

@@ -472,8 +472,8 @@ func (l *loader) compileExpect(sc *Scenario) error {
 		}
 		if e.Explore.Set {
 			n, err := strconv.Atoi(e.Explore.Text)
-			if err != nil || n < 0 || n > 20 {
-				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, 20]", e.Explore.Text)
+			if err != nil || n < 0 || n > sim.MaxExploreFaults {
+				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, %d]", e.Explore.Text, sim.MaxExploreFaults)
 			}
 			x.Explore = n
 		}
@@ -532,8 +532,8 @@ func (l *loader) compileExplore(sc *Scenario) error {
 	}
 	if e.MaxFaults.Set {
 		n, err := strconv.Atoi(e.MaxFaults.Text)
-		if err != nil || n < 0 || n > 50 {
-			return l.errAt(e.MaxFaults, "explore.max-faults: %q is not an integer in [0, 50]", e.MaxFaults.Text)
+		if err != nil || n < 0 || n > sim.MaxExploreFaults {
+			return l.errAt(e.MaxFaults, "explore.max-faults: %q is not an integer in [0, %d]", e.MaxFaults.Text, sim.MaxExploreFaults)
 		}
 		sc.ExploreDefaults.MaxFaults = n
 	}

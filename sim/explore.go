@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // KindSet is a set of fault kinds.
 type KindSet uint8
@@ -14,13 +17,32 @@ func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }
 // With returns the set plus k.
 func (s KindSet) With(k ChoiceKind) KindSet { return s | 1<<k }
 
+// Default budgets of a search.
+const (
+	DefaultExploreMaxDepth  = 100_000
+	DefaultExploreMaxStates = 20_000_000
+	DefaultExploreMaxMemory = int64(2 << 30) // 2 GiB, well under a laptop's memory
+	// MaxExploreFaults is the most faults one schedule of a search may
+	// use; flags and scenario files (explore.max-faults, expect.explore)
+	// are checked against it.
+	MaxExploreFaults = 20
+)
+
+// stopCheckEvery is how many iterations of the search pass between two
+// looks at ExploreOptions.Stop.
+const stopCheckEvery = 64
+
 // ExploreOptions bound an exhaustive search.
 type ExploreOptions struct {
 	MaxFaults int     // faults per schedule (each non-default fault choice costs 1)
 	Promise   Promise // the property checked; 0 = the semantics' own promise
 	Kinds     KindSet // fault kinds to enumerate; 0 = all
-	MaxDepth  int     // engine steps per schedule; 0 = 100 000
-	MaxStates int     // distinct states before giving up; 0 = 20 000 000
+	MaxDepth  int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
+	MaxStates int     // distinct states before giving up; 0 = DefaultExploreMaxStates
+	// MaxMemory is the budget, in bytes, of what the search holds (visited
+	// set, stack, world buffers), counted from sizes rather than read from
+	// the runtime so the cut is deterministic; 0 = DefaultExploreMaxMemory.
+	MaxMemory int64
 	// Stateless turns the state cache off: every schedule is executed to
 	// its end. It exists to check, in tests, that the cache is a sound
 	// reduction (same verdicts, fewer transitions).
@@ -32,6 +54,10 @@ type ExploreOptions struct {
 	// differently; it is reported in ExploreResult.AuditFailure. A test
 	// aid: slow, and it keeps every world in memory.
 	Audit bool
+	// Stop, if set, ends the search when it is closed (checked every
+	// stopCheckEvery iterations): the result is incomplete, cut
+	// "interrupted", with the statistics so far.
+	Stop <-chan struct{}
 	// Progress, if set, is called every ProgressEvery new states.
 	Progress      func(ExploreStats)
 	ProgressEvery int
@@ -44,6 +70,11 @@ type ExploreStats struct {
 	Schedules   int // complete schedules (runs that reached their end)
 	MaxDepth    int // deepest schedule, in engine steps
 	Revisits    int // successors skipped because their state was already explored
+	// Replayed counts steps re-executed to rebuild a world the stack did
+	// not keep; they are not transitions.
+	Replayed int
+	Worlds   int   // world buffers the search allocated (the most alive at once)
+	Memory   int64 // the most bytes the search held at once, as counted for MaxMemory
 }
 
 // ExploreResult is the verdict of a search.
@@ -144,14 +175,6 @@ func (s *stepChooser) next(dst []int, budget int) ([]int, bool) {
 	return vec[:0], false
 }
 
-type frame struct {
-	world  *World
-	faults int   // faults used to reach world
-	vec    []int // the next alternative vector to try from world
-	via    []int // the vector that led here from the parent
-	done   bool
-}
-
 // Explore searches every schedule of cfg with at most opt.MaxFaults faults,
 // depth first, skipping states already explored with no more faults used.
 // It stops at the first violation (the caller shrinks it).
@@ -172,7 +195,25 @@ type frame struct {
 // random run. Jitter is not explored: the fault-free order delivers
 // messages before the timers that wait for them, and "slow" (a fault) is
 // how a timer overtakes a message.
+//
+// Memory grows with the distinct states, not with depth times the size of
+// a world: the stack keeps, per level, only the choices that led there and
+// the next alternative to try; a world is kept every checkpointEvery
+// levels and for the last window levels, and any other level's world is
+// rebuilt, when it is needed again, by replaying the recorded choices from
+// the nearest kept world (see explorer.restore). The search counts the
+// bytes it holds (visited set, stack, world buffers) and stops at
+// opt.MaxMemory, like at any other budget.
 func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
+	return explore(cfg, opt, checkpointEvery, window)
+}
+
+// explore is Explore with the checkpoint spacing and window as parameters
+// (tests shrink them to force replays; window must be ≥ every).
+func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult, error) {
+	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
+		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
+	}
 	if opt.Promise == 0 {
 		opt.Promise = cfg.Semantics.Promise()
 	}
@@ -180,10 +221,13 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 		opt.Kinds = AllFaultKinds
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = 100_000
+		opt.MaxDepth = DefaultExploreMaxDepth
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 20_000_000
+		opt.MaxStates = DefaultExploreMaxStates
+	}
+	if opt.MaxMemory <= 0 {
+		opt.MaxMemory = DefaultExploreMaxMemory
 	}
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = 100_000
@@ -192,137 +236,300 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &ExploreResult{Holds: true, Complete: true}
-	visited := newFingerprintSet()
-	audited := map[Fingerprint]*World{}
-	visited.add(root.Fingerprint(), 0)
-	res.States = 1
-	sc := &stepChooser{kinds: opt.Kinds}
-	var pool []*World
-	var frames []*frame // popped frames, reused with their buffers
-	stack := []*frame{{world: root}}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
+	e := &explorer{
+		opt:     opt,
+		every:   every,
+		window:  window,
+		res:     &ExploreResult{Holds: true, Complete: true},
+		visited: newFingerprintSet(),
+		sc:      stepChooser{kinds: opt.Kinds},
+		replay:  stepChooser{kinds: opt.Kinds},
+	}
+	if opt.Audit {
+		e.audited = map[Fingerprint]*World{}
+	}
+	rootBuf := e.acquire()
+	rootBuf.w = root
+	e.account(rootBuf)
+	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
+	e.res.States = 1
+	e.push(rootBuf, 0, nil)
+	e.search()
+	e.res.Memory = e.peak
+	return e.res, nil
+}
+
+// Checkpointing of the explorer's stack: the world of a level is kept when
+// the level is a multiple of checkpointEvery or within window levels of the
+// top; rebuilding another level replays fewer than checkpointEvery steps.
+const (
+	checkpointEvery = 64
+	window          = 64
+)
+
+// worldBuf is a world the explorer owns, with the bytes it was last
+// counted at.
+type worldBuf struct {
+	w     *World
+	bytes int64
+}
+
+// frame is one level of the depth-first stack.
+type frame struct {
+	world    *worldBuf // nil when released; restore rebuilds it
+	faults   int       // faults used to reach this level
+	vec      []int     // the next alternative vector to try from here
+	viaStart int       // path[viaStart:viaEnd] led here from the parent
+	viaEnd   int
+	done     bool // every alternative tried
+}
+
+// explorer is the state of one search.
+type explorer struct {
+	opt     ExploreOptions
+	every   int // a level that is a multiple of every keeps its world
+	window  int // so do the top window levels
+	res     *ExploreResult
+	visited *fingerprintSet
+	audited map[Fingerprint]*World
+	sc      stepChooser // enumerates the alternatives of a step
+	replay  stepChooser // replays a recorded step while restoring
+	stack   []*frame
+	spare   []*frame // popped frames, reused with their buffers
+	path    []int    // the choices of every level, root first
+	pool    []*worldBuf
+	fpBuf   []byte
+
+	worldBytes int64 // counted bytes of every world buffer, pooled ones included
+	frameBytes int64 // frames and their alternative vectors
+	peak       int64 // the most bytes counted at once
+}
+
+func (e *explorer) search() {
+	opt, res := &e.opt, e.res
+	for iter := 0; len(e.stack) > 0; iter++ {
+		if opt.Stop != nil && iter%stopCheckEvery == 0 {
+			select {
+			case <-opt.Stop:
+				res.Complete, res.Cut = false, "interrupted"
+				return
+			default:
+			}
+		}
+		top := len(e.stack) - 1
+		f := e.stack[top]
 		if f.done {
-			pool = append(pool, f.world)
-			frames = append(frames, f)
-			stack = stack[:len(stack)-1]
+			e.pop()
 			continue
 		}
-		var child *World
-		if n := len(pool); n > 0 {
-			child, pool = pool[n-1], pool[:n-1]
-		} else {
-			child = &World{}
+		if f.world == nil {
+			e.restore(top)
 		}
-		child.CopyFrom(f.world)
-		sc.reset(f.vec, opt.MaxFaults-f.faults)
-		child.SetChooser(sc)
-		stepped := child.Step()
+		child := e.acquire()
+		child.w.CopyFrom(f.world.w)
+		e.sc.reset(f.vec, opt.MaxFaults-f.faults)
+		child.w.SetChooser(&e.sc)
+		stepped := child.w.Step()
 		res.Transitions++
-		via := sc.answers // valid until the next step; copied when a frame keeps it
-		used := f.faults + (opt.MaxFaults - f.faults - sc.budget)
+		via := e.sc.answers // valid until the next step; copied onto the path when pushed
+		used := f.faults + (opt.MaxFaults - f.faults - e.sc.budget)
 		var more bool
-		f.vec, more = sc.next(f.vec, opt.MaxFaults-f.faults)
+		oldCap := cap(f.vec)
+		f.vec, more = e.sc.next(f.vec, opt.MaxFaults-f.faults)
+		e.frameBytes += int64(cap(f.vec)-oldCap) * 8
 		f.done = !more
-
-		depth := len(stack)
-		if stepped && child.q.len() == 0 {
-			child.Step() // mark it quiescent
+		if f.done && top%e.every != 0 {
+			e.release(f) // no alternative left to copy it for
 		}
-		if !stepped || child.end != Running {
+
+		depth := len(e.stack)
+		cw := child.w
+		if stepped && cw.q.len() == 0 {
+			cw.Step() // mark it quiescent
+		}
+		if !stepped || cw.end != Running {
 			res.Schedules++
 			res.MaxDepth = max(res.MaxDepth, depth)
-			status, why := child.JudgeAgainst(opt.Promise)
+			status, why := cw.JudgeAgainst(opt.Promise)
 			switch {
 			case status == Violated:
 				res.Holds, res.Why = false, why
-				res.Choices = pathChoices(stack, via)
-				return res, nil
-			case child.end != Quiescent:
+				res.Choices = append(append([]int(nil), e.path...), via...)
+				return
+			case cw.end != Quiescent:
 				res.Complete = false
-				res.Cut = fmt.Sprintf("a schedule hit the run's %s", child.end)
+				res.Cut = fmt.Sprintf("a schedule hit the run's %s", cw.end)
 			}
-			pool = append(pool, child)
+			e.pool = append(e.pool, child)
 			continue
 		}
-		if status, why := child.JudgeAgainst(opt.Promise); status == Violated {
+		if status, why := cw.JudgeAgainst(opt.Promise); status == Violated {
 			res.Holds, res.Why = false, why
-			res.Choices = pathChoices(stack, via)
-			return res, nil
+			res.Choices = append(append([]int(nil), e.path...), via...)
+			return
 		}
-		fp := child.Fingerprint()
+		fp := cw.fingerprintWith(&e.fpBuf)
 		if opt.Audit {
-			if first, ok := audited[fp]; ok {
-				if why := sameFuture(first, child); why != "" && res.AuditFailure == "" {
+			if first, ok := e.audited[fp]; ok {
+				if why := sameFuture(first, cw); why != "" && res.AuditFailure == "" {
 					res.AuditFailure = why
 				}
 			} else {
-				audited[fp] = child.Clone()
+				e.audited[fp] = cw.Clone()
 			}
 		}
-		if !opt.Stateless && !visited.add(fp, used) {
+		if !opt.Stateless && !e.visited.add(fp, used) {
 			res.Revisits++
-			pool = append(pool, child)
+			e.pool = append(e.pool, child)
 			continue
 		}
 		res.States++
+		e.account(child)
 		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
+			res.Memory = e.peak
 			opt.Progress(res.ExploreStats)
 		}
 		if res.States >= opt.MaxStates {
 			res.Complete = false
 			res.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates)
-			return res, nil
+			return
+		}
+		if e.peak > opt.MaxMemory {
+			res.Complete = false
+			res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(opt.MaxMemory))
+			return
 		}
 		if depth >= opt.MaxDepth {
 			res.Complete = false
 			res.Cut = fmt.Sprintf("depth budget of %d steps exhausted", opt.MaxDepth)
-			pool = append(pool, child)
+			e.pool = append(e.pool, child)
 			continue
 		}
 		res.MaxDepth = max(res.MaxDepth, depth)
-		var nf *frame
-		if n := len(frames); n > 0 {
-			nf, frames = frames[n-1], frames[:n-1]
-		} else {
-			nf = &frame{}
+		e.push(child, used, via)
+	}
+}
+
+// push adds a level holding world b, reached with used faults by the
+// choices via, and releases the world of the level that leaves the window.
+func (e *explorer) push(b *worldBuf, used int, via []int) {
+	var nf *frame
+	if n := len(e.spare); n > 0 {
+		nf, e.spare = e.spare[n-1], e.spare[:n-1]
+	} else {
+		nf = &frame{}
+		e.frameBytes += int64(unsafe.Sizeof(frame{}))
+	}
+	start := len(e.path)
+	oldCap := cap(e.path)
+	e.path = append(e.path, via...)
+	e.frameBytes += int64(cap(e.path)-oldCap) * 8
+	*nf = frame{world: b, faults: used, vec: nf.vec[:0], viaStart: start, viaEnd: len(e.path)}
+	oldCap = cap(e.stack)
+	e.stack = append(e.stack, nf)
+	e.frameBytes += int64(cap(e.stack)-oldCap) * 8
+	if old := len(e.stack) - 1 - e.window; old > 0 && old%e.every != 0 {
+		e.release(e.stack[old])
+	}
+	e.note()
+}
+
+// pop removes the top level.
+func (e *explorer) pop() {
+	top := len(e.stack) - 1
+	f := e.stack[top]
+	e.release(f)
+	e.path = e.path[:f.viaStart]
+	e.spare = append(e.spare, f)
+	e.stack = e.stack[:top]
+}
+
+// release returns a level's world to the pool.
+func (e *explorer) release(f *frame) {
+	if f.world != nil {
+		e.pool = append(e.pool, f.world)
+		f.world = nil
+	}
+}
+
+// acquire takes a world buffer from the pool, or makes one.
+func (e *explorer) acquire() *worldBuf {
+	if n := len(e.pool); n > 0 {
+		b := e.pool[n-1]
+		e.pool = e.pool[:n-1]
+		return b
+	}
+	e.res.Worlds++
+	e.worldBytes += int64(unsafe.Sizeof(worldBuf{}))
+	return &worldBuf{w: &World{}}
+}
+
+// account recounts b's bytes after its world changed.
+func (e *explorer) account(b *worldBuf) {
+	n := b.w.footprint()
+	e.worldBytes += n - b.bytes
+	b.bytes = n
+	e.note()
+}
+
+// note records the peak of the counted bytes.
+func (e *explorer) note() {
+	e.peak = max(e.peak, e.memory())
+}
+
+// memory is the number of bytes the search holds, counted from sizes:
+// the visited set, the stack (frames, alternative vectors, the path) and
+// every world buffer. It does not read the Go runtime, so a search that
+// hits the budget hits it at the same state on every run; the process's
+// resident memory is larger by the runtime, the invariants' copies and the
+// garbage collector's headroom.
+func (e *explorer) memory() int64 {
+	return e.visited.bytes() + e.worldBytes + e.frameBytes + int64(cap(e.fpBuf))
+}
+
+// restore rebuilds the world of level j: it copies the nearest level below
+// that kept its world and replays the recorded choices of the levels in
+// between, giving a world back to every one of them that still has
+// alternatives to try. The replay is exact — same world, same answers — so
+// the search does not depend on which worlds were kept.
+func (e *explorer) restore(j int) {
+	i := j - 1
+	for e.stack[i].world == nil {
+		i--
+	}
+	cur := e.acquire()
+	cur.w.CopyFrom(e.stack[i].world.w)
+	for m := i + 1; m <= j; m++ {
+		f := e.stack[m]
+		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
+		cur.w.SetChooser(&e.replay)
+		cur.w.Step()
+		e.res.Replayed++
+		switch {
+		case m == j:
+			e.account(cur)
+			f.world = cur
+		case !f.done:
+			b := e.acquire()
+			b.w.CopyFrom(cur.w)
+			e.account(b)
+			f.world = b
 		}
-		*nf = frame{world: child, faults: used, via: append(nf.via[:0], via...), vec: nf.vec[:0]}
-		stack = append(stack, nf)
 	}
-	return res, nil
 }
 
-// pathChoices concatenates the choice vectors from the root to a state.
-func pathChoices(stack []*frame, last []int) []int {
-	var out []int
-	for _, f := range stack[1:] {
-		out = append(out, f.via...)
+// FormatBytes writes a byte count in the largest binary unit that divides
+// it exactly (2GiB, 512MiB, 1500B), the form ParseBytes-style flags accept.
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d%s", n/u.size, u.name)
+		}
 	}
-	return append(out, last...)
-}
-
-// fingerprintSet maps explored states to the fewest faults used to reach
-// them. A state reached again with fewer faults used is explored again: it
-// has more budget left, so more schedules below it.
-type fingerprintSet struct {
-	m map[Fingerprint]uint8
-}
-
-func newFingerprintSet() *fingerprintSet {
-	return &fingerprintSet{m: make(map[Fingerprint]uint8, 1024)}
-}
-
-// add records fp reached with used faults; it reports whether the state
-// must be explored (new, or reached with fewer faults than before).
-func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
-	u := uint8(min(used, 255))
-	if prev, ok := s.m[fp]; ok && prev <= u {
-		return false
-	}
-	s.m[fp] = u
-	return true
+	return fmt.Sprintf("%dB", n)
 }
 
 // sameFuture runs copies of a and b to their end with no further faults

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -24,17 +27,27 @@ type exploreOptions struct {
 	sets      []string
 	maxDepth  int
 	maxStates int
+	maxMemory string
 	format    string
 	save      string
 	timing    bool
 	check     bool
 	property  string
 	changed   func(string) bool
+	// interrupt, when closed, stops the search (Ctrl-C): it ends as
+	// INCOMPLETE with its statistics and the progress line is ended.
+	interrupt <-chan struct{}
+	// progress receives the redrawn progress line; nil draws none.
+	progress      io.Writer
+	progressEvery int
 	scenarioFlag
 }
 
-func newExploreCmd() *cobra.Command {
-	o := &exploreOptions{}
+func newExploreCmd() *cobra.Command { return exploreCommand(&exploreOptions{}) }
+
+// exploreCommand builds the command around o; tests preset o.interrupt
+// and o.progress, which otherwise come from the terminal.
+func exploreCommand(o *exploreOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explore SCENARIO | -f FILE",
 		Short: "Search every fault schedule up to a bound: a proof, or a minimal counterexample",
@@ -50,24 +63,36 @@ a minimal set of faults, with its cause and the command that replays it.`,
   once explore double-billing --semantics idem --ops 5 --max-faults 6 --faults loss,ack-loss
   once explore -f my-scenario.yaml --semantics idem`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.interrupt == nil {
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+				defer stop()
+				context.AfterFunc(ctx, stop) // a second Ctrl-C ends the process as usual
+				o.interrupt = ctx.Done()
+			}
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+				o.progress = stderr
+			}
 			return runExplore(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.registerFile(cmd)
 	fl := cmd.Flags()
 	o.changed = fl.Changed
-	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
-	fl.IntVar(&o.ops, "ops", 2, "number of operations (default: the scenario's explore.ops)")
-	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule (default: the scenario's explore.max-faults)")
-	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
+	// Flags whose default comes from the scenario are registered with an
+	// empty default, so the help prints no default but the scenario's.
+	fl.StringVar(&o.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
+	fl.IntVar(&o.ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
+	fl.IntVar(&o.maxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
+	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
-	fl.IntVar(&o.maxDepth, "max-depth", 0, "engine steps per schedule (default 100000)")
-	fl.IntVar(&o.maxStates, "max-states", 0, "distinct states before giving up (default 20000000)")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
+	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
+	fl.StringVar(&o.maxMemory, "max-memory", sim.FormatBytes(sim.DefaultExploreMaxMemory), "memory the search may hold (visited states, stack, worlds), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
 	fl.StringVar(&o.format, "format", "text", "output: text|json")
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
-	fl.StringVar(&o.property, "property", "exactly-once", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
+	fl.StringVar(&o.property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
 }
 
@@ -84,8 +109,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("--semantics: %v", err)
 	}
-	if o.maxFaults < 0 || o.maxDepth < 0 || o.maxStates < 0 {
-		return usageErr("--max-faults, --max-depth and --max-states must not be negative")
+	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
+		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	}
+	if o.maxDepth < 0 || o.maxStates < 0 {
+		return usageErr("--max-depth and --max-states must not be negative")
+	}
+	maxMemory, err := parseBytes(o.maxMemory)
+	if err != nil {
+		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
 	var promise sim.Promise
 	switch o.property {
@@ -99,6 +131,12 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	faults, kinds, err := scenarios.ExploreFaults(o.faults)
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if len(kinds) == 0 {
+		// An empty list would prove a property of the fault-free run only
+		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
+		// for that).
+		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.faults, strings.Join(scenarios.FaultKindNames, ", "))
 	}
 	set := scenarios.Settings{Semantics: sem, Ops: o.ops, Faults: faults, Params: map[string]string{}}
 	for _, s := range o.sets {
@@ -114,23 +152,25 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 
-	progress := progressPrinter(stderr)
+	line := newProgressLine(o.progress)
 	start := time.Now()
 	res, err := sim.Explore(cfg, sim.ExploreOptions{
-		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates,
-		Progress: progress, ProgressEvery: 50_000,
+		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory,
+		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	})
+	line.end() // before any other output, interrupted or not
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
 	elapsed := time.Since(start)
-	if progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
 	doc := report.ExploreDoc{
 		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
 		Property: o.property, MaxFaults: o.maxFaults, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
+		MemoryBytes: res.Memory,
+	}
+	if doc.Params == nil {
+		doc.Params = []string{}
 	}
 	if o.timing {
 		ms := float64(elapsed.Microseconds()) / 1000
@@ -184,6 +224,10 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	cex := &report.Counterexample{
 		Cause: report.Cause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
 		Digest: report.DigestString(end.Digest()), FoundFaults: len(found),
+		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
+	}
+	if cex.Steps == nil {
+		cex.Steps = []string{}
 	}
 	for _, f := range plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
@@ -233,16 +277,35 @@ func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []s
 	return nil
 }
 
-// progressPrinter returns a progress callback that redraws one line on a
-// terminal, or nil when stderr is not a terminal (piped output stays clean).
-func progressPrinter(stderr io.Writer) func(sim.ExploreStats) {
-	if !isTerminal(stderr) {
-		return nil
+// progressLine redraws one line of progress on a terminal while a search
+// runs, and ends it — cleared, the cursor back at column 0 — before
+// anything else is printed, also when the search was interrupted.
+type progressLine struct {
+	w     io.Writer // nil: no progress line
+	start time.Time
+	drawn bool
+}
+
+func newProgressLine(w io.Writer) *progressLine {
+	return &progressLine{w: w, start: time.Now()}
+}
+
+// draw redraws the line with the search's statistics so far.
+func (p *progressLine) draw(s sim.ExploreStats) {
+	if p.w == nil {
+		return
 	}
-	start := time.Now()
-	return func(s sim.ExploreStats) {
-		rate := float64(s.States) / max(time.Since(start).Seconds(), 1e-9)
-		fmt.Fprintf(stderr, "\r\033[Kexploring: %d states · %d schedules · depth %d · %.0f states/s", s.States, s.Schedules, s.MaxDepth, rate)
+	rate := float64(s.States) / max(time.Since(p.start).Seconds(), 1e-9)
+	fmt.Fprintf(p.w, "\r\033[Kexploring: %d states · %d schedules · depth %d · %s held · %.0f states/s",
+		s.States, s.Schedules, s.MaxDepth, humanBytes(s.Memory), rate)
+	p.drawn = true
+}
+
+// end clears the line if one was drawn.
+func (p *progressLine) end() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
 	}
 }
 
@@ -268,6 +331,7 @@ func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
 	if !changed("property") {
 		o.property = d.Property
 	}
+
 }
 
 // isTerminal reports whether w is a terminal: progress lines are drawn

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/sim"
+)
+
+// runOnce runs a command line and returns its exit code, stdout and stderr.
+func runOnce(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := execute(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestExploreHelpShowsRealDefaults: a flag whose default comes from the
+// scenario shows no fixed default (it used to print "(default 2)" for
+// --ops whatever the scenario said), and the budgets show sim's defaults.
+func TestExploreHelpShowsRealDefaults(t *testing.T) {
+	cmd := newExploreCmd()
+	for _, name := range []string{"semantics", "ops", "max-faults", "faults", "property"} {
+		f := cmd.Flags().Lookup(name)
+		if f.DefValue != "" && f.DefValue != "0" {
+			t.Errorf("--%s shows default %q, but its default is the scenario's", name, f.DefValue)
+		}
+		if !strings.Contains(f.Usage, "(default: the ") {
+			t.Errorf("--%s does not say where its default comes from: %q", name, f.Usage)
+		}
+	}
+	help := cmd.Flags().FlagUsages()
+	for _, want := range []string{
+		fmt.Sprintf("(default %d)", sim.DefaultExploreMaxDepth),
+		fmt.Sprintf("(default %d)", sim.DefaultExploreMaxStates),
+		fmt.Sprintf("(default %q)", sim.FormatBytes(sim.DefaultExploreMaxMemory)),
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("explore --help lacks %s:\n%s", want, help)
+		}
+	}
+}
+
+// TestExploreBadInput: inputs that used to run a meaningless search exit 2
+// with one line naming the flag.
+func TestExploreBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		// An empty list proved the fault-free run and printed HOLDS.
+		{[]string{"--faults", ""}, `--faults "" names no fault kind`},
+		{[]string{"--faults", " , "}, `--faults " , " names no fault kind`},
+		// Scenario files allow [0, 20]; the flag accepted 1000.
+		{[]string{"--max-faults", "1000"}, "--max-faults 1000: want a fault count in [0, 20]"},
+		{[]string{"--max-faults", "-1"}, "--max-faults -1: want a fault count in [0, 20]"},
+		{[]string{"--max-memory", "lots"}, `--max-memory "lots": not a size`},
+		{[]string{"--max-memory", "0GiB"}, `--max-memory "0GiB": want a size in`},
+	}
+	for _, c := range cases {
+		args := append([]string{"explore", "double-billing", "--timing=false"}, c.args...)
+		code, stdout, stderr := runOnce(args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestExploreMaxMemory: a search that outgrows --max-memory is reported
+// INCOMPLETE with the budget named and its statistics, and --check fails.
+func TestExploreMaxMemory(t *testing.T) {
+	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "3", "--max-faults", "5",
+		"--faults", "loss,ack-loss", "--max-memory", "64KiB", "--timing=false", "--check")
+	if code != exitViolation || !strings.Contains(stdout, "INCOMPLETE: no violation found, but the search was cut: memory budget of 64KiB exhausted") {
+		t.Fatalf("exit %d, want 1 and an INCOMPLETE report naming the budget:\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "explored ") {
+		t.Fatalf("the cut search printed no statistics:\n%s", stdout)
+	}
+}
+
+// TestExploreCounterexampleJSONHasFaultList: a violation that needs no
+// fault lists its faults as [] in JSON, not null.
+func TestExploreCounterexampleJSONHasFaultList(t *testing.T) {
+	code, stdout, stderr := runOnce("explore", "key-reuse-different-payload", "--semantics", "idem", "--max-faults", "0", "--format", "json", "--timing=false")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Params         []string `json:"params"`
+		Counterexample *struct {
+			Faults []string `json:"faults"`
+			Steps  []string `json:"steps"`
+		} `json:"counterexample"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Counterexample == nil {
+		t.Fatalf("want a counterexample:\n%s", stdout)
+	}
+	if doc.Counterexample.Faults == nil || len(doc.Counterexample.Faults) != 0 {
+		t.Fatalf(`want "faults": [] for a violation without faults:\n%s`, stdout)
+	}
+	if doc.Params == nil {
+		t.Fatalf(`want "params": [] for a scenario without parameters:\n%s`, stdout)
+	}
+}
+
+// interruptingWriter stands for a terminal whose user presses Ctrl-C as
+// soon as the first progress line is drawn.
+type interruptingWriter struct {
+	bytes.Buffer
+	interrupt chan struct{}
+}
+
+func (w *interruptingWriter) Write(p []byte) (int, error) {
+	if w.interrupt != nil {
+		close(w.interrupt)
+		w.interrupt = nil
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestExploreInterruptEndsTheProgressLine: Ctrl-C stops the search, the
+// progress line is cleared before the report (it used to stay on screen,
+// unterminated), and the report says INCOMPLETE: interrupted.
+func TestExploreInterruptEndsTheProgressLine(t *testing.T) {
+	stop := make(chan struct{})
+	term := &interruptingWriter{interrupt: stop}
+	o := &exploreOptions{interrupt: stop, progress: term, progressEvery: 1}
+	cmd := exploreCommand(o)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"double-billing", "--ops", "3", "--max-faults", "4", "--timing=false"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	line := term.String()
+	if !strings.HasPrefix(line, "\r\033[Kexploring: ") || !strings.HasSuffix(line, "\r\033[K") {
+		t.Fatalf("the progress line was not ended after the interrupt: %q", line)
+	}
+	if !strings.Contains(stdout.String(), "INCOMPLETE: no violation found, but the search was cut: interrupted") {
+		t.Fatalf("want an INCOMPLETE report:\n%s", stdout.String())
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	good := map[string]int64{"512MiB": 512 << 20, "2GiB": 2 << 30, "2gib": 2 << 30, "1.5GB": 1_500_000_000, "4096": 4096, "64 KiB": 64 << 10, "1B": 1}
+	for in, want := range good {
+		if got, err := parseBytes(in); err != nil || got != want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "GiB", "-1GiB", "0", "2XB", "NaN", "1e30"} {
+		if got, err := parseBytes(in); err == nil {
+			t.Errorf("parseBytes(%q) = %d, want an error", in, got)
+		}
+	}
+}
