@@ -1,0 +1,183 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// checkNesting scans a scenario file's text for the nesting depth of its
+// YAML — block indentation levels (mappings and "- " sequences) plus open
+// flow collections ([ and {) — and reports the first place deeper than
+// MaxNestingDepth. It runs before the YAML parser, whose memory grows
+// much faster than the file when brackets nest ("name: [[[[…]]]]").
+//
+// The scan is a conservative approximation of YAML's structure, linear in
+// the file and allocation-light: it skips comments, quoted scalars (also
+// across lines) and block scalars (| and >), and counts a [ or { only
+// where a node can start, so prose like "x[1]" in a plain scalar does not
+// count. It never rejects a file because of a bracket inside a string.
+func checkNesting(data []byte) *inputProblem {
+	s := nestingScan{blockParent: -1}
+	for lineNo := 1; len(data) > 0; lineNo++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if p := s.line(lineNo, bytes.TrimSuffix(line, []byte{'\r'})); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// nestingScan is the state of checkNesting between lines.
+type nestingScan struct {
+	indents     []int // columns of the open block nodes, innermost last
+	flow        int   // open [ and { collections
+	quote       byte  // the open quote (' or ") of a scalar spanning lines, or 0
+	blockParent int   // in a | or > block scalar: the indentation of its parent line; -1 outside
+}
+
+func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
+	indent := 0
+	for indent < len(line) && line[indent] == ' ' {
+		indent++
+	}
+	blank := indent == len(line) || isBlankLine(line[indent:])
+	if s.blockParent >= 0 {
+		if blank || indent > s.blockParent {
+			return nil // text of the block scalar
+		}
+		s.blockParent = -1
+	}
+	pos := 0
+	nodeStart := true
+	if s.quote == 0 && s.flow == 0 {
+		if blank || line[indent] == '#' {
+			return nil
+		}
+		for len(s.indents) > 0 && s.indents[len(s.indents)-1] >= indent {
+			s.indents = s.indents[:len(s.indents)-1]
+		}
+		// Each "- ", "? " or ": " indicator at the start of a line opens
+		// one more node on the same line ("- - - x" nests three lists).
+		pos = indent
+		for {
+			s.indents = append(s.indents, pos)
+			if s.depth() > MaxNestingDepth {
+				return s.tooDeep(lineNo, line, pos)
+			}
+			if !isIndicator(line, pos) {
+				break
+			}
+			pos++
+			for pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
+				pos++
+			}
+			if pos == len(line) {
+				break
+			}
+		}
+	}
+	return s.rest(lineNo, line, pos, indent, nodeStart)
+}
+
+// rest scans the line from pos for quotes, comments, block scalar
+// headers and flow collections.
+func (s *nestingScan) rest(lineNo int, line []byte, pos, indent int, nodeStart bool) *inputProblem {
+	for i := pos; i < len(line); i++ {
+		c := line[i]
+		switch s.quote {
+		case '"':
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				s.quote, nodeStart = 0, false
+			}
+			continue
+		case '\'':
+			if c == '\'' {
+				if i+1 < len(line) && line[i+1] == '\'' {
+					i++
+				} else {
+					s.quote, nodeStart = 0, false
+				}
+			}
+			continue
+		}
+		switch {
+		case c == ' ' || c == '\t':
+			continue
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return nil // a comment to the end of the line
+		case (c == '"' || c == '\'') && nodeStart:
+			s.quote = c
+			nodeStart = false
+		case c == '[' || c == '{':
+			if nodeStart || s.flow > 0 {
+				s.flow++
+				if s.depth() > MaxNestingDepth {
+					return s.tooDeep(lineNo, line, i)
+				}
+				nodeStart = true
+				continue
+			}
+			nodeStart = false
+		case c == ']' || c == '}':
+			if s.flow > 0 {
+				s.flow--
+			}
+			nodeStart = false
+		case c == ',' && s.flow > 0:
+			nodeStart = true
+		case c == ':' && (i+1 == len(line) || isSpaceOrFlowEnd(line[i+1], s.flow > 0)):
+			nodeStart = true
+		case (c == '|' || c == '>') && nodeStart && s.flow == 0:
+			s.blockParent = indent
+			return nil // the header's rest is indicators and a comment
+		case (c == '&' || c == '!') && nodeStart:
+			for i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+				i++ // an anchor or a tag: the node follows it
+			}
+		default:
+			nodeStart = false
+		}
+	}
+	return nil
+}
+
+func (s *nestingScan) depth() int { return len(s.indents) + s.flow }
+
+func (s *nestingScan) tooDeep(lineNo int, line []byte, at int) *inputProblem {
+	return &inputProblem{lineNo, utf8.RuneCount(line[:at]) + 1,
+		fmt.Sprintf("nested more than %d levels deep (mappings, lists and brackets); a scenario needs far fewer", MaxNestingDepth)}
+}
+
+// isIndicator reports whether line[pos] is a block indicator ("- ", "? ",
+// ": ") that starts a node on the same line.
+func isIndicator(line []byte, pos int) bool {
+	if pos >= len(line) {
+		return false
+	}
+	switch line[pos] {
+	case '-', '?', ':':
+		return pos+1 == len(line) || line[pos+1] == ' ' || line[pos+1] == '\t'
+	}
+	return false
+}
+
+func isSpaceOrFlowEnd(c byte, inFlow bool) bool {
+	return c == ' ' || c == '\t' || (inFlow && (c == ',' || c == ']' || c == '}'))
+}
+
+func isBlankLine(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
