@@ -4,6 +4,7 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 BENCHPKGS ?= ./sim/ ./scenarios/ ./cmd/once/
 STATICCHECK_VERSION ?= v0.8.2
+FUZZTIME  ?= 30s
 
 .PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare
 
@@ -39,8 +40,16 @@ lint:
 	$(GO) vet ./...
 	"$$($(GO) env GOPATH)/bin/staticcheck" ./...
 
+# Every fuzz test of every package, one after the other (go test fuzzes one
+# target at a time), each for FUZZTIME; a failing input is saved under the
+# package's testdata/fuzz and fails the target.
 fuzz:
-	$(GO) test ./scenarios/ -run '^$$' -fuzz FuzzParsePlan -fuzztime 30s
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$target for $(FUZZTIME)"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME); \
+	  done; \
+	done
 
 clean:
 	rm -rf bin bench.out

@@ -12,8 +12,8 @@ import (
 // than a few megabytes or more than a moment.
 const (
 	// MaxScenarioFileBytes is the largest scenario file Load accepts. The
-	// largest catalog scenario is under 7 KB; 1 MiB leaves room for a
-	// hundred and fifty of them, and decodes in a few tens of megabytes.
+	// largest catalog scenario is under 7 KB; 1 MiB leaves room for long
+	// prose (MaxScenarioNodes bounds the values, which cost the memory).
 	MaxScenarioFileBytes = 1 << 20
 
 	// MaxPlanFileBytes is the largest plan file ParsePlan accepts and
@@ -27,6 +27,12 @@ const (
 	// itself needs five (expect → row → faults → a probability); the limit
 	// stops a nested-bracket bomb before the YAML parser sees it.
 	MaxNestingDepth = 16
+
+	// MaxScenarioNodes is the largest number of values, lists and
+	// mappings a scenario file may hold: the largest catalog scenario
+	// holds about 330. The YAML parser costs one to two kilobytes per
+	// value, so the limit keeps it within about 20 MB.
+	MaxScenarioNodes = 10_000
 )
 
 // utf8BOM is the byte-order mark some editors put at the start of a UTF-8

@@ -27,12 +27,13 @@ var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "cu
 //
 // Before the YAML parser sees the bytes, they must be text (UTF-8, no NUL
 // or control characters; a leading byte-order mark is skipped), at most
-// MaxScenarioFileBytes long, and nested at most MaxNestingDepth deep.
+// MaxScenarioFileBytes long, nested at most MaxNestingDepth deep, and
+// hold at most MaxScenarioNodes values and collections.
 func Load(file string, data []byte) (sc *Scenario, err error) {
 	data = stripBOM(data)
 	p := checkInput(data, MaxScenarioFileBytes, "scenario file")
 	if p == nil {
-		p = checkNesting(data)
+		p = checkShape(data)
 	}
 	if p != nil {
 		return nil, &SpecError{File: file, Line: p.line, Col: p.col, Msg: p.msg}

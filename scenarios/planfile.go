@@ -377,7 +377,9 @@ func nodeNames(topo *sim.Topology) []string {
 // sim.Topology.FaultLine).
 func FaultLine(topo *sim.Topology, f sim.Fault) string { return topo.FaultLine(f) }
 
-// WritePlan writes p with its faults already resolved against topo.
+// WritePlan writes p with its faults already resolved against topo, in one
+// write; a plan longer than MaxPlanFileBytes (which ParsePlan would
+// refuse) is an error, and nothing is written.
 func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) error {
 	var b strings.Builder
 	b.WriteString("# once fault plan — replay with: once replay FILE\n")
@@ -414,6 +416,9 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	for _, fl := range faults {
 		b.WriteString(FaultLine(topo, fl))
 		b.WriteString("\n")
+	}
+	if b.Len() > MaxPlanFileBytes {
+		return fmt.Errorf("scenarios: the plan of %d fault(s) takes %d bytes, above the limit of %s that replay reads; nothing written", len(faults), b.Len(), sizeText(MaxPlanFileBytes))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

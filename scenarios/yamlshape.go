@@ -6,18 +6,21 @@ import (
 	"unicode/utf8"
 )
 
-// checkNesting scans a scenario file's text for the nesting depth of its
-// YAML — block indentation levels (mappings and "- " sequences) plus open
-// flow collections ([ and {) — and reports the first place deeper than
-// MaxNestingDepth. It runs before the YAML parser, whose memory grows
-// much faster than the file when brackets nest ("name: [[[[…]]]]").
+// checkShape scans a scenario file's text for the shape of its YAML and
+// reports the first place nested deeper than MaxNestingDepth — block
+// indentation levels (mappings and "- " lists) plus open flow collections
+// ([ and {) — or holding more than MaxScenarioNodes values and
+// collections. It runs before the YAML parser, whose memory grows much
+// faster than the file: nested brackets ("name: [[[[…]]]]") took 2.4 GB
+// for 200 KB, and a flat list of one-letter values about 800 bytes per
+// byte of file.
 //
 // The scan is a conservative approximation of YAML's structure, linear in
 // the file and allocation-light: it skips comments, quoted scalars (also
 // across lines) and block scalars (| and >), and counts a [ or { only
 // where a node can start, so prose like "x[1]" in a plain scalar does not
 // count. It never rejects a file because of a bracket inside a string.
-func checkNesting(data []byte) *inputProblem {
+func checkShape(data []byte) *inputProblem {
 	s := nestingScan{blockParent: -1}
 	for lineNo := 1; len(data) > 0; lineNo++ {
 		line := data
@@ -33,12 +36,13 @@ func checkNesting(data []byte) *inputProblem {
 	return nil
 }
 
-// nestingScan is the state of checkNesting between lines.
+// nestingScan is the state of checkShape between lines.
 type nestingScan struct {
 	indents     []int // columns of the open block nodes, innermost last
 	flow        int   // open [ and { collections
 	quote       byte  // the open quote (' or ") of a scalar spanning lines, or 0
 	blockParent int   // in a | or > block scalar: the indentation of its parent line; -1 outside
+	nodes       int   // values and collections seen so far
 }
 
 func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
@@ -71,6 +75,9 @@ func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
 				return s.tooDeep(lineNo, line, pos)
 			}
 			if !isIndicator(line, pos) {
+				if p := s.count(lineNo, line, pos); p != nil {
+					return p
+				}
 				break
 			}
 			pos++
@@ -116,11 +123,17 @@ func (s *nestingScan) rest(lineNo int, line []byte, pos, indent int, nodeStart b
 		case (c == '"' || c == '\'') && nodeStart:
 			s.quote = c
 			nodeStart = false
+			if p := s.count(lineNo, line, i); p != nil {
+				return p
+			}
 		case c == '[' || c == '{':
 			if nodeStart || s.flow > 0 {
 				s.flow++
 				if s.depth() > MaxNestingDepth {
 					return s.tooDeep(lineNo, line, i)
+				}
+				if p := s.count(lineNo, line, i); p != nil {
+					return p
 				}
 				nodeStart = true
 				continue
@@ -143,8 +156,23 @@ func (s *nestingScan) rest(lineNo int, line []byte, pos, indent int, nodeStart b
 				i++ // an anchor or a tag: the node follows it
 			}
 		default:
+			if nodeStart && s.flow > 0 {
+				if p := s.count(lineNo, line, i); p != nil {
+					return p // a plain value in a flow collection
+				}
+			}
 			nodeStart = false
 		}
+	}
+	return nil
+}
+
+// count counts one more value or collection, at line:at.
+func (s *nestingScan) count(lineNo int, line []byte, at int) *inputProblem {
+	s.nodes++
+	if s.nodes > MaxScenarioNodes {
+		return &inputProblem{lineNo, utf8.RuneCount(line[:at]) + 1,
+			fmt.Sprintf("more than %d values, lists and mappings; a scenario needs far fewer", MaxScenarioNodes)}
 	}
 	return nil
 }
