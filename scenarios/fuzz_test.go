@@ -81,8 +81,14 @@ func FuzzLoad(f *testing.F) {
 				f.Fatal(err)
 			}
 			f.Add(data)
+			f.Add(append([]byte("\uFEFF"), data...)) // a byte-order mark first
 		}
 	}
+	// What the input limits stop before the parser: nesting, bytes that
+	// are not text.
+	f.Add([]byte("name: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n"))
+	f.Add([]byte("name:\n" + strings.Repeat("- ", 40) + "x\n"))
+	f.Add([]byte("name: x\x00\ntopology: \xff\xfe\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "fuzz.yaml"
 		sc, p, err := loadGuarded(name, data)
