@@ -200,6 +200,7 @@ func TestLoadRejectsQuotedNumbers(t *testing.T) {
 		{"    crash: true\n", "    crash: \"true\"\n", 31, 12, `crash: "true" is quoted text, not true or false`},
 		{"delay: 15ms, both: true}", "delay: 15ms, both: 'true'}", 42, 72, `both: "true" is quoted text, not true or false`},
 		{"\nlesson:\n", "\nbudget: {events: \"5000\"}\nlesson:\n", 58, 18, `budget.events: "5000" is quoted text`},
+		{"params:\n", "params:\n  - {name: n, type: int, default: 1, min: \"0\", max: 5}\n", 14, 43, `parameter n: "0" is quoted text`},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
 			wantSpecError(t, replaceOnce(t, src, tc.old, tc.new), tc.line, tc.col, tc.field)
