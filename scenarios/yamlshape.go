@@ -36,13 +36,20 @@ func checkShape(data []byte) *inputProblem {
 	return nil
 }
 
+// blockLevel is an open block node: its column, and whether it is a list
+// (a "- " item), which may sit at the column of the key it belongs to.
+type blockLevel struct {
+	col int
+	seq bool
+}
+
 // nestingScan is the state of checkShape between lines.
 type nestingScan struct {
-	indents     []int // columns of the open block nodes, innermost last
-	flow        int   // open [ and { collections
-	quote       byte  // the open quote (' or ") of a scalar spanning lines, or 0
-	blockParent int   // in a | or > block scalar: the indentation of its parent line; -1 outside
-	nodes       int   // values and collections seen so far
+	indents     []blockLevel // the open block nodes, innermost last
+	flow        int          // open [ and { collections
+	quote       byte         // the open quote (' or ") of a scalar spanning lines, or 0
+	blockParent int          // in a | or > block scalar: the indentation of its parent line; -1 outside
+	nodes       int          // values and collections seen so far
 }
 
 func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
@@ -63,14 +70,22 @@ func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
 		if blank || line[indent] == '#' {
 			return nil
 		}
-		for len(s.indents) > 0 && s.indents[len(s.indents)-1] >= indent {
+		// Close the nodes this line is not inside of. A list item at the
+		// column of a key is that key's value ("key:\n- item"): the key
+		// stays open.
+		item := line[indent] == '-' && isIndicator(line, indent)
+		for len(s.indents) > 0 {
+			top := s.indents[len(s.indents)-1]
+			if top.col < indent || (top.col == indent && !top.seq && item) {
+				break
+			}
 			s.indents = s.indents[:len(s.indents)-1]
 		}
 		// Each "- ", "? " or ": " indicator at the start of a line opens
 		// one more node on the same line ("- - - x" nests three lists).
 		pos = indent
 		for {
-			s.indents = append(s.indents, pos)
+			s.indents = append(s.indents, blockLevel{col: pos, seq: line[pos] == '-' && isIndicator(line, pos)})
 			if s.depth() > MaxNestingDepth {
 				return s.tooDeep(lineNo, line, pos)
 			}
