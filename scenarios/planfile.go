@@ -241,7 +241,11 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 		if _, dup := f.cols[k]; dup {
 			return f, errAt(cols[i], "%s: %s= given twice", kind, k)
 		}
-		if other := map[string]string{"from": "node", "node": "from"}[k]; other != "" {
+		if k == "from" || k == "node" {
+			other := "from" // the sender: from= and node= are one field
+			if k == "from" {
+				other = "node"
+			}
 			if _, dup := f.cols[other]; dup {
 				return f, errAt(cols[i], "%s: %s= and %s= both name the same node: give one", kind, other, k)
 			}

@@ -15,13 +15,15 @@ import (
 // for 200 KB, and a flat list of one-letter values about 800 bytes per
 // byte of file.
 //
-// The scan is a conservative approximation of YAML's structure, linear in
-// the file and allocation-light: it skips comments, quoted scalars (also
-// across lines) and block scalars (| and >), and counts a [ or { only
-// where a node can start, so prose like "x[1]" in a plain scalar does not
-// count. It never rejects a file because of a bracket inside a string.
+// The scan approximates YAML's structure, linear in the file and
+// allocation-light: it skips comments, quoted scalars (also across lines)
+// and block scalars (| and >), and counts a [ or { only where a node can
+// start, so a bracket in a string or in prose like "x[1]" does not count.
+// A scalar on a line of its own ("- x") counts as a level, one after its
+// key ("k: x") does not; TestCheckShapeAgreesWithYAML holds the scan to
+// that, against the YAML writer.
 func checkShape(data []byte) *inputProblem {
-	s := nestingScan{blockParent: -1}
+	s := shapeScan{blockParent: -1}
 	for lineNo := 1; len(data) > 0; lineNo++ {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -43,8 +45,8 @@ type blockLevel struct {
 	seq bool
 }
 
-// nestingScan is the state of checkShape between lines.
-type nestingScan struct {
+// shapeScan is the state of checkShape between lines.
+type shapeScan struct {
 	indents     []blockLevel // the open block nodes, innermost last
 	flow        int          // open [ and { collections
 	quote       byte         // the open quote (' or ") of a scalar spanning lines, or 0
@@ -52,7 +54,8 @@ type nestingScan struct {
 	nodes       int          // values and collections seen so far
 }
 
-func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
+// line scans one line (without its line break).
+func (s *shapeScan) line(lineNo int, line []byte) *inputProblem {
 	indent := 0
 	for indent < len(line) && line[indent] == ' ' {
 		indent++
@@ -65,7 +68,6 @@ func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
 		s.blockParent = -1
 	}
 	pos := 0
-	nodeStart := true
 	if s.quote == 0 && s.flow == 0 {
 		if blank || line[indent] == '#' {
 			return nil
@@ -104,12 +106,13 @@ func (s *nestingScan) line(lineNo int, line []byte) *inputProblem {
 			}
 		}
 	}
-	return s.rest(lineNo, line, pos, indent, nodeStart)
+	return s.rest(lineNo, line, pos, indent)
 }
 
-// rest scans the line from pos for quotes, comments, block scalar
-// headers and flow collections.
-func (s *nestingScan) rest(lineNo int, line []byte, pos, indent int, nodeStart bool) *inputProblem {
+// rest scans the line from pos, where a node may start, for quotes,
+// comments, block scalar headers and flow collections.
+func (s *shapeScan) rest(lineNo int, line []byte, pos, indent int) *inputProblem {
+	nodeStart := true
 	for i := pos; i < len(line); i++ {
 		c := line[i]
 		switch s.quote {
@@ -183,7 +186,7 @@ func (s *nestingScan) rest(lineNo int, line []byte, pos, indent int, nodeStart b
 }
 
 // count counts one more value or collection, at line:at.
-func (s *nestingScan) count(lineNo int, line []byte, at int) *inputProblem {
+func (s *shapeScan) count(lineNo int, line []byte, at int) *inputProblem {
 	s.nodes++
 	if s.nodes > MaxScenarioNodes {
 		return &inputProblem{lineNo, utf8.RuneCount(line[:at]) + 1,
@@ -192,9 +195,9 @@ func (s *nestingScan) count(lineNo int, line []byte, at int) *inputProblem {
 	return nil
 }
 
-func (s *nestingScan) depth() int { return len(s.indents) + s.flow }
+func (s *shapeScan) depth() int { return len(s.indents) + s.flow }
 
-func (s *nestingScan) tooDeep(lineNo int, line []byte, at int) *inputProblem {
+func (s *shapeScan) tooDeep(lineNo int, line []byte, at int) *inputProblem {
 	return &inputProblem{lineNo, utf8.RuneCount(line[:at]) + 1,
 		fmt.Sprintf("nested more than %d levels deep (mappings, lists and brackets); a scenario needs far fewer", MaxNestingDepth)}
 }
