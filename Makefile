@@ -4,6 +4,8 @@ BENCHTIME ?= 1s
 COUNT     ?= 6
 BENCHPKGS ?= ./sim/ ./scenarios/ ./cmd/once/
 STATICCHECK_VERSION ?= v0.8.2
+FUZZTIME  ?= 30s
+FUZZMINIMIZETIME ?= 5s
 
 .PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare
 
@@ -40,8 +42,18 @@ lint:
 	$(GO) vet ./...
 	"$$($(GO) env GOPATH)/bin/staticcheck" ./...
 
+# Every fuzz test of every package, one after the other (go test fuzzes one
+# target at a time), each for FUZZTIME; a failing input is saved under the
+# package's testdata/fuzz and fails the target. Minimizing a new input is
+# capped at FUZZMINIMIZETIME: FuzzLoad runs scenarios, and the default
+# minute of minimizing would take its whole time.
 fuzz:
-	$(GO) test ./scenarios/ -run '^$$' -fuzz FuzzParsePlan -fuzztime 30s
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$target for $(FUZZTIME)"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME); \
+	  done; \
+	done
 
 clean:
 	rm -rf bin bench.out

@@ -3,11 +3,12 @@ package scenarios_test
 // Fuzz tests of the two hand-written input formats. Without -fuzz they run
 // their seeds and the corpus in testdata/fuzz as ordinary tests; with
 //
-//	go test ./scenarios/ -run '^$' -fuzz FuzzLoad -fuzztime 60s
-//	go test ./scenarios/ -run '^$' -fuzz FuzzParsePlan -fuzztime 60s
+//	make fuzz FUZZTIME=60s   (every fuzz test of the repository, in turn)
+//	go test ./scenarios/ -run '^$' -fuzz '^FuzzLoad$' -fuzztime 60s
+//	go test ./scenarios/ -run '^$' -fuzz '^FuzzParsePlan$' -fuzztime 60s
 //
 // they search for inputs that break the parsers' contracts; any such input
-// fails.
+// fails, and go test saves it under testdata/fuzz.
 
 import (
 	"bytes"
@@ -16,6 +17,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -23,6 +25,45 @@ import (
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
+
+// TestMakeFuzzRunsEveryFuzzer: `make fuzz` ran FuzzParsePlan only. Its
+// recipe must list the fuzz tests with go test -list, or name every one
+// in the repository.
+func TestMakeFuzzRunsEveryFuzzer(t *testing.T) {
+	makefile, err := os.ReadFile("../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recipe, ok := strings.Cut(string(makefile), "\nfuzz:")
+	if !ok {
+		t.Fatal("the Makefile has no fuzz target")
+	}
+	if end := strings.Index(recipe, "\n\n"); end >= 0 {
+		recipe = recipe[:end]
+	}
+	if strings.Contains(recipe, "-list '^Fuzz'") {
+		return
+	}
+	fuzzFunc := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	err = filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range fuzzFunc.FindAllStringSubmatch(string(src), -1) {
+			if !strings.Contains(recipe, m[1]) {
+				t.Errorf("make fuzz does not run %s (%s)", m[1], path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
 
 // FuzzLoad: whatever the bytes, Load does not panic; an error is a
 // *SpecError naming the file, with a message and, when it has a line, a
@@ -40,8 +81,14 @@ func FuzzLoad(f *testing.F) {
 				f.Fatal(err)
 			}
 			f.Add(data)
+			f.Add(append([]byte("\uFEFF"), data...)) // a byte-order mark first
 		}
 	}
+	// What the input limits stop before the parser: nesting, bytes that
+	// are not text.
+	f.Add([]byte("name: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n"))
+	f.Add([]byte("name:\n" + strings.Repeat("- ", 40) + "x\n"))
+	f.Add([]byte("name: x\x00\ntopology: \xff\xfe\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const name = "fuzz.yaml"
 		sc, p, err := loadGuarded(name, data)
@@ -131,7 +178,7 @@ func planDefect(p *scenarios.Plan) string {
 	return ""
 }
 
-// FuzzParsePlan: whatever the bytes, ParsePlan and Resolve do not panic;
+// FuzzParsePlan: whatever the bytes, ParsePlan, Check and Resolve do not panic;
 // their errors are *PlanError with line and column ≥ 1; and a plan they
 // accept, written again with WritePlan, reads back to the same fields —
 // and, when its names resolve against a catalog topology, to the same
@@ -187,6 +234,11 @@ func FuzzParsePlan(f *testing.F) {
 			}
 			if topo == nil {
 				topo, faults = tp, fs
+			}
+		}
+		if sc, err := scenarios.Lookup(p.Scenario); err == nil {
+			if err := p.Check(name, sc); err != nil {
+				checkPlanError(t, name, err, data)
 			}
 		}
 		if defect := planDefect(p); defect != "" {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +24,20 @@ var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "cu
 // then every name, reference and value is checked, and the scenario is
 // built once per semantics with its defaults so that nothing can fail
 // later. Every error names the file, line and column.
+//
+// Before the YAML parser sees the bytes, they must be text (UTF-8, no NUL
+// or control characters; a leading byte-order mark is skipped), at most
+// MaxScenarioFileBytes long, nested at most MaxNestingDepth deep, and
+// hold at most MaxScenarioNodes values and collections.
 func Load(file string, data []byte) (sc *Scenario, err error) {
+	data = stripBOM(data)
+	p := checkInput(data, MaxScenarioFileBytes, "scenario file")
+	if p == nil {
+		p = checkShape(data)
+	}
+	if p != nil {
+		return nil, &SpecError{File: file, Line: p.line, Col: p.col, Msg: p.msg}
+	}
 	tree, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, yamlError(file, err, nil)
@@ -70,8 +83,9 @@ func yamlError(file string, err error, tree *ast.File) error {
 
 // checkTree rejects what the format does not use before decoding: an
 // empty file, a second document, null values (which the decoder would
-// turn into zero values without a position), and YAML tags (which also
-// trip a bug of the YAML library).
+// turn into zero values without a position), YAML tags (which also trip
+// a bug of the YAML library), and anchors and aliases (an alias expands
+// on decoding, so a small file could decode into a huge one).
 func checkTree(file string, tree *ast.File) error {
 	docs := 0
 	for _, d := range tree.Docs {
@@ -106,6 +120,16 @@ func checkTree(file string, tree *ast.File) error {
 					tagErr = &SpecError{File: file, Line: pos.Line, Col: pos.Column, Msg: fmt.Sprintf("%s has no value (null is not a value in a scenario file)", mv.Key.String())}
 					return false
 				}
+			}
+			switch a := n.(type) {
+			case *ast.AnchorNode:
+				pos := a.Start.Position
+				tagErr = &SpecError{File: file, Line: pos.Line, Col: pos.Column, Msg: fmt.Sprintf("YAML anchor &%s: anchors and aliases are not part of the scenario format", a.Name)}
+				return false
+			case *ast.AliasNode:
+				pos := a.Start.Position
+				tagErr = &SpecError{File: file, Line: pos.Line, Col: pos.Column, Msg: fmt.Sprintf("YAML alias *%s: anchors and aliases are not part of the scenario format", a.Value)}
+				return false
 			}
 			if t, ok := n.(*ast.TagNode); ok {
 				pos := t.Start.Position
@@ -171,6 +195,9 @@ func (l *loader) probability(s Scalar, field string) (float64, error) {
 	if !s.Set {
 		return 0, nil
 	}
+	if err := l.unquoted(s, field, "a number"); err != nil {
+		return 0, err
+	}
 	f, err := strconv.ParseFloat(s.Text, 64)
 	if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
 		return 0, l.errAt(s, "%s: %q is not a probability in [0,1]", field, s.Text)
@@ -226,9 +253,9 @@ func (l *loader) compile() (*Scenario, error) {
 		sc.Semantics = append(sc.Semantics, sem)
 	}
 	if s.Ops.Set {
-		n, err := strconv.Atoi(s.Ops.Text)
-		if err != nil || n < 1 || n > 100_000 {
-			return nil, l.errAt(s.Ops, "ops: %q is not an integer in [1, 100000]", s.Ops.Text)
+		n, err := l.integer(s.Ops, "ops", 1, 100_000)
+		if err != nil {
+			return nil, err
 		}
 		sc.Ops = n
 	}
@@ -316,6 +343,9 @@ func (l *loader) compileParams(sc *Scenario) error {
 				}
 				*b.dst = int64(d)
 			} else {
+				if err := l.unquoted(b.s, "parameter "+p.Name.Text, "a number"); err != nil {
+					return err
+				}
 				n, err := strconv.ParseInt(b.s.Text, 10, 64)
 				if err != nil {
 					return l.errAt(b.s, "parameter %s: %q is not an integer", p.Name.Text, b.s.Text)
@@ -374,6 +404,9 @@ func (l *loader) checkStructure() error {
 		}
 		pairs := [][2]string{{k.From.Text, k.To.Text}}
 		if k.Both.Set {
+			if err := l.unquoted(k.Both, "both", "true or false"); err != nil {
+				return err
+			}
 			if _, err := strconv.ParseBool(k.Both.Text); err != nil {
 				return l.errAt(k.Both, "both: %q is not true or false", k.Both.Text)
 			}
@@ -445,12 +478,7 @@ func (l *loader) compileExpect(sc *Scenario) error {
 			return l.errAt(e.Semantics, "expect: the scenario does not list semantics %s", sem.Alias())
 		}
 		x := Expectation{Semantics: sem, Params: map[string]string{}, Note: strings.TrimSpace(e.Note.Text)}
-		keys := make([]string, 0, len(e.Set))
-		for k := range e.Set {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range byPosition(e.Set) {
 			if _, err := ResolveParams(sc.Params, map[string]string{k: e.Set[k].Text}); err != nil {
 				return l.errAt(e.Set[k], "expect.set: %v", err)
 			}
@@ -464,13 +492,16 @@ func (l *loader) compileExpect(sc *Scenario) error {
 			x.Faults = &f
 		}
 		if e.Ops.Set {
-			n, err := strconv.Atoi(e.Ops.Text)
-			if err != nil || n < 1 || n > 100_000 {
-				return l.errAt(e.Ops, "expect.ops: %q is not an integer in [1, 100000]", e.Ops.Text)
+			n, err := l.integer(e.Ops, "expect.ops", 1, 100_000)
+			if err != nil {
+				return err
 			}
 			x.Ops = n
 		}
 		if e.Explore.Set {
+			if err := l.unquoted(e.Explore, "expect.explore", "a number"); err != nil {
+				return err
+			}
 			n, err := strconv.Atoi(e.Explore.Text)
 			if err != nil || n < 0 || n > sim.MaxExploreFaults {
 				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, %d]", e.Explore.Text, sim.MaxExploreFaults)
@@ -501,11 +532,17 @@ func (l *loader) compileLesson(sc *Scenario) error {
 		Story: strings.TrimSpace(ls.Story.Text), Watch: strings.TrimSpace(ls.Watch.Text),
 		Fix: strings.TrimSpace(ls.Fix.Text), Why: map[sim.Semantics]string{},
 	}
-	for k, v := range ls.Why {
+	first := map[sim.Semantics]string{}
+	for _, k := range byPosition(ls.Why) {
+		v := ls.Why[k]
 		sem, err := sim.ParseSemantics(k)
 		if err != nil {
 			return l.errAt(v, "lesson.why: %v", err)
 		}
+		if other, dup := first[sem]; dup {
+			return l.errAt(v, "lesson.why: %s and %s name the same semantics (%s): keep one", other, k, sem)
+		}
+		first[sem] = k
 		sc.Lesson.Why[sem] = strings.TrimSpace(v.Text)
 	}
 	for _, t := range ls.Try {
@@ -524,16 +561,16 @@ func (l *loader) compileExplore(sc *Scenario) error {
 		sc.ExploreDefaults.Property = e.Property.Text
 	}
 	if e.Ops.Set {
-		n, err := strconv.Atoi(e.Ops.Text)
-		if err != nil || n < 1 || n > 1000 {
-			return l.errAt(e.Ops, "explore.ops: %q is not an integer in [1, 1000]", e.Ops.Text)
+		n, err := l.integer(e.Ops, "explore.ops", 1, 1000)
+		if err != nil {
+			return err
 		}
 		sc.ExploreDefaults.Ops = n
 	}
 	if e.MaxFaults.Set {
-		n, err := strconv.Atoi(e.MaxFaults.Text)
-		if err != nil || n < 0 || n > sim.MaxExploreFaults {
-			return l.errAt(e.MaxFaults, "explore.max-faults: %q is not an integer in [0, %d]", e.MaxFaults.Text, sim.MaxExploreFaults)
+		n, err := l.integer(e.MaxFaults, "explore.max-faults", 0, sim.MaxExploreFaults)
+		if err != nil {
+			return err
 		}
 		sc.ExploreDefaults.MaxFaults = n
 	}
@@ -566,10 +603,10 @@ func (l *loader) build(b *builder) error {
 	for _, n := range s.Nodes {
 		role, _ := roles.Lookup(n.Role.Text)
 		opts := map[string]string{}
-		for k, v := range n.With {
+		for _, k := range byPosition(n.With) {
+			v := n.With[k]
 			if v.Line == 0 { // a null value: decoded without a position
 				v.Line, v.Col = n.Role.Line, n.Role.Col
-				n.With[k] = v
 			}
 			val, ok := subst(v, b.params)
 			if !ok {
@@ -582,16 +619,25 @@ func (l *loader) build(b *builder) error {
 		if errs := args.Errors(); len(errs) > 0 {
 			e := errs[0]
 			pos := n.Role
-			if v, ok := n.With[e.Option]; ok {
+			if v, ok := n.With[e.Option]; ok && v.Line > 0 {
 				pos = v
 			}
 			return l.errAt(pos, "node %s (role %s): %s", n.Name.Text, role.Name, e.Msg)
 		}
 		if extra := args.Unused(); len(extra) > 0 {
-			return l.errAt(n.With[extra[0]], "node %s: role %s has no option %q", n.Name.Text, role.Name, extra[0])
+			first := byPosition(n.With)
+			first = slices.DeleteFunc(first, func(k string) bool { return !slices.Contains(extra, k) })
+			pos := n.With[first[0]]
+			if pos.Line == 0 {
+				pos = n.Role
+			}
+			return l.errAt(pos, "node %s: role %s has no option %q", n.Name.Text, role.Name, first[0])
 		}
 		spec := sim.NodeSpec{Name: n.Name.Text, Tables: tables, RestartAfter: 500}
 		if n.Crash.Set {
+			if err := l.unquoted(n.Crash, "node "+n.Name.Text+": crash", "true or false"); err != nil {
+				return err
+			}
 			crash, err := strconv.ParseBool(n.Crash.Text)
 			if err != nil {
 				return l.errAt(n.Crash, "node %s: crash: %q is not true or false", n.Name.Text, n.Crash.Text)
@@ -672,9 +718,9 @@ func (l *loader) build(b *builder) error {
 		b.metrics = append(b.metrics, spec)
 	}
 	if s.Budget.Events.Set {
-		n, err := strconv.Atoi(s.Budget.Events.Text)
-		if err != nil || n < 1 {
-			return l.errAt(s.Budget.Events, "budget.events: %q is not a positive integer", s.Budget.Events.Text)
+		n, err := l.integer(s.Budget.Events, "budget.events", 1, sim.MaxEventBudget)
+		if err != nil {
+			return err
 		}
 		b.maxEvents = n
 	}
@@ -682,6 +728,9 @@ func (l *loader) build(b *builder) error {
 		d, err := l.duration(s.Budget.Time, b.params, "budget.time")
 		if err != nil {
 			return err
+		}
+		if d < 1 {
+			return l.errAt(s.Budget.Time, "budget.time: %q is not a positive duration (0 would mean the default, %s)", s.Budget.Time.Text, sim.DefaultMaxTime)
 		}
 		b.maxTime = d
 	}

@@ -41,7 +41,13 @@ type Plan struct {
 	Faults    Faults
 	Params    map[string]string
 	Schedule  []PlanFault
+
+	semanticsPos planPos            // where the semantics value is, for Check
+	paramPos     map[string]planPos // where each set value's name is, for Check
 }
+
+// planPos is a line and column of a plan file.
+type planPos struct{ line, col int }
 
 // PlanFault is one fault line, still symbolic: names are resolved against
 // the scenario's topology by Resolve.
@@ -68,9 +74,16 @@ type PlanError struct {
 // Error formats the error as FILE:LINE:COL: message.
 func (e *PlanError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
 
-// ParsePlan reads a plan. name is used in error messages.
+// ParsePlan reads a plan. name is used in error messages. The bytes must
+// be text (UTF-8, no NUL or control characters; a leading byte-order mark
+// is skipped) and at most MaxPlanFileBytes long; a directive, a fault
+// field, a fault probability or a parameter given twice is an error.
 func ParsePlan(name string, data []byte) (*Plan, error) {
-	p := &Plan{Params: map[string]string{}}
+	data = stripBOM(data)
+	if bad := checkInput(data, MaxPlanFileBytes, "plan file"); bad != nil {
+		return nil, &PlanError{File: name, Line: bad.line, Col: bad.col, Msg: bad.msg}
+	}
+	p := &Plan{Params: map[string]string{}, paramPos: map[string]planPos{}}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -127,6 +140,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 				return nil, errAt(argCols[0], "%v", err)
 			}
 			p.Semantics = sem
+			p.semanticsPos = planPos{line, argCols[0]}
 		case "ops":
 			v, err := single()
 			if err != nil {
@@ -148,12 +162,17 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			}
 			p.Seed, p.Jitter = n, true
 		case "faults":
+			given := map[string]bool{}
 			for i, a := range args {
 				k, v, ok := strings.Cut(a, "=")
 				f, err := strconv.ParseFloat(v, 64)
 				if !ok || err != nil {
 					return nil, errAt(argCols[i], "faults: %q is not name=probability", a)
 				}
+				if given[k] {
+					return nil, errAt(argCols[i], "faults: %s given twice", k)
+				}
+				given[k] = true
 				if !(f >= 0 && f <= 1) {
 					return nil, errAt(argCols[i], "faults: %s=%v is outside [0,1]", k, v)
 				}
@@ -178,7 +197,11 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 				if !ok || k == "" {
 					return nil, errAt(argCols[i], "set: %q is not name=value", a)
 				}
+				if first, dup := p.paramPos[k]; dup {
+					return nil, errAt(argCols[i], "set: parameter %s given twice (first at line %d)", k, first.line)
+				}
 				p.Params[k] = v
+				p.paramPos[k] = planPos{line, argCols[i]}
 			}
 		default:
 			kind, ok := sim.ParseChoiceKind(dir)
@@ -214,6 +237,18 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 		k, v, ok := strings.Cut(a, "=")
 		if !ok || v == "" {
 			return f, errAt(cols[i], "%s: %q is not name=value", kind, a)
+		}
+		if _, dup := f.cols[k]; dup {
+			return f, errAt(cols[i], "%s: %s= given twice", kind, k)
+		}
+		if k == "from" || k == "node" {
+			other := "from" // the sender: from= and node= are one field
+			if k == "from" {
+				other = "node"
+			}
+			if _, dup := f.cols[other]; dup {
+				return f, errAt(cols[i], "%s: %s= and %s= both name the same node: give one", kind, other, k)
+			}
 		}
 		f.cols[k] = cols[i] + len(k) + 1
 		num := func(lo int) (int, error) {
@@ -346,7 +381,9 @@ func nodeNames(topo *sim.Topology) []string {
 // sim.Topology.FaultLine).
 func FaultLine(topo *sim.Topology, f sim.Fault) string { return topo.FaultLine(f) }
 
-// WritePlan writes p with its faults already resolved against topo.
+// WritePlan writes p with its faults already resolved against topo, in one
+// write; a plan longer than MaxPlanFileBytes (which ParsePlan would
+// refuse) is an error, and nothing is written.
 func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) error {
 	var b strings.Builder
 	b.WriteString("# once fault plan — replay with: once replay FILE\n")
@@ -383,6 +420,9 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	for _, fl := range faults {
 		b.WriteString(FaultLine(topo, fl))
 		b.WriteString("\n")
+	}
+	if b.Len() > MaxPlanFileBytes {
+		return fmt.Errorf("scenarios: the plan of %d fault(s) takes %d bytes, above the limit of %s that replay reads; nothing written", len(faults), b.Len(), sizeText(MaxPlanFileBytes))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

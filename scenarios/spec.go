@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Scalar is a YAML scalar kept as text, with its position in the file, so
@@ -15,6 +16,9 @@ type Scalar struct {
 	Line int
 	Col  int
 	Set  bool // present in the file
+	// Quoted is true for text written quoted ("3", '3') or as a block
+	// (| or >): text, never a number or a boolean.
+	Quoted bool
 }
 
 // UnmarshalYAML implements yaml.NodeUnmarshaler.
@@ -31,8 +35,11 @@ func (s *Scalar) UnmarshalYAML(node ast.Node) error {
 		if err := yaml.NodeToValue(n, &text); err != nil {
 			return &SpecError{Line: s.Line, Col: s.Col, Msg: err.Error()}
 		}
-		s.Text = text
+		s.Text, s.Quoted = text, true
 	case ast.ScalarNode:
+		if str, ok := n.(*ast.StringNode); ok && str.Token != nil {
+			s.Quoted = str.Token.Type == token.SingleQuoteType || str.Token.Type == token.DoubleQuoteType
+		}
 		s.Text = fmt.Sprint(n.GetValue())
 		if tok != nil && (node.Type() == ast.FloatType || node.Type() == ast.IntegerType) {
 			s.Text = tok.Value

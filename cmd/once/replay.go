@@ -42,9 +42,9 @@ func newReplayCmd() *cobra.Command {
 // loadPlan reads and resolves a plan file; every problem is a usage error
 // naming the file and, where it has one, the line and column.
 func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, []sim.Fault, error) {
-	data, err := os.ReadFile(file)
+	data, err := readInputFile(file, scenarios.MaxPlanFileBytes)
 	if err != nil {
-		return nil, nil, nil, nil, usageErr("plan %s: %v", file, unwrapPath(err))
+		return nil, nil, nil, nil, usageErr("plan %s: %v", file, err)
 	}
 	plan, err := scenarios.ParsePlan(file, data)
 	if err != nil {
@@ -53,6 +53,9 @@ func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, [
 	sc, err := planScenario(file, plan)
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	if err := plan.Check(file, sc); err != nil {
+		return nil, nil, nil, nil, usageErr("%v", err)
 	}
 	ops := plan.Ops
 	if ops == 0 {
@@ -86,9 +89,9 @@ func planScenario(file string, plan *scenarios.Plan) (*scenarios.Scenario, error
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(file), path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readInputFile(path, scenarios.MaxScenarioFileBytes)
 	if err != nil {
-		return nil, usageErr("%s:%d:%d: scenario file %s: %v", file, plan.NameLine, len("file ")+1, path, unwrapPath(err))
+		return nil, usageErr("%s:%d:%d: scenario file %s: %v", file, plan.NameLine, len("file ")+1, path, err)
 	}
 	sc, err := scenarios.Load(path, data)
 	if err != nil {

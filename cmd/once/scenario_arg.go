@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -54,9 +53,9 @@ func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
 // loadScenarioFile reads and validates a scenario file; errors name the
 // file and, for its content, the line and column.
 func loadScenarioFile(file string) (*scenarios.Scenario, error) {
-	data, err := os.ReadFile(file)
+	data, err := readInputFile(file, scenarios.MaxScenarioFileBytes)
 	if err != nil {
-		return nil, usageErr("scenario file %s: %v", file, unwrapPath(err))
+		return nil, usageErr("scenario file %s: %v", file, err)
 	}
 	sc, err := scenarios.Load(file, data)
 	if err != nil {
