@@ -14,6 +14,7 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 
@@ -271,7 +272,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 			metrics = append(metrics, m.Name())
 		}
 	}
-	tallies := runTallies(cfgs, o.seeds, o.workers, progressBar(stderr, "sweep"))
+	tallies := batch.Run(cfgs, o.seeds, o.workers, progressBar(stderr, "sweep"))
 
 	vals, _ := scenarios.ResolveParams(sc.Params, base.Params)
 	doc := report.SweepDoc{
