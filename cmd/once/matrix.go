@@ -59,7 +59,7 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per row: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or is unknown (runs cut by a budget)")
 	return cmd
 }
 
@@ -152,13 +152,19 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		c.Params = map[string]string{}
 		maps.Copy(c.Params, r.e.Params)
 		c.Ops, c.Faults, c.Note, c.Expected = r.set.Ops, r.set.Faults, r.e.Note, r.e.ClaimsString()
-		c.ExpectationHeld, c.FailedClaim = r.e.Held(&t.Tally)
-		if !c.ExpectationHeld {
+		verdict, claim := t.Judge(r.e)
+		c.SetExpectation(verdict.String(), claimText(claim))
+		seed := uint64(0)
+		switch verdict {
+		case batch.Failed:
 			failed = true
-			if claim, err := scenarios.ParseClaim(c.FailedClaim); err == nil && t.Witness(claim) != 0 {
-				seed := t.Witness(claim)
-				c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
-			}
+			seed = t.Witness(claim)
+		case batch.Unknown:
+			failed = true
+			seed = t.FirstUnfinished
+		}
+		if seed != 0 {
+			c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
 		}
 		doc.Cells = append(doc.Cells, c)
 	}
@@ -200,25 +206,22 @@ func progressBar(stderr io.Writer, what string) func(done, total int) {
 	}
 }
 
+// claimText spells a claim, or "" for none.
+func claimText(c scenarios.Claim) string {
+	if c == 0 {
+		return ""
+	}
+	return c.String()
+}
+
 // rowChanges says how a row's faults and operation count differ from the
 // scenario's defaults ("crash=0.2"), which its label (semantics and
 // parameters) does not show.
 func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
 	var parts []string
 	if e.Faults != nil {
-		for _, f := range []struct {
-			name      string
-			row, base float64
-		}{
-			{"loss", e.Faults.LossProbability, sc.Faults.LossProbability},
-			{"ack-loss", e.Faults.AckLossProbability, sc.Faults.AckLossProbability},
-			{"dup", e.Faults.DuplicateProbability, sc.Faults.DuplicateProbability},
-			{"slow", e.Faults.SlowProbability, sc.Faults.SlowProbability},
-			{"crash", e.Faults.CrashProbability, sc.Faults.CrashProbability},
-		} {
-			if f.row != f.base {
-				parts = append(parts, f.name+"="+ffmt(f.row))
-			}
+		for _, f := range faultChanges(sc.Faults, *e.Faults) {
+			parts = append(parts, f.name+"="+ffmt(f.value))
 		}
 	}
 	if e.Ops > 0 && e.Ops != sc.Ops {

@@ -117,19 +117,3 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 	}
 	return set, set.Faults.Validate()
 }
-
-// replayCommand is the exact command line that reproduces one run.
-func replayCommand(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
-	f := set.Faults
-	var b strings.Builder
-	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d --loss %s --ack-loss %s --dup %s --slow %s --crash %s",
-		scenarioRef(sc), sem.Alias(), seed, set.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability),
-		ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
-	vals, err := scenarios.ResolveParams(sc.Params, set.Params)
-	if err == nil {
-		for _, kv := range vals.Sorted() {
-			fmt.Fprintf(&b, " --set %s", kv)
-		}
-	}
-	return b.String()
-}

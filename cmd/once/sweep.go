@@ -249,6 +249,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	}
 	base.Semantics = sem
 	cfgs := make([]*sim.Config, len(spec.points))
+	sets := make([]scenarios.Settings, len(spec.points))
 	for i, p := range spec.points {
 		set := base
 		set.Params = map[string]string{}
@@ -264,7 +265,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageErr("--vary %s=%s: %v", spec.name, p.value, err)
 		}
-		cfgs[i] = cfg
+		cfgs[i], sets[i] = cfg, set
 	}
 	var metrics []string
 	if cfgs[0].Metrics != nil {
@@ -285,7 +286,11 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		doc.Params[k] = v
 	}
 	for i, p := range spec.points {
-		doc.Points = append(doc.Points, report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics))
+		pt := report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics)
+		if seed := tallies[i].FirstUnfinished; seed != 0 {
+			pt.Replay = replayCommand(sc, sem, seed, sets[i])
+		}
+		doc.Points = append(doc.Points, pt)
 	}
 	switch o.format {
 	case "json":
