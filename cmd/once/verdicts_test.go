@@ -300,3 +300,30 @@ func TestReproLinesReproduce(t *testing.T) {
 		t.Errorf("explore: %q replays digest %s, the counterexample %s", ex.Counterexample.Replay, replayed.Results[0].Digest, ex.Counterexample.Digest)
 	}
 }
+
+// TestSemanticsGivenTwice: two names of one semantics are rejected, naming
+// it, instead of running it twice.
+func TestSemanticsGivenTwice(t *testing.T) {
+	for _, list := range []string{"amo,amo", "amo,at-most-once", "idem,alo,at-least-once+idempotent"} {
+		out, stderr := runCLI(t, exitUsage, "run", "double-billing", "--semantics", list)
+		if out != "" || !strings.Contains(stderr, "given twice") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--semantics %s: stdout %q, stderr %q", list, out, stderr)
+		}
+	}
+}
+
+// TestBudgetZeroRejected: --max-events 0 and --max-time 0 are rejected
+// with the range, instead of silently meaning the default.
+func TestBudgetZeroRejected(t *testing.T) {
+	for _, c := range []struct{ flag, value, want string }{
+		{"--max-events", "0", "want a count in [1, 1000000000]"},
+		{"--max-events", "-5", "want a count in [1, 1000000000]"},
+		{"--max-time", "0s", "want a positive duration"},
+	} {
+		_, stderr := runCLI(t, exitUsage, "run", "double-billing", c.flag, c.value)
+		if !strings.Contains(stderr, c.flag+" "+c.value+": "+c.want) {
+			t.Errorf("%s %s: stderr %q", c.flag, c.value, stderr)
+		}
+	}
+	runCLI(t, exitOK, "run", "double-billing", "--max-events", "1") // the smallest budget is fine
+}
