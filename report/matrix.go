@@ -37,7 +37,8 @@ type MatrixCell struct {
 	Note               string            `json:"note,omitempty"`
 	Runs               int               `json:"runs"`
 	Finished           int               `json:"finished"`
-	RunsWithLost       int               `json:"runs_with_lost"`
+	RunsUnfinished     int               `json:"runs_unfinished"` // runs cut by a budget: Runs - Finished
+	RunsWithLost       int               `json:"runs_with_lost"`  // finished runs only
 	RunsWithDuplicated int               `json:"runs_with_duplicated"`
 	RunsWithViolation  int               `json:"runs_with_violation"`
 	LostRate           float64           `json:"lost_rate"`
@@ -46,19 +47,47 @@ type MatrixCell struct {
 	DuplicatedCI95     [2]float64        `json:"duplicated_ci95"`
 	ViolationRate      float64           `json:"violation_rate"` // runs where an invariant broke
 	ViolationCI95      [2]float64        `json:"violation_ci95"`
+	UnfinishedRate     float64           `json:"unfinished_rate"`
+	UnfinishedCI95     [2]float64        `json:"unfinished_ci95"`
 	EffectsPerOp       float64           `json:"effects_per_op"`
-	Expected           string            `json:"expected"` // the declared claims: "≥1 dup"
-	ExpectationHeld    bool              `json:"expectation_held"`
-	FailedClaim        string            `json:"failed_claim"` // "" when held
-	Replay             string            `json:"replay,omitempty"`
+	Expected           string            `json:"expected"`    // the declared claims: "≥1 dup"
+	Expectation        string            `json:"expectation"` // held, failed, or unknown (runs cut by a budget decide it)
+	// ExpectationHeld is true or false, or null when Expectation is
+	// unknown: neither held nor broken.
+	ExpectationHeld *bool  `json:"expectation_held"`
+	FailedClaim     string `json:"failed_claim"`            // "" unless failed
+	UnknownClaim    string `json:"unknown_claim,omitempty"` // the claim unfinished runs left unknown
+	// Replay reproduces the first run that broke the failed claim, or the
+	// first unfinished run of an unknown one.
+	Replay string `json:"replay,omitempty"`
+}
+
+// Held reports whether the cell's expectation held.
+func (c *MatrixCell) Held() bool { return c.Expectation == "held" }
+
+// SetExpectation records the verdict ("held", "failed" or "unknown") and
+// the claim that decided it.
+func (c *MatrixCell) SetExpectation(verdict, claim string) {
+	c.Expectation, c.FailedClaim, c.UnknownClaim, c.ExpectationHeld = verdict, "", "", nil
+	switch verdict {
+	case "held":
+		held := true
+		c.ExpectationHeld = &held
+	case "failed":
+		held := false
+		c.ExpectationHeld, c.FailedClaim = &held, claim
+	default:
+		c.UnknownClaim = claim
+	}
 }
 
 // NewMatrixCell fills the measured part of a cell from a tally.
 func NewMatrixCell(t *scenarios.Tally) MatrixCell {
 	c := MatrixCell{
-		Runs: t.Runs, Finished: t.Finished, RunsWithLost: t.WithLost, RunsWithDuplicated: t.WithDup,
+		Runs: t.Runs, Finished: t.Finished, RunsUnfinished: t.Runs - t.Finished, RunsWithLost: t.WithLost, RunsWithDuplicated: t.WithDup,
 		RunsWithViolation: t.InvViolated,
 	}
+	c.UnfinishedRate, c.UnfinishedCI95 = rate(c.RunsUnfinished, t.Runs)
 	c.LostRate, c.LostCI95 = rate(t.WithLost, t.Runs)
 	c.DuplicatedRate, c.DuplicatedCI95 = rate(t.WithDup, t.Runs)
 	c.ViolationRate, c.ViolationCI95 = rate(t.InvViolated, t.Runs)
@@ -96,19 +125,92 @@ func (c *MatrixCell) label() string {
 }
 
 func heldText(c *MatrixCell) string {
-	if c.ExpectationHeld {
+	switch c.Expectation {
+	case "held":
 		return "held"
+	case "failed":
+		return "FAILED " + c.FailedClaim
 	}
-	return "FAILED " + c.FailedClaim
+	return "UNKNOWN " + c.UnknownClaim
 }
 
-// failureLine says why a cell failed and how to see it.
+// failureLine says why a cell failed, or why it is unknown, and how to
+// see it.
 func failureLine(c *MatrixCell) string {
+	if c.Expectation == "unknown" {
+		s := fmt.Sprintf("%s %s: declared %q, claim %s unknown: %d of %d runs unfinished (cut by a budget)",
+			c.Scenario, c.label(), c.Expected, c.UnknownClaim, c.RunsUnfinished, c.Runs)
+		if c.Replay != "" {
+			s += "; replay: " + c.Replay
+		}
+		return s
+	}
 	s := fmt.Sprintf("%s %s: declared %q, claim %s ", c.Scenario, c.label(), c.Expected, c.FailedClaim)
 	if c.Replay != "" {
 		return s + "broken; replay: " + c.Replay
 	}
 	return s + fmt.Sprintf("not seen in %d runs (try more --seeds)", c.Runs)
+}
+
+// anyUnfinished reports whether some cell had runs cut by a budget: only
+// then do the tables show an "unfinished" column.
+func anyUnfinished(cells []MatrixCell) bool {
+	for i := range cells {
+		if cells[i].RunsUnfinished > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tally counts the cells that failed and those left unknown.
+func tally(cells []MatrixCell) (failed, unknown int) {
+	for i := range cells {
+		switch cells[i].Expectation {
+		case "failed":
+			failed++
+		case "unknown":
+			unknown++
+		}
+	}
+	return failed, unknown
+}
+
+// summaryLines lists the failed cells, then the unknown ones, each under
+// its heading, or says that every expectation held.
+func summaryLines(cells []MatrixCell, bullet string, md bool) string {
+	failed, unknown := tally(cells)
+	var b strings.Builder
+	for _, group := range []struct {
+		verdict, heading string
+		n                int
+	}{
+		{"failed", "%d of %d expectations failed:", failed},
+		{"unknown", "%d of %d expectations unknown (runs cut by a budget decide them; raise --max-events or --max-time in the scenario):", unknown},
+	} {
+		if group.n == 0 {
+			continue
+		}
+		heading := fmt.Sprintf(group.heading, group.n, len(cells))
+		switch {
+		case md:
+			fmt.Fprintf(&b, "\n**%s**\n\n", heading)
+		case group.verdict == "failed":
+			fmt.Fprintf(&b, "\n%s\n", styleBad.Render(heading))
+		default:
+			fmt.Fprintf(&b, "\n%s\n", styleWarn.Render(heading))
+		}
+		for i := range cells {
+			if c := &cells[i]; c.Expectation == group.verdict {
+				line := failureLine(c)
+				if md {
+					line = mdCell(line)
+				}
+				fmt.Fprintf(&b, "%s%s\n", bullet, line)
+			}
+		}
+	}
+	return b.String()
 }
 
 // WriteMatrixText writes the human report of `once matrix`: one table row
@@ -118,8 +220,12 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n\n", styleTitle.Render("matrix"),
 		styleDim.Render(fmt.Sprintf("· %d rows · seeds 1..%d per row · lost, duplicated, invariant broken: share of runs with a lost or a duplicated operation, or a broken invariant (95%% Wilson interval)", len(d.Cells), d.Seeds)))
-	t := newTable("scenario", "row", "runs", "lost", "duplicated", "invariant broken", "effects/op", "expected", "held")
-	failed := 0
+	unfinished := anyUnfinished(d.Cells)
+	headers := []string{"scenario", "row", "runs", "lost", "duplicated", "invariant broken"}
+	if unfinished {
+		headers = append(headers, "unfinished")
+	}
+	t := newTable(append(headers, "effects/op", "expected", "held")...)
 	for i := range d.Cells {
 		c := &d.Cells[i]
 		name := c.Scenario
@@ -127,33 +233,34 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 			name = ""
 		}
 		held := styleGood.Render(heldText(c))
-		if !c.ExpectationHeld {
+		switch c.Expectation {
+		case "failed":
 			held = styleBad.Render(heldText(c))
-			failed++
+		case "unknown":
+			held = styleWarn.Render(heldText(c))
 		}
 		broken := "–"
 		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
 			broken = pct(c.ViolationRate, c.ViolationCI95)
 		}
-		t.Row(name, c.label(), strconv.Itoa(c.Runs), pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95),
-			broken, strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64), c.Expected, held)
+		row := []string{name, c.label(), strconv.Itoa(c.Runs), pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), broken}
+		if unfinished {
+			row = append(row, pct(c.UnfinishedRate, c.UnfinishedCI95))
+		}
+		t.Row(append(row, strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64), c.Expected, held)...)
 	}
 	if len(d.Cells) > 0 {
 		b.WriteString(t.String())
 		b.WriteString("\n")
 	}
+	failed, unknown := tally(d.Cells)
 	switch {
 	case len(d.Cells) == 0:
 		b.WriteString("no expectation rows: a scenario declares them under expect:\n")
-	case failed == 0:
+	case failed == 0 && unknown == 0:
 		fmt.Fprintf(&b, "\n%s\n", styleGood.Render(fmt.Sprintf("all %d expectations held", len(d.Cells))))
 	default:
-		fmt.Fprintf(&b, "\n%s\n", styleBad.Render(fmt.Sprintf("%d of %d expectations failed:", failed, len(d.Cells))))
-		for i := range d.Cells {
-			if c := &d.Cells[i]; !c.ExpectationHeld {
-				fmt.Fprintf(&b, "  %s\n", failureLine(c))
-			}
-		}
+		b.WriteString(summaryLines(d.Cells, "  ", false))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -164,27 +271,29 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost or duplicated operation, with 95%% Wilson intervals.\n\n", d.Seeds)
-	b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | effects/op | expected | held | note |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|---|---|---|\n")
+	unfinished := anyUnfinished(d.Cells)
+	if unfinished {
+		b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | unfinished | effects/op | expected | held | note |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|\n")
+	} else {
+		b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | effects/op | expected | held | note |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|---|---|---|\n")
+	}
 	for i := range d.Cells {
 		c := &d.Cells[i]
 		held := heldText(c)
-		if !c.ExpectationHeld {
+		if !c.Held() {
 			held = "**" + held + "**"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
-			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95),
+		extra := ""
+		if unfinished {
+			extra = " " + pct(c.UnfinishedRate, c.UnfinishedCI95) + " |"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
+			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), extra,
 			c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
 	}
-	var fails []string
-	for i := range d.Cells {
-		if c := &d.Cells[i]; !c.ExpectationHeld {
-			fails = append(fails, "- "+mdCell(failureLine(c)))
-		}
-	}
-	if len(fails) > 0 {
-		fmt.Fprintf(&b, "\n**%d of %d expectations failed:**\n\n%s\n", len(fails), len(d.Cells), strings.Join(fails, "\n"))
-	}
+	b.WriteString(summaryLines(d.Cells, "- ", true))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

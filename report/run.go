@@ -31,15 +31,16 @@ type RunDoc struct {
 
 // RunResult is one semantics' outcome.
 type RunResult struct {
-	Semantics   string          `json:"semantics"`
-	Alias       string          `json:"alias"`
-	Promise     string          `json:"promise"`
-	Operations  int             `json:"operations"`
-	Lost        int             `json:"lost"`
-	ExactlyOnce int             `json:"exactly_once"`
-	Duplicated  int             `json:"duplicated"`
-	MaxEffects  int32           `json:"max_effects"`
-	PromiseHeld bool            `json:"promise_held"`
+	Semantics   string `json:"semantics"`
+	Alias       string `json:"alias"`
+	Promise     string `json:"promise"`
+	Operations  int    `json:"operations"`
+	Lost        int    `json:"lost"`
+	ExactlyOnce int    `json:"exactly_once"`
+	Duplicated  int    `json:"duplicated"`
+	MaxEffects  int32  `json:"max_effects"`
+	PromiseHeld *bool  `json:"promise_held"` // null when unknown: the run did not finish
+
 	Status      string          `json:"status"`
 	Why         string          `json:"why,omitempty"`
 	Finished    bool            `json:"finished"`
@@ -101,7 +102,7 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 			Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
 			Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
 			Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
-			PromiseHeld: o.Status == sim.Held, Status: o.Status.String(), Why: o.Why,
+			PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
 			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
 		}
@@ -121,6 +122,28 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 	}
 	return doc
 }
+
+// promiseHeld is the JSON answer to "did the promise hold?": true, false,
+// or null when it is unknown (a run cut by a budget shows neither).
+func promiseHeld(s sim.Status) *bool {
+	if s == sim.Unknown {
+		return nil
+	}
+	held := s == sim.Held
+	return &held
+}
+
+// StatusText is a run's verdict as every text view prints it: "held",
+// "violated", or "unknown (unfinished: time budget exhausted)" for a run
+// cut by a budget.
+func StatusText(o *sim.Outcome) string {
+	if o.Status == sim.Unknown && !o.Finished() {
+		return unfinishedText(o.Status.String(), o.End.String())
+	}
+	return o.Status.String()
+}
+
+func unfinishedText(status, end string) string { return status + " (unfinished: " + end + ")" }
 
 // DigestString formats a trace digest as 16 hex digits.
 func DigestString(d sim.Digest) string { return fmt.Sprintf("%016x", uint64(d)) }
@@ -153,6 +176,9 @@ func verdictStyle(v string) lipgloss.Style {
 	case "unknown":
 		return styleWarn
 	}
+	if strings.HasPrefix(v, "unknown") {
+		return styleWarn
+	}
 	return lipgloss.NewStyle()
 }
 
@@ -180,6 +206,9 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	t := newTable("semantics", "promise", "lost", "exactly-once", "duplicated", "max effects", "faults", "promise held")
 	for _, r := range doc.Results {
 		held := r.Status
+		if r.Status == sim.Unknown.String() && !r.Finished {
+			held = unfinishedText(r.Status, r.End)
+		}
 		t.Row(r.Semantics, r.Promise, strconv.Itoa(r.Lost), strconv.Itoa(r.ExactlyOnce), strconv.Itoa(r.Duplicated),
 			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(held).Render(held))
 	}

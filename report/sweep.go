@@ -48,6 +48,7 @@ type SweepPoint struct {
 	X                  float64            `json:"x"`     // the value as a number: milliseconds for durations
 	Runs               int                `json:"runs"`
 	Finished           int                `json:"finished"`
+	RunsUnfinished     int                `json:"runs_unfinished"` // runs cut by a budget: their promise is unknown
 	RunsWithLost       int                `json:"runs_with_lost"`
 	RunsWithDuplicated int                `json:"runs_with_duplicated"`
 	RunsWithViolation  int                `json:"runs_with_violation"`
@@ -57,8 +58,11 @@ type SweepPoint struct {
 	DuplicatedCI95     [2]float64         `json:"duplicated_ci95"`
 	ViolationRate      float64            `json:"violation_rate"`
 	ViolationCI95      [2]float64         `json:"violation_ci95"`
+	UnfinishedRate     float64            `json:"unfinished_rate"`
+	UnfinishedCI95     [2]float64         `json:"unfinished_ci95"`
 	EffectsPerOp       float64            `json:"effects_per_op"`
 	Metrics            map[string]float64 `json:"metrics"`
+	Replay             string             `json:"replay,omitempty"` // the first unfinished run, if any
 }
 
 // NewSweepPoint fills a point from a tally; names label its metric sums.
@@ -69,6 +73,7 @@ func NewSweepPoint(value string, x float64, t *scenarios.Tally, names []string) 
 		RunsWithDuplicated: c.RunsWithDuplicated, RunsWithViolation: c.RunsWithViolation,
 		LostRate: c.LostRate, LostCI95: c.LostCI95, DuplicatedRate: c.DuplicatedRate, DuplicatedCI95: c.DuplicatedCI95,
 		ViolationRate: c.ViolationRate, ViolationCI95: c.ViolationCI95, EffectsPerOp: c.EffectsPerOp, Metrics: map[string]float64{},
+		RunsUnfinished: c.RunsUnfinished, UnfinishedRate: c.UnfinishedRate, UnfinishedCI95: c.UnfinishedCI95,
 	}
 	for i, n := range names {
 		v := 0.0
@@ -127,14 +132,29 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	if lost := func(p *SweepPoint) float64 { return p.LostRate }; spread(lost) > spread(rateOf) {
 		chart, rateOf = "lost", lost
 	}
-	headers := []string{v.Name, "runs", "lost", "duplicated", "effects/op"}
+	unfinished := false
+	for i := range d.Points {
+		unfinished = unfinished || d.Points[i].RunsUnfinished > 0
+	}
+	headers := []string{v.Name, "runs", "lost", "duplicated"}
+	if unfinished {
+		headers = append(headers, "unfinished")
+	}
+	headers = append(headers, "effects/op")
 	headers = append(headers, d.Metrics...)
 	headers = append(headers, chart+" 0–100%")
 	t := newTable(headers...)
 	for i := range d.Points {
 		p := &d.Points[i]
-		row := []string{p.Value, strconv.Itoa(p.Runs), pct(p.LostRate, p.LostCI95), pct(p.DuplicatedRate, p.DuplicatedCI95),
-			strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64)}
+		lost := pct(p.LostRate, p.LostCI95)
+		if p.Finished == 0 && p.Runs > 0 {
+			lost = "– (no run finished)" // a loss shows only on a finished run
+		}
+		row := []string{p.Value, strconv.Itoa(p.Runs), lost, pct(p.DuplicatedRate, p.DuplicatedCI95)}
+		if unfinished {
+			row = append(row, pct(p.UnfinishedRate, p.UnfinishedCI95))
+		}
+		row = append(row, strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64))
 		for _, m := range d.Metrics {
 			row = append(row, strconv.FormatFloat(p.Metrics[m], 'f', 2, 64))
 		}
@@ -143,6 +163,14 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	}
 	b.WriteString(t.String())
 	b.WriteString("\n")
+	if unfinished {
+		fmt.Fprintf(&b, "\n%s\n", styleWarn.Render("unfinished runs were cut by a budget: their promise is unknown, a loss cannot show on them"))
+		for i := range d.Points {
+			if p := &d.Points[i]; p.RunsUnfinished > 0 {
+				fmt.Fprintf(&b, "  %s=%s: %d of %d runs unfinished; replay: %s\n", v.Name, p.Value, p.RunsUnfinished, p.Runs, p.Replay)
+			}
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -25,6 +25,8 @@ import (
 //	seed 7       # jitter drawn from this seed; without it, no jitter
 //	faults loss=0.1 ack-loss=0.3 dup=0 slow=0 crash=0
 //	set key=per-operation store=durable
+//	max-events 5000   # budgets given on the command line, if any
+//	max-time 30s
 //	loss from=service to=client msg=pay-response op=3 attempt=1 occurrence=1
 //	crash node=service point=after-charge msg=charge-result op=2 attempt=1 occurrence=1
 //
@@ -40,6 +42,8 @@ type Plan struct {
 	Jitter    bool   // a seed line was given: draw jitter from Seed (else none)
 	Faults    Faults
 	Params    map[string]string
+	MaxEvents int      // the run's event budget; 0 = the scenario's
+	MaxTime   sim.Time // the run's virtual-time budget; 0 = the scenario's
 	Schedule  []PlanFault
 
 	semanticsPos planPos            // where the semantics value is, for Check
@@ -109,7 +113,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			return args[0], nil
 		}
 		switch dir {
-		case "scenario", "file", "semantics", "ops", "seed", "faults":
+		case "scenario", "file", "semantics", "ops", "seed", "faults", "max-events", "max-time":
 			if seen[dir] {
 				return nil, errAt(cols[0], "%s given twice", dir)
 			}
@@ -161,6 +165,26 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 				return nil, errAt(argCols[0], "seed %q: want a non-negative integer", v)
 			}
 			p.Seed, p.Jitter = n, true
+		case "max-events":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > sim.MaxEventBudget {
+				return nil, errAt(argCols[0], "max-events %q: want an integer 1..%d", v, sim.MaxEventBudget)
+			}
+			p.MaxEvents = n
+		case "max-time":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			d, err := ParseDuration(v)
+			if err != nil || d < 1 {
+				return nil, errAt(argCols[0], "max-time %q: want a positive duration (e.g. 30s)", v)
+			}
+			p.MaxTime = d
 		case "faults":
 			given := map[string]bool{}
 			for i, a := range args {
@@ -206,7 +230,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 		default:
 			kind, ok := sim.ParseChoiceKind(dir)
 			if !ok || !kind.IsFault() {
-				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, or a fault: loss, duplicate, slow, crash)", dir)
+				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, max-events, max-time, or a fault: loss, duplicate, slow, crash)", dir)
 			}
 			f, err := parseFaultLine(kind, cols[0], args, argCols, errAt)
 			if err != nil {
@@ -415,6 +439,12 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 			fmt.Fprintf(&b, " %s=%s", k, p.Params[k])
 		}
 		b.WriteString("\n")
+	}
+	if p.MaxEvents > 0 {
+		fmt.Fprintf(&b, "max-events %d\n", p.MaxEvents)
+	}
+	if p.MaxTime > 0 {
+		fmt.Fprintf(&b, "max-time %s\n", p.MaxTime)
 	}
 	fmt.Fprintf(&b, "# %d fault(s)\n", len(faults))
 	for _, fl := range faults {

@@ -249,8 +249,14 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	} else {
 		var b strings.Builder
 		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
-		for _, s := range o.sets {
-			fmt.Fprintf(&b, " --set %s", s)
+		for _, kv := range sortedSets(set.Params) {
+			fmt.Fprintf(&b, " --set %s", kv)
+		}
+		if o.maxDepth > 0 {
+			fmt.Fprintf(&b, " --max-depth %d", o.maxDepth)
+		}
+		if o.maxStates > 0 {
+			fmt.Fprintf(&b, " --max-states %d", o.maxStates)
 		}
 		b.WriteString(" --save cex.plan && once replay cex.plan")
 		cex.Replay = b.String()

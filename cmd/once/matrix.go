@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -16,11 +14,9 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
-
-// maxSeeds bounds --seeds: a matrix or sweep is seeds × rows runs.
-const maxSeeds = 1_000_000
 
 type matrixOptions struct {
 	files   []string
@@ -63,13 +59,13 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per row: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or is unknown (runs cut by a budget)")
 	return cmd
 }
 
 func checkSeedsWorkers(seeds, workers int) error {
-	if seeds < 1 || seeds > maxSeeds {
-		return usageErr("--seeds %d: want 1..%d", seeds, maxSeeds)
+	if seeds < 1 || seeds > batch.MaxSeeds {
+		return usageErr("--seeds %d: want 1..%d", seeds, batch.MaxSeeds)
 	}
 	if workers < 1 {
 		return usageErr("--workers %d: want at least 1", workers)
@@ -144,7 +140,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i, r := range rows {
 		cfgs[i] = r.cfg
 	}
-	tallies := runTallies(cfgs, o.seeds, o.workers, progressBar(stderr, "matrix"))
+	tallies := batch.Run(cfgs, o.seeds, o.workers, progressBar(stderr, "matrix"))
 
 	doc := report.MatrixDoc{Schema: report.MatrixSchema, Seeds: o.seeds, Cells: []report.MatrixCell{}}
 	failed := false
@@ -156,12 +152,19 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		c.Params = map[string]string{}
 		maps.Copy(c.Params, r.e.Params)
 		c.Ops, c.Faults, c.Note, c.Expected = r.set.Ops, r.set.Faults, r.e.Note, r.e.ClaimsString()
-		c.ExpectationHeld, c.FailedClaim = r.e.Held(&t.Tally)
-		if !c.ExpectationHeld {
+		verdict, claim := t.Judge(r.e)
+		c.SetExpectation(verdict.String(), claimText(claim))
+		seed := uint64(0)
+		switch verdict {
+		case batch.Failed:
 			failed = true
-			if seed := t.witness(c.FailedClaim); seed != 0 {
-				c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
-			}
+			seed = t.Witness(claim)
+		case batch.Unknown:
+			failed = true
+			seed = t.FirstUnfinished
+		}
+		if seed != 0 {
+			c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
 		}
 		doc.Cells = append(doc.Cells, c)
 	}
@@ -180,130 +183,6 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		return errViolation
 	}
 	return nil
-}
-
-// tally is a scenarios.Tally plus the first seed that showed each kind of
-// trouble, so that a broken "all runs" claim comes with a run to replay.
-type tally struct {
-	scenarios.Tally
-	firstLost, firstDup, firstViolation, firstUnfinished uint64
-}
-
-func (t *tally) add(seed uint64, o *sim.Outcome) {
-	t.Tally.Add(o)
-	first := func(dst *uint64, hit bool) {
-		if hit && (*dst == 0 || seed < *dst) {
-			*dst = seed
-		}
-	}
-	first(&t.firstLost, o.Finished() && o.Count(sim.Lost) > 0)
-	first(&t.firstDup, o.Count(sim.Duplicated) > 0)
-	first(&t.firstUnfinished, !o.Finished())
-	for _, inv := range o.Invariants {
-		first(&t.firstViolation, inv.Violation != "")
-	}
-}
-
-func (t *tally) merge(u *tally) {
-	t.Tally.Merge(&u.Tally)
-	for _, p := range []struct{ dst, src *uint64 }{
-		{&t.firstLost, &u.firstLost}, {&t.firstDup, &u.firstDup},
-		{&t.firstViolation, &u.firstViolation}, {&t.firstUnfinished, &u.firstUnfinished},
-	} {
-		if *p.src != 0 && (*p.dst == 0 || *p.src < *p.dst) {
-			*p.dst = *p.src
-		}
-	}
-}
-
-// witness is the first seed that breaks an "all runs" claim (spelled as
-// Claim.String), or 0 when there is none to show (a "some run" claim that
-// no run showed).
-func (t *tally) witness(claim string) uint64 {
-	var seeds []uint64
-	switch claim {
-	case scenarios.ClaimExactlyOnce.String():
-		seeds = []uint64{t.firstLost, t.firstDup, t.firstViolation, t.firstUnfinished}
-	case scenarios.ClaimAtMostOnce.String():
-		seeds = []uint64{t.firstDup}
-	case scenarios.ClaimAtLeastOnce.String():
-		seeds = []uint64{t.firstLost, t.firstUnfinished}
-	case scenarios.ClaimInvariants.String():
-		seeds = []uint64{t.firstViolation}
-	}
-	w := uint64(0)
-	for _, s := range seeds {
-		if s != 0 && (w == 0 || s < w) {
-			w = s
-		}
-	}
-	return w
-}
-
-// chunkSeeds is how many consecutive seeds make one unit of work. The
-// units, not the workers, decide how outcomes are folded: each unit folds
-// its seeds in order into its own tally and the units are merged in order,
-// so every sum (metrics are floats) is the same whatever the number of
-// workers or how the scheduler interleaves them.
-const chunkSeeds = 16
-
-// runTallies runs every config on seeds 1..seeds with up to workers
-// goroutines, one run at a time each, and returns one tally per config.
-// progress (may be nil) is called from this goroutine with the runs done.
-func runTallies(cfgs []*sim.Config, seeds, workers int, progress func(done, total int)) []tally {
-	chunks := (seeds + chunkSeeds - 1) / chunkSeeds
-	units := make([]tally, len(cfgs)*chunks)
-	total := len(cfgs) * seeds
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(units)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				u := int(next.Add(1) - 1)
-				if u >= len(units) {
-					return
-				}
-				cfg := cfgs[u/chunks]
-				lo := uint64(u%chunks*chunkSeeds + 1)
-				hi := min(lo+chunkSeeds-1, uint64(seeds))
-				for seed := lo; seed <= hi; seed++ {
-					w, err := sim.NewWorld(cfg, sim.NewRandom(seed), nil)
-					if err != nil {
-						// Every config was built and validated by the
-						// scenario loader; a failure here is a bug.
-						panic(fmt.Sprintf("once: seed %d: %v", seed, err))
-					}
-					units[u].add(seed, w.Run())
-				}
-				done.Add(int64(hi - lo + 1))
-			}
-		}()
-	}
-	if progress != nil {
-		finished := make(chan struct{})
-		go func() { wg.Wait(); close(finished) }()
-		tick := time.NewTicker(100 * time.Millisecond)
-		for wait := true; wait; {
-			select {
-			case <-finished:
-				wait = false
-			case <-tick.C:
-				progress(int(done.Load()), total)
-			}
-		}
-		tick.Stop()
-		progress(total, total)
-	}
-	wg.Wait()
-	out := make([]tally, len(cfgs))
-	for i := range out {
-		for c := range chunks {
-			out[i].merge(&units[i*chunks+c])
-		}
-	}
-	return out
 }
 
 // progressBar returns a progress callback that redraws one line on a
@@ -327,25 +206,22 @@ func progressBar(stderr io.Writer, what string) func(done, total int) {
 	}
 }
 
+// claimText spells a claim, or "" for none.
+func claimText(c scenarios.Claim) string {
+	if c == 0 {
+		return ""
+	}
+	return c.String()
+}
+
 // rowChanges says how a row's faults and operation count differ from the
 // scenario's defaults ("crash=0.2"), which its label (semantics and
 // parameters) does not show.
 func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
 	var parts []string
 	if e.Faults != nil {
-		for _, f := range []struct {
-			name      string
-			row, base float64
-		}{
-			{"loss", e.Faults.LossProbability, sc.Faults.LossProbability},
-			{"ack-loss", e.Faults.AckLossProbability, sc.Faults.AckLossProbability},
-			{"dup", e.Faults.DuplicateProbability, sc.Faults.DuplicateProbability},
-			{"slow", e.Faults.SlowProbability, sc.Faults.SlowProbability},
-			{"crash", e.Faults.CrashProbability, sc.Faults.CrashProbability},
-		} {
-			if f.row != f.base {
-				parts = append(parts, f.name+"="+ffmt(f.row))
-			}
+		for _, f := range faultChanges(sc.Faults, *e.Faults) {
+			parts = append(parts, f.name+"="+ffmt(f.value))
 		}
 	}
 	if e.Ops > 0 && e.Ops != sc.Ops {

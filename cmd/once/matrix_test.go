@@ -2,14 +2,9 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"math"
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/sim"
 )
 
 // runCLI executes a command line and fails the test unless it exits with want.
@@ -53,67 +48,6 @@ func TestSweepDeterministicAcrossWorkers(t *testing.T) {
 	many, _ := runCLI(t, exitOK, append(args, "--workers", "5")...)
 	if one != many {
 		t.Fatalf("sweep JSON differs between --workers 1 and 5")
-	}
-}
-
-// TestRunTalliesMatchesSequential checks the parallel fold against the
-// plain loop of scenarios.Tally (as expect_test runs it) on every
-// expectation row of the catalog.
-func TestRunTalliesMatchesSequential(t *testing.T) {
-	const seeds = 33
-	for _, sc := range scenarios.All() {
-		for i := range sc.Expect {
-			e := &sc.Expect[i]
-			cfg, err := sc.Config(e.Settings(sc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want scenarios.Tally
-			for seed := uint64(1); seed <= seeds; seed++ {
-				w, err := sim.NewWorld(cfg, sim.NewRandom(seed), nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want.Add(w.Run())
-			}
-			got := runTallies([]*sim.Config{cfg, cfg}, seeds, 3, nil)
-			for j := range got {
-				// Counts are exact; metric sums are floats added in
-				// another order (chunk by chunk), so they agree to
-				// rounding only.
-				g := got[j].Tally
-				gm, wm := g.Metrics, want.Metrics
-				g.Metrics, want.Metrics = nil, nil
-				if fmt.Sprint(g) != fmt.Sprint(want) || len(gm) != len(wm) {
-					t.Errorf("%s %s: parallel tally %+v, sequential %+v", sc.Name, e.Label(), got[j].Tally, want)
-				}
-				for k := range min(len(gm), len(wm)) {
-					if math.Abs(gm[k]-wm[k]) > 1e-9*max(1, math.Abs(wm[k])) {
-						t.Errorf("%s %s: metric %d: parallel %v, sequential %v", sc.Name, e.Label(), k, gm[k], wm[k])
-					}
-				}
-				want.Metrics = wm
-			}
-		}
-	}
-}
-
-// TestTallyWitness: a broken "all runs" claim names the first seed that
-// broke it; a "some run" claim that nothing showed names none.
-func TestTallyWitness(t *testing.T) {
-	a := tally{firstLost: 9, firstDup: 4, firstUnfinished: 7}
-	b := tally{firstLost: 3, firstViolation: 12}
-	a.merge(&b)
-	for _, c := range []struct {
-		claim scenarios.Claim
-		want  uint64
-	}{
-		{scenarios.ClaimExactlyOnce, 3}, {scenarios.ClaimAtMostOnce, 4}, {scenarios.ClaimAtLeastOnce, 3},
-		{scenarios.ClaimInvariants, 12}, {scenarios.ClaimDuplicates, 0}, {scenarios.ClaimLosses, 0},
-	} {
-		if got := a.witness(c.claim.String()); got != c.want {
-			t.Errorf("witness(%s) = %d, want %d", c.claim, got, c.want)
-		}
 	}
 }
 

@@ -61,7 +61,8 @@ func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, [
 	if ops == 0 {
 		ops = sc.Ops
 	}
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: ops, Faults: plan.Faults, Params: plan.Params}
+	set := scenarios.Settings{Semantics: plan.Semantics, Ops: ops, Faults: plan.Faults, Params: plan.Params,
+		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return nil, nil, nil, nil, usageErr("%s: %v", file, err)
@@ -132,7 +133,8 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	}
 	out := w.Run()
 	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", file, chooser.Used(), len(faults))
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
+	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
+		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
 	runs := []simulated{{cfg: cfg, outcome: out, trace: trace, faults: faults, replay: "once replay " + file}}
 	if o.check && out.Status == sim.Violated {
 		var jitter func() sim.Chooser

@@ -196,7 +196,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		for _, r := range runs {
 			o := r.outcome
 			title := fmt.Sprintf("%s · %s · seed %d — %d lost, %d exactly-once, %d duplicated · promise %s",
-				sc.Name, o.Semantics, seed, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.Status)
+				sc.Name, o.Semantics, seed, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), report.StatusText(o))
 			if o.Why != "" {
 				title += "\n" + o.Why
 			}
@@ -244,7 +244,7 @@ func savePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.S
 			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
 		}
 		plan := &scenarios.Plan{Scenario: sc.Name, File: scenarioFile, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
-			Faults: set.Faults, Params: set.Params}
+			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime}
 		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
 		cerr := tmp.Close()
 		done = append(done, pending{tmp.Name(), dst})

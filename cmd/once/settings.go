@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,6 +56,9 @@ func (f *simFlags) semanticsFor(sc *scenarios.Scenario) ([]sim.Semantics, error)
 		if err != nil {
 			return nil, fmt.Errorf("--semantics: %w", err)
 		}
+		if slices.Contains(out, sem) {
+			return nil, fmt.Errorf("--semantics %s: %s is given twice", f.semantics, sem)
+		}
 		if !sc.Supports(sem) {
 			var names []string
 			for _, s := range sc.Semantics {
@@ -78,13 +82,17 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 		}
 		set.Ops = f.ops
 	}
-	if f.maxEvents < 0 || f.maxEvents > sim.MaxEventBudget {
-		return set, fmt.Errorf("--max-events %d: want a count in [1, %d]", f.maxEvents, sim.MaxEventBudget)
+	// A budget given is a budget: 0 would silently mean "the default".
+	if changed("max-events") && (f.maxEvents < 1 || f.maxEvents > sim.MaxEventBudget) {
+		return set, fmt.Errorf("--max-events %d: want a count in [1, %d] (leave it out for the scenario's budget)", f.maxEvents, sim.MaxEventBudget)
 	}
-	if f.maxTime != "" {
+	if changed("max-time") {
 		d, err := scenarios.ParseDuration(f.maxTime)
 		if err != nil {
 			return set, fmt.Errorf("--max-time: %w", err)
+		}
+		if d < 1 {
+			return set, fmt.Errorf("--max-time %s: want a positive duration, at least 1ms (leave it out for the scenario's budget)", f.maxTime)
 		}
 		set.MaxTime = d
 	}
@@ -116,20 +124,4 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 		return set, fmt.Errorf("--set: %w", err)
 	}
 	return set, set.Faults.Validate()
-}
-
-// replayCommand is the exact command line that reproduces one run.
-func replayCommand(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
-	f := set.Faults
-	var b strings.Builder
-	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d --loss %s --ack-loss %s --dup %s --slow %s --crash %s",
-		scenarioRef(sc), sem.Alias(), seed, set.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability),
-		ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
-	vals, err := scenarios.ResolveParams(sc.Params, set.Params)
-	if err == nil {
-		for _, kv := range vals.Sorted() {
-			fmt.Fprintf(&b, " --set %s", kv)
-		}
-	}
-	return b.String()
 }

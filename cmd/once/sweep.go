@@ -15,6 +15,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 
@@ -249,6 +250,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	}
 	base.Semantics = sem
 	cfgs := make([]*sim.Config, len(spec.points))
+	sets := make([]scenarios.Settings, len(spec.points))
 	for i, p := range spec.points {
 		set := base
 		set.Params = map[string]string{}
@@ -264,7 +266,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageErr("--vary %s=%s: %v", spec.name, p.value, err)
 		}
-		cfgs[i] = cfg
+		cfgs[i], sets[i] = cfg, set
 	}
 	var metrics []string
 	if cfgs[0].Metrics != nil {
@@ -272,7 +274,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 			metrics = append(metrics, m.Name())
 		}
 	}
-	tallies := runTallies(cfgs, o.seeds, o.workers, progressBar(stderr, "sweep"))
+	tallies := batch.Run(cfgs, o.seeds, o.workers, progressBar(stderr, "sweep"))
 
 	vals, _ := scenarios.ResolveParams(sc.Params, base.Params)
 	doc := report.SweepDoc{
@@ -285,7 +287,11 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		doc.Params[k] = v
 	}
 	for i, p := range spec.points {
-		doc.Points = append(doc.Points, report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics))
+		pt := report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics)
+		if seed := tallies[i].FirstUnfinished; seed != 0 {
+			pt.Replay = replayCommand(sc, sem, seed, sets[i])
+		}
+		doc.Points = append(doc.Points, pt)
 	}
 	switch o.format {
 	case "json":

@@ -1,0 +1,71 @@
+package batch
+
+import (
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// Tally is a scenarios.Tally plus the first seed that showed each kind of
+// trouble, so that a broken "all runs" claim (or an unfinished run) comes
+// with a run to replay. A zero seed means "none seen".
+type Tally struct {
+	scenarios.Tally
+	FirstLost       uint64 // first seed of a finished run that lost an operation
+	FirstDup        uint64 // first seed of a run that duplicated an operation
+	FirstViolation  uint64 // first seed of a run that broke an invariant
+	FirstUnfinished uint64 // first seed of a run cut by a budget
+}
+
+// Add folds the outcome of the run on seed in.
+func (t *Tally) Add(seed uint64, o *sim.Outcome) {
+	t.Tally.Add(o)
+	first := func(dst *uint64, hit bool) {
+		if hit && (*dst == 0 || seed < *dst) {
+			*dst = seed
+		}
+	}
+	first(&t.FirstLost, o.Finished() && o.Count(sim.Lost) > 0)
+	first(&t.FirstDup, o.Count(sim.Duplicated) > 0)
+	first(&t.FirstUnfinished, !o.Finished())
+	for _, inv := range o.Invariants {
+		first(&t.FirstViolation, inv.Violation != "")
+	}
+}
+
+// Merge folds u (the tally of later seeds, or of another chunk) into t.
+func (t *Tally) Merge(u *Tally) {
+	t.Tally.Merge(&u.Tally)
+	for _, p := range []struct{ dst, src *uint64 }{
+		{&t.FirstLost, &u.FirstLost}, {&t.FirstDup, &u.FirstDup},
+		{&t.FirstViolation, &u.FirstViolation}, {&t.FirstUnfinished, &u.FirstUnfinished},
+	} {
+		if *p.src != 0 && (*p.dst == 0 || *p.src < *p.dst) {
+			*p.dst = *p.src
+		}
+	}
+}
+
+// Witness is the first seed that breaks an "all runs" claim, or 0 when
+// there is none to show (a "some run" claim, or nothing broke it). A run
+// cut by a budget breaks nothing it did not show: FirstUnfinished is the
+// run to replay for a claim left Unknown.
+func (t *Tally) Witness(c scenarios.Claim) uint64 {
+	var seeds []uint64
+	switch c {
+	case scenarios.ClaimExactlyOnce:
+		seeds = []uint64{t.FirstLost, t.FirstDup, t.FirstViolation}
+	case scenarios.ClaimAtMostOnce:
+		seeds = []uint64{t.FirstDup}
+	case scenarios.ClaimAtLeastOnce:
+		seeds = []uint64{t.FirstLost}
+	case scenarios.ClaimInvariants:
+		seeds = []uint64{t.FirstViolation}
+	}
+	w := uint64(0)
+	for _, s := range seeds {
+		if s != 0 && (w == 0 || s < w) {
+			w = s
+		}
+	}
+	return w
+}
