@@ -210,14 +210,7 @@ func (p *sweepPlot) sameRates(a, b *swSeries) bool {
 func sweepFixed(d *SweepDoc) []string {
 	f := d.Faults
 	fixed := []string{plural(d.Ops, "operation")}
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability}, {"slow", f.SlowProbability}, {"crash", f.CrashProbability}} {
-		if p.name != d.Vary.Name {
-			fixed = append(fixed, p.name+" "+ffmt(p.v))
-		}
-	}
+	fixed = append(fixed, FaultParts(f, d.Vary.Name, false)...)
 	for _, k := range sortedKeys(d.Params) {
 		if k != d.Vary.Name {
 			fixed = append(fixed, k+"="+d.Params[k])

@@ -274,11 +274,11 @@ func TestRapidAgreesWithProofs(t *testing.T) {
 				// The explorer's fault kinds, but rarer, so that most drawn
 				// schedules stay within the proof's bound.
 				scale := func(p *float64) { *p /= 10 }
-				scale(&faults.LossProbability)
-				scale(&faults.AckLossProbability)
-				scale(&faults.DuplicateProbability)
-				scale(&faults.SlowProbability)
-				scale(&faults.CrashProbability)
+				scale(&faults.Probability[sim.FaultLoss])
+				scale(&faults.Probability[sim.FaultAckLoss])
+				scale(&faults.Probability[sim.FaultDup])
+				scale(&faults.Probability[sim.FaultSlow])
+				scale(&faults.Probability[sim.FaultCrash])
 				set := e.Settings(sc)
 				set.Ops, set.Faults = sc.ExploreDefaults.Ops, faults
 				cfg, err := sc.Config(set)

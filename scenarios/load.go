@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,20 +179,19 @@ func (l *loader) probability(s Scalar, field string) (float64, error) {
 	return f, nil
 }
 
+// faults reads a faults: mapping, every key a setting of sim.FaultKinds.
 func (l *loader) faults(f *faultSpec) (Faults, error) {
 	var out Faults
-	var err error
-	for _, p := range []struct {
-		s     Scalar
-		name  string
-		field *float64
-	}{
-		{f.Loss, "loss", &out.LossProbability}, {f.AckLoss, "ack-loss", &out.AckLossProbability},
-		{f.Dup, "dup", &out.DuplicateProbability}, {f.Slow, "slow", &out.SlowProbability},
-		{f.Crash, "crash", &out.CrashProbability},
-	} {
-		if *p.field, err = l.probability(p.s, "faults."+p.name); err != nil {
-			return out, err
+	for _, name := range sim.FaultSettingNames() {
+		if s, ok := (*f)[name]; ok {
+			if err := out.Set(name, s.Text); err != nil {
+				return out, l.errAt(s, "faults.%v", err)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(*f)) {
+		if !sim.IsFaultSetting(name) {
+			return out, l.errAt((*f)[name], "faults: unknown fault %q (want %s)", name, strings.Join(sim.FaultSettingNames(), ", "))
 		}
 	}
 	return out, nil
@@ -515,7 +516,7 @@ func (l *loader) compileLesson(sc *Scenario) error {
 
 func (l *loader) compileExplore(sc *Scenario) error {
 	e := &l.spec.Explore
-	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: "loss,ack-loss,crash", Property: "exactly-once"}
+	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: sim.ExploreDefaultKinds(), Property: "exactly-once"}
 	if e.Property.Set {
 		if e.Property.Text != "exactly-once" && e.Property.Text != "promise" {
 			return l.errAt(e.Property, "explore.property: %q is not exactly-once or promise", e.Property.Text)
@@ -596,7 +597,7 @@ func (l *loader) build(b *builder) error {
 			}
 			spec.Crashable = crash
 			if crash {
-				spec.CrashProbability = b.set.Faults.CrashProbability
+				b.set.Faults.ApplyToNode(&spec)
 			}
 		}
 		if n.Restart.Set {

@@ -59,7 +59,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
 	fl.IntVar(&o.ops, "ops", 2, "number of operations (default: the scenario's explore.ops)")
 	fl.IntVar(&o.maxFaults, "max-faults", 2, "faults per schedule (default: the scenario's explore.max-faults)")
-	fl.StringVar(&o.faults, "faults", "loss,ack-loss,crash", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
+	fl.StringVar(&o.faults, "faults", sim.ExploreDefaultKinds(), "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, "engine steps per schedule (default 100000)")
 	fl.IntVar(&o.maxStates, "max-states", 0, "distinct states before giving up (default 20000000)")

@@ -333,18 +333,9 @@ func progressBar(stderr io.Writer, what string) func(done, total int) {
 func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
 	var parts []string
 	if e.Faults != nil {
-		for _, f := range []struct {
-			name      string
-			row, base float64
-		}{
-			{"loss", e.Faults.LossProbability, sc.Faults.LossProbability},
-			{"ack-loss", e.Faults.AckLossProbability, sc.Faults.AckLossProbability},
-			{"dup", e.Faults.DuplicateProbability, sc.Faults.DuplicateProbability},
-			{"slow", e.Faults.SlowProbability, sc.Faults.SlowProbability},
-			{"crash", e.Faults.CrashProbability, sc.Faults.CrashProbability},
-		} {
-			if f.row != f.base {
-				parts = append(parts, f.name+"="+ffmt(f.row))
+		for _, name := range sim.FaultSettingNames() {
+			if row, base := e.Faults.Format(name), sc.Faults.Format(name); row != base {
+				parts = append(parts, name+"="+row)
 			}
 		}
 	}
