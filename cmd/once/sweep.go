@@ -35,7 +35,7 @@ func newSweepCmd() *cobra.Command {
 		Use:   "sweep SCENARIO | -f FILE --vary name=from:to:step",
 		Short: "Vary one parameter or fault probability and measure lost, duplicated and effects per point",
 		Long: `sweep varies one scenario parameter (a duration or an integer, e.g. ttl or
-timeout) or one fault probability (loss, ack-loss, dup, slow, crash) from
+timeout) or one fault setting (` + strings.Join(sim.FaultSettingNames(), ", ") + `) from
 --vary's from to its to in steps, and runs every point on seeds 1..--seeds
 under one semantics. Per point it reports the share of runs that lost or
 duplicated an operation (95% Wilson intervals), the effects per operation,
