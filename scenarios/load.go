@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -166,17 +165,6 @@ func (l *loader) require(s Scalar, field string) error {
 		return &SpecError{File: l.file, Line: max(s.Line, 1), Col: max(s.Col, 1), Msg: fmt.Sprintf("missing required field %s", field)}
 	}
 	return nil
-}
-
-func (l *loader) probability(s Scalar, field string) (float64, error) {
-	if !s.Set {
-		return 0, nil
-	}
-	f, err := strconv.ParseFloat(s.Text, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
-		return 0, l.errAt(s, "%s: %q is not a probability in [0,1]", field, s.Text)
-	}
-	return f, nil
 }
 
 // faults reads a faults: mapping, every key a setting of sim.FaultKinds.

@@ -96,7 +96,7 @@ var FaultKinds = [NumFaultKinds]FaultKindSpec{
 	FaultCrash: {Name: "crash", JSON: "crash", Choice: ChoiceCrash, Links: AtPoints, ExploreDefault: true,
 		Help: "probability that the service/consumer crashes at each crash point"},
 	FaultPause: {Name: "pause", JSON: "pause", Choice: ChoicePause, Links: AtPoints,
-		Help: "probability that the service/consumer freezes at each crash point, keeping its state, for --pause-ms",
+		Help: "probability that the service/consumer freezes at each crash point, keeping its state",
 		Duration: &DurationSetting{Name: "pause-ms", JSON: "pause_ms", Default: 5_000, Min: 1, Max: 3_600_000,
 			Help: "how long a paused node stays frozen, in milliseconds"}},
 }

@@ -235,3 +235,24 @@ func TestFaultKindNamesAreSpelledOnce(t *testing.T) {
 		t.Errorf("fault kind names spelled outside sim/faults.go (use the table):\n  %s", strings.Join(where, "\n  "))
 	}
 }
+
+// TestREADMEListsEveryFaultFlag checks that the README's table of run
+// flags has a row for every fault setting of the table, with the table's
+// help text.
+func TestREADMEListsEveryFaultFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range sim.FaultKinds {
+		s := &sim.FaultKinds[k]
+		if row := fmt.Sprintf("| `--%s P` | %s |", s.Name, s.Help); !bytes.Contains(readme, []byte(row)) {
+			t.Errorf("README.md lacks the flag row %q", row)
+		}
+		if d := s.Duration; d != nil {
+			if row := fmt.Sprintf("| `--%s N` | %s (default %d)", d.Name, d.Help, d.Default); !bytes.Contains(readme, []byte(row)) {
+				t.Errorf("README.md lacks the flag row %q", row)
+			}
+		}
+	}
+}
