@@ -269,8 +269,8 @@ func TestCatalogFilesLoad(t *testing.T) {
 }
 
 // planSettings returns run settings that offer every kind of fault the
-// scenario can take, so that recorded plans contain loss, duplicate,
-// slow and crash lines.
+// scenario can take, so that recorded plans contain a line of every
+// fault choice kind (loss, duplicate, slow, crash, pause).
 func planSettings(sc *scenarios.Scenario, e *scenarios.Expectation) scenarios.Settings {
 	set := e.Settings(sc)
 	f := &set.Faults
@@ -279,6 +279,7 @@ func planSettings(sc *scenarios.Scenario, e *scenarios.Expectation) scenarios.Se
 	f.Probability[sim.FaultDup] = math.Max(f.Probability[sim.FaultDup], 0.05)
 	f.Probability[sim.FaultSlow] = math.Max(f.Probability[sim.FaultSlow], 0.05)
 	f.Probability[sim.FaultCrash] = math.Max(f.Probability[sim.FaultCrash], 0.2)
+	f.Probability[sim.FaultPause] = math.Max(f.Probability[sim.FaultPause], 0.1)
 	return set
 }
 
@@ -372,7 +373,7 @@ func TestPlanRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []sim.ChoiceKind{sim.ChoiceLoss, sim.ChoiceDuplicate, sim.ChoiceSlow, sim.ChoiceCrash} {
+	for _, k := range sim.FaultChoiceKinds() {
 		if kinds[k] == 0 {
 			t.Errorf("no %s fault was recorded: the round trip did not exercise it", k)
 		}
