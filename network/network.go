@@ -42,7 +42,7 @@ func (l *Link) Validate() error {
 	for _, p := range []struct {
 		name string
 		v    float64
-	}{{"loss", l.LossProbability}, {"duplicate", l.DuplicateProbability}, {"slow", l.SlowProbability}} {
+	}{{sim.ChoiceLoss.String(), l.LossProbability}, {sim.ChoiceDuplicate.String(), l.DuplicateProbability}, {sim.ChoiceSlow.String(), l.SlowProbability}} {
 		if !(p.v >= 0 && p.v <= 1) {
 			return fmt.Errorf("network: %s probability %v is outside [0,1]", p.name, p.v)
 		}
@@ -59,6 +59,19 @@ func (l *Link) Validate() error {
 		}
 	}
 	return nil
+}
+
+// SetProbability sets the probability of the message fault kind k
+// (loss, duplicate or slow) on the link; other kinds are not link faults.
+func (l *Link) SetProbability(k sim.ChoiceKind, p float64) {
+	switch k {
+	case sim.ChoiceLoss:
+		l.LossProbability = p
+	case sim.ChoiceDuplicate:
+		l.DuplicateProbability = p
+	case sim.ChoiceSlow:
+		l.SlowProbability = p
+	}
 }
 
 // Network is a full mesh of directed links between n nodes.

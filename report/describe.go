@@ -85,6 +85,14 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 		return s
 	case sim.EvRestart:
 		return fmt.Sprintf("%-9s RESTART  durable state kept, volatile state lost", node)
+	case sim.EvPause:
+		s := fmt.Sprintf("%-9s PAUSE    at %s for %s, all state kept", node, topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+		if m.Op != 0 {
+			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
+		}
+		return s
+	case sim.EvResume:
+		return fmt.Sprintf("%-9s RESUME   held sends, queued deliveries and timers run now", node)
 	case sim.EvStoreGet:
 		if !e.Found {
 			return fmt.Sprintf("%-9s get      %s[%d] → not found", node, table(), m.Key)

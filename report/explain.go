@@ -50,13 +50,13 @@ type ExplainParam struct {
 
 // claimWords spells out a claim for a student.
 var claimWords = map[string]string{
-	"=1":         "every operation has exactly one effect",
-	"≤1":         "no operation has two effects",
-	"≥1":         "no operation is lost",
-	"dup":        "some run duplicates an operation's effect",
-	"lost":       "some run loses an operation",
-	"invariants": "every invariant holds",
-	"violation":  "some run violates an invariant",
+	"=1":                               "every operation has exactly one effect",
+	"≤1":                               "no operation has two effects",
+	"≥1":                               "no operation is lost",
+	scenarios.ClaimDuplicates.String(): "some run duplicates an operation's effect",
+	"lost":                             "some run loses an operation",
+	"invariants":                       "every invariant holds",
+	"violation":                        "some run violates an invariant",
 }
 
 // ClaimsInWords renders claims ("≥1 dup") as a sentence.
@@ -72,10 +72,7 @@ func ClaimsInWords(claims string) string {
 	return strings.Join(parts, "; ")
 }
 
-func faultLine(f scenarios.Faults) string {
-	return fmt.Sprintf("loss %s · ack-loss %s · dup %s · slow %s · crash %s", ffmt(f.LossProbability), ffmt(f.AckLossProbability),
-		ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
-}
+func faultLine(f scenarios.Faults) string { return strings.Join(FaultParts(f, "", false), " · ") }
 
 // indent prefixes every non-empty line of s.
 func indent(s, prefix string) string {

@@ -56,6 +56,12 @@ func DescribeFault(topo *sim.Topology, f sim.Fault) string {
 			s += fmt.Sprintf(" (handling %s %s #%d)", topo.MessageName(f.Msg), f.Op, f.Attempt)
 		}
 		return s
+	case sim.ChoicePause:
+		s := fmt.Sprintf("%s paused at %s, keeping its state", topo.NodeName(f.Node), topo.PointName(f.Point))
+		if f.Op != 0 {
+			s += fmt.Sprintf(" (handling %s %s #%d)", topo.MessageName(f.Msg), f.Op, f.Attempt)
+		}
+		return s
 	case sim.ChoiceLoss:
 		return fmt.Sprintf("%s %s #%d lost (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	case sim.ChoiceDuplicate:

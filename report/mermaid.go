@@ -65,6 +65,10 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 			fmt.Fprintf(&b, "    Note over %s: CRASH at %s\n", id(e.Node), topo.PointName(sim.PointID(e.Label)))
 		case sim.EvRestart:
 			fmt.Fprintf(&b, "    Note over %s: restart (volatile state lost)\n", id(e.Node))
+		case sim.EvPause:
+			fmt.Fprintf(&b, "    Note over %s: PAUSE at %s for %s (state kept)\n", id(e.Node), topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+		case sim.EvResume:
+			fmt.Fprintf(&b, "    Note over %s: resume (queued deliveries and timers follow)\n", id(e.Node))
 		case sim.EvOutcome:
 			fmt.Fprintf(&b, "    Note over %s: %s result status %d value %d\n", id(e.Node), m.Op, m.Status, m.Value/1000)
 		}

@@ -199,9 +199,8 @@ func newTable(headers ...string) *table.Table {
 func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s\n", styleTitle.Render(doc.Scenario), summary)
-	f := doc.Faults
-	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("seed %d · %d operations · loss %s · ack-loss %s · dup %s · slow %s · crash %s",
-		doc.Seed, doc.Ops, ffmt(f.LossProbability), ffmt(f.AckLossProbability), ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))))
+	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("seed %d · %d operations · %s",
+		doc.Seed, doc.Ops, strings.Join(FaultParts(doc.Faults, "", false), " · "))))
 
 	t := newTable("semantics", "promise", "lost", "exactly-once", "duplicated", "max effects", "faults", "promise held")
 	for _, r := range doc.Results {
@@ -256,16 +255,12 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 }
 
 func faultSummary(f sim.FaultCounts) string {
-	var parts []string
+	parts := FaultCountParts(f)
 	add := func(n int, name string) {
 		if n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	add(f.Loss, "lost")
-	add(f.Duplicate, "dup")
-	add(f.Slow, "slow")
-	add(f.Crash, "crash")
 	add(f.Partition, "cut")
 	add(f.Down, "to-down")
 	if len(parts) == 0 {

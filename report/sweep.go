@@ -105,14 +105,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	f := d.Faults
 	var fixed []string
 	fixed = append(fixed, plural(d.Ops, "operation"))
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability}, {"slow", f.SlowProbability}, {"crash", f.CrashProbability}} {
-		if p.name != v.Name {
-			fixed = append(fixed, p.name+" "+ffmt(p.v))
-		}
-	}
+	fixed = append(fixed, FaultParts(f, v.Name, false)...)
 	for _, k := range sortedKeys(d.Params) {
 		if k != v.Name {
 			fixed = append(fixed, k+"="+d.Params[k])

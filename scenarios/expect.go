@@ -190,36 +190,30 @@ func (e *Expectation) Held(t *Tally) (bool, string) {
 	return true, ""
 }
 
-// FaultKindNames are the fault kinds an exhaustive search can enumerate.
-var FaultKindNames = []string{"loss", "ack-loss", "dup", "slow", "crash"}
+// exploreProbability is the nominal probability explore gives an enabled
+// fault kind: any value in (0,1) offers the choice.
+const exploreProbability = 0.5
 
 // ExploreFaults turns a list of fault kinds ("loss,ack-loss,crash", or
 // "all") into the fault profile that offers exactly those choices: an
 // enabled kind gets a nominal probability, the others 0.
 func ExploreFaults(list string) (Faults, []string, error) {
 	var f Faults
+	all := sim.FaultKindNames()
 	if strings.TrimSpace(list) == "all" {
-		list = strings.Join(FaultKindNames, ",")
+		list = strings.Join(all, ",")
 	}
 	var names []string
 	for _, k := range strings.Split(list, ",") {
 		k = strings.TrimSpace(k)
-		switch k {
-		case "loss":
-			f.LossProbability = 0.5
-		case "ack-loss":
-			f.AckLossProbability = 0.5
-		case "dup":
-			f.DuplicateProbability = 0.5
-		case "slow":
-			f.SlowProbability = 0.5
-		case "crash":
-			f.CrashProbability = 0.5
-		case "":
+		if k == "" {
 			continue
-		default:
-			return f, nil, fmt.Errorf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(FaultKindNames, ", "))
 		}
+		kind, ok := sim.ParseFaultKind(k)
+		if !ok {
+			return f, nil, fmt.Errorf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(all, ", "))
+		}
+		f.Probability[kind] = exploreProbability
 		names = append(names, k)
 	}
 	return f, names, nil

@@ -190,18 +190,29 @@ func TestExploreStateCacheIsSound(t *testing.T) {
 		sem    sim.Semantics
 		params map[string]string
 		faults int
+		kinds  string // "" = loss,ack-loss,crash
 	}{
-		{"double-billing", sim.Idempotent, nil, 2},
-		{"double-billing", sim.AtLeastOnce, nil, 2},
-		{"double-billing", sim.Idempotent, map[string]string{"store": "memory"}, 2},
-		{"double-billing", sim.Idempotent, map[string]string{"mark": "after"}, 2},
-		{"at-least-once-duplicate", sim.Idempotent, nil, 2},
-		{"at-least-once-duplicate", sim.AtMostOnce, nil, 2},
-		{"at-least-once-duplicate", sim.Idempotent, map[string]string{"store": "memory"}, 2},
+		{"double-billing", sim.Idempotent, nil, 2, ""},
+		{"double-billing", sim.AtLeastOnce, nil, 2, ""},
+		{"double-billing", sim.Idempotent, map[string]string{"store": "memory"}, 2, ""},
+		{"double-billing", sim.Idempotent, map[string]string{"mark": "after"}, 2, ""},
+		{"at-least-once-duplicate", sim.Idempotent, nil, 2, ""},
+		{"at-least-once-duplicate", sim.AtMostOnce, nil, 2, ""},
+		{"at-least-once-duplicate", sim.Idempotent, map[string]string{"store": "memory"}, 2, ""},
+		// pause: a paused node holds work and queues deliveries, all of
+		// which the fingerprint must tell apart.
+		{"double-billing", sim.Idempotent, nil, 2, "ack-loss,crash,pause"},
+		{"double-billing", sim.AtLeastOnce, nil, 2, "loss,pause"},
+		{"double-billing", sim.Idempotent, map[string]string{"store": "memory"}, 2, "ack-loss,pause"},
+		{"at-least-once-duplicate", sim.Idempotent, nil, 2, "loss,ack-loss,pause"},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s/%s/%v", c.name, c.sem.Alias(), c.params), func(t *testing.T) {
-			cfg := exploreConfig(t, c.name, c.sem, 2, "loss,ack-loss,crash", c.params)
+		t.Run(fmt.Sprintf("%s/%s/%v/%s", c.name, c.sem.Alias(), c.params, c.kinds), func(t *testing.T) {
+			kinds := c.kinds
+			if kinds == "" {
+				kinds = "loss,ack-loss,crash"
+			}
+			cfg := exploreConfig(t, c.name, c.sem, 2, kinds, c.params)
 			cached, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: c.faults, Promise: sim.ExactlyOne})
 			if err != nil {
 				t.Fatal(err)
@@ -273,12 +284,9 @@ func TestRapidAgreesWithProofs(t *testing.T) {
 				}
 				// The explorer's fault kinds, but rarer, so that most drawn
 				// schedules stay within the proof's bound.
-				scale := func(p *float64) { *p /= 10 }
-				scale(&faults.LossProbability)
-				scale(&faults.AckLossProbability)
-				scale(&faults.DuplicateProbability)
-				scale(&faults.SlowProbability)
-				scale(&faults.CrashProbability)
+				for k := range faults.Probability {
+					faults.Probability[k] /= 10
+				}
 				set := e.Settings(sc)
 				set.Ops, set.Faults = sc.ExploreDefaults.Ops, faults
 				cfg, err := sc.Config(set)

@@ -169,7 +169,7 @@ func planDefect(p *scenarios.Plan) string {
 	}
 	for _, f := range p.Schedule {
 		switch {
-		case f.Kind != sim.ChoiceCrash && f.Point != "", f.Kind == sim.ChoiceCrash && f.Peer != "":
+		case !f.Kind.AtPoint() && f.Point != "", f.Kind.AtPoint() && f.Peer != "":
 			return "a fault field that can never match is accepted (TestParsePlanRejectsFaultsThatCannotMatch)"
 		case f.Op > math.MaxInt32 || f.Attempt > math.MaxInt32 || f.Occurrence > math.MaxInt32:
 			return "an op, attempt or occurrence beyond 32 bits is accepted (TestParsePlanRejectsFaultsThatCannotMatch)"

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,34 +191,22 @@ func (l *loader) require(s Scalar, field string) error {
 	return nil
 }
 
-func (l *loader) probability(s Scalar, field string) (float64, error) {
-	if !s.Set {
-		return 0, nil
-	}
-	if err := l.unquoted(s, field, "a number"); err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseFloat(s.Text, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
-		return 0, l.errAt(s, "%s: %q is not a probability in [0,1]", field, s.Text)
-	}
-	return f, nil
-}
-
+// faults reads a faults: mapping, every key a setting of sim.FaultKinds.
 func (l *loader) faults(f *faultSpec) (Faults, error) {
 	var out Faults
-	var err error
-	for _, p := range []struct {
-		s     Scalar
-		name  string
-		field *float64
-	}{
-		{f.Loss, "loss", &out.LossProbability}, {f.AckLoss, "ack-loss", &out.AckLossProbability},
-		{f.Dup, "dup", &out.DuplicateProbability}, {f.Slow, "slow", &out.SlowProbability},
-		{f.Crash, "crash", &out.CrashProbability},
-	} {
-		if *p.field, err = l.probability(p.s, "faults."+p.name); err != nil {
-			return out, err
+	for _, name := range sim.FaultSettingNames() {
+		if s, ok := (*f)[name]; ok {
+			if err := l.unquoted(s, "faults."+name, "a number"); err != nil {
+				return out, err
+			}
+			if err := out.Set(name, s.Text); err != nil {
+				return out, l.errAt(s, "faults.%v", err)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(*f)) {
+		if !sim.IsFaultSetting(name) {
+			return out, l.errAt((*f)[name], "faults: unknown fault %q (want %s)", name, strings.Join(sim.FaultSettingNames(), ", "))
 		}
 	}
 	return out, nil
@@ -553,7 +541,7 @@ func (l *loader) compileLesson(sc *Scenario) error {
 
 func (l *loader) compileExplore(sc *Scenario) error {
 	e := &l.spec.Explore
-	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: "loss,ack-loss,crash", Property: "exactly-once"}
+	sc.ExploreDefaults = ExploreDefaults{Ops: 2, MaxFaults: 2, Faults: sim.ExploreDefaultKinds(), Property: "exactly-once"}
 	if e.Property.Set {
 		if e.Property.Text != "exactly-once" && e.Property.Text != "promise" {
 			return l.errAt(e.Property, "explore.property: %q is not exactly-once or promise", e.Property.Text)
@@ -644,7 +632,7 @@ func (l *loader) build(b *builder) error {
 			}
 			spec.Crashable = crash
 			if crash {
-				spec.CrashProbability = b.set.Faults.CrashProbability
+				b.set.Faults.ApplyToNode(&spec)
 			}
 		}
 		if n.Restart.Set {

@@ -269,16 +269,17 @@ func TestCatalogFilesLoad(t *testing.T) {
 }
 
 // planSettings returns run settings that offer every kind of fault the
-// scenario can take, so that recorded plans contain loss, duplicate,
-// slow and crash lines.
+// scenario can take, so that recorded plans contain a line of every
+// fault choice kind (loss, duplicate, slow, crash, pause).
 func planSettings(sc *scenarios.Scenario, e *scenarios.Expectation) scenarios.Settings {
 	set := e.Settings(sc)
 	f := &set.Faults
-	f.LossProbability = math.Max(f.LossProbability, 0.1)
-	f.AckLossProbability = math.Max(f.AckLossProbability, 0.1)
-	f.DuplicateProbability = math.Max(f.DuplicateProbability, 0.05)
-	f.SlowProbability = math.Max(f.SlowProbability, 0.05)
-	f.CrashProbability = math.Max(f.CrashProbability, 0.2)
+	f.Probability[sim.FaultLoss] = math.Max(f.Probability[sim.FaultLoss], 0.1)
+	f.Probability[sim.FaultAckLoss] = math.Max(f.Probability[sim.FaultAckLoss], 0.1)
+	f.Probability[sim.FaultDup] = math.Max(f.Probability[sim.FaultDup], 0.05)
+	f.Probability[sim.FaultSlow] = math.Max(f.Probability[sim.FaultSlow], 0.05)
+	f.Probability[sim.FaultCrash] = math.Max(f.Probability[sim.FaultCrash], 0.2)
+	f.Probability[sim.FaultPause] = math.Max(f.Probability[sim.FaultPause], 0.1)
 	return set
 }
 
@@ -372,7 +373,7 @@ func TestPlanRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []sim.ChoiceKind{sim.ChoiceLoss, sim.ChoiceDuplicate, sim.ChoiceSlow, sim.ChoiceCrash} {
+	for _, k := range sim.FaultChoiceKinds() {
 		if kinds[k] == 0 {
 			t.Errorf("no %s fault was recorded: the round trip did not exercise it", k)
 		}
@@ -387,7 +388,7 @@ func TestPlanRoundTrip(t *testing.T) {
 // catalog entry round-trips too.
 func TestPlanFileDirective(t *testing.T) {
 	p := &scenarios.Plan{File: "testdata/scenarios/valid/mobile-checkout.yaml", Semantics: sim.Idempotent, Ops: 3,
-		Faults: scenarios.Faults{LossProbability: 0.25}, Params: map[string]string{}}
+		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.25}}, Params: map[string]string{}}
 	var buf bytes.Buffer
 	if err := scenarios.WritePlan(&buf, p, &sim.Topology{}, nil); err != nil {
 		t.Fatal(err)
@@ -423,7 +424,7 @@ func TestParsePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &scenarios.Plan{Scenario: "double-billing", Semantics: sim.AtLeastOnce, Ops: 5, Seed: 7, Jitter: true,
-		Faults: scenarios.Faults{LossProbability: 0.1, AckLossProbability: 0.3},
+		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.1, sim.FaultAckLoss: 0.3}},
 		Params: map[string]string{"key": "per-operation", "store": "durable"}}
 	if d := samePlan(want, p); d != "" {
 		t.Fatal(d)
@@ -472,9 +473,9 @@ func TestParsePlanErrors(t *testing.T) {
 		{"ops zero", head + "ops 0\n", `p:3:5: ops "0": want an integer 1..100000`},
 		{"ops word", head + "ops  five\n", `p:3:6: ops "five"`},
 		{"negative seed", head + "seed -1\n", `p:3:6: seed "-1": want a non-negative integer`},
-		{"probability above 1", head + "faults loss=0.1 dup=1.5\n", "p:3:17: faults: dup=1.5 is outside [0,1]"},
-		{"probability NaN", head + "faults loss=NaN\n", "p:3:8: faults: loss=NaN is outside [0,1]"},
-		{"probability not a number", head + "faults loss\n", `p:3:8: faults: "loss" is not name=probability`},
+		{"probability above 1", head + "faults loss=0.1 dup=1.5\n", `p:3:17: faults: dup: "1.5" is not a probability in [0,1]`},
+		{"probability NaN", head + "faults loss=NaN\n", `p:3:8: faults: loss: "NaN" is not a probability in [0,1]`},
+		{"probability not a number", head + "faults loss\n", `p:3:8: faults: "loss" is not name=value`},
 		{"unknown fault kind", head + "faults fire=0.5\n", `p:3:8: faults: unknown fault "fire"`},
 		{"set without =", head + "set store\n", `p:3:5: set: "store" is not name=value`},
 		{"set without name", head + "set =memory\n", `p:3:5: set: "=memory" is not name=value`},
@@ -669,7 +670,7 @@ func oddRoundTrip(t *testing.T, src string, params map[string]string) string {
 		return ""
 	}
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 3, Params: params,
-		Faults: scenarios.Faults{LossProbability: 0.3, AckLossProbability: 0.3, DuplicateProbability: 0.2, CrashProbability: 0.3}}
+		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.3, sim.FaultAckLoss: 0.3, sim.FaultDup: 0.2, sim.FaultCrash: 0.3}}}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		t.Fatal(err)

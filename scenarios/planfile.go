@@ -189,30 +189,15 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			given := map[string]bool{}
 			for i, a := range args {
 				k, v, ok := strings.Cut(a, "=")
-				f, err := strconv.ParseFloat(v, 64)
-				if !ok || err != nil {
-					return nil, errAt(argCols[i], "faults: %q is not name=probability", a)
+				if !ok {
+					return nil, errAt(argCols[i], "faults: %q is not name=value", a)
 				}
 				if given[k] {
 					return nil, errAt(argCols[i], "faults: %s given twice", k)
 				}
 				given[k] = true
-				if !(f >= 0 && f <= 1) {
-					return nil, errAt(argCols[i], "faults: %s=%v is outside [0,1]", k, v)
-				}
-				switch k {
-				case "loss":
-					p.Faults.LossProbability = f
-				case "ack-loss":
-					p.Faults.AckLossProbability = f
-				case "dup":
-					p.Faults.DuplicateProbability = f
-				case "slow":
-					p.Faults.SlowProbability = f
-				case "crash":
-					p.Faults.CrashProbability = f
-				default:
-					return nil, errAt(argCols[i], "faults: unknown fault %q (want loss, ack-loss, dup, slow, crash)", k)
+				if err := p.Faults.Set(k, v); err != nil {
+					return nil, errAt(argCols[i], "faults: %v", err)
 				}
 			}
 		case "set":
@@ -230,7 +215,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 		default:
 			kind, ok := sim.ParseChoiceKind(dir)
 			if !ok || !kind.IsFault() {
-				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, max-events, max-time, or a fault: loss, duplicate, slow, crash)", dir)
+				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, max-events, max-time, or a fault: %s)", dir, strings.Join(sim.FaultChoiceNames(), ", "))
 			}
 			f, err := parseFaultLine(kind, cols[0], args, argCols, errAt)
 			if err != nil {
@@ -308,16 +293,16 @@ func parseFaultLine(kind sim.ChoiceKind, kindCol int, args []string, cols []int,
 	if f.Node == "" {
 		return f, errAt(kindCol, "%s: missing from= (or node=)", kind)
 	}
-	if kind == sim.ChoiceCrash && f.Point == "" {
-		return f, errAt(kindCol, "crash: missing point=")
+	if kind.AtPoint() && f.Point == "" {
+		return f, errAt(kindCol, "%s: missing point=", kind)
 	}
-	if kind == sim.ChoiceCrash && f.Peer != "" {
-		return f, errAt(f.cols["to"]-len("to="), "crash: a crash has no to= (name the crashing node with node=)")
+	if kind.AtPoint() && f.Peer != "" {
+		return f, errAt(f.cols["to"]-len("to="), "%s: a %s has no to= (name the node with node=)", kind, kind)
 	}
-	if kind != sim.ChoiceCrash && f.Point != "" {
-		return f, errAt(f.cols["point"]-len("point="), "%s: point= belongs to crash faults only", kind)
+	if !kind.AtPoint() && f.Point != "" {
+		return f, errAt(f.cols["point"]-len("point="), "%s: point= belongs to faults at a crash point only", kind)
 	}
-	if kind != sim.ChoiceCrash && (f.Peer == "" || f.Msg == "") {
+	if !kind.AtPoint() && (f.Peer == "" || f.Msg == "") {
 		return f, errAt(kindCol, "%s: missing to= or msg=", kind)
 	}
 	return f, nil
@@ -425,9 +410,15 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	} else {
 		b.WriteString("# no seed: no jitter (every delay at its base value)\n")
 	}
-	f := p.Faults
-	fmt.Fprintf(&b, "faults loss=%s ack-loss=%s dup=%s slow=%s crash=%s\n",
-		ffmt(f.LossProbability), ffmt(f.AckLossProbability), ffmt(f.DuplicateProbability), ffmt(f.SlowProbability), ffmt(f.CrashProbability))
+	b.WriteString("faults")
+	for k := range sim.FaultKinds {
+		spec := &sim.FaultKinds[k]
+		fmt.Fprintf(&b, " %s=%s", spec.Name, ffmt(p.Faults.Probability[k]))
+		if d := spec.Duration; d != nil && p.Faults.Duration[k] != 0 {
+			fmt.Fprintf(&b, " %s=%d", d.Name, p.Faults.Duration[k])
+		}
+	}
+	b.WriteString("\n")
 	if len(p.Params) > 0 {
 		keys := make([]string, 0, len(p.Params))
 		for k := range p.Params {

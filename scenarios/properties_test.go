@@ -41,14 +41,13 @@ var propertyScenarios = []string{"double-billing", "at-least-once-duplicate"}
 // "slow network" fault (a retry overtakes a late answer) is drawn only when
 // slow is set.
 func drawFaults(t *rapid.T, probs []float64, slow bool) scenarios.Faults {
-	f := scenarios.Faults{
-		LossProbability:      rapid.SampledFrom(probs).Draw(t, "loss"),
-		AckLossProbability:   rapid.SampledFrom(probs).Draw(t, "ack-loss"),
-		DuplicateProbability: rapid.SampledFrom(probs).Draw(t, "dup"),
-		CrashProbability:     rapid.SampledFrom(probs).Draw(t, "crash"),
-	}
+	var f scenarios.Faults
+	f.Probability[sim.FaultLoss] = rapid.SampledFrom(probs).Draw(t, "loss")
+	f.Probability[sim.FaultAckLoss] = rapid.SampledFrom(probs).Draw(t, "ack-loss")
+	f.Probability[sim.FaultDup] = rapid.SampledFrom(probs).Draw(t, "dup")
+	f.Probability[sim.FaultCrash] = rapid.SampledFrom(probs).Draw(t, "crash")
 	if slow {
-		f.SlowProbability = rapid.SampledFrom(probs).Draw(t, "slow")
+		f.Probability[sim.FaultSlow] = rapid.SampledFrom(probs).Draw(t, "slow")
 	}
 	return f
 }
@@ -132,8 +131,8 @@ func (r *drawnRun) String() string {
 	var b strings.Builder
 	f := r.set.Faults
 	fmt.Fprintf(&b, "%s under %s, ops=%d, loss=%v ack-loss=%v dup=%v slow=%v crash=%v",
-		r.name, r.set.Semantics, r.set.Ops, f.LossProbability, f.AckLossProbability,
-		f.DuplicateProbability, f.SlowProbability, f.CrashProbability)
+		r.name, r.set.Semantics, r.set.Ops, f.Probability[sim.FaultLoss], f.Probability[sim.FaultAckLoss],
+		f.Probability[sim.FaultDup], f.Probability[sim.FaultSlow], f.Probability[sim.FaultCrash])
 	keys := make([]string, 0, len(r.set.Params))
 	for k := range r.set.Params {
 		keys = append(keys, k)
@@ -292,9 +291,9 @@ func TestPropertyBugsDuplicate(t *testing.T) {
 				need := rapid.SampledFrom(probabilities[1:]).Draw(rt, tc.needs+">0")
 				switch tc.needs {
 				case "crash":
-					faults.CrashProbability = need
+					faults.Probability[sim.FaultCrash] = need
 				case "ack-loss":
-					faults.AckLossProbability = need
+					faults.Probability[sim.FaultAckLoss] = need
 				}
 				set := scenarios.Settings{
 					Semantics: sim.Idempotent,

@@ -8,7 +8,6 @@ package scenarios
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/oncesim/once/network"
@@ -16,31 +15,10 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Faults is the fault profile a user sets with --loss, --ack-loss, --dup,
-// --slow and --crash. The zero value means no faults.
-type Faults struct {
-	LossProbability      float64 `json:"loss"`      // requests and deliveries lost
-	AckLossProbability   float64 `json:"ack_loss"`  // responses and acknowledgements lost
-	DuplicateProbability float64 `json:"duplicate"` // any message delivered twice
-	SlowProbability      float64 `json:"slow"`      // a message overtaken by the timer waiting for it
-	CrashProbability     float64 `json:"crash"`     // the service/consumer crashes at each crash point
-}
-
-// Validate reports the first probability outside [0,1].
-func (f Faults) Validate() error {
-	for _, p := range []struct {
-		flag string
-		v    float64
-	}{
-		{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability},
-		{"slow", f.SlowProbability}, {"crash", f.CrashProbability},
-	} {
-		if math.IsNaN(p.v) || p.v < 0 || p.v > 1 {
-			return fmt.Errorf("--%s %v: a probability must be within [0,1]", p.flag, p.v)
-		}
-	}
-	return nil
-}
+// Faults is the fault profile a user sets with the fault flags (one per
+// entry of sim.FaultKinds: --loss, --ack-loss, …). The zero value means no
+// faults.
+type Faults = sim.FaultProfile
 
 // Settings are the inputs of one run besides the chooser.
 type Settings struct {
@@ -192,24 +170,23 @@ func (b *builder) add(spec sim.NodeSpec, role sim.Node) sim.NodeID {
 // wire creates the network once every node is added.
 func (b *builder) wire() { b.net = network.New(len(b.nodes)) }
 
-// link configures from→to. A request link takes --loss, a response link
-// --ack-loss, both take --dup and --slow; a reliable link is FIFO and
+// link configures from→to. A request or response link takes the message
+// faults whose sim.Links cover it (a request link --loss, a response link
+// --ack-loss, both --dup and --slow); a reliable link is FIFO and
 // fault-free (a service and its gateway in one data centre).
 func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time, windows []network.Window) {
 	f := b.set.Faults
 	l := network.Link{Delay: delay, Jitter: jitter, SlowDelay: slowDelay, Partitions: windows}
-	switch class {
-	case "request":
-		l.LossProbability = f.LossProbability
-	case "response":
-		l.LossProbability = f.AckLossProbability
-	case "reliable":
+	if class == "reliable" {
 		l.Jitter = 0
 		*b.net.Link(from, to) = l
 		return
 	}
-	l.DuplicateProbability = f.DuplicateProbability
-	l.SlowProbability = f.SlowProbability
+	for k := range sim.FaultKinds {
+		if spec := &sim.FaultKinds[k]; spec.Links != sim.AtPoints && spec.Links.Covers(class == "response") {
+			l.SetProbability(spec.Choice, f.Probability[k])
+		}
+	}
 	*b.net.Link(from, to) = l
 }
 

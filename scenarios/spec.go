@@ -97,19 +97,15 @@ type paramSpec struct {
 	Doc     Scalar   `yaml:"doc"`
 }
 
-type faultSpec struct {
-	Loss    Scalar `yaml:"loss"`
-	AckLoss Scalar `yaml:"ack-loss"`
-	Dup     Scalar `yaml:"dup"`
-	Slow    Scalar `yaml:"slow"`
-	Crash   Scalar `yaml:"crash"`
-}
+// faultSpec maps a setting of sim.FaultKinds ("ack-loss", "pause-ms") to
+// its value; the loader rejects any other key.
+type faultSpec map[string]Scalar
 
 type nodeSpec struct {
 	Name    Scalar            `yaml:"name"`
 	Role    Scalar            `yaml:"role"`
 	With    map[string]Scalar `yaml:"with"`
-	Crash   Scalar            `yaml:"crash"`   // true: --crash applies at this node's crash points
+	Crash   Scalar            `yaml:"crash"`   // true: the point faults (--crash, --pause) apply at this node's crash points
 	Restart Scalar            `yaml:"restart"` // downtime after a crash
 }
 

@@ -121,13 +121,37 @@ type FaultCounts struct {
 	Duplicate int `json:"duplicate"`
 	Slow      int `json:"slow"`
 	Crash     int `json:"crash"`
+	Pause     int `json:"pause"`
 	Partition int `json:"partition"`
 	Down      int `json:"down"`
 }
 
 // Total returns the number of injected faults (partition and down drops are
 // consequences, not choices, and are not counted).
-func (f FaultCounts) Total() int { return f.Loss + f.Duplicate + f.Slow + f.Crash }
+func (f FaultCounts) Total() int {
+	n := 0
+	for _, k := range FaultChoiceKinds() {
+		n += f.Of(k)
+	}
+	return n
+}
+
+// Of returns the count of faults of choice kind k.
+func (f FaultCounts) Of(k ChoiceKind) int {
+	switch k {
+	case ChoiceLoss:
+		return f.Loss
+	case ChoiceDuplicate:
+		return f.Duplicate
+	case ChoiceSlow:
+		return f.Slow
+	case ChoiceCrash:
+		return f.Crash
+	case ChoicePause:
+		return f.Pause
+	}
+	return 0
+}
 
 // Checker folds a trace, event by event, into per-operation tallies. It is
 // a Recorder, so it works on a live stream or on a saved trace alike.
@@ -220,6 +244,8 @@ func (c *Checker) Record(e *Event) {
 		c.faults.Slow++
 	case EvCrash:
 		c.faults.Crash++
+	case EvPause:
+		c.faults.Pause++
 	}
 }
 

@@ -3,7 +3,7 @@ package sim
 // ChoiceKind says what a Choice decides.
 type ChoiceKind uint8
 
-// The kinds of choice. Loss, Duplicate, Slow and Crash are faults: they have
+// The kinds of choice. Loss, Duplicate, Slow, Crash and Pause are faults: they have
 // two alternatives, 0 (the fault-free default) and 1 (the fault), and cost 1
 // in a fault budget. Jitter is not a fault: it picks one of N extra delays.
 const (
@@ -12,30 +12,10 @@ const (
 	ChoiceSlow                            // delay this message past the timers waiting for it
 	ChoiceCrash                           // crash this node at this crash point
 	ChoiceJitter                          // extra delay in ticks, 0..N-1
+	ChoicePause                           // freeze this node at this crash point, keeping its state
 )
 
-var choiceKindNames = [...]string{"", "loss", "duplicate", "slow", "crash", "jitter"}
-
-// String returns the kind's name as used in fault plans ("loss", "crash"…).
-func (k ChoiceKind) String() string {
-	if int(k) < len(choiceKindNames) {
-		return choiceKindNames[k]
-	}
-	return "unknown"
-}
-
-// ParseChoiceKind is the inverse of String.
-func ParseChoiceKind(s string) (ChoiceKind, bool) {
-	for i, n := range choiceKindNames {
-		if i > 0 && n == s {
-			return ChoiceKind(i), true
-		}
-	}
-	return 0, false
-}
-
-// IsFault reports whether choosing a non-zero alternative is a fault.
-func (k ChoiceKind) IsFault() bool { return k >= ChoiceLoss && k <= ChoiceCrash }
+// The name, label and shape of each kind are in faults.go.
 
 // A Choice is one nondeterministic decision. Its identity (Kind, Node, Peer,
 // Msg, Op, Attempt, Point, Copy) names what the decision hits, so a fault

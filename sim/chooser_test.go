@@ -269,7 +269,7 @@ func TestRecordReplayDoubleBilling(t *testing.T) {
 		t.Fatal(err)
 	}
 	faults := sc.Faults
-	faults.CrashProbability = 0.2
+	faults.Probability[sim.FaultCrash] = 0.2
 	seeds := uint64(200)
 	if testing.Short() {
 		seeds = 40
@@ -335,7 +335,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 	}
 	// The probabilities only make the network ask; Scripted ignores them.
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 3,
-		Faults: scenarios.Faults{LossProbability: 0.5, AckLossProbability: 0.5}}
+		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.5, sim.FaultAckLoss: 0.5}}}
 	const client, service = sim.NodeID(0), sim.NodeID(1)
 	lostResponse := func(op sim.OpID) sim.Fault {
 		return sim.Fault{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: payments.MsgPayResponse,

@@ -24,6 +24,15 @@ func (c *Context) Semantics() Semantics { return c.w.cfg.Semantics }
 
 func (c *Context) down() bool { return c.w.nodes[c.node].down }
 
+// emit records e now, or holds it until the node resumes if it is paused.
+func (c *Context) emit(e *Event) {
+	if ns := &c.w.nodes[c.node]; ns.paused {
+		ns.held = append(ns.held, heldAction{event: *e})
+		return
+	}
+	c.w.emit(e)
+}
+
 // Send puts a copy of m on the link to node to. The engine stamps From, To
 // and a fresh ID; the network (through the Chooser) decides its fate.
 func (c *Context) Send(to NodeID, m Message) {
@@ -31,6 +40,10 @@ func (c *Context) Send(to NodeID, m Message) {
 		return
 	}
 	w := c.w
+	if ns := &w.nodes[c.node]; ns.paused {
+		ns.held = append(ns.held, heldAction{send: true, to: to, msg: m})
+		return
+	}
 	w.msgID++
 	m.ID = w.msgID
 	m.From = c.node
@@ -65,7 +78,7 @@ func (c *Context) Send(to NodeID, m Message) {
 }
 
 // After sets a timer that fires after d ticks, unless the node crashes
-// first: timers are volatile.
+// first: timers are volatile. A paused node's timer counts from its resume.
 func (c *Context) After(d Time, t Timer) {
 	if d < 0 {
 		panic(fmt.Sprintf("sim: %s set a timer %d ticks in the past", c.w.cfg.Topology.NodeName(c.node), d))
@@ -74,8 +87,12 @@ func (c *Context) After(d Time, t Timer) {
 		return
 	}
 	ns := &c.w.nodes[c.node]
+	at := c.w.now + d
+	if ns.paused {
+		at = ns.resumeAt + d
+	}
 	c.w.schedule(item{
-		at: c.w.now + d, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
+		at: at, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
 		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key},
 	})
 }
@@ -98,7 +115,7 @@ func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
 		e.Found = ok
 		e.Msg.Key, e.Msg.Op = key, op
 		e.Rec = r
-		c.w.emit(e)
+		c.emit(e)
 	}
 	return r, ok
 }
@@ -119,7 +136,7 @@ func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 		e.Label = uint8(id)
 		e.Msg.Key, e.Msg.Op = key, op
 		e.Rec = r
-		c.w.emit(e)
+		c.emit(e)
 	}
 }
 
@@ -141,7 +158,7 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 		e.Label = uint8(id)
 		e.Found = expired
 		e.Msg.Key, e.Msg.Op = key, op
-		c.w.emit(e)
+		c.emit(e)
 	}
 }
 
@@ -161,7 +178,7 @@ func (c *Context) Effect(sink SinkID, op OpID, value int64) {
 	e.Label = uint8(sink)
 	e.Msg.Op = op
 	e.Msg.Value = value
-	c.w.emit(e)
+	c.emit(e)
 }
 
 // Outcome records that a client accepted value as the final result of op.
@@ -174,29 +191,43 @@ func (c *Context) Outcome(op OpID, value int64, status int32) {
 	e.Msg.Op = op
 	e.Msg.Value = value
 	e.Msg.Status = status
-	c.w.emit(e)
+	c.emit(e)
 }
 
-// CrashPoint is a place in a handler where the node may crash. It asks the
-// Chooser (for crashable nodes with a non-zero crash probability only) and, if the answer is "crash", crashes
-// the node — volatile tables emptied, timers cancelled, a restart scheduled —
-// and returns true; the handler must then return at once.
+// CrashPoint is a place in a handler where the node may crash or pause.
+// For a crashable node it asks the Chooser whether to crash (if the crash
+// probability is not zero) and, if not, whether to pause (if the pause
+// probability is not zero). On a crash — volatile tables emptied, timers
+// cancelled, a restart scheduled — it returns true and the handler must
+// return at once. On a pause it returns false: the rest of the handler
+// runs against the state as it is now, but everything it does is held and
+// happens when the node resumes (see pause.go). A paused node offers no
+// further choice.
 func (c *Context) CrashPoint(p PointID, m *Message) bool {
 	if c.down() {
 		return true
 	}
 	w := c.w
 	spec := &w.cfg.Topology.Nodes[c.node]
-	if !spec.Crashable || spec.CrashProbability <= 0 {
-		return false // no choice offered: a crash here is not part of this fault model
+	if !spec.Crashable || w.nodes[c.node].paused {
+		return false // no choice offered: a fault here is not part of this fault model
 	}
-	ch := Choice{Kind: ChoiceCrash, N: 2, P: spec.CrashProbability, Node: c.node, Peer: NoNode, Point: p}
+	ch := Choice{N: 2, Node: c.node, Peer: NoNode, Point: p}
 	if m != nil {
 		ch.Msg, ch.Op, ch.Attempt = m.Kind, m.Op, m.Attempt
 	}
-	if w.stamp.Choose(ch) == 0 {
-		return false
+	if spec.CrashProbability > 0 {
+		ch.Kind, ch.P = ChoiceCrash, spec.CrashProbability
+		if w.stamp.Choose(ch) != 0 {
+			w.crash(c.node, p, m)
+			return true
+		}
 	}
-	w.crash(c.node, p, m)
-	return true
+	if spec.PauseProbability > 0 {
+		ch.Kind, ch.P = ChoicePause, spec.PauseProbability
+		if w.stamp.Choose(ch) != 0 {
+			w.pause(c.node, p, m)
+		}
+	}
+	return false
 }

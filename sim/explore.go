@@ -8,9 +8,6 @@ import (
 // KindSet is a set of fault kinds.
 type KindSet uint8
 
-// AllFaultKinds enumerates every fault kind.
-const AllFaultKinds = KindSet(1<<ChoiceLoss | 1<<ChoiceDuplicate | 1<<ChoiceSlow | 1<<ChoiceCrash)
-
 // Has reports whether k is in the set.
 func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }
 

@@ -130,7 +130,7 @@ func (t *Topology) ChoiceKey(c *Choice) uint64 {
 	if c.Msg != 0 {
 		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
 	}
-	if c.Kind == ChoiceCrash {
+	if c.Kind.AtPoint() {
 		h = foldKey(h, keyAt(k.points, int(c.Point)))
 	}
 	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)

@@ -40,6 +40,8 @@ type NodeSpec struct {
 	Crashable        bool    // crash points of this node are choices
 	CrashProbability float64 // probability of crashing at each crash point
 	RestartAfter     Time    // downtime before a crashed node restarts
+	PauseProbability float64 // probability of pausing at each crash point (crashable nodes only)
+	PauseFor         Time    // how long a pause freezes the node
 }
 
 // Topology names everything in a world, so the trace can be rendered

@@ -128,12 +128,12 @@ func (r *Recording) Choose(c Choice) int {
 // FaultLine formats f as a line of a fault plan, naming what it hits:
 // "loss from=service to=client msg=pay-response op=3 attempt=1
 // occurrence=1" or "crash node=service point=after-charge msg=… op=2
-// attempt=1 occurrence=1". Every tool prints faults this way: run --save,
+// attempt=1 occurrence=1" (a pause reads like a crash). Every tool prints faults this way: run --save,
 // explore, the rapid property tests, the TUI.
 func (t *Topology) FaultLine(f Fault) string {
 	var b strings.Builder
 	b.WriteString(f.Kind.String())
-	if f.Kind == ChoiceCrash {
+	if f.Kind.AtPoint() {
 		fmt.Fprintf(&b, " node=%s point=%s", t.NodeName(f.Node), t.PointName(f.Point))
 		if f.Msg != 0 {
 			fmt.Fprintf(&b, " msg=%s", t.MessageName(f.Msg))

@@ -8,6 +8,7 @@ const (
 	itemTimer                       // fire a timer of node (msg holds the payload)
 	itemRestart                     // restart a crashed node
 	itemStart                       // boot a node for the first time
+	itemResume                      // wake a paused node
 )
 
 // item is one scheduled event. Items are ordered by (at, seq): time first,

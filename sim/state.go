@@ -29,6 +29,7 @@ func (w *World) CopyFrom(src *World) {
 	for i := range src.nodes {
 		s, d := &src.nodes[i], &w.nodes[i]
 		d.down, d.incarnation, d.handled = s.down, s.incarnation, s.handled
+		d.paused, d.resumeAt, d.held = s.paused, s.resumeAt, append(d.held[:0], s.held...)
 		if len(d.tables) != len(s.tables) {
 			d.tables = make([]Table, len(s.tables))
 		}
@@ -89,12 +90,14 @@ type Fingerprint uint64
 //   - scheduled events keep their (time, sequence) order but not the
 //     sequence numbers themselves.
 //
-// Everything else — node tables, up/down, in-flight messages, live timers,
+// Everything else — node tables, up/down, paused and what a paused node
+// holds, in-flight messages (queued ones included), live timers,
 // effects and distinct outcomes so far, invariant state — is encoded.
 func (w *World) AppendState(b []byte) []byte {
 	for i := range w.nodes {
 		ns := &w.nodes[i]
 		b = append(b, 0xf0, boolByte(ns.down))
+		b = ns.appendPause(b, w.now)
 		for t := range ns.tables {
 			tb := &ns.tables[t]
 			b = binary.AppendUvarint(b, uint64(len(tb.keys)))

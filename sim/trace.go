@@ -18,9 +18,11 @@ const (
 	EvStoreDelete                      // Node deleted Msg.Key from table Label
 	EvEffect                           // Node applied an effect of Msg.Op on sink Label
 	EvOutcome                          // Node (a client) accepted final result Msg.Value for Msg.Op
+	EvPause                            // Node froze at crash point Label for Msg.Value ticks, keeping its state
+	EvResume                           // Node woke up from a pause: its held actions, queued deliveries and timers follow
 )
 
-var eventKindNames = [...]string{"", "send", "deliver", "drop", "duplicate", "slow", "timer", "crash", "restart", "get", "put", "delete", "effect", "outcome"}
+var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume"}
 
 // String returns the event kind's name.
 func (k EventKind) String() string {
@@ -40,7 +42,7 @@ const (
 	DropDown                            // the receiver was crashed
 )
 
-var dropReasonNames = [...]string{"", "loss", "partition", "down"}
+var dropReasonNames = [...]string{"", ChoiceLoss.String(), "partition", "down"}
 
 // String returns the reason's name.
 func (r DropReason) String() string {

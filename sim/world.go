@@ -103,6 +103,9 @@ type nodeState struct {
 	down        bool
 	incarnation uint32
 	handled     int32 // deliveries handled, all incarnations
+	paused      bool  // frozen by a pause until resumeAt (see pause.go)
+	resumeAt    Time
+	held        []heldAction // what the paused handler did after its pause point
 }
 
 // World is one running simulation. It is single-threaded and
@@ -257,7 +260,13 @@ func (w *World) dispatch(it *item) {
 		e := w.event(EvRestart, it.node, NoNode)
 		w.emit(e)
 		node.Start(&w.ctx)
+	case itemResume:
+		w.resume(it.node)
 	case itemDeliver:
+		if ns.paused {
+			w.postpone(it)
+			return
+		}
 		if ns.down {
 			e := w.event(EvDrop, it.msg.From, it.node)
 			e.Reason = DropDown
@@ -273,6 +282,10 @@ func (w *World) dispatch(it *item) {
 	case itemTimer:
 		if ns.down || it.incarnation != ns.incarnation {
 			return // the timer died with the incarnation that set it
+		}
+		if ns.paused {
+			w.postpone(it)
+			return
 		}
 		e := w.event(EvTimerFire, it.node, NoNode)
 		e.Label = uint8(it.msg.Kind)

@@ -486,7 +486,7 @@ func determinismConfigs(t testing.TB) []*sim.Config {
 			t.Fatal(err)
 		}
 		f := sc.Faults
-		f.CrashProbability, f.DuplicateProbability, f.SlowProbability = 0.2, 0.1, 0.05
+		f.Probability[sim.FaultCrash], f.Probability[sim.FaultDup], f.Probability[sim.FaultSlow] = 0.2, 0.1, 0.05
 		for _, sem := range sc.Semantics {
 			cfg, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: 10, Faults: f})
 			if err != nil {

@@ -83,7 +83,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
 	fl.IntVar(&o.ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
 	fl.IntVar(&o.maxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
-	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: loss, ack-loss, dup, slow, crash (comma list) or all (default: the scenario's explore.faults)")
+	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
 	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
@@ -136,7 +136,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		// An empty list would prove a property of the fault-free run only
 		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
 		// for that).
-		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.faults, strings.Join(scenarios.FaultKindNames, ", "))
+		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	set := scenarios.Settings{Semantics: sem, Ops: o.ops, Faults: faults, Params: map[string]string{}}
 	for _, s := range o.sets {

@@ -220,8 +220,10 @@ func claimText(c scenarios.Claim) string {
 func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
 	var parts []string
 	if e.Faults != nil {
-		for _, f := range faultChanges(sc.Faults, *e.Faults) {
-			parts = append(parts, f.name+"="+ffmt(f.value))
+		for _, name := range sim.FaultSettingNames() {
+			if row, base := e.Faults.Format(name), sc.Faults.Format(name); row != base {
+				parts = append(parts, name+"="+row)
+			}
 		}
 	}
 	if e.Ops > 0 && e.Ops != sc.Ops {

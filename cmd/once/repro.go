@@ -9,28 +9,19 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// faultChange is one fault probability that differs from a baseline.
+// faultChange is one fault setting that differs from a baseline.
 type faultChange struct {
 	name  string // as the flag and --vary spell it
-	value float64
+	value string // as the flag takes it
 }
 
-// faultChanges lists the fault probabilities of f that differ from base,
-// in flag order.
+// faultChanges lists the fault settings of f (probabilities and
+// durations, in the order of sim.FaultKinds) that differ from base.
 func faultChanges(base, f scenarios.Faults) []faultChange {
 	var out []faultChange
-	for _, p := range []struct {
-		name    string
-		v, base float64
-	}{
-		{"loss", f.LossProbability, base.LossProbability},
-		{"ack-loss", f.AckLossProbability, base.AckLossProbability},
-		{"dup", f.DuplicateProbability, base.DuplicateProbability},
-		{"slow", f.SlowProbability, base.SlowProbability},
-		{"crash", f.CrashProbability, base.CrashProbability},
-	} {
-		if p.v != p.base {
-			out = append(out, faultChange{p.name, p.v})
+	for _, name := range sim.FaultSettingNames() {
+		if v := f.Format(name); v != base.Format(name) {
+			out = append(out, faultChange{name, v})
 		}
 	}
 	return out
@@ -45,7 +36,7 @@ func replayCommand(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set s
 	var b strings.Builder
 	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d", scenarioRef(sc), sem.Alias(), seed, set.Ops)
 	for _, f := range faultChanges(sc.Faults, set.Faults) {
-		fmt.Fprintf(&b, " --%s %s", f.name, ffmt(f.value))
+		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
 	}
 	for _, kv := range sortedSets(set.Params) {
 		fmt.Fprintf(&b, " --set %s", kv)

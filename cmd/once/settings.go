@@ -18,11 +18,8 @@ type simFlags struct {
 	semantics string
 	seed      uint64
 	ops       int
-	loss      float64
-	ackLoss   float64
-	dup       float64
-	slow      float64
-	crash     float64
+	faults    [sim.NumFaultKinds]float64 // one flag per sim.FaultKinds entry
+	durations [sim.NumFaultKinds]int64   // one flag per duration setting
 	sets      []string
 	maxEvents int
 	maxTime   string
@@ -35,14 +32,23 @@ func (f *simFlags) register(cmd *cobra.Command, defaultSemantics string) {
 	fl.StringVar(&f.semantics, "semantics", defaultSemantics, "amo|alo|idem|txn (long ids too), a comma list, or all")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the keyed fault and jitter decisions")
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
-	fl.Float64Var(&f.loss, "loss", 0, "probability that a request or delivery is lost (default: the scenario's)")
-	fl.Float64Var(&f.ackLoss, "ack-loss", 0, "probability that a response or acknowledgement is lost (default: the scenario's)")
-	fl.Float64Var(&f.dup, "dup", 0, "probability that a message is delivered twice (default: the scenario's)")
-	fl.Float64Var(&f.slow, "slow", 0, "probability that a message is overtaken by the retry waiting for it (default: the scenario's)")
-	fl.Float64Var(&f.crash, "crash", 0, "probability that the service/consumer crashes at each crash point (default: the scenario's)")
+	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("event budget per run (default %d)", sim.DefaultMaxEvents))
 	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default %s)", sim.DefaultMaxTime))
+}
+
+// registerFaults registers one flag per fault kind of sim.FaultKinds (its
+// probability) and one per duration setting. Every simulating command —
+// run, matrix, sweep, the TUI — calls it; nothing else declares a fault flag.
+func (f *simFlags) registerFaults(fl *pflag.FlagSet) {
+	for k := range sim.FaultKinds {
+		s := &sim.FaultKinds[k]
+		fl.Float64Var(&f.faults[k], s.Name, 0, s.Help+" (default: the scenario's)")
+		if d := s.Duration; d != nil {
+			fl.Int64Var(&f.durations[k], d.Name, 0, fmt.Sprintf("%s (default: the scenario's, else %d)", d.Help, d.Default))
+		}
+	}
 }
 
 // semanticsFor resolves --semantics against what sc supports.
@@ -96,22 +102,20 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 		}
 		set.MaxTime = d
 	}
-	for _, p := range []struct {
-		name string
-		v    float64
-		dst  *float64
-	}{
-		{"loss", f.loss, &set.Faults.LossProbability}, {"ack-loss", f.ackLoss, &set.Faults.AckLossProbability},
-		{"dup", f.dup, &set.Faults.DuplicateProbability}, {"slow", f.slow, &set.Faults.SlowProbability},
-		{"crash", f.crash, &set.Faults.CrashProbability},
-	} {
-		if !changed(p.name) {
-			continue
+	for k := range sim.FaultKinds {
+		spec := &sim.FaultKinds[k]
+		if changed(spec.Name) {
+			if v := f.faults[k]; math.IsNaN(v) || v < 0 || v > 1 {
+				return set, fmt.Errorf("--%s %v: a probability must be within [0,1]", spec.Name, v)
+			}
+			set.Faults.Probability[k] = f.faults[k]
 		}
-		if math.IsNaN(p.v) || p.v < 0 || p.v > 1 {
-			return set, fmt.Errorf("--%s %v: a probability must be within [0,1]", p.name, p.v)
+		if d := spec.Duration; d != nil && changed(d.Name) {
+			if err := spec.CheckDuration(sim.Time(f.durations[k])); err != nil {
+				return set, err
+			}
+			set.Faults.Duration[k] = sim.Time(f.durations[k])
 		}
-		*p.dst = p.v
 	}
 	for _, s := range f.sets {
 		k, v, err := scenarios.ParseSet(s)

@@ -37,7 +37,7 @@ func newSweepCmd() *cobra.Command {
 		Use:   "sweep SCENARIO | -f FILE --vary name=from:to:step",
 		Short: "Vary one parameter or fault probability and measure lost, duplicated and effects per point",
 		Long: `sweep varies one scenario parameter (a duration or an integer, e.g. ttl or
-timeout) or one fault probability (loss, ack-loss, dup, slow, crash) from
+timeout) or one fault setting (` + strings.Join(sim.FaultSettingNames(), ", ") + `) from
 --vary's from to its to in steps, and runs every point on seeds 1..--seeds
 under one semantics. Per point it reports the share of runs that lost or
 duplicated an operation (95% Wilson intervals), the effects per operation,
@@ -61,17 +61,13 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
 	fl := cmd.Flags()
 	f := &o.sim
 	f.flags = fl
-	fl.StringVar(&o.vary, "vary", "", "what to sweep: name=from:to:step, name a parameter (ttl, timeout…) or a fault (loss, ack-loss, dup, slow, crash)")
+	fl.StringVar(&o.vary, "vary", "", "what to sweep: name=from:to:step, name a parameter (ttl, timeout…) or a fault setting ("+strings.Join(sim.FaultSettingNames(), ", ")+")")
 	fl.StringVar(&f.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per point: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|svg (svg: a chart of the rates per point, for slides)")
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
-	fl.Float64Var(&f.loss, "loss", 0, "probability that a request or delivery is lost (default: the scenario's)")
-	fl.Float64Var(&f.ackLoss, "ack-loss", 0, "probability that a response or acknowledgement is lost (default: the scenario's)")
-	fl.Float64Var(&f.dup, "dup", 0, "probability that a message is delivered twice (default: the scenario's)")
-	fl.Float64Var(&f.slow, "slow", 0, "probability that a message is overtaken by the retry waiting for it (default: the scenario's)")
-	fl.Float64Var(&f.crash, "crash", 0, "probability that the service/consumer crashes at each crash point (default: the scenario's)")
+	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	return cmd
 }
@@ -90,23 +86,6 @@ type sweepSpec struct {
 	to     string
 	step   string
 	points []sweepPoint
-}
-
-// faultField returns the field of f a fault name sets, or nil.
-func faultField(f *scenarios.Faults, name string) *float64 {
-	switch name {
-	case "loss":
-		return &f.LossProbability
-	case "ack-loss":
-		return &f.AckLossProbability
-	case "dup":
-		return &f.DuplicateProbability
-	case "slow":
-		return &f.SlowProbability
-	case "crash":
-		return &f.CrashProbability
-	}
-	return nil
 }
 
 // parseVary reads name=from:to:step against sc. Every error names --vary.
@@ -134,8 +113,11 @@ func parseVary(spec string, sc *scenarios.Scenario) (*sweepSpec, error) {
 		s.kind = "int"
 	case param != nil:
 		return nil, bad("parameter %s is an enum (%s): sweep a duration or integer parameter, or a fault probability", name, param.Describe())
-	case faultField(&scenarios.Faults{}, name) != nil:
-		s.kind = "probability"
+	case sim.IsFaultSetting(name):
+		s.kind = "int" // a duration setting, in milliseconds
+		if _, ok := sim.ParseFaultKind(name); ok {
+			s.kind = "probability"
+		}
 	default:
 		var names []string
 		for _, p := range sc.Params {
@@ -143,7 +125,7 @@ func parseVary(spec string, sc *scenarios.Scenario) (*sweepSpec, error) {
 				names = append(names, p.Name)
 			}
 		}
-		names = append(names, scenarios.FaultKindNames...)
+		names = append(names, sim.FaultSettingNames()...)
 		return nil, bad("unknown parameter %q (scenario %s can sweep: %s)", name, sc.Name, strings.Join(names, ", "))
 	}
 	var nums [3]float64
@@ -236,7 +218,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if spec.kind == "probability" && f.flags.Changed(spec.name) {
+	if sim.IsFaultSetting(spec.name) && f.flags.Changed(spec.name) {
 		return usageErr("--vary %s and --%s: give one", spec.name, spec.name)
 	}
 	for _, s := range f.sets {
@@ -257,8 +239,10 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		for k, v := range base.Params {
 			set.Params[k] = v
 		}
-		if field := faultField(&set.Faults, spec.name); field != nil {
-			*field = p.x
+		if sim.IsFaultSetting(spec.name) {
+			if err := set.Faults.Set(spec.name, p.value); err != nil {
+				return usageErr("--vary %v", err)
+			}
 		} else {
 			set.Params[spec.name] = p.value
 		}

@@ -15,6 +15,7 @@ type tuiOptions struct {
 	semantics string
 	seed      uint64
 	ops       int
+	faults    simFlags // the fault flags only
 }
 
 func newTUICmd() *cobra.Command {
@@ -38,7 +39,8 @@ one change, showing which verdicts it changed. Press ? for the keys.`,
 		},
 		Example: `  once tui
   once tui double-billing --semantics alo --seed 3
-  once tui -f my-scenario.yaml`,
+  once tui -f my-scenario.yaml
+  once tui double-billing --semantics alo --pause 0.3`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTUI(o, args, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
@@ -47,6 +49,8 @@ one change, showing which verdicts it changed. Press ? for the keys.`,
 	cmd.Flags().StringVar(&o.semantics, "semantics", "", "semantics of the first run: amo|alo|idem|txn (default: the scenario's first)")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "seed of the first run")
 	cmd.Flags().IntVar(&o.ops, "ops", 0, "operations of the first run (default: the scenario's)")
+	o.faults.flags = cmd.Flags()
+	o.faults.registerFaults(cmd.Flags())
 	return cmd
 }
 
@@ -70,8 +74,27 @@ func runTUI(o *tuiOptions, args []string, in io.Reader, out io.Writer) error {
 		if opts.Semantics != 0 && !sc.Supports(opts.Semantics) {
 			return usageErr("--semantics %s: scenario %s does not support it", opts.Semantics.Alias(), sc.Name)
 		}
+		set, err := o.faults.settingsFor(sc)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if set.Faults != sc.Faults { // a fault flag: the scenario with that profile replaces the catalog's
+			withFaults := *sc
+			withFaults.Faults = set.Faults
+			sc = &withFaults
+		}
 		opts.Start = sc
+	} else if o.faults.flags.NFlag() > 0 {
+		for _, name := range sim.FaultSettingNames() {
+			if o.faults.flags.Changed(name) {
+				return usageErr("--%s: name a SCENARIO to run with it", name)
+			}
+		}
 	}
-	opts.Scenarios = scenarios.All()
+	for _, s := range scenarios.All() {
+		if opts.Start == nil || s.Name != opts.Start.Name || s == opts.Start {
+			opts.Scenarios = append(opts.Scenarios, s)
+		}
+	}
 	return tui.Run(opts, in, out)
 }

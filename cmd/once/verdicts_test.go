@@ -271,7 +271,7 @@ func TestReproLinesReproduce(t *testing.T) {
 	var sw report.SweepDoc
 	decode(t, "sweep", out, &sw)
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{"ttl": "1s"}}
-	set.Faults.CrashProbability, set.Faults.AckLossProbability = 0.1, 1
+	set.Faults.Probability[sim.FaultCrash], set.Faults.Probability[sim.FaultAckLoss] = 0.1, 1
 	if p := sw.Points[0]; p.Replay == "" {
 		t.Errorf("sweep printed no replay line for its unfinished point")
 	} else if got, want := runLine(t, p.Replay).Results[0].Digest, digestOf(t, sc, set, seedOf(t, p.Replay)); got != want {

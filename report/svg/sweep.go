@@ -214,14 +214,7 @@ func (p *sweepPlot) sameRates(a, b *swSeries) bool {
 func sweepFixed(d *report.SweepDoc) []string {
 	f := d.Faults
 	fixed := []string{counted(d.Ops, "operation")}
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability}, {"slow", f.SlowProbability}, {"crash", f.CrashProbability}} {
-		if p.name != d.Vary.Name {
-			fixed = append(fixed, p.name+" "+ffmt(p.v))
-		}
-	}
+	fixed = append(fixed, report.FaultParts(f, d.Vary.Name, false)...)
 	for _, k := range slices.Sorted(maps.Keys(d.Params)) {
 		if k != d.Vary.Name {
 			fixed = append(fixed, k+"="+d.Params[k])

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
 )
 
 // sweepTestPoint builds a point from counts of runs the way a sweep does:
@@ -45,7 +46,7 @@ func goldenSweepDoc() report.SweepDoc {
 		Schema: report.SweepSchema, Scenario: "expired-dedup-ttl", Semantics: "at-least-once+idempotent", Alias: "idem", Seeds: 200,
 		Vary:    report.SweepVary{Name: "ttl", Kind: "duration", From: "15s", To: "75s", Step: "15s"},
 		Ops:     10,
-		Faults:  scenarios.Faults{LossProbability: 0.02, AckLossProbability: 0.05, CrashProbability: 0.1},
+		Faults:  scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.02, sim.FaultAckLoss: 0.05, sim.FaultCrash: 0.1}},
 		Params:  map[string]string{"ttl": "15s", "retry": "1s", "interval": "10s", "replay": "1m"},
 		Metrics: []string{"oldest-duplicate-age", "late-<replays>"},
 	}
@@ -102,7 +103,7 @@ func TestSweepSVGGolden(t *testing.T) {
 	for _, s := range []string{
 		">expired-dedup-ttl · at-least-once+idempotent</text>",
 		">sweep ttl from 15s to 75s step 15s · 200 seeds per point (1..200)</text>",
-		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · slow 0 · crash 0.1 · interval=10s · replay=1m · retry=1s</text>",
+		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · slow 0 · crash 0.1 · pause 0 · interval=10s · replay=1m · retry=1s</text>",
 		">duplicated</text>", ">lost</text>", ">invariant broken</text>", ">95% Wilson interval</text>",
 		">15s</text>", ">30s</text>", ">1m</text>", ">1m15s</text>",
 		">0%</text>", ">100%</text>", ">share of runs</text>", ">ttl (scenario parameter)</text>",

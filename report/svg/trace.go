@@ -111,6 +111,8 @@ const (
 	svgDarkRed    = "#b91c1c"
 	svgDownGrey   = "#9ca3af"
 	svgCrashFill  = "#fdecec"
+	svgPauseFill  = "#e8eefc"
+	svgPauseInk   = "#3b5bdb"
 	svgGreen      = "#15803d"
 	svgStarFill   = "#f59e0b"
 	svgStarStroke = "#92400e"
@@ -404,6 +406,7 @@ func (d *svgDiagram) draw(b *strings.Builder) {
 	d.placed = svgPlaced{}
 	d.drawFrame(b)
 	d.drawCrashes(b)
+	d.drawPauses(b)
 	marks := &strings.Builder{}
 	d.drawMarks(marks) // places the mark labels first: arrow labels avoid them
 	d.drawArrows(b)
@@ -498,6 +501,29 @@ func (d *svgDiagram) drawCrashes(b *strings.Builder) {
 		}
 		fmt.Fprintf(&p, " L%s %s", svgNum(x), svgNum(y1))
 		fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\"/>\n", p.String(), svgRed)
+	}
+}
+
+// drawPauses draws each pause as a blue band with a dotted line on the
+// lane until the node's resume: frozen, but with its state.
+func (d *svgDiagram) drawPauses(b *strings.Builder) {
+	for i := range d.events {
+		e := &d.events[i]
+		if e.Kind != sim.EvPause || e.Node == sim.NoNode {
+			continue
+		}
+		y0, y1 := d.y[i], d.bottom-svgBottomPad/2
+		for k := i + 1; k < len(d.events); k++ {
+			if d.events[k].Kind == sim.EvResume && d.events[k].Node == e.Node {
+				y1 = d.y[k]
+				break
+			}
+		}
+		x := d.nodeX(e.Node)
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"%s\" fill=\"%s\"/>\n",
+			svgNum(x-10), svgNum(y0), svgNum(math.Max(0, y1-y0)), svgPauseFill)
+		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"2 4\"/>\n",
+			svgNum(x), svgNum(y0), svgNum(x), svgNum(y1), svgPauseInk)
 	}
 }
 
@@ -865,6 +891,18 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), svgGreen)
 			d.markLabel(b, x+14, y+4, "restart: volatile state lost", svgGreen, "bold", 10)
+		case sim.EvPause:
+			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
+				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
+			t := "PAUSE at " + d.topo.PointName(sim.PointID(e.Label)) + " for " + sim.Time(m.Value).String()
+			if m.Op != 0 {
+				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
+			}
+			d.markLabel(b, x+14, y+4, t, svgPauseInk, "bold", 10)
+		case sim.EvResume:
+			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
+				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
+			d.markLabel(b, x+14, y+4, "resume: state kept, queued work runs", svgPauseInk, "bold", 10)
 		case sim.EvDuplicate:
 			// The second delivery's arrow says "(dup)".
 		}
@@ -919,14 +957,15 @@ var svgLegendTexts = [...][2]string{
 	{"arrow", "message, coloured by op"},
 	{"lost", "lost message"},
 	{"down", "to a crashed node"},
-	{"slow", "slow message"},
-	{"dup", "(dup) duplicate copy"},
+	{"slowmsg", "slow message"},
+	{"dupcopy", "(dup) duplicate copy"},
 	{"", ""},
 	{"effect", "effect on a sink"},
 	{"dupeffect", "2nd effect of one op"},
 	{"get", "store read"},
 	{"put", "store write"},
-	{"crash", "crashed until restart"},
+	{"crashed", "crashed until restart"},
+	{"paused", "paused until resume"},
 	{"outcome", "client outcome"},
 	{"timer", "timer"},
 }
@@ -942,6 +981,9 @@ func (d *svgDiagram) layoutLegend() {
 			x, y = 16+52, y+svgLegendRowH
 			continue
 		}
+		if it[0] == "paused" && !d.hasPause() {
+			continue // only traces with a pause explain it
+		}
 		w := svgLegendIconW + 6 + svgTextWidth(it[1], 10) + 18
 		if x+w > d.width-12 && x > 16+52 {
 			x, y = 16+52, y+svgLegendRowH
@@ -949,6 +991,16 @@ func (d *svgDiagram) layoutLegend() {
 		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: it[1], x: x, y: y})
 		x += w
 	}
+}
+
+// hasPause reports whether the trace has a pause.
+func (d *svgDiagram) hasPause() bool {
+	for i := range d.events {
+		if d.events[i].Kind == sim.EvPause {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *svgDiagram) legendRows() int {
@@ -974,10 +1026,10 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 			}
 			element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+svgLegendIconW-8), "y2", svgNum(y+3), "stroke", col, "stroke-width", "1.6", "stroke-dasharray", "4 3")
 			d.cross(b, x+svgLegendIconW-6, y+3, mark)
-		case "slow":
+		case "slowmsg":
 			element(b, "line", "x1", svgNum(x), "y1", svgNum(y-4), "x2", svgNum(x+svgLegendIconW), "y2", svgNum(y+4), "stroke", svgOpColors[2], "stroke-width", "1.6", "stroke-dasharray", "6 4")
 			d.arrowHead(b, x, y-4, x+svgLegendIconW, y+4, svgOpColors[2])
-		case "dup":
+		case "dupcopy":
 			for _, dy := range []float64{-2, 8} {
 				element(b, "line", "x1", svgNum(x), "y1", svgNum(y-6), "x2", svgNum(x+svgLegendIconW), "y2", svgNum(y+dy), "stroke", svgOpColors[0], "stroke-width", "1.6")
 				d.arrowHead(b, x, y-6, x+svgLegendIconW, y+dy, svgOpColors[0])
@@ -994,7 +1046,11 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 				fill = svgStore
 			}
 			element(b, "rect", "x", svgNum(x+svgLegendIconW/2-4), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
-		case "crash":
+		case "paused":
+			cx := x + svgLegendIconW/2
+			element(b, "rect", "x", svgNum(cx-10), "y", svgNum(y-10), "width", "20", "height", "20", "fill", svgPauseFill)
+			element(b, "line", "x1", svgNum(cx), "y1", svgNum(y-10), "x2", svgNum(cx), "y2", svgNum(y+10), "stroke", svgPauseInk, "stroke-width", "2", "stroke-dasharray", "2 4")
+		case "crashed":
 			cx := x + svgLegendIconW/2
 			element(b, "rect", "x", svgNum(cx-10), "y", svgNum(y-10), "width", "20", "height", "20", "fill", svgCrashFill)
 			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",

@@ -105,7 +105,7 @@ func label(topo *sim.Topology, c *sim.Choice, occurrence int32) string {
 	var b strings.Builder
 	b.WriteString(c.Kind.String())
 	b.WriteByte(' ')
-	if c.Kind == sim.ChoiceCrash {
+	if c.Kind.AtPoint() {
 		b.WriteString(nodeName(topo, c.Node))
 		b.WriteByte(' ')
 		b.WriteString(pointName(topo, c.Point))

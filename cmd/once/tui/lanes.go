@@ -15,11 +15,11 @@ import (
 //	●──✕    drop (lost on the way, or the receiver was down)
 //	●═══▷   duplicate (the network made a second copy)
 //	●┈┈┈▷   slow (the message will arrive after the timers waiting for it)
-//	○ timer   ╳ crash   ↺ restart   ★ effect   ✓ outcome   · store
+//	○ timer   ╳ crash   ↺ restart   ⏸ pause   ▶ resume   ★ effect   ✓ outcome   · store
 //
-// A lane is drawn ┊ while its node is down.
+// A lane is drawn ┊ while its node is down and ⋮ while it is paused.
 var lanesLegend = []string{"●─▷ send", "─▶◆ deliver", "✕ drop", "═ duplicate", "┈ slow", "○ timer", "╳ crash",
-	"↺ restart", "┊ down", "★ effect", "✓ result", "· store"}
+	"↺ restart", "┊ down", "⏸ pause", "⋮ paused", "★ effect", "✓ result", "· store"}
 
 // legendLines lays the legend out in lines of at most width cells.
 func legendLines(width int) []string {
@@ -56,10 +56,20 @@ func lanesGeometry(nodes, width int) laneGeometry {
 
 func (g laneGeometry) col(n sim.NodeID) int { return int(n)*g.laneW + g.laneW/2 }
 
-// downAt returns which nodes were down just before event i happened, read
-// from the trace's crash and restart events up to it.
-func downAt(r *result, i int) []bool {
-	down := make([]bool, len(r.topo.Nodes))
+// Lane marks of a node that is not running.
+const (
+	laneUp     = '│'
+	laneDown   = '┊'
+	lanePaused = '⋮'
+)
+
+// downAt returns each node's lane mark just before event i happened, read
+// from the trace's crash, restart, pause and resume events up to it.
+func downAt(r *result, i int) []rune {
+	down := make([]rune, len(r.topo.Nodes))
+	for n := range down {
+		down[n] = laneUp
+	}
 	for j := range min(i, len(r.events)) {
 		advanceDown(down, &r.events[j])
 	}
@@ -67,15 +77,17 @@ func downAt(r *result, i int) []bool {
 }
 
 // advanceDown moves down past event e.
-func advanceDown(down []bool, e *sim.Event) {
+func advanceDown(down []rune, e *sim.Event) {
 	if int(e.Node) >= len(down) {
 		return
 	}
 	switch e.Kind {
 	case sim.EvCrash:
-		down[e.Node] = true
-	case sim.EvRestart:
-		down[e.Node] = false
+		down[e.Node] = laneDown
+	case sim.EvPause:
+		down[e.Node] = lanePaused
+	case sim.EvRestart, sim.EvResume:
+		down[e.Node] = laneUp
 	}
 }
 
@@ -115,16 +127,16 @@ func lanesView(r *result, cursor, width, rows int) string {
 }
 
 // laneRow draws one event.
-func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []bool, width int) string {
+func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width int) string {
 	e := &r.events[i]
 	cells := make([]rune, g.laneW*g.nodes)
 	for j := range cells {
 		cells[j] = ' '
 	}
 	for n := range g.nodes {
-		c := '│'
-		if n < len(down) && down[n] {
-			c = '┊'
+		c := laneUp
+		if n < len(down) {
+			c = down[n]
 		}
 		cells[g.col(sim.NodeID(n))] = c
 	}
@@ -207,6 +219,10 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []bool, width
 		set(node, '╳')
 	case sim.EvRestart:
 		set(node, '↺')
+	case sim.EvPause:
+		set(node, '⏸')
+	case sim.EvResume:
+		set(node, '▶')
 	case sim.EvEffect:
 		set(node, '★')
 	case sim.EvOutcome:
@@ -277,6 +293,10 @@ func laneLabel(topo *sim.Topology, e *sim.Event) string {
 		return "CRASH at " + topo.PointName(sim.PointID(e.Label))
 	case sim.EvRestart:
 		return "RESTART (durable state kept)"
+	case sim.EvPause:
+		return fmt.Sprintf("PAUSE at %s for %s (state kept)", topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+	case sim.EvResume:
+		return "RESUME (queued work runs)"
 	case sim.EvStoreGet:
 		return fmt.Sprintf("get %s[%d]", topo.TableName(e.Node, sim.TableID(e.Label)), m.Key)
 	case sim.EvStorePut:

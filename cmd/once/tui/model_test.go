@@ -411,7 +411,7 @@ func TestLanesMarks(t *testing.T) {
 	r := &m.run.cur
 	g := lanesGeometry(len(r.topo.Nodes), 100)
 	for i, e := range r.events {
-		row := ansi.Strip(laneRow(r, g, i, false, make([]bool, len(r.topo.Nodes)), 100))
+		row := ansi.Strip(laneRow(r, g, i, false, downAt(r, 0), 100))
 		var want string
 		switch e.Kind {
 		case sim.EvSend:

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -367,18 +368,7 @@ func (v runView) header() string {
 
 // profileText lists the non-zero probabilities of a fault profile.
 func profileText(f scenarios.Faults) string {
-	var parts []string
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{
-		{"loss", f.LossProbability}, {"ack-loss", f.AckLossProbability}, {"dup", f.DuplicateProbability},
-		{"slow", f.SlowProbability}, {"crash", f.CrashProbability},
-	} {
-		if p.v > 0 {
-			parts = append(parts, fmt.Sprintf("%s %g", p.name, p.v))
-		}
-	}
+	parts := report.FaultParts(f, "", true)
 	if len(parts) == 0 {
 		return "none"
 	}
@@ -468,17 +458,10 @@ func (v runView) summaryLines(width int) []string {
 	return lines
 }
 
+// faultText lists the faults that hit a run, labelled as every report
+// labels them (report.FaultCountParts).
 func faultText(f sim.FaultCounts) string {
-	var parts []string
-	add := func(n int, name string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, name))
-		}
-	}
-	add(f.Loss, "lost")
-	add(f.Duplicate, "duplicated")
-	add(f.Slow, "slow")
-	add(f.Crash, "crashed")
+	parts := report.FaultCountParts(f)
 	if len(parts) == 0 {
 		return "none"
 	}

@@ -34,8 +34,11 @@ const nominalLoss = 0.01
 // link. Only link loss changes: the other faults keep their choice points,
 // so the recorded faults of the random run replay exactly.
 func whatIfSettings(set scenarios.Settings) scenarios.Settings {
-	set.Faults.LossProbability = max(set.Faults.LossProbability, nominalLoss)
-	set.Faults.AckLossProbability = max(set.Faults.AckLossProbability, nominalLoss)
+	for k := range sim.FaultKinds {
+		if spec := &sim.FaultKinds[k]; spec.Choice == sim.ChoiceLoss {
+			set.Faults.Probability[k] = max(set.Faults.Probability[k], nominalLoss)
+		}
+	}
 	return set
 }
 

@@ -52,13 +52,13 @@ func statusStyle(s sim.Status) lipgloss.Style {
 // eventStyle colours a timeline line or a lane mark by what happened.
 func eventStyle(k sim.EventKind) lipgloss.Style {
 	switch k {
-	case sim.EvDrop, sim.EvCrash:
+	case sim.EvDrop, sim.EvCrash, sim.EvPause:
 		return styleBad
 	case sim.EvEffect:
 		return styleWarn.Bold(true)
 	case sim.EvDuplicate, sim.EvSlow:
 		return styleMagenta
-	case sim.EvRestart:
+	case sim.EvRestart, sim.EvResume:
 		return styleAccent
 	case sim.EvOutcome:
 		return styleGood

@@ -1,0 +1,43 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// FaultParts lists a fault profile as "name value" parts in the order of
+// sim.FaultKinds ("loss 0.1", "ack-loss 0.3", "pause 0.2 for 5s"). A kind
+// that lasts says for how long when its probability is not zero. skip names
+// a setting to leave out (the swept one); nonZero leaves out every kind
+// whose probability is zero.
+func FaultParts(f scenarios.Faults, skip string, nonZero bool) []string {
+	var parts []string
+	for k := range sim.FaultKinds {
+		s := &sim.FaultKinds[k]
+		p := f.Probability[k]
+		if s.Name == skip || (nonZero && p == 0) {
+			continue
+		}
+		part := s.Name + " " + ffmt(p)
+		if s.Duration != nil && p > 0 && s.Duration.Name != skip {
+			part += " for " + f.DurationOf(sim.FaultKind(k)).String()
+		}
+		parts = append(parts, part)
+	}
+	return parts
+}
+
+// FaultCountParts lists the faults that hit a run, by choice kind, in
+// the order of the table ("2 lost", "1 paused"); kinds that did not happen
+// are left out.
+func FaultCountParts(f sim.FaultCounts) []string {
+	var parts []string
+	for _, k := range sim.FaultChoiceKinds() {
+		if n := f.Of(k); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k.Past()))
+		}
+	}
+	return parts
+}
