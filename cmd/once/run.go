@@ -272,6 +272,4 @@ func errorsJoin(errs ...error) error {
 	return nil
 }
 
-func ffmt(f float64) string { return fmt.Sprint(f) }
-
 func dirOf(path string) string { return filepath.Dir(path) }
