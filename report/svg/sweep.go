@@ -17,6 +17,10 @@ import (
 // the share of runs that duplicated or lost an operation along y from 0
 // to 100%, each as a line with markers over a light band of its 95% Wilson
 // interval — plus a line for a broken invariant when any point broke one.
+// When a budget cut runs short, a grey dashed line with hollow markers
+// plots the share of unfinished runs ("unfinished: no verdict"); a point
+// where no run finished has no verdict on loss or duplication, so the
+// rate lines break there instead of showing it as 0%.
 // A title names the scenario, the semantics and the seeds per point, with
 // the settings held fixed under it; a legend sits above the chart. When the
 // scenario declares metrics, a small panel per metric below plots its mean
@@ -46,12 +50,13 @@ const (
 	swAxisTitleDY = 38.0  // x axis title under the plot's bottom
 	swBottomPad   = 20.0
 
-	swGrid      = "#e5e7eb"
-	swGridMajor = "#d1d5db"
-	swAxis      = "#6b7280"
-	swLost      = "#1d4ed8"
-	swDup       = "#dc2626"
-	swViolation = "#7e22ce"
+	swGrid       = "#e5e7eb"
+	swGridMajor  = "#d1d5db"
+	swAxis       = "#6b7280"
+	swLost       = "#1d4ed8"
+	swDup        = "#dc2626"
+	swViolation  = "#7e22ce"
+	swUnfinished = "#6b7280"
 )
 
 // swMetricColors tell metrics apart: none of them a rate's colour.
@@ -70,12 +75,17 @@ type swTextLine struct {
 type swSeries struct {
 	name, what string // legend label; what a run counted in it did
 	color      string
-	marker     string // circle, square, diamond
+	marker     string // circle, square, diamond, ring (hollow circle)
 	rate       func(*report.SweepPoint) float64
 	ci         func(*report.SweepPoint) [2]float64
 	count      func(*report.SweepPoint) int
 	same       string  // the series drawn before it with the very same rates, if any
 	peak       float64 // its highest rate
+	// verdict marks the series that need a verdict: lost, duplicated and
+	// invariant broken have none at a point where no run finished.
+	verdict bool
+	tipName string // its name in a marker's tooltip, if not name
+	dashes  string // its own stroke-dasharray, if any
 }
 
 // swPanel is one plot area: the rates or one metric.
@@ -120,16 +130,25 @@ func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	p.series = []swSeries{
 		{name: "duplicated", what: "had an operation take effect twice or more", color: swDup, marker: "circle",
 			rate: func(s *report.SweepPoint) float64 { return s.DuplicatedRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.DuplicatedCI95 },
-			count: func(s *report.SweepPoint) int { return s.RunsWithDuplicated }},
+			count: func(s *report.SweepPoint) int { return s.RunsWithDuplicated }, verdict: true},
 		{name: "lost", what: "had an operation take no effect", color: swLost, marker: "square",
 			rate: func(s *report.SweepPoint) float64 { return s.LostRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.LostCI95 },
-			count: func(s *report.SweepPoint) int { return s.RunsWithLost }},
+			count: func(s *report.SweepPoint) int { return s.RunsWithLost }, verdict: true},
 	}
 	for i := range d.Points {
 		if d.Points[i].RunsWithViolation > 0 || d.Points[i].ViolationRate > 0 {
 			p.series = append(p.series, swSeries{name: "invariant broken", what: "broke an invariant", color: swViolation, marker: "diamond",
 				rate: func(s *report.SweepPoint) float64 { return s.ViolationRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.ViolationCI95 },
-				count: func(s *report.SweepPoint) int { return s.RunsWithViolation }})
+				count: func(s *report.SweepPoint) int { return s.RunsWithViolation }, verdict: true})
+			break
+		}
+	}
+	for i := range d.Points {
+		if d.Points[i].RunsUnfinished > 0 {
+			p.series = append(p.series, swSeries{name: "unfinished: no verdict", tipName: "unfinished", what: "ran out of budget before the end: their promise is unknown",
+				color: swUnfinished, marker: "ring", dashes: "3 4",
+				rate: func(s *report.SweepPoint) float64 { return s.UnfinishedRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.UnfinishedCI95 },
+				count: func(s *report.SweepPoint) int { return s.RunsUnfinished }})
 			break
 		}
 	}
@@ -179,7 +198,9 @@ func (p *sweepPlot) orderSeries() {
 	for k := range p.series {
 		s := &p.series[k]
 		for i := range p.d.Points {
-			s.peak = math.Max(s.peak, s.rate(&p.d.Points[i]))
+			if p.shows(s, &p.d.Points[i]) {
+				s.peak = math.Max(s.peak, s.rate(&p.d.Points[i]))
+			}
 		}
 	}
 	for k := range p.series {
@@ -202,11 +223,52 @@ func (p *sweepPlot) orderSeries() {
 
 func (p *sweepPlot) sameRates(a, b *swSeries) bool {
 	for i := range p.d.Points {
-		if a.rate(&p.d.Points[i]) != b.rate(&p.d.Points[i]) {
+		sp := &p.d.Points[i]
+		if p.shows(a, sp) != p.shows(b, sp) || p.shows(a, sp) && a.rate(sp) != b.rate(sp) {
 			return false
 		}
 	}
-	return len(p.d.Points) > 0
+	return p.showsAny(a)
+}
+
+// noVerdict reports whether no run of a point finished: a budget cut
+// every one, so whether any of them lost or duplicated is unknown.
+func noVerdict(sp *report.SweepPoint) bool { return sp.Runs > 0 && sp.Finished == 0 }
+
+// shows reports whether series s has a rate at point sp: a series that
+// needs a verdict has none where no run finished, and is not drawn there.
+func (p *sweepPlot) shows(s *swSeries, sp *report.SweepPoint) bool {
+	return !s.verdict || !noVerdict(sp)
+}
+
+// showsAny reports whether series s has a rate at some point.
+func (p *sweepPlot) showsAny(s *swSeries) bool {
+	for i := range p.d.Points {
+		if p.shows(s, &p.d.Points[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// segments splits the points into runs of consecutive ones where series
+// s has a rate (every point, for a series without gaps), by index.
+func (p *sweepPlot) segments(s *swSeries) [][]int {
+	var segs [][]int
+	var cur []int
+	for i := range p.d.Points {
+		if s == nil || p.shows(s, &p.d.Points[i]) {
+			cur = append(cur, i)
+			continue
+		}
+		if len(cur) > 0 {
+			segs, cur = append(segs, cur), nil
+		}
+	}
+	if len(cur) > 0 {
+		segs = append(segs, cur)
+	}
+	return segs
 }
 
 // sweepFixed lists what the sweep held fixed: the operations, the fault
@@ -437,7 +499,7 @@ func (p *sweepPlot) drawLegend(b *strings.Builder) {
 		b.WriteString(swMarker(s.marker, x+15, y-4, 5, s.color))
 		name := s.name
 		switch {
-		case s.peak == 0 && len(p.d.Points) > 0:
+		case s.peak == 0 && p.showsAny(&s):
 			name += " (none)"
 		case s.same != "":
 			name += " (= " + s.same + ")"
@@ -533,35 +595,13 @@ func (p *sweepPlot) drawRates(b *strings.Builder, pn *swPanel) {
 	pts := p.d.Points
 	for _, k := range p.order {
 		s := &p.series[k]
-		var path strings.Builder
-		for i := range pts {
-			cmd := "L"
-			if i == 0 {
-				cmd = "M"
-			}
-			x, w := p.px(pts[i].X), 0.0
-			if len(pts) == 1 {
-				w = 10 // a lone point: a narrow bar of its interval
-			}
-			fmt.Fprintf(&path, "%s%s %s", cmd, svgNum(x-w), svgNum(pn.py(swClamp(s.ci(&pts[i])[1]))))
-			if w > 0 {
-				fmt.Fprintf(&path, "L%s %s", svgNum(x+w), svgNum(pn.py(swClamp(s.ci(&pts[i])[1]))))
-			}
+		for _, seg := range p.segments(s) {
+			p.drawBand(b, pn, s, seg)
 		}
-		for i := len(pts) - 1; i >= 0; i-- {
-			x, w := p.px(pts[i].X), 0.0
-			if len(pts) == 1 {
-				w = 10
-				fmt.Fprintf(&path, "L%s %s", svgNum(x+w), svgNum(pn.py(swClamp(s.ci(&pts[i])[0]))))
-			}
-			fmt.Fprintf(&path, "L%s %s", svgNum(x-w), svgNum(pn.py(swClamp(s.ci(&pts[i])[0]))))
-		}
-		path.WriteString("Z")
-		fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" fill-opacity=\"0.13\" stroke=\"none\"/>\n", path.String(), s.color)
 	}
 	for _, k := range p.order {
 		s := &p.series[k]
-		p.drawLine(b, func(sp *report.SweepPoint) float64 { return pn.py(swClamp(s.rate(sp))) }, s.color, s.dash())
+		p.drawLine(b, s, func(sp *report.SweepPoint) float64 { return pn.py(swClamp(s.rate(sp))) }, s.color, s.dash())
 	}
 	for _, k := range p.order {
 		s := &p.series[k]
@@ -575,14 +615,53 @@ func (p *sweepPlot) drawRates(b *strings.Builder, pn *swPanel) {
 		b.WriteString("<g>\n")
 		for i := range pts {
 			sp := &pts[i]
+			if !p.shows(s, sp) {
+				continue
+			}
 			ci := s.ci(sp)
-			tip := fmt.Sprintf("%s %s: %s %s%% (95%%: %s–%s%%): %d of %d runs %s", p.d.Vary.Name, p.xLabel(sp.X), s.name,
+			name := s.name
+			if s.tipName != "" {
+				name = s.tipName
+			}
+			tip := fmt.Sprintf("%s %s: %s %s%% (95%%: %s–%s%%): %d of %d runs %s", p.d.Vary.Name, p.xLabel(sp.X), name,
 				pctNum(s.rate(sp)), pctNum(ci[0]), pctNum(ci[1]), s.count(sp), sp.Runs, s.what)
 			m := swMarker(s.marker, p.px(sp.X), pn.py(swClamp(s.rate(sp))), r, s.color)
 			b.WriteString(strings.TrimSuffix(m, "/>\n") + "><title>" + svgEscape(tip) + "</title></" + swMarkerElement(s.marker) + ">\n")
 		}
 		b.WriteString("</g>\n")
 	}
+}
+
+// drawBand draws series s's 95% interval over one segment of points as a
+// light band; a segment of one point gets a narrow bar.
+func (p *sweepPlot) drawBand(b *strings.Builder, pn *swPanel, s *swSeries, seg []int) {
+	pts := p.d.Points
+	w := 0.0
+	if len(seg) == 1 {
+		w = 10 // a lone point: a narrow bar of its interval
+	}
+	var path strings.Builder
+	for n, i := range seg {
+		cmd := "L"
+		if n == 0 {
+			cmd = "M"
+		}
+		x := p.px(pts[i].X)
+		fmt.Fprintf(&path, "%s%s %s", cmd, svgNum(x-w), svgNum(pn.py(swClamp(s.ci(&pts[i])[1]))))
+		if w > 0 {
+			fmt.Fprintf(&path, "L%s %s", svgNum(x+w), svgNum(pn.py(swClamp(s.ci(&pts[i])[1]))))
+		}
+	}
+	for n := len(seg) - 1; n >= 0; n-- {
+		i := seg[n]
+		x := p.px(pts[i].X)
+		if w > 0 {
+			fmt.Fprintf(&path, "L%s %s", svgNum(x+w), svgNum(pn.py(swClamp(s.ci(&pts[i])[0]))))
+		}
+		fmt.Fprintf(&path, "L%s %s", svgNum(x-w), svgNum(pn.py(swClamp(s.ci(&pts[i])[0]))))
+	}
+	path.WriteString("Z")
+	fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" fill-opacity=\"0.13\" stroke=\"none\"/>\n", path.String(), s.color)
 }
 
 func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
@@ -601,7 +680,7 @@ func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
 		}
 		return v
 	}
-	p.drawLine(b, func(sp *report.SweepPoint) float64 { return pn.py(val(sp)) }, color, "")
+	p.drawLine(b, nil, func(sp *report.SweepPoint) float64 { return pn.py(val(sp)) }, color, "")
 	if p.marker == 0 {
 		return
 	}
@@ -615,29 +694,37 @@ func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
 	b.WriteString("</g>\n")
 }
 
-// drawLine joins the points' y (in pixels) by a polyline.
-func (p *sweepPlot) drawLine(b *strings.Builder, y func(*report.SweepPoint) float64, color, dash string) {
+// drawLine joins the points' y (in pixels) by polylines: one per segment
+// of consecutive points where series s has a rate (all of them for a nil
+// s), so that the line breaks where it has none.
+func (p *sweepPlot) drawLine(b *strings.Builder, series *swSeries, y func(*report.SweepPoint) float64, color, dash string) {
 	pts := p.d.Points
-	if len(pts) < 2 {
-		return
-	}
-	var s strings.Builder
-	for i := range pts {
-		if i > 0 {
-			s.WriteByte(' ')
+	for _, seg := range p.segments(series) {
+		if len(seg) < 2 {
+			continue
 		}
-		s.WriteString(svgNum(p.px(pts[i].X)) + "," + svgNum(y(&pts[i])))
+		var s strings.Builder
+		for n, i := range seg {
+			if n > 0 {
+				s.WriteByte(' ')
+			}
+			s.WriteString(svgNum(p.px(pts[i].X)) + "," + svgNum(y(&pts[i])))
+		}
+		fmt.Fprintf(b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" stroke-linejoin=\"round\"%s/>\n",
+			s.String(), color, dash)
 	}
-	fmt.Fprintf(b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" stroke-linejoin=\"round\"%s/>\n",
-		s.String(), color, dash)
 }
 
-// dash is the stroke-dasharray attribute of a series drawn over its twin.
+// dash is the stroke-dasharray attribute of a series drawn over its twin,
+// or of a series dashed of its own.
 func (s *swSeries) dash() string {
-	if s.same == "" {
-		return ""
+	switch {
+	case s.same != "":
+		return " stroke-dasharray=\"8 6\""
+	case s.dashes != "":
+		return " stroke-dasharray=\"" + s.dashes + "\""
 	}
-	return " stroke-dasharray=\"8 6\""
+	return ""
 }
 
 // swMarker is one marker centred on (x,y), of radius r, as a self-closing
@@ -645,6 +732,8 @@ func (s *swSeries) dash() string {
 func swMarker(kind string, x, y, r float64, color string) string {
 	const outline = "stroke=\"#ffffff\" stroke-width=\"1.2\""
 	switch kind {
+	case "ring":
+		return fmt.Sprintf("<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"2\"/>\n", svgNum(x), svgNum(y), svgNum(r), color)
 	case "square":
 		s := r * 0.9
 		return fmt.Sprintf("<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" %s/>\n",

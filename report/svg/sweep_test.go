@@ -272,3 +272,62 @@ func TestSwNiceScale(t *testing.T) {
 		}
 	}
 }
+
+// unfinishedSweepDoc is a max-events-like sweep built from tallies the way
+// the CLI builds it: the first point finishes every run, the second only
+// some (a budget cut the rest), the last two none at all.
+func unfinishedSweepDoc() report.SweepDoc {
+	d := report.SweepDoc{Scenario: "double-billing", Semantics: "at-least-once", Seeds: 20, Ops: 5,
+		Vary: report.SweepVary{Name: "timeout", Kind: "duration", From: "500ms", To: "2s", Step: "500ms"}}
+	for i, c := range []struct{ finished, dup, lost int }{{20, 6, 1}, {8, 2, 0}, {0, 0, 0}, {0, 0, 0}} {
+		x := float64(500 * (i + 1))
+		t := &scenarios.Tally{Runs: 20, Finished: c.finished, WithDup: c.dup, WithLost: c.lost, Ops: 100, Effects: 100}
+		d.Points = append(d.Points, report.NewSweepPoint(swDuration(int64(x)), x, t, nil))
+	}
+	return d
+}
+
+// TestSweepSVGUnfinished: a point where a budget cut every run has no
+// verdict: it is drawn as unfinished (a hollow grey marker, in the
+// legend), never as 0% lost or duplicated; a point where some runs were
+// cut shows its unfinished rate next to its rates.
+func TestSweepSVGUnfinished(t *testing.T) {
+	doc := string(renderSweepSVG(t, unfinishedSweepDoc()))
+	if _, n := wellFormed(t, []byte(doc)); n < 10 {
+		t.Fatalf("only %d elements", n)
+	}
+	for _, s := range []string{
+		">unfinished: no verdict</text>",
+		`fill="#ffffff" stroke="` + swUnfinished + `"`,
+		"<title>timeout 1.5s: unfinished 100.0% ",
+		"<title>timeout 2s: unfinished 100.0% ",
+		"<title>timeout 1s: unfinished 60.0% (95%: ",
+		"<title>timeout 1s: duplicated 10.0% ",
+		"<title>timeout 500ms: duplicated 30.0% ",
+	} {
+		if !strings.Contains(doc, s) {
+			t.Errorf("the chart lacks %q", s)
+		}
+	}
+	for _, s := range []string{"<title>timeout 1.5s: lost", "<title>timeout 1.5s: duplicated", "<title>timeout 2s: lost", "<title>timeout 2s: duplicated"} {
+		if strings.Contains(doc, s) {
+			t.Errorf("a point where no run finished is drawn with a rate: %q", s)
+		}
+	}
+	// No line runs on into the points without a verdict: the rate lines
+	// end at the second point (x of 1s).
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "<polyline") && !strings.Contains(line, swUnfinished) && strings.Count(strings.SplitN(line, `"`, 3)[1], ",") != 2 {
+			t.Errorf("a rate line runs past the last point with a verdict: %s", line)
+		}
+	}
+	// Without unfinished runs there is no unfinished series.
+	if strings.Contains(string(renderSweepSVG(t, goldenSweepDoc())), "unfinished") {
+		t.Error("a sweep where every run finished draws an unfinished series")
+	}
+	if out := os.Getenv("ONCE_SVG_OUT"); out != "" { // to look at it: rsvg-convert renders it to PNG
+		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
