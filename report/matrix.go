@@ -186,7 +186,7 @@ func summaryLines(cells []MatrixCell, bullet string, md bool) string {
 		n                int
 	}{
 		{"failed", "%d of %d expectations failed:", failed},
-		{"unknown", "%d of %d expectations unknown (runs cut by a budget decide them; raise --max-events or --max-time in the scenario):", unknown},
+		{"unknown", "%d of %d expectations unknown (runs cut by a budget decide them; raise --max-events or --max-time, or the scenario's budget):", unknown},
 	} {
 		if group.n == 0 {
 			continue

@@ -24,6 +24,7 @@ type matrixOptions struct {
 	workers int
 	format  string
 	check   bool
+	budgets simFlags // --max-events and --max-time only
 }
 
 func newMatrixCmd() *cobra.Command {
@@ -60,6 +61,7 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or is unknown (runs cut by a budget)")
+	o.budgets.registerBudgets(fl)
 	return cmd
 }
 
@@ -129,6 +131,9 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		for i := range sc.Expect {
 			e := &sc.Expect[i]
 			set := e.Settings(sc)
+			if err := o.budgets.budgetsInto(&set); err != nil {
+				return usageErr("%v", err)
+			}
 			cfg, err := sc.Config(set)
 			if err != nil {
 				return usageErr("%s %s: %v", sc.Name, e.Label(), err)

@@ -34,8 +34,40 @@ func (f *simFlags) register(cmd *cobra.Command, defaultSemantics string) {
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
 	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
-	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("event budget per run (default %d)", sim.DefaultMaxEvents))
-	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default %s)", sim.DefaultMaxTime))
+	f.registerBudgets(fl)
+}
+
+// registerBudgets registers --max-events and --max-time, the budgets of
+// every run. Every command that runs a scenario — run, replay, matrix,
+// sweep — calls it; nothing else declares a budget flag.
+func (f *simFlags) registerBudgets(fl *pflag.FlagSet) {
+	f.flags = fl
+	fl.IntVar(&f.maxEvents, "max-events", 0, fmt.Sprintf("event budget per run (default: the scenario's, else %d)", sim.DefaultMaxEvents))
+	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default: the scenario's, else %s)", sim.DefaultMaxTime))
+}
+
+// budgetsInto overrides set's budgets by those given on the command line;
+// a budget left out keeps set's (0: the scenario's).
+func (f *simFlags) budgetsInto(set *scenarios.Settings) error {
+	changed := func(name string) bool { return f.flags != nil && f.flags.Changed(name) }
+	// A budget given is a budget: 0 would silently mean "the default".
+	if changed("max-events") {
+		if f.maxEvents < 1 || f.maxEvents > sim.MaxEventBudget {
+			return fmt.Errorf("--max-events %d: want a count in [1, %d] (leave it out for the scenario's budget)", f.maxEvents, sim.MaxEventBudget)
+		}
+		set.MaxEvents = f.maxEvents
+	}
+	if changed("max-time") {
+		d, err := scenarios.ParseDuration(f.maxTime)
+		if err != nil {
+			return fmt.Errorf("--max-time: %w", err)
+		}
+		if d < 1 {
+			return fmt.Errorf("--max-time %s: want a positive duration, at least 1ms (leave it out for the scenario's budget)", f.maxTime)
+		}
+		set.MaxTime = d
+	}
+	return nil
 }
 
 // registerFaults registers one flag per fault kind of sim.FaultKinds (its
@@ -80,7 +112,7 @@ func (f *simFlags) semanticsFor(sc *scenarios.Scenario) ([]sim.Semantics, error)
 // settingsFor builds the run settings: the scenario's defaults, overridden
 // by every flag the user actually set.
 func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, error) {
-	set := scenarios.Settings{Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}, MaxEvents: f.maxEvents}
+	set := scenarios.Settings{Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}}
 	changed := func(name string) bool { return f.flags != nil && f.flags.Changed(name) }
 	if changed("ops") {
 		if f.ops < 1 {
@@ -88,19 +120,8 @@ func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, erro
 		}
 		set.Ops = f.ops
 	}
-	// A budget given is a budget: 0 would silently mean "the default".
-	if changed("max-events") && (f.maxEvents < 1 || f.maxEvents > sim.MaxEventBudget) {
-		return set, fmt.Errorf("--max-events %d: want a count in [1, %d] (leave it out for the scenario's budget)", f.maxEvents, sim.MaxEventBudget)
-	}
-	if changed("max-time") {
-		d, err := scenarios.ParseDuration(f.maxTime)
-		if err != nil {
-			return set, fmt.Errorf("--max-time: %w", err)
-		}
-		if d < 1 {
-			return set, fmt.Errorf("--max-time %s: want a positive duration, at least 1ms (leave it out for the scenario's budget)", f.maxTime)
-		}
-		set.MaxTime = d
+	if err := f.budgetsInto(&set); err != nil {
+		return set, err
 	}
 	for k := range sim.FaultKinds {
 		spec := &sim.FaultKinds[k]

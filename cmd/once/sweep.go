@@ -24,7 +24,7 @@ const maxSweepPoints = 1000
 
 type sweepOptions struct {
 	scenarioFlag
-	sim     simFlags // --semantics, --ops, the fault flags and --set
+	sim     simFlags // --semantics, --ops, the fault flags, --set and the budgets
 	vary    string
 	seeds   int
 	workers int
@@ -69,6 +69,7 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
 	fl.IntVar(&f.ops, "ops", 0, "number of operations (default: the scenario's)")
 	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
+	f.registerBudgets(fl)
 	return cmd
 }
 

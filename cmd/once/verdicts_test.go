@@ -191,9 +191,10 @@ func seedOf(t *testing.T, line string) uint64 {
 // TestReproLinesReproduce executes every repro line the commands print —
 // run's replay (text and JSON, with budgets, a file, parameters and
 // faults), the one under a shrunk --check violation, run --save's plan,
-// matrix's and sweep's replay lines, explore's counterexample — and checks
-// that it reproduces the run it names, digest for digest. Before, the
-// budgets were dropped and the lines replayed another run.
+// matrix's and sweep's replay lines (also under --max-events and
+// --max-time), explore's counterexample — and checks that it reproduces
+// the run it names, digest for digest. Before, the budgets were dropped
+// and the lines replayed another run; matrix and sweep took no budgets.
 func TestReproLinesReproduce(t *testing.T) {
 	file := cutScenario(t)
 	dir := t.TempDir()
@@ -276,6 +277,54 @@ func TestReproLinesReproduce(t *testing.T) {
 		t.Errorf("sweep printed no replay line for its unfinished point")
 	} else if got, want := runLine(t, p.Replay).Results[0].Digest, digestOf(t, sc, set, seedOf(t, p.Replay)); got != want {
 		t.Errorf("sweep: replay %q gives digest %s, the point's run %s", p.Replay, got, want)
+	}
+
+	// matrix and sweep with budgets: every run of the batch is cut by them,
+	// and every replay line carries them and gives the cut run back.
+	db, err := scenarios.Lookup("double-billing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := []string{"--max-events", "40", "--max-time", "3s"}
+	out, _ = runCLI(t, exitOK, append([]string{"matrix", "double-billing", "--seeds", "3", "--format", "json"}, budget...)...)
+	m = report.MatrixDoc{}
+	decode(t, "matrix with budgets", out, &m)
+	lines = 0
+	for k, c := range m.Cells {
+		if c.RunsUnfinished != c.Runs {
+			t.Errorf("matrix --max-events 40 %s: %d of %d runs unfinished, want all", c.Row, c.RunsUnfinished, c.Runs)
+		}
+		if c.Replay == "" {
+			continue
+		}
+		lines++
+		if !strings.HasSuffix(c.Replay, " --max-events 40 --max-time 3s") {
+			t.Errorf("matrix %s: replay %q lacks the budgets", c.Row, c.Replay)
+		}
+		set := db.Expect[k].Settings(db)
+		set.MaxEvents, set.MaxTime = 40, 3000
+		if got, want := runLine(t, c.Replay).Results[0].Digest, digestOf(t, db, set, seedOf(t, c.Replay)); got != want {
+			t.Errorf("matrix %s: replay %q gives digest %s, the row's run %s", c.Row, c.Replay, got, want)
+		}
+	}
+	if lines == 0 {
+		t.Error("matrix with budgets printed no replay line")
+	}
+	out, _ = runCLI(t, exitOK, append([]string{"sweep", "double-billing", "--vary", "ttl=1s:2s:1s", "--seeds", "2", "--format", "json"}, budget...)...)
+	sw = report.SweepDoc{}
+	decode(t, "sweep with budgets", out, &sw)
+	for _, p := range sw.Points {
+		if p.RunsUnfinished != p.Runs || p.Replay == "" {
+			t.Errorf("sweep --max-events 40 ttl=%s: %d of %d runs unfinished, replay %q", p.Value, p.RunsUnfinished, p.Runs, p.Replay)
+			continue
+		}
+		if !strings.HasSuffix(p.Replay, " --max-events 40 --max-time 3s") {
+			t.Errorf("sweep ttl=%s: replay %q lacks the budgets", p.Value, p.Replay)
+		}
+		set := scenarios.Settings{Semantics: sim.Idempotent, Ops: db.Ops, Faults: db.Faults, Params: map[string]string{"ttl": p.Value}, MaxEvents: 40, MaxTime: 3000}
+		if got, want := runLine(t, p.Replay).Results[0].Digest, digestOf(t, db, set, seedOf(t, p.Replay)); got != want {
+			t.Errorf("sweep ttl=%s: replay %q gives digest %s, the point's run %s", p.Value, p.Replay, got, want)
+		}
 	}
 
 	// explore: the counterexample's command saves a plan whose replay is
