@@ -258,6 +258,13 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 		if o.maxStates > 0 {
 			fmt.Fprintf(&b, " --max-states %d", o.maxStates)
 		}
+		if o.changed != nil && o.changed("max-memory") {
+			// The memory budget can cut the search before it reaches this
+			// counterexample: the search line must be the same search.
+			if m, err := parseBytes(o.maxMemory); err == nil {
+				fmt.Fprintf(&b, " --max-memory %s", sim.FormatBytes(m))
+			}
+		}
 		b.WriteString(" --save cex.plan && once replay cex.plan")
 		cex.Replay = b.String()
 	}

@@ -192,7 +192,7 @@ func seedOf(t *testing.T, line string) uint64 {
 // run's replay (text and JSON, with budgets, a file, parameters and
 // faults), the one under a shrunk --check violation, run --save's plan,
 // matrix's and sweep's replay lines (also under --max-events and
-// --max-time), explore's counterexample — and checks that it reproduces
+// --max-time), explore's counterexample (with --max-memory) — and checks that it reproduces
 // the run it names, digest for digest. Before, the budgets were dropped
 // and the lines replayed another run; matrix and sweep took no budgets.
 func TestReproLinesReproduce(t *testing.T) {
@@ -329,7 +329,7 @@ func TestReproLinesReproduce(t *testing.T) {
 
 	// explore: the counterexample's command saves a plan whose replay is
 	// the counterexample.
-	out, _ = runCLI(t, exitOK, "explore", "double-billing", "--semantics", "idem", "--set", "store=memory", "--max-faults", "2", "--timing=false", "--format", "json")
+	out, _ = runCLI(t, exitOK, "explore", "double-billing", "--semantics", "idem", "--set", "store=memory", "--max-faults", "2", "--max-memory", "64 MiB", "--timing=false", "--format", "json")
 	var ex struct {
 		Counterexample *report.Counterexample `json:"counterexample"`
 	}
@@ -340,6 +340,9 @@ func TestReproLinesReproduce(t *testing.T) {
 	search, replay, ok := strings.Cut(ex.Counterexample.Replay, " && ")
 	if !ok {
 		t.Fatalf("explore's replay is not 'explore … && once replay …': %q", ex.Counterexample.Replay)
+	}
+	if !strings.Contains(search, " --max-memory 64MiB ") {
+		t.Errorf("explore's search line drops --max-memory: %q", search)
 	}
 	cex := filepath.Join(dir, "cex.plan")
 	runCLI(t, exitOK, replayArgs(t, strings.ReplaceAll(search, "cex.plan", cex))...)
