@@ -192,9 +192,10 @@ func seedOf(t *testing.T, line string) uint64 {
 // run's replay (text and JSON, with budgets, a file, parameters and
 // faults), the one under a shrunk --check violation, run --save's plan,
 // matrix's and sweep's replay lines (also under --max-events and
-// --max-time), explore's counterexample (with --max-memory) — and checks that it reproduces
-// the run it names, digest for digest. Before, the budgets were dropped
-// and the lines replayed another run; matrix and sweep took no budgets.
+// --max-time), explore's counterexample (with --max-memory) — and checks
+// that it reproduces the run it names, digest for digest. Before, the
+// budgets were dropped and the lines replayed another run; matrix and
+// sweep took no budgets; explore's search line dropped --max-memory.
 func TestReproLinesReproduce(t *testing.T) {
 	file := cutScenario(t)
 	dir := t.TempDir()
