@@ -25,7 +25,7 @@ type ExternalDB struct {
 
 const (
 	dbRows    sim.TableID = iota // row id (insert) or natural key (upsert) → {Value: op}
-	dbPending                    // pending row id → {Value: op, Aux: transaction}
+	dbPending                    // pending row id → a dbPendingRow
 	dbTxns                       // transaction → state
 	dbCounter                    // row 1: last row id; row 2: last pending id
 )
@@ -79,42 +79,47 @@ func (d *ExternalDB) apply(ctx *sim.Context, op sim.OpID, natural int64) {
 func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgDBWrite:
-		if m.Key == 0 {
-			d.apply(ctx, m.Op, m.Payload)
-			ctx.Send(m.From, sim.Message{Kind: MsgDBWriteAck, Op: m.Op, Attempt: m.Attempt})
+		w := DecodeDBWrite(m)
+		if w.Txn == 0 {
+			d.apply(ctx, w.Op, w.Row)
+			ctx.Send(m.From, DBWriteAck{Op: w.Op, Attempt: w.Attempt}.Encode())
 			return
 		}
-		t, ok := ctx.Get(dbTxns, m.Key, m.Op)
+		t, ok := ctx.Get(dbTxns, w.Txn, w.Op)
 		if ok && t.State != dbTxnOpen {
 			return // the transaction is over: a late write is refused
 		}
 		if !ok {
-			ctx.Put(dbTxns, m.Key, m.Op, sim.Record{State: dbTxnOpen})
+			ctx.Put(dbTxns, w.Txn, w.Op, sim.Record{State: dbTxnOpen})
 		}
-		ctx.Put(dbPending, d.counter(ctx, 2), m.Op, sim.Record{Value: int64(m.Op), Aux: m.Key, Status: int32(m.Payload)})
+		ctx.Put(dbPending, d.counter(ctx, 2), w.Op, dbPendingRow{Op: w.Op, Txn: w.Txn, Row: int32(w.Row)}.encode())
 	case MsgDBPrepare:
-		t, _ := ctx.Get(dbTxns, m.Key, 0)
+		p := DecodeDBPrepare(m)
+		t, _ := ctx.Get(dbTxns, p.Txn, 0)
 		if t.State == 0 || t.State == dbTxnOpen {
-			ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnPrepared})
+			ctx.Put(dbTxns, p.Txn, 0, sim.Record{State: dbTxnPrepared})
 		}
-		ctx.Send(m.From, sim.Message{Kind: MsgDBPrepared, Key: m.Key, Payload: m.Payload})
+		ctx.Send(m.From, DBPrepare{Txn: p.Txn, Checkpoint: p.Checkpoint}.Encode(MsgDBPrepared))
 	case MsgDBCommit:
-		t, _ := ctx.Get(dbTxns, m.Key, 0)
+		c := DecodeDBCommit(m)
+		t, _ := ctx.Get(dbTxns, c.Txn, 0)
 		if t.State == dbTxnCommitted || t.State == dbTxnAborted {
 			return // committing twice changes nothing
 		}
-		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == m.Key }) {
+		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == c.Txn }) {
 			r, _ := ctx.Get(dbPending, id, 0)
 			ctx.Delete(dbPending, id, 0)
-			d.apply(ctx, sim.OpID(r.Value), int64(r.Status))
+			p := decodeDBPendingRow(r)
+			d.apply(ctx, p.Op, int64(p.Row))
 		}
-		ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnCommitted})
+		ctx.Put(dbTxns, c.Txn, 0, sim.Record{State: dbTxnCommitted})
 	case MsgDBAbortLingering:
+		a := DecodeDBAbortLingering(m)
 		txns := ctx.Rows(dbTxns)
 		var lingering []int64
 		for i := 0; i < txns.Len(); i++ {
 			id, t := txns.At(i)
-			if (t.State == dbTxnOpen || t.State == dbTxnPrepared) && id/1000 < m.Key {
+			if (t.State == dbTxnOpen || t.State == dbTxnPrepared) && id/1000 < a.JobAttempt {
 				lingering = append(lingering, id)
 			}
 		}
@@ -133,7 +138,7 @@ func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []i
 	var ids []int64
 	for i := 0; i < rows.Len(); i++ {
 		id, r := rows.At(i)
-		if match(r.Aux) {
+		if match(decodeDBPendingRow(r).Txn) {
 			ids = append(ids, id)
 		}
 	}

@@ -10,19 +10,9 @@ import "github.com/oncesim/once/scenarios/roles"
 // also the group coordinator that stores consumed offsets), a transaction
 // coordinator, downstream readers and an external database.
 //
-// Field conventions (the generic Message slots):
-//
-//	fetch              Key position, Payload topic, Value isolation (1 = read_committed)
-//	record             Key offset, Payload topic, Value log key (topic·10⁶ + offset), Op the record's operation
-//	produce            Key producer id (0 = not idempotent), Value epoch, Payload sequence
-//	produce-ack        Key log key, Value epoch echoed, Payload sequence echoed, Status error code
-//	init-producer-id   Key transactional id; producer-id answers Key pid, Value epoch
-//	add-partitions     Key pid, Value epoch; add-partitions-ok echoes the epoch in Payload
-//	txn-offset-commit  Key pid, Value epoch, Payload next input position
-//	offset-commit      Payload next input position (non-transactional)
-//	offsets            Payload committed next position (0 = none), Status error code
-//	end-txn            Key pid, Value epoch, Payload txnCommit|txnAbort; end-txn-result Value new epoch, Payload epoch echoed
-//	write-markers      Key pid, Value epoch of the markers, Payload txnCommit|txnAbort
+// Each kind has a typed view in views.go (dbviews.go for the database's
+// kinds) that names its fields and says which generic slot carries each;
+// role code reads and writes messages only through those views.
 //
 // On the processor's control requests (init-producer-id, offset-fetch,
 // add-partitions, txn-offset-commit, offset-commit, end-txn) Attempt is a

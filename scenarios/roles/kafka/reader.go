@@ -31,7 +31,7 @@ func (k *KafkaReader) fetch(ctx *sim.Context) {
 	if !ok {
 		pos.Value = 1
 	}
-	ctx.Send(k.Broker, sim.Message{Kind: MsgKafkaFetch, Key: pos.Value, Payload: topicOutput, Value: k.Isolation})
+	ctx.Send(k.Broker, fetch{Position: pos.Value, Topic: topicOutput, Isolation: k.Isolation}.encode())
 }
 
 // Start sends the first fetch.
@@ -42,18 +42,22 @@ func (k *KafkaReader) Timer(*sim.Context, sim.Timer) {}
 
 // Receive counts a record it has not read yet and fetches the next one.
 func (k *KafkaReader) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgKafkaRecord || m.Payload != topicOutput {
+	if m.Kind != MsgKafkaRecord {
 		return
 	}
-	pos, ok := ctx.Get(krPosition, 1, m.Op)
+	r := decodeRecord(m)
+	if r.Topic != topicOutput {
+		return
+	}
+	pos, ok := ctx.Get(krPosition, 1, r.Op)
 	if !ok {
 		pos.Value = 1
 	}
-	if m.Key < pos.Value {
+	if r.Offset < pos.Value {
 		return
 	}
-	ctx.Effect(SinkKafkaOutput, m.Op, m.Value)
-	ctx.Put(krPosition, 1, m.Op, sim.Record{Value: m.Key + 1})
+	ctx.Effect(SinkKafkaOutput, r.Op, r.LogKey)
+	ctx.Put(krPosition, 1, r.Op, sim.Record{Value: r.Offset + 1})
 	k.fetch(ctx)
 }
 
