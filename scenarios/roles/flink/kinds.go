@@ -14,17 +14,10 @@ import "github.com/oncesim/once/scenarios/roles"
 // failover starts a new attempt, and tasks drop whatever belongs to an
 // older one.
 //
-// Field conventions:
-//
-//	deploy             source: Key offset to restore; sink: Key/Value first/last pending transaction to commit, Status the boot it is for; Payload checkpoint id
-//	register           Key the sink's boot count
-//	trigger-checkpoint Key checkpoint id
-//	barrier            Key checkpoint id
-//	stream-record      Op the record, Key its offset in the source
-//	checkpoint-ack     Key checkpoint id; source: Value offset; sink: Payload/Value first/last pending transaction
-//	checkpoint-complete, committed   Key checkpoint id
-//	db-prepare, db-prepared, db-commit   Key transaction id (attempt·1000 + n)
-//	db-abort-lingering Key the new attempt: abort every open transaction of an older one
+// Each kind has a typed view in views.go (kafka's dbviews.go for the
+// database's kinds) that names its fields and says which generic slot
+// carries each; role code reads and writes messages only through those
+// views.
 var (
 	MsgFlinkDeploy       = roles.Message("deploy")              // job manager → task: (re)start from a checkpoint
 	MsgFlinkRegister     = roles.Message("register")            // sink → job manager: a task manager (re)started
