@@ -28,13 +28,14 @@ type KafkaBroker struct {
 }
 
 const (
-	kbLog        sim.TableID = iota // log key → a logRow
+	kbLog        sim.TableID = iota // output topic: offset → a logRow
 	kbLogEnd                        // topic → {Value: next offset}
 	kbProducers                     // pid → a producerRow
 	kbGroup                         // group → a groupRow
 	kbPending                       // pid → a pendingRow
-	kbDeliveries                    // input log key → {Value: times served}
+	kbDeliveries                    // input offset → {Value: times served}
 	kbParked                        // consumer node → a parkedRow
+	kbInputLog                      // input topic: offset → a logRow
 )
 
 func kafkaBrokerTables() []sim.TableSpec {
@@ -46,6 +47,7 @@ func kafkaBrokerTables() []sim.TableSpec {
 		{Name: "pending-offsets", Durable: true, Traced: true, States: []string{"", "PENDING", "COMMITTED", "DISCARDED"}},
 		{Name: "deliveries", Durable: true},
 		{Name: "parked-fetches"},
+		{Name: "input-log", Durable: true, Traced: true, States: logStates},
 	}
 }
 
@@ -82,27 +84,34 @@ func (b *KafkaBroker) Start(ctx *sim.Context) {
 // Timer is unused.
 func (b *KafkaBroker) Timer(*sim.Context, sim.Timer) {}
 
-// append adds r at the end of topic and returns its log key.
+// logOf is the log table of a topic.
+func logOf(topic int64) sim.TableID {
+	if topic == topicInput {
+		return kbInputLog
+	}
+	return kbLog
+}
+
+// append adds r at the end of topic and returns its offset.
 func (b *KafkaBroker) append(ctx *sim.Context, topic int64, r logRow) int64 {
 	end, ok := ctx.Get(kbLogEnd, topic, r.Op)
 	if !ok {
 		end.Value = 1
 	}
-	key := logKey(topic, end.Value)
-	ctx.Put(kbLog, key, r.Op, r.encode())
+	offset := end.Value
+	ctx.Put(logOf(topic), offset, r.Op, r.encode())
 	end.Value++
 	ctx.Put(kbLogEnd, topic, r.Op, end)
-	return key
+	return offset
 }
 
 // visible returns the first record at or after position that a fetch with
 // the given isolation level may return.
 func visible(ctx *sim.Context, f fetch) (int64, logRow, bool) {
-	log := ctx.Rows(kbLog)
-	from, to := logKey(f.Topic, f.Position), logKey(f.Topic+1, 0)
+	log := ctx.Rows(logOf(f.Topic))
 	for i := 0; i < log.Len(); i++ {
 		key, rec := log.At(i)
-		if key < from || key >= to {
+		if key < f.Position {
 			continue
 		}
 		r := decodeLogRow(rec)
@@ -136,7 +145,7 @@ func (b *KafkaBroker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
 		ctx.Put(kbDeliveries, key, r.Op, d)
 		delivery = int32(d.Value)
 	}
-	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key - f.Topic*topicSpan, Topic: f.Topic, LogKey: key}.encode())
+	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic}.encode())
 	return true
 }
 
@@ -198,7 +207,7 @@ func (b *KafkaBroker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 	ack := produceAck{Op: p.Op, Attempt: p.Attempt, Epoch: p.Epoch, Seq: p.Seq}
 	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
-		ack.LogKey = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op})
+		ack.Offset = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op})
 		ctx.Send(from, ack.encode())
 		b.wake(ctx)
 		return
@@ -213,7 +222,7 @@ func (b *KafkaBroker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 	case known && p.Epoch == int64(prod.Epoch) && p.Seq <= prod.LastSeq:
 		ack.Err = kafkaDuplicateSequence // a retry or a network copy: already appended
 		if p.Seq == prod.LastSeq {
-			ack.LogKey = prod.LastKey
+			ack.Offset = prod.LastOffset
 		}
 		ctx.Send(from, ack.encode())
 		return
@@ -222,9 +231,9 @@ func (b *KafkaBroker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 		ctx.Send(from, ack.encode())
 		return
 	}
-	key := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, Producer: producerAux(p.PID, p.Seq)})
-	ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastKey: key}.encode())
-	ack.LogKey = key
+	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
+	ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	ack.Offset = offset
 	ctx.Send(from, ack.encode())
 	b.wake(ctx)
 }
@@ -239,13 +248,13 @@ func (b *KafkaBroker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 	log := ctx.Rows(kbLog)
 	for i := 0; i < log.Len(); i++ {
 		key, rec := log.At(i)
-		if r := decodeLogRow(rec); r.State == logOpen && auxPID(r.Producer) == w.PID {
+		if r := decodeLogRow(rec); r.State == logOpen && r.PID == w.PID {
 			r.State = state
 			r.At = 0
 			ctx.Put(kbLog, key, r.Op, r.encode()) // replaces in place: the iteration is undisturbed
 		}
 	}
-	b.append(ctx, topicOutput, logRow{State: marker, Epoch: int32(w.Epoch), Producer: producerAux(w.PID, 0)})
+	b.append(ctx, topicOutput, logRow{State: marker, Epoch: int32(w.Epoch), PID: w.PID})
 	if rec, ok := ctx.Get(kbPending, w.PID, 0); ok {
 		if p := decodePendingRow(rec); p.State == offsetsPending {
 			p.State, p.At = offsetsDiscarded, 0

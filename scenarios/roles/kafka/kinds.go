@@ -57,14 +57,12 @@ var (
 	PointKafkaBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
 
-// Topics of the Kafka family. A log key is topic·10⁶ + offset.
+// Topics of the Kafka family. Each has its own log table, keyed by offset
+// (the first record is at offset 1).
 const (
 	topicInput  int64 = 1
 	topicOutput int64 = 2
-	topicSpan   int64 = 1_000_000
 )
-
-func logKey(topic, offset int64) int64 { return topic*topicSpan + offset }
 
 // Results of a transaction, in end-txn and write-markers.
 const (
@@ -103,10 +101,6 @@ const (
 
 var logStates = []string{"", "RECORD", "OPEN", "COMMITTED", "ABORTED", "COMMIT-MARKER", "ABORT-MARKER"}
 
-// A log record's Aux packs the producer id and sequence.
-func producerAux(pid, seq int64) int64 { return pid*topicSpan + seq }
-
-func auxPID(aux int64) int64 { return aux / topicSpan }
-
-// logTableName names the broker's log; invariants find it by this name.
+// logTableName names the broker's output log (the only one with
+// transactional records); invariants find it by this name.
 const logTableName = "kafka-log"

@@ -56,7 +56,7 @@ func (k *KafkaReader) Receive(ctx *sim.Context, m sim.Message) {
 	if r.Offset < pos.Value {
 		return
 	}
-	ctx.Effect(SinkKafkaOutput, r.Op, r.LogKey)
+	ctx.Effect(SinkKafkaOutput, r.Op, r.Offset)
 	ctx.Put(krPosition, 1, r.Op, sim.Record{Value: r.Offset + 1})
 	k.fetch(ctx)
 }

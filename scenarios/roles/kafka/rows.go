@@ -9,39 +9,41 @@ import "github.com/oncesim/once/sim"
 
 // logRow is a record of the broker's log. Slots: State (logPlain …
 // logAbortMarker), Status Epoch (of a transactional record or a control
-// record), Value Op (0 for a control record), Aux Producer.
+// record), Value Op (0 for a control record), Aux PID (the producer id;
+// 0 for a plain record). The record's sequence number is not kept: a fifth
+// field, and nothing reads it (the producers table holds the last one).
 type logRow struct {
-	State    int32
-	Epoch    int32
-	Op       sim.OpID
-	Producer int64
-	At       sim.Time
+	State int32
+	Epoch int32
+	Op    sim.OpID
+	PID   int64
+	At    sim.Time
 }
 
 func (l logRow) encode() sim.Record {
-	return sim.Record{State: l.State, Status: l.Epoch, Value: int64(l.Op), Aux: l.Producer, At: l.At}
+	return sim.Record{State: l.State, Status: l.Epoch, Value: int64(l.Op), Aux: l.PID, At: l.At}
 }
 
 func decodeLogRow(r sim.Record) logRow {
-	return logRow{State: r.State, Epoch: r.Status, Op: sim.OpID(r.Value), Producer: r.Aux, At: r.At}
+	return logRow{State: r.State, Epoch: r.Status, Op: sim.OpID(r.Value), PID: r.Aux, At: r.At}
 }
 
 // producerRow is what a partition knows of an idempotent producer. Slots:
 // Status Epoch (the newest seen), Aux LastSeq (of that epoch), Value
-// LastKey (where that sequence was appended).
+// LastOffset (where that sequence was appended in the output topic).
 type producerRow struct {
-	Epoch   int32
-	LastSeq int64
-	LastKey int64
-	At      sim.Time
+	Epoch      int32
+	LastSeq    int64
+	LastOffset int64
+	At         sim.Time
 }
 
 func (p producerRow) encode() sim.Record {
-	return sim.Record{Status: p.Epoch, Aux: p.LastSeq, Value: p.LastKey, At: p.At}
+	return sim.Record{Status: p.Epoch, Aux: p.LastSeq, Value: p.LastOffset, At: p.At}
 }
 
 func decodeProducerRow(r sim.Record) producerRow {
-	return producerRow{Epoch: r.Status, LastSeq: r.Aux, LastKey: r.Value, At: r.At}
+	return producerRow{Epoch: r.Status, LastSeq: r.Aux, LastOffset: r.Value, At: r.At}
 }
 
 // pendingRow holds a transaction's consumer offsets. Slots: State

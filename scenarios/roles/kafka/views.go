@@ -27,21 +27,20 @@ func decodeFetch(m sim.Message) fetch {
 
 // record is one record served to a consumer. Slots: Op the record's
 // operation, Attempt Delivery (times this input record was served; 1 on
-// the output topic), Key Offset, Payload Topic, Value LogKey.
+// the output topic), Key Offset (in Topic), Payload Topic.
 type record struct {
 	Op       sim.OpID
 	Delivery int32
 	Offset   int64
 	Topic    int64
-	LogKey   int64
 }
 
 func (r record) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic, Value: r.LogKey}
+	return sim.Message{Kind: MsgKafkaRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic}
 }
 
 func decodeRecord(m sim.Message) record {
-	return record{Op: m.Op, Delivery: m.Attempt, Offset: m.Key, Topic: m.Payload, LogKey: m.Value}
+	return record{Op: m.Op, Delivery: m.Attempt, Offset: m.Key, Topic: m.Payload}
 }
 
 // produce appends an output record. Slots: Op, Attempt (send attempt),
@@ -63,24 +62,24 @@ func decodeProduce(m sim.Message) produce {
 	return produce{Op: m.Op, Attempt: m.Attempt, PID: m.Key, Epoch: m.Value, Seq: m.Payload}
 }
 
-// produceAck answers a produce. Slots: Op and Attempt echoed, Key LogKey
-// (where the record was appended; 0 when not appended), Value Epoch and
+// produceAck answers a produce. Slots: Op and Attempt echoed, Key Offset
+// (where the record was appended in the output topic; 0 when not appended), Value Epoch and
 // Payload Seq echoed, Status Err (0 or a Kafka error code).
 type produceAck struct {
 	Op      sim.OpID
 	Attempt int32
-	LogKey  int64
+	Offset  int64
 	Epoch   int64
 	Seq     int64
 	Err     int32
 }
 
 func (a produceAck) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaProduceAck, Op: a.Op, Attempt: a.Attempt, Key: a.LogKey, Value: a.Epoch, Payload: a.Seq, Status: a.Err}
+	return sim.Message{Kind: MsgKafkaProduceAck, Op: a.Op, Attempt: a.Attempt, Key: a.Offset, Value: a.Epoch, Payload: a.Seq, Status: a.Err}
 }
 
 func decodeProduceAck(m sim.Message) produceAck {
-	return produceAck{Op: m.Op, Attempt: m.Attempt, LogKey: m.Key, Epoch: m.Value, Seq: m.Payload, Err: m.Status}
+	return produceAck{Op: m.Op, Attempt: m.Attempt, Offset: m.Key, Epoch: m.Value, Seq: m.Payload, Err: m.Status}
 }
 
 // initPID registers a transactional id. Slots: Key TxnID, Attempt Corr.

@@ -88,7 +88,7 @@ func TestRowViewsRoundTrip(t *testing.T) {
 // engine copies messages by value on its hot path.
 func TestViewsDoNotAllocate(t *testing.T) {
 	p := produce{Op: 3, Attempt: 2, PID: 1001, Epoch: 4, Seq: 7}
-	l := logRow{State: logOpen, Epoch: 4, Op: 3, Producer: 1001}
+	l := logRow{State: logOpen, Epoch: 4, Op: 3, PID: 1001}
 	var sinkP produce
 	var sinkL logRow
 	allocs := testing.AllocsPerRun(100, func() {
