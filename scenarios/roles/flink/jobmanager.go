@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// FlinkJobManager is the checkpoint coordinator. Every Interval it
+// JobManager is the checkpoint coordinator. Every Interval it
 // triggers a checkpoint at the source; a checkpoint completes when both the
 // source (its offset) and the sink (its pre-committed transactions) have
 // acknowledged it, and only then — after the completed checkpoint is stored
@@ -19,7 +19,7 @@ import (
 //
 // It stops triggering once a completed checkpoint covers the whole input
 // and the sink has confirmed committing it, so a run ends.
-type FlinkJobManager struct {
+type JobManager struct {
 	Source   sim.NodeID
 	Sink     sim.NodeID
 	Interval sim.Time
@@ -59,34 +59,34 @@ func flinkJobManagerTables() []sim.TableSpec {
 	}
 }
 
-func (j *FlinkJobManager) job(ctx *sim.Context) jobRow {
+func (j *JobManager) job(ctx *sim.Context) jobRow {
 	r, _ := ctx.Get(fjJob, fjRowJob, 0)
 	return decodeJobRow(r)
 }
 
-func (j *FlinkJobManager) sinkSeen(ctx *sim.Context) sinkSeenRow {
+func (j *JobManager) sinkSeen(ctx *sim.Context) sinkSeenRow {
 	r, _ := ctx.Get(fjJob, fjRowSink, 0)
 	return decodeSinkSeenRow(r)
 }
 
-func (j *FlinkJobManager) checkpoint(ctx *sim.Context, id int64) (checkpointRow, bool) {
+func (j *JobManager) checkpoint(ctx *sim.Context, id int64) (checkpointRow, bool) {
 	r, ok := ctx.Get(fjCheckpoints, id, 0)
 	return decodeCheckpointRow(r), ok
 }
 
 // Start creates the job and its empty checkpoint 0, and starts the
 // checkpoint clock.
-func (j *FlinkJobManager) Start(ctx *sim.Context) {
+func (j *JobManager) Start(ctx *sim.Context) {
 	if _, ok := ctx.Get(fjJob, fjRowJob, 0); !ok {
 		ctx.Put(fjJob, fjRowJob, 0, jobRow{State: jobCreated, NextCheckpoint: 1}.encode())
 		ctx.Put(fjCheckpoints, 0, 0, checkpointRow{State: ckptCompleted}.encode())
 	}
-	ctx.After(j.Interval, sim.Timer{Kind: TimerFlinkCheckpoint})
+	ctx.After(j.Interval, sim.Timer{Kind: TimerCheckpoint})
 }
 
 // Timer triggers the next checkpoint.
-func (j *FlinkJobManager) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerFlinkCheckpoint {
+func (j *JobManager) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerCheckpoint {
 		return
 	}
 	job := j.job(ctx)
@@ -99,19 +99,19 @@ func (j *FlinkJobManager) Timer(ctx *sim.Context, t sim.Timer) {
 		job.At = 0
 		ctx.Put(fjJob, fjRowJob, 0, job.encode())
 		ctx.Put(fjCheckpoints, n, 0, checkpointRow{State: ckptPending, Attempt: int32(job.Attempt)}.encode())
-		ctx.Send(j.Source, checkpointMsg{Checkpoint: n, Attempt: int32(job.Attempt)}.encode(MsgFlinkTrigger))
+		ctx.Send(j.Source, checkpointMsg{Checkpoint: n, Attempt: int32(job.Attempt)}.encode(MsgTrigger))
 	}
-	ctx.After(j.Interval, sim.Timer{Kind: TimerFlinkCheckpoint})
+	ctx.After(j.Interval, sim.Timer{Kind: TimerCheckpoint})
 }
 
 // Receive handles registrations, acknowledgements and commit confirmations.
-func (j *FlinkJobManager) Receive(ctx *sim.Context, m sim.Message) {
+func (j *JobManager) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgFlinkRegister:
+	case MsgRegister:
 		j.register(ctx, decodeRegister(m))
-	case MsgFlinkAck:
+	case MsgAck:
 		j.ack(ctx, m.From == j.Source, decodeAck(m))
-	case MsgFlinkCommitted:
+	case MsgCommitted:
 		c := decodeCheckpointMsg(m)
 		sink := j.sinkSeen(ctx)
 		if c.Checkpoint > sink.Committed {
@@ -123,7 +123,7 @@ func (j *FlinkJobManager) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func (j *FlinkJobManager) register(ctx *sim.Context, r register) {
+func (j *JobManager) register(ctx *sim.Context, r register) {
 	sink := j.sinkSeen(ctx)
 	job := j.job(ctx)
 	switch {
@@ -154,14 +154,14 @@ func (j *FlinkJobManager) register(ctx *sim.Context, r register) {
 // deploySink deploys the current attempt to the sink's current task
 // manager: the deployment names the boot it is for, so a late one never
 // lands on a later incarnation.
-func (j *FlinkJobManager) deploySink(ctx *sim.Context, job jobRow) {
+func (j *JobManager) deploySink(ctx *sim.Context, job jobRow) {
 	sink := j.sinkSeen(ctx)
 	r, _ := ctx.Get(fjCkptTxns, int64(job.Completed), 0)
 	txns := decodeCheckpointTxnsRow(r)
 	ctx.Send(j.Sink, deploy{Attempt: int32(job.Attempt), FirstTxn: txns.FirstTxn, LastTxn: txns.LastTxn, Boot: int32(sink.Boot)}.encode())
 }
 
-func (j *FlinkJobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
+func (j *JobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
 	job := j.job(ctx)
 	ck, ok := j.checkpoint(ctx, a.Checkpoint)
 	if !ok || ck.Attempt != a.Attempt || int64(a.Attempt) != job.Attempt || ck.State == ckptCompleted {
@@ -197,13 +197,13 @@ func (j *FlinkJobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
 		job.At = 0
 		ctx.Put(fjJob, fjRowJob, 0, job.encode())
 	}
-	ctx.Send(j.Sink, checkpointMsg{Checkpoint: a.Checkpoint, Attempt: a.Attempt}.encode(MsgFlinkComplete))
+	ctx.Send(j.Sink, checkpointMsg{Checkpoint: a.Checkpoint, Attempt: a.Attempt}.encode(MsgComplete))
 	j.checkFinished(ctx)
 }
 
 // checkFinished ends the job once the latest completed checkpoint covers
 // every input record and the sink confirmed committing it.
-func (j *FlinkJobManager) checkFinished(ctx *sim.Context) {
+func (j *JobManager) checkFinished(ctx *sim.Context) {
 	job := j.job(ctx)
 	sink := j.sinkSeen(ctx)
 	ck, _ := j.checkpoint(ctx, int64(job.Completed))
@@ -226,7 +226,7 @@ func init() {
 		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
 		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			j := &FlinkJobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
+			j := &JobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
 			return j, flinkJobManagerTables()
 		},
 	})

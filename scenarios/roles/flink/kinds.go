@@ -19,19 +19,19 @@ import "github.com/oncesim/once/scenarios/roles"
 // carries each; role code reads and writes messages only through those
 // views.
 var (
-	MsgFlinkDeploy       = roles.Message("deploy")              // job manager → task: (re)start from a checkpoint
-	MsgFlinkRegister     = roles.Message("register")            // sink → job manager: a task manager (re)started
-	MsgFlinkTrigger      = roles.Message("trigger-checkpoint")  // job manager → source
-	MsgFlinkBarrier      = roles.Message("barrier")             // source → sink, in the stream, after the records before the checkpoint
-	MsgFlinkRecord       = roles.Message("stream-record")       // source → sink
-	MsgFlinkSubscribe    = roles.Message("partition-request")   // sink → source: ready for the stream of this attempt
-	MsgFlinkAck          = roles.Message("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
-	MsgFlinkComplete     = roles.Message("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
-	MsgFlinkCommitted    = roles.Message("committed")           // sink → job manager: everything up to n is committed
-	TimerFlinkCheckpoint = roles.Timer("checkpoint-interval")   // the job manager triggers a checkpoint
-	TimerFlinkEmit       = roles.Timer("emit")                  // the source emits its next record
-	TimerFlinkRegister   = roles.Timer("register-retry")        // the sink repeats its registration
+	MsgDeploy       = roles.Message("deploy")              // job manager → task: (re)start from a checkpoint
+	MsgRegister     = roles.Message("register")            // sink → job manager: a task manager (re)started
+	MsgTrigger      = roles.Message("trigger-checkpoint")  // job manager → source
+	MsgBarrier      = roles.Message("barrier")             // source → sink, in the stream, after the records before the checkpoint
+	MsgRecord       = roles.Message("stream-record")       // source → sink
+	MsgSubscribe    = roles.Message("partition-request")   // sink → source: ready for the stream of this attempt
+	MsgAck          = roles.Message("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
+	MsgComplete     = roles.Message("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
+	MsgCommitted    = roles.Message("committed")           // sink → job manager: everything up to n is committed
+	TimerCheckpoint = roles.Timer("checkpoint-interval")   // the job manager triggers a checkpoint
+	TimerEmit       = roles.Timer("emit")                  // the source emits its next record
+	TimerRegister   = roles.Timer("register-retry")        // the sink repeats its registration
 
-	PointFlinkAfterWrite     = roles.Point("after-sink-write") // a record written (plain: committed; 2PC: in the open transaction)
-	PointFlinkAfterPreCommit = roles.Point("after-pre-commit") // pre-committed and acknowledged the checkpoint; commit not yet notified
+	PointAfterWrite     = roles.Point("after-sink-write") // a record written (plain: committed; 2PC: in the open transaction)
+	PointAfterPreCommit = roles.Point("after-pre-commit") // pre-committed and acknowledged the checkpoint; commit not yet notified
 )

@@ -6,7 +6,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// FlinkSink writes the stream into the external database.
+// Sink writes the stream into the external database.
 //
 // As a two-phase-commit sink (transactional semantics, Flink's
 // TwoPhaseCommitSinkFunction) it writes records into an open database
@@ -26,7 +26,7 @@ import (
 //
 // Its task manager keeps one durable thing, a boot count, so the job
 // manager can tell a restart from a repeated registration.
-type FlinkSink struct {
+type Sink struct {
 	JobManager sim.NodeID
 	Source     sim.NodeID
 	DB         sim.NodeID
@@ -55,19 +55,19 @@ func flinkSinkTables() []sim.TableSpec {
 	}
 }
 
-func (s *FlinkSink) state(ctx *sim.Context) sinkRow {
+func (s *Sink) state(ctx *sim.Context) sinkRow {
 	r, _ := ctx.Get(fkState, 1, 0)
 	return decodeSinkRow(r)
 }
 
-func (s *FlinkSink) register(ctx *sim.Context) {
+func (s *Sink) register(ctx *sim.Context) {
 	b, _ := ctx.Get(fkBoots, 1, 0)
 	ctx.Send(s.JobManager, register{Boot: b.Value}.encode())
-	ctx.After(s.RetryAfter, sim.Timer{Kind: TimerFlinkRegister})
+	ctx.After(s.RetryAfter, sim.Timer{Kind: TimerRegister})
 }
 
 // Start counts the boot and registers with the job manager.
-func (s *FlinkSink) Start(ctx *sim.Context) {
+func (s *Sink) Start(ctx *sim.Context) {
 	b, _ := ctx.Get(fkBoots, 1, 0)
 	b.Value++
 	ctx.Put(fkBoots, 1, 0, b)
@@ -75,20 +75,20 @@ func (s *FlinkSink) Start(ctx *sim.Context) {
 }
 
 // Timer repeats the registration until a deployment arrives.
-func (s *FlinkSink) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind == TimerFlinkRegister && s.state(ctx).Attempt == 0 {
+func (s *Sink) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerRegister && s.state(ctx).Attempt == 0 {
 		s.register(ctx)
 	}
 }
 
 // Receive handles deployment, the stream and the commit notifications.
-func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
+func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 	r := s.state(ctx)
 	twoPC := ctx.Semantics() == sim.Transactional
 	switch m.Kind {
-	case MsgFlinkDeploy:
+	case MsgDeploy:
 		s.deploy(ctx, decodeDeploy(m), r, twoPC)
-	case MsgFlinkRecord:
+	case MsgRecord:
 		rec := decodeStreamRecord(m)
 		if int64(rec.Attempt) != r.Attempt {
 			return // from an attempt that was failed over
@@ -98,10 +98,10 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 			txn = r.OpenTxn
 		}
 		ctx.Send(s.DB, kafka.DBWrite{Op: rec.Op, Attempt: rec.Attempt, Txn: txn, Row: int64(rec.Op)}.Encode())
-		if ctx.CrashPoint(PointFlinkAfterWrite, &m) {
+		if ctx.CrashPoint(PointAfterWrite, &m) {
 			return
 		}
-	case MsgFlinkBarrier:
+	case MsgBarrier:
 		b := decodeCheckpointMsg(m)
 		if int64(b.Attempt) != r.Attempt {
 			return
@@ -109,7 +109,7 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 		if !twoPC {
 			// No state to snapshot: acknowledge at once.
 			ctx.Send(s.JobManager, ack{Checkpoint: b.Checkpoint, Attempt: b.Attempt}.encode())
-			ctx.CrashPoint(PointFlinkAfterPreCommit, &m)
+			ctx.CrashPoint(PointAfterPreCommit, &m)
 			return
 		}
 		// Pre-commit the open transaction; records after the barrier go
@@ -138,10 +138,10 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		// The snapshot: every pre-committed transaction not yet committed.
 		ctx.Send(s.JobManager, ack{Checkpoint: p.Checkpoint, Attempt: int32(r.Attempt), FirstTxn: first, LastTxn: prepared.Txn}.encode())
-		if ctx.CrashPoint(PointFlinkAfterPreCommit, &m) {
+		if ctx.CrashPoint(PointAfterPreCommit, &m) {
 			return
 		}
-	case MsgFlinkComplete:
+	case MsgComplete:
 		c := decodeCheckpointMsg(m)
 		if int64(c.Attempt) != r.Attempt {
 			return
@@ -163,7 +163,7 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 				ctx.Put(fkPending, txn, 0, p.encode())
 			}
 		}
-		ctx.Send(s.JobManager, c.encode(MsgFlinkCommitted))
+		ctx.Send(s.JobManager, c.encode(MsgCommitted))
 	}
 }
 
@@ -173,7 +173,7 @@ func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
 func txnID(attempt int64, n int32) int64 { return attempt*1000 + int64(n) }
 
 // deploy restores the sink from a checkpoint and asks for the stream.
-func (s *FlinkSink) deploy(ctx *sim.Context, d deploy, r sinkRow, twoPC bool) {
+func (s *Sink) deploy(ctx *sim.Context, d deploy, r sinkRow, twoPC bool) {
 	boot, _ := ctx.Get(fkBoots, 1, 0)
 	if int64(d.Attempt) <= r.Attempt || int64(d.Boot) != boot.Value {
 		return // an older attempt, or meant for an earlier incarnation
@@ -212,7 +212,7 @@ func init() {
 		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
 		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
+			s := &Sink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
 			return s, flinkSinkTables()
 		},
 	})

@@ -22,7 +22,7 @@ type deploy struct {
 }
 
 func (d deploy) encode() sim.Message {
-	return sim.Message{Kind: MsgFlinkDeploy, Attempt: d.Attempt, Key: d.Offset, Payload: d.FirstTxn, Value: d.LastTxn, Status: d.Boot}
+	return sim.Message{Kind: MsgDeploy, Attempt: d.Attempt, Key: d.Offset, Payload: d.FirstTxn, Value: d.LastTxn, Status: d.Boot}
 }
 
 func decodeDeploy(m sim.Message) deploy {
@@ -34,7 +34,7 @@ type register struct {
 	Boot int64
 }
 
-func (r register) encode() sim.Message { return sim.Message{Kind: MsgFlinkRegister, Key: r.Boot} }
+func (r register) encode() sim.Message { return sim.Message{Kind: MsgRegister, Key: r.Boot} }
 
 func decodeRegister(m sim.Message) register { return register{Boot: m.Key} }
 
@@ -62,7 +62,7 @@ type streamRecord struct {
 }
 
 func (r streamRecord) encode() sim.Message {
-	return sim.Message{Kind: MsgFlinkRecord, Op: r.Op, Attempt: r.Attempt, Key: r.Offset}
+	return sim.Message{Kind: MsgRecord, Op: r.Op, Attempt: r.Attempt, Key: r.Offset}
 }
 
 func decodeStreamRecord(m sim.Message) streamRecord {
@@ -75,7 +75,7 @@ type subscribe struct {
 }
 
 func (s subscribe) encode() sim.Message {
-	return sim.Message{Kind: MsgFlinkSubscribe, Attempt: s.Attempt}
+	return sim.Message{Kind: MsgSubscribe, Attempt: s.Attempt}
 }
 
 func decodeSubscribe(m sim.Message) subscribe { return subscribe{Attempt: m.Attempt} }
@@ -95,7 +95,7 @@ type ack struct {
 }
 
 func (a ack) encode() sim.Message {
-	return sim.Message{Kind: MsgFlinkAck, Key: a.Checkpoint, Attempt: a.Attempt, Status: a.Offset, Payload: a.FirstTxn, Value: a.LastTxn}
+	return sim.Message{Kind: MsgAck, Key: a.Checkpoint, Attempt: a.Attempt, Status: a.Offset, Payload: a.FirstTxn, Value: a.LastTxn}
 }
 
 func decodeAck(m sim.Message) ack {

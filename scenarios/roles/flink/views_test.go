@@ -39,14 +39,14 @@ func checkpointKind(kind sim.MsgKind) func(checkpointMsg) sim.Message {
 }
 
 func TestMessageViewsRoundTrip(t *testing.T) {
-	t.Run("deploy", func(t *testing.T) { messageRoundTrip(t, MsgFlinkDeploy, deploy.encode, decodeDeploy) })
-	t.Run("register", func(t *testing.T) { messageRoundTrip(t, MsgFlinkRegister, register.encode, decodeRegister) })
-	for _, kind := range []sim.MsgKind{MsgFlinkTrigger, MsgFlinkBarrier, MsgFlinkComplete, MsgFlinkCommitted} {
+	t.Run("deploy", func(t *testing.T) { messageRoundTrip(t, MsgDeploy, deploy.encode, decodeDeploy) })
+	t.Run("register", func(t *testing.T) { messageRoundTrip(t, MsgRegister, register.encode, decodeRegister) })
+	for _, kind := range []sim.MsgKind{MsgTrigger, MsgBarrier, MsgComplete, MsgCommitted} {
 		t.Run("checkpoint", func(t *testing.T) { messageRoundTrip(t, kind, checkpointKind(kind), decodeCheckpointMsg) })
 	}
-	t.Run("stream-record", func(t *testing.T) { messageRoundTrip(t, MsgFlinkRecord, streamRecord.encode, decodeStreamRecord) })
-	t.Run("partition-request", func(t *testing.T) { messageRoundTrip(t, MsgFlinkSubscribe, subscribe.encode, decodeSubscribe) })
-	t.Run("checkpoint-ack", func(t *testing.T) { messageRoundTrip(t, MsgFlinkAck, ack.encode, decodeAck) })
+	t.Run("stream-record", func(t *testing.T) { messageRoundTrip(t, MsgRecord, streamRecord.encode, decodeStreamRecord) })
+	t.Run("partition-request", func(t *testing.T) { messageRoundTrip(t, MsgSubscribe, subscribe.encode, decodeSubscribe) })
+	t.Run("checkpoint-ack", func(t *testing.T) { messageRoundTrip(t, MsgAck, ack.encode, decodeAck) })
 }
 
 func TestRowViewsRoundTrip(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaBroker is the leader of every partition of the model: the input
+// Broker is the leader of every partition of the model: the input
 // topic (filled with one record per operation when the broker first
 // boots), the output topic, and the consumer group's offsets (it is also
 // the group coordinator).
@@ -23,7 +23,7 @@ import (
 // first OPEN record (the last stable offset) and skips ABORTED records and
 // control records; a read_uncommitted fetch returns every data record.
 // A fetch with nothing to return is parked until something becomes visible.
-type KafkaBroker struct {
+type Broker struct {
 	Fencing bool
 }
 
@@ -72,7 +72,7 @@ func pendingOffsets(ctx *sim.Context) bool {
 }
 
 // Start fills the input topic on the first boot.
-func (b *KafkaBroker) Start(ctx *sim.Context) {
+func (b *Broker) Start(ctx *sim.Context) {
 	if _, ok := ctx.Get(kbLogEnd, topicInput, 0); ok {
 		return
 	}
@@ -82,7 +82,7 @@ func (b *KafkaBroker) Start(ctx *sim.Context) {
 }
 
 // Timer is unused.
-func (b *KafkaBroker) Timer(*sim.Context, sim.Timer) {}
+func (b *Broker) Timer(*sim.Context, sim.Timer) {}
 
 // logOf is the log table of a topic.
 func logOf(topic int64) sim.TableID {
@@ -93,7 +93,7 @@ func logOf(topic int64) sim.TableID {
 }
 
 // append adds r at the end of topic and returns its offset.
-func (b *KafkaBroker) append(ctx *sim.Context, topic int64, r logRow) int64 {
+func (b *Broker) append(ctx *sim.Context, topic int64, r logRow) int64 {
 	end, ok := ctx.Get(kbLogEnd, topic, r.Op)
 	if !ok {
 		end.Value = 1
@@ -133,7 +133,7 @@ func visible(ctx *sim.Context, f fetch) (int64, logRow, bool) {
 }
 
 // serve answers a fetch, or reports that it must wait.
-func (b *KafkaBroker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
+func (b *Broker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
 	key, r, ok := visible(ctx, f)
 	if !ok {
 		return false
@@ -150,7 +150,7 @@ func (b *KafkaBroker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
 }
 
 // wake answers the parked fetches that can now be served.
-func (b *KafkaBroker) wake(ctx *sim.Context) {
+func (b *Broker) wake(ctx *sim.Context) {
 	parked := ctx.Rows(kbParked)
 	var ready []int64
 	for i := 0; i < parked.Len(); i++ {
@@ -167,16 +167,16 @@ func (b *KafkaBroker) wake(ctx *sim.Context) {
 }
 
 // Receive handles fetches, produces, offsets and control-record requests.
-func (b *KafkaBroker) Receive(ctx *sim.Context, m sim.Message) {
+func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgKafkaFetch:
+	case MsgFetch:
 		f := decodeFetch(m)
 		if !b.serve(ctx, m.From, f) {
 			ctx.Put(kbParked, int64(m.From), 0, parkedRow{Position: f.Position, Topic: f.Topic, Isolation: int32(f.Isolation)}.encode())
 		}
-	case MsgKafkaProduce:
+	case MsgProduce:
 		b.produce(ctx, m.From, decodeProduce(m))
-	case MsgKafkaTxnOffsets:
+	case MsgTxnOffsets:
 		t := decodeTxnOffsets(m)
 		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
 		if p, ok := ctx.Get(kbProducers, t.PID, 0); ok && b.Fencing && t.Epoch < int64(decodeProducerRow(p).Epoch) {
@@ -185,11 +185,11 @@ func (b *KafkaBroker) Receive(ctx *sim.Context, m sim.Message) {
 			ctx.Put(kbPending, t.PID, 0, pendingRow{State: offsetsPending, Position: t.Position, Epoch: int32(t.Epoch)}.encode())
 		}
 		ctx.Send(m.From, ack.encode())
-	case MsgKafkaOffsetCommit:
+	case MsgOffsetCommit:
 		o := decodeOffsetCommit(m)
 		ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: o.Position}.encode())
 		ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr}.encode())
-	case MsgKafkaOffsetFetch:
+	case MsgOffsetFetch:
 		q := decodeOffsetFetch(m)
 		if pendingOffsets(ctx) {
 			// KIP-447: offsets of a transaction still open are not stable yet.
@@ -198,12 +198,12 @@ func (b *KafkaBroker) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		g, _ := ctx.Get(kbGroup, kafkaGroup, 0)
 		ctx.Send(m.From, offsets{Position: decodeGroupRow(g).Position, Corr: q.Corr}.encode())
-	case MsgKafkaMarkers:
+	case MsgMarkers:
 		b.markers(ctx, m.From, decodeMarkers(m))
 	}
 }
 
-func (b *KafkaBroker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
+func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 	ack := produceAck{Op: p.Op, Attempt: p.Attempt, Epoch: p.Epoch, Seq: p.Seq}
 	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
@@ -239,7 +239,7 @@ func (b *KafkaBroker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 }
 
 // markers settles a transaction: control record, record states, offsets.
-func (b *KafkaBroker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
+func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 	commit := w.Result == txnCommit
 	state, marker := logAborted, logAbortMarker
 	if commit {
@@ -269,7 +269,7 @@ func (b *KafkaBroker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 	if w.Epoch > int64(decodeProducerRow(rec).Epoch) {
 		ctx.Put(kbProducers, w.PID, 0, producerRow{Epoch: int32(w.Epoch)}.encode()) // a new epoch: sequences start again
 	}
-	ctx.Send(from, w.encode(MsgKafkaMarkersDone))
+	ctx.Send(from, w.encode(MsgMarkersDone))
 	b.wake(ctx)
 }
 
@@ -283,7 +283,7 @@ func init() {
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
 		Options: []roles.Option{kafkaBrokerFencing},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &KafkaBroker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
 			return b, kafkaBrokerTables()
 		},
 	})

@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaCoordinator is the transaction coordinator. Its durable transaction
+// Coordinator is the transaction coordinator. Its durable transaction
 // log maps a transactional id to the producer id, the current epoch and the
 // state of the current transaction.
 //
@@ -27,7 +27,7 @@ import (
 // A request carrying an older epoch is answered PRODUCER_FENCED, except a
 // retried end-txn of the transaction that just completed, which gets the
 // same answer again.
-type KafkaCoordinator struct {
+type Coordinator struct {
 	Broker sim.NodeID
 }
 
@@ -63,13 +63,13 @@ func kafkaCoordinatorTables() []sim.TableSpec {
 }
 
 // Start does nothing: the coordinator only answers.
-func (c *KafkaCoordinator) Start(*sim.Context) {}
+func (c *Coordinator) Start(*sim.Context) {}
 
 // Timer is unused: the model has no transaction timeout (a crashed
 // producer's transaction is aborted when it restarts with the same id).
-func (c *KafkaCoordinator) Timer(*sim.Context, sim.Timer) {}
+func (c *Coordinator) Timer(*sim.Context, sim.Timer) {}
 
-func (c *KafkaCoordinator) log(ctx *sim.Context, id int64, t txnLogRow) {
+func (c *Coordinator) log(ctx *sim.Context, id int64, t txnLogRow) {
 	t.At = 0
 	ctx.Put(kcTxnLog, id, 0, t.encode())
 }
@@ -81,20 +81,20 @@ func owe(ctx *sim.Context, which int64, to sim.NodeID, id int64, corr int32) {
 
 // Receive handles the transactional producer's requests and the broker's
 // confirmation that markers were written.
-func (c *KafkaCoordinator) Receive(ctx *sim.Context, m sim.Message) {
+func (c *Coordinator) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgKafkaInitPID:
+	case MsgInitPID:
 		c.initPID(ctx, m.From, decodeInitPID(m))
-	case MsgKafkaAddParts:
+	case MsgAddParts:
 		c.addPartitions(ctx, m.From, decodeAddParts(m))
-	case MsgKafkaEndTxn:
+	case MsgEndTxn:
 		c.endTxn(ctx, m.From, decodeEndTxn(m))
-	case MsgKafkaMarkersDone:
+	case MsgMarkersDone:
 		c.markersDone(ctx, decodeMarkers(m))
 	}
 }
 
-func (c *KafkaCoordinator) initPID(ctx *sim.Context, from sim.NodeID, req initPID) {
+func (c *Coordinator) initPID(ctx *sim.Context, from sim.NodeID, req initPID) {
 	id := req.TxnID
 	rec, ok := ctx.Get(kcTxnLog, id, 0)
 	t := decodeTxnLogRow(rec)
@@ -123,8 +123,8 @@ func (c *KafkaCoordinator) initPID(ctx *sim.Context, from sim.NodeID, req initPI
 	}
 }
 
-func (c *KafkaCoordinator) writeMarkers(ctx *sim.Context, t txnLogRow, result int64) {
-	ctx.Send(c.Broker, markers{PID: t.PID, Epoch: int64(t.Epoch), Result: result}.encode(MsgKafkaMarkers))
+func (c *Coordinator) writeMarkers(ctx *sim.Context, t txnLogRow, result int64) {
+	ctx.Send(c.Broker, markers{PID: t.PID, Epoch: int64(t.Epoch), Result: result}.encode(MsgMarkers))
 }
 
 // lookupPID finds the transactional id of a producer id.
@@ -139,7 +139,7 @@ func lookupPID(ctx *sim.Context, pid int64) (int64, txnLogRow, bool) {
 	return 0, txnLogRow{}, false
 }
 
-func (c *KafkaCoordinator) addPartitions(ctx *sim.Context, from sim.NodeID, req addParts) {
+func (c *Coordinator) addPartitions(ctx *sim.Context, from sim.NodeID, req addParts) {
 	reply := addPartsOK{PID: req.PID, Epoch: req.Epoch, Corr: req.Corr}
 	id, t, ok := lookupPID(ctx, req.PID)
 	switch {
@@ -158,7 +158,7 @@ func (c *KafkaCoordinator) addPartitions(ctx *sim.Context, from sim.NodeID, req 
 	ctx.Send(from, reply.encode())
 }
 
-func (c *KafkaCoordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn) {
+func (c *Coordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn) {
 	reply := endTxnResult{PID: req.PID, Epoch: req.Epoch, Corr: req.Corr}
 	id, t, ok := lookupPID(ctx, req.PID)
 	commit := req.Result == txnCommit
@@ -193,7 +193,7 @@ func (c *KafkaCoordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn)
 	ctx.Send(from, reply.encode())
 }
 
-func (c *KafkaCoordinator) markersDone(ctx *sim.Context, w markers) {
+func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 	id, t, ok := lookupPID(ctx, w.PID)
 	if !ok || (t.State != txnPrepareCommit && t.State != txnPrepareAbort) {
 		return
@@ -229,7 +229,7 @@ func init() {
 		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
 		Options: []roles.Option{kafkaCoordinatorBroker},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &KafkaCoordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
+			return &Coordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
 		},
 	})
 }

@@ -23,7 +23,7 @@ func init() {
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "kafka-duplicates",
 		Doc:  "operations whose output record a downstream reader saw more than once (duplicates inside the Kafka boundary)",
-		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkKafkaOutput, name: "kafka-duplicates"} },
+		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkOutput, name: "kafka-duplicates"} },
 	})
 }
 
@@ -82,7 +82,7 @@ func (v *isolationInvariant) Name() string { return "isolation" }
 
 func (v *isolationInvariant) Record(e *sim.Event) {
 	switch {
-	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkKafkaOutput:
+	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkOutput:
 		v.seen = insertSorted(v.seen, e.Msg.Value)
 		if v.badKey == 0 && containsSorted(v.aborted, e.Msg.Value) {
 			v.badKey, v.badOp = e.Msg.Value, e.Msg.Op

@@ -20,41 +20,41 @@ import "github.com/oncesim/once/scenarios/roles"
 // answer to the request it is waiting for, as a Kafka client matches
 // responses to requests.
 var (
-	MsgKafkaFetch        = roles.Message("fetch")              // consumer → broker: the next visible record from a position
-	MsgKafkaRecord       = roles.Message("record")             // broker → consumer: one record
-	MsgKafkaProduce      = roles.Message("produce")            // processor → broker: append an output record
-	MsgKafkaProduceAck   = roles.Message("produce-ack")        // broker → processor: appended (or fenced, or a duplicate)
-	MsgKafkaInitPID      = roles.Message("init-producer-id")   // processor → coordinator: register a transactional id, bump its epoch
-	MsgKafkaProducerID   = roles.Message("producer-id")        // coordinator → processor: producer id and the new epoch
-	MsgKafkaAddParts     = roles.Message("add-partitions")     // processor → coordinator: begin a transaction on the output and offsets partitions
-	MsgKafkaAddPartsOK   = roles.Message("add-partitions-ok")  // coordinator → processor
-	MsgKafkaTxnOffsets   = roles.Message("txn-offset-commit")  // processor → broker: consumed position, pending until the commit marker
-	MsgKafkaOffsetCommit = roles.Message("offset-commit")      // processor → broker: consumed position, committed at once (at-least-once)
-	MsgKafkaOffsetAck    = roles.Message("offset-commit-ack")  // broker → processor
-	MsgKafkaOffsetFetch  = roles.Message("offset-fetch")       // processor → broker: where did my group stop?
-	MsgKafkaOffsets      = roles.Message("offsets")            // broker → processor: the committed position
-	MsgKafkaEndTxn       = roles.Message("end-txn")            // processor → coordinator: commit or abort
-	MsgKafkaEndTxnResult = roles.Message("end-txn-result")     // coordinator → processor: done, with the bumped epoch
-	MsgKafkaMarkers      = roles.Message("write-markers")      // coordinator → broker: write COMMIT or ABORT control records
-	MsgKafkaMarkersDone  = roles.Message("markers-written")    // broker → coordinator
-	MsgDBWrite           = roles.Message("db-write")           // writer → external database: a row (Key transaction, 0 = autocommit)
-	MsgDBPrepare         = roles.Message("db-prepare")         // sink → database: pre-commit a transaction
-	MsgDBPrepared        = roles.Message("db-prepared")        // database → sink
-	MsgDBCommit          = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
-	MsgDBAbortLingering  = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
-	MsgDBWriteAck        = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
+	MsgFetch            = roles.Message("fetch")              // consumer → broker: the next visible record from a position
+	MsgRecord           = roles.Message("record")             // broker → consumer: one record
+	MsgProduce          = roles.Message("produce")            // processor → broker: append an output record
+	MsgProduceAck       = roles.Message("produce-ack")        // broker → processor: appended (or fenced, or a duplicate)
+	MsgInitPID          = roles.Message("init-producer-id")   // processor → coordinator: register a transactional id, bump its epoch
+	MsgProducerID       = roles.Message("producer-id")        // coordinator → processor: producer id and the new epoch
+	MsgAddParts         = roles.Message("add-partitions")     // processor → coordinator: begin a transaction on the output and offsets partitions
+	MsgAddPartsOK       = roles.Message("add-partitions-ok")  // coordinator → processor
+	MsgTxnOffsets       = roles.Message("txn-offset-commit")  // processor → broker: consumed position, pending until the commit marker
+	MsgOffsetCommit     = roles.Message("offset-commit")      // processor → broker: consumed position, committed at once (at-least-once)
+	MsgOffsetAck        = roles.Message("offset-commit-ack")  // broker → processor
+	MsgOffsetFetch      = roles.Message("offset-fetch")       // processor → broker: where did my group stop?
+	MsgOffsets          = roles.Message("offsets")            // broker → processor: the committed position
+	MsgEndTxn           = roles.Message("end-txn")            // processor → coordinator: commit or abort
+	MsgEndTxnResult     = roles.Message("end-txn-result")     // coordinator → processor: done, with the bumped epoch
+	MsgMarkers          = roles.Message("write-markers")      // coordinator → broker: write COMMIT or ABORT control records
+	MsgMarkersDone      = roles.Message("markers-written")    // broker → coordinator
+	MsgDBWrite          = roles.Message("db-write")           // writer → external database: a row (Key transaction, 0 = autocommit)
+	MsgDBPrepare        = roles.Message("db-prepare")         // sink → database: pre-commit a transaction
+	MsgDBPrepared       = roles.Message("db-prepared")        // database → sink
+	MsgDBCommit         = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
+	MsgDBAbortLingering = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
+	MsgDBWriteAck       = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
 
-	TimerKafkaTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
+	TimerTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
 
-	// SinkKafkaOutput counts output records where a downstream reader sees
+	// SinkOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
-	SinkKafkaOutput = roles.Sink("kafka-output")
+	SinkOutput = roles.Sink("kafka-output")
 	// SinkDBRows counts rows committed in the external database.
 	SinkDBRows = roles.Sink("db-rows")
 
-	PointKafkaAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
-	PointKafkaAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
-	PointKafkaBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
+	PointAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
+	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
+	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
 
 // Topics of the Kafka family. Each has its own log table, keyed by offset

@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaProcessor is a read-process-write application: it consumes the
+// Processor is a read-process-write application: it consumes the
 // input topic, writes one output record per input record, and records how
 // far it got as the consumer group's committed position. It keeps nothing
 // durable of its own — after a crash it asks the broker where its group
@@ -31,7 +31,7 @@ import (
 // With DB set, every processed record is also written to an external
 // database (autocommit) after its output is acknowledged — outside the
 // transaction, which is the point of eos-without-sink-cooperation.
-type KafkaProcessor struct {
+type Processor struct {
 	Broker      sim.NodeID
 	Coordinator sim.NodeID
 	DB          sim.NodeID
@@ -75,22 +75,22 @@ func kafkaProcessorTables() []sim.TableSpec {
 	return []sim.TableSpec{{Name: "processor"}, {Name: "connection", Durable: true}}
 }
 
-func (p *KafkaProcessor) run(ctx *sim.Context) runRow {
+func (p *Processor) run(ctx *sim.Context) runRow {
 	r, _ := ctx.Get(kpState, kpRun, 0)
 	return decodeRunRow(r)
 }
 
-func (p *KafkaProcessor) client(ctx *sim.Context) clientRow {
+func (p *Processor) client(ctx *sim.Context) clientRow {
 	r, _ := ctx.Get(kpState, kpProducer, 0)
 	return decodeClientRow(r)
 }
 
-func (p *KafkaProcessor) current(ctx *sim.Context) currentRow {
+func (p *Processor) current(ctx *sim.Context) currentRow {
 	r, _ := ctx.Get(kpState, kpCurrent, 0)
 	return decodeCurrentRow(r)
 }
 
-func (p *KafkaProcessor) put(ctx *sim.Context, key int64, r sim.Record) {
+func (p *Processor) put(ctx *sim.Context, key int64, r sim.Record) {
 	ctx.Put(kpState, key, 0, r)
 }
 
@@ -98,7 +98,7 @@ func txnMode(ctx *sim.Context) bool { return ctx.Semantics() == sim.Transactiona
 
 // Start registers the transactional id (transactional) or asks for the
 // committed position (at-least-once).
-func (p *KafkaProcessor) Start(ctx *sim.Context) {
+func (p *Processor) Start(ctx *sim.Context) {
 	if txnMode(ctx) {
 		p.request(ctx, kpInit)
 		return
@@ -108,7 +108,7 @@ func (p *KafkaProcessor) Start(ctx *sim.Context) {
 
 // wait enters phase with a new correlation id, which also invalidates the
 // pending timeout, and returns it.
-func (p *KafkaProcessor) wait(ctx *sim.Context, phase int32) int64 {
+func (p *Processor) wait(ctx *sim.Context, phase int32) int64 {
 	c, _ := ctx.Get(kpConnection, 1, 0)
 	c.Value++
 	ctx.Put(kpConnection, 1, 0, c)
@@ -120,7 +120,7 @@ func (p *KafkaProcessor) wait(ctx *sim.Context, phase int32) int64 {
 }
 
 // request enters phase and sends its request, with a timeout.
-func (p *KafkaProcessor) request(ctx *sim.Context, phase int32) {
+func (p *Processor) request(ctx *sim.Context, phase int32) {
 	token := p.wait(ctx, phase)
 	run, prod, cur := p.run(ctx), p.client(ctx), p.current(ctx)
 	corr := int32(token) // correlation id: only the answer to this very request is accepted
@@ -153,20 +153,20 @@ func (p *KafkaProcessor) request(ctx *sim.Context, phase int32) {
 		}
 		ctx.Send(p.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
 	}
-	ctx.After(p.Timeout, sim.Timer{Kind: TimerKafkaTimeout, Key: token, Op: cur.Op})
+	ctx.After(p.Timeout, sim.Timer{Kind: TimerTimeout, Key: token, Op: cur.Op})
 }
 
 // backoff waits a little and then repeats the current request.
-func (p *KafkaProcessor) backoff(ctx *sim.Context) {
+func (p *Processor) backoff(ctx *sim.Context) {
 	token := p.wait(ctx, p.run(ctx).Phase)
-	ctx.After(p.Timeout/4+1, sim.Timer{Kind: TimerKafkaTimeout, Key: token})
+	ctx.After(p.Timeout/4+1, sim.Timer{Kind: TimerTimeout, Key: token})
 }
 
 // Timer retries the request it waited for. An unanswered transactional
 // produce is not retried: it aborts the transaction.
-func (p *KafkaProcessor) Timer(ctx *sim.Context, t sim.Timer) {
+func (p *Processor) Timer(ctx *sim.Context, t sim.Timer) {
 	r := p.run(ctx)
-	if t.Kind != TimerKafkaTimeout || t.Key != r.Corr {
+	if t.Kind != TimerTimeout || t.Key != r.Corr {
 		return
 	}
 	switch r.Phase {
@@ -185,7 +185,7 @@ func (p *KafkaProcessor) Timer(ctx *sim.Context, t sim.Timer) {
 }
 
 // begin starts the next transaction (or batch), or finishes.
-func (p *KafkaProcessor) begin(ctx *sim.Context) {
+func (p *Processor) begin(ctx *sim.Context) {
 	r := p.run(ctx)
 	r.InTxn = 0
 	p.put(ctx, kpRun, r.encode())
@@ -200,7 +200,7 @@ func (p *KafkaProcessor) begin(ctx *sim.Context) {
 }
 
 // next fetches the next record, or commits when the batch is full.
-func (p *KafkaProcessor) next(ctx *sim.Context) {
+func (p *Processor) next(ctx *sim.Context) {
 	r := p.run(ctx)
 	if int64(r.InTxn) < p.Batch && r.Position <= int64(ctx.Ops()) {
 		p.request(ctx, kpFetch)
@@ -208,7 +208,7 @@ func (p *KafkaProcessor) next(ctx *sim.Context) {
 	}
 	if !txnMode(ctx) {
 		// Outputs written, position not committed yet.
-		if ctx.CrashPoint(PointKafkaBeforeCommit, nil) {
+		if ctx.CrashPoint(PointBeforeCommit, nil) {
 			return
 		}
 	}
@@ -216,11 +216,11 @@ func (p *KafkaProcessor) next(ctx *sim.Context) {
 }
 
 // reinit re-registers after an error that says the epoch is stale.
-func (p *KafkaProcessor) reinit(ctx *sim.Context) { p.request(ctx, kpInit) }
+func (p *Processor) reinit(ctx *sim.Context) { p.request(ctx, kpInit) }
 
 // Receive advances the loop on the answer it waits for and ignores every
 // other message (late answers, network copies).
-func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
+func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 	r := p.run(ctx)
 	prod := p.client(ctx)
 	if kafkaCorrelated(m.Kind) && int64(m.Attempt) != r.Corr {
@@ -228,14 +228,14 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	epoch := int64(prod.Epoch)
 	switch m.Kind {
-	case MsgKafkaProducerID:
+	case MsgProducerID:
 		if r.Phase != kpInit {
 			return
 		}
 		a := decodeProducerID(m)
 		p.put(ctx, kpProducer, clientRow{PID: a.PID, Epoch: int32(a.Epoch)}.encode())
 		p.request(ctx, kpOffsets)
-	case MsgKafkaOffsets:
+	case MsgOffsets:
 		if r.Phase != kpOffsets {
 			return
 		}
@@ -247,7 +247,7 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 		r.Position = max(a.Position, 1)
 		p.put(ctx, kpRun, r.encode())
 		p.begin(ctx)
-	case MsgKafkaAddPartsOK:
+	case MsgAddPartsOK:
 		a := decodeAddPartsOK(m)
 		if r.Phase != kpAddParts || a.Epoch != epoch {
 			return
@@ -260,7 +260,7 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 		default:
 			p.reinit(ctx)
 		}
-	case MsgKafkaRecord:
+	case MsgRecord:
 		rec := decodeRecord(m)
 		if r.Phase != kpFetch || rec.Topic != topicInput || rec.Offset != r.Position {
 			return
@@ -272,10 +272,10 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		p.request(ctx, kpProduce)
 		// The output is on its way; its transaction is not committed.
-		if ctx.CrashPoint(PointKafkaAfterProduce, &m) {
+		if ctx.CrashPoint(PointAfterProduce, &m) {
 			return
 		}
-	case MsgKafkaProduceAck:
+	case MsgProduceAck:
 		a := decodeProduceAck(m)
 		if r.Phase != kpProduce || a.Op != p.current(ctx).Op {
 			return
@@ -293,11 +293,11 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		// The external row is written; the transaction is not committed.
-		if ctx.CrashPoint(PointKafkaAfterExternal, &m) {
+		if ctx.CrashPoint(PointAfterExternal, &m) {
 			return
 		}
 		p.next(ctx)
-	case MsgKafkaOffsetAck:
+	case MsgOffsetAck:
 		if r.Phase != kpCommitOffsets {
 			return
 		}
@@ -316,11 +316,11 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		// Outputs and position are in the transaction; it is not committed.
-		if ctx.CrashPoint(PointKafkaBeforeCommit, nil) {
+		if ctx.CrashPoint(PointBeforeCommit, nil) {
 			return
 		}
 		p.request(ctx, kpEndTxn)
-	case MsgKafkaEndTxnResult:
+	case MsgEndTxnResult:
 		a := decodeEndTxnResult(m)
 		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
 			return
@@ -342,14 +342,14 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 // correlation id (in Attempt), as Kafka matches responses to requests.
 func kafkaCorrelated(k sim.MsgKind) bool {
 	switch k {
-	case MsgKafkaProducerID, MsgKafkaOffsets, MsgKafkaAddPartsOK, MsgKafkaOffsetAck, MsgKafkaEndTxnResult:
+	case MsgProducerID, MsgOffsets, MsgAddPartsOK, MsgOffsetAck, MsgEndTxnResult:
 		return true
 	}
 	return false
 }
 
 // produced moves past an acknowledged output record.
-func (p *KafkaProcessor) produced(ctx *sim.Context) {
+func (p *Processor) produced(ctx *sim.Context) {
 	r := p.run(ctx)
 	r.Position++
 	r.InTxn++
@@ -377,7 +377,7 @@ func init() {
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
 		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &KafkaProcessor{
+			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
 			}

@@ -18,7 +18,7 @@ type fetch struct {
 }
 
 func (f fetch) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaFetch, Key: f.Position, Payload: f.Topic, Value: f.Isolation}
+	return sim.Message{Kind: MsgFetch, Key: f.Position, Payload: f.Topic, Value: f.Isolation}
 }
 
 func decodeFetch(m sim.Message) fetch {
@@ -36,7 +36,7 @@ type record struct {
 }
 
 func (r record) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic}
+	return sim.Message{Kind: MsgRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic}
 }
 
 func decodeRecord(m sim.Message) record {
@@ -55,7 +55,7 @@ type produce struct {
 }
 
 func (p produce) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaProduce, Op: p.Op, Attempt: p.Attempt, Key: p.PID, Value: p.Epoch, Payload: p.Seq}
+	return sim.Message{Kind: MsgProduce, Op: p.Op, Attempt: p.Attempt, Key: p.PID, Value: p.Epoch, Payload: p.Seq}
 }
 
 func decodeProduce(m sim.Message) produce {
@@ -75,7 +75,7 @@ type produceAck struct {
 }
 
 func (a produceAck) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaProduceAck, Op: a.Op, Attempt: a.Attempt, Key: a.Offset, Value: a.Epoch, Payload: a.Seq, Status: a.Err}
+	return sim.Message{Kind: MsgProduceAck, Op: a.Op, Attempt: a.Attempt, Key: a.Offset, Value: a.Epoch, Payload: a.Seq, Status: a.Err}
 }
 
 func decodeProduceAck(m sim.Message) produceAck {
@@ -89,7 +89,7 @@ type initPID struct {
 }
 
 func (i initPID) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaInitPID, Key: i.TxnID, Attempt: i.Corr}
+	return sim.Message{Kind: MsgInitPID, Key: i.TxnID, Attempt: i.Corr}
 }
 
 func decodeInitPID(m sim.Message) initPID { return initPID{TxnID: m.Key, Corr: m.Attempt} }
@@ -104,7 +104,7 @@ type producerID struct {
 }
 
 func (p producerID) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaProducerID, Key: p.PID, Value: p.Epoch, Payload: p.TxnID, Attempt: p.Corr}
+	return sim.Message{Kind: MsgProducerID, Key: p.PID, Value: p.Epoch, Payload: p.TxnID, Attempt: p.Corr}
 }
 
 func decodeProducerID(m sim.Message) producerID {
@@ -119,7 +119,7 @@ type addParts struct {
 }
 
 func (a addParts) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaAddParts, Key: a.PID, Value: a.Epoch, Attempt: a.Corr}
+	return sim.Message{Kind: MsgAddParts, Key: a.PID, Value: a.Epoch, Attempt: a.Corr}
 }
 
 func decodeAddParts(m sim.Message) addParts {
@@ -136,7 +136,7 @@ type addPartsOK struct {
 }
 
 func (a addPartsOK) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaAddPartsOK, Key: a.PID, Payload: a.Epoch, Status: a.Err, Attempt: a.Corr}
+	return sim.Message{Kind: MsgAddPartsOK, Key: a.PID, Payload: a.Epoch, Status: a.Err, Attempt: a.Corr}
 }
 
 func decodeAddPartsOK(m sim.Message) addPartsOK {
@@ -153,7 +153,7 @@ type txnOffsets struct {
 }
 
 func (t txnOffsets) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaTxnOffsets, Key: t.PID, Value: t.Epoch, Payload: t.Position, Attempt: t.Corr}
+	return sim.Message{Kind: MsgTxnOffsets, Key: t.PID, Value: t.Epoch, Payload: t.Position, Attempt: t.Corr}
 }
 
 func decodeTxnOffsets(m sim.Message) txnOffsets {
@@ -168,7 +168,7 @@ type offsetCommit struct {
 }
 
 func (o offsetCommit) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaOffsetCommit, Payload: o.Position, Attempt: o.Corr}
+	return sim.Message{Kind: MsgOffsetCommit, Payload: o.Position, Attempt: o.Corr}
 }
 
 func decodeOffsetCommit(m sim.Message) offsetCommit {
@@ -187,7 +187,7 @@ type offsetAck struct {
 }
 
 func (a offsetAck) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaOffsetAck, Key: a.PID, Value: a.Epoch, Payload: a.Position, Status: a.Err, Attempt: a.Corr}
+	return sim.Message{Kind: MsgOffsetAck, Key: a.PID, Value: a.Epoch, Payload: a.Position, Status: a.Err, Attempt: a.Corr}
 }
 
 func decodeOffsetAck(m sim.Message) offsetAck {
@@ -201,7 +201,7 @@ type offsetFetch struct {
 }
 
 func (o offsetFetch) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaOffsetFetch, Key: o.Group, Attempt: o.Corr}
+	return sim.Message{Kind: MsgOffsetFetch, Key: o.Group, Attempt: o.Corr}
 }
 
 func decodeOffsetFetch(m sim.Message) offsetFetch {
@@ -217,7 +217,7 @@ type offsets struct {
 }
 
 func (o offsets) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaOffsets, Payload: o.Position, Status: o.Err, Attempt: o.Corr}
+	return sim.Message{Kind: MsgOffsets, Payload: o.Position, Status: o.Err, Attempt: o.Corr}
 }
 
 func decodeOffsets(m sim.Message) offsets {
@@ -234,7 +234,7 @@ type endTxn struct {
 }
 
 func (e endTxn) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaEndTxn, Key: e.PID, Value: e.Epoch, Payload: e.Result, Attempt: e.Corr}
+	return sim.Message{Kind: MsgEndTxn, Key: e.PID, Value: e.Epoch, Payload: e.Result, Attempt: e.Corr}
 }
 
 func decodeEndTxn(m sim.Message) endTxn {
@@ -253,7 +253,7 @@ type endTxnResult struct {
 }
 
 func (e endTxnResult) encode() sim.Message {
-	return sim.Message{Kind: MsgKafkaEndTxnResult, Key: e.PID, Value: e.NewEpoch, Payload: e.Epoch, Status: e.Err, Attempt: e.Corr}
+	return sim.Message{Kind: MsgEndTxnResult, Key: e.PID, Value: e.NewEpoch, Payload: e.Epoch, Status: e.Err, Attempt: e.Corr}
 }
 
 func decodeEndTxnResult(m sim.Message) endTxnResult {
