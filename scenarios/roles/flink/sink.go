@@ -167,9 +167,10 @@ func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-// txnID names transaction n of a job attempt, as Flink's transactional
-// ids carry the attempt they belong to: the database aborts lingering
-// transactions of older attempts by it (txnID / 1000 is the attempt).
+// txnID names transaction n of a job attempt, unique across attempts (as
+// Flink's transactional ids carry a prefix per attempt) and consecutive
+// within one, so a checkpoint's pending transactions are a range. Nothing
+// decodes it: the database keeps each transaction's attempt itself.
 func txnID(attempt int64, n int32) int64 { return attempt*1000 + int64(n) }
 
 // deploy restores the sink from a checkpoint and asks for the stream.

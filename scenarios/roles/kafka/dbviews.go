@@ -3,11 +3,13 @@ package kafka
 import "github.com/oncesim/once/sim"
 
 // Typed views of the external database's messages, exported because the
-// flink sink writes the same database. A transaction id is Flink's
-// (attempt·1000 + n, see package flink); 0 means autocommit.
+// flink sink writes the same database. A transaction id is an opaque
+// name chosen by the writer; 0 means autocommit.
 
-// DBWrite writes one row. Slots: Op, Attempt (the writer's attempt), Key
-// Txn (0 = autocommit), Payload Row (the row's natural key).
+// DBWrite writes one row. Slots: Op, Attempt (the writer's attempt: of
+// the delivery for an autocommit write, of the job for a transactional
+// one, which the database keeps with the transaction), Key Txn (0 =
+// autocommit), Payload Row (the row's natural key).
 type DBWrite struct {
 	Op      sim.OpID
 	Attempt int32
@@ -43,7 +45,7 @@ func DecodeDBWriteAck(m sim.Message) DBWriteAck { return DBWriteAck{Op: m.Op, At
 // DBPrepare pre-commits a transaction (db-prepare) and confirms it
 // (db-prepared, the same fields echoed). Slots: Key Txn, Payload
 // Checkpoint (the checkpoint whose barrier closed it), Attempt (the job
-// attempt; 0 in db-prepared).
+// attempt, kept with a transaction the prepare opens; 0 in db-prepared).
 type DBPrepare struct {
 	Txn        int64
 	Checkpoint int64
@@ -109,4 +111,21 @@ func (p dbPendingRow) encode() sim.Record {
 
 func decodeDBPendingRow(r sim.Record) dbPendingRow {
 	return dbPendingRow{Op: sim.OpID(r.Value), Txn: r.Aux, Row: r.Status, At: r.At}
+}
+
+// dbTxnRow is a transaction of the database. Slots: State (dbTxnOpen …
+// dbTxnAborted), Value JobAttempt (of the write or prepare that opened
+// it; db-abort-lingering compares it).
+type dbTxnRow struct {
+	State      int32
+	JobAttempt int64
+	At         sim.Time
+}
+
+func (t dbTxnRow) encode() sim.Record {
+	return sim.Record{State: t.State, Value: t.JobAttempt, At: t.At}
+}
+
+func decodeDBTxnRow(r sim.Record) dbTxnRow {
+	return dbTxnRow{State: r.State, JobAttempt: r.Value, At: r.At}
 }

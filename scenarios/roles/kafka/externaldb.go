@@ -14,7 +14,8 @@ import (
 // (the first phase of a two-phase commit) and is acknowledged; db-commit
 // is idempotent — committing a committed transaction does nothing — and
 // db-abort-lingering aborts every transaction of an older job attempt that
-// is still open or prepared (transaction id / 1000 is the attempt).
+// is still open or prepared (each transaction keeps the job attempt of the
+// write or prepare that opened it; the id itself is opaque).
 //
 // With Upsert, a row is keyed by its natural key (the operation) and a
 // second write of the same key changes nothing (INSERT … ON CONFLICT DO
@@ -26,7 +27,7 @@ type ExternalDB struct {
 const (
 	dbRows    sim.TableID = iota // row id (insert) or natural key (upsert) → {Value: op}
 	dbPending                    // pending row id → a dbPendingRow
-	dbTxns                       // transaction → state
+	dbTxns                       // transaction → a dbTxnRow
 	dbCounter                    // row 1: last row id; row 2: last pending id
 )
 
@@ -90,19 +91,24 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			return // the transaction is over: a late write is refused
 		}
 		if !ok {
-			ctx.Put(dbTxns, w.Txn, w.Op, sim.Record{State: dbTxnOpen})
+			ctx.Put(dbTxns, w.Txn, w.Op, dbTxnRow{State: dbTxnOpen, JobAttempt: int64(w.Attempt)}.encode())
 		}
 		ctx.Put(dbPending, d.counter(ctx, 2), w.Op, dbPendingRow{Op: w.Op, Txn: w.Txn, Row: int32(w.Row)}.encode())
 	case MsgDBPrepare:
 		p := DecodeDBPrepare(m)
-		t, _ := ctx.Get(dbTxns, p.Txn, 0)
-		if t.State == 0 || t.State == dbTxnOpen {
-			ctx.Put(dbTxns, p.Txn, 0, sim.Record{State: dbTxnPrepared})
+		rec, ok := ctx.Get(dbTxns, p.Txn, 0)
+		if t := decodeDBTxnRow(rec); t.State == 0 || t.State == dbTxnOpen {
+			if !ok {
+				t.JobAttempt = int64(p.Attempt)
+			}
+			t.State, t.At = dbTxnPrepared, 0
+			ctx.Put(dbTxns, p.Txn, 0, t.encode())
 		}
 		ctx.Send(m.From, DBPrepare{Txn: p.Txn, Checkpoint: p.Checkpoint}.Encode(MsgDBPrepared))
 	case MsgDBCommit:
 		c := DecodeDBCommit(m)
-		t, _ := ctx.Get(dbTxns, c.Txn, 0)
+		rec, _ := ctx.Get(dbTxns, c.Txn, 0)
+		t := decodeDBTxnRow(rec)
 		if t.State == dbTxnCommitted || t.State == dbTxnAborted {
 			return // committing twice changes nothing
 		}
@@ -112,14 +118,15 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			p := decodeDBPendingRow(r)
 			d.apply(ctx, p.Op, int64(p.Row))
 		}
-		ctx.Put(dbTxns, c.Txn, 0, sim.Record{State: dbTxnCommitted})
+		t.State, t.At = dbTxnCommitted, 0
+		ctx.Put(dbTxns, c.Txn, 0, t.encode())
 	case MsgDBAbortLingering:
 		a := DecodeDBAbortLingering(m)
 		txns := ctx.Rows(dbTxns)
 		var lingering []int64
 		for i := 0; i < txns.Len(); i++ {
-			id, t := txns.At(i)
-			if (t.State == dbTxnOpen || t.State == dbTxnPrepared) && id/1000 < a.JobAttempt {
+			id, rec := txns.At(i)
+			if t := decodeDBTxnRow(rec); (t.State == dbTxnOpen || t.State == dbTxnPrepared) && t.JobAttempt < a.JobAttempt {
 				lingering = append(lingering, id)
 			}
 		}
@@ -127,7 +134,10 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			for _, id := range d.pendingOf(ctx, func(t int64) bool { return t == txn }) {
 				ctx.Delete(dbPending, id, 0)
 			}
-			ctx.Put(dbTxns, txn, 0, sim.Record{State: dbTxnAborted})
+			rec, _ := ctx.Get(dbTxns, txn, 0)
+			t := decodeDBTxnRow(rec)
+			t.State, t.At = dbTxnAborted, 0
+			ctx.Put(dbTxns, txn, 0, t.encode())
 		}
 	}
 }

@@ -82,6 +82,7 @@ func TestRowViewsRoundTrip(t *testing.T) {
 	t.Run("client", func(t *testing.T) { rowRoundTrip(t, clientRow.encode, decodeClientRow) })
 	t.Run("current", func(t *testing.T) { rowRoundTrip(t, currentRow.encode, decodeCurrentRow) })
 	t.Run("pending-rows", func(t *testing.T) { rowRoundTrip(t, dbPendingRow.encode, decodeDBPendingRow) })
+	t.Run("transactions", func(t *testing.T) { rowRoundTrip(t, dbTxnRow.encode, decodeDBTxnRow) })
 }
 
 // TestViewsDoNotAllocate pins that a view is a value conversion: the
