@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// FlinkJobManager is the checkpoint coordinator. Every Interval it
+// JobManager is the checkpoint coordinator. Every Interval it
 // triggers a checkpoint at the source; a checkpoint completes when both the
 // source (its offset) and the sink (its pre-committed transactions) have
 // acknowledged it, and only then — after the completed checkpoint is stored
@@ -19,15 +19,16 @@ import (
 //
 // It stops triggering once a completed checkpoint covers the whole input
 // and the sink has confirmed committing it, so a run ends.
-type FlinkJobManager struct {
+type JobManager struct {
 	Source   sim.NodeID
 	Sink     sim.NodeID
 	Interval sim.Time
 }
 
 const (
-	fjJob         sim.TableID = iota // row 1: {State: job state, Value: attempt, Aux: next checkpoint id, Status: latest completed}; row 2: {Value: sink boots seen, Aux: committed up to}
-	fjCheckpoints                    // checkpoint id → {State, Status: attempt, Value: source offset, Aux: sink's pending transactions}
+	fjJob         sim.TableID = iota // row fjRowJob: a jobRow; row fjRowSink: a sinkSeenRow
+	fjCheckpoints                    // checkpoint id → a checkpointRow
+	fjCkptTxns                       // checkpoint id → a checkpointTxnsRow (the sink's snapshot)
 )
 
 // Job states.
@@ -54,108 +55,120 @@ func flinkJobManagerTables() []sim.TableSpec {
 	return []sim.TableSpec{
 		{Name: "job", Durable: true},
 		{Name: "checkpoints", Durable: true, Traced: true, States: []string{"", "PENDING", "SOURCE-ACKED", "SINK-ACKED", "COMPLETED"}},
+		{Name: "checkpoint-txns", Durable: true},
 	}
 }
 
-func packRange(lo, hi int64) int64 { return lo*1_000_000 + hi }
+func (j *JobManager) job(ctx *sim.Context) jobRow {
+	r, _ := ctx.Get(fjJob, fjRowJob, 0)
+	return decodeJobRow(r)
+}
 
-func unpackRange(v int64) (int64, int64) { return v / 1_000_000, v % 1_000_000 }
+func (j *JobManager) sinkSeen(ctx *sim.Context) sinkSeenRow {
+	r, _ := ctx.Get(fjJob, fjRowSink, 0)
+	return decodeSinkSeenRow(r)
+}
+
+func (j *JobManager) checkpoint(ctx *sim.Context, id int64) (checkpointRow, bool) {
+	r, ok := ctx.Get(fjCheckpoints, id, 0)
+	return decodeCheckpointRow(r), ok
+}
 
 // Start creates the job and its empty checkpoint 0, and starts the
 // checkpoint clock.
-func (j *FlinkJobManager) Start(ctx *sim.Context) {
+func (j *JobManager) Start(ctx *sim.Context) {
 	if _, ok := ctx.Get(fjJob, fjRowJob, 0); !ok {
-		ctx.Put(fjJob, fjRowJob, 0, sim.Record{State: jobCreated, Aux: 1})
-		ctx.Put(fjCheckpoints, 0, 0, sim.Record{State: ckptCompleted})
+		ctx.Put(fjJob, fjRowJob, 0, jobRow{State: jobCreated, NextCheckpoint: 1}.encode())
+		ctx.Put(fjCheckpoints, 0, 0, checkpointRow{State: ckptCompleted}.encode())
 	}
-	ctx.After(j.Interval, sim.Timer{Kind: TimerFlinkCheckpoint})
+	ctx.After(j.Interval, sim.Timer{Kind: TimerCheckpoint})
 }
 
 // Timer triggers the next checkpoint.
-func (j *FlinkJobManager) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerFlinkCheckpoint {
+func (j *JobManager) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerCheckpoint {
 		return
 	}
-	job, _ := ctx.Get(fjJob, fjRowJob, 0)
+	job := j.job(ctx)
 	if job.State == jobFinished {
 		return
 	}
 	if job.State == jobRunning {
-		n := job.Aux
-		job.Aux++
+		n := job.NextCheckpoint
+		job.NextCheckpoint++
 		job.At = 0
-		ctx.Put(fjJob, fjRowJob, 0, job)
-		ctx.Put(fjCheckpoints, n, 0, sim.Record{State: ckptPending, Status: int32(job.Value)})
-		ctx.Send(j.Source, sim.Message{Kind: MsgFlinkTrigger, Key: n, Attempt: int32(job.Value)})
+		ctx.Put(fjJob, fjRowJob, 0, job.encode())
+		ctx.Put(fjCheckpoints, n, 0, checkpointRow{State: ckptPending, Attempt: int32(job.Attempt)}.encode())
+		ctx.Send(j.Source, checkpointMsg{Checkpoint: n, Attempt: int32(job.Attempt)}.encode(MsgTrigger))
 	}
-	ctx.After(j.Interval, sim.Timer{Kind: TimerFlinkCheckpoint})
+	ctx.After(j.Interval, sim.Timer{Kind: TimerCheckpoint})
 }
 
 // Receive handles registrations, acknowledgements and commit confirmations.
-func (j *FlinkJobManager) Receive(ctx *sim.Context, m sim.Message) {
+func (j *JobManager) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgFlinkRegister:
-		j.register(ctx, m)
-	case MsgFlinkAck:
-		j.ack(ctx, m)
-	case MsgFlinkCommitted:
-		sink, _ := ctx.Get(fjJob, fjRowSink, 0)
-		if m.Key > sink.Aux {
-			sink.Aux = m.Key
+	case MsgRegister:
+		j.register(ctx, decodeRegister(m))
+	case MsgAck:
+		j.ack(ctx, m.From == j.Source, decodeAck(m))
+	case MsgCommitted:
+		c := decodeCheckpointMsg(m)
+		sink := j.sinkSeen(ctx)
+		if c.Checkpoint > sink.Committed {
+			sink.Committed = c.Checkpoint
 			sink.At = 0
-			ctx.Put(fjJob, fjRowSink, 0, sink)
+			ctx.Put(fjJob, fjRowSink, 0, sink.encode())
 		}
 		j.checkFinished(ctx)
 	}
 }
 
-func (j *FlinkJobManager) register(ctx *sim.Context, m sim.Message) {
-	sink, _ := ctx.Get(fjJob, fjRowSink, 0)
-	job, _ := ctx.Get(fjJob, fjRowJob, 0)
+func (j *JobManager) register(ctx *sim.Context, r register) {
+	sink := j.sinkSeen(ctx)
+	job := j.job(ctx)
 	switch {
-	case m.Key < sink.Value:
+	case r.Boot < sink.Boot:
 		return // a late copy of an older registration
-	case m.Key == sink.Value:
-		if job.Value > 0 {
+	case r.Boot == sink.Boot:
+		if job.Attempt > 0 {
 			j.deploySink(ctx, job) // its deployment was lost or is late: send it again
 		}
 		return
 	}
-	sink.Value = m.Key
+	sink.Boot = r.Boot
 	sink.At = 0
-	ctx.Put(fjJob, fjRowSink, 0, sink)
+	ctx.Put(fjJob, fjRowSink, 0, sink.encode())
 	// Fail over: a new attempt, every task restarts from the latest
 	// completed checkpoint.
-	job.Value++
+	job.Attempt++
 	if job.State != jobFinished {
 		job.State = jobRunning
 	}
 	job.At = 0
-	ctx.Put(fjJob, fjRowJob, 0, job)
-	ck, _ := ctx.Get(fjCheckpoints, int64(job.Status), 0)
-	ctx.Send(j.Source, sim.Message{Kind: MsgFlinkDeploy, Attempt: int32(job.Value), Key: ck.Value, Payload: int64(job.Status)})
+	ctx.Put(fjJob, fjRowJob, 0, job.encode())
+	ck, _ := j.checkpoint(ctx, int64(job.Completed))
+	ctx.Send(j.Source, deploy{Attempt: int32(job.Attempt), Offset: ck.Offset}.encode())
 	j.deploySink(ctx, job)
 }
 
 // deploySink deploys the current attempt to the sink's current task
 // manager: the deployment names the boot it is for, so a late one never
 // lands on a later incarnation.
-func (j *FlinkJobManager) deploySink(ctx *sim.Context, job sim.Record) {
-	sink, _ := ctx.Get(fjJob, fjRowSink, 0)
-	ck, _ := ctx.Get(fjCheckpoints, int64(job.Status), 0)
-	lo, hi := unpackRange(ck.Aux)
-	ctx.Send(j.Sink, sim.Message{Kind: MsgFlinkDeploy, Attempt: int32(job.Value), Key: lo, Value: hi, Payload: int64(job.Status), Status: int32(sink.Value)})
+func (j *JobManager) deploySink(ctx *sim.Context, job jobRow) {
+	sink := j.sinkSeen(ctx)
+	r, _ := ctx.Get(fjCkptTxns, int64(job.Completed), 0)
+	txns := decodeCheckpointTxnsRow(r)
+	ctx.Send(j.Sink, deploy{Attempt: int32(job.Attempt), FirstTxn: txns.FirstTxn, LastTxn: txns.LastTxn, Boot: int32(sink.Boot)}.encode())
 }
 
-func (j *FlinkJobManager) ack(ctx *sim.Context, m sim.Message) {
-	job, _ := ctx.Get(fjJob, fjRowJob, 0)
-	ck, ok := ctx.Get(fjCheckpoints, m.Key, 0)
-	if !ok || ck.Status != m.Attempt || int64(m.Attempt) != job.Value || ck.State == ckptCompleted {
+func (j *JobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
+	job := j.job(ctx)
+	ck, ok := j.checkpoint(ctx, a.Checkpoint)
+	if !ok || ck.Attempt != a.Attempt || int64(a.Attempt) != job.Attempt || ck.State == ckptCompleted {
 		// Unknown, already complete, or of an attempt that was failed
 		// over: its transactions may be aborted already.
 		return
 	}
-	fromSource := m.From == j.Source
 	switch {
 	case fromSource && ck.State == ckptPending:
 		ck.State = ckptSourceAcked
@@ -169,35 +182,35 @@ func (j *FlinkJobManager) ack(ctx *sim.Context, m sim.Message) {
 		return // a copy of an acknowledgement already counted
 	}
 	if fromSource {
-		ck.Value = m.Value
+		ck.Offset = int64(a.Offset)
 	} else {
-		ck.Aux = packRange(m.Payload, m.Value)
+		ctx.Put(fjCkptTxns, a.Checkpoint, 0, checkpointTxnsRow{FirstTxn: a.FirstTxn, LastTxn: a.LastTxn}.encode())
 	}
 	ck.At = 0
-	ctx.Put(fjCheckpoints, m.Key, 0, ck)
+	ctx.Put(fjCheckpoints, a.Checkpoint, 0, ck.encode())
 	if ck.State != ckptCompleted {
 		return
 	}
 	// The completed checkpoint is stored; now the sink may commit.
-	if m.Key > int64(job.Status) {
-		job.Status = int32(m.Key)
+	if a.Checkpoint > int64(job.Completed) {
+		job.Completed = int32(a.Checkpoint)
 		job.At = 0
-		ctx.Put(fjJob, fjRowJob, 0, job)
+		ctx.Put(fjJob, fjRowJob, 0, job.encode())
 	}
-	ctx.Send(j.Sink, sim.Message{Kind: MsgFlinkComplete, Key: m.Key, Attempt: m.Attempt})
+	ctx.Send(j.Sink, checkpointMsg{Checkpoint: a.Checkpoint, Attempt: a.Attempt}.encode(MsgComplete))
 	j.checkFinished(ctx)
 }
 
 // checkFinished ends the job once the latest completed checkpoint covers
 // every input record and the sink confirmed committing it.
-func (j *FlinkJobManager) checkFinished(ctx *sim.Context) {
-	job, _ := ctx.Get(fjJob, fjRowJob, 0)
-	sink, _ := ctx.Get(fjJob, fjRowSink, 0)
-	ck, _ := ctx.Get(fjCheckpoints, int64(job.Status), 0)
-	if job.State == jobRunning && ck.Value >= int64(ctx.Ops()) && sink.Aux >= int64(job.Status) {
+func (j *JobManager) checkFinished(ctx *sim.Context) {
+	job := j.job(ctx)
+	sink := j.sinkSeen(ctx)
+	ck, _ := j.checkpoint(ctx, int64(job.Completed))
+	if job.State == jobRunning && ck.Offset >= int64(ctx.Ops()) && sink.Committed >= int64(job.Completed) {
 		job.State = jobFinished
 		job.At = 0
-		ctx.Put(fjJob, fjRowJob, 0, job)
+		ctx.Put(fjJob, fjRowJob, 0, job.encode())
 	}
 }
 
@@ -213,7 +226,7 @@ func init() {
 		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
 		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			j := &FlinkJobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
+			j := &JobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
 			return j, flinkJobManagerTables()
 		},
 	})

@@ -30,7 +30,7 @@ func (m *visibilityLatency) Record(e *sim.Event) {
 		return
 	}
 	switch {
-	case e.Kind == sim.EvSend && e.Msg.Kind == MsgFlinkRecord:
+	case e.Kind == sim.EvSend && e.Msg.Kind == MsgRecord:
 		m.grow(op)
 		if m.emitted[op] < 0 {
 			m.emitted[op] = e.At

@@ -6,7 +6,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// FlinkSink writes the stream into the external database.
+// Sink writes the stream into the external database.
 //
 // As a two-phase-commit sink (transactional semantics, Flink's
 // TwoPhaseCommitSinkFunction) it writes records into an open database
@@ -26,7 +26,7 @@ import (
 //
 // Its task manager keeps one durable thing, a boot count, so the job
 // manager can tell a restart from a repeated registration.
-type FlinkSink struct {
+type Sink struct {
 	JobManager sim.NodeID
 	Source     sim.NodeID
 	DB         sim.NodeID
@@ -35,8 +35,8 @@ type FlinkSink struct {
 
 const (
 	fkBoots   sim.TableID = iota // row 1: boot count
-	fkState                      // row 1: {Value: attempt, Aux: open transaction, Status: transactions opened this attempt}
-	fkPending                    // transaction → {State: preparing/prepared, Value: checkpoint}
+	fkState                      // row 1: a sinkRow
+	fkPending                    // transaction → a pendingTxnRow
 )
 
 // Pending transaction states. A committed row stays, marked, so the trace
@@ -55,19 +55,19 @@ func flinkSinkTables() []sim.TableSpec {
 	}
 }
 
-func (s *FlinkSink) state(ctx *sim.Context) sim.Record {
+func (s *Sink) state(ctx *sim.Context) sinkRow {
 	r, _ := ctx.Get(fkState, 1, 0)
-	return r
+	return decodeSinkRow(r)
 }
 
-func (s *FlinkSink) register(ctx *sim.Context) {
+func (s *Sink) register(ctx *sim.Context) {
 	b, _ := ctx.Get(fkBoots, 1, 0)
-	ctx.Send(s.JobManager, sim.Message{Kind: MsgFlinkRegister, Key: b.Value})
-	ctx.After(s.RetryAfter, sim.Timer{Kind: TimerFlinkRegister})
+	ctx.Send(s.JobManager, register{Boot: b.Value}.encode())
+	ctx.After(s.RetryAfter, sim.Timer{Kind: TimerRegister})
 }
 
 // Start counts the boot and registers with the job manager.
-func (s *FlinkSink) Start(ctx *sim.Context) {
+func (s *Sink) Start(ctx *sim.Context) {
 	b, _ := ctx.Get(fkBoots, 1, 0)
 	b.Value++
 	ctx.Put(fkBoots, 1, 0, b)
@@ -75,99 +75,111 @@ func (s *FlinkSink) Start(ctx *sim.Context) {
 }
 
 // Timer repeats the registration until a deployment arrives.
-func (s *FlinkSink) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind == TimerFlinkRegister && s.state(ctx).Value == 0 {
+func (s *Sink) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerRegister && s.state(ctx).Attempt == 0 {
 		s.register(ctx)
 	}
 }
 
 // Receive handles deployment, the stream and the commit notifications.
-func (s *FlinkSink) Receive(ctx *sim.Context, m sim.Message) {
+func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 	r := s.state(ctx)
 	twoPC := ctx.Semantics() == sim.Transactional
 	switch m.Kind {
-	case MsgFlinkDeploy:
-		s.deploy(ctx, m, r, twoPC)
-	case MsgFlinkRecord:
-		if int64(m.Attempt) != r.Value {
+	case MsgDeploy:
+		s.deploy(ctx, decodeDeploy(m), r, twoPC)
+	case MsgRecord:
+		rec := decodeStreamRecord(m)
+		if int64(rec.Attempt) != r.Attempt {
 			return // from an attempt that was failed over
 		}
 		txn := int64(0)
 		if twoPC {
-			txn = r.Aux
+			txn = r.OpenTxn
 		}
-		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBWrite, Op: m.Op, Attempt: m.Attempt, Key: txn, Payload: int64(m.Op)})
-		if ctx.CrashPoint(PointFlinkAfterWrite, &m) {
+		ctx.Send(s.DB, kafka.DBWrite{Op: rec.Op, Attempt: rec.Attempt, Txn: txn, Row: int64(rec.Op)}.Encode())
+		if ctx.CrashPoint(PointAfterWrite, &m) {
 			return
 		}
-	case MsgFlinkBarrier:
-		if int64(m.Attempt) != r.Value {
+	case MsgBarrier:
+		b := decodeCheckpointMsg(m)
+		if int64(b.Attempt) != r.Attempt {
 			return
 		}
 		if !twoPC {
 			// No state to snapshot: acknowledge at once.
-			ctx.Send(s.JobManager, sim.Message{Kind: MsgFlinkAck, Key: m.Key, Attempt: m.Attempt})
-			ctx.CrashPoint(PointFlinkAfterPreCommit, &m)
+			ctx.Send(s.JobManager, ack{Checkpoint: b.Checkpoint, Attempt: b.Attempt}.encode())
+			ctx.CrashPoint(PointAfterPreCommit, &m)
 			return
 		}
 		// Pre-commit the open transaction; records after the barrier go
 		// into a new one.
-		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBPrepare, Key: r.Aux, Payload: m.Key, Attempt: m.Attempt})
-		ctx.Put(fkPending, r.Aux, 0, sim.Record{State: pendPreparing, Value: m.Key})
-		r.Status++
-		r.Aux = r.Value*1000 + int64(r.Status)
-		ctx.Put(fkState, 1, 0, r)
+		ctx.Send(s.DB, kafka.DBPrepare{Txn: r.OpenTxn, Checkpoint: b.Checkpoint, Attempt: b.Attempt}.Encode(kafka.MsgDBPrepare))
+		ctx.Put(fkPending, r.OpenTxn, 0, pendingTxnRow{State: pendPreparing, Checkpoint: b.Checkpoint}.encode())
+		r.Opened++
+		r.OpenTxn = txnID(r.Attempt, r.Opened)
+		ctx.Put(fkState, 1, 0, r.encode())
 	case kafka.MsgDBPrepared:
-		p, ok := ctx.Get(fkPending, m.Key, 0)
+		prepared := kafka.DecodeDBPrepare(m)
+		rec, ok := ctx.Get(fkPending, prepared.Txn, 0)
+		p := decodePendingTxnRow(rec)
 		if !ok || p.State != pendPreparing {
 			return
 		}
 		p.State = pendPrepared
-		ctx.Put(fkPending, m.Key, 0, p)
-		lo := m.Key
+		ctx.Put(fkPending, prepared.Txn, 0, p.encode())
+		first := prepared.Txn
 		pending := ctx.Rows(fkPending)
 		for i := 0; i < pending.Len(); i++ {
-			if txn, q := pending.At(i); q.State != pendCommitted {
-				lo = txn
+			if txn, q := pending.At(i); decodePendingTxnRow(q).State != pendCommitted {
+				first = txn
 				break
 			}
 		}
 		// The snapshot: every pre-committed transaction not yet committed.
-		ctx.Send(s.JobManager, sim.Message{Kind: MsgFlinkAck, Key: p.Value, Attempt: int32(r.Value), Payload: lo, Value: m.Key})
-		if ctx.CrashPoint(PointFlinkAfterPreCommit, &m) {
+		ctx.Send(s.JobManager, ack{Checkpoint: p.Checkpoint, Attempt: int32(r.Attempt), FirstTxn: first, LastTxn: prepared.Txn}.encode())
+		if ctx.CrashPoint(PointAfterPreCommit, &m) {
 			return
 		}
-	case MsgFlinkComplete:
-		if int64(m.Attempt) != r.Value {
+	case MsgComplete:
+		c := decodeCheckpointMsg(m)
+		if int64(c.Attempt) != r.Attempt {
 			return
 		}
 		if twoPC {
 			pending := ctx.Rows(fkPending)
 			var done []int64
 			for i := 0; i < pending.Len(); i++ {
-				txn, p := pending.At(i)
-				if p.State == pendPrepared && p.Value <= m.Key {
+				txn, rec := pending.At(i)
+				if p := decodePendingTxnRow(rec); p.State == pendPrepared && p.Checkpoint <= c.Checkpoint {
 					done = append(done, txn)
 				}
 			}
 			for _, txn := range done {
-				ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBCommit, Key: txn, Attempt: m.Attempt})
-				p, _ := ctx.Get(fkPending, txn, 0)
+				ctx.Send(s.DB, kafka.DBCommit{Txn: txn, Attempt: c.Attempt}.Encode())
+				rec, _ := ctx.Get(fkPending, txn, 0)
+				p := decodePendingTxnRow(rec)
 				p.State, p.At = pendCommitted, 0
-				ctx.Put(fkPending, txn, 0, p)
+				ctx.Put(fkPending, txn, 0, p.encode())
 			}
 		}
-		ctx.Send(s.JobManager, sim.Message{Kind: MsgFlinkCommitted, Key: m.Key, Attempt: m.Attempt})
+		ctx.Send(s.JobManager, c.encode(MsgCommitted))
 	}
 }
 
+// txnID names transaction n of a job attempt, unique across attempts (as
+// Flink's transactional ids carry a prefix per attempt) and consecutive
+// within one, so a checkpoint's pending transactions are a range. Nothing
+// decodes it: the database keeps each transaction's attempt itself.
+func txnID(attempt int64, n int32) int64 { return attempt*1000 + int64(n) }
+
 // deploy restores the sink from a checkpoint and asks for the stream.
-func (s *FlinkSink) deploy(ctx *sim.Context, m sim.Message, r sim.Record, twoPC bool) {
+func (s *Sink) deploy(ctx *sim.Context, d deploy, r sinkRow, twoPC bool) {
 	boot, _ := ctx.Get(fkBoots, 1, 0)
-	if int64(m.Attempt) <= r.Value || int64(m.Status) != boot.Value {
+	if int64(d.Attempt) <= r.Attempt || int64(d.Boot) != boot.Value {
 		return // an older attempt, or meant for an earlier incarnation
 	}
-	attempt := int64(m.Attempt)
+	attempt := int64(d.Attempt)
 	pending := ctx.Rows(fkPending)
 	for pending.Len() > 0 {
 		txn, _ := pending.At(0)
@@ -177,15 +189,15 @@ func (s *FlinkSink) deploy(ctx *sim.Context, m sim.Message, r sim.Record, twoPC 
 		// Commit what the restored checkpoint had pre-committed — the
 		// commit notification may never have arrived — then abort the
 		// transactions the failed attempt left open.
-		if m.Key > 0 {
-			for txn := m.Key; txn <= m.Value; txn++ {
-				ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBCommit, Key: txn, Attempt: m.Attempt})
+		if d.FirstTxn > 0 {
+			for txn := d.FirstTxn; txn <= d.LastTxn; txn++ {
+				ctx.Send(s.DB, kafka.DBCommit{Txn: txn, Attempt: d.Attempt}.Encode())
 			}
 		}
-		ctx.Send(s.DB, sim.Message{Kind: kafka.MsgDBAbortLingering, Key: attempt, Attempt: m.Attempt})
+		ctx.Send(s.DB, kafka.DBAbortLingering{JobAttempt: attempt, Attempt: d.Attempt}.Encode())
 	}
-	ctx.Put(fkState, 1, 0, sim.Record{Value: attempt, Aux: attempt*1000 + 1, Status: 1})
-	ctx.Send(s.Source, sim.Message{Kind: MsgFlinkSubscribe, Attempt: m.Attempt})
+	ctx.Put(fkState, 1, 0, sinkRow{Attempt: attempt, OpenTxn: txnID(attempt, 1), Opened: 1}.encode())
+	ctx.Send(s.Source, subscribe{Attempt: d.Attempt}.encode())
 }
 
 var (
@@ -201,7 +213,7 @@ func init() {
 		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
 		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &FlinkSink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
+			s := &Sink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
 			return s, flinkSinkTables()
 		},
 	})

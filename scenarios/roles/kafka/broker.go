@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaBroker is the leader of every partition of the model: the input
+// Broker is the leader of every partition of the model: the input
 // topic (filled with one record per operation when the broker first
 // boots), the output topic, and the consumer group's offsets (it is also
 // the group coordinator).
@@ -23,18 +23,19 @@ import (
 // first OPEN record (the last stable offset) and skips ABORTED records and
 // control records; a read_uncommitted fetch returns every data record.
 // A fetch with nothing to return is parked until something becomes visible.
-type KafkaBroker struct {
+type Broker struct {
 	Fencing bool
 }
 
 const (
-	kbLog        sim.TableID = iota // log key → record
-	kbLogEnd                        // topic → next offset
-	kbProducers                     // pid → {Status: epoch, Aux: last sequence, Value: last log key}
-	kbGroup                         // group → committed next position
-	kbPending                       // pid → {State: pending/settled, Value: pending next position, Status: epoch}
-	kbDeliveries                    // input offset → times served
-	kbParked                        // consumer node → parked fetch {Value: position, Aux: topic, Status: isolation}
+	kbLog        sim.TableID = iota // output topic: offset → a logRow
+	kbLogEnd                        // topic → {Value: next offset}
+	kbProducers                     // pid → a producerRow
+	kbGroup                         // group → a groupRow
+	kbPending                       // pid → a pendingRow
+	kbDeliveries                    // input offset → {Value: times served}
+	kbParked                        // consumer node → a parkedRow
+	kbInputLog                      // input topic: offset → a logRow
 )
 
 func kafkaBrokerTables() []sim.TableSpec {
@@ -46,6 +47,7 @@ func kafkaBrokerTables() []sim.TableSpec {
 		{Name: "pending-offsets", Durable: true, Traced: true, States: []string{"", "PENDING", "COMMITTED", "DISCARDED"}},
 		{Name: "deliveries", Durable: true},
 		{Name: "parked-fetches"},
+		{Name: "input-log", Durable: true, Traced: true, States: logStates},
 	}
 }
 
@@ -62,7 +64,7 @@ const (
 func pendingOffsets(ctx *sim.Context) bool {
 	rows := ctx.Rows(kbPending)
 	for i := 0; i < rows.Len(); i++ {
-		if _, r := rows.At(i); r.State == offsetsPending {
+		if _, r := rows.At(i); decodePendingRow(r).State == offsetsPending {
 			return true
 		}
 	}
@@ -70,190 +72,204 @@ func pendingOffsets(ctx *sim.Context) bool {
 }
 
 // Start fills the input topic on the first boot.
-func (b *KafkaBroker) Start(ctx *sim.Context) {
+func (b *Broker) Start(ctx *sim.Context) {
 	if _, ok := ctx.Get(kbLogEnd, topicInput, 0); ok {
 		return
 	}
 	for op := 1; op <= ctx.Ops(); op++ {
-		b.append(ctx, topicInput, sim.OpID(op), sim.Record{State: logPlain, Value: int64(op)})
+		b.append(ctx, topicInput, logRow{State: logPlain, Op: sim.OpID(op)})
 	}
 }
 
 // Timer is unused.
-func (b *KafkaBroker) Timer(*sim.Context, sim.Timer) {}
+func (b *Broker) Timer(*sim.Context, sim.Timer) {}
 
-func (b *KafkaBroker) append(ctx *sim.Context, topic int64, op sim.OpID, r sim.Record) int64 {
-	end, ok := ctx.Get(kbLogEnd, topic, op)
+// logOf is the log table of a topic.
+func logOf(topic int64) sim.TableID {
+	if topic == topicInput {
+		return kbInputLog
+	}
+	return kbLog
+}
+
+// append adds r at the end of topic and returns its offset.
+func (b *Broker) append(ctx *sim.Context, topic int64, r logRow) int64 {
+	end, ok := ctx.Get(kbLogEnd, topic, r.Op)
 	if !ok {
 		end.Value = 1
 	}
-	key := logKey(topic, end.Value)
-	ctx.Put(kbLog, key, op, r)
+	offset := end.Value
+	ctx.Put(logOf(topic), offset, r.Op, r.encode())
 	end.Value++
-	ctx.Put(kbLogEnd, topic, op, end)
-	return key
+	ctx.Put(kbLogEnd, topic, r.Op, end)
+	return offset
 }
 
 // visible returns the first record at or after position that a fetch with
 // the given isolation level may return.
-func visible(ctx *sim.Context, topic, position, isolation int64) (int64, sim.Record, bool) {
-	log := ctx.Rows(kbLog)
-	from, to := logKey(topic, position), logKey(topic+1, 0)
+func visible(ctx *sim.Context, f fetch) (int64, logRow, bool) {
+	log := ctx.Rows(logOf(f.Topic))
 	for i := 0; i < log.Len(); i++ {
-		key, r := log.At(i)
-		if key < from || key >= to {
+		key, rec := log.At(i)
+		if key < f.Position {
 			continue
 		}
+		r := decodeLogRow(rec)
 		switch r.State {
 		case logPlain, logCommitted:
 			return key, r, true
 		case logOpen:
-			if isolation == readCommitted {
+			if f.Isolation == readCommitted {
 				return 0, r, false // the last stable offset: nothing beyond it yet
 			}
 			return key, r, true
 		case logAborted:
-			if isolation == readUncommitted {
+			if f.Isolation == readUncommitted {
 				return key, r, true
 			}
 		}
 	}
-	return 0, sim.Record{}, false
+	return 0, logRow{}, false
 }
 
 // serve answers a fetch, or reports that it must wait.
-func (b *KafkaBroker) serve(ctx *sim.Context, to sim.NodeID, topic, position, isolation int64) bool {
-	key, r, ok := visible(ctx, topic, position, isolation)
+func (b *Broker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
+	key, r, ok := visible(ctx, f)
 	if !ok {
 		return false
 	}
-	op := sim.OpID(r.Value)
-	attempt := int32(1)
-	if topic == topicInput {
-		d, _ := ctx.Get(kbDeliveries, key, op)
+	delivery := int32(1)
+	if f.Topic == topicInput {
+		d, _ := ctx.Get(kbDeliveries, key, r.Op)
 		d.Value++
-		ctx.Put(kbDeliveries, key, op, d)
-		attempt = int32(d.Value)
+		ctx.Put(kbDeliveries, key, r.Op, d)
+		delivery = int32(d.Value)
 	}
-	ctx.Send(to, sim.Message{Kind: MsgKafkaRecord, Op: op, Attempt: attempt, Key: key - topic*topicSpan, Payload: topic, Value: key})
+	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic}.encode())
 	return true
 }
 
 // wake answers the parked fetches that can now be served.
-func (b *KafkaBroker) wake(ctx *sim.Context) {
+func (b *Broker) wake(ctx *sim.Context) {
 	parked := ctx.Rows(kbParked)
 	var ready []int64
 	for i := 0; i < parked.Len(); i++ {
-		node, f := parked.At(i)
-		if _, _, ok := visible(ctx, f.Aux, f.Value, int64(f.Status)); ok {
+		node, r := parked.At(i)
+		if _, _, ok := visible(ctx, decodeParkedRow(r).fetch()); ok {
 			ready = append(ready, node)
 		}
 	}
 	for _, node := range ready {
-		f, _ := ctx.Get(kbParked, node, 0)
+		r, _ := ctx.Get(kbParked, node, 0)
 		ctx.Delete(kbParked, node, 0)
-		b.serve(ctx, sim.NodeID(node), f.Aux, f.Value, int64(f.Status))
+		b.serve(ctx, sim.NodeID(node), decodeParkedRow(r).fetch())
 	}
 }
 
 // Receive handles fetches, produces, offsets and control-record requests.
-func (b *KafkaBroker) Receive(ctx *sim.Context, m sim.Message) {
+func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgKafkaFetch:
-		if !b.serve(ctx, m.From, m.Payload, m.Key, m.Value) {
-			ctx.Put(kbParked, int64(m.From), 0, sim.Record{Value: m.Key, Aux: m.Payload, Status: int32(m.Value)})
+	case MsgFetch:
+		f := decodeFetch(m)
+		if !b.serve(ctx, m.From, f) {
+			ctx.Put(kbParked, int64(m.From), 0, parkedRow{Position: f.Position, Topic: f.Topic, Isolation: int32(f.Isolation)}.encode())
 		}
-	case MsgKafkaProduce:
-		b.produce(ctx, m)
-	case MsgKafkaTxnOffsets:
-		status := int32(0)
-		if p, ok := ctx.Get(kbProducers, m.Key, 0); ok && b.Fencing && m.Value < int64(p.Status) {
-			status = kafkaInvalidProducerEpoch
+	case MsgProduce:
+		b.produce(ctx, m.From, decodeProduce(m))
+	case MsgTxnOffsets:
+		t := decodeTxnOffsets(m)
+		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
+		if p, ok := ctx.Get(kbProducers, t.PID, 0); ok && b.Fencing && t.Epoch < int64(decodeProducerRow(p).Epoch) {
+			ack.Err = kafkaInvalidProducerEpoch
 		} else {
-			ctx.Put(kbPending, m.Key, 0, sim.Record{State: offsetsPending, Value: m.Payload, Status: int32(m.Value)})
+			ctx.Put(kbPending, t.PID, 0, pendingRow{State: offsetsPending, Position: t.Position, Epoch: int32(t.Epoch)}.encode())
 		}
-		ctx.Send(m.From, sim.Message{Kind: MsgKafkaOffsetAck, Key: m.Key, Value: m.Value, Payload: m.Payload, Status: status, Attempt: m.Attempt})
-	case MsgKafkaOffsetCommit:
-		ctx.Put(kbGroup, kafkaGroup, 0, sim.Record{State: 1, Value: m.Payload})
-		ctx.Send(m.From, sim.Message{Kind: MsgKafkaOffsetAck, Payload: m.Payload, Attempt: m.Attempt})
-	case MsgKafkaOffsetFetch:
+		ctx.Send(m.From, ack.encode())
+	case MsgOffsetCommit:
+		o := decodeOffsetCommit(m)
+		ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: o.Position}.encode())
+		ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr}.encode())
+	case MsgOffsetFetch:
+		q := decodeOffsetFetch(m)
 		if pendingOffsets(ctx) {
 			// KIP-447: offsets of a transaction still open are not stable yet.
-			ctx.Send(m.From, sim.Message{Kind: MsgKafkaOffsets, Status: kafkaUnstableOffsetCommit, Attempt: m.Attempt})
+			ctx.Send(m.From, offsets{Err: kafkaUnstableOffsetCommit, Corr: q.Corr}.encode())
 			return
 		}
 		g, _ := ctx.Get(kbGroup, kafkaGroup, 0)
-		ctx.Send(m.From, sim.Message{Kind: MsgKafkaOffsets, Payload: g.Value, Attempt: m.Attempt})
-	case MsgKafkaMarkers:
-		b.markers(ctx, m)
+		ctx.Send(m.From, offsets{Position: decodeGroupRow(g).Position, Corr: q.Corr}.encode())
+	case MsgMarkers:
+		b.markers(ctx, m.From, decodeMarkers(m))
 	}
 }
 
-func (b *KafkaBroker) produce(ctx *sim.Context, m sim.Message) {
-	pid, epoch, seq := m.Key, m.Value, m.Payload
-	ack := sim.Message{Kind: MsgKafkaProduceAck, Op: m.Op, Attempt: m.Attempt, Value: epoch, Payload: seq}
-	if pid == 0 {
+func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
+	ack := produceAck{Op: p.Op, Attempt: p.Attempt, Epoch: p.Epoch, Seq: p.Seq}
+	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
-		ack.Key = b.append(ctx, topicOutput, m.Op, sim.Record{State: logPlain, Value: int64(m.Op)})
-		ctx.Send(m.From, ack)
+		ack.Offset = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op})
+		ctx.Send(from, ack.encode())
 		b.wake(ctx)
 		return
 	}
-	p, known := ctx.Get(kbProducers, pid, m.Op)
+	r, known := ctx.Get(kbProducers, p.PID, p.Op)
+	prod := decodeProducerRow(r)
 	switch {
-	case known && b.Fencing && epoch < int64(p.Status):
-		ack.Status = kafkaInvalidProducerEpoch // a zombie: fenced
-		ctx.Send(m.From, ack)
+	case known && b.Fencing && p.Epoch < int64(prod.Epoch):
+		ack.Err = kafkaInvalidProducerEpoch // a zombie: fenced
+		ctx.Send(from, ack.encode())
 		return
-	case known && epoch == int64(p.Status) && seq <= p.Aux:
-		ack.Status = kafkaDuplicateSequence // a retry or a network copy: already appended
-		if seq == p.Aux {
-			ack.Key = p.Value
+	case known && p.Epoch == int64(prod.Epoch) && p.Seq <= prod.LastSeq:
+		ack.Err = kafkaDuplicateSequence // a retry or a network copy: already appended
+		if p.Seq == prod.LastSeq {
+			ack.Offset = prod.LastOffset
 		}
-		ctx.Send(m.From, ack)
+		ctx.Send(from, ack.encode())
 		return
-	case known && epoch == int64(p.Status) && seq != p.Aux+1:
-		ack.Status = kafkaOutOfOrderSequence
-		ctx.Send(m.From, ack)
+	case known && p.Epoch == int64(prod.Epoch) && p.Seq != prod.LastSeq+1:
+		ack.Err = kafkaOutOfOrderSequence
+		ctx.Send(from, ack.encode())
 		return
 	}
-	key := b.append(ctx, topicOutput, m.Op, sim.Record{State: logOpen, Status: int32(epoch), Value: int64(m.Op), Aux: producerAux(pid, seq)})
-	ctx.Put(kbProducers, pid, m.Op, sim.Record{Status: int32(epoch), Aux: seq, Value: key})
-	ack.Key = key
-	ctx.Send(m.From, ack)
+	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
+	ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	ack.Offset = offset
+	ctx.Send(from, ack.encode())
 	b.wake(ctx)
 }
 
 // markers settles a transaction: control record, record states, offsets.
-func (b *KafkaBroker) markers(ctx *sim.Context, m sim.Message) {
-	pid, epoch, commit := m.Key, m.Value, m.Payload == txnCommit
+func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
+	commit := w.Result == txnCommit
 	state, marker := logAborted, logAbortMarker
 	if commit {
 		state, marker = logCommitted, logCommitMarker
 	}
 	log := ctx.Rows(kbLog)
 	for i := 0; i < log.Len(); i++ {
-		key, r := log.At(i)
-		if r.State == logOpen && auxPID(r.Aux) == pid {
+		key, rec := log.At(i)
+		if r := decodeLogRow(rec); r.State == logOpen && r.PID == w.PID {
 			r.State = state
 			r.At = 0
-			ctx.Put(kbLog, key, sim.OpID(r.Value), r) // replaces in place: the iteration is undisturbed
+			ctx.Put(kbLog, key, r.Op, r.encode()) // replaces in place: the iteration is undisturbed
 		}
 	}
-	b.append(ctx, topicOutput, 0, sim.Record{State: marker, Status: int32(epoch), Aux: producerAux(pid, 0)})
-	if p, ok := ctx.Get(kbPending, pid, 0); ok && p.State == offsetsPending {
-		p.State, p.At = offsetsDiscarded, 0
-		if commit {
-			ctx.Put(kbGroup, kafkaGroup, 0, sim.Record{State: 1, Value: p.Value})
-			p.State = offsetsCommitted
+	b.append(ctx, topicOutput, logRow{State: marker, Epoch: int32(w.Epoch), PID: w.PID})
+	if rec, ok := ctx.Get(kbPending, w.PID, 0); ok {
+		if p := decodePendingRow(rec); p.State == offsetsPending {
+			p.State, p.At = offsetsDiscarded, 0
+			if commit {
+				ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: p.Position}.encode())
+				p.State = offsetsCommitted
+			}
+			ctx.Put(kbPending, w.PID, 0, p.encode())
 		}
-		ctx.Put(kbPending, pid, 0, p)
 	}
-	p, _ := ctx.Get(kbProducers, pid, 0)
-	if epoch > int64(p.Status) {
-		ctx.Put(kbProducers, pid, 0, sim.Record{Status: int32(epoch)}) // a new epoch: sequences start again
+	rec, _ := ctx.Get(kbProducers, w.PID, 0)
+	if w.Epoch > int64(decodeProducerRow(rec).Epoch) {
+		ctx.Put(kbProducers, w.PID, 0, producerRow{Epoch: int32(w.Epoch)}.encode()) // a new epoch: sequences start again
 	}
-	ctx.Send(m.From, sim.Message{Kind: MsgKafkaMarkersDone, Key: pid, Value: epoch, Payload: m.Payload})
+	ctx.Send(from, w.encode(MsgMarkersDone))
 	b.wake(ctx)
 }
 
@@ -267,7 +283,7 @@ func init() {
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
 		Options: []roles.Option{kafkaBrokerFencing},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &KafkaBroker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
 			return b, kafkaBrokerTables()
 		},
 	})

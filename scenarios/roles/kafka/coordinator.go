@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaCoordinator is the transaction coordinator. Its durable transaction
+// Coordinator is the transaction coordinator. Its durable transaction
 // log maps a transactional id to the producer id, the current epoch and the
 // state of the current transaction.
 //
@@ -27,7 +27,7 @@ import (
 // A request carrying an older epoch is answered PRODUCER_FENCED, except a
 // retried end-txn of the transaction that just completed, which gets the
 // same answer again.
-type KafkaCoordinator struct {
+type Coordinator struct {
 	Broker sim.NodeID
 }
 
@@ -44,9 +44,9 @@ const (
 var txnStates = []string{"", "EMPTY", "ONGOING", "PREPARE-COMMIT", "PREPARE-ABORT", "COMPLETE-COMMIT", "COMPLETE-ABORT"}
 
 const (
-	kcTxnLog  sim.TableID = iota // transactional id → {State, Value: pid, Status: epoch}
-	kcPIDs                       // row 1: last producer id issued
-	kcReplies                    // answers owed once markers are written: kind → {Value: node}
+	kcTxnLog  sim.TableID = iota // transactional id → a txnLogRow
+	kcPIDs                       // row 1: {Value: last producer id issued}
+	kcReplies                    // answers owed once markers are written: replyEndTxn or replyInit → a replyRow
 )
 
 const (
@@ -63,131 +63,138 @@ func kafkaCoordinatorTables() []sim.TableSpec {
 }
 
 // Start does nothing: the coordinator only answers.
-func (c *KafkaCoordinator) Start(*sim.Context) {}
+func (c *Coordinator) Start(*sim.Context) {}
 
 // Timer is unused: the model has no transaction timeout (a crashed
 // producer's transaction is aborted when it restarts with the same id).
-func (c *KafkaCoordinator) Timer(*sim.Context, sim.Timer) {}
+func (c *Coordinator) Timer(*sim.Context, sim.Timer) {}
 
-func (c *KafkaCoordinator) log(ctx *sim.Context, id int64, t sim.Record) {
+func (c *Coordinator) log(ctx *sim.Context, id int64, t txnLogRow) {
 	t.At = 0
-	ctx.Put(kcTxnLog, id, 0, t)
+	ctx.Put(kcTxnLog, id, 0, t.encode())
+}
+
+// owe stores an answer owed once markers are written.
+func owe(ctx *sim.Context, which int64, to sim.NodeID, id int64, corr int32) {
+	ctx.Put(kcReplies, which, 0, replyRow{Node: to, TxnID: id, Corr: corr}.encode())
 }
 
 // Receive handles the transactional producer's requests and the broker's
 // confirmation that markers were written.
-func (c *KafkaCoordinator) Receive(ctx *sim.Context, m sim.Message) {
+func (c *Coordinator) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
-	case MsgKafkaInitPID:
-		c.initPID(ctx, m)
-	case MsgKafkaAddParts:
-		c.addPartitions(ctx, m)
-	case MsgKafkaEndTxn:
-		c.endTxn(ctx, m)
-	case MsgKafkaMarkersDone:
-		c.markersDone(ctx, m)
+	case MsgInitPID:
+		c.initPID(ctx, m.From, decodeInitPID(m))
+	case MsgAddParts:
+		c.addPartitions(ctx, m.From, decodeAddParts(m))
+	case MsgEndTxn:
+		c.endTxn(ctx, m.From, decodeEndTxn(m))
+	case MsgMarkersDone:
+		c.markersDone(ctx, decodeMarkers(m))
 	}
 }
 
-func (c *KafkaCoordinator) initPID(ctx *sim.Context, m sim.Message) {
-	id := m.Key
-	t, ok := ctx.Get(kcTxnLog, id, 0)
+func (c *Coordinator) initPID(ctx *sim.Context, from sim.NodeID, req initPID) {
+	id := req.TxnID
+	rec, ok := ctx.Get(kcTxnLog, id, 0)
+	t := decodeTxnLogRow(rec)
 	if !ok {
 		n, _ := ctx.Get(kcPIDs, 1, 0)
 		n.Value++
 		ctx.Put(kcPIDs, 1, 0, n)
-		t = sim.Record{State: txnEmpty, Value: 1000 + n.Value}
+		t = txnLogRow{State: txnEmpty, PID: 1000 + n.Value}
 	}
 	switch t.State {
 	case txnOngoing:
 		// The previous incarnation left a transaction open: abort it with
 		// a newer epoch before anyone gets the new one.
-		t.Status++
+		t.Epoch++
 		t.State = txnPrepareAbort
 		c.log(ctx, id, t)
-		ctx.Put(kcReplies, replyInit, 0, sim.Record{Value: int64(m.From), Aux: id, Status: m.Attempt})
+		owe(ctx, replyInit, from, id, req.Corr)
 		c.writeMarkers(ctx, t, txnAbort)
 	case txnPrepareCommit, txnPrepareAbort:
-		ctx.Put(kcReplies, replyInit, 0, sim.Record{Value: int64(m.From), Aux: id, Status: m.Attempt}) // answered when the markers are written
+		owe(ctx, replyInit, from, id, req.Corr) // answered when the markers are written
 	default:
-		t.Status++
+		t.Epoch++
 		t.State = txnEmpty
 		c.log(ctx, id, t)
-		ctx.Send(m.From, sim.Message{Kind: MsgKafkaProducerID, Key: t.Value, Value: int64(t.Status), Payload: id, Attempt: m.Attempt})
+		ctx.Send(from, producerID{PID: t.PID, Epoch: int64(t.Epoch), TxnID: id, Corr: req.Corr}.encode())
 	}
 }
 
-func (c *KafkaCoordinator) writeMarkers(ctx *sim.Context, t sim.Record, result int64) {
-	ctx.Send(c.Broker, sim.Message{Kind: MsgKafkaMarkers, Key: t.Value, Value: int64(t.Status), Payload: result})
+func (c *Coordinator) writeMarkers(ctx *sim.Context, t txnLogRow, result int64) {
+	ctx.Send(c.Broker, markers{PID: t.PID, Epoch: int64(t.Epoch), Result: result}.encode(MsgMarkers))
 }
 
 // lookupPID finds the transactional id of a producer id.
-func lookupPID(ctx *sim.Context, pid int64) (int64, sim.Record, bool) {
+func lookupPID(ctx *sim.Context, pid int64) (int64, txnLogRow, bool) {
 	rows := ctx.Rows(kcTxnLog)
 	for i := 0; i < rows.Len(); i++ {
-		id, t := rows.At(i)
-		if t.Value == pid {
+		id, rec := rows.At(i)
+		if t := decodeTxnLogRow(rec); t.PID == pid {
 			return id, t, true
 		}
 	}
-	return 0, sim.Record{}, false
+	return 0, txnLogRow{}, false
 }
 
-func (c *KafkaCoordinator) addPartitions(ctx *sim.Context, m sim.Message) {
-	reply := sim.Message{Kind: MsgKafkaAddPartsOK, Key: m.Key, Payload: m.Value, Attempt: m.Attempt}
-	id, t, ok := lookupPID(ctx, m.Key)
+func (c *Coordinator) addPartitions(ctx *sim.Context, from sim.NodeID, req addParts) {
+	reply := addPartsOK{PID: req.PID, Epoch: req.Epoch, Corr: req.Corr}
+	id, t, ok := lookupPID(ctx, req.PID)
 	switch {
 	case !ok:
-		reply.Status = kafkaInvalidTxnState
-	case m.Value < int64(t.Status):
-		reply.Status = kafkaProducerFenced
-	case m.Value > int64(t.Status):
-		reply.Status = kafkaInvalidTxnState
+		reply.Err = kafkaInvalidTxnState
+	case req.Epoch < int64(t.Epoch):
+		reply.Err = kafkaProducerFenced
+	case req.Epoch > int64(t.Epoch):
+		reply.Err = kafkaInvalidTxnState
 	case t.State == txnPrepareCommit || t.State == txnPrepareAbort:
-		reply.Status = kafkaConcurrentTxns
+		reply.Err = kafkaConcurrentTxns
 	case t.State != txnOngoing:
 		t.State = txnOngoing
 		c.log(ctx, id, t)
 	}
-	ctx.Send(m.From, reply)
+	ctx.Send(from, reply.encode())
 }
 
-func (c *KafkaCoordinator) endTxn(ctx *sim.Context, m sim.Message) {
-	reply := sim.Message{Kind: MsgKafkaEndTxnResult, Key: m.Key, Payload: m.Value, Attempt: m.Attempt}
-	id, t, ok := lookupPID(ctx, m.Key)
-	commit := m.Payload == txnCommit
+func (c *Coordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn) {
+	reply := endTxnResult{PID: req.PID, Epoch: req.Epoch, Corr: req.Corr}
+	id, t, ok := lookupPID(ctx, req.PID)
+	commit := req.Result == txnCommit
 	prepare, complete := txnPrepareAbort, txnCompleteAbort
 	if commit {
 		prepare, complete = txnPrepareCommit, txnCompleteCommit
 	}
+	epoch := int64(t.Epoch)
 	switch {
 	case !ok:
-		reply.Status = kafkaInvalidTxnState
-	case m.Value == int64(t.Status) && t.State == txnOngoing:
-		t.Status++ // every transaction ends with an epoch bump
+		reply.Err = kafkaInvalidTxnState
+	case req.Epoch == epoch && t.State == txnOngoing:
+		t.Epoch++ // every transaction ends with an epoch bump
 		t.State = prepare
 		c.log(ctx, id, t)
-		ctx.Put(kcReplies, replyEndTxn, 0, sim.Record{Value: int64(m.From), Aux: id, Status: m.Attempt})
-		c.writeMarkers(ctx, t, m.Payload)
+		owe(ctx, replyEndTxn, from, id, req.Corr)
+		c.writeMarkers(ctx, t, req.Result)
 		return
-	case m.Value == int64(t.Status) && !commit && t.State != txnPrepareCommit && t.State != txnPrepareAbort:
-		reply.Value = int64(t.Status) // abort with nothing open: nothing to do
-	case m.Value == int64(t.Status)-1 && t.State == complete:
-		reply.Value = int64(t.Status) // a retry of the end-txn that just completed
-	case m.Value == int64(t.Status)-1 && t.State == prepare:
+	case req.Epoch == epoch && !commit && t.State != txnPrepareCommit && t.State != txnPrepareAbort:
+		reply.NewEpoch = epoch // abort with nothing open: nothing to do
+	case req.Epoch == epoch-1 && t.State == complete:
+		reply.NewEpoch = epoch // a retry of the end-txn that just completed
+	case req.Epoch == epoch-1 && t.State == prepare:
 		// A retry while the markers are written: answered when they are.
-		ctx.Put(kcReplies, replyEndTxn, 0, sim.Record{Value: int64(m.From), Aux: id, Status: m.Attempt})
+		owe(ctx, replyEndTxn, from, id, req.Corr)
 		return
-	case m.Value < int64(t.Status):
-		reply.Status = kafkaProducerFenced
+	case req.Epoch < epoch:
+		reply.Err = kafkaProducerFenced
 	default:
-		reply.Status = kafkaInvalidTxnState
+		reply.Err = kafkaInvalidTxnState
 	}
-	ctx.Send(m.From, reply)
+	ctx.Send(from, reply.encode())
 }
 
-func (c *KafkaCoordinator) markersDone(ctx *sim.Context, m sim.Message) {
-	id, t, ok := lookupPID(ctx, m.Key)
+func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
+	id, t, ok := lookupPID(ctx, w.PID)
 	if !ok || (t.State != txnPrepareCommit && t.State != txnPrepareAbort) {
 		return
 	}
@@ -197,16 +204,18 @@ func (c *KafkaCoordinator) markersDone(ctx *sim.Context, m sim.Message) {
 		t.State = txnCompleteAbort
 	}
 	c.log(ctx, id, t)
-	if r, ok := ctx.Get(kcReplies, replyEndTxn, 0); ok {
+	if rec, ok := ctx.Get(kcReplies, replyEndTxn, 0); ok {
 		ctx.Delete(kcReplies, replyEndTxn, 0)
-		ctx.Send(sim.NodeID(r.Value), sim.Message{Kind: MsgKafkaEndTxnResult, Key: t.Value, Value: int64(t.Status), Payload: int64(t.Status) - 1, Attempt: r.Status})
+		r := decodeReplyRow(rec)
+		ctx.Send(r.Node, endTxnResult{PID: t.PID, NewEpoch: int64(t.Epoch), Epoch: int64(t.Epoch) - 1, Corr: r.Corr}.encode())
 	}
-	if r, ok := ctx.Get(kcReplies, replyInit, 0); ok {
+	if rec, ok := ctx.Get(kcReplies, replyInit, 0); ok {
 		ctx.Delete(kcReplies, replyInit, 0)
-		t.Status++
+		r := decodeReplyRow(rec)
+		t.Epoch++
 		t.State = txnEmpty
 		c.log(ctx, id, t)
-		ctx.Send(sim.NodeID(r.Value), sim.Message{Kind: MsgKafkaProducerID, Key: t.Value, Value: int64(t.Status), Payload: r.Aux, Attempt: r.Status})
+		ctx.Send(r.Node, producerID{PID: t.PID, Epoch: int64(t.Epoch), TxnID: r.TxnID, Corr: r.Corr}.encode())
 	}
 }
 
@@ -220,7 +229,7 @@ func init() {
 		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
 		Options: []roles.Option{kafkaCoordinatorBroker},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &KafkaCoordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
+			return &Coordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
 		},
 	})
 }

@@ -14,7 +14,8 @@ import (
 // (the first phase of a two-phase commit) and is acknowledged; db-commit
 // is idempotent — committing a committed transaction does nothing — and
 // db-abort-lingering aborts every transaction of an older job attempt that
-// is still open or prepared (transaction id / 1000 is the attempt).
+// is still open or prepared (each transaction keeps the job attempt of the
+// write or prepare that opened it; the id itself is opaque).
 //
 // With Upsert, a row is keyed by its natural key (the operation) and a
 // second write of the same key changes nothing (INSERT … ON CONFLICT DO
@@ -25,8 +26,8 @@ type ExternalDB struct {
 
 const (
 	dbRows    sim.TableID = iota // row id (insert) or natural key (upsert) → {Value: op}
-	dbPending                    // pending row id → {Value: op, Aux: transaction}
-	dbTxns                       // transaction → state
+	dbPending                    // pending row id → a dbPendingRow
+	dbTxns                       // transaction → a dbTxnRow
 	dbCounter                    // row 1: last row id; row 2: last pending id
 )
 
@@ -79,42 +80,53 @@ func (d *ExternalDB) apply(ctx *sim.Context, op sim.OpID, natural int64) {
 func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgDBWrite:
-		if m.Key == 0 {
-			d.apply(ctx, m.Op, m.Payload)
-			ctx.Send(m.From, sim.Message{Kind: MsgDBWriteAck, Op: m.Op, Attempt: m.Attempt})
+		w := DecodeDBWrite(m)
+		if w.Txn == 0 {
+			d.apply(ctx, w.Op, w.Row)
+			ctx.Send(m.From, DBWriteAck{Op: w.Op, Attempt: w.Attempt}.Encode())
 			return
 		}
-		t, ok := ctx.Get(dbTxns, m.Key, m.Op)
+		t, ok := ctx.Get(dbTxns, w.Txn, w.Op)
 		if ok && t.State != dbTxnOpen {
 			return // the transaction is over: a late write is refused
 		}
 		if !ok {
-			ctx.Put(dbTxns, m.Key, m.Op, sim.Record{State: dbTxnOpen})
+			ctx.Put(dbTxns, w.Txn, w.Op, dbTxnRow{State: dbTxnOpen, JobAttempt: int64(w.Attempt)}.encode())
 		}
-		ctx.Put(dbPending, d.counter(ctx, 2), m.Op, sim.Record{Value: int64(m.Op), Aux: m.Key, Status: int32(m.Payload)})
+		ctx.Put(dbPending, d.counter(ctx, 2), w.Op, dbPendingRow{Op: w.Op, Txn: w.Txn, Row: int32(w.Row)}.encode())
 	case MsgDBPrepare:
-		t, _ := ctx.Get(dbTxns, m.Key, 0)
-		if t.State == 0 || t.State == dbTxnOpen {
-			ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnPrepared})
+		p := DecodeDBPrepare(m)
+		rec, ok := ctx.Get(dbTxns, p.Txn, 0)
+		if t := decodeDBTxnRow(rec); t.State == 0 || t.State == dbTxnOpen {
+			if !ok {
+				t.JobAttempt = int64(p.Attempt)
+			}
+			t.State, t.At = dbTxnPrepared, 0
+			ctx.Put(dbTxns, p.Txn, 0, t.encode())
 		}
-		ctx.Send(m.From, sim.Message{Kind: MsgDBPrepared, Key: m.Key, Payload: m.Payload})
+		ctx.Send(m.From, DBPrepare{Txn: p.Txn, Checkpoint: p.Checkpoint}.Encode(MsgDBPrepared))
 	case MsgDBCommit:
-		t, _ := ctx.Get(dbTxns, m.Key, 0)
+		c := DecodeDBCommit(m)
+		rec, _ := ctx.Get(dbTxns, c.Txn, 0)
+		t := decodeDBTxnRow(rec)
 		if t.State == dbTxnCommitted || t.State == dbTxnAborted {
 			return // committing twice changes nothing
 		}
-		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == m.Key }) {
+		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == c.Txn }) {
 			r, _ := ctx.Get(dbPending, id, 0)
 			ctx.Delete(dbPending, id, 0)
-			d.apply(ctx, sim.OpID(r.Value), int64(r.Status))
+			p := decodeDBPendingRow(r)
+			d.apply(ctx, p.Op, int64(p.Row))
 		}
-		ctx.Put(dbTxns, m.Key, 0, sim.Record{State: dbTxnCommitted})
+		t.State, t.At = dbTxnCommitted, 0
+		ctx.Put(dbTxns, c.Txn, 0, t.encode())
 	case MsgDBAbortLingering:
+		a := DecodeDBAbortLingering(m)
 		txns := ctx.Rows(dbTxns)
 		var lingering []int64
 		for i := 0; i < txns.Len(); i++ {
-			id, t := txns.At(i)
-			if (t.State == dbTxnOpen || t.State == dbTxnPrepared) && id/1000 < m.Key {
+			id, rec := txns.At(i)
+			if t := decodeDBTxnRow(rec); (t.State == dbTxnOpen || t.State == dbTxnPrepared) && t.JobAttempt < a.JobAttempt {
 				lingering = append(lingering, id)
 			}
 		}
@@ -122,7 +134,10 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			for _, id := range d.pendingOf(ctx, func(t int64) bool { return t == txn }) {
 				ctx.Delete(dbPending, id, 0)
 			}
-			ctx.Put(dbTxns, txn, 0, sim.Record{State: dbTxnAborted})
+			rec, _ := ctx.Get(dbTxns, txn, 0)
+			t := decodeDBTxnRow(rec)
+			t.State, t.At = dbTxnAborted, 0
+			ctx.Put(dbTxns, txn, 0, t.encode())
 		}
 	}
 }
@@ -133,7 +148,7 @@ func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []i
 	var ids []int64
 	for i := 0; i < rows.Len(); i++ {
 		id, r := rows.At(i)
-		if match(r.Aux) {
+		if match(decodeDBPendingRow(r).Txn) {
 			ids = append(ids, id)
 		}
 	}

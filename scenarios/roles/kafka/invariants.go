@@ -23,7 +23,7 @@ func init() {
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "kafka-duplicates",
 		Doc:  "operations whose output record a downstream reader saw more than once (duplicates inside the Kafka boundary)",
-		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkKafkaOutput, name: "kafka-duplicates"} },
+		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkOutput, name: "kafka-duplicates"} },
 	})
 }
 
@@ -66,9 +66,10 @@ func appendInts(b []byte, vs ...int64) []byte {
 	return b
 }
 
-// isolationInvariant folds the log keys readers saw (kafka-output effects
-// carry the log key) and the log keys the broker marked ABORTED; a key in
-// both is a reader that saw an aborted record, whichever came first.
+// isolationInvariant folds the output offsets readers saw (kafka-output
+// effects carry the offset) and the offsets the broker marked ABORTED in
+// its output log; an offset in both is a reader that saw an aborted
+// record, whichever came first.
 type isolationInvariant struct {
 	logs    []uint64
 	seen    []int64
@@ -81,7 +82,7 @@ func (v *isolationInvariant) Name() string { return "isolation" }
 
 func (v *isolationInvariant) Record(e *sim.Event) {
 	switch {
-	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkKafkaOutput:
+	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkOutput:
 		v.seen = insertSorted(v.seen, e.Msg.Value)
 		if v.badKey == 0 && containsSorted(v.aborted, e.Msg.Value) {
 			v.badKey, v.badOp = e.Msg.Value, e.Msg.Op
@@ -98,7 +99,7 @@ func (v *isolationInvariant) Violation(bool) string {
 	if v.badKey == 0 {
 		return ""
 	}
-	return fmt.Sprintf("a reader saw the record of %s at offset %d, whose transaction was aborted", v.badOp, v.badKey%topicSpan)
+	return fmt.Sprintf("a reader saw the record of %s at offset %d, whose transaction was aborted", v.badOp, v.badKey)
 }
 
 func (v *isolationInvariant) Clone() sim.Invariant {
@@ -133,12 +134,12 @@ func (v *fencingInvariant) Record(e *sim.Event) {
 	if !isLogPut(v.logs, e) {
 		return
 	}
-	r := &e.Rec
-	pid := auxPID(r.Aux)
+	r := decodeLogRow(e.Rec)
+	pid := r.PID
 	if pid == 0 || (r.State != logOpen && r.State != logCommitMarker && r.State != logAbortMarker) {
 		return
 	}
-	epoch := int64(r.Status)
+	epoch := int64(r.Epoch)
 	i, found := slices.BinarySearch(v.pids, pid)
 	if !found {
 		v.pids = slices.Insert(v.pids, i, pid)
@@ -157,7 +158,7 @@ func (v *fencingInvariant) Violation(bool) string {
 		return ""
 	}
 	return fmt.Sprintf("a zombie write got through: %s of producer %d epoch %d appended at offset %d after the partition saw epoch %d",
-		v.badOp, v.bad[1], v.bad[2], v.bad[0]%topicSpan, v.bad[3])
+		v.badOp, v.bad[1], v.bad[2], v.bad[0], v.bad[3])
 }
 
 func (v *fencingInvariant) Clone() sim.Invariant {

@@ -10,19 +10,9 @@ import "github.com/oncesim/once/scenarios/roles"
 // also the group coordinator that stores consumed offsets), a transaction
 // coordinator, downstream readers and an external database.
 //
-// Field conventions (the generic Message slots):
-//
-//	fetch              Key position, Payload topic, Value isolation (1 = read_committed)
-//	record             Key offset, Payload topic, Value log key (topic·10⁶ + offset), Op the record's operation
-//	produce            Key producer id (0 = not idempotent), Value epoch, Payload sequence
-//	produce-ack        Key log key, Value epoch echoed, Payload sequence echoed, Status error code
-//	init-producer-id   Key transactional id; producer-id answers Key pid, Value epoch
-//	add-partitions     Key pid, Value epoch; add-partitions-ok echoes the epoch in Payload
-//	txn-offset-commit  Key pid, Value epoch, Payload next input position
-//	offset-commit      Payload next input position (non-transactional)
-//	offsets            Payload committed next position (0 = none), Status error code
-//	end-txn            Key pid, Value epoch, Payload txnCommit|txnAbort; end-txn-result Value new epoch, Payload epoch echoed
-//	write-markers      Key pid, Value epoch of the markers, Payload txnCommit|txnAbort
+// Each kind has a typed view in views.go (dbviews.go for the database's
+// kinds) that names its fields and says which generic slot carries each;
+// role code reads and writes messages only through those views.
 //
 // On the processor's control requests (init-producer-id, offset-fetch,
 // add-partitions, txn-offset-commit, offset-commit, end-txn) Attempt is a
@@ -30,51 +20,49 @@ import "github.com/oncesim/once/scenarios/roles"
 // answer to the request it is waiting for, as a Kafka client matches
 // responses to requests.
 var (
-	MsgKafkaFetch        = roles.Message("fetch")              // consumer → broker: the next visible record from a position
-	MsgKafkaRecord       = roles.Message("record")             // broker → consumer: one record
-	MsgKafkaProduce      = roles.Message("produce")            // processor → broker: append an output record
-	MsgKafkaProduceAck   = roles.Message("produce-ack")        // broker → processor: appended (or fenced, or a duplicate)
-	MsgKafkaInitPID      = roles.Message("init-producer-id")   // processor → coordinator: register a transactional id, bump its epoch
-	MsgKafkaProducerID   = roles.Message("producer-id")        // coordinator → processor: producer id and the new epoch
-	MsgKafkaAddParts     = roles.Message("add-partitions")     // processor → coordinator: begin a transaction on the output and offsets partitions
-	MsgKafkaAddPartsOK   = roles.Message("add-partitions-ok")  // coordinator → processor
-	MsgKafkaTxnOffsets   = roles.Message("txn-offset-commit")  // processor → broker: consumed position, pending until the commit marker
-	MsgKafkaOffsetCommit = roles.Message("offset-commit")      // processor → broker: consumed position, committed at once (at-least-once)
-	MsgKafkaOffsetAck    = roles.Message("offset-commit-ack")  // broker → processor
-	MsgKafkaOffsetFetch  = roles.Message("offset-fetch")       // processor → broker: where did my group stop?
-	MsgKafkaOffsets      = roles.Message("offsets")            // broker → processor: the committed position
-	MsgKafkaEndTxn       = roles.Message("end-txn")            // processor → coordinator: commit or abort
-	MsgKafkaEndTxnResult = roles.Message("end-txn-result")     // coordinator → processor: done, with the bumped epoch
-	MsgKafkaMarkers      = roles.Message("write-markers")      // coordinator → broker: write COMMIT or ABORT control records
-	MsgKafkaMarkersDone  = roles.Message("markers-written")    // broker → coordinator
-	MsgDBWrite           = roles.Message("db-write")           // writer → external database: a row (Key transaction, 0 = autocommit)
-	MsgDBPrepare         = roles.Message("db-prepare")         // sink → database: pre-commit a transaction
-	MsgDBPrepared        = roles.Message("db-prepared")        // database → sink
-	MsgDBCommit          = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
-	MsgDBAbortLingering  = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
-	MsgDBWriteAck        = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
+	MsgFetch            = roles.Message("fetch")              // consumer → broker: the next visible record from a position
+	MsgRecord           = roles.Message("record")             // broker → consumer: one record
+	MsgProduce          = roles.Message("produce")            // processor → broker: append an output record
+	MsgProduceAck       = roles.Message("produce-ack")        // broker → processor: appended (or fenced, or a duplicate)
+	MsgInitPID          = roles.Message("init-producer-id")   // processor → coordinator: register a transactional id, bump its epoch
+	MsgProducerID       = roles.Message("producer-id")        // coordinator → processor: producer id and the new epoch
+	MsgAddParts         = roles.Message("add-partitions")     // processor → coordinator: begin a transaction on the output and offsets partitions
+	MsgAddPartsOK       = roles.Message("add-partitions-ok")  // coordinator → processor
+	MsgTxnOffsets       = roles.Message("txn-offset-commit")  // processor → broker: consumed position, pending until the commit marker
+	MsgOffsetCommit     = roles.Message("offset-commit")      // processor → broker: consumed position, committed at once (at-least-once)
+	MsgOffsetAck        = roles.Message("offset-commit-ack")  // broker → processor
+	MsgOffsetFetch      = roles.Message("offset-fetch")       // processor → broker: where did my group stop?
+	MsgOffsets          = roles.Message("offsets")            // broker → processor: the committed position
+	MsgEndTxn           = roles.Message("end-txn")            // processor → coordinator: commit or abort
+	MsgEndTxnResult     = roles.Message("end-txn-result")     // coordinator → processor: done, with the bumped epoch
+	MsgMarkers          = roles.Message("write-markers")      // coordinator → broker: write COMMIT or ABORT control records
+	MsgMarkersDone      = roles.Message("markers-written")    // broker → coordinator
+	MsgDBWrite          = roles.Message("db-write")           // writer → external database: a row (Key transaction, 0 = autocommit)
+	MsgDBPrepare        = roles.Message("db-prepare")         // sink → database: pre-commit a transaction
+	MsgDBPrepared       = roles.Message("db-prepared")        // database → sink
+	MsgDBCommit         = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
+	MsgDBAbortLingering = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
+	MsgDBWriteAck       = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
 
-	TimerKafkaTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
+	TimerTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
 
-	// SinkKafkaOutput counts output records where a downstream reader sees
+	// SinkOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
-	SinkKafkaOutput = roles.Sink("kafka-output")
+	SinkOutput = roles.Sink("kafka-output")
 	// SinkDBRows counts rows committed in the external database.
 	SinkDBRows = roles.Sink("db-rows")
 
-	PointKafkaAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
-	PointKafkaAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
-	PointKafkaBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
+	PointAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
+	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
+	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
 
-// Topics of the Kafka family. A log key is topic·10⁶ + offset.
+// Topics of the Kafka family. Each has its own log table, keyed by offset
+// (the first record is at offset 1).
 const (
 	topicInput  int64 = 1
 	topicOutput int64 = 2
-	topicSpan   int64 = 1_000_000
 )
-
-func logKey(topic, offset int64) int64 { return topic*topicSpan + offset }
 
 // Results of a transaction, in end-txn and write-markers.
 const (
@@ -113,10 +101,6 @@ const (
 
 var logStates = []string{"", "RECORD", "OPEN", "COMMITTED", "ABORTED", "COMMIT-MARKER", "ABORT-MARKER"}
 
-// A log record's Aux packs the producer id and sequence.
-func producerAux(pid, seq int64) int64 { return pid*topicSpan + seq }
-
-func auxPID(aux int64) int64 { return aux / topicSpan }
-
-// logTableName names the broker's log; invariants find it by this name.
+// logTableName names the broker's output log (the only one with
+// transactional records); invariants find it by this name.
 const logTableName = "kafka-log"

@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaProcessor is a read-process-write application: it consumes the
+// Processor is a read-process-write application: it consumes the
 // input topic, writes one output record per input record, and records how
 // far it got as the consumer group's committed position. It keeps nothing
 // durable of its own — after a crash it asks the broker where its group
@@ -31,7 +31,7 @@ import (
 // With DB set, every processed record is also written to an external
 // database (autocommit) after its output is acknowledged — outside the
 // transaction, which is the point of eos-without-sink-cooperation.
-type KafkaProcessor struct {
+type Processor struct {
 	Broker      sim.NodeID
 	Coordinator sim.NodeID
 	DB          sim.NodeID
@@ -60,9 +60,9 @@ const (
 )
 
 const (
-	kpRun      int64 = 1 // {State: phase, Value: next input position, Status: records in this transaction, Aux: correlation id of the current wait}
-	kpProducer int64 = 2 // {Value: producer id, Status: epoch, Aux: last sequence}
-	kpCurrent  int64 = 3 // {Value: input offset, Aux: op, Status: attempt}
+	kpRun      int64 = 1 // a runRow
+	kpProducer int64 = 2 // a clientRow
+	kpCurrent  int64 = 3 // a currentRow
 )
 
 const kafkaTransactionalID = 1
@@ -75,12 +75,22 @@ func kafkaProcessorTables() []sim.TableSpec {
 	return []sim.TableSpec{{Name: "processor"}, {Name: "connection", Durable: true}}
 }
 
-func (p *KafkaProcessor) row(ctx *sim.Context, key int64) sim.Record {
-	r, _ := ctx.Get(kpState, key, 0)
-	return r
+func (p *Processor) run(ctx *sim.Context) runRow {
+	r, _ := ctx.Get(kpState, kpRun, 0)
+	return decodeRunRow(r)
 }
 
-func (p *KafkaProcessor) put(ctx *sim.Context, key int64, r sim.Record) {
+func (p *Processor) client(ctx *sim.Context) clientRow {
+	r, _ := ctx.Get(kpState, kpProducer, 0)
+	return decodeClientRow(r)
+}
+
+func (p *Processor) current(ctx *sim.Context) currentRow {
+	r, _ := ctx.Get(kpState, kpCurrent, 0)
+	return decodeCurrentRow(r)
+}
+
+func (p *Processor) put(ctx *sim.Context, key int64, r sim.Record) {
 	ctx.Put(kpState, key, 0, r)
 }
 
@@ -88,7 +98,7 @@ func txnMode(ctx *sim.Context) bool { return ctx.Semantics() == sim.Transactiona
 
 // Start registers the transactional id (transactional) or asks for the
 // committed position (at-least-once).
-func (p *KafkaProcessor) Start(ctx *sim.Context) {
+func (p *Processor) Start(ctx *sim.Context) {
 	if txnMode(ctx) {
 		p.request(ctx, kpInit)
 		return
@@ -98,69 +108,68 @@ func (p *KafkaProcessor) Start(ctx *sim.Context) {
 
 // wait enters phase with a new correlation id, which also invalidates the
 // pending timeout, and returns it.
-func (p *KafkaProcessor) wait(ctx *sim.Context, phase int32) int64 {
+func (p *Processor) wait(ctx *sim.Context, phase int32) int64 {
 	c, _ := ctx.Get(kpConnection, 1, 0)
 	c.Value++
 	ctx.Put(kpConnection, 1, 0, c)
-	r := p.row(ctx, kpRun)
-	r.State = phase
-	r.Aux = c.Value
-	p.put(ctx, kpRun, r)
-	return r.Aux
+	r := p.run(ctx)
+	r.Phase = phase
+	r.Corr = c.Value
+	p.put(ctx, kpRun, r.encode())
+	return r.Corr
 }
 
 // request enters phase and sends its request, with a timeout.
-func (p *KafkaProcessor) request(ctx *sim.Context, phase int32) {
+func (p *Processor) request(ctx *sim.Context, phase int32) {
 	token := p.wait(ctx, phase)
-	run, prod, cur := p.row(ctx, kpRun), p.row(ctx, kpProducer), p.row(ctx, kpCurrent)
-	op := sim.OpID(cur.Aux)
+	run, prod, cur := p.run(ctx), p.client(ctx), p.current(ctx)
 	corr := int32(token) // correlation id: only the answer to this very request is accepted
+	epoch := int64(prod.Epoch)
 	switch phase {
 	case kpInit:
-		ctx.Send(p.Coordinator, sim.Message{Kind: MsgKafkaInitPID, Key: kafkaTransactionalID, Attempt: corr})
+		ctx.Send(p.Coordinator, initPID{TxnID: kafkaTransactionalID, Corr: corr}.encode())
 	case kpOffsets:
-		ctx.Send(p.Broker, sim.Message{Kind: MsgKafkaOffsetFetch, Key: kafkaGroup, Attempt: corr})
+		ctx.Send(p.Broker, offsetFetch{Group: kafkaGroup, Corr: corr}.encode())
 	case kpAddParts:
-		ctx.Send(p.Coordinator, sim.Message{Kind: MsgKafkaAddParts, Key: prod.Value, Value: int64(prod.Status), Attempt: corr})
+		ctx.Send(p.Coordinator, addParts{PID: prod.PID, Epoch: epoch, Corr: corr}.encode())
 	case kpFetch:
-		ctx.Send(p.Broker, sim.Message{Kind: MsgKafkaFetch, Key: run.Value, Payload: topicInput, Value: readCommitted})
+		ctx.Send(p.Broker, fetch{Position: run.Position, Topic: topicInput, Isolation: readCommitted}.encode())
 	case kpProduce:
-		m := sim.Message{Kind: MsgKafkaProduce, Op: op, Attempt: cur.Status}
+		m := produce{Op: cur.Op, Attempt: cur.Attempt}
 		if txnMode(ctx) {
-			m.Key, m.Value, m.Payload = prod.Value, int64(prod.Status), prod.Aux
+			m.PID, m.Epoch, m.Seq = prod.PID, epoch, prod.Seq
 		}
-		ctx.Send(p.Broker, m)
+		ctx.Send(p.Broker, m.encode())
 	case kpCommitOffsets:
 		if txnMode(ctx) {
-			ctx.Send(p.Broker, sim.Message{Kind: MsgKafkaTxnOffsets, Key: prod.Value, Value: int64(prod.Status), Payload: run.Value, Attempt: corr})
+			ctx.Send(p.Broker, txnOffsets{PID: prod.PID, Epoch: epoch, Position: run.Position, Corr: corr}.encode())
 		} else {
-			ctx.Send(p.Broker, sim.Message{Kind: MsgKafkaOffsetCommit, Payload: run.Value, Attempt: corr})
+			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr}.encode())
 		}
 	case kpEndTxn, kpAbort:
 		result := txnCommit
 		if phase == kpAbort {
 			result = txnAbort
 		}
-		ctx.Send(p.Coordinator, sim.Message{Kind: MsgKafkaEndTxn, Key: prod.Value, Value: int64(prod.Status), Payload: result, Attempt: corr})
+		ctx.Send(p.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
 	}
-	ctx.After(p.Timeout, sim.Timer{Kind: TimerKafkaTimeout, Key: token, Op: op})
+	ctx.After(p.Timeout, sim.Timer{Kind: TimerTimeout, Key: token, Op: cur.Op})
 }
 
 // backoff waits a little and then repeats the current request.
-func (p *KafkaProcessor) backoff(ctx *sim.Context) {
-	r := p.row(ctx, kpRun)
-	token := p.wait(ctx, r.State)
-	ctx.After(p.Timeout/4+1, sim.Timer{Kind: TimerKafkaTimeout, Key: token})
+func (p *Processor) backoff(ctx *sim.Context) {
+	token := p.wait(ctx, p.run(ctx).Phase)
+	ctx.After(p.Timeout/4+1, sim.Timer{Kind: TimerTimeout, Key: token})
 }
 
 // Timer retries the request it waited for. An unanswered transactional
 // produce is not retried: it aborts the transaction.
-func (p *KafkaProcessor) Timer(ctx *sim.Context, t sim.Timer) {
-	r := p.row(ctx, kpRun)
-	if t.Kind != TimerKafkaTimeout || t.Key != r.Aux {
+func (p *Processor) Timer(ctx *sim.Context, t sim.Timer) {
+	r := p.run(ctx)
+	if t.Kind != TimerTimeout || t.Key != r.Corr {
 		return
 	}
-	switch r.State {
+	switch r.Phase {
 	case kpDone, kpExternal:
 		return
 	case kpProduce:
@@ -168,20 +177,20 @@ func (p *KafkaProcessor) Timer(ctx *sim.Context, t sim.Timer) {
 			p.request(ctx, kpAbort)
 			return
 		}
-		cur := p.row(ctx, kpCurrent)
-		cur.Status++
-		p.put(ctx, kpCurrent, cur)
+		cur := p.current(ctx)
+		cur.Attempt++
+		p.put(ctx, kpCurrent, cur.encode())
 	}
-	p.request(ctx, r.State)
+	p.request(ctx, r.Phase)
 }
 
 // begin starts the next transaction (or batch), or finishes.
-func (p *KafkaProcessor) begin(ctx *sim.Context) {
-	r := p.row(ctx, kpRun)
-	r.Status = 0
-	p.put(ctx, kpRun, r)
+func (p *Processor) begin(ctx *sim.Context) {
+	r := p.run(ctx)
+	r.InTxn = 0
+	p.put(ctx, kpRun, r.encode())
 	switch {
-	case r.Value > int64(ctx.Ops()):
+	case r.Position > int64(ctx.Ops()):
 		p.wait(ctx, kpDone)
 	case txnMode(ctx):
 		p.request(ctx, kpAddParts)
@@ -191,15 +200,15 @@ func (p *KafkaProcessor) begin(ctx *sim.Context) {
 }
 
 // next fetches the next record, or commits when the batch is full.
-func (p *KafkaProcessor) next(ctx *sim.Context) {
-	r := p.row(ctx, kpRun)
-	if int64(r.Status) < p.Batch && r.Value <= int64(ctx.Ops()) {
+func (p *Processor) next(ctx *sim.Context) {
+	r := p.run(ctx)
+	if int64(r.InTxn) < p.Batch && r.Position <= int64(ctx.Ops()) {
 		p.request(ctx, kpFetch)
 		return
 	}
 	if !txnMode(ctx) {
 		// Outputs written, position not committed yet.
-		if ctx.CrashPoint(PointKafkaBeforeCommit, nil) {
+		if ctx.CrashPoint(PointBeforeCommit, nil) {
 			return
 		}
 	}
@@ -207,39 +216,43 @@ func (p *KafkaProcessor) next(ctx *sim.Context) {
 }
 
 // reinit re-registers after an error that says the epoch is stale.
-func (p *KafkaProcessor) reinit(ctx *sim.Context) { p.request(ctx, kpInit) }
+func (p *Processor) reinit(ctx *sim.Context) { p.request(ctx, kpInit) }
 
 // Receive advances the loop on the answer it waits for and ignores every
 // other message (late answers, network copies).
-func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
-	r := p.row(ctx, kpRun)
-	prod := p.row(ctx, kpProducer)
-	if kafkaCorrelated(m.Kind) && int64(m.Attempt) != r.Aux {
+func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
+	r := p.run(ctx)
+	prod := p.client(ctx)
+	if kafkaCorrelated(m.Kind) && int64(m.Attempt) != r.Corr {
 		return // the answer to a request it already gave up on
 	}
+	epoch := int64(prod.Epoch)
 	switch m.Kind {
-	case MsgKafkaProducerID:
-		if r.State != kpInit {
+	case MsgProducerID:
+		if r.Phase != kpInit {
 			return
 		}
-		p.put(ctx, kpProducer, sim.Record{Value: m.Key, Status: int32(m.Value)})
+		a := decodeProducerID(m)
+		p.put(ctx, kpProducer, clientRow{PID: a.PID, Epoch: int32(a.Epoch)}.encode())
 		p.request(ctx, kpOffsets)
-	case MsgKafkaOffsets:
-		if r.State != kpOffsets {
+	case MsgOffsets:
+		if r.Phase != kpOffsets {
 			return
 		}
-		if m.Status == kafkaUnstableOffsetCommit {
+		a := decodeOffsets(m)
+		if a.Err == kafkaUnstableOffsetCommit {
 			p.backoff(ctx)
 			return
 		}
-		r.Value = max(m.Payload, 1)
-		p.put(ctx, kpRun, r)
+		r.Position = max(a.Position, 1)
+		p.put(ctx, kpRun, r.encode())
 		p.begin(ctx)
-	case MsgKafkaAddPartsOK:
-		if r.State != kpAddParts || m.Payload != int64(prod.Status) {
+	case MsgAddPartsOK:
+		a := decodeAddPartsOK(m)
+		if r.Phase != kpAddParts || a.Epoch != epoch {
 			return
 		}
-		switch m.Status {
+		switch a.Err {
 		case 0:
 			p.request(ctx, kpFetch)
 		case kafkaConcurrentTxns:
@@ -247,75 +260,77 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 		default:
 			p.reinit(ctx)
 		}
-	case MsgKafkaRecord:
-		if r.State != kpFetch || m.Payload != topicInput || m.Key != r.Value {
+	case MsgRecord:
+		rec := decodeRecord(m)
+		if r.Phase != kpFetch || rec.Topic != topicInput || rec.Offset != r.Position {
 			return
 		}
-		p.put(ctx, kpCurrent, sim.Record{Value: m.Key, Aux: int64(m.Op), Status: m.Attempt})
+		p.put(ctx, kpCurrent, currentRow{Offset: rec.Offset, Op: rec.Op, Attempt: rec.Delivery}.encode())
 		if txnMode(ctx) {
-			prod.Aux++
-			p.put(ctx, kpProducer, prod)
+			prod.Seq++
+			p.put(ctx, kpProducer, prod.encode())
 		}
 		p.request(ctx, kpProduce)
 		// The output is on its way; its transaction is not committed.
-		if ctx.CrashPoint(PointKafkaAfterProduce, &m) {
+		if ctx.CrashPoint(PointAfterProduce, &m) {
 			return
 		}
-	case MsgKafkaProduceAck:
-		cur := p.row(ctx, kpCurrent)
-		if r.State != kpProduce || m.Op != sim.OpID(cur.Aux) {
+	case MsgProduceAck:
+		a := decodeProduceAck(m)
+		if r.Phase != kpProduce || a.Op != p.current(ctx).Op {
 			return
 		}
-		if txnMode(ctx) && (m.Value != int64(prod.Status) || m.Payload != prod.Aux) {
+		if txnMode(ctx) && (a.Epoch != epoch || a.Seq != prod.Seq) {
 			return
 		}
-		if m.Status != 0 && m.Status != kafkaDuplicateSequence {
+		if a.Err != 0 && a.Err != kafkaDuplicateSequence {
 			p.reinit(ctx)
 			return
 		}
 		p.produced(ctx)
 	case MsgDBWriteAck:
-		cur := p.row(ctx, kpCurrent)
-		if r.State != kpExternal || m.Op != sim.OpID(cur.Aux) {
+		if r.Phase != kpExternal || DecodeDBWriteAck(m).Op != p.current(ctx).Op {
 			return
 		}
 		// The external row is written; the transaction is not committed.
-		if ctx.CrashPoint(PointKafkaAfterExternal, &m) {
+		if ctx.CrashPoint(PointAfterExternal, &m) {
 			return
 		}
 		p.next(ctx)
-	case MsgKafkaOffsetAck:
-		if r.State != kpCommitOffsets {
+	case MsgOffsetAck:
+		if r.Phase != kpCommitOffsets {
 			return
 		}
+		a := decodeOffsetAck(m)
 		if !txnMode(ctx) {
-			if m.Payload == r.Value {
+			if a.Position == r.Position {
 				p.begin(ctx)
 			}
 			return
 		}
-		if m.Value != int64(prod.Status) || m.Payload != r.Value {
+		if a.Epoch != epoch || a.Position != r.Position {
 			return
 		}
-		if m.Status != 0 {
+		if a.Err != 0 {
 			p.reinit(ctx)
 			return
 		}
 		// Outputs and position are in the transaction; it is not committed.
-		if ctx.CrashPoint(PointKafkaBeforeCommit, nil) {
+		if ctx.CrashPoint(PointBeforeCommit, nil) {
 			return
 		}
 		p.request(ctx, kpEndTxn)
-	case MsgKafkaEndTxnResult:
-		if (r.State != kpEndTxn && r.State != kpAbort) || m.Payload != int64(prod.Status) {
+	case MsgEndTxnResult:
+		a := decodeEndTxnResult(m)
+		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
 			return
 		}
-		if m.Status != 0 {
+		if a.Err != 0 {
 			p.reinit(ctx)
 			return
 		}
-		p.put(ctx, kpProducer, sim.Record{Value: prod.Value, Status: int32(m.Value)})
-		if r.State == kpEndTxn {
+		p.put(ctx, kpProducer, clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}.encode())
+		if r.Phase == kpEndTxn {
 			p.begin(ctx)
 			return
 		}
@@ -327,25 +342,25 @@ func (p *KafkaProcessor) Receive(ctx *sim.Context, m sim.Message) {
 // correlation id (in Attempt), as Kafka matches responses to requests.
 func kafkaCorrelated(k sim.MsgKind) bool {
 	switch k {
-	case MsgKafkaProducerID, MsgKafkaOffsets, MsgKafkaAddPartsOK, MsgKafkaOffsetAck, MsgKafkaEndTxnResult:
+	case MsgProducerID, MsgOffsets, MsgAddPartsOK, MsgOffsetAck, MsgEndTxnResult:
 		return true
 	}
 	return false
 }
 
 // produced moves past an acknowledged output record.
-func (p *KafkaProcessor) produced(ctx *sim.Context) {
-	r := p.row(ctx, kpRun)
-	r.Value++
-	r.Status++
-	p.put(ctx, kpRun, r)
+func (p *Processor) produced(ctx *sim.Context) {
+	r := p.run(ctx)
+	r.Position++
+	r.InTxn++
+	p.put(ctx, kpRun, r.encode())
 	if !p.HasDB {
 		p.next(ctx)
 		return
 	}
-	cur := p.row(ctx, kpCurrent)
+	cur := p.current(ctx)
 	p.wait(ctx, kpExternal)
-	ctx.Send(p.DB, sim.Message{Kind: MsgDBWrite, Op: sim.OpID(cur.Aux), Attempt: cur.Status, Payload: cur.Aux})
+	ctx.Send(p.DB, DBWrite{Op: cur.Op, Attempt: cur.Attempt, Row: int64(cur.Op)}.Encode())
 }
 
 var (
@@ -362,7 +377,7 @@ func init() {
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
 		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &KafkaProcessor{
+			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
 			}

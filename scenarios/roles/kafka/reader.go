@@ -5,7 +5,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// KafkaReader is a downstream consumer of the output topic. Every record
+// Reader is a downstream consumer of the output topic. Every record
 // the broker returns to it is one effect on the kafka-output sink: that is
 // where a Kafka output is counted, as its readers see it. Its isolation
 // level decides what it sees: read_committed stops at the first open
@@ -15,7 +15,7 @@ import (
 // It keeps its position durably and has one fetch in flight at a time; a
 // fetch with nothing to return waits at the broker (a long poll), so a run
 // ends when nothing is left to read.
-type KafkaReader struct {
+type Reader struct {
 	Broker    sim.NodeID
 	Isolation int64
 }
@@ -26,34 +26,38 @@ func kafkaReaderTables() []sim.TableSpec {
 	return []sim.TableSpec{{Name: "position", Durable: true}}
 }
 
-func (k *KafkaReader) fetch(ctx *sim.Context) {
+func (k *Reader) fetch(ctx *sim.Context) {
 	pos, ok := ctx.Get(krPosition, 1, 0)
 	if !ok {
 		pos.Value = 1
 	}
-	ctx.Send(k.Broker, sim.Message{Kind: MsgKafkaFetch, Key: pos.Value, Payload: topicOutput, Value: k.Isolation})
+	ctx.Send(k.Broker, fetch{Position: pos.Value, Topic: topicOutput, Isolation: k.Isolation}.encode())
 }
 
 // Start sends the first fetch.
-func (k *KafkaReader) Start(ctx *sim.Context) { k.fetch(ctx) }
+func (k *Reader) Start(ctx *sim.Context) { k.fetch(ctx) }
 
 // Timer is unused.
-func (k *KafkaReader) Timer(*sim.Context, sim.Timer) {}
+func (k *Reader) Timer(*sim.Context, sim.Timer) {}
 
 // Receive counts a record it has not read yet and fetches the next one.
-func (k *KafkaReader) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgKafkaRecord || m.Payload != topicOutput {
+func (k *Reader) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgRecord {
 		return
 	}
-	pos, ok := ctx.Get(krPosition, 1, m.Op)
+	r := decodeRecord(m)
+	if r.Topic != topicOutput {
+		return
+	}
+	pos, ok := ctx.Get(krPosition, 1, r.Op)
 	if !ok {
 		pos.Value = 1
 	}
-	if m.Key < pos.Value {
+	if r.Offset < pos.Value {
 		return
 	}
-	ctx.Effect(SinkKafkaOutput, m.Op, m.Value)
-	ctx.Put(krPosition, 1, m.Op, sim.Record{Value: m.Key + 1})
+	ctx.Effect(SinkOutput, r.Op, r.Offset)
+	ctx.Put(krPosition, 1, r.Op, sim.Record{Value: r.Offset + 1})
 	k.fetch(ctx)
 }
 
@@ -70,7 +74,7 @@ func init() {
 		Doc:     "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
 		Options: []roles.Option{kafkaReaderBroker, kafkaReaderIsolation},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &KafkaReader{Broker: kafkaReaderBroker.Get(a), Isolation: readCommitted}
+			r := &Reader{Broker: kafkaReaderBroker.Get(a), Isolation: readCommitted}
 			if kafkaReaderIsolation.Get(a) == "read_uncommitted" {
 				r.Isolation = readUncommitted
 			}
