@@ -1,0 +1,219 @@
+package queue
+
+import "github.com/oncesim/once/sim"
+
+// Typed views of the family's messages and rows. Role code reads and writes
+// these named fields; only the encode/decode pairs below know which generic
+// slot of sim.Message or sim.Record holds which field. Each view's doc
+// comment lists its slots; a slot not listed is zero. Every pair is a plain
+// value conversion: no allocation, and decode(encode(v)) == v over the
+// documented ranges (views_test.go).
+
+// envelope is what every message of the family carries besides its view:
+// the kind and the ground-truth operation and attempt (for a delivery, the
+// delivery count).
+type envelope struct {
+	Kind    sim.MsgKind
+	Op      sim.OpID
+	Attempt int32
+}
+
+func (e envelope) message() sim.Message {
+	return sim.Message{Kind: e.Kind, Op: e.Op, Attempt: e.Attempt}
+}
+
+// publish is a record sent to a broker (MsgPublish). Slots: Payload = the
+// record; Value = the producer id and Key = its sequence number, both 0
+// when the producer is not idempotent.
+type publish struct {
+	Record     int64
+	ProducerID int64
+	Sequence   int64
+}
+
+func (v publish) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Payload, m.Value, m.Key = v.Record, v.ProducerID, v.Sequence
+	return m
+}
+
+func decodePublish(m sim.Message) publish {
+	return publish{Record: m.Payload, ProducerID: m.Value, Sequence: m.Key}
+}
+
+// publishAck is a broker's answer to a publish (MsgPublishAck). Slots: Key
+// = the offset the record has in the log (0: none, a duplicate or a
+// refusal); Payload = the sequence number it answers (0: none); Status =
+// the answer (0 from a broker that only appends; 201 appended, 200 a
+// duplicate already in the log, 409 out of order).
+type publishAck struct {
+	Offset   int64
+	Sequence int64
+	Status   int32
+}
+
+func (v publishAck) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Payload, m.Status = v.Offset, v.Sequence, v.Status
+	return m
+}
+
+func decodePublishAck(m sim.Message) publishAck {
+	return publishAck{Offset: m.Key, Sequence: m.Payload, Status: m.Status}
+}
+
+// delivery is a record a broker delivers to its consumer (MsgDeliver); the
+// envelope's Attempt is the delivery count. Slots: Key = the record's
+// offset; Payload = the record.
+type delivery struct {
+	Offset int64
+	Record int64
+}
+
+func (v delivery) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Payload = v.Offset, v.Record
+	return m
+}
+
+func decodeDelivery(m sim.Message) delivery { return delivery{Offset: m.Key, Record: m.Payload} }
+
+// offsetCommit is a consumer's acknowledgement of a delivery (MsgCommit).
+// Slots: Key = the offset processed.
+type offsetCommit struct {
+	Offset int64
+}
+
+func (v offsetCommit) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Offset
+	return m
+}
+
+func decodeOffsetCommit(m sim.Message) offsetCommit { return offsetCommit{Offset: m.Key} }
+
+// fetch asks a log for the entry at a position: the outbox row after the
+// relay's position (MsgOutboxFetch), the input record at an offset
+// (MsgReadInput). Slots: Key = the position.
+type fetch struct {
+	Position int64
+}
+
+func (v fetch) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Position
+	return m
+}
+
+func decodeFetch(m sim.Message) fetch { return fetch{Position: m.Key} }
+
+// fetched answers a fetch (MsgOutboxRow, MsgInputRecord). Slots: Key = the
+// position asked for; Status = 200, or statusEndOfLog when there is no
+// entry there (yet); Payload = the entry's record (0 at the end).
+type fetched struct {
+	Position int64
+	Status   int32
+	Record   int64
+}
+
+func (v fetched) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Status, m.Payload = v.Position, v.Status, v.Record
+	return m
+}
+
+func decodeFetched(m sim.Message) fetched {
+	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload}
+}
+
+// logRow is a broker's log entry, keyed by offset (the broker's and the
+// replaying broker's log). Slots: Value = the operation that published it;
+// State = recordUnacked or recordAcked; Aux = deliveries so far; Status =
+// 1 once it has been committed at least once (replaying broker only); At =
+// the first commit's time (replaying broker; 0: now, as written).
+type logRow struct {
+	Op          sim.OpID
+	State       int32
+	Deliveries  int32
+	Committed   bool
+	FirstCommit sim.Time
+}
+
+func (v logRow) encode() sim.Record {
+	r := sim.Record{Value: int64(v.Op), State: v.State, Aux: int64(v.Deliveries), At: v.FirstCommit}
+	if v.Committed {
+		r.Status = 1
+	}
+	return r
+}
+
+func decodeLogRow(r sim.Record) logRow {
+	return logRow{Op: sim.OpID(r.Value), State: r.State, Deliveries: int32(r.Aux), Committed: r.Status != 0, FirstCommit: r.At}
+}
+
+// opRow is a producer's row for one operation (the ops table). Slots:
+// State = roles.OpPending or roles.OpDone; Value = the latest attempt
+// sent; Aux = the sequence number the record was given (idempotent
+// producer; 0 otherwise).
+type opRow struct {
+	State    int32
+	Attempt  int32
+	Sequence int64
+}
+
+func (v opRow) encode() sim.Record {
+	return sim.Record{State: v.State, Value: int64(v.Attempt), Aux: v.Sequence}
+}
+
+func decodeOpRow(r sim.Record) opRow {
+	return opRow{State: r.State, Attempt: int32(r.Value), Sequence: r.Aux}
+}
+
+// sessionRow is an idempotent producer's session (row 0). Slots: Value =
+// the producer id (one per session); Aux = the last sequence number given
+// in it; At = when it was written (0: now).
+type sessionRow struct {
+	ProducerID   int64
+	LastSequence int64
+	At           sim.Time
+}
+
+func (v sessionRow) encode() sim.Record {
+	return sim.Record{Value: v.ProducerID, Aux: v.LastSequence, At: v.At}
+}
+
+func decodeSessionRow(r sim.Record) sessionRow {
+	return sessionRow{ProducerID: r.Value, LastSequence: r.Aux, At: r.At}
+}
+
+// pidLogRow is a pid-broker's log entry, keyed by offset. Slots: Value =
+// the operation; Aux = the producer id; Status = the sequence number (a
+// producer's sequence numbers stay far below 2^31: one per operation).
+type pidLogRow struct {
+	Op         sim.OpID
+	ProducerID int64
+	Sequence   int32
+}
+
+func (v pidLogRow) encode() sim.Record {
+	return sim.Record{Value: int64(v.Op), Aux: v.ProducerID, Status: v.Sequence}
+}
+
+func decodePidLogRow(r sim.Record) pidLogRow {
+	return pidLogRow{Op: sim.OpID(r.Value), ProducerID: r.Aux, Sequence: r.Status}
+}
+
+// producerRow is a pid-broker's last append per producer id. Slots: Value
+// = the last sequence number appended; Aux = its offset.
+type producerRow struct {
+	LastSequence int64
+	Offset       int64
+}
+
+func (v producerRow) encode() sim.Record {
+	return sim.Record{Value: v.LastSequence, Aux: v.Offset}
+}
+
+func decodeProducerRow(r sim.Record) producerRow {
+	return producerRow{LastSequence: r.Value, Offset: r.Aux}
+}
