@@ -217,3 +217,65 @@ func (v producerRow) encode() sim.Record {
 func decodeProducerRow(r sim.Record) producerRow {
 	return producerRow{LastSequence: r.Value, Offset: r.Aux}
 }
+
+// placedOrderRow is an outbox service's committed order (keyed by op).
+// Slots: State = 1 (placed); Value = the order's amount.
+type placedOrderRow struct {
+	Amount int64
+}
+
+func (v placedOrderRow) encode() sim.Record { return sim.Record{State: 1, Value: v.Amount} }
+
+func decodePlacedOrderRow(r sim.Record) placedOrderRow { return placedOrderRow{Amount: r.Value} }
+
+// outboxRow is a row of the outbox table (keyed by sequence number).
+// Slots: State = 1 (ORDER-PLACED); Value = the operation; Aux = the event's
+// record (the order's amount).
+type outboxRow struct {
+	Op     sim.OpID
+	Record int64
+}
+
+func (v outboxRow) encode() sim.Record {
+	return sim.Record{State: 1, Value: int64(v.Op), Aux: v.Record}
+}
+
+func decodeOutboxRow(r sim.Record) outboxRow { return outboxRow{Op: sim.OpID(r.Value), Record: r.Aux} }
+
+// attemptRow is the latest publish attempt of an operation (a dual-write
+// publish awaiting its ack, a relay's publishes so far). Slots: Value = the
+// attempt.
+type attemptRow struct {
+	Attempt int32
+}
+
+func (v attemptRow) encode() sim.Record { return sim.Record{Value: int64(v.Attempt)} }
+
+func decodeAttemptRow(r sim.Record) attemptRow { return attemptRow{Attempt: int32(r.Value)} }
+
+// positionRow is a relay's saved position (row 0). Slots: Value = the last
+// outbox sequence number published.
+type positionRow struct {
+	Sequence int64
+}
+
+func (v positionRow) encode() sim.Record { return sim.Record{Value: v.Sequence} }
+
+func decodePositionRow(r sim.Record) positionRow { return positionRow{Sequence: r.Value} }
+
+// relayStateRow is a relay's volatile state (row 0). Slots: State =
+// relayIdle, relayFetching or relayPublishing; Value = the sequence number
+// being published; Aux = its operation (both 0 unless publishing).
+type relayStateRow struct {
+	Phase    int32
+	Sequence int64
+	Op       sim.OpID
+}
+
+func (v relayStateRow) encode() sim.Record {
+	return sim.Record{State: v.Phase, Value: v.Sequence, Aux: int64(v.Op)}
+}
+
+func decodeRelayStateRow(r sim.Record) relayStateRow {
+	return relayStateRow{Phase: r.State, Sequence: r.Value, Op: sim.OpID(r.Aux)}
+}

@@ -101,6 +101,26 @@ func TestRowViewsRoundTrip(t *testing.T) {
 			return producerRow{LastSequence: anyInt64.Draw(rt, "seq"), Offset: anyInt64.Draw(rt, "offset")}
 		}, producerRow.encode, decodeProducerRow)
 	})
+	t.Run("placedOrderRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) placedOrderRow { return placedOrderRow{Amount: anyInt64.Draw(rt, "amount")} }, placedOrderRow.encode, decodePlacedOrderRow)
+	})
+	t.Run("outboxRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) outboxRow {
+			return outboxRow{Op: anyOp.Draw(rt, "op"), Record: anyInt64.Draw(rt, "record")}
+		}, outboxRow.encode, decodeOutboxRow)
+	})
+	t.Run("attemptRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) attemptRow { return attemptRow{Attempt: anyInt32.Draw(rt, "attempt")} }, attemptRow.encode, decodeAttemptRow)
+	})
+	t.Run("positionRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) positionRow { return positionRow{Sequence: anyInt64.Draw(rt, "seq")} }, positionRow.encode, decodePositionRow)
+	})
+	t.Run("relayStateRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) relayStateRow {
+			return relayStateRow{Phase: rapid.SampledFrom([]int32{relayIdle, relayFetching, relayPublishing}).Draw(rt, "phase"),
+				Sequence: anyInt64.Draw(rt, "seq"), Op: anyOp.Draw(rt, "op")}
+		}, relayStateRow.encode, decodeRelayStateRow)
+	})
 }
 
 // The views are value conversions: no allocation on the engine's hot path.
