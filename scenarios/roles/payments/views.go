@@ -330,3 +330,26 @@ type windowRow struct {
 func (v windowRow) encode() sim.Record { return sim.Record{Status: v.Admitted, At: v.Ends} }
 
 func decodeWindowRow(r sim.Record) windowRow { return windowRow{Admitted: r.Status, Ends: r.At} }
+
+// ProviderCall is the card provider's protocol (MsgCharge, MsgLookup and
+// their results) for roles of other families that call the card gateway.
+// It is providerCall with exported names: the same slots (Key = the
+// merchant reference; Payload = the body's fingerprint; Status = the
+// answer's status; Value = the transaction id).
+type ProviderCall struct {
+	Reference int64
+	Body      int64
+	Status    int32
+	TxnID     int64
+}
+
+// Encode returns the message of kind for operation op's attempt.
+func (v ProviderCall) Encode(kind sim.MsgKind, op sim.OpID, attempt int32) sim.Message {
+	return providerCall{Key: idemKey(v.Reference), Body: fingerprint(v.Body), Status: v.Status, TxnID: v.TxnID}.encode(envelope{Kind: kind, Op: op, Attempt: attempt})
+}
+
+// DecodeProviderCall reads a provider call or answer.
+func DecodeProviderCall(m sim.Message) ProviderCall {
+	c := decodeProviderCall(m)
+	return ProviderCall{Reference: int64(c.Key), Body: int64(c.Body), Status: c.Status, TxnID: c.TxnID}
+}

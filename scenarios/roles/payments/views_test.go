@@ -71,6 +71,11 @@ func TestMessageViewsRoundTrip(t *testing.T) {
 			return outcomeReport{Key: anyKey.Draw(rt, "key"), Body: anyBody.Draw(rt, "body"), Status: anyInt32.Draw(rt, "status"), TxnID: anyInt64.Draw(rt, "txn")}
 		}, outcomeReport.encode, decodeOutcomeReport)
 	})
+	t.Run("ProviderCall", func(t *testing.T) {
+		messageRoundTrip(t, func(rt *rapid.T) ProviderCall {
+			return ProviderCall{Reference: anyInt64.Draw(rt, "ref"), Body: anyInt64.Draw(rt, "body"), Status: anyInt32.Draw(rt, "status"), TxnID: anyInt64.Draw(rt, "txn")}
+		}, func(v ProviderCall, e envelope) sim.Message { return v.Encode(e.Kind, e.Op, e.Attempt) }, DecodeProviderCall)
+	})
 	t.Run("stepCall", func(t *testing.T) {
 		messageRoundTrip(t, func(rt *rapid.T) stepCall {
 			return stepCall{Key: anyKey.Draw(rt, "key"), Run: anyInt64.Draw(rt, "run"), Step: anyInt32.Draw(rt, "step"), RecordID: anyInt64.Draw(rt, "record")}

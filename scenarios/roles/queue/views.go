@@ -279,3 +279,43 @@ func (v relayStateRow) encode() sim.Record {
 func decodeRelayStateRow(r sim.Record) relayStateRow {
 	return relayStateRow{Phase: r.State, Sequence: r.Value, Op: sim.OpID(r.Aux)}
 }
+
+// redisKeyRow is a Redis consumer's dedup key for one operation (op:K).
+// Slots: State = redisProcessing or redisDone; Value = the session that
+// wrote it (the lock's owner); At = when it was written (0: now).
+type redisKeyRow struct {
+	State   int32
+	Session int64
+	At      sim.Time
+}
+
+func (v redisKeyRow) encode() sim.Record {
+	return sim.Record{State: v.State, Value: v.Session, At: v.At}
+}
+
+func decodeRedisKeyRow(r sim.Record) redisKeyRow {
+	return redisKeyRow{State: r.State, Session: r.Value, At: r.At}
+}
+
+// inflightRow is the offset a consumer commits once its charge returns
+// (keyed by op). Slots: Value = the offset.
+type inflightRow struct {
+	Offset int64
+}
+
+func (v inflightRow) encode() sim.Record { return sim.Record{Value: v.Offset} }
+
+func decodeInflightRow(r sim.Record) inflightRow { return inflightRow{Offset: r.Value} }
+
+// consumerSessionRow is a consumer process's session (row 0). Slots: Value
+// = the session number (one per start); At = when it began (0: now).
+type consumerSessionRow struct {
+	Session int64
+	At      sim.Time
+}
+
+func (v consumerSessionRow) encode() sim.Record { return sim.Record{Value: v.Session, At: v.At} }
+
+func decodeConsumerSessionRow(r sim.Record) consumerSessionRow {
+	return consumerSessionRow{Session: r.Value, At: r.At}
+}

@@ -121,6 +121,19 @@ func TestRowViewsRoundTrip(t *testing.T) {
 				Sequence: anyInt64.Draw(rt, "seq"), Op: anyOp.Draw(rt, "op")}
 		}, relayStateRow.encode, decodeRelayStateRow)
 	})
+	t.Run("redisKeyRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) redisKeyRow {
+			return redisKeyRow{State: rapid.SampledFrom([]int32{redisProcessing, redisDone}).Draw(rt, "state"), Session: anyInt64.Draw(rt, "session"), At: anyTime.Draw(rt, "at")}
+		}, redisKeyRow.encode, decodeRedisKeyRow)
+	})
+	t.Run("inflightRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) inflightRow { return inflightRow{Offset: anyInt64.Draw(rt, "offset")} }, inflightRow.encode, decodeInflightRow)
+	})
+	t.Run("consumerSessionRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) consumerSessionRow {
+			return consumerSessionRow{Session: anyInt64.Draw(rt, "session"), At: anyTime.Draw(rt, "at")}
+		}, consumerSessionRow.encode, decodeConsumerSessionRow)
+	})
 }
 
 // The views are value conversions: no allocation on the engine's hot path.
