@@ -319,3 +319,111 @@ func (v consumerSessionRow) encode() sim.Record { return sim.Record{Value: v.Ses
 func decodeConsumerSessionRow(r sim.Record) consumerSessionRow {
 	return consumerSessionRow{Session: r.Value, At: r.At}
 }
+
+// hourEmitted names the hour an aggregator has just written, for the
+// after-emit crash point (it is never sent). Slots: Op = the hour's last
+// event; Key = the hour.
+type hourEmitted struct {
+	Hour int64
+}
+
+func (v hourEmitted) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Hour
+	return m
+}
+
+func decodeHourEmitted(m sim.Message) hourEmitted { return hourEmitted{Hour: m.Key} }
+
+// hourTotalRow is a row of the hourly-totals table (under a row id when
+// appending, under the hour when overwriting). Slots: State = the hour;
+// Value = the total; Aux = the events counted.
+type hourTotalRow struct {
+	Hour   int32
+	Total  int64
+	Events int64
+}
+
+func (v hourTotalRow) encode() sim.Record {
+	return sim.Record{State: v.Hour, Value: v.Total, Aux: v.Events}
+}
+
+func decodeHourTotalRow(r sim.Record) hourTotalRow {
+	return hourTotalRow{Hour: r.State, Total: r.Value, Events: r.Aux}
+}
+
+// jobRow is the aggregator's progress (row 0). Slots: Value = the next
+// offset to read; Aux = the fetch attempt for it; State = 1 once the job
+// has finished.
+type jobRow struct {
+	Next     int64
+	Attempt  int32
+	Finished bool
+}
+
+func (v jobRow) encode() sim.Record {
+	r := sim.Record{Value: v.Next, Aux: int64(v.Attempt)}
+	if v.Finished {
+		r.State = 1
+	}
+	return r
+}
+
+func decodeJobRow(r sim.Record) jobRow {
+	return jobRow{Next: r.Value, Attempt: int32(r.Aux), Finished: r.State != 0}
+}
+
+// openHourRow is an open hour's running total (keyed by hour). Slots:
+// Value = the running total; Aux = the events so far.
+type openHourRow struct {
+	Total  int64
+	Events int64
+}
+
+func (v openHourRow) encode() sim.Record { return sim.Record{Value: v.Total, Aux: v.Events} }
+
+func decodeOpenHourRow(r sim.Record) openHourRow { return openHourRow{Total: r.Value, Events: r.Aux} }
+
+// memberRow is the hour an event was counted in (keyed by op). Slots:
+// Value = the hour.
+type memberRow struct {
+	Hour int64
+}
+
+func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
+
+func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
+
+// orderLineRow is a row of the order-lines table (keyed by row id). Slots:
+// State = the line id; Value = the order id.
+type orderLineRow struct {
+	Line  int32
+	Order int64
+}
+
+func (v orderLineRow) encode() sim.Record { return sim.Record{State: v.Line, Value: v.Order} }
+
+func decodeOrderLineRow(r sim.Record) orderLineRow { return orderLineRow{Line: r.State, Order: r.Value} }
+
+// rowIDRow holds a row id: a unique index entry's row, or a table's last
+// row id (row 0 of a counter). Slots: Value = the row id; At = when it was
+// written (0: now).
+type rowIDRow struct {
+	RowID int64
+	At    sim.Time
+}
+
+func (v rowIDRow) encode() sim.Record { return sim.Record{Value: v.RowID, At: v.At} }
+
+func decodeRowIDRow(r sim.Record) rowIDRow { return rowIDRow{RowID: r.Value, At: r.At} }
+
+// balanceRow is a booking's paid total (keyed by op). Slots: Value = the
+// total; At = when it was written (0: now).
+type balanceRow struct {
+	Total int64
+	At    sim.Time
+}
+
+func (v balanceRow) encode() sim.Record { return sim.Record{Value: v.Total, At: v.At} }
+
+func decodeBalanceRow(r sim.Record) balanceRow { return balanceRow{Total: r.Value, At: r.At} }

@@ -67,6 +67,9 @@ func TestMessageViewsRoundTrip(t *testing.T) {
 	t.Run("fetch", func(t *testing.T) {
 		messageRoundTrip(t, func(rt *rapid.T) fetch { return fetch{Position: anyInt64.Draw(rt, "position")} }, fetch.encode, decodeFetch)
 	})
+	t.Run("hourEmitted", func(t *testing.T) {
+		messageRoundTrip(t, func(rt *rapid.T) hourEmitted { return hourEmitted{Hour: anyInt64.Draw(rt, "hour")} }, hourEmitted.encode, decodeHourEmitted)
+	})
 	t.Run("fetched", func(t *testing.T) {
 		messageRoundTrip(t, func(rt *rapid.T) fetched {
 			return fetched{Position: anyInt64.Draw(rt, "position"), Status: anyInt32.Draw(rt, "status"), Record: anyInt64.Draw(rt, "record")}
@@ -133,6 +136,39 @@ func TestRowViewsRoundTrip(t *testing.T) {
 		rowRoundTrip(t, func(rt *rapid.T) consumerSessionRow {
 			return consumerSessionRow{Session: anyInt64.Draw(rt, "session"), At: anyTime.Draw(rt, "at")}
 		}, consumerSessionRow.encode, decodeConsumerSessionRow)
+	})
+	t.Run("hourTotalRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) hourTotalRow {
+			return hourTotalRow{Hour: anyInt32.Draw(rt, "hour"), Total: anyInt64.Draw(rt, "total"), Events: anyInt64.Draw(rt, "events")}
+		}, hourTotalRow.encode, decodeHourTotalRow)
+	})
+	t.Run("jobRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) jobRow {
+			return jobRow{Next: anyInt64.Draw(rt, "next"), Attempt: anyInt32.Draw(rt, "attempt"), Finished: rapid.Bool().Draw(rt, "finished")}
+		}, jobRow.encode, decodeJobRow)
+	})
+	t.Run("openHourRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) openHourRow {
+			return openHourRow{Total: anyInt64.Draw(rt, "total"), Events: anyInt64.Draw(rt, "events")}
+		}, openHourRow.encode, decodeOpenHourRow)
+	})
+	t.Run("memberRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) memberRow { return memberRow{Hour: anyInt64.Draw(rt, "hour")} }, memberRow.encode, decodeMemberRow)
+	})
+	t.Run("orderLineRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) orderLineRow {
+			return orderLineRow{Line: anyInt32.Draw(rt, "line"), Order: anyInt64.Draw(rt, "order")}
+		}, orderLineRow.encode, decodeOrderLineRow)
+	})
+	t.Run("rowIDRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) rowIDRow {
+			return rowIDRow{RowID: anyInt64.Draw(rt, "row"), At: anyTime.Draw(rt, "at")}
+		}, rowIDRow.encode, decodeRowIDRow)
+	})
+	t.Run("balanceRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) balanceRow {
+			return balanceRow{Total: anyInt64.Draw(rt, "total"), At: anyTime.Draw(rt, "at")}
+		}, balanceRow.encode, decodeBalanceRow)
 	})
 }
 
