@@ -403,7 +403,9 @@ type orderLineRow struct {
 
 func (v orderLineRow) encode() sim.Record { return sim.Record{State: v.Line, Value: v.Order} }
 
-func decodeOrderLineRow(r sim.Record) orderLineRow { return orderLineRow{Line: r.State, Order: r.Value} }
+func decodeOrderLineRow(r sim.Record) orderLineRow {
+	return orderLineRow{Line: r.State, Order: r.Value}
+}
 
 // rowIDRow holds a row id: a unique index entry's row, or a table's last
 // row id (row 0 of a counter). Slots: Value = the row id; At = when it was
