@@ -49,7 +49,7 @@ type IntentService struct {
 
 const (
 	intentKeys  sim.TableID = iota // key → intent and, once completed, the response
-	intentCalls                    // key → provider calls so far (Status) and the client attempt (Aux)
+	intentCalls                    // key → callsRow: provider calls so far and the waiting client attempt
 )
 
 // providerKeyShift puts the try number above every client key, so that a

@@ -22,7 +22,7 @@ type RateLimitedProvider struct {
 
 const (
 	edgeWindow  sim.TableID = iota // row 0: the open window (At = its end, Status = requests admitted)
-	edgePending                    // op*1000+attempt → the caller (Value) waiting for the core
+	edgePending                    // op*1000+attempt → pendingCallRow: the caller waiting for the core
 )
 
 func edgeRequest(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }

@@ -22,7 +22,7 @@ type Reconciler struct {
 }
 
 const (
-	reconcileBacklog sim.TableID = iota // key → QUEUED entry (op in Value, amount in Aux); At orders the line
+	reconcileBacklog sim.TableID = iota // key → backlogRow (QUEUED); its At orders the line
 	reconcileTicking                    // row 0 present: a tick is scheduled
 )
 

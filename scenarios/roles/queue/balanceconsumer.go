@@ -21,7 +21,7 @@ type BalanceConsumer struct {
 }
 
 const (
-	balanceTotals sim.TableID = iota // booking (op) → {Value: paid total}
+	balanceTotals sim.TableID = iota // booking (op) → balanceRow
 	balanceSeen
 )
 

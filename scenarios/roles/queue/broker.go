@@ -21,7 +21,7 @@ type Broker struct {
 }
 
 const (
-	brokerLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries}
+	brokerLog  sim.TableID = iota // offset → logRow
 	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
 

@@ -30,10 +30,10 @@ type HourlyAggregator struct {
 }
 
 const (
-	aggOutput  sim.TableID = iota // {State: hour, Value: total, Aux: events} under a row id (append) or the hour (overwrite)
-	aggState                      // row 0: {Value: next offset, Aux: fetch attempt, State: 1 when finished} (volatile)
-	aggWindows                    // hour → {Value: running total, Aux: events} (volatile)
-	aggMembers                    // op → {Value: hour}: events of the open windows (volatile)
+	aggOutput  sim.TableID = iota // hourTotalRow under a row id (append) or the hour (overwrite)
+	aggState                      // row 0: jobRow (volatile)
+	aggWindows                    // hour → openHourRow (volatile)
+	aggMembers                    // op → memberRow: events of the open windows (volatile)
 )
 
 // Start runs the job from the first offset.

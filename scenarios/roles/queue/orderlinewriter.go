@@ -24,9 +24,9 @@ type OrderLineWriter struct {
 }
 
 const (
-	lineRows    sim.TableID = iota // row id → {Value: order_id, State: line_id}
-	lineUnique                     // the unique index: order_id·1000 + line_id → {Value: row id}
-	lineCounter                    // row 0: {Value: last row id}
+	lineRows    sim.TableID = iota // row id → orderLineRow
+	lineUnique                     // the unique index: order_id·1000 + line_id → rowIDRow
+	lineCounter                    // row 0: rowIDRow, the last row id
 	lineSeen
 )
 

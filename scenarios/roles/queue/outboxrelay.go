@@ -29,9 +29,9 @@ const (
 )
 
 const (
-	relayPosition sim.TableID = iota // row 0: {Value: last outbox sequence published}
+	relayPosition sim.TableID = iota // row 0: positionRow
 	relayAttempts                    // op → publishes so far (durable, so attempts keep counting across restarts)
-	relayState                       // row 0: {State, Value: sequence, Aux: op}: volatile
+	relayState                       // row 0: relayStateRow (volatile)
 )
 
 // Start catches up from the saved position.

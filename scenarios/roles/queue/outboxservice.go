@@ -43,9 +43,9 @@ type OutboxService struct {
 
 const (
 	outboxOrders  sim.TableID = iota // op → committed order row
-	outboxRows                       // sequence → {State: ORDER-PLACED, Value: op, Aux: amount}: the outbox table
+	outboxRows                       // sequence → outboxRow (ORDER-PLACED): the outbox table
 	outboxStarted                    // op → the request arrived (durable: survives restarts)
-	outboxPending                    // op → {Value: attempt}: dual-write publishes awaiting an ack (volatile)
+	outboxPending                    // op → attemptRow: dual-write publishes awaiting an ack (volatile)
 	outboxEpoch                      // row 0: the first boot (the workload's time origin)
 )
 

@@ -21,8 +21,8 @@ import (
 type PIDBroker struct{}
 
 const (
-	pidBrokerLog       sim.TableID = iota // offset → {Value: op, Aux: producer id, Status: sequence}
-	pidBrokerProducers                    // producer id → {Value: last sequence appended, Aux: its offset}
+	pidBrokerLog       sim.TableID = iota // offset → pidLogRow
+	pidBrokerProducers                    // producer id → producerRow
 	pidBrokerSeen                         // (op, attempt) publishes seen: at-most-once transport dedup
 )
 

@@ -28,8 +28,8 @@ type PIDProducer struct {
 }
 
 const (
-	pidProducerOps     sim.TableID = iota // op → {State: pending/done, Value: attempt, Aux: sequence number}
-	pidProducerSession                    // row 0: {Value: producer id, Aux: last sequence number issued}
+	pidProducerOps     sim.TableID = iota // op → opRow
+	pidProducerSession                    // row 0: sessionRow
 	pidProducerEpoch                      // row 0: the first boot (the workload's time origin)
 )
 

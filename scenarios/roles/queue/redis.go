@@ -43,9 +43,9 @@ type RedisConsumer struct {
 }
 
 const (
-	redisKeys     sim.TableID = iota // op → {State, Value: owner session}
-	redisInflight                    // op → {Value: offset to commit}: volatile, the process's memory
-	redisSession                     // row 0: {Value: this process's session}
+	redisKeys     sim.TableID = iota // op → redisKeyRow
+	redisInflight                    // op → inflightRow: volatile, the process's memory
+	redisSession                     // row 0: consumerSessionRow
 	redisSeen                        // offsets seen: at-most-once transport dedup
 )
 

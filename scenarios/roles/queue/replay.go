@@ -26,7 +26,7 @@ type ReplayingBroker struct {
 // Log record states are recordUnacked and recordAcked (see Broker). A
 // committed record keeps in At the time of its first commit, and Status 1.
 const (
-	replayLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries, Status: committed once, At: first commit}
+	replayLog  sim.TableID = iota // offset → logRow
 	replaySeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
 
