@@ -23,19 +23,20 @@ const generalReceived sim.TableID = 0 // row 0: rounds received (count)
 
 // Start sends the plan (general A) and waits for dawn.
 func (g *General) Start(ctx *sim.Context) {
-	ctx.After(g.Dawn, sim.Timer{Kind: TimerDawn, Op: 1})
+	ctx.After(g.Dawn, sim.Timer{Kind: TimerDawn, Op: generalsOp})
 	if g.First {
-		ctx.Send(g.Peer, sim.Message{Kind: MsgPlan, Op: 1, Attempt: 1})
+		ctx.Send(g.Peer, messenger{Round: 1}.encode(MsgPlan))
 	}
 }
 
 // Receive records a round and answers it with the next one.
 func (g *General) Receive(ctx *sim.Context, m sim.Message) {
-	r, _ := ctx.Get(generalReceived, 0, 1)
-	r.Value++
-	ctx.Put(generalReceived, 0, 1, r)
-	if m.Attempt < g.Rounds {
-		ctx.Send(g.Peer, sim.Message{Kind: MsgAck, Op: 1, Attempt: m.Attempt + 1})
+	rec, _ := ctx.Get(generalReceived, 0, generalsOp)
+	r := decodeReceivedRow(rec)
+	r.Count++
+	ctx.Put(generalReceived, 0, generalsOp, r.encode())
+	if round := decodeMessenger(m).Round; round < g.Rounds {
+		ctx.Send(g.Peer, messenger{Round: round + 1}.encode(MsgAck))
 	}
 }
 
@@ -52,9 +53,9 @@ func (g *General) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != TimerDawn {
 		return
 	}
-	r, _ := ctx.Get(generalReceived, 0, 1)
-	if r.Value >= g.expected() {
-		ctx.Effect(g.Sink, 1, 1)
+	r, _ := ctx.Get(generalReceived, 0, generalsOp)
+	if decodeReceivedRow(r).Count >= g.expected() {
+		ctx.Effect(g.Sink, generalsOp, 1)
 	}
 }
 

@@ -28,12 +28,12 @@ func (c *BackoffClient) Start(ctx *sim.Context) {
 }
 
 func (c *BackoffClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
-	var key int64
+	var key idemKey
 	if roles.Idempotent(ctx.Semantics()) {
-		key = 1_000_000 + int64(op)
+		key = clientKey(op)
 	}
-	ctx.Put(clientOps, int64(op), op, sim.Record{State: roles.OpPending, Value: int64(attempt)})
-	ctx.Send(c.Service, sim.Message{Kind: MsgPayRequest, Op: op, Attempt: attempt, Key: key, Payload: roles.Payload(op)})
+	ctx.Put(clientOps, int64(op), op, opRow{State: roles.OpPending, Attempt: attempt}.encode())
+	ctx.Send(c.Service, httpRequest{Key: key, Body: fingerprint(roles.Payload(op))}.encode(envelope{Kind: MsgPayRequest, Op: op, Attempt: attempt}))
 }
 
 // Timer starts an operation or makes its retry.
@@ -51,18 +51,20 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgPayResponse {
 		return
 	}
-	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if !ok || r.State != roles.OpPending || r.Value != int64(m.Attempt) {
+	rec, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
+	r := decodeOpRow(rec)
+	if !ok || r.State != roles.OpPending || r.Attempt != m.Attempt {
 		return // not the attempt it waits for
 	}
-	retryable := m.Status == roles.StatusForbidden || m.Status >= 500
+	resp := decodeHTTPResponse(m)
+	retryable := resp.Status == roles.StatusForbidden || resp.Status >= 500
 	if retryable && ctx.Semantics() != sim.AtMostOnce && m.Attempt <= c.Retries {
 		ctx.After(c.Backoff, sim.Timer{Kind: TimerBackoff, Op: m.Op, Attempt: m.Attempt})
 		return
 	}
 	r.State = roles.OpDone
-	ctx.Put(clientOps, int64(m.Op), m.Op, r)
-	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
+	ctx.Put(clientOps, int64(m.Op), m.Op, r.encode())
+	resp.outcome(ctx, m.Op)
 }
 
 var (

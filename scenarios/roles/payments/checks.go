@@ -19,8 +19,9 @@ func isHTTPResponse(k sim.MsgKind) bool { return k == MsgPayResponse || k == Msg
 
 // keyBody is the first body seen under an Idempotency-Key.
 type keyBody struct {
-	Key, Body int64
-	Op        sim.OpID
+	Key  idemKey
+	Body fingerprint
+	Op   sim.OpID
 }
 
 // rejectedReuse is the invariant "a key reused with another body is
@@ -43,18 +44,19 @@ func (x *rejectedReuse) reuser(op sim.OpID) bool {
 func (x *rejectedReuse) Record(e *sim.Event) {
 	m := &e.Msg
 	switch {
-	case e.Kind == sim.EvDeliver && isHTTPRequest(m.Kind) && m.Key != 0:
-		i, found := slices.BinarySearchFunc(x.firsts, m.Key, func(f keyBody, k int64) int { return h2Cmp(f.Key, k) })
+	case e.Kind == sim.EvDeliver && isHTTPRequest(m.Kind) && decodeHTTPRequest(*m).Key != 0:
+		req := decodeHTTPRequest(*m)
+		i, found := slices.BinarySearchFunc(x.firsts, req.Key, func(f keyBody, k idemKey) int { return h2Cmp(int64(f.Key), int64(k)) })
 		if !found {
-			x.firsts = slices.Insert(x.firsts, i, keyBody{Key: m.Key, Body: m.Payload, Op: m.Op})
+			x.firsts = slices.Insert(x.firsts, i, keyBody{Key: req.Key, Body: req.Body, Op: m.Op})
 			return
 		}
-		if x.firsts[i].Body != m.Payload && !x.reuser(m.Op) {
+		if x.firsts[i].Body != req.Body && !x.reuser(m.Op) {
 			j, _ := slices.BinarySearch(x.reusers, m.Op)
 			x.reusers = slices.Insert(x.reusers, j, m.Op)
 		}
-	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && m.Status >= 200 && m.Status < 300 && x.why == "" && x.reuser(m.Op):
-		x.why = fmt.Sprintf("%s reused another operation's key with a different body and was answered %d, not 422", m.Op, m.Status)
+	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && success(decodeHTTPResponse(*m).Status) && x.why == "" && x.reuser(m.Op):
+		x.why = fmt.Sprintf("%s reused another operation's key with a different body and was answered %d, not 422", m.Op, decodeHTTPResponse(*m).Status)
 	case e.Kind == sim.EvEffect && x.why == "" && x.reuser(m.Op):
 		x.why = fmt.Sprintf("%s reused another operation's key with a different body and had an effect", m.Op)
 	}
@@ -81,8 +83,8 @@ func (x *rejectedReuse) Clone() sim.Invariant {
 func (x *rejectedReuse) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.firsts)))
 	for _, f := range x.firsts {
-		b = binary.AppendVarint(b, f.Key)
-		b = binary.AppendVarint(b, f.Body)
+		b = binary.AppendVarint(b, int64(f.Key))
+		b = binary.AppendVarint(b, int64(f.Body))
 	}
 	b = binary.AppendUvarint(b, uint64(len(x.reusers)))
 	for _, op := range x.reusers {
@@ -142,8 +144,9 @@ func h2CmpRow(a, b h2Row) int {
 
 // storedResult is a COMPLETED row's response: the result and the body.
 type storedResult struct {
-	Row         h2Row
-	Value, Body int64
+	Row      h2Row
+	Response int64
+	Body     fingerprint
 }
 
 // storedResultUnchanged is the invariant "a stored response is never
@@ -185,9 +188,10 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 		i, found := x.find(r)
 		switch {
 		case !found && e.Rec.State == done:
-			x.rows = slices.Insert(x.rows, i, storedResult{Row: r, Value: e.Rec.Value, Body: e.Rec.Aux})
-		case found && x.why == "" && (e.Rec.State != done || e.Rec.Value != x.rows[i].Value || e.Rec.Aux != x.rows[i].Body):
-			x.why = fmt.Sprintf("key %d: the stored result %d (body %d) was overwritten by %s", e.Msg.Key, x.rows[i].Value, x.rows[i].Body, describeRow(e))
+			k := decodeKeyRow(e.Rec)
+			x.rows = slices.Insert(x.rows, i, storedResult{Row: r, Response: k.Response, Body: k.Body})
+		case found && x.why == "" && (e.Rec.State != done || decodeKeyRow(e.Rec).Response != x.rows[i].Response || decodeKeyRow(e.Rec).Body != x.rows[i].Body):
+			x.why = fmt.Sprintf("key %d: the stored result %d (body %d) was overwritten by %s", e.Msg.Key, x.rows[i].Response, x.rows[i].Body, describeRow(e))
 		}
 	case sim.EvStoreDelete:
 		if i, found := x.find(h2Row{e.Node, e.Label, e.Msg.Key}); found {
@@ -201,7 +205,11 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 }
 
 func describeRow(e *sim.Event) string {
-	return fmt.Sprintf("state %d, result %d (body %d) for %s", e.Rec.State, e.Rec.Value, e.Rec.Aux, e.Msg.Op)
+	k := decodeKeyRow(e.Rec)
+	if !k.completed() {
+		return fmt.Sprintf("state %d, pending (body %d) for %s", k.State, k.Body, e.Msg.Op)
+	}
+	return fmt.Sprintf("state %d, result %d (body %d) for %s", k.State, k.Response, k.Body, e.Msg.Op)
 }
 
 func (x *storedResultUnchanged) Name() string { return "stored-result-unchanged" }
@@ -219,8 +227,8 @@ func (x *storedResultUnchanged) AppendState(b []byte) []byte {
 	for _, s := range x.rows {
 		b = append(b, byte(s.Row.Node), s.Row.Table)
 		b = binary.AppendVarint(b, s.Row.Key)
-		b = binary.AppendVarint(b, s.Value)
-		b = binary.AppendVarint(b, s.Body)
+		b = binary.AppendVarint(b, s.Response)
+		b = binary.AppendVarint(b, int64(s.Body))
 	}
 	return append(b, h2Bool(x.why != ""))
 }
@@ -319,3 +327,6 @@ func init() {
 		}})
 	}
 }
+
+// success reports whether an HTTP status is a 2xx.
+func success(status int32) bool { return status >= 200 && status < 300 }

@@ -38,21 +38,21 @@ func (c *HTTPClient) Start(ctx *sim.Context) {
 }
 
 // idempotencyKey returns the key the client sends, 0 for none.
-func (c *HTTPClient) idempotencyKey(ctx *sim.Context, op sim.OpID, attempt int32) int64 {
+func (c *HTTPClient) idempotencyKey(ctx *sim.Context, op sim.OpID, attempt int32) idemKey {
 	sem := ctx.Semantics()
 	if sem == sim.AtMostOnce || sem == sim.AtLeastOnce {
 		return 0
 	}
 	switch {
 	case c.KeyPerTry:
-		return int64(op)*1000 + int64(attempt)
+		return idemKey(int64(op)*1000 + int64(attempt)) // a fresh key per attempt
 	case c.ReuseFirst:
-		return 1_000_000 + 1
+		return clientKey(1)
 	case c.ServerIssued:
 		r, _ := ctx.Get(clientOps, int64(op), op)
-		return r.Aux // 0 until a 202 brought one
+		return decodeOpRow(r).IssuedKey // 0 until a 202 brought one
 	}
-	return 1_000_000 + int64(op)
+	return clientKey(op)
 }
 
 // kinds returns the request and response kinds of the endpoint it calls.
@@ -66,13 +66,13 @@ func (c *HTTPClient) kinds() (sim.MsgKind, sim.MsgKind) {
 // post sends one attempt and remembers it as the latest.
 func (c *HTTPClient) post(ctx *sim.Context, op sim.OpID, attempt int32) {
 	key := c.idempotencyKey(ctx, op, attempt)
-	rec := sim.Record{State: roles.OpPending, Value: int64(attempt)}
+	row := opRow{State: roles.OpPending, Attempt: attempt}
 	if c.ServerIssued {
-		rec.Aux = key // keep the issued key for later attempts
+		row.IssuedKey = key // keep the issued key for later attempts
 	}
-	ctx.Put(clientOps, int64(op), op, rec)
-	req, _ := c.kinds()
-	ctx.Send(c.Service, sim.Message{Kind: req, Op: op, Attempt: attempt, Key: key, Payload: roles.Payload(op)})
+	ctx.Put(clientOps, int64(op), op, row.encode())
+	kind, _ := c.kinds()
+	ctx.Send(c.Service, httpRequest{Key: key, Body: fingerprint(roles.Payload(op))}.encode(envelope{Kind: kind, Op: op, Attempt: attempt}))
 }
 
 // send sends one attempt and arms its retry timer.
@@ -93,7 +93,7 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 		c.send(ctx, t.Op, max(c.Clicks, 1))
 	case roles.TimerRetry:
 		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
-		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
+		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
 			c.send(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -103,26 +103,30 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 // outcome, late ones included: that is how two different transaction ids
 // for one payment become visible.
 func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
-	if _, resp := c.kinds(); m.Kind != resp || m.Status == roles.StatusConflict {
-		return // 409: still in flight; the retry timer will ask again
-	}
-	if m.Status == roles.StatusAccepted {
-		c.learnKey(ctx, m) // 202: accepted, the result is to be asked for later
+	if _, kind := c.kinds(); m.Kind != kind {
 		return
 	}
-	ctx.Outcome(m.Op, m.Value*1000+int64(m.Status), m.Status)
+	resp := decodeHTTPResponse(m)
+	if resp.Status == roles.StatusConflict {
+		return // 409: still in flight; the retry timer will ask again
+	}
+	if resp.Status == roles.StatusAccepted {
+		c.learnKey(ctx, m.Op, resp.IssuedKey) // 202: accepted, the result is to be asked for later
+		return
+	}
+	resp.outcome(ctx, m.Op)
 	roles.FinishOp(ctx, clientOps, m.Op)
 }
 
 // learnKey keeps the key a 202 carries, when the client waits for one.
-func (c *HTTPClient) learnKey(ctx *sim.Context, m sim.Message) {
-	if !c.ServerIssued || m.Key == 0 {
+func (c *HTTPClient) learnKey(ctx *sim.Context, op sim.OpID, issued idemKey) {
+	if !c.ServerIssued || issued == 0 {
 		return
 	}
-	r, ok := ctx.Get(clientOps, int64(m.Op), m.Op)
-	if ok && r.State == roles.OpPending && r.Aux == 0 {
-		r.Aux = m.Key
-		ctx.Put(clientOps, int64(m.Op), m.Op, r)
+	rec, ok := ctx.Get(clientOps, int64(op), op)
+	if r := decodeOpRow(rec); ok && r.State == roles.OpPending && r.IssuedKey == 0 {
+		r.IssuedKey = issued
+		ctx.Put(clientOps, int64(op), op, r.encode())
 	}
 }
 

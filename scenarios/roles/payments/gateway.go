@@ -31,16 +31,17 @@ func (g *Gateway) Timer(*sim.Context, sim.Timer) {}
 func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgCharge:
-		if g.Mode == "idempotent" && m.Key != 0 {
-			if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
-				g.reply(ctx, m, MsgChargeResult, roles.StatusCreated, r.Value)
+		call := decodeProviderCall(m)
+		if g.Mode == "idempotent" && call.Key != 0 {
+			if r, ok := ctx.Get(gatewayCharges, int64(call.Key), m.Op); ok {
+				g.reply(ctx, m, MsgChargeResult, roles.StatusCreated, decodeChargeRow(r).TxnID)
 				return
 			}
 		}
 		txn := g.nextTransaction(ctx)
 		ctx.Effect(SinkCardCharges, m.Op, txn)
-		if m.Key != 0 && g.Mode != "plain" {
-			ctx.Put(gatewayCharges, m.Key, m.Op, sim.Record{Value: txn, Aux: m.Payload})
+		if call.Key != 0 && g.Mode != "plain" {
+			ctx.Put(gatewayCharges, int64(call.Key), m.Op, chargeRow{TxnID: txn, Body: call.Body}.encode())
 		}
 		g.reply(ctx, m, MsgChargeResult, roles.StatusCreated, txn)
 	case MsgLookup:
@@ -48,8 +49,8 @@ func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
 			g.reply(ctx, m, MsgLookupResult, roles.StatusNotImplemented, 0)
 			return
 		}
-		if r, ok := ctx.Get(gatewayCharges, m.Key, m.Op); ok {
-			g.reply(ctx, m, MsgLookupResult, roles.StatusOK, r.Value)
+		if r, ok := ctx.Get(gatewayCharges, int64(decodeProviderCall(m).Key), m.Op); ok {
+			g.reply(ctx, m, MsgLookupResult, roles.StatusOK, decodeChargeRow(r).TxnID)
 			return
 		}
 		g.reply(ctx, m, MsgLookupResult, roles.StatusNotFound, 0)
@@ -57,17 +58,20 @@ func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 func (g *Gateway) nextTransaction(ctx *sim.Context) int64 {
-	r, _ := ctx.Get(gatewayCounter, 0, 0)
-	if r.Value == 0 {
-		r.Value = 8820 // the lesson's transaction 8821 is the first one
+	rec, _ := ctx.Get(gatewayCounter, 0, 0)
+	c := decodeCounterRow(rec)
+	if c.Last == 0 {
+		c.Last = 8820 // the lesson's transaction 8821 is the first one
 	}
-	r.Value++
-	ctx.Put(gatewayCounter, 0, 0, r)
-	return r.Value
+	c.Last++
+	ctx.Put(gatewayCounter, 0, 0, c.encode())
+	return c.Last
 }
 
 func (g *Gateway) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, status int32, txn int64) {
-	ctx.Send(m.From, sim.Message{Kind: kind, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: txn, Status: status})
+	answer := decodeProviderCall(m)
+	answer.Status, answer.TxnID = status, txn
+	ctx.Send(m.From, answer.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
 var (

@@ -2,7 +2,6 @@ package payments
 
 import (
 	"github.com/oncesim/once/scenarios/roles"
-	"github.com/oncesim/once/sim"
 )
 
 // keyProtocol is the Idempotency-Key protocol (IETF draft) as every
@@ -16,8 +15,7 @@ import (
 //     unknown): 409 Conflict;
 //   - a completed key: its stored response, replayed byte for byte.
 //
-// The key table's rows carry the key's state in State, the payload's
-// fingerprint in Aux and the stored response in Status and Value.
+// The key table's rows are keyRows.
 type keyProtocol struct {
 	completed int32 // the State of a row whose response is stored
 	// noFingerprint: a known key with another payload is answered as if
@@ -25,29 +23,23 @@ type keyProtocol struct {
 	noFingerprint bool
 }
 
-// keyAnswer is the response a request gets without being processed.
-type keyAnswer struct {
-	Status int32
-	Value  int64
-}
-
-// answer returns the answer to request m and true, or false when m is a
-// new request the service must process. lookup returns the row stored
-// under m's key (false: none, or one the service chooses to process
+// answer returns the answer to request req and true, or false when req is
+// a new request the service must process. lookup returns the row stored
+// under req's key (false: none, or one the service chooses to process
 // again); it is called only when m carries a key.
-func (p keyProtocol) answer(m sim.Message, lookup func() (sim.Record, bool)) (keyAnswer, bool) {
-	if m.Key == 0 {
-		return keyAnswer{Status: roles.StatusBadRequest}, true
+func (p keyProtocol) answer(req httpRequest, lookup func() (keyRow, bool)) (httpResponse, bool) {
+	if req.Key == 0 {
+		return httpResponse{Status: roles.StatusBadRequest}, true
 	}
 	r, known := lookup()
 	switch {
 	case !known:
-		return keyAnswer{}, false
-	case r.Aux != m.Payload && !p.noFingerprint:
-		return keyAnswer{Status: roles.StatusUnprocessable}, true
+		return httpResponse{}, false
+	case r.Body != req.Body && !p.noFingerprint:
+		return httpResponse{Status: roles.StatusUnprocessable}, true
 	case r.State != p.completed:
-		return keyAnswer{Status: roles.StatusConflict}, true
+		return httpResponse{Status: roles.StatusConflict}, true
 	default:
-		return keyAnswer{Status: r.Status, Value: r.Value}, true
+		return httpResponse{Status: r.Status, Result: r.Response}, true
 	}
 }

@@ -49,21 +49,21 @@ type IntentService struct {
 
 const (
 	intentKeys  sim.TableID = iota // key → intent and, once completed, the response
-	intentCalls                    // key → provider calls so far (Status) and the client attempt (Aux)
+	intentCalls                    // key → callsRow: provider calls so far and the waiting client attempt
 )
 
 // providerKeyShift puts the try number above every client key, so that a
 // retry under a new key is still traced back to its intent.
 const providerKeyShift = 40
 
-func (s *IntentService) providerKey(key int64, try int32) int64 {
+func (s *IntentService) providerKey(key idemKey, try int32) idemKey {
 	if s.NewKey {
-		return key | int64(try)<<providerKeyShift
+		return key | idemKey(try)<<providerKeyShift
 	}
 	return key
 }
 
-func intentKeyOf(providerKey int64) int64 { return providerKey & (1<<providerKeyShift - 1) }
+func intentKeyOf(providerKey idemKey) idemKey { return providerKey & (1<<providerKeyShift - 1) }
 
 // Start hands every intent a crash left PROCESSING to the reconciler: its
 // charge may or may not have happened.
@@ -74,13 +74,13 @@ func (s *IntentService) Start(ctx *sim.Context) {
 	keys := ctx.Rows(intentKeys)
 	var pending []int64
 	for i := 0; i < keys.Len(); i++ {
-		if key, r := keys.At(i); r.State == intentProcessing {
+		if key, r := keys.At(i); decodeKeyRow(r).State == intentProcessing {
 			pending = append(pending, key)
 		}
 	}
 	for _, key := range pending { // Put below must not run while iterating
 		r, _ := ctx.Get(intentKeys, key, 0)
-		s.markUnknown(ctx, key, r)
+		s.markUnknown(ctx, idemKey(key), decodeKeyRow(r))
 	}
 }
 
@@ -91,54 +91,61 @@ func (s *IntentService) Receive(ctx *sim.Context, m sim.Message) {
 	case m.Kind == MsgPayRequest && idem:
 		s.request(ctx, m)
 	case m.Kind == MsgPayRequest:
-		ctx.Send(s.Provider, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Payload: m.Payload})
+		ctx.Send(s.Provider, providerCall{Body: decodeHTTPRequest(m).Body}.encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
 	case m.Kind == MsgChargeResult && idem:
 		s.result(ctx, m)
 	case m.Kind == MsgChargeResult:
-		s.reply(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
+		s.reply(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusCreated, Result: decodeProviderCall(m).TxnID})
 	case m.Kind == MsgResolved && idem:
 		s.resolved(ctx, m)
 	}
 }
 
-func (s *IntentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
-	ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+func (s *IntentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, resp httpResponse) {
+	ctx.Send(s.Client, resp.encode(envelope{Kind: MsgPayResponse, Op: op, Attempt: attempt}))
 }
 
 func (s *IntentService) request(ctx *sim.Context, m sim.Message) {
 	// A key PROCESSING or UNKNOWN is not decided yet: 409.
-	lookup := func() (sim.Record, bool) { return ctx.Get(intentKeys, m.Key, m.Op) }
-	if a, answered := (keyProtocol{completed: intentCompleted}).answer(m, lookup); answered {
-		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
+	req := decodeHTTPRequest(m)
+	lookup := func() (keyRow, bool) {
+		r, ok := ctx.Get(intentKeys, int64(req.Key), m.Op)
+		return decodeKeyRow(r), ok
+	}
+	if a, answered := (keyProtocol{completed: intentCompleted}).answer(req, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a)
 		return
 	}
-	ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentProcessing, Value: int64(m.Op), Aux: m.Payload})
-	ctx.Put(intentCalls, m.Key, m.Op, sim.Record{Aux: int64(m.Attempt)})
-	s.charge(ctx, m.Key, m.Op, m.Payload)
+	ctx.Put(intentKeys, int64(req.Key), m.Op, keyRow{State: intentProcessing, Op: m.Op, Body: req.Body}.encode())
+	ctx.Put(intentCalls, int64(req.Key), m.Op, callsRow{ClientAttempt: m.Attempt}.encode())
+	s.charge(ctx, req.Key, m.Op, req.Body)
 }
 
 // charge calls the provider once more for the intent under key and arms
 // the call's deadline.
-func (s *IntentService) charge(ctx *sim.Context, key int64, op sim.OpID, amount int64) {
-	c, _ := ctx.Get(intentCalls, key, op)
-	c.Status++
-	ctx.Put(intentCalls, key, op, c)
-	ctx.Send(s.Provider, sim.Message{Kind: MsgCharge, Op: op, Attempt: c.Status, Key: s.providerKey(key, c.Status), Payload: amount})
-	ctx.After(s.CallTimeout, sim.Timer{Kind: TimerCallTimeout, Op: op, Attempt: c.Status, Key: key})
+func (s *IntentService) charge(ctx *sim.Context, key idemKey, op sim.OpID, body fingerprint) {
+	rec, _ := ctx.Get(intentCalls, int64(key), op)
+	c := decodeCallsRow(rec)
+	c.Calls++
+	ctx.Put(intentCalls, int64(key), op, c.encode())
+	ctx.Send(s.Provider, providerCall{Key: s.providerKey(key, c.Calls), Body: body}.encode(envelope{Kind: MsgCharge, Op: op, Attempt: c.Calls}))
+	ctx.After(s.CallTimeout, sim.Timer{Kind: TimerCallTimeout, Op: op, Attempt: c.Calls, Key: int64(key)})
 }
 
 // result completes the intent with the provider's answer, on time or late.
 func (s *IntentService) result(ctx *sim.Context, m sim.Message) {
-	key := intentKeyOf(m.Key)
-	r, ok := ctx.Get(intentKeys, key, m.Op)
+	res := decodeProviderCall(m)
+	key := intentKeyOf(res.Key)
+	rec, ok := ctx.Get(intentKeys, int64(key), m.Op)
+	r := decodeKeyRow(rec)
 	if !ok || r.State == intentCompleted {
 		return // a second charge's answer: the first one is the result
 	}
 	waiting := r.State == intentProcessing
-	ctx.Put(intentKeys, key, m.Op, sim.Record{State: intentCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: r.Aux})
+	ctx.Put(intentKeys, int64(key), m.Op, keyRow{State: intentCompleted, Status: roles.StatusCreated, Response: res.TxnID, Body: r.Body}.encode())
 	if waiting { // the request that started the call still waits for it
-		c, _ := ctx.Get(intentCalls, key, m.Op)
-		s.reply(ctx, m.Op, int32(c.Aux), roles.StatusCreated, m.Value)
+		c, _ := ctx.Get(intentCalls, int64(key), m.Op)
+		s.reply(ctx, m.Op, decodeCallsRow(c).ClientAttempt, httpResponse{Status: roles.StatusCreated, Result: res.TxnID})
 	}
 }
 
@@ -147,42 +154,45 @@ func (s *IntentService) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != TimerCallTimeout {
 		return
 	}
-	r, ok := ctx.Get(intentKeys, t.Key, t.Op)
+	key := idemKey(t.Key)
+	rec, ok := ctx.Get(intentKeys, t.Key, t.Op)
 	c, _ := ctx.Get(intentCalls, t.Key, t.Op)
-	if !ok || r.State != intentProcessing || c.Status != t.Attempt {
+	r := decodeKeyRow(rec)
+	if !ok || r.State != intentProcessing || decodeCallsRow(c).Calls != t.Attempt {
 		return // answered in time, or an older call's deadline
 	}
 	if s.NewKey {
-		s.charge(ctx, t.Key, t.Op, r.Aux) // the blind retry
+		s.charge(ctx, key, t.Op, r.Body) // the blind retry
 		return
 	}
-	s.markUnknown(ctx, t.Key, r)
+	s.markUnknown(ctx, key, r)
 }
 
 // markUnknown records that the intent's outcome is unknown, then hands it
 // to the reconciler.
-func (s *IntentService) markUnknown(ctx *sim.Context, key int64, r sim.Record) {
-	op := sim.OpID(r.Value)
+func (s *IntentService) markUnknown(ctx *sim.Context, key idemKey, r keyRow) {
 	r.State, r.At = intentUnknown, 0
-	ctx.Put(intentKeys, key, op, r)
-	ctx.Send(s.Reconciler, sim.Message{Kind: MsgUnknown, Op: op, Key: key, Payload: r.Aux})
+	ctx.Put(intentKeys, int64(key), r.Op, r.encode())
+	ctx.Send(s.Reconciler, outcomeReport{Key: key, Body: r.Body}.encode(envelope{Kind: MsgUnknown, Op: r.Op}))
 }
 
 // resolved applies the reconciler's finding to an UNKNOWN intent: charged
 // (complete it with that transaction), not found (charge again, same key),
 // or undecidable (a provider without lookups: it stays UNKNOWN for a human).
 func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
-	r, ok := ctx.Get(intentKeys, m.Key, m.Op)
+	res := decodeOutcomeReport(m)
+	rec, ok := ctx.Get(intentKeys, int64(res.Key), m.Op)
+	r := decodeKeyRow(rec)
 	if !ok || r.State != intentUnknown {
 		return // a late result got there first
 	}
-	switch m.Status {
+	switch res.Status {
 	case roles.StatusOK:
-		ctx.Put(intentKeys, m.Key, m.Op, sim.Record{State: intentCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: r.Aux})
+		ctx.Put(intentKeys, int64(res.Key), m.Op, keyRow{State: intentCompleted, Status: roles.StatusCreated, Response: res.TxnID, Body: r.Body}.encode())
 	case roles.StatusNotFound:
 		r.State, r.At = intentProcessing, 0
-		ctx.Put(intentKeys, m.Key, m.Op, r)
-		s.charge(ctx, m.Key, m.Op, r.Aux)
+		ctx.Put(intentKeys, int64(res.Key), m.Op, r.encode())
+		s.charge(ctx, res.Key, m.Op, r.Body)
 	}
 }
 

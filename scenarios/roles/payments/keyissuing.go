@@ -23,7 +23,7 @@ type KeyIssuingService struct {
 const issuedCounter sim.TableID = 2 // row 0: keys issued so far (after keys and seen)
 
 // issuedKeyBase keeps server-issued keys apart from every client key.
-const issuedKeyBase int64 = 9_000_000_000
+const issuedKeyBase idemKey = 9_000_000_000
 
 // Receive issues a key to a keyless payment; everything else is the
 // payment service's.
@@ -33,13 +33,14 @@ func (s *KeyIssuingService) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	switch {
-	case m.Kind == MsgPayRequest && m.Key == 0:
-		m.Key = s.issue(ctx, m.Op)
+	case m.Kind == MsgPayRequest && decodeHTTPRequest(m).Key == 0:
+		req := decodeHTTPRequest(m)
+		req.Key = s.issue(ctx, m.Op)
 		// Intent first: the key is PROCESSING and the charge is on its way
 		// before the 202 leaves (a crash in between sends no 202).
-		s.handleIdempotent(ctx, m)
-		ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: roles.StatusAccepted, Key: m.Key})
-	case m.Kind == MsgChargeResult && m.Key >= issuedKeyBase:
+		s.handleIdempotent(ctx, req.onto(m), req)
+		s.reply(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusAccepted, IssuedKey: req.Key})
+	case m.Kind == MsgChargeResult && decodeProviderCall(m).Key >= issuedKeyBase:
 		// The keyless request was already answered (202): store the
 		// result for the client's next ask.
 		s.completeIdempotent(ctx, m, false)
@@ -49,11 +50,12 @@ func (s *KeyIssuingService) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 // issue draws the next key from a durable counter.
-func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) int64 {
-	r, _ := ctx.Get(issuedCounter, 0, op)
-	r.Value++
-	ctx.Put(issuedCounter, 0, op, r)
-	return issuedKeyBase + r.Value
+func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) idemKey {
+	rec, _ := ctx.Get(issuedCounter, 0, op)
+	c := decodeCounterRow(rec)
+	c.Last++
+	ctx.Put(issuedCounter, 0, op, c.encode())
+	return issuedKeyBase + idemKey(c.Last)
 }
 
 var (

@@ -50,14 +50,12 @@ const (
 )
 
 // A run is one execution of an order: under the idempotent semantics its
-// Idempotency-Key, otherwise one per request received. Its progress row
-// holds the current step (State), the calls of that step so far (Status),
-// the operation and the client's attempt (Value = op*1000+attempt), and the
-// contract id once step 1 is done (Aux).
+// Idempotency-Key, otherwise one per request received (op*1000+attempt, a
+// fresh id per request). Its progress row is a runRow.
 func orderRun(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
 
 // orderStepKey derives a step's dedup key from the order's key.
-func orderStepKey(orderKey int64, step int32) int64 { return orderKey*10 + int64(step) }
+func orderStepKey(orderKey int64, step int32) idemKey { return idemKey(orderKey*10 + int64(step)) }
 
 // Start runs again, from the first step, every order a crash left
 // PROCESSING: its progress was in memory.
@@ -68,13 +66,14 @@ func (s *OrderService) Start(ctx *sim.Context) {
 	keys := ctx.Rows(orderKeys)
 	var pending []int64
 	for i := 0; i < keys.Len(); i++ {
-		if key, r := keys.At(i); r.State == roles.KeyProcessing {
+		if key, r := keys.At(i); decodeKeyRow(r).State == roles.KeyProcessing {
 			pending = append(pending, key)
 		}
 	}
 	for _, key := range pending {
-		r, _ := ctx.Get(orderKeys, key, 0)
-		s.start(ctx, key, sim.OpID(r.Value), r.Status)
+		rec, _ := ctx.Get(orderKeys, key, 0)
+		r := decodeKeyRow(rec)
+		s.start(ctx, key, r.Op, r.Attempt)
 	}
 }
 
@@ -88,8 +87,8 @@ func (s *OrderService) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func (s *OrderService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, contract int64) {
-	ctx.Send(s.Client, sim.Message{Kind: MsgOrderResponse, Op: op, Attempt: attempt, Status: status, Value: contract})
+func (s *OrderService) reply(ctx *sim.Context, op sim.OpID, attempt int32, resp httpResponse) {
+	ctx.Send(s.Client, resp.encode(envelope{Kind: MsgOrderResponse, Op: op, Attempt: attempt}))
 }
 
 func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
@@ -109,59 +108,67 @@ func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
 }
 
 func (s *OrderService) orderIdempotent(ctx *sim.Context, m sim.Message) {
-	lookup := func() (sim.Record, bool) { return ctx.Get(orderKeys, m.Key, m.Op) }
-	if a, answered := (keyProtocol{completed: roles.KeyCompleted}).answer(m, lookup); answered {
-		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
+	req := decodeHTTPRequest(m)
+	lookup := func() (keyRow, bool) {
+		r, ok := ctx.Get(orderKeys, int64(req.Key), m.Op)
+		return decodeKeyRow(r), ok
+	}
+	if a, answered := (keyProtocol{completed: roles.KeyCompleted}).answer(req, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a)
 		return
 	}
 	// The key is persisted before the first step is called.
-	ctx.Put(orderKeys, m.Key, m.Op, sim.Record{State: roles.KeyProcessing, Status: m.Attempt, Value: int64(m.Op), Aux: m.Payload})
-	s.start(ctx, m.Key, m.Op, m.Attempt)
+	ctx.Put(orderKeys, int64(req.Key), m.Op, keyRow{State: roles.KeyProcessing, Op: m.Op, Attempt: m.Attempt, Body: req.Body}.encode())
+	s.start(ctx, int64(req.Key), m.Op, m.Attempt)
 }
 
 // start runs an order from its first step.
 func (s *OrderService) start(ctx *sim.Context, run int64, op sim.OpID, attempt int32) {
-	r := sim.Record{State: stepContract, Value: orderRun(op, attempt)}
-	s.call(ctx, run, op, r)
+	s.call(ctx, run, op, runRow{Step: stepContract, Attempt: attempt})
 }
 
 // call calls the run's current step (once more) and arms its deadline.
-func (s *OrderService) call(ctx *sim.Context, run int64, op sim.OpID, r sim.Record) {
-	r.Status++
-	ctx.Put(orderRuns, run, op, r)
-	var key int64
+func (s *OrderService) call(ctx *sim.Context, run int64, op sim.OpID, r runRow) {
+	r.Calls++
+	ctx.Put(orderRuns, run, op, r.encode())
+	var key idemKey
 	if s.PerStep && roles.Idempotent(ctx.Semantics()) {
-		key = orderStepKey(run, r.State)
+		key = orderStepKey(run, r.Step)
 	}
-	ctx.Send(s.Steps[r.State-1], sim.Message{Kind: MsgStep, Op: op, Attempt: r.Status, Key: key, Payload: run*4 + int64(r.State)})
-	ctx.After(s.StepTimeout, sim.Timer{Kind: TimerStepTimeout, Op: op, Attempt: r.State*1000 + r.Status, Key: run})
+	ctx.Send(s.Steps[r.Step-1], stepCall{Key: key, Run: run, Step: r.Step}.encode(envelope{Kind: MsgStep, Op: op, Attempt: r.Calls}))
+	ctx.After(s.StepTimeout, sim.Timer{Kind: TimerStepTimeout, Op: op, Attempt: stepDeadline(r), Key: run})
 }
+
+// stepDeadline names the call a step deadline is for: a deadline whose
+// call has been answered, or called again, finds another one in the row.
+func stepDeadline(r runRow) int32 { return r.Step*1000 + r.Calls }
 
 // stepDone moves a run past an acknowledged step.
 func (s *OrderService) stepDone(ctx *sim.Context, m sim.Message) {
-	run, step := m.Payload/4, int32(m.Payload%4)
-	r, ok := ctx.Get(orderRuns, run, m.Op)
-	if !ok || r.State != step {
+	ack := decodeStepCall(m)
+	rec, ok := ctx.Get(orderRuns, ack.Run, m.Op)
+	r := decodeRunRow(rec)
+	if !ok || r.Step != ack.Step {
 		return // a repeated step's second acknowledgement
 	}
-	if step == stepContract {
-		r.Aux = m.Value
+	if ack.Step == stepContract {
+		r.Contract = ack.RecordID
 	}
 	if ctx.CrashPoint(PointBetweenSteps, &m) {
 		return
 	}
-	if step < stepCount {
-		r.State, r.Status = step+1, 0
-		s.call(ctx, run, m.Op, r)
+	if ack.Step < stepCount {
+		r.Step, r.Calls = ack.Step+1, 0
+		s.call(ctx, ack.Run, m.Op, r)
 		return
 	}
-	ctx.Delete(orderRuns, run, m.Op)
-	attempt := int32(r.Value % 1000)
+	ctx.Delete(orderRuns, ack.Run, m.Op)
 	if roles.Idempotent(ctx.Semantics()) {
-		k, _ := ctx.Get(orderKeys, run, m.Op)
-		ctx.Put(orderKeys, run, m.Op, sim.Record{State: roles.KeyCompleted, Status: roles.StatusCreated, Value: r.Aux, Aux: k.Aux})
+		k, _ := ctx.Get(orderKeys, ack.Run, m.Op)
+		done := keyRow{State: roles.KeyCompleted, Status: roles.StatusCreated, Response: r.Contract, Body: decodeKeyRow(k).Body}
+		ctx.Put(orderKeys, ack.Run, m.Op, done.encode())
 	}
-	s.reply(ctx, m.Op, attempt, roles.StatusCreated, r.Aux)
+	s.reply(ctx, m.Op, r.Attempt, httpResponse{Status: roles.StatusCreated, Result: r.Contract})
 }
 
 // Timer handles a step's deadline: call it again, or (at-most-once) give
@@ -170,13 +177,14 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != TimerStepTimeout {
 		return
 	}
-	r, ok := ctx.Get(orderRuns, t.Key, t.Op)
-	if !ok || r.State*1000+r.Status != t.Attempt {
+	rec, ok := ctx.Get(orderRuns, t.Key, t.Op)
+	r := decodeRunRow(rec)
+	if !ok || stepDeadline(r) != t.Attempt {
 		return // the step was acknowledged in time
 	}
 	if ctx.Semantics() == sim.AtMostOnce {
 		ctx.Delete(orderRuns, t.Key, t.Op)
-		s.reply(ctx, t.Op, int32(r.Value%1000), roles.StatusServerError, 0)
+		s.reply(ctx, t.Op, r.Attempt, httpResponse{Status: roles.StatusServerError})
 		return
 	}
 	s.call(ctx, t.Key, t.Op, r)

@@ -22,7 +22,7 @@ type RateLimitedProvider struct {
 
 const (
 	edgeWindow  sim.TableID = iota // row 0: the open window (At = its end, Status = requests admitted)
-	edgePending                    // op*1000+attempt → the caller (Value) waiting for the core
+	edgePending                    // op*1000+attempt → pendingCallRow: the caller waiting for the core
 )
 
 func edgeRequest(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
@@ -35,33 +35,34 @@ func (p *RateLimitedProvider) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPayRequest:
 		if !p.admit(ctx, m.Op) {
-			ctx.Send(m.From, sim.Message{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt, Status: roles.StatusForbidden})
+			ctx.Send(m.From, httpResponse{Status: roles.StatusForbidden}.encode(envelope{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt}))
 			return
 		}
-		ctx.Put(edgePending, edgeRequest(m.Op, m.Attempt), m.Op, sim.Record{Value: int64(m.From)})
-		ctx.Send(p.Core, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
+		req := decodeHTTPRequest(m)
+		ctx.Put(edgePending, edgeRequest(m.Op, m.Attempt), m.Op, pendingCallRow{Caller: m.From}.encode())
+		ctx.Send(p.Core, providerCall{Key: req.Key, Body: req.Body}.encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
 		ctx.After(p.CoreTimeout, sim.Timer{Kind: TimerCoreTimeout, Op: m.Op, Attempt: m.Attempt})
 	case MsgChargeResult:
-		p.answer(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
+		p.answer(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusCreated, Result: decodeProviderCall(m).TxnID})
 	}
 }
 
 // Timer answers 504 for a request the core left unanswered.
 func (p *RateLimitedProvider) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind == TimerCoreTimeout {
-		p.answer(ctx, t.Op, t.Attempt, roles.StatusGatewayTimeout, 0)
+		p.answer(ctx, t.Op, t.Attempt, httpResponse{Status: roles.StatusGatewayTimeout})
 	}
 }
 
 // answer replies to a pending request, once.
-func (p *RateLimitedProvider) answer(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
+func (p *RateLimitedProvider) answer(ctx *sim.Context, op sim.OpID, attempt int32, resp httpResponse) {
 	req := edgeRequest(op, attempt)
 	r, ok := ctx.Get(edgePending, req, op)
 	if !ok {
 		return // answered already (a late core answer after the 504)
 	}
 	ctx.Delete(edgePending, req, op)
-	ctx.Send(sim.NodeID(r.Value), sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+	ctx.Send(decodePendingCallRow(r).Caller, resp.encode(envelope{Kind: MsgPayResponse, Op: op, Attempt: attempt}))
 }
 
 // admit counts the request against the open window. The row keeps the
@@ -69,15 +70,16 @@ func (p *RateLimitedProvider) answer(ctx *sim.Context, op sim.OpID, attempt int3
 // the explorer's fingerprints assume), and a window opened at time 0 is
 // told apart from an unset stamp.
 func (p *RateLimitedProvider) admit(ctx *sim.Context, op sim.OpID) bool {
-	w, ok := ctx.Get(edgeWindow, 0, op)
-	if !ok || ctx.Now() >= w.At {
-		w = sim.Record{At: ctx.Now() + p.Window}
+	rec, ok := ctx.Get(edgeWindow, 0, op)
+	w := decodeWindowRow(rec)
+	if !ok || ctx.Now() >= w.Ends {
+		w = windowRow{Ends: ctx.Now() + p.Window}
 	}
-	if w.Status >= p.Limit {
+	if w.Admitted >= p.Limit {
 		return false
 	}
-	w.Status++
-	ctx.Put(edgeWindow, 0, op, w)
+	w.Admitted++
+	ctx.Put(edgeWindow, 0, op, w.encode())
 	return true
 }
 

@@ -22,7 +22,7 @@ type Reconciler struct {
 }
 
 const (
-	reconcileBacklog sim.TableID = iota // key → QUEUED entry (op in Value, amount in Aux); At orders the line
+	reconcileBacklog sim.TableID = iota // key → backlogRow (QUEUED); its At orders the line
 	reconcileTicking                    // row 0 present: a tick is scheduled
 )
 
@@ -45,14 +45,16 @@ func (c *Reconciler) arm(ctx *sim.Context) {
 func (c *Reconciler) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgUnknown:
-		ctx.Put(reconcileBacklog, m.Key, m.Op, sim.Record{State: 1, Value: int64(m.Op), Aux: m.Payload})
+		u := decodeOutcomeReport(m)
+		ctx.Put(reconcileBacklog, int64(u.Key), m.Op, backlogRow{Op: m.Op, Body: u.Body}.encode())
 		c.arm(ctx)
 	case MsgLookupResult:
-		if _, ok := ctx.Get(reconcileBacklog, m.Key, m.Op); !ok {
+		res := decodeProviderCall(m)
+		if _, ok := ctx.Get(reconcileBacklog, int64(res.Key), m.Op); !ok {
 			return // answered already
 		}
-		ctx.Delete(reconcileBacklog, m.Key, m.Op)
-		ctx.Send(c.Service, sim.Message{Kind: MsgResolved, Op: m.Op, Key: m.Key, Status: m.Status, Value: m.Value})
+		ctx.Delete(reconcileBacklog, int64(res.Key), m.Op)
+		ctx.Send(c.Service, outcomeReport{Key: res.Key, Status: res.Status, TxnID: res.TxnID}.encode(envelope{Kind: MsgResolved, Op: m.Op}))
 	}
 }
 
@@ -66,17 +68,17 @@ func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
 	if rows.Len() == 0 {
 		return
 	}
-	oldest, first := 0, sim.Record{}
+	oldest, first := 0, backlogRow{}
 	for i := 0; i < rows.Len(); i++ {
-		if _, r := rows.At(i); i == 0 || r.At < first.At {
-			oldest, first = i, r
+		if _, rec := rows.At(i); i == 0 || rec.At < first.At {
+			oldest, first = i, decodeBacklogRow(rec)
 		}
 	}
-	key, r := rows.At(oldest)
-	op := sim.OpID(r.Value)
+	key, rec := rows.At(oldest)
+	r := decodeBacklogRow(rec)
 	r.At = 0 // to the end of the line until answered
-	ctx.Put(reconcileBacklog, key, op, r)
-	ctx.Send(c.Provider, sim.Message{Kind: MsgLookup, Op: op, Key: key, Payload: r.Aux})
+	ctx.Put(reconcileBacklog, key, r.Op, r.encode())
+	ctx.Send(c.Provider, providerCall{Key: idemKey(key), Body: r.Body}.encode(envelope{Kind: MsgLookup, Op: r.Op}))
 	c.arm(ctx)
 }
 

@@ -51,9 +51,9 @@ func (s *PaymentService) Start(ctx *sim.Context) {
 	}
 	keys := ctx.Rows(serviceKeys)
 	for i := 0; i < keys.Len(); i++ {
-		key, r := keys.At(i)
-		if r.State == roles.KeyProcessing {
-			ctx.Send(s.Gateway, sim.Message{Kind: MsgLookup, Key: key, Payload: r.Aux, Op: sim.OpID(r.Value)})
+		key, rec := keys.At(i)
+		if r := decodeKeyRow(rec); r.State == roles.KeyProcessing {
+			ctx.Send(s.Gateway, providerCall{Key: idemKey(key), Body: r.Body}.encode(envelope{Kind: MsgLookup, Op: r.Op}))
 		}
 	}
 }
@@ -66,7 +66,7 @@ func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
 	idem := roles.Idempotent(ctx.Semantics())
 	switch {
 	case m.Kind == MsgPayRequest && idem:
-		s.handleIdempotent(ctx, m)
+		s.handleIdempotent(ctx, m, decodeHTTPRequest(m))
 	case m.Kind == MsgPayRequest:
 		if ctx.Semantics() == sim.AtMostOnce {
 			// The transport's duplicate suppression: one (op, attempt) is one
@@ -77,50 +77,52 @@ func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
 			}
 			ctx.Put(serviceSeen, seen, m.Op, sim.Record{})
 		}
-		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Payload: m.Payload})
+		req := decodeHTTPRequest(m)
+		ctx.Send(s.Gateway, providerCall{Body: req.Body}.encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
 	case m.Kind == MsgChargeResult && idem:
 		s.completeIdempotent(ctx, m, true)
 	case m.Kind == MsgChargeResult:
 		if ctx.CrashPoint(PointAfterCharge, &m) {
 			return
 		}
-		s.reply(ctx, m.Op, m.Attempt, roles.StatusCreated, m.Value)
+		s.reply(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusCreated, Result: decodeProviderCall(m).TxnID})
 	case m.Kind == MsgLookupResult:
 		s.resolveLookup(ctx, m)
 	}
 }
 
-func (s *PaymentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, status int32, txn int64) {
-	ctx.Send(s.Client, sim.Message{Kind: MsgPayResponse, Op: op, Attempt: attempt, Status: status, Value: txn})
+func (s *PaymentService) reply(ctx *sim.Context, op sim.OpID, attempt int32, resp httpResponse) {
+	ctx.Send(s.Client, resp.encode(envelope{Kind: MsgPayResponse, Op: op, Attempt: attempt}))
 }
 
-func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message) {
+func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message, req httpRequest) {
 	protocol := keyProtocol{completed: roles.KeyCompleted, noFingerprint: s.Reuse == "replay"}
-	lookup := func() (sim.Record, bool) {
-		r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
+	lookup := func() (keyRow, bool) {
+		rec, ok := ctx.Get(serviceKeys, int64(req.Key), m.Op)
+		r := decodeKeyRow(rec)
 		if ok && s.TTL > 0 && ctx.Now()-r.At >= s.TTL {
-			ctx.Expire(serviceKeys, m.Key, m.Op) // the key is forgotten
+			ctx.Expire(serviceKeys, int64(req.Key), m.Op) // the key is forgotten
 			ok = false
 		}
-		return r, ok && !s.processAgain(r, m)
+		return r, ok && !s.processAgain(r, req)
 	}
-	if a, answered := protocol.answer(m, lookup); answered {
-		s.reply(ctx, m.Op, m.Attempt, a.Status, a.Value)
+	if a, answered := protocol.answer(req, lookup); answered {
+		s.reply(ctx, m.Op, m.Attempt, a)
 		return
 	}
 	if !s.MarkAfter {
-		ctx.Put(serviceKeys, m.Key, m.Op, sim.Record{State: roles.KeyProcessing, Aux: m.Payload, Value: int64(m.Op)})
+		ctx.Put(serviceKeys, int64(req.Key), m.Op, keyRow{State: roles.KeyProcessing, Body: req.Body, Op: m.Op}.encode())
 		if ctx.CrashPoint(PointAfterLock, &m) {
 			return
 		}
 	}
-	ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload})
+	ctx.Send(s.Gateway, providerCall{Key: req.Key, Body: req.Body}.encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
 }
 
 // processAgain reports whether a request whose key is already stored is
 // nevertheless charged: only under the NoLock and Reuse=overwrite bugs.
-func (s *PaymentService) processAgain(r sim.Record, m sim.Message) bool {
-	if r.Aux != m.Payload {
+func (s *PaymentService) processAgain(r keyRow, req httpRequest) bool {
+	if r.Body != req.Body {
 		return s.Reuse == "overwrite"
 	}
 	return s.NoLock && r.State == roles.KeyProcessing
@@ -132,30 +134,33 @@ func (s *PaymentService) completeIdempotent(ctx *sim.Context, m sim.Message, rep
 	if ctx.CrashPoint(PointAfterCharge, &m) {
 		return
 	}
-	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if !ok || r.State == roles.KeyProcessing || (s.Reuse == "overwrite" && r.Aux != m.Payload) {
-		r = sim.Record{State: roles.KeyCompleted, Status: roles.StatusCreated, Value: m.Value, Aux: m.Payload, At: r.At}
-		ctx.Put(serviceKeys, m.Key, m.Op, r)
+	res := decodeProviderCall(m)
+	rec, ok := ctx.Get(serviceKeys, int64(res.Key), m.Op)
+	r := decodeKeyRow(rec)
+	if !ok || r.State == roles.KeyProcessing || (s.Reuse == "overwrite" && r.Body != res.Body) {
+		r = keyRow{State: roles.KeyCompleted, Status: roles.StatusCreated, Response: res.TxnID, Body: res.Body, At: r.At}
+		ctx.Put(serviceKeys, int64(res.Key), m.Op, r.encode())
 	}
 	if ctx.CrashPoint(PointAfterStore, &m) {
 		return
 	}
 	if reply {
-		s.reply(ctx, m.Op, m.Attempt, r.Status, r.Value)
+		s.reply(ctx, m.Op, m.Attempt, httpResponse{Status: r.Status, Result: r.Response})
 	}
 }
 
 // resolveLookup finishes recovery of a key left PROCESSING by a crash.
 func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
-	r, ok := ctx.Get(serviceKeys, m.Key, m.Op)
-	if !ok || r.State != roles.KeyProcessing {
+	res := decodeProviderCall(m)
+	rec, ok := ctx.Get(serviceKeys, int64(res.Key), m.Op)
+	if !ok || decodeKeyRow(rec).State != roles.KeyProcessing {
 		return // already resolved by a late charge result
 	}
-	switch m.Status {
+	switch res.Status {
 	case roles.StatusOK: // the charge happened: record it, charge nothing
 		s.completeIdempotent(ctx, m, false)
 	default: // not found (or no lookup support): the charge never happened
-		ctx.Send(s.Gateway, sim.Message{Kind: MsgCharge, Op: m.Op, Key: m.Key, Payload: m.Payload})
+		ctx.Send(s.Gateway, providerCall{Key: res.Key, Body: res.Body}.encode(envelope{Kind: MsgCharge, Op: m.Op}))
 	}
 }
 

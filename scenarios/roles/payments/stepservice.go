@@ -34,25 +34,28 @@ func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgStep {
 		return
 	}
-	if m.Key != 0 {
-		if r, ok := ctx.Get(stepDoneKeys, m.Key, m.Op); ok {
-			s.ack(ctx, m, r.Value)
+	call := decodeStepCall(m)
+	if call.Key != 0 {
+		if r, ok := ctx.Get(stepDoneKeys, int64(call.Key), m.Op); ok {
+			s.ack(ctx, m, call, decodeStepDoneRow(r).RecordID)
 			return
 		}
 	}
-	c, _ := ctx.Get(stepCounter, 0, m.Op)
-	c.Value++
-	ctx.Put(stepCounter, 0, m.Op, c)
-	id := s.Series*10_000 + c.Value
+	rec, _ := ctx.Get(stepCounter, 0, m.Op)
+	c := decodeCounterRow(rec)
+	c.Last++
+	ctx.Put(stepCounter, 0, m.Op, c.encode())
+	id := s.Series*10_000 + c.Last
 	ctx.Effect(s.Sink, m.Op, id)
-	if m.Key != 0 {
-		ctx.Put(stepDoneKeys, m.Key, m.Op, sim.Record{State: 1, Value: id})
+	if call.Key != 0 {
+		ctx.Put(stepDoneKeys, int64(call.Key), m.Op, stepDoneRow{RecordID: id}.encode())
 	}
-	s.ack(ctx, m, id)
+	s.ack(ctx, m, call, id)
 }
 
-func (s *StepService) ack(ctx *sim.Context, m sim.Message, id int64) {
-	ctx.Send(m.From, sim.Message{Kind: MsgStepAck, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Payload: m.Payload, Value: id})
+func (s *StepService) ack(ctx *sim.Context, m sim.Message, call stepCall, id int64) {
+	call.RecordID = id
+	ctx.Send(m.From, call.encode(envelope{Kind: MsgStepAck, Op: m.Op, Attempt: m.Attempt}))
 }
 
 var stepSinks = []string{"contracts", "emails", "stock"}

@@ -21,7 +21,7 @@ type BalanceConsumer struct {
 }
 
 const (
-	balanceTotals sim.TableID = iota // booking (op) → {Value: paid total}
+	balanceTotals sim.TableID = iota // booking (op) → balanceRow
 	balanceSeen
 )
 
@@ -36,16 +36,17 @@ func (c *BalanceConsumer) Receive(ctx *sim.Context, m sim.Message) { c.receive(c
 
 func (c *BalanceConsumer) apply(ctx *sim.Context, m *sim.Message) {
 	booking := int64(m.Op)
-	r, _ := ctx.Get(balanceTotals, booking, m.Op)
-	total := m.Payload // set: the cumulative total the record states
+	rec, _ := ctx.Get(balanceTotals, booking, m.Op)
+	r, record := decodeBalanceRow(rec), decodeDelivery(*m).Record
+	total := record // set: the cumulative total the record states
 	if pickByDesign(ctx, c.Form, "increment", "set") == "increment" {
-		total = r.Value + m.Payload
+		total = r.Total + record
 	}
-	if total == r.Value {
+	if total == r.Total {
 		return // nothing changed
 	}
-	r.Value, r.At = total, 0
-	ctx.Put(balanceTotals, booking, m.Op, r)
+	r.Total, r.At = total, 0
+	ctx.Put(balanceTotals, booking, m.Op, r.encode())
 	ctx.Effect(SinkBalances, m.Op, total)
 }
 

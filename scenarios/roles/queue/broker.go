@@ -21,7 +21,7 @@ type Broker struct {
 }
 
 const (
-	brokerLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries}
+	brokerLog  sim.TableID = iota // offset → logRow
 	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
 
@@ -34,33 +34,32 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	case MsgPublish:
 		if ctx.Semantics() == sim.AtMostOnce {
 			// A network copy of one publish is dropped by the transport.
-			seen := int64(m.Op)*1000 + int64(m.Attempt)
-			if _, dup := ctx.Get(brokerSeen, seen, m.Op); dup {
+			if transportDup(ctx, brokerSeen, opAttemptKey(m.Op, m.Attempt), m.Op) {
 				return
 			}
-			ctx.Put(brokerSeen, seen, m.Op, sim.Record{})
 		}
 		offset := int64(ctx.Rows(brokerLog).Len() + 1)
-		ctx.Put(brokerLog, offset, m.Op, sim.Record{Value: int64(m.Op), State: recordUnacked})
-		ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: offset})
+		ctx.Put(brokerLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
+		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
 		b.deliver(ctx, offset)
 	case MsgCommit:
-		r, ok := ctx.Get(brokerLog, m.Key, m.Op)
-		if ok && r.State != recordAcked {
+		offset := decodeOffsetCommit(m).Offset
+		rec, ok := ctx.Get(brokerLog, offset, m.Op)
+		if r := decodeLogRow(rec); ok && r.State != recordAcked {
 			r.State = recordAcked
-			ctx.Put(brokerLog, m.Key, m.Op, r)
+			ctx.Put(brokerLog, offset, m.Op, r.encode())
 		}
 	}
 }
 
 func (b *Broker) deliver(ctx *sim.Context, offset int64) {
-	r, _ := ctx.Get(brokerLog, offset, 0)
-	r.Aux++
-	ctx.Put(brokerLog, offset, sim.OpID(r.Value), r)
-	op := sim.OpID(r.Value)
-	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: roles.Payload(op)})
+	rec, _ := ctx.Get(brokerLog, offset, 0)
+	r := decodeLogRow(rec)
+	r.Deliveries++
+	ctx.Put(brokerLog, offset, r.Op, r.encode())
+	ctx.Send(b.Consumer, delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
 	}
 }
 
@@ -69,7 +68,7 @@ func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
-	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && r.State != recordAcked {
+	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && decodeLogRow(r).State != recordAcked {
 		b.deliver(ctx, t.Key)
 	}
 }

@@ -34,7 +34,7 @@ func (c *Consumer) Start(*sim.Context) {}
 func (c *Consumer) Timer(*sim.Context, sim.Timer) {}
 
 func (c *Consumer) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, sim.Message{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt, Key: m.Key})
+	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
 }
 
 // Receive processes one delivered record.
@@ -46,17 +46,16 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	case sim.AtMostOnce:
 		// The broker delivers each offset once under at-most-once; a
 		// network copy of that delivery is dropped by the transport.
-		if _, dup := ctx.Get(consumerSeen, m.Key, m.Op); dup {
+		if transportDup(ctx, consumerSeen, decodeDelivery(m).Offset, m.Op) {
 			return
 		}
-		ctx.Put(consumerSeen, m.Key, m.Op, sim.Record{})
 		c.commit(ctx, &m)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return
 		}
-		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 	case sim.AtLeastOnce:
-		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
@@ -78,15 +77,15 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	if c.MarkAfter {
-		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 		if ctx.CrashPoint(PointBeforeMark, &m) {
 			return
 		}
-		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: roles.KeyCompleted})
+		ctx.Put(consumerDedup, key, m.Op, processedRow())
 	} else {
 		// One local transaction: the dedup row and the billing row commit together.
-		ctx.Put(consumerDedup, key, m.Op, sim.Record{State: roles.KeyCompleted})
-		ctx.Effect(SinkBilling, m.Op, m.Payload)
+		ctx.Put(consumerDedup, key, m.Op, processedRow())
+		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 	}
 	if ctx.CrashPoint(PointAfterEffect, &m) {
 		return

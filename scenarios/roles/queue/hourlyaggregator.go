@@ -30,18 +30,18 @@ type HourlyAggregator struct {
 }
 
 const (
-	aggOutput  sim.TableID = iota // {State: hour, Value: total, Aux: events} under a row id (append) or the hour (overwrite)
-	aggState                      // row 0: {Value: next offset, Aux: fetch attempt, State: 1 when finished} (volatile)
-	aggWindows                    // hour → {Value: running total, Aux: events} (volatile)
-	aggMembers                    // op → {Value: hour}: events of the open windows (volatile)
+	aggOutput  sim.TableID = iota // hourTotalRow under a row id (append) or the hour (overwrite)
+	aggState                      // row 0: jobRow (volatile)
+	aggWindows                    // hour → openHourRow (volatile)
+	aggMembers                    // op → memberRow: events of the open windows (volatile)
 )
 
 // Start runs the job from the first offset.
 func (a *HourlyAggregator) Start(ctx *sim.Context) { a.fetch(ctx, 1, 1) }
 
 func (a *HourlyAggregator) fetch(ctx *sim.Context, offset int64, attempt int32) {
-	ctx.Put(aggState, 0, 0, sim.Record{Value: offset, Aux: int64(attempt)})
-	ctx.Send(a.Input, sim.Message{Kind: MsgReadInput, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
+	ctx.Put(aggState, 0, 0, jobRow{Next: offset, Attempt: attempt}.encode())
+	ctx.Send(a.Input, fetch{Position: offset}.encode(envelope{Kind: MsgReadInput, Op: sim.OpID(offset), Attempt: attempt}))
 	ctx.After(a.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: sim.OpID(offset), Attempt: attempt, Key: offset})
 }
 
@@ -50,20 +50,21 @@ func (a *HourlyAggregator) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRetry {
 		return
 	}
-	st, _ := ctx.Get(aggState, 0, 0)
-	if st.State == 0 && st.Value == t.Key && st.Aux == int64(t.Attempt) {
+	rec, _ := ctx.Get(aggState, 0, 0)
+	if st := decodeJobRow(rec); !st.Finished && st.Next == t.Key && st.Attempt == t.Attempt {
 		a.fetch(ctx, t.Key, t.Attempt+1)
 	}
 }
 
 // Receive folds the next record into its hour, closing the hours before it.
 func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
-	st, _ := ctx.Get(aggState, 0, m.Op)
-	if m.Kind != MsgInputRecord || st.State != 0 || m.Key != st.Value {
+	rec, _ := ctx.Get(aggState, 0, m.Op)
+	st, in := decodeJobRow(rec), decodeFetched(m)
+	if m.Kind != MsgInputRecord || st.Finished || in.Position != st.Next {
 		return // a late or duplicated answer
 	}
-	if m.Status != roles.StatusOK { // the end of the log: write the last hour
-		ctx.Put(aggState, 0, 0, sim.Record{State: 1})
+	if in.Status != roles.StatusOK { // the end of the log: write the last hour
+		ctx.Put(aggState, 0, 0, jobRow{Finished: true}.encode())
 		a.closeHoursBefore(ctx, 1<<62)
 		return
 	}
@@ -71,13 +72,13 @@ func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
 	if a.closeHoursBefore(ctx, hour) {
 		return // crashed while writing
 	}
-	w, _ := ctx.Get(aggWindows, hour, m.Op)
-	w.Value += m.Payload
-	w.Aux++
-	w.At = 0
-	ctx.Put(aggWindows, hour, m.Op, w)
-	ctx.Put(aggMembers, int64(m.Op), m.Op, sim.Record{Value: hour})
-	a.fetch(ctx, m.Key+1, 1)
+	wrec, _ := ctx.Get(aggWindows, hour, m.Op)
+	w := decodeOpenHourRow(wrec)
+	w.Total += in.Record
+	w.Events++
+	ctx.Put(aggWindows, hour, m.Op, w.encode())
+	ctx.Put(aggMembers, int64(m.Op), m.Op, memberRow{Hour: hour}.encode())
+	a.fetch(ctx, in.Position+1, 1)
 }
 
 // closeHoursBefore writes every open hour before hour and forgets it. It
@@ -89,9 +90,9 @@ func (a *HourlyAggregator) closeHoursBefore(ctx *sim.Context, hour int64) bool {
 		if h >= hour {
 			return false
 		}
-		last := a.write(ctx, h, w)
+		last := a.write(ctx, h, decodeOpenHourRow(w))
 		ctx.Delete(aggWindows, h, 0)
-		m := sim.Message{Op: last, Key: h}
+		m := hourEmitted{Hour: h}.encode(envelope{Op: last})
 		if ctx.CrashPoint(PointAfterEmit, &m) {
 			return true
 		}
@@ -101,28 +102,29 @@ func (a *HourlyAggregator) closeHoursBefore(ctx *sim.Context, hour int64) bool {
 
 // write stores hour h's total and counts the effect on its events; it
 // returns the hour's last event.
-func (a *HourlyAggregator) write(ctx *sim.Context, h int64, w sim.Record) sim.OpID {
+func (a *HourlyAggregator) write(ctx *sim.Context, h int64, w openHourRow) sim.OpID {
 	changed := true
-	row := sim.Record{State: int32(h), Value: w.Value, Aux: w.Aux}
+	row := hourTotalRow{Hour: int32(h), Total: w.Total, Events: w.Events}.encode()
 	if pickByDesign(ctx, a.Sink, "append", "overwrite") == "append" {
 		id := int64(ctx.Rows(aggOutput).Len() + 1)
 		ctx.Put(aggOutput, id, 0, row)
 	} else {
 		old, ok := ctx.Get(aggOutput, h, 0)
-		changed = !ok || old.Value != w.Value || old.Aux != w.Aux
+		o := decodeHourTotalRow(old)
+		changed = !ok || o.Total != w.Total || o.Events != w.Events
 		ctx.Put(aggOutput, h, 0, row)
 	}
 	last := sim.OpID(0)
 	members := ctx.Rows(aggMembers)
 	for i := 0; i < members.Len(); {
 		key, r := members.At(i)
-		if r.Value != h {
+		if decodeMemberRow(r).Hour != h {
 			i++
 			continue
 		}
 		last = sim.OpID(key)
 		if changed {
-			ctx.Effect(SinkHourlyTotals, last, w.Value)
+			ctx.Effect(SinkHourlyTotals, last, w.Total)
 		}
 		ctx.Delete(aggMembers, key, last)
 	}

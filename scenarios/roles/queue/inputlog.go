@@ -22,13 +22,13 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgReadInput {
 		return
 	}
-	offset := m.Key
+	offset := decodeFetch(m).Position
 	if offset < 1 || offset > int64(ctx.Ops()) {
-		ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Key: offset, Attempt: m.Attempt, Status: statusEndOfLog})
+		ctx.Send(m.From, fetched{Position: offset, Status: statusEndOfLog}.encode(envelope{Kind: MsgInputRecord, Attempt: m.Attempt}))
 		return
 	}
 	op := sim.OpID(offset)
-	ctx.Send(m.From, sim.Message{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt, Key: offset, Payload: roles.Payload(op), Status: roles.StatusOK})
+	ctx.Send(m.From, fetched{Position: offset, Status: roles.StatusOK, Record: roles.Payload(op)}.encode(envelope{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt}))
 }
 
 func init() {

@@ -95,5 +95,10 @@ func transportDup(ctx *sim.Context, table sim.TableID, key int64, op sim.OpID) b
 	return false
 }
 
+// processedRow is a consumer's dedup row for a processed operation: State
+// = roles.KeyCompleted, nothing else (the row's presence is the fact; At
+// dates it for the TTL).
+func processedRow() sim.Record { return sim.Record{State: roles.KeyCompleted} }
+
 // opAttemptKey names one send of an operation.
 func opAttemptKey(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }

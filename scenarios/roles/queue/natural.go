@@ -27,9 +27,10 @@ func (c naturalConsumer) receive(ctx *sim.Context, m sim.Message, a applier) {
 	if m.Kind != MsgDeliver {
 		return
 	}
-	commit := sim.Message{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt, Key: m.Key}
+	offset := decodeDelivery(m).Offset
+	commit := offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt})
 	if ctx.Semantics() == sim.AtMostOnce {
-		if transportDup(ctx, c.Seen, m.Key, m.Op) {
+		if transportDup(ctx, c.Seen, offset, m.Op) {
 			return
 		}
 		ctx.Send(c.Broker, commit)

@@ -24,9 +24,9 @@ type OrderLineWriter struct {
 }
 
 const (
-	lineRows    sim.TableID = iota // row id → {Value: order_id, State: line_id}
-	lineUnique                     // the unique index: order_id·1000 + line_id → {Value: row id}
-	lineCounter                    // row 0: {Value: last row id}
+	lineRows    sim.TableID = iota // row id → orderLineRow
+	lineUnique                     // the unique index: order_id·1000 + line_id → rowIDRow
+	lineCounter                    // row 0: rowIDRow, the last row id
 	lineSeen
 )
 
@@ -48,15 +48,16 @@ func (w *OrderLineWriter) apply(ctx *sim.Context, m *sim.Message) {
 			return // ON CONFLICT DO NOTHING
 		}
 	}
-	n, _ := ctx.Get(lineCounter, 0, m.Op)
-	n.Value++
+	rec, _ := ctx.Get(lineCounter, 0, m.Op)
+	n := decodeRowIDRow(rec)
+	n.RowID++
 	n.At = 0
-	ctx.Put(lineCounter, 0, m.Op, n)
-	ctx.Put(lineRows, n.Value, m.Op, sim.Record{State: int32(line), Value: order})
+	ctx.Put(lineCounter, 0, m.Op, n.encode())
+	ctx.Put(lineRows, n.RowID, m.Op, orderLineRow{Line: int32(line), Order: order}.encode())
 	if upsert {
-		ctx.Put(lineUnique, natural, m.Op, sim.Record{Value: n.Value})
+		ctx.Put(lineUnique, natural, m.Op, rowIDRow{RowID: n.RowID}.encode())
 	}
-	ctx.Effect(SinkOrderLines, m.Op, n.Value)
+	ctx.Effect(SinkOrderLines, m.Op, n.RowID)
 }
 
 // lineNames names line ids in traces: state 2 is "line 2".

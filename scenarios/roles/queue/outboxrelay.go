@@ -29,9 +29,9 @@ const (
 )
 
 const (
-	relayPosition sim.TableID = iota // row 0: {Value: last outbox sequence published}
+	relayPosition sim.TableID = iota // row 0: positionRow
 	relayAttempts                    // op → publishes so far (durable, so attempts keep counting across restarts)
-	relayState                       // row 0: {State, Value: sequence, Aux: op}: volatile
+	relayState                       // row 0: relayStateRow (volatile)
 )
 
 // Start catches up from the saved position.
@@ -44,71 +44,74 @@ func (r *OutboxRelay) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 	st, _ := ctx.Get(relayState, 0, t.Op)
 	a, _ := ctx.Get(relayAttempts, int64(t.Op), t.Op)
-	if st.State == relayPublishing && st.Value == t.Key && a.Value == int64(t.Attempt) {
-		r.publish(ctx, t.Op, t.Key, sim.Message{Op: t.Op, Payload: roles.Payload(t.Op)})
+	if s := decodeRelayStateRow(st); s.Phase == relayPublishing && s.Sequence == t.Key && decodeAttemptRow(a).Attempt == t.Attempt {
+		r.publish(ctx, t.Op, t.Key, roles.Payload(t.Op))
 	}
 }
 
 func (r *OutboxRelay) fetch(ctx *sim.Context) {
 	pos, _ := ctx.Get(relayPosition, 0, 0)
-	ctx.Put(relayState, 0, 0, sim.Record{State: relayFetching})
-	ctx.Send(r.Service, sim.Message{Kind: MsgOutboxFetch, Key: pos.Value + 1})
+	ctx.Put(relayState, 0, 0, relayStateRow{Phase: relayFetching}.encode())
+	ctx.Send(r.Service, fetch{Position: decodePositionRow(pos).Sequence + 1}.encode(envelope{Kind: MsgOutboxFetch}))
 }
 
 func (r *OutboxRelay) savePosition(ctx *sim.Context, seq int64, op sim.OpID) {
-	ctx.Put(relayPosition, 0, op, sim.Record{Value: seq})
+	ctx.Put(relayPosition, 0, op, positionRow{Sequence: seq}.encode())
 }
 
-func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, row sim.Message) {
-	a, _ := ctx.Get(relayAttempts, int64(op), op)
-	a.Value++
-	ctx.Put(relayAttempts, int64(op), op, a)
-	ctx.Put(relayState, 0, op, sim.Record{State: relayPublishing, Value: seq, Aux: int64(op)})
-	ctx.Send(r.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: int32(a.Value), Payload: row.Payload})
+func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, record int64) {
+	rec, _ := ctx.Get(relayAttempts, int64(op), op)
+	a := decodeAttemptRow(rec)
+	a.Attempt++
+	ctx.Put(relayAttempts, int64(op), op, a.encode())
+	ctx.Put(relayState, 0, op, relayStateRow{Phase: relayPublishing, Sequence: seq, Op: op}.encode())
+	ctx.Send(r.Broker, publish{Record: record}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: a.Attempt}))
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(r.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: int32(a.Value), Key: seq})
+		ctx.After(r.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: a.Attempt, Key: seq})
 	}
 }
 
 // Receive handles notifications, outbox rows and the broker's acks.
 func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
-	st, _ := ctx.Get(relayState, 0, m.Op)
+	rec, _ := ctx.Get(relayState, 0, m.Op)
+	st := decodeRelayStateRow(rec)
 	switch m.Kind {
 	case MsgOutboxNotify:
 		// Idle: there is news. Fetching: the fetch is already asking —
 		// unless this is a restarted service's nudge (no operation), in
 		// which case the fetch may have died with it; asking again is
 		// harmless.
-		if st.State == relayIdle || (st.State == relayFetching && m.Op == 0) {
+		if st.Phase == relayIdle || (st.Phase == relayFetching && m.Op == 0) {
 			r.fetch(ctx)
 		}
 	case MsgOutboxRow:
 		pos, _ := ctx.Get(relayPosition, 0, m.Op)
-		if st.State != relayFetching || m.Key != pos.Value+1 {
+		row := decodeFetched(m)
+		if st.Phase != relayFetching || row.Position != decodePositionRow(pos).Sequence+1 {
 			return
 		}
-		if m.Status != roles.StatusOK {
-			ctx.Put(relayState, 0, 0, sim.Record{State: relayIdle})
+		if row.Status != roles.StatusOK {
+			ctx.Put(relayState, 0, 0, relayStateRow{Phase: relayIdle}.encode())
 			return
 		}
 		if ctx.Semantics() == sim.AtMostOnce {
-			r.savePosition(ctx, m.Key, m.Op)
+			r.savePosition(ctx, row.Position, m.Op)
 			if ctx.CrashPoint(PointAfterCommit, &m) {
 				return
 			}
-			r.publish(ctx, m.Op, m.Key, m)
+			r.publish(ctx, m.Op, row.Position, row.Record)
 			r.fetch(ctx)
 			return
 		}
-		r.publish(ctx, m.Op, m.Key, m)
+		r.publish(ctx, m.Op, row.Position, row.Record)
 	case MsgPublishAck:
-		if st.State != relayPublishing || st.Aux != int64(m.Op) {
+		if st.Phase != relayPublishing || st.Op != m.Op {
 			return
 		}
 		if ctx.CrashPoint(PointAfterPublish, &m) {
 			return
 		}
-		r.savePosition(ctx, st.Value, m.Op)
+		r.savePosition(ctx, st.Sequence, m.Op)
 		r.fetch(ctx)
 	}
 }

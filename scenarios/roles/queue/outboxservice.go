@@ -43,9 +43,9 @@ type OutboxService struct {
 
 const (
 	outboxOrders  sim.TableID = iota // op → committed order row
-	outboxRows                       // sequence → {State: ORDER-PLACED, Value: op, Aux: amount}: the outbox table
+	outboxRows                       // sequence → outboxRow (ORDER-PLACED): the outbox table
 	outboxStarted                    // op → the request arrived (durable: survives restarts)
-	outboxPending                    // op → {Value: attempt}: dual-write publishes awaiting an ack (volatile)
+	outboxPending                    // op → attemptRow: dual-write publishes awaiting an ack (volatile)
 	outboxEpoch                      // row 0: the first boot (the workload's time origin)
 )
 
@@ -54,7 +54,7 @@ const (
 // announced, and a fetch of the relay's may have died with the service.
 func (s *OutboxService) Start(ctx *sim.Context) {
 	if s.Write == writeOutbox && ctx.Rows(outboxStarted).Len() > 0 {
-		ctx.Send(s.Relay, sim.Message{Kind: MsgOutboxNotify})
+		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify}.message())
 	}
 	workload{Table: outboxStarted, Epoch: outboxEpoch, Interval: s.Interval}.schedule(ctx)
 }
@@ -62,10 +62,10 @@ func (s *OutboxService) Start(ctx *sim.Context) {
 // commitOrder writes the order row (and, with the outbox, the outbox row in
 // the same local transaction).
 func (s *OutboxService) commitOrder(ctx *sim.Context, op sim.OpID) {
-	ctx.Put(outboxOrders, int64(op), op, sim.Record{State: 1, Value: roles.Payload(op)})
+	ctx.Put(outboxOrders, int64(op), op, placedOrderRow{Amount: roles.Payload(op)}.encode())
 	if s.Write == writeOutbox {
 		seq := int64(ctx.Rows(outboxRows).Len() + 1)
-		ctx.Put(outboxRows, seq, op, sim.Record{State: 1, Value: int64(op), Aux: roles.Payload(op)})
+		ctx.Put(outboxRows, seq, op, outboxRow{Op: op, Record: roles.Payload(op)}.encode())
 	}
 	ctx.Effect(SinkOrders, op, roles.Payload(op))
 }
@@ -77,7 +77,7 @@ func (s *OutboxService) Timer(ctx *sim.Context, t sim.Timer) {
 		s.place(ctx, t.Op)
 	case roles.TimerRetry:
 		r, ok := ctx.Get(outboxPending, int64(t.Op), t.Op)
-		if ok && r.Value == int64(t.Attempt) {
+		if ok && decodeAttemptRow(r).Attempt == t.Attempt {
 			s.publish(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -85,14 +85,14 @@ func (s *OutboxService) Timer(ctx *sim.Context, t sim.Timer) {
 
 func (s *OutboxService) place(ctx *sim.Context, op sim.OpID) {
 	ctx.Put(outboxStarted, int64(op), op, sim.Record{})
-	m := sim.Message{Op: op, Attempt: 1}
+	m := envelope{Op: op, Attempt: 1}.message() // what the crash points name
 	switch s.Write {
 	case writeOutbox:
 		s.commitOrder(ctx, op)
 		if ctx.CrashPoint(PointAfterDBCommit, &m) {
 			return
 		}
-		ctx.Send(s.Relay, sim.Message{Kind: MsgOutboxNotify, Op: op})
+		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify, Op: op}.message())
 	case writeCommitThenPublish:
 		s.commitOrder(ctx, op)
 		if ctx.CrashPoint(PointAfterDBCommit, &m) {
@@ -111,9 +111,9 @@ func (s *OutboxService) place(ctx *sim.Context, op sim.OpID) {
 // publish sends the event of op straight to the broker (dual write) and,
 // except under at-most-once, retries it until acknowledged.
 func (s *OutboxService) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
-	ctx.Send(s.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)})
+	ctx.Send(s.Broker, publish{Record: roles.Payload(op)}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: attempt}))
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.Put(outboxPending, int64(op), op, sim.Record{Value: int64(attempt)})
+		ctx.Put(outboxPending, int64(op), op, attemptRow{Attempt: attempt}.encode())
 		ctx.After(s.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
 }
@@ -124,14 +124,14 @@ func (s *OutboxService) Receive(ctx *sim.Context, m sim.Message) {
 	case MsgPublishAck:
 		ctx.Delete(outboxPending, int64(m.Op), m.Op)
 	case MsgOutboxFetch:
-		seq := m.Key
+		seq := decodeFetch(m).Position
 		r, ok := ctx.Get(outboxRows, seq, 0)
 		if !ok {
-			ctx.Send(m.From, sim.Message{Kind: MsgOutboxRow, Key: seq, Status: statusEndOfLog})
+			ctx.Send(m.From, fetched{Position: seq, Status: statusEndOfLog}.encode(envelope{Kind: MsgOutboxRow}))
 			return
 		}
-		op := sim.OpID(r.Value)
-		ctx.Send(m.From, sim.Message{Kind: MsgOutboxRow, Op: op, Key: seq, Payload: r.Aux, Status: roles.StatusOK})
+		row := decodeOutboxRow(r)
+		ctx.Send(m.From, fetched{Position: seq, Status: roles.StatusOK, Record: row.Record}.encode(envelope{Kind: MsgOutboxRow, Op: row.Op}))
 	}
 }
 

@@ -21,8 +21,8 @@ import (
 type PIDBroker struct{}
 
 const (
-	pidBrokerLog       sim.TableID = iota // offset → {Value: op, Aux: producer id, Status: sequence}
-	pidBrokerProducers                    // producer id → {Value: last sequence appended, Aux: its offset}
+	pidBrokerLog       sim.TableID = iota // offset → pidLogRow
+	pidBrokerProducers                    // producer id → producerRow
 	pidBrokerSeen                         // (op, attempt) publishes seen: at-most-once transport dedup
 )
 
@@ -40,33 +40,35 @@ func (b *PIDBroker) Receive(ctx *sim.Context, m sim.Message) {
 	if ctx.Semantics() == sim.AtMostOnce && transportDup(ctx, pidBrokerSeen, opAttemptKey(m.Op, m.Attempt), m.Op) {
 		return
 	}
-	if pid := m.Value; pid != 0 {
-		p, _ := ctx.Get(pidBrokerProducers, pid, m.Op)
+	pub := decodePublish(m)
+	if pub.ProducerID != 0 {
+		rec, _ := ctx.Get(pidBrokerProducers, pub.ProducerID, m.Op)
+		p := decodeProducerRow(rec)
 		switch {
-		case m.Key <= p.Value:
-			b.ack(ctx, m, roles.StatusOK, 0) // a duplicate: already in the log
+		case pub.Sequence <= p.LastSequence:
+			b.ack(ctx, m, pub, roles.StatusOK, 0) // a duplicate: already in the log
 			return
-		case m.Key > p.Value+1:
-			b.ack(ctx, m, roles.StatusConflict, 0) // out of order
+		case pub.Sequence > p.LastSequence+1:
+			b.ack(ctx, m, pub, roles.StatusConflict, 0) // out of order
 			return
 		}
-		offset := b.append(ctx, m)
-		ctx.Put(pidBrokerProducers, pid, m.Op, sim.Record{Value: m.Key, Aux: offset})
-		b.ack(ctx, m, roles.StatusCreated, offset)
+		offset := b.append(ctx, m.Op, pub)
+		ctx.Put(pidBrokerProducers, pub.ProducerID, m.Op, producerRow{LastSequence: pub.Sequence, Offset: offset}.encode())
+		b.ack(ctx, m, pub, roles.StatusCreated, offset)
 		return
 	}
-	b.ack(ctx, m, roles.StatusCreated, b.append(ctx, m))
+	b.ack(ctx, m, pub, roles.StatusCreated, b.append(ctx, m.Op, pub))
 }
 
-func (b *PIDBroker) append(ctx *sim.Context, m sim.Message) int64 {
+func (b *PIDBroker) append(ctx *sim.Context, op sim.OpID, pub publish) int64 {
 	offset := int64(ctx.Rows(pidBrokerLog).Len() + 1)
-	ctx.Put(pidBrokerLog, offset, m.Op, sim.Record{Value: int64(m.Op), Aux: m.Value, Status: int32(m.Key)})
-	ctx.Effect(SinkLogRecords, m.Op, offset)
+	ctx.Put(pidBrokerLog, offset, op, pidLogRow{Op: op, ProducerID: pub.ProducerID, Sequence: int32(pub.Sequence)}.encode())
+	ctx.Effect(SinkLogRecords, op, offset)
 	return offset
 }
 
-func (b *PIDBroker) ack(ctx *sim.Context, m sim.Message, status int32, offset int64) {
-	ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: m.Key, Value: offset, Status: status})
+func (b *PIDBroker) ack(ctx *sim.Context, m sim.Message, pub publish, status int32, offset int64) {
+	ctx.Send(m.From, publishAck{Offset: offset, Sequence: pub.Sequence, Status: status}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
 }
 
 func init() {

@@ -28,25 +28,26 @@ type PIDProducer struct {
 }
 
 const (
-	pidProducerOps     sim.TableID = iota // op → {State: pending/done, Value: attempt, Aux: sequence number}
-	pidProducerSession                    // row 0: {Value: producer id, Aux: last sequence number issued}
+	pidProducerOps     sim.TableID = iota // op → opRow
+	pidProducerSession                    // row 0: sessionRow
 	pidProducerEpoch                      // row 0: the first boot (the workload's time origin)
 )
 
 // Start opens a session under a new producer id, republishes what a crash
 // left unacknowledged and schedules the operations not started yet.
 func (p *PIDProducer) Start(ctx *sim.Context) {
-	s, _ := ctx.Get(pidProducerSession, 0, 0)
-	s.Value++ // a new producer id for a new session
-	s.Aux = 0 // whose sequence numbers start again at 1
+	rec, _ := ctx.Get(pidProducerSession, 0, 0)
+	s := decodeSessionRow(rec)
+	s.ProducerID++     // a new producer id for a new session
+	s.LastSequence = 0 // whose sequence numbers start again at 1
 	s.At = 0
-	ctx.Put(pidProducerSession, 0, 0, s)
+	ctx.Put(pidProducerSession, 0, 0, s.encode())
 	if ctx.Semantics() != sim.AtMostOnce {
 		ops := ctx.Rows(pidProducerOps)
 		for i := 0; i < ops.Len(); i++ {
 			key, r := ops.At(i)
-			if r.State == roles.OpPending {
-				p.publish(ctx, sim.OpID(key), int32(r.Value)+1, true)
+			if r := decodeOpRow(r); r.State == roles.OpPending {
+				p.publish(ctx, sim.OpID(key), r.Attempt+1, true)
 			}
 		}
 	}
@@ -56,19 +57,22 @@ func (p *PIDProducer) Start(ctx *sim.Context) {
 // publish sends attempt of op. A first publish of op in this session
 // (fresh) takes the next sequence number; a retry reuses it.
 func (p *PIDProducer) publish(ctx *sim.Context, op sim.OpID, attempt int32, fresh bool) {
-	r, _ := ctx.Get(pidProducerOps, int64(op), op)
-	m := sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)}
+	rec, _ := ctx.Get(pidProducerOps, int64(op), op)
+	r := decodeOpRow(rec)
+	pub := publish{Record: roles.Payload(op)}
 	if roles.Idempotent(ctx.Semantics()) {
-		s, _ := ctx.Get(pidProducerSession, 0, op)
+		srec, _ := ctx.Get(pidProducerSession, 0, op)
+		s := decodeSessionRow(srec)
 		if fresh {
-			s.Aux++
-			ctx.Put(pidProducerSession, 0, op, s)
-			r.Aux = s.Aux
+			s.LastSequence++
+			ctx.Put(pidProducerSession, 0, op, s.encode())
+			r.Sequence = s.LastSequence
 		}
-		m.Value, m.Key = s.Value, r.Aux // producer id, sequence number
+		pub.ProducerID, pub.Sequence = s.ProducerID, r.Sequence
 	}
-	r.State, r.Value = roles.OpPending, int64(attempt)
-	ctx.Put(pidProducerOps, int64(op), op, r)
+	r.State, r.Attempt = roles.OpPending, attempt
+	ctx.Put(pidProducerOps, int64(op), op, r.encode())
+	m := pub.encode(envelope{Kind: MsgPublish, Op: op, Attempt: attempt})
 	ctx.Send(p.Broker, m)
 	if ctx.CrashPoint(PointAfterSend, &m) {
 		return
@@ -85,7 +89,7 @@ func (p *PIDProducer) Timer(ctx *sim.Context, t sim.Timer) {
 		p.publish(ctx, t.Op, 1, true)
 	case roles.TimerRetry:
 		r, ok := ctx.Get(pidProducerOps, int64(t.Op), t.Op)
-		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
+		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
 			p.publish(ctx, t.Op, t.Attempt+1, false)
 		}
 	}
@@ -95,7 +99,7 @@ func (p *PIDProducer) Timer(ctx *sim.Context, t sim.Timer) {
 // order: an earlier sequence number has not arrived yet) stays pending and
 // is retried by its timer.
 func (p *PIDProducer) Receive(ctx *sim.Context, m sim.Message) {
-	if m.Kind != MsgPublishAck || m.Status == roles.StatusConflict {
+	if m.Kind != MsgPublishAck || decodePublishAck(m).Status == roles.StatusConflict {
 		return
 	}
 	roles.FinishOp(ctx, pidProducerOps, m.Op)

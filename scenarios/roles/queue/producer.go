@@ -25,8 +25,8 @@ func (p *Producer) Start(ctx *sim.Context) {
 }
 
 func (p *Producer) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
-	ctx.Put(producerOps, int64(op), op, sim.Record{State: roles.OpPending, Value: int64(attempt)})
-	ctx.Send(p.Broker, sim.Message{Kind: MsgPublish, Op: op, Attempt: attempt, Payload: roles.Payload(op)})
+	ctx.Put(producerOps, int64(op), op, opRow{State: roles.OpPending, Attempt: attempt}.encode())
+	ctx.Send(p.Broker, publish{Record: roles.Payload(op)}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: attempt}))
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
 	}
@@ -39,7 +39,7 @@ func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
 		p.publish(ctx, t.Op, 1)
 	case roles.TimerRetry:
 		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
-		if ok && r.State == roles.OpPending && r.Value == int64(t.Attempt) {
+		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
 			p.publish(ctx, t.Op, t.Attempt+1)
 		}
 	}

@@ -43,19 +43,20 @@ type RedisConsumer struct {
 }
 
 const (
-	redisKeys     sim.TableID = iota // op → {State, Value: owner session}
-	redisInflight                    // op → {Value: offset to commit}: volatile, the process's memory
-	redisSession                     // row 0: {Value: this process's session}
+	redisKeys     sim.TableID = iota // op → redisKeyRow
+	redisInflight                    // op → inflightRow: volatile, the process's memory
+	redisSession                     // row 0: consumerSessionRow
 	redisSeen                        // offsets seen: at-most-once transport dedup
 )
 
 // Start begins a new session: locks of earlier sessions are now known to
 // be orphaned.
 func (c *RedisConsumer) Start(ctx *sim.Context) {
-	s, _ := ctx.Get(redisSession, 0, 0)
-	s.Value++
+	rec, _ := ctx.Get(redisSession, 0, 0)
+	s := decodeConsumerSessionRow(rec)
+	s.Session++
 	s.At = 0
-	ctx.Put(redisSession, 0, 0, s)
+	ctx.Put(redisSession, 0, 0, s.encode())
 }
 
 // Timer is unused: the broker redelivers what was not committed.
@@ -63,25 +64,27 @@ func (c *RedisConsumer) Timer(*sim.Context, sim.Timer) {}
 
 func (c *RedisConsumer) session(ctx *sim.Context) int64 {
 	r, _ := ctx.Rows(redisSession).Get(0)
-	return r.Value
+	return decodeConsumerSessionRow(r).Session
 }
 
 // get reads op's key; a key older than the TTL has expired (Redis deleted it).
-func (c *RedisConsumer) get(ctx *sim.Context, op sim.OpID) (sim.Record, bool) {
-	r, ok := ctx.Get(redisKeys, int64(op), op)
+func (c *RedisConsumer) get(ctx *sim.Context, op sim.OpID) (redisKeyRow, bool) {
+	rec, ok := ctx.Get(redisKeys, int64(op), op)
+	r := decodeRedisKeyRow(rec)
 	if ok && c.TTL > 0 && ctx.Now()-r.At >= c.TTL {
 		ctx.Expire(redisKeys, int64(op), op)
-		return sim.Record{}, false
+		return redisKeyRow{}, false
 	}
 	return r, ok
 }
 
 func (c *RedisConsumer) commit(ctx *sim.Context, op sim.OpID, attempt int32, offset int64) {
-	ctx.Send(c.Broker, sim.Message{Kind: MsgCommit, Op: op, Attempt: attempt, Key: offset})
+	ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: op, Attempt: attempt}))
 }
 
-func (c *RedisConsumer) charge(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Gateway, sim.Message{Kind: payments.MsgCharge, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
+// charge asks the gateway to charge record under op's reference (K = op).
+func (c *RedisConsumer) charge(ctx *sim.Context, op sim.OpID, attempt int32, record int64) {
+	ctx.Send(c.Gateway, payments.ProviderCall{Reference: int64(op), Body: record}.Encode(payments.MsgCharge, op, attempt))
 }
 
 // Receive handles deliveries and the gateway's answers.
@@ -97,45 +100,46 @@ func (c *RedisConsumer) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 func (c *RedisConsumer) deliver(ctx *sim.Context, m sim.Message) {
+	d := decodeDelivery(m)
 	switch ctx.Semantics() {
 	case sim.AtMostOnce:
-		if transportDup(ctx, redisSeen, m.Key, m.Op) {
+		if transportDup(ctx, redisSeen, d.Offset, m.Op) {
 			return
 		}
-		c.commit(ctx, m.Op, m.Attempt, m.Key)
+		c.commit(ctx, m.Op, m.Attempt, d.Offset)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return
 		}
-		c.charge(ctx, &m)
+		c.charge(ctx, m.Op, m.Attempt, d.Record)
 		return
 	case sim.AtLeastOnce:
-		ctx.Put(redisInflight, int64(m.Op), m.Op, sim.Record{Value: m.Key})
-		c.charge(ctx, &m)
+		ctx.Put(redisInflight, int64(m.Op), m.Op, inflightRow{Offset: d.Offset}.encode())
+		c.charge(ctx, m.Op, m.Attempt, d.Record)
 		return
 	}
 	r, ok := c.get(ctx, m.Op)
 	switch {
 	case ok && r.State == redisDone:
-		c.commit(ctx, m.Op, m.Attempt, m.Key) // a duplicate: acknowledge it, charge nothing
+		c.commit(ctx, m.Op, m.Attempt, d.Offset) // a duplicate: acknowledge it, charge nothing
 		return
-	case ok && r.Value == c.session(ctx):
+	case ok && r.Session == c.session(ctx):
 		return // PROCESSING by this process: the charge is in flight
 	case ok:
 		// PROCESSING by a session that crashed: take the lock over and ask
 		// the gateway by the same key what happened.
-		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisProcessing, Value: c.session(ctx), At: r.At})
-		ctx.Put(redisInflight, int64(m.Op), m.Op, sim.Record{Value: m.Key})
-		ctx.Send(c.Gateway, sim.Message{Kind: payments.MsgLookup, Op: m.Op, Attempt: m.Attempt, Key: int64(m.Op), Payload: m.Payload})
+		ctx.Put(redisKeys, int64(m.Op), m.Op, redisKeyRow{State: redisProcessing, Session: c.session(ctx), At: r.At}.encode())
+		ctx.Put(redisInflight, int64(m.Op), m.Op, inflightRow{Offset: d.Offset}.encode())
+		ctx.Send(c.Gateway, payments.ProviderCall{Reference: int64(m.Op), Body: d.Record}.Encode(payments.MsgLookup, m.Op, m.Attempt))
 		return
 	}
 	if !c.CheckCallMark {
-		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisProcessing, Value: c.session(ctx)}) // SET NX EX
+		ctx.Put(redisKeys, int64(m.Op), m.Op, redisKeyRow{State: redisProcessing, Session: c.session(ctx)}.encode()) // SET NX EX
 		if ctx.CrashPoint(payments.PointAfterLock, &m) {
 			return
 		}
 	}
-	ctx.Put(redisInflight, int64(m.Op), m.Op, sim.Record{Value: m.Key})
-	c.charge(ctx, &m)
+	ctx.Put(redisInflight, int64(m.Op), m.Op, inflightRow{Offset: d.Offset}.encode())
+	c.charge(ctx, m.Op, m.Attempt, d.Record)
 }
 
 // charged finishes a charge: mark the key DONE (idempotent semantics),
@@ -153,7 +157,7 @@ func (c *RedisConsumer) charged(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	if roles.Idempotent(sem) {
-		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisDone, Value: c.session(ctx)}) // SET … EX: expiry renewed
+		ctx.Put(redisKeys, int64(m.Op), m.Op, redisKeyRow{State: redisDone, Session: c.session(ctx)}.encode()) // SET … EX: expiry renewed
 	}
 	c.finish(ctx, m)
 }
@@ -165,22 +169,23 @@ func (c *RedisConsumer) finish(ctx *sim.Context, m sim.Message) {
 		return // a result for an earlier process: the redelivery will find DONE
 	}
 	ctx.Delete(redisInflight, int64(m.Op), m.Op)
-	c.commit(ctx, m.Op, m.Attempt, f.Value)
+	c.commit(ctx, m.Op, m.Attempt, decodeInflightRow(f).Offset)
 }
 
 // resolve finishes a takeover: the gateway says whether the orphaned
 // charge happened.
 func (c *RedisConsumer) resolve(ctx *sim.Context, m sim.Message) {
 	r, ok := c.get(ctx, m.Op)
-	if !ok || r.State != redisProcessing || r.Value != c.session(ctx) {
+	if !ok || r.State != redisProcessing || r.Session != c.session(ctx) {
 		return
 	}
-	if m.Status == roles.StatusOK { // charged before the crash: record it, charge nothing
-		ctx.Put(redisKeys, int64(m.Op), m.Op, sim.Record{State: redisDone, Value: c.session(ctx)})
+	answer := payments.DecodeProviderCall(m)
+	if answer.Status == roles.StatusOK { // charged before the crash: record it, charge nothing
+		ctx.Put(redisKeys, int64(m.Op), m.Op, redisKeyRow{State: redisDone, Session: c.session(ctx)}.encode())
 		c.finish(ctx, m)
 		return
 	}
-	c.charge(ctx, &m) // never charged: charge now, under the same key
+	c.charge(ctx, m.Op, m.Attempt, answer.Body) // never charged: charge now, under the same key
 }
 
 var (

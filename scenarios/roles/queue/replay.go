@@ -26,7 +26,7 @@ type ReplayingBroker struct {
 // Log record states are recordUnacked and recordAcked (see Broker). A
 // committed record keeps in At the time of its first commit, and Status 1.
 const (
-	replayLog  sim.TableID = iota // offset → {Value: op, State, Aux: deliveries, Status: committed once, At: first commit}
+	replayLog  sim.TableID = iota // offset → logRow
 	replaySeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
 
@@ -35,14 +35,14 @@ const (
 func (b *ReplayingBroker) Start(ctx *sim.Context) {
 	log := ctx.Rows(replayLog)
 	for i := 0; i < log.Len(); i++ {
-		offset, r := log.At(i)
-		if r.State == recordAcked && r.At > ctx.Now()-b.Replay {
+		offset, rec := log.At(i)
+		if r := decodeLogRow(rec); r.State == recordAcked && r.FirstCommit > ctx.Now()-b.Replay {
 			r.State = recordUnacked // committed after the snapshot was taken
-			ctx.Put(replayLog, offset, sim.OpID(r.Value), r)
+			ctx.Put(replayLog, offset, r.Op, r.encode())
 		}
 	}
 	for i := 0; i < log.Len(); i++ {
-		if offset, r := log.At(i); r.State != recordAcked {
+		if offset, r := log.At(i); decodeLogRow(r).State != recordAcked {
 			b.deliver(ctx, offset)
 		}
 	}
@@ -56,31 +56,33 @@ func (b *ReplayingBroker) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		offset := int64(ctx.Rows(replayLog).Len() + 1)
-		ctx.Put(replayLog, offset, m.Op, sim.Record{Value: int64(m.Op), State: recordUnacked})
-		ctx.Send(m.From, sim.Message{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt, Key: offset})
+		ctx.Put(replayLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
+		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
 		b.deliver(ctx, offset)
 	case MsgCommit:
-		r, ok := ctx.Get(replayLog, m.Key, m.Op)
+		offset := decodeOffsetCommit(m).Offset
+		rec, ok := ctx.Get(replayLog, offset, m.Op)
+		r := decodeLogRow(rec)
 		if !ok || r.State == recordAcked {
 			return
 		}
 		r.State = recordAcked
-		if r.Status == 0 {
-			r.Status, r.At = 1, max(ctx.Now(), 1) // the first commit's time
+		if !r.Committed {
+			r.Committed, r.FirstCommit = true, max(ctx.Now(), 1) // the first commit's time
 		}
-		ctx.Put(replayLog, m.Key, m.Op, r)
+		ctx.Put(replayLog, offset, m.Op, r.encode())
 		ctx.CrashPoint(PointAfterOffsetWrite, &m)
 	}
 }
 
 func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
-	r, _ := ctx.Get(replayLog, offset, 0)
-	r.Aux++
-	op := sim.OpID(r.Value)
-	ctx.Put(replayLog, offset, op, r)
-	ctx.Send(b.Consumer, sim.Message{Kind: MsgDeliver, Op: op, Attempt: int32(r.Aux), Key: offset, Payload: roles.Payload(op)})
+	rec, _ := ctx.Get(replayLog, offset, 0)
+	r := decodeLogRow(rec)
+	r.Deliveries++
+	ctx.Put(replayLog, offset, r.Op, r.encode())
+	ctx.Send(b.Consumer, delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: op, Key: offset, Attempt: int32(r.Aux)})
+		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
 	}
 }
 
@@ -89,8 +91,10 @@ func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
-	if r, ok := ctx.Get(replayLog, t.Key, t.Op); ok && r.State != recordAcked && r.Aux == int64(t.Attempt) {
-		b.deliver(ctx, t.Key)
+	if rec, ok := ctx.Get(replayLog, t.Key, t.Op); ok {
+		if r := decodeLogRow(rec); r.State != recordAcked && r.Deliveries == t.Attempt {
+			b.deliver(ctx, t.Key)
+		}
 	}
 }
 

@@ -1,0 +1,431 @@
+package queue
+
+import "github.com/oncesim/once/sim"
+
+// Typed views of the family's messages and rows. Role code reads and writes
+// these named fields; only the encode/decode pairs below know which generic
+// slot of sim.Message or sim.Record holds which field. Each view's doc
+// comment lists its slots; a slot not listed is zero. Every pair is a plain
+// value conversion: no allocation, and decode(encode(v)) == v over the
+// documented ranges (views_test.go).
+
+// envelope is what every message of the family carries besides its view:
+// the kind and the ground-truth operation and attempt (for a delivery, the
+// delivery count).
+type envelope struct {
+	Kind    sim.MsgKind
+	Op      sim.OpID
+	Attempt int32
+}
+
+func (e envelope) message() sim.Message {
+	return sim.Message{Kind: e.Kind, Op: e.Op, Attempt: e.Attempt}
+}
+
+// publish is a record sent to a broker (MsgPublish). Slots: Payload = the
+// record; Value = the producer id and Key = its sequence number, both 0
+// when the producer is not idempotent.
+type publish struct {
+	Record     int64
+	ProducerID int64
+	Sequence   int64
+}
+
+func (v publish) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Payload, m.Value, m.Key = v.Record, v.ProducerID, v.Sequence
+	return m
+}
+
+func decodePublish(m sim.Message) publish {
+	return publish{Record: m.Payload, ProducerID: m.Value, Sequence: m.Key}
+}
+
+// publishAck is a broker's answer to a publish (MsgPublishAck). Slots: Key
+// = the offset the record has in the log (0: none, a duplicate or a
+// refusal); Payload = the sequence number it answers (0: none); Status =
+// the answer (0 from a broker that only appends; 201 appended, 200 a
+// duplicate already in the log, 409 out of order).
+type publishAck struct {
+	Offset   int64
+	Sequence int64
+	Status   int32
+}
+
+func (v publishAck) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Payload, m.Status = v.Offset, v.Sequence, v.Status
+	return m
+}
+
+func decodePublishAck(m sim.Message) publishAck {
+	return publishAck{Offset: m.Key, Sequence: m.Payload, Status: m.Status}
+}
+
+// delivery is a record a broker delivers to its consumer (MsgDeliver); the
+// envelope's Attempt is the delivery count. Slots: Key = the record's
+// offset; Payload = the record.
+type delivery struct {
+	Offset int64
+	Record int64
+}
+
+func (v delivery) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Payload = v.Offset, v.Record
+	return m
+}
+
+func decodeDelivery(m sim.Message) delivery { return delivery{Offset: m.Key, Record: m.Payload} }
+
+// offsetCommit is a consumer's acknowledgement of a delivery (MsgCommit).
+// Slots: Key = the offset processed.
+type offsetCommit struct {
+	Offset int64
+}
+
+func (v offsetCommit) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Offset
+	return m
+}
+
+func decodeOffsetCommit(m sim.Message) offsetCommit { return offsetCommit{Offset: m.Key} }
+
+// fetch asks a log for the entry at a position: the outbox row after the
+// relay's position (MsgOutboxFetch), the input record at an offset
+// (MsgReadInput). Slots: Key = the position.
+type fetch struct {
+	Position int64
+}
+
+func (v fetch) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Position
+	return m
+}
+
+func decodeFetch(m sim.Message) fetch { return fetch{Position: m.Key} }
+
+// fetched answers a fetch (MsgOutboxRow, MsgInputRecord). Slots: Key = the
+// position asked for; Status = 200, or statusEndOfLog when there is no
+// entry there (yet); Payload = the entry's record (0 at the end).
+type fetched struct {
+	Position int64
+	Status   int32
+	Record   int64
+}
+
+func (v fetched) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key, m.Status, m.Payload = v.Position, v.Status, v.Record
+	return m
+}
+
+func decodeFetched(m sim.Message) fetched {
+	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload}
+}
+
+// logRow is a broker's log entry, keyed by offset (the broker's and the
+// replaying broker's log). Slots: Value = the operation that published it;
+// State = recordUnacked or recordAcked; Aux = deliveries so far; Status =
+// 1 once it has been committed at least once (replaying broker only); At =
+// the first commit's time (replaying broker; 0: now, as written).
+type logRow struct {
+	Op          sim.OpID
+	State       int32
+	Deliveries  int32
+	Committed   bool
+	FirstCommit sim.Time
+}
+
+func (v logRow) encode() sim.Record {
+	r := sim.Record{Value: int64(v.Op), State: v.State, Aux: int64(v.Deliveries), At: v.FirstCommit}
+	if v.Committed {
+		r.Status = 1
+	}
+	return r
+}
+
+func decodeLogRow(r sim.Record) logRow {
+	return logRow{Op: sim.OpID(r.Value), State: r.State, Deliveries: int32(r.Aux), Committed: r.Status != 0, FirstCommit: r.At}
+}
+
+// opRow is a producer's row for one operation (the ops table). Slots:
+// State = roles.OpPending or roles.OpDone; Value = the latest attempt
+// sent; Aux = the sequence number the record was given (idempotent
+// producer; 0 otherwise).
+type opRow struct {
+	State    int32
+	Attempt  int32
+	Sequence int64
+}
+
+func (v opRow) encode() sim.Record {
+	return sim.Record{State: v.State, Value: int64(v.Attempt), Aux: v.Sequence}
+}
+
+func decodeOpRow(r sim.Record) opRow {
+	return opRow{State: r.State, Attempt: int32(r.Value), Sequence: r.Aux}
+}
+
+// sessionRow is an idempotent producer's session (row 0). Slots: Value =
+// the producer id (one per session); Aux = the last sequence number given
+// in it; At = when it was written (0: now).
+type sessionRow struct {
+	ProducerID   int64
+	LastSequence int64
+	At           sim.Time
+}
+
+func (v sessionRow) encode() sim.Record {
+	return sim.Record{Value: v.ProducerID, Aux: v.LastSequence, At: v.At}
+}
+
+func decodeSessionRow(r sim.Record) sessionRow {
+	return sessionRow{ProducerID: r.Value, LastSequence: r.Aux, At: r.At}
+}
+
+// pidLogRow is a pid-broker's log entry, keyed by offset. Slots: Value =
+// the operation; Aux = the producer id; Status = the sequence number (a
+// producer's sequence numbers stay far below 2^31: one per operation).
+type pidLogRow struct {
+	Op         sim.OpID
+	ProducerID int64
+	Sequence   int32
+}
+
+func (v pidLogRow) encode() sim.Record {
+	return sim.Record{Value: int64(v.Op), Aux: v.ProducerID, Status: v.Sequence}
+}
+
+func decodePidLogRow(r sim.Record) pidLogRow {
+	return pidLogRow{Op: sim.OpID(r.Value), ProducerID: r.Aux, Sequence: r.Status}
+}
+
+// producerRow is a pid-broker's last append per producer id. Slots: Value
+// = the last sequence number appended; Aux = its offset.
+type producerRow struct {
+	LastSequence int64
+	Offset       int64
+}
+
+func (v producerRow) encode() sim.Record {
+	return sim.Record{Value: v.LastSequence, Aux: v.Offset}
+}
+
+func decodeProducerRow(r sim.Record) producerRow {
+	return producerRow{LastSequence: r.Value, Offset: r.Aux}
+}
+
+// placedOrderRow is an outbox service's committed order (keyed by op).
+// Slots: State = 1 (placed); Value = the order's amount.
+type placedOrderRow struct {
+	Amount int64
+}
+
+func (v placedOrderRow) encode() sim.Record { return sim.Record{State: 1, Value: v.Amount} }
+
+func decodePlacedOrderRow(r sim.Record) placedOrderRow { return placedOrderRow{Amount: r.Value} }
+
+// outboxRow is a row of the outbox table (keyed by sequence number).
+// Slots: State = 1 (ORDER-PLACED); Value = the operation; Aux = the event's
+// record (the order's amount).
+type outboxRow struct {
+	Op     sim.OpID
+	Record int64
+}
+
+func (v outboxRow) encode() sim.Record {
+	return sim.Record{State: 1, Value: int64(v.Op), Aux: v.Record}
+}
+
+func decodeOutboxRow(r sim.Record) outboxRow { return outboxRow{Op: sim.OpID(r.Value), Record: r.Aux} }
+
+// attemptRow is the latest publish attempt of an operation (a dual-write
+// publish awaiting its ack, a relay's publishes so far). Slots: Value = the
+// attempt.
+type attemptRow struct {
+	Attempt int32
+}
+
+func (v attemptRow) encode() sim.Record { return sim.Record{Value: int64(v.Attempt)} }
+
+func decodeAttemptRow(r sim.Record) attemptRow { return attemptRow{Attempt: int32(r.Value)} }
+
+// positionRow is a relay's saved position (row 0). Slots: Value = the last
+// outbox sequence number published.
+type positionRow struct {
+	Sequence int64
+}
+
+func (v positionRow) encode() sim.Record { return sim.Record{Value: v.Sequence} }
+
+func decodePositionRow(r sim.Record) positionRow { return positionRow{Sequence: r.Value} }
+
+// relayStateRow is a relay's volatile state (row 0). Slots: State =
+// relayIdle, relayFetching or relayPublishing; Value = the sequence number
+// being published; Aux = its operation (both 0 unless publishing).
+type relayStateRow struct {
+	Phase    int32
+	Sequence int64
+	Op       sim.OpID
+}
+
+func (v relayStateRow) encode() sim.Record {
+	return sim.Record{State: v.Phase, Value: v.Sequence, Aux: int64(v.Op)}
+}
+
+func decodeRelayStateRow(r sim.Record) relayStateRow {
+	return relayStateRow{Phase: r.State, Sequence: r.Value, Op: sim.OpID(r.Aux)}
+}
+
+// redisKeyRow is a Redis consumer's dedup key for one operation (op:K).
+// Slots: State = redisProcessing or redisDone; Value = the session that
+// wrote it (the lock's owner); At = when it was written (0: now).
+type redisKeyRow struct {
+	State   int32
+	Session int64
+	At      sim.Time
+}
+
+func (v redisKeyRow) encode() sim.Record {
+	return sim.Record{State: v.State, Value: v.Session, At: v.At}
+}
+
+func decodeRedisKeyRow(r sim.Record) redisKeyRow {
+	return redisKeyRow{State: r.State, Session: r.Value, At: r.At}
+}
+
+// inflightRow is the offset a consumer commits once its charge returns
+// (keyed by op). Slots: Value = the offset.
+type inflightRow struct {
+	Offset int64
+}
+
+func (v inflightRow) encode() sim.Record { return sim.Record{Value: v.Offset} }
+
+func decodeInflightRow(r sim.Record) inflightRow { return inflightRow{Offset: r.Value} }
+
+// consumerSessionRow is a consumer process's session (row 0). Slots: Value
+// = the session number (one per start); At = when it began (0: now).
+type consumerSessionRow struct {
+	Session int64
+	At      sim.Time
+}
+
+func (v consumerSessionRow) encode() sim.Record { return sim.Record{Value: v.Session, At: v.At} }
+
+func decodeConsumerSessionRow(r sim.Record) consumerSessionRow {
+	return consumerSessionRow{Session: r.Value, At: r.At}
+}
+
+// hourEmitted names the hour an aggregator has just written, for the
+// after-emit crash point (it is never sent). Slots: Op = the hour's last
+// event; Key = the hour.
+type hourEmitted struct {
+	Hour int64
+}
+
+func (v hourEmitted) encode(e envelope) sim.Message {
+	m := e.message()
+	m.Key = v.Hour
+	return m
+}
+
+func decodeHourEmitted(m sim.Message) hourEmitted { return hourEmitted{Hour: m.Key} }
+
+// hourTotalRow is a row of the hourly-totals table (under a row id when
+// appending, under the hour when overwriting). Slots: State = the hour;
+// Value = the total; Aux = the events counted.
+type hourTotalRow struct {
+	Hour   int32
+	Total  int64
+	Events int64
+}
+
+func (v hourTotalRow) encode() sim.Record {
+	return sim.Record{State: v.Hour, Value: v.Total, Aux: v.Events}
+}
+
+func decodeHourTotalRow(r sim.Record) hourTotalRow {
+	return hourTotalRow{Hour: r.State, Total: r.Value, Events: r.Aux}
+}
+
+// jobRow is the aggregator's progress (row 0). Slots: Value = the next
+// offset to read; Aux = the fetch attempt for it; State = 1 once the job
+// has finished.
+type jobRow struct {
+	Next     int64
+	Attempt  int32
+	Finished bool
+}
+
+func (v jobRow) encode() sim.Record {
+	r := sim.Record{Value: v.Next, Aux: int64(v.Attempt)}
+	if v.Finished {
+		r.State = 1
+	}
+	return r
+}
+
+func decodeJobRow(r sim.Record) jobRow {
+	return jobRow{Next: r.Value, Attempt: int32(r.Aux), Finished: r.State != 0}
+}
+
+// openHourRow is an open hour's running total (keyed by hour). Slots:
+// Value = the running total; Aux = the events so far.
+type openHourRow struct {
+	Total  int64
+	Events int64
+}
+
+func (v openHourRow) encode() sim.Record { return sim.Record{Value: v.Total, Aux: v.Events} }
+
+func decodeOpenHourRow(r sim.Record) openHourRow { return openHourRow{Total: r.Value, Events: r.Aux} }
+
+// memberRow is the hour an event was counted in (keyed by op). Slots:
+// Value = the hour.
+type memberRow struct {
+	Hour int64
+}
+
+func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
+
+func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
+
+// orderLineRow is a row of the order-lines table (keyed by row id). Slots:
+// State = the line id; Value = the order id.
+type orderLineRow struct {
+	Line  int32
+	Order int64
+}
+
+func (v orderLineRow) encode() sim.Record { return sim.Record{State: v.Line, Value: v.Order} }
+
+func decodeOrderLineRow(r sim.Record) orderLineRow {
+	return orderLineRow{Line: r.State, Order: r.Value}
+}
+
+// rowIDRow holds a row id: a unique index entry's row, or a table's last
+// row id (row 0 of a counter). Slots: Value = the row id; At = when it was
+// written (0: now).
+type rowIDRow struct {
+	RowID int64
+	At    sim.Time
+}
+
+func (v rowIDRow) encode() sim.Record { return sim.Record{Value: v.RowID, At: v.At} }
+
+func decodeRowIDRow(r sim.Record) rowIDRow { return rowIDRow{RowID: r.Value, At: r.At} }
+
+// balanceRow is a booking's paid total (keyed by op). Slots: Value = the
+// total; At = when it was written (0: now).
+type balanceRow struct {
+	Total int64
+	At    sim.Time
+}
+
+func (v balanceRow) encode() sim.Record { return sim.Record{Value: v.Total, At: v.At} }
+
+func decodeBalanceRow(r sim.Record) balanceRow { return balanceRow{Total: r.Value, At: r.At} }
