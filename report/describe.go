@@ -76,7 +76,11 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	case sim.EvSlow:
 		return fmt.Sprintf("%-9s SLOW     → %-9s %s", node, peer, msgLabel(topo, m))
 	case sim.EvTimerFire:
-		return fmt.Sprintf("%-9s timer    %s %s #%d", node, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
+		s := fmt.Sprintf("%-9s timer    %s %s #%d", node, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
+		if m.Status != 0 { // the timer's phase (sim.Timer.Phase)
+			s += fmt.Sprintf(" phase %d", m.Status)
+		}
+		return s
 	case sim.EvCrash:
 		s := fmt.Sprintf("%-9s CRASH    at %s", node, topo.PointName(sim.PointID(e.Label)))
 		if m.Op != 0 {
@@ -108,7 +112,7 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	case sim.EvEffect:
 		return fmt.Sprintf("%-9s EFFECT   %s %s value=%d", node, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
 	case sim.EvOutcome:
-		return fmt.Sprintf("%-9s outcome  %s status=%d value=%d", node, m.Op, m.Status, m.Value/1000)
+		return fmt.Sprintf("%-9s outcome  %s status=%d value=%d", node, m.Op, m.Status, m.Value)
 	}
 	return fmt.Sprintf("%-9s %s", node, e.Kind)
 }

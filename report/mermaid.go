@@ -70,7 +70,7 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 		case sim.EvResume:
 			fmt.Fprintf(&b, "    Note over %s: resume (queued deliveries and timers follow)\n", id(e.Node))
 		case sim.EvOutcome:
-			fmt.Fprintf(&b, "    Note over %s: %s result status %d value %d\n", id(e.Node), m.Op, m.Status, m.Value/1000)
+			fmt.Fprintf(&b, "    Note over %s: %s result status %d value %d\n", id(e.Node), m.Op, m.Status, m.Value)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

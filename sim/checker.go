@@ -86,7 +86,7 @@ type OpTally struct {
 	Deliveries int32                   // handler invocations at the processor
 	Sinks      [MaxObservedSinks]int32 // effects per observed sink, in sink order
 	Outcomes   int32                   // final results accepted by the client
-	distinct   [maxDistinct]int64
+	distinct   [maxDistinct]outcomeResult
 	nDistinct  int32
 }
 
@@ -109,6 +109,13 @@ func (t *OpTally) MinEffects(sinks int) int32 {
 		m = min(m, t.Sinks[i])
 	}
 	return m
+}
+
+// outcomeResult is one final result a client accepted: its value and its
+// status, told apart as a pair.
+type outcomeResult struct {
+	value  int64
+	status int32
 }
 
 // DistinctOutcomes returns how many different final results the client saw
@@ -220,12 +227,13 @@ func (c *Checker) Record(e *Event) {
 	case EvOutcome:
 		if t := c.tally(e.Msg.Op); t != nil {
 			t.Outcomes++
+			res := outcomeResult{value: e.Msg.Value, status: e.Msg.Status}
 			seen := false
 			for i := int32(0); i < t.nDistinct; i++ {
-				seen = seen || t.distinct[i] == e.Msg.Value
+				seen = seen || t.distinct[i] == res
 			}
 			if !seen && t.nDistinct < maxDistinct {
-				t.distinct[t.nDistinct] = e.Msg.Value
+				t.distinct[t.nDistinct] = res
 				t.nDistinct++
 			}
 		}

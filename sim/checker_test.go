@@ -42,6 +42,10 @@ func (s stream) outcome(op OpID, value int64) stream {
 	return s.add(Event{Kind: EvOutcome, Node: tClient, Peer: NoNode, Msg: Message{Op: op, Value: value}})
 }
 
+func (s stream) outcomeStatus(op OpID, value int64, status int32) stream {
+	return s.add(Event{Kind: EvOutcome, Node: tClient, Peer: NoNode, Msg: Message{Op: op, Value: value, Status: status}})
+}
+
 func (s stream) drop(reason DropReason) stream {
 	return s.add(Event{Kind: EvDrop, Node: tClient, Peer: tService, Reason: reason})
 }
@@ -154,6 +158,22 @@ func TestCheckerDistinctOutcomes(t *testing.T) {
 		if got.Outcomes != w.outcomes || got.DistinctOutcomes() != w.distinct {
 			t.Errorf("%s: outcomes %d distinct %d, want %d and %d", w.op, got.Outcomes, got.DistinctOutcomes(), w.outcomes, w.distinct)
 		}
+	}
+}
+
+// TestCheckerDistinctOutcomesByStatus: an outcome is its (value, status)
+// pair, so the same value under another status (a 201 then a 500 without
+// a result) is a different outcome, and the same pair twice is one.
+func TestCheckerDistinctOutcomesByStatus(t *testing.T) {
+	s := stream{}.
+		outcomeStatus(1, 0, 201).outcomeStatus(1, 0, 500).
+		outcomeStatus(2, 8821, 201).outcomeStatus(2, 8821, 201)
+	c := fold(2, s)
+	if t1 := c.Tally(1); t1.DistinctOutcomes() != 2 {
+		t.Errorf("op 1: distinct %d, want 2 (same value, different status)", t1.DistinctOutcomes())
+	}
+	if t2 := c.Tally(2); t2.DistinctOutcomes() != 1 {
+		t.Errorf("op 2: distinct %d, want 1 (same pair twice)", t2.DistinctOutcomes())
 	}
 }
 

@@ -93,7 +93,7 @@ func (c *Context) After(d Time, t Timer) {
 	}
 	c.w.schedule(item{
 		at: at, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
-		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key},
+		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key, Status: t.Phase},
 	})
 }
 
@@ -181,8 +181,9 @@ func (c *Context) Effect(sink SinkID, op OpID, value int64) {
 	c.emit(e)
 }
 
-// Outcome records that a client accepted value as the final result of op.
-// The checker counts distinct values per op (response consistency).
+// Outcome records that a client accepted value, with status, as the final
+// result of op. The checker counts distinct (value, status) pairs per op
+// (response consistency).
 func (c *Context) Outcome(op OpID, value int64, status int32) {
 	if c.down() {
 		return

@@ -17,12 +17,15 @@ type Node interface {
 	Timer(ctx *Context, t Timer)
 }
 
-// Timer is the payload of a timer: which kind, for which operation.
+// Timer is the payload of a timer: which kind, for which operation. Like
+// Message's, the slots after Op are generic and each role names them in a
+// typed view.
 type Timer struct {
 	Kind    TimerKind
 	Op      OpID
-	Attempt int32
-	Key     int64
+	Attempt int32 // 1-based attempt the timer is for (0: none)
+	Key     int64 // the row or run the timer is for (0: none)
+	Phase   int32 // the phase of that attempt, e.g. a step of a multi-step operation (0: none)
 }
 
 // TableSpec declares one table of a node.

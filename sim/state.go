@@ -150,7 +150,8 @@ func (w *World) AppendState(b []byte) []byte {
 		}
 		b = binary.AppendUvarint(b, uint64(t.nDistinct))
 		for d := int32(0); d < t.nDistinct; d++ {
-			b = binary.AppendVarint(b, t.distinct[d])
+			b = binary.AppendVarint(b, t.distinct[d].value)
+			b = binary.AppendVarint(b, int64(t.distinct[d].status))
 		}
 	}
 	b = append(b, 0xf3)

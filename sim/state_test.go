@@ -128,7 +128,7 @@ func TestFingerprintSeesEveryDifference(t *testing.T) {
 		"in-flight attempt": func(w *World) { w.firstDelivery().msg.Attempt++ },
 		"in-flight delay":   func(w *World) { w.firstDelivery().at++ },
 		"effects so far":    func(w *World) { w.checker.ops[1].Sinks[0]++ },
-		"distinct outcomes": func(w *World) { w.checker.ops[1].nDistinct, w.checker.ops[1].distinct[0] = 1, 5 },
+		"distinct outcomes": func(w *World) { w.checker.ops[1].nDistinct, w.checker.ops[1].distinct[0] = 1, outcomeResult{value: 5} },
 		"node down":         func(w *World) { w.nodes[1].down = true },
 		"extra message queued": func(w *World) {
 			w.schedule(item{at: w.now + 3, kind: itemDeliver, node: 1, msg: Message{Kind: 1, Op: 1}})

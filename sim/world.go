@@ -291,7 +291,7 @@ func (w *World) dispatch(it *item) {
 		e.Label = uint8(it.msg.Kind)
 		e.Msg = it.msg
 		w.emit(e)
-		node.Timer(&w.ctx, Timer{Kind: TimerKind(it.msg.Kind), Op: it.msg.Op, Attempt: it.msg.Attempt, Key: it.msg.Key})
+		node.Timer(&w.ctx, Timer{Kind: TimerKind(it.msg.Kind), Op: it.msg.Op, Attempt: it.msg.Attempt, Key: it.msg.Key, Phase: it.msg.Status})
 	}
 }
 

@@ -875,7 +875,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			if m.Status != 0 {
 				t += ": " + strconv.Itoa(int(m.Status))
 			}
-			if v := m.Value / 1000; v != 0 {
+			if v := m.Value; v != 0 {
 				t += " value " + strconv.FormatInt(v, 10)
 			}
 			d.markLabel(b, x+12, y+4, t, svgGreen, "bold", 10)

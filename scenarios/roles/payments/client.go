@@ -45,7 +45,7 @@ func (c *HTTPClient) idempotencyKey(ctx *sim.Context, op sim.OpID, attempt int32
 	}
 	switch {
 	case c.KeyPerTry:
-		return idemKey(int64(op)*1000 + int64(attempt)) // a fresh key per attempt
+		return perTryKey(op, attempt)
 	case c.ReuseFirst:
 		return clientKey(1)
 	case c.ServerIssued:

@@ -48,22 +48,45 @@ type IntentService struct {
 }
 
 const (
-	intentKeys  sim.TableID = iota // key → intent and, once completed, the response
-	intentCalls                    // key → callsRow: provider calls so far and the waiting client attempt
+	intentKeys       sim.TableID = iota // key → intent and, once completed, the response
+	intentCalls                         // key → callsRow: provider calls so far and the waiting client attempt
+	intentRefs                          // provider reference → refRow: the intent it was issued for (retry-new-key)
+	intentRefCounter                    // row 0: counterRow, the last provider reference issued (retry-new-key)
 )
 
-// providerKeyShift puts the try number above every client key, so that a
-// retry under a new key is still traced back to its intent.
-const providerKeyShift = 40
+// providerRefBase keeps the provider references the service issues apart
+// from client keys, so a trace tells one from the other.
+const providerRefBase idemKey = 7_000_000_000
 
-func (s *IntentService) providerKey(key idemKey, try int32) idemKey {
-	if s.NewKey {
-		return key | idemKey(try)<<providerKeyShift
+// providerRef returns the merchant reference of the next provider call for
+// the intent under key. Reconciling, it is the intent's key itself, so the
+// reconciler can ask the provider by it. Retrying under a new key, it is a
+// fresh reference from a durable counter, written down with the intent it
+// belongs to (as a real service keeps the references it issued): the
+// provider's answer echoes only the reference, and intentOf finds the
+// intent from it. Nothing is packed into the reference.
+func (s *IntentService) providerRef(ctx *sim.Context, key idemKey, op sim.OpID) idemKey {
+	if !s.NewKey {
+		return key
 	}
-	return key
+	rec, _ := ctx.Get(intentRefCounter, 0, op)
+	c := decodeCounterRow(rec)
+	c.Last = max(c.Last, int64(providerRefBase)) + 1
+	ctx.Put(intentRefCounter, 0, op, c.encode())
+	ref := idemKey(c.Last)
+	ctx.Put(intentRefs, int64(ref), op, refRow{Intent: key}.encode())
+	return ref
 }
 
-func intentKeyOf(providerKey idemKey) idemKey { return providerKey & (1<<providerKeyShift - 1) }
+// intentOf returns the key of the intent that provider reference ref was
+// issued for; false for a reference this service never issued.
+func (s *IntentService) intentOf(ctx *sim.Context, ref idemKey, op sim.OpID) (idemKey, bool) {
+	if !s.NewKey {
+		return ref, true
+	}
+	r, ok := ctx.Get(intentRefs, int64(ref), op)
+	return decodeRefRow(r).Intent, ok
+}
 
 // Start hands every intent a crash left PROCESSING to the reconciler: its
 // charge may or may not have happened.
@@ -128,14 +151,17 @@ func (s *IntentService) charge(ctx *sim.Context, key idemKey, op sim.OpID, body 
 	c := decodeCallsRow(rec)
 	c.Calls++
 	ctx.Put(intentCalls, int64(key), op, c.encode())
-	ctx.Send(s.Provider, providerCall{Key: s.providerKey(key, c.Calls), Body: body}.encode(envelope{Kind: MsgCharge, Op: op, Attempt: c.Calls}))
+	ctx.Send(s.Provider, providerCall{Key: s.providerRef(ctx, key, op), Body: body}.encode(envelope{Kind: MsgCharge, Op: op, Attempt: c.Calls}))
 	ctx.After(s.CallTimeout, sim.Timer{Kind: TimerCallTimeout, Op: op, Attempt: c.Calls, Key: int64(key)})
 }
 
 // result completes the intent with the provider's answer, on time or late.
 func (s *IntentService) result(ctx *sim.Context, m sim.Message) {
 	res := decodeProviderCall(m)
-	key := intentKeyOf(res.Key)
+	key, issued := s.intentOf(ctx, res.Key, m.Op)
+	if !issued {
+		return // not an answer to a call of this service
+	}
 	rec, ok := ctx.Get(intentKeys, int64(key), m.Op)
 	r := decodeKeyRow(rec)
 	if !ok || r.State == intentCompleted {
@@ -215,7 +241,8 @@ func init() {
 				CallTimeout: intentServiceCallTimeout.Get(a),
 				NewKey:      intentServiceOnTimeout.Get(a) == "retry-new-key",
 			}
-			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true}}
+			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true},
+				{Name: "refs", Durable: true}, {Name: "ref-counter", Durable: true}}
 		},
 	})
 }

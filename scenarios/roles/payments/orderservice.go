@@ -50,12 +50,25 @@ const (
 )
 
 // A run is one execution of an order: under the idempotent semantics its
-// Idempotency-Key, otherwise one per request received (op*1000+attempt, a
-// fresh id per request). Its progress row is a runRow.
-func orderRun(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
+// Idempotency-Key, otherwise one per request received: orderRun names the
+// run of the request (op, attempt), a fresh id per request, the key of the
+// runs table. Ranges: roles.TupleKey's, with roles.AttemptBits for attempt.
+// Its progress row is a runRow.
+func orderRun(op sim.OpID, attempt int32) int64 {
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+}
 
-// orderStepKey derives a step's dedup key from the order's key.
-func orderStepKey(orderKey int64, step int32) idemKey { return idemKey(orderKey*10 + int64(step)) }
+// stepBits is the width of the step field of a step's dedup key: room for
+// the three steps and a few more.
+const stepBits = 4
+
+// orderStepKey derives a step's dedup key from the order's key, the same
+// on every repeat of the step and different for every (order, step) pair
+// (the step services' done tables are keyed by it). Ranges: orderKey in
+// [0, 2^59), step in [0, 2^stepBits).
+func orderStepKey(orderKey int64, step int32) idemKey {
+	return idemKey(roles.TupleKey(orderKey, int64(step), stepBits))
+}
 
 // Start runs again, from the first step, every order a crash left
 // PROCESSING: its progress was in memory.
@@ -94,7 +107,7 @@ func (s *OrderService) reply(ctx *sim.Context, op sim.OpID, attempt int32, resp 
 func (s *OrderService) order(ctx *sim.Context, m sim.Message) {
 	switch ctx.Semantics() {
 	case sim.AtMostOnce:
-		seen := orderRun(m.Op, m.Attempt)
+		seen := sendKey(m.Op, m.Attempt)
 		if _, dup := ctx.Get(orderSeen, seen, m.Op); dup {
 			return // a network copy of a request already taken
 		}
@@ -136,12 +149,13 @@ func (s *OrderService) call(ctx *sim.Context, run int64, op sim.OpID, r runRow) 
 		key = orderStepKey(run, r.Step)
 	}
 	ctx.Send(s.Steps[r.Step-1], stepCall{Key: key, Run: run, Step: r.Step}.encode(envelope{Kind: MsgStep, Op: op, Attempt: r.Calls}))
-	ctx.After(s.StepTimeout, sim.Timer{Kind: TimerStepTimeout, Op: op, Attempt: stepDeadline(r), Key: run})
+	ctx.After(s.StepTimeout, stepDeadline{Run: run, Step: r.Step, Call: r.Calls}.timer(op))
 }
 
-// stepDeadline names the call a step deadline is for: a deadline whose
-// call has been answered, or called again, finds another one in the row.
-func stepDeadline(r runRow) int32 { return r.Step*1000 + r.Calls }
+// expired reports whether deadline d is for the call run row r is still
+// waiting on: a deadline whose call has been answered, or called again,
+// finds another step or call in the row.
+func (d stepDeadline) expired(r runRow) bool { return d.Step == r.Step && d.Call == r.Calls }
 
 // stepDone moves a run past an acknowledged step.
 func (s *OrderService) stepDone(ctx *sim.Context, m sim.Message) {
@@ -177,17 +191,18 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != TimerStepTimeout {
 		return
 	}
-	rec, ok := ctx.Get(orderRuns, t.Key, t.Op)
+	d := decodeStepDeadline(t)
+	rec, ok := ctx.Get(orderRuns, d.Run, t.Op)
 	r := decodeRunRow(rec)
-	if !ok || stepDeadline(r) != t.Attempt {
+	if !ok || !d.expired(r) {
 		return // the step was acknowledged in time
 	}
 	if ctx.Semantics() == sim.AtMostOnce {
-		ctx.Delete(orderRuns, t.Key, t.Op)
+		ctx.Delete(orderRuns, d.Run, t.Op)
 		s.reply(ctx, t.Op, r.Attempt, httpResponse{Status: roles.StatusServerError})
 		return
 	}
-	s.call(ctx, t.Key, t.Op, r)
+	s.call(ctx, d.Run, t.Op, r)
 }
 
 var (

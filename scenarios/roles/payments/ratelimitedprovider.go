@@ -22,10 +22,15 @@ type RateLimitedProvider struct {
 
 const (
 	edgeWindow  sim.TableID = iota // row 0: the open window (At = its end, Status = requests admitted)
-	edgePending                    // op*1000+attempt → pendingCallRow: the caller waiting for the core
+	edgePending                    // edgeRequest(op, attempt) → pendingCallRow: the caller waiting for the core
 )
 
-func edgeRequest(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
+// edgeRequest is the pending table's key for the request (op, attempt)
+// waiting for the core. Ranges: roles.TupleKey's, with roles.AttemptBits
+// for attempt.
+func edgeRequest(op sim.OpID, attempt int32) int64 {
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+}
 
 // Start does nothing: the edge only answers.
 func (p *RateLimitedProvider) Start(*sim.Context) {}

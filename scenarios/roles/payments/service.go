@@ -71,7 +71,7 @@ func (s *PaymentService) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.Semantics() == sim.AtMostOnce {
 			// The transport's duplicate suppression: one (op, attempt) is one
 			// request; a network copy of it is dropped, as TCP would.
-			seen := int64(m.Op)*1000 + int64(m.Attempt)
+			seen := sendKey(m.Op, m.Attempt)
 			if _, dup := ctx.Get(serviceSeen, seen, m.Op); dup {
 				return
 			}

@@ -27,6 +27,20 @@ const clientKeyBase = 1_000_000
 // clientKey is the Idempotency-Key a client sends for operation op.
 func clientKey(op sim.OpID) idemKey { return idemKey(clientKeyBase + int64(op)) }
 
+// perTryKey is the Idempotency-Key a client that makes a fresh key per try
+// sends for attempt of op: a different key for every (op, attempt) pair.
+// Ranges: roles.TupleKey's, with roles.AttemptBits for attempt.
+func perTryKey(op sim.OpID, attempt int32) idemKey {
+	return idemKey(roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits))
+}
+
+// sendKey names one request send (op, attempt): the key of the services'
+// at-most-once transport dedup tables (seen). Ranges: roles.TupleKey's,
+// with roles.AttemptBits for attempt.
+func sendKey(op sim.OpID, attempt int32) int64 {
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+}
+
 // envelope is what every message of the family carries besides its view:
 // the kind and the ground-truth operation and attempt.
 type envelope struct {
@@ -80,11 +94,27 @@ func decodeHTTPResponse(m sim.Message) httpResponse {
 	return httpResponse{Status: m.Status, Result: m.Value, IssuedKey: idemKey(m.Key)}
 }
 
-// outcome records v as operation op's outcome, in the form the engine's
-// outcome checks and the trace view read (result*1000 + status: the
-// engine's outcome value, not a slot of this family).
+// outcome records v as operation op's outcome: the result (transaction id,
+// contract id; 0 for none) and the status, each in a slot of its own.
 func (v httpResponse) outcome(ctx *sim.Context, op sim.OpID) {
-	ctx.Outcome(op, v.Result*1000+int64(v.Status), v.Status)
+	ctx.Outcome(op, v.Result, v.Status)
+}
+
+// stepDeadline is the order service's deadline for one call of a run's
+// step (TimerStepTimeout). Slots: Key = the run; Phase = the step;
+// Attempt = the call of that step (1-based).
+type stepDeadline struct {
+	Run  int64
+	Step int32
+	Call int32
+}
+
+func (v stepDeadline) timer(op sim.OpID) sim.Timer {
+	return sim.Timer{Kind: TimerStepTimeout, Op: op, Key: v.Run, Phase: v.Step, Attempt: v.Call}
+}
+
+func decodeStepDeadline(t sim.Timer) stepDeadline {
+	return stepDeadline{Run: t.Key, Step: t.Phase, Call: t.Attempt}
 }
 
 // providerCall is a call to the card provider and its answer: MsgCharge,
@@ -241,6 +271,16 @@ type counterRow struct {
 func (v counterRow) encode() sim.Record { return sim.Record{Value: v.Last} }
 
 func decodeCounterRow(r sim.Record) counterRow { return counterRow{Last: r.Value} }
+
+// refRow is the intent service's record of a provider reference it issued.
+// Slots: Value = the key of the intent the reference was issued for.
+type refRow struct {
+	Intent idemKey
+}
+
+func (v refRow) encode() sim.Record { return sim.Record{Value: int64(v.Intent)} }
+
+func decodeRefRow(r sim.Record) refRow { return refRow{Intent: idemKey(r.Value)} }
 
 // callsRow is the intent service's count of provider calls for one key.
 // Slots: Status = the provider calls so far; Aux = the client attempt that

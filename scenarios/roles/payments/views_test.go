@@ -117,6 +117,9 @@ func TestRowViewsRoundTrip(t *testing.T) {
 			return chargeRow{TxnID: anyInt64.Draw(rt, "txn"), Body: anyBody.Draw(rt, "body")}
 		}, chargeRow.encode, decodeChargeRow)
 	})
+	t.Run("refRow", func(t *testing.T) {
+		rowRoundTrip(t, func(rt *rapid.T) refRow { return refRow{Intent: anyKey.Draw(rt, "intent")} }, refRow.encode, decodeRefRow)
+	})
 	t.Run("counterRow", func(t *testing.T) {
 		rowRoundTrip(t, func(rt *rapid.T) counterRow { return counterRow{Last: anyInt64.Draw(rt, "last")} }, counterRow.encode, decodeCounterRow)
 	})

@@ -100,5 +100,9 @@ func transportDup(ctx *sim.Context, table sim.TableID, key int64, op sim.OpID) b
 // dates it for the TTL).
 func processedRow() sim.Record { return sim.Record{State: roles.KeyCompleted} }
 
-// opAttemptKey names one send of an operation.
-func opAttemptKey(op sim.OpID, attempt int32) int64 { return int64(op)*1000 + int64(attempt) }
+// opAttemptKey names one send of an operation (op, attempt): the key of the
+// brokers' transport dedup tables (seen). Ranges: roles.TupleKey's, with
+// roles.AttemptBits for attempt.
+func opAttemptKey(op sim.OpID, attempt int32) int64 {
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+}

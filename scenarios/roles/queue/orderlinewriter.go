@@ -25,10 +25,18 @@ type OrderLineWriter struct {
 
 const (
 	lineRows    sim.TableID = iota // row id → orderLineRow
-	lineUnique                     // the unique index: order_id·1000 + line_id → rowIDRow
+	lineUnique                     // the unique index: orderLineKey(order_id, line_id) → rowIDRow
 	lineCounter                    // row 0: rowIDRow, the last row id
 	lineSeen
 )
+
+// lineBits is the width of the line field of the unique index's key.
+const lineBits = 20
+
+// orderLineKey is the unique index's key for the natural key (order, line):
+// a different key for every pair. Ranges: order in [0, 2^43), line in
+// [0, 2^lineBits).
+func orderLineKey(order, line int64) int64 { return roles.TupleKey(order, line, lineBits) }
 
 // Start does nothing: the broker redelivers what was not committed.
 func (w *OrderLineWriter) Start(*sim.Context) {}
@@ -41,7 +49,7 @@ func (w *OrderLineWriter) Receive(ctx *sim.Context, m sim.Message) { w.receive(c
 
 func (w *OrderLineWriter) apply(ctx *sim.Context, m *sim.Message) {
 	order, line := (int64(m.Op)-1)/w.Lines+1, (int64(m.Op)-1)%w.Lines+1
-	natural := order*1000 + line
+	natural := orderLineKey(order, line)
 	upsert := pickByDesign(ctx, w.Insert, "plain", "upsert") == "upsert"
 	if upsert {
 		if _, conflict := ctx.Get(lineUnique, natural, m.Op); conflict {

@@ -1,0 +1,59 @@
+package payments
+
+import (
+	"testing"
+
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+	"pgregory.net/rapid"
+)
+
+// TestStepDeadlineRoundTrip: the order service's timer view keeps the run,
+// the step and the call in slots of their own, and its kind and op.
+func TestStepDeadlineRoundTrip(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		v := stepDeadline{Run: anyInt64.Draw(rt, "run"), Step: anyInt32.Draw(rt, "step"), Call: anyInt32.Draw(rt, "call")}
+		op := anyOp.Draw(rt, "op")
+		tm := v.timer(op)
+		if got := decodeStepDeadline(tm); got != v {
+			rt.Fatalf("decode(timer(%+v)) = %+v", v, got)
+		}
+		if tm.Kind != TimerStepTimeout || tm.Op != op {
+			rt.Fatalf("timer(%+v) = %+v, want kind step-timeout, op %s", v, tm, op)
+		}
+	})
+}
+
+// pairKeyInjective checks that key never maps two different pairs of its
+// documented ranges to one key.
+func pairKeyInjective(t *testing.T, hi, lo *rapid.Generator[int64], key func(hi, lo int64) int64) {
+	t.Helper()
+	rapid.Check(t, func(rt *rapid.T) {
+		h1, l1, h2, l2 := hi.Draw(rt, "hi1"), lo.Draw(rt, "lo1"), hi.Draw(rt, "hi2"), lo.Draw(rt, "lo2")
+		if k1, k2 := key(h1, l1), key(h2, l2); (h1 != h2 || l1 != l2) == (k1 == k2) {
+			rt.Fatalf("(%d,%d)→%d and (%d,%d)→%d", h1, l1, k1, h2, l2, k2)
+		}
+	})
+}
+
+// TestTableKeysInjective: every (op, attempt) and (order key, step) table
+// key of the family tells its pairs apart over the documented ranges.
+func TestTableKeysInjective(t *testing.T) {
+	ops := rapid.Int64Range(0, 1<<31-1)
+	attempts := rapid.Int64Range(0, 1<<roles.AttemptBits-1)
+	byAttempt := map[string]func(sim.OpID, int32) int64{
+		"orderRun":    orderRun,
+		"edgeRequest": edgeRequest,
+		"sendKey":     sendKey,
+		"perTryKey":   func(op sim.OpID, a int32) int64 { return int64(perTryKey(op, a)) },
+	}
+	for name, key := range byAttempt {
+		t.Run(name, func(t *testing.T) {
+			pairKeyInjective(t, ops, attempts, func(op, a int64) int64 { return key(sim.OpID(op), int32(a)) })
+		})
+	}
+	t.Run("orderStepKey", func(t *testing.T) {
+		pairKeyInjective(t, rapid.Int64Range(0, 1<<(63-stepBits)-1), rapid.Int64Range(0, 1<<stepBits-1),
+			func(k, step int64) int64 { return int64(orderStepKey(k, int32(step))) })
+	})
+}
