@@ -41,17 +41,9 @@ func sendKey(op sim.OpID, attempt int32) int64 {
 	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
 }
 
-// envelope is what every message of the family carries besides its view:
-// the kind and the ground-truth operation and attempt.
-type envelope struct {
-	Kind    sim.MsgKind
-	Op      sim.OpID
-	Attempt int32
-}
-
-func (e envelope) message() sim.Message {
-	return sim.Message{Kind: e.Kind, Op: e.Op, Attempt: e.Attempt}
-}
+// envelope is the family's name for roles.Envelope: kind, operation and
+// attempt, what every message carries besides its view.
+type envelope = roles.Envelope
 
 // httpRequest is POST /payments (MsgPayRequest) or POST /orders (MsgOrder).
 // Slots: Key = the Idempotency-Key (0: none); Payload = the body's
@@ -61,7 +53,7 @@ type httpRequest struct {
 	Body fingerprint
 }
 
-func (v httpRequest) encode(e envelope) sim.Message { return v.onto(e.message()) }
+func (v httpRequest) encode(e envelope) sim.Message { return v.onto(e.Message()) }
 
 // onto returns m, a received request, with its slots replaced by v's: the
 // same message as the engine delivered it, under another view.
@@ -85,7 +77,7 @@ type httpResponse struct {
 }
 
 func (v httpResponse) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Status, m.Value, m.Key = v.Status, v.Result, int64(v.IssuedKey)
 	return m
 }
@@ -131,7 +123,7 @@ type providerCall struct {
 }
 
 func (v providerCall) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), int64(v.Body), v.Status, v.TxnID
 	return m
 }
@@ -153,7 +145,7 @@ type outcomeReport struct {
 }
 
 func (v outcomeReport) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), int64(v.Body), v.Status, v.TxnID
 	return m
 }
@@ -175,7 +167,7 @@ type stepCall struct {
 }
 
 func (v stepCall) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), v.Run, v.Step, v.RecordID
 	return m
 }

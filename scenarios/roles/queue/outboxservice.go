@@ -54,7 +54,7 @@ const (
 // announced, and a fetch of the relay's may have died with the service.
 func (s *OutboxService) Start(ctx *sim.Context) {
 	if s.Write == writeOutbox && ctx.Rows(outboxStarted).Len() > 0 {
-		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify}.message())
+		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify}.Message())
 	}
 	workload{Table: outboxStarted, Epoch: outboxEpoch, Interval: s.Interval}.schedule(ctx)
 }
@@ -85,14 +85,14 @@ func (s *OutboxService) Timer(ctx *sim.Context, t sim.Timer) {
 
 func (s *OutboxService) place(ctx *sim.Context, op sim.OpID) {
 	ctx.Put(outboxStarted, int64(op), op, sim.Record{})
-	m := envelope{Op: op, Attempt: 1}.message() // what the crash points name
+	m := envelope{Op: op, Attempt: 1}.Message() // what the crash points name
 	switch s.Write {
 	case writeOutbox:
 		s.commitOrder(ctx, op)
 		if ctx.CrashPoint(PointAfterDBCommit, &m) {
 			return
 		}
-		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify, Op: op}.message())
+		ctx.Send(s.Relay, envelope{Kind: MsgOutboxNotify, Op: op}.Message())
 	case writeCommitThenPublish:
 		s.commitOrder(ctx, op)
 		if ctx.CrashPoint(PointAfterDBCommit, &m) {

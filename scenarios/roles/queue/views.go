@@ -1,6 +1,9 @@
 package queue
 
-import "github.com/oncesim/once/sim"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Typed views of the family's messages and rows. Role code reads and writes
 // these named fields; only the encode/decode pairs below know which generic
@@ -9,18 +12,9 @@ import "github.com/oncesim/once/sim"
 // value conversion: no allocation, and decode(encode(v)) == v over the
 // documented ranges (views_test.go).
 
-// envelope is what every message of the family carries besides its view:
-// the kind and the ground-truth operation and attempt (for a delivery, the
-// delivery count).
-type envelope struct {
-	Kind    sim.MsgKind
-	Op      sim.OpID
-	Attempt int32
-}
-
-func (e envelope) message() sim.Message {
-	return sim.Message{Kind: e.Kind, Op: e.Op, Attempt: e.Attempt}
-}
+// envelope is the family's name for roles.Envelope: kind, operation and
+// attempt, what every message carries besides its view.
+type envelope = roles.Envelope
 
 // publish is a record sent to a broker (MsgPublish). Slots: Payload = the
 // record; Value = the producer id and Key = its sequence number, both 0
@@ -32,7 +26,7 @@ type publish struct {
 }
 
 func (v publish) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Payload, m.Value, m.Key = v.Record, v.ProducerID, v.Sequence
 	return m
 }
@@ -53,7 +47,7 @@ type publishAck struct {
 }
 
 func (v publishAck) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Payload, m.Status = v.Offset, v.Sequence, v.Status
 	return m
 }
@@ -71,7 +65,7 @@ type delivery struct {
 }
 
 func (v delivery) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Payload = v.Offset, v.Record
 	return m
 }
@@ -85,7 +79,7 @@ type offsetCommit struct {
 }
 
 func (v offsetCommit) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key = v.Offset
 	return m
 }
@@ -100,7 +94,7 @@ type fetch struct {
 }
 
 func (v fetch) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key = v.Position
 	return m
 }
@@ -117,7 +111,7 @@ type fetched struct {
 }
 
 func (v fetched) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key, m.Status, m.Payload = v.Position, v.Status, v.Record
 	return m
 }
@@ -328,7 +322,7 @@ type hourEmitted struct {
 }
 
 func (v hourEmitted) encode(e envelope) sim.Message {
-	m := e.message()
+	m := e.Message()
 	m.Key = v.Hour
 	return m
 }
