@@ -10,14 +10,14 @@ import (
 // and the key is never negative.
 func TestTupleKeyInjective(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		bits := uint(rapid.IntRange(1, 62).Draw(t, "loBits"))
-		hiMax, loMax := int64(1)<<(63-bits)-1, int64(1)<<bits-1
+		digits := rapid.IntRange(1, 18).Draw(t, "loDigits")
+		hiMax, loMax := TupleHiMax(digits), TupleLoMax(digits)
 		pair := func(name string) (int64, int64) {
 			return rapid.Int64Range(0, hiMax).Draw(t, name+".hi"), rapid.Int64Range(0, loMax).Draw(t, name+".lo")
 		}
 		h1, l1 := pair("a")
 		h2, l2 := pair("b")
-		k1, k2 := TupleKey(h1, l1, bits), TupleKey(h2, l2, bits)
+		k1, k2 := TupleKey(h1, l1, digits), TupleKey(h2, l2, digits)
 		if k1 < 0 || k2 < 0 {
 			t.Fatalf("negative key: (%d,%d)→%d, (%d,%d)→%d", h1, l1, k1, h2, l2, k2)
 		}
@@ -27,22 +27,29 @@ func TestTupleKeyInjective(t *testing.T) {
 	})
 }
 
+// TestTupleKeyReadable: the key of (3, 2) with six digits reads 3000002.
+func TestTupleKeyReadable(t *testing.T) {
+	if got := TupleKey(3, 2, AttemptDigits); got != 3_000_002 {
+		t.Fatalf("TupleKey(3, 2, %d) = %d, want 3000002", AttemptDigits, got)
+	}
+}
+
 // TestTupleKeyPanicsOutOfRange: a value outside the documented ranges is a
 // programmer error, never a silent alias.
 func TestTupleKeyPanicsOutOfRange(t *testing.T) {
 	for _, c := range []struct {
 		hi, lo int64
-		bits   uint
+		digits int
 	}{
-		{1, 1 << 20, 20}, {1, -1, 20}, {-1, 1, 20}, {1 << 43, 0, 20}, {0, 0, 0}, {0, 0, 63},
+		{1, 1_000_000, 6}, {1, -1, 6}, {-1, 1, 6}, {TupleHiMax(6) + 1, 0, 6}, {0, 0, 0}, {0, 0, 19},
 	} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("TupleKey(%d, %d, %d) did not panic", c.hi, c.lo, c.bits)
+					t.Errorf("TupleKey(%d, %d, %d) did not panic", c.hi, c.lo, c.digits)
 				}
 			}()
-			TupleKey(c.hi, c.lo, c.bits)
+			TupleKey(c.hi, c.lo, c.digits)
 		}()
 	}
 }

@@ -40,7 +40,7 @@ func pairKeyInjective(t *testing.T, hi, lo *rapid.Generator[int64], key func(hi,
 // key of the family tells its pairs apart over the documented ranges.
 func TestTableKeysInjective(t *testing.T) {
 	ops := rapid.Int64Range(0, 1<<31-1)
-	attempts := rapid.Int64Range(0, 1<<roles.AttemptBits-1)
+	attempts := rapid.Int64Range(0, roles.TupleLoMax(roles.AttemptDigits))
 	byAttempt := map[string]func(sim.OpID, int32) int64{
 		"orderRun":    orderRun,
 		"edgeRequest": edgeRequest,
@@ -53,7 +53,7 @@ func TestTableKeysInjective(t *testing.T) {
 		})
 	}
 	t.Run("orderStepKey", func(t *testing.T) {
-		pairKeyInjective(t, rapid.Int64Range(0, 1<<(63-stepBits)-1), rapid.Int64Range(0, 1<<stepBits-1),
+		pairKeyInjective(t, rapid.Int64Range(0, roles.TupleHiMax(stepDigits)), rapid.Int64Range(0, roles.TupleLoMax(stepDigits)),
 			func(k, step int64) int64 { return int64(orderStepKey(k, int32(step))) })
 	})
 }

@@ -52,22 +52,22 @@ const (
 // A run is one execution of an order: under the idempotent semantics its
 // Idempotency-Key, otherwise one per request received: orderRun names the
 // run of the request (op, attempt), a fresh id per request, the key of the
-// runs table. Ranges: roles.TupleKey's, with roles.AttemptBits for attempt.
+// runs table. Ranges: roles.TupleKey's, with roles.AttemptDigits for attempt.
 // Its progress row is a runRow.
 func orderRun(op sim.OpID, attempt int32) int64 {
-	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 }
 
-// stepBits is the width of the step field of a step's dedup key: room for
-// the three steps and a few more.
-const stepBits = 4
+// stepDigits is the width, in decimal digits, of the step field of a
+// step's dedup key: room for the three steps and a few more.
+const stepDigits = 1
 
 // orderStepKey derives a step's dedup key from the order's key, the same
 // on every repeat of the step and different for every (order, step) pair
 // (the step services' done tables are keyed by it). Ranges: orderKey in
-// [0, 2^59), step in [0, 2^stepBits).
+// [0, roles.TupleHiMax(stepDigits)], step in [0, 9].
 func orderStepKey(orderKey int64, step int32) idemKey {
-	return idemKey(roles.TupleKey(orderKey, int64(step), stepBits))
+	return idemKey(roles.TupleKey(orderKey, int64(step), stepDigits))
 }
 
 // Start runs again, from the first step, every order a crash left

@@ -26,10 +26,10 @@ const (
 )
 
 // edgeRequest is the pending table's key for the request (op, attempt)
-// waiting for the core. Ranges: roles.TupleKey's, with roles.AttemptBits
+// waiting for the core. Ranges: roles.TupleKey's, with roles.AttemptDigits
 // for attempt.
 func edgeRequest(op sim.OpID, attempt int32) int64 {
-	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 }
 
 // Start does nothing: the edge only answers.

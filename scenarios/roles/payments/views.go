@@ -29,16 +29,16 @@ func clientKey(op sim.OpID) idemKey { return idemKey(clientKeyBase + int64(op)) 
 
 // perTryKey is the Idempotency-Key a client that makes a fresh key per try
 // sends for attempt of op: a different key for every (op, attempt) pair.
-// Ranges: roles.TupleKey's, with roles.AttemptBits for attempt.
+// Ranges: roles.TupleKey's, with roles.AttemptDigits for attempt.
 func perTryKey(op sim.OpID, attempt int32) idemKey {
-	return idemKey(roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits))
+	return idemKey(roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits))
 }
 
 // sendKey names one request send (op, attempt): the key of the services'
 // at-most-once transport dedup tables (seen). Ranges: roles.TupleKey's,
-// with roles.AttemptBits for attempt.
+// with roles.AttemptDigits for attempt.
 func sendKey(op sim.OpID, attempt int32) int64 {
-	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 }
 
 // envelope is the family's name for roles.Envelope: kind, operation and

@@ -102,7 +102,7 @@ func processedRow() sim.Record { return sim.Record{State: roles.KeyCompleted} }
 
 // opAttemptKey names one send of an operation (op, attempt): the key of the
 // brokers' transport dedup tables (seen). Ranges: roles.TupleKey's, with
-// roles.AttemptBits for attempt.
+// roles.AttemptDigits for attempt.
 func opAttemptKey(op sim.OpID, attempt int32) int64 {
-	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptBits)
+	return roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 }

@@ -30,13 +30,14 @@ const (
 	lineSeen
 )
 
-// lineBits is the width of the line field of the unique index's key.
-const lineBits = 20
+// lineDigits is the width, in decimal digits, of the line field of the
+// unique index's key.
+const lineDigits = 6
 
 // orderLineKey is the unique index's key for the natural key (order, line):
-// a different key for every pair. Ranges: order in [0, 2^43), line in
-// [0, 2^lineBits).
-func orderLineKey(order, line int64) int64 { return roles.TupleKey(order, line, lineBits) }
+// a different key for every pair. Ranges: order in [0, roles.TupleHiMax(lineDigits)],
+// line in [0, 10^lineDigits).
+func orderLineKey(order, line int64) int64 { return roles.TupleKey(order, line, lineDigits) }
 
 // Start does nothing: the broker redelivers what was not committed.
 func (w *OrderLineWriter) Start(*sim.Context) {}
