@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/viewtest"
 	"github.com/oncesim/once/sim"
 	"pgregory.net/rapid"
 )
@@ -24,18 +25,6 @@ func TestStepDeadlineRoundTrip(t *testing.T) {
 	})
 }
 
-// pairKeyInjective checks that key never maps two different pairs of its
-// documented ranges to one key.
-func pairKeyInjective(t *testing.T, hi, lo *rapid.Generator[int64], key func(hi, lo int64) int64) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		h1, l1, h2, l2 := hi.Draw(rt, "hi1"), lo.Draw(rt, "lo1"), hi.Draw(rt, "hi2"), lo.Draw(rt, "lo2")
-		if k1, k2 := key(h1, l1), key(h2, l2); (h1 != h2 || l1 != l2) == (k1 == k2) {
-			rt.Fatalf("(%d,%d)→%d and (%d,%d)→%d", h1, l1, k1, h2, l2, k2)
-		}
-	})
-}
-
 // TestTableKeysInjective: every (op, attempt) and (order key, step) table
 // key of the family tells its pairs apart over the documented ranges.
 func TestTableKeysInjective(t *testing.T) {
@@ -49,11 +38,11 @@ func TestTableKeysInjective(t *testing.T) {
 	}
 	for name, key := range byAttempt {
 		t.Run(name, func(t *testing.T) {
-			pairKeyInjective(t, ops, attempts, func(op, a int64) int64 { return key(sim.OpID(op), int32(a)) })
+			viewtest.PairKeyInjective(t, ops, attempts, func(op, a int64) int64 { return key(sim.OpID(op), int32(a)) })
 		})
 	}
 	t.Run("orderStepKey", func(t *testing.T) {
-		pairKeyInjective(t, rapid.Int64Range(0, roles.TupleHiMax(stepDigits)), rapid.Int64Range(0, roles.TupleLoMax(stepDigits)),
+		viewtest.PairKeyInjective(t, rapid.Int64Range(0, roles.TupleHiMax(stepDigits)), rapid.Int64Range(0, roles.TupleLoMax(stepDigits)),
 			func(k, step int64) int64 { return int64(orderStepKey(k, int32(step))) })
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/viewtest"
 	"github.com/oncesim/once/sim"
 	"pgregory.net/rapid"
 )
@@ -12,72 +13,42 @@ import (
 // its envelope.
 
 var (
-	anyKey    = rapid.Custom(func(t *rapid.T) idemKey { return idemKey(rapid.Int64().Draw(t, "key")) })
-	anyBody   = rapid.Custom(func(t *rapid.T) fingerprint { return fingerprint(rapid.Int64().Draw(t, "body")) })
-	anyOp     = rapid.Custom(func(t *rapid.T) sim.OpID { return sim.OpID(rapid.Int32().Draw(t, "op")) })
-	anyInt32  = rapid.Int32()
-	anyInt64  = rapid.Int64()
-	anyTime   = rapid.Custom(func(t *rapid.T) sim.Time { return sim.Time(rapid.Int64().Draw(t, "at")) })
-	anyEnvelo = rapid.Custom(func(t *rapid.T) envelope {
-		return envelope{Kind: sim.MsgKind(rapid.Uint8().Draw(t, "kind")), Op: anyOp.Draw(t, "op"), Attempt: anyInt32.Draw(t, "attempt")}
-	})
+	anyKey   = rapid.Custom(func(t *rapid.T) idemKey { return idemKey(rapid.Int64().Draw(t, "key")) })
+	anyBody  = rapid.Custom(func(t *rapid.T) fingerprint { return fingerprint(rapid.Int64().Draw(t, "body")) })
+	anyOp    = rapid.Custom(func(t *rapid.T) sim.OpID { return sim.OpID(rapid.Int32().Draw(t, "op")) })
+	anyInt32 = rapid.Int32()
+	anyInt64 = rapid.Int64()
+	anyTime  = rapid.Custom(func(t *rapid.T) sim.Time { return sim.Time(rapid.Int64().Draw(t, "at")) })
 )
-
-// messageRoundTrip checks decode(encode(v)) == v and that the envelope
-// survives the encoding.
-func messageRoundTrip[V comparable](t *testing.T, draw func(*rapid.T) V, encode func(V, envelope) sim.Message, decode func(sim.Message) V) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		v, e := draw(rt), anyEnvelo.Draw(rt, "envelope")
-		m := encode(v, e)
-		if got := decode(m); got != v {
-			rt.Fatalf("decode(encode(%+v)) = %+v", v, got)
-		}
-		if (envelope{Kind: m.Kind, Op: m.Op, Attempt: m.Attempt}) != e {
-			rt.Fatalf("envelope %+v became %+v", e, m)
-		}
-	})
-}
-
-// rowRoundTrip checks decode(encode(v)) == v.
-func rowRoundTrip[V comparable](t *testing.T, draw func(*rapid.T) V, encode func(V) sim.Record, decode func(sim.Record) V) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		v := draw(rt)
-		if got := decode(encode(v)); got != v {
-			rt.Fatalf("decode(encode(%+v)) = %+v", v, got)
-		}
-	})
-}
 
 func TestMessageViewsRoundTrip(t *testing.T) {
 	t.Run("httpRequest", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) httpRequest {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) httpRequest {
 			return httpRequest{Key: anyKey.Draw(rt, "key"), Body: anyBody.Draw(rt, "body")}
 		}, httpRequest.encode, decodeHTTPRequest)
 	})
 	t.Run("httpResponse", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) httpResponse {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) httpResponse {
 			return httpResponse{Status: anyInt32.Draw(rt, "status"), Result: anyInt64.Draw(rt, "result"), IssuedKey: anyKey.Draw(rt, "issued")}
 		}, httpResponse.encode, decodeHTTPResponse)
 	})
 	t.Run("providerCall", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) providerCall {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) providerCall {
 			return providerCall{Key: anyKey.Draw(rt, "key"), Body: anyBody.Draw(rt, "body"), Status: anyInt32.Draw(rt, "status"), TxnID: anyInt64.Draw(rt, "txn")}
 		}, providerCall.encode, decodeProviderCall)
 	})
 	t.Run("outcomeReport", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) outcomeReport {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) outcomeReport {
 			return outcomeReport{Key: anyKey.Draw(rt, "key"), Body: anyBody.Draw(rt, "body"), Status: anyInt32.Draw(rt, "status"), TxnID: anyInt64.Draw(rt, "txn")}
 		}, outcomeReport.encode, decodeOutcomeReport)
 	})
 	t.Run("ProviderCall", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) ProviderCall {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) ProviderCall {
 			return ProviderCall{Reference: anyInt64.Draw(rt, "ref"), Body: anyInt64.Draw(rt, "body"), Status: anyInt32.Draw(rt, "status"), TxnID: anyInt64.Draw(rt, "txn")}
 		}, func(v ProviderCall, e envelope) sim.Message { return v.Encode(e.Kind, e.Op, e.Attempt) }, DecodeProviderCall)
 	})
 	t.Run("stepCall", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) stepCall {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) stepCall {
 			return stepCall{Key: anyKey.Draw(rt, "key"), Run: anyInt64.Draw(rt, "run"), Step: anyInt32.Draw(rt, "step"), RecordID: anyInt64.Draw(rt, "record")}
 		}, stepCall.encode, decodeStepCall)
 	})
@@ -96,7 +67,7 @@ func TestRequestOntoKeepsTheDeliveredMessage(t *testing.T) {
 
 func TestRowViewsRoundTrip(t *testing.T) {
 	t.Run("keyRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) keyRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) keyRow {
 			v := keyRow{State: rapid.SampledFrom([]int32{roles.KeyProcessing, roles.KeyCompleted, intentUnknown}).Draw(rt, "state"),
 				Body: anyBody.Draw(rt, "body"), At: anyTime.Draw(rt, "at")}
 			if v.completed() {
@@ -108,46 +79,46 @@ func TestRowViewsRoundTrip(t *testing.T) {
 		}, keyRow.encode, decodeKeyRow)
 	})
 	t.Run("opRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) opRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) opRow {
 			return opRow{State: rapid.SampledFrom([]int32{roles.OpPending, roles.OpDone}).Draw(rt, "state"), Attempt: anyInt32.Draw(rt, "attempt"), IssuedKey: anyKey.Draw(rt, "issued")}
 		}, opRow.encode, decodeOpRow)
 	})
 	t.Run("chargeRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) chargeRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) chargeRow {
 			return chargeRow{TxnID: anyInt64.Draw(rt, "txn"), Body: anyBody.Draw(rt, "body")}
 		}, chargeRow.encode, decodeChargeRow)
 	})
 	t.Run("refRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) refRow { return refRow{Intent: anyKey.Draw(rt, "intent")} }, refRow.encode, decodeRefRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) refRow { return refRow{Intent: anyKey.Draw(rt, "intent")} }, refRow.encode, decodeRefRow)
 	})
 	t.Run("counterRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) counterRow { return counterRow{Last: anyInt64.Draw(rt, "last")} }, counterRow.encode, decodeCounterRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) counterRow { return counterRow{Last: anyInt64.Draw(rt, "last")} }, counterRow.encode, decodeCounterRow)
 	})
 	t.Run("callsRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) callsRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) callsRow {
 			return callsRow{Calls: anyInt32.Draw(rt, "calls"), ClientAttempt: anyInt32.Draw(rt, "attempt")}
 		}, callsRow.encode, decodeCallsRow)
 	})
 	t.Run("backlogRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) backlogRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) backlogRow {
 			return backlogRow{Op: anyOp.Draw(rt, "op"), Body: anyBody.Draw(rt, "body"), At: anyTime.Draw(rt, "at")}
 		}, backlogRow.encode, decodeBacklogRow)
 	})
 	t.Run("runRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) runRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) runRow {
 			return runRow{Step: anyInt32.Draw(rt, "step"), Calls: anyInt32.Draw(rt, "calls"), Attempt: anyInt32.Draw(rt, "attempt"), Contract: anyInt64.Draw(rt, "contract")}
 		}, runRow.encode, decodeRunRow)
 	})
 	t.Run("stepDoneRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) stepDoneRow { return stepDoneRow{RecordID: anyInt64.Draw(rt, "record")} }, stepDoneRow.encode, decodeStepDoneRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) stepDoneRow { return stepDoneRow{RecordID: anyInt64.Draw(rt, "record")} }, stepDoneRow.encode, decodeStepDoneRow)
 	})
 	t.Run("pendingCallRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) pendingCallRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) pendingCallRow {
 			return pendingCallRow{Caller: sim.NodeID(rapid.Uint8().Draw(rt, "caller"))}
 		}, pendingCallRow.encode, decodePendingCallRow)
 	})
 	t.Run("windowRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) windowRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) windowRow {
 			return windowRow{Admitted: anyInt32.Draw(rt, "admitted"), Ends: anyTime.Draw(rt, "ends")}
 		}, windowRow.encode, decodeWindowRow)
 	})

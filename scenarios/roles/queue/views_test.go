@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/viewtest"
 	"github.com/oncesim/once/sim"
 	"pgregory.net/rapid"
 )
@@ -16,62 +17,35 @@ var (
 	anyTime  = rapid.Custom(func(t *rapid.T) sim.Time { return sim.Time(rapid.Int64().Draw(t, "at")) })
 	anyInt32 = rapid.Int32()
 	anyInt64 = rapid.Int64()
-	anyEnv   = rapid.Custom(func(t *rapid.T) envelope {
-		return envelope{Kind: sim.MsgKind(rapid.Uint8().Draw(t, "kind")), Op: anyOp.Draw(t, "op"), Attempt: anyInt32.Draw(t, "attempt")}
-	})
 )
-
-func messageRoundTrip[V comparable](t *testing.T, draw func(*rapid.T) V, encode func(V, envelope) sim.Message, decode func(sim.Message) V) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		v, e := draw(rt), anyEnv.Draw(rt, "envelope")
-		m := encode(v, e)
-		if got := decode(m); got != v {
-			rt.Fatalf("decode(encode(%+v)) = %+v", v, got)
-		}
-		if (envelope{Kind: m.Kind, Op: m.Op, Attempt: m.Attempt}) != e {
-			rt.Fatalf("envelope %+v became %+v", e, m)
-		}
-	})
-}
-
-func rowRoundTrip[V comparable](t *testing.T, draw func(*rapid.T) V, encode func(V) sim.Record, decode func(sim.Record) V) {
-	t.Helper()
-	rapid.Check(t, func(rt *rapid.T) {
-		v := draw(rt)
-		if got := decode(encode(v)); got != v {
-			rt.Fatalf("decode(encode(%+v)) = %+v", v, got)
-		}
-	})
-}
 
 func TestMessageViewsRoundTrip(t *testing.T) {
 	t.Run("publish", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) publish {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) publish {
 			return publish{Record: anyInt64.Draw(rt, "record"), ProducerID: anyInt64.Draw(rt, "pid"), Sequence: anyInt64.Draw(rt, "seq")}
 		}, publish.encode, decodePublish)
 	})
 	t.Run("publishAck", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) publishAck {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) publishAck {
 			return publishAck{Offset: anyInt64.Draw(rt, "offset"), Sequence: anyInt64.Draw(rt, "seq"), Status: anyInt32.Draw(rt, "status")}
 		}, publishAck.encode, decodePublishAck)
 	})
 	t.Run("delivery", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) delivery {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) delivery {
 			return delivery{Offset: anyInt64.Draw(rt, "offset"), Record: anyInt64.Draw(rt, "record")}
 		}, delivery.encode, decodeDelivery)
 	})
 	t.Run("offsetCommit", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) offsetCommit { return offsetCommit{Offset: anyInt64.Draw(rt, "offset")} }, offsetCommit.encode, decodeOffsetCommit)
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) offsetCommit { return offsetCommit{Offset: anyInt64.Draw(rt, "offset")} }, offsetCommit.encode, decodeOffsetCommit)
 	})
 	t.Run("fetch", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) fetch { return fetch{Position: anyInt64.Draw(rt, "position")} }, fetch.encode, decodeFetch)
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) fetch { return fetch{Position: anyInt64.Draw(rt, "position")} }, fetch.encode, decodeFetch)
 	})
 	t.Run("hourEmitted", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) hourEmitted { return hourEmitted{Hour: anyInt64.Draw(rt, "hour")} }, hourEmitted.encode, decodeHourEmitted)
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) hourEmitted { return hourEmitted{Hour: anyInt64.Draw(rt, "hour")} }, hourEmitted.encode, decodeHourEmitted)
 	})
 	t.Run("fetched", func(t *testing.T) {
-		messageRoundTrip(t, func(rt *rapid.T) fetched {
+		viewtest.MessageRoundTrip(t, func(rt *rapid.T) fetched {
 			return fetched{Position: anyInt64.Draw(rt, "position"), Status: anyInt32.Draw(rt, "status"), Record: anyInt64.Draw(rt, "record")}
 		}, fetched.encode, decodeFetched)
 	})
@@ -79,94 +53,94 @@ func TestMessageViewsRoundTrip(t *testing.T) {
 
 func TestRowViewsRoundTrip(t *testing.T) {
 	t.Run("logRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) logRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) logRow {
 			return logRow{Op: anyOp.Draw(rt, "op"), State: rapid.SampledFrom([]int32{recordUnacked, recordAcked}).Draw(rt, "state"),
 				Deliveries: anyInt32.Draw(rt, "deliveries"), Committed: rapid.Bool().Draw(rt, "committed"), FirstCommit: anyTime.Draw(rt, "first")}
 		}, logRow.encode, decodeLogRow)
 	})
 	t.Run("opRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) opRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) opRow {
 			return opRow{State: rapid.SampledFrom([]int32{roles.OpPending, roles.OpDone}).Draw(rt, "state"), Attempt: anyInt32.Draw(rt, "attempt"), Sequence: anyInt64.Draw(rt, "seq")}
 		}, opRow.encode, decodeOpRow)
 	})
 	t.Run("sessionRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) sessionRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) sessionRow {
 			return sessionRow{ProducerID: anyInt64.Draw(rt, "pid"), LastSequence: anyInt64.Draw(rt, "seq"), At: anyTime.Draw(rt, "at")}
 		}, sessionRow.encode, decodeSessionRow)
 	})
 	t.Run("pidLogRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) pidLogRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) pidLogRow {
 			return pidLogRow{Op: anyOp.Draw(rt, "op"), ProducerID: anyInt64.Draw(rt, "pid"), Sequence: anyInt32.Draw(rt, "seq")}
 		}, pidLogRow.encode, decodePidLogRow)
 	})
 	t.Run("producerRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) producerRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) producerRow {
 			return producerRow{LastSequence: anyInt64.Draw(rt, "seq"), Offset: anyInt64.Draw(rt, "offset")}
 		}, producerRow.encode, decodeProducerRow)
 	})
 	t.Run("placedOrderRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) placedOrderRow { return placedOrderRow{Amount: anyInt64.Draw(rt, "amount")} }, placedOrderRow.encode, decodePlacedOrderRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) placedOrderRow { return placedOrderRow{Amount: anyInt64.Draw(rt, "amount")} }, placedOrderRow.encode, decodePlacedOrderRow)
 	})
 	t.Run("outboxRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) outboxRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) outboxRow {
 			return outboxRow{Op: anyOp.Draw(rt, "op"), Record: anyInt64.Draw(rt, "record")}
 		}, outboxRow.encode, decodeOutboxRow)
 	})
 	t.Run("attemptRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) attemptRow { return attemptRow{Attempt: anyInt32.Draw(rt, "attempt")} }, attemptRow.encode, decodeAttemptRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) attemptRow { return attemptRow{Attempt: anyInt32.Draw(rt, "attempt")} }, attemptRow.encode, decodeAttemptRow)
 	})
 	t.Run("positionRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) positionRow { return positionRow{Sequence: anyInt64.Draw(rt, "seq")} }, positionRow.encode, decodePositionRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) positionRow { return positionRow{Sequence: anyInt64.Draw(rt, "seq")} }, positionRow.encode, decodePositionRow)
 	})
 	t.Run("relayStateRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) relayStateRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) relayStateRow {
 			return relayStateRow{Phase: rapid.SampledFrom([]int32{relayIdle, relayFetching, relayPublishing}).Draw(rt, "phase"),
 				Sequence: anyInt64.Draw(rt, "seq"), Op: anyOp.Draw(rt, "op")}
 		}, relayStateRow.encode, decodeRelayStateRow)
 	})
 	t.Run("redisKeyRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) redisKeyRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) redisKeyRow {
 			return redisKeyRow{State: rapid.SampledFrom([]int32{redisProcessing, redisDone}).Draw(rt, "state"), Session: anyInt64.Draw(rt, "session"), At: anyTime.Draw(rt, "at")}
 		}, redisKeyRow.encode, decodeRedisKeyRow)
 	})
 	t.Run("inflightRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) inflightRow { return inflightRow{Offset: anyInt64.Draw(rt, "offset")} }, inflightRow.encode, decodeInflightRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) inflightRow { return inflightRow{Offset: anyInt64.Draw(rt, "offset")} }, inflightRow.encode, decodeInflightRow)
 	})
 	t.Run("consumerSessionRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) consumerSessionRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) consumerSessionRow {
 			return consumerSessionRow{Session: anyInt64.Draw(rt, "session"), At: anyTime.Draw(rt, "at")}
 		}, consumerSessionRow.encode, decodeConsumerSessionRow)
 	})
 	t.Run("hourTotalRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) hourTotalRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) hourTotalRow {
 			return hourTotalRow{Hour: anyInt32.Draw(rt, "hour"), Total: anyInt64.Draw(rt, "total"), Events: anyInt64.Draw(rt, "events")}
 		}, hourTotalRow.encode, decodeHourTotalRow)
 	})
 	t.Run("jobRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) jobRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) jobRow {
 			return jobRow{Next: anyInt64.Draw(rt, "next"), Attempt: anyInt32.Draw(rt, "attempt"), Finished: rapid.Bool().Draw(rt, "finished")}
 		}, jobRow.encode, decodeJobRow)
 	})
 	t.Run("openHourRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) openHourRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) openHourRow {
 			return openHourRow{Total: anyInt64.Draw(rt, "total"), Events: anyInt64.Draw(rt, "events")}
 		}, openHourRow.encode, decodeOpenHourRow)
 	})
 	t.Run("memberRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) memberRow { return memberRow{Hour: anyInt64.Draw(rt, "hour")} }, memberRow.encode, decodeMemberRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) memberRow { return memberRow{Hour: anyInt64.Draw(rt, "hour")} }, memberRow.encode, decodeMemberRow)
 	})
 	t.Run("orderLineRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) orderLineRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) orderLineRow {
 			return orderLineRow{Line: anyInt32.Draw(rt, "line"), Order: anyInt64.Draw(rt, "order")}
 		}, orderLineRow.encode, decodeOrderLineRow)
 	})
 	t.Run("rowIDRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) rowIDRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) rowIDRow {
 			return rowIDRow{RowID: anyInt64.Draw(rt, "row"), At: anyTime.Draw(rt, "at")}
 		}, rowIDRow.encode, decodeRowIDRow)
 	})
 	t.Run("balanceRow", func(t *testing.T) {
-		rowRoundTrip(t, func(rt *rapid.T) balanceRow {
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) balanceRow {
 			return balanceRow{Total: anyInt64.Draw(rt, "total"), At: anyTime.Draw(rt, "at")}
 		}, balanceRow.encode, decodeBalanceRow)
 	})
