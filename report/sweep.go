@@ -78,7 +78,7 @@ func NewSweepPoint(value string, x float64, t *scenarios.Tally, names []string) 
 	for i, n := range names {
 		v := 0.0
 		if i < len(t.Metrics) && t.Runs > 0 {
-			v = t.Metrics[i] / float64(t.Runs)
+			v = t.Metrics[i].Float64() / float64(t.Runs)
 		}
 		p.Metrics[n] = round4(v)
 	}

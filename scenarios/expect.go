@@ -108,7 +108,7 @@ type Tally struct {
 	InvViolated int       `json:"runs_with_violation"`  // runs where an invariant was violated
 	Ops         int       `json:"ops"`
 	Effects     int       `json:"effects"`
-	Metrics     []float64 `json:"-"`
+	Metrics     []ExactSum `json:"-"` // per declared metric, the exact sum over the runs
 }
 
 // Add folds one outcome in.
@@ -134,14 +134,16 @@ func (t *Tally) Add(o *sim.Outcome) {
 		t.Effects += int(op.Effects)
 	}
 	if len(t.Metrics) < len(o.Metrics) {
-		t.Metrics = append(t.Metrics, make([]float64, len(o.Metrics)-len(t.Metrics))...)
+		t.Metrics = append(t.Metrics, make([]ExactSum, len(o.Metrics)-len(t.Metrics))...)
 	}
 	for i, m := range o.Metrics {
-		t.Metrics[i] += m.Value
+		t.Metrics[i].Add(m.Value)
 	}
 }
 
-// Merge adds another tally (from another worker).
+// Merge adds another tally (from another worker, chunk or shard). Every
+// field is a count or an exact sum, so merging in any order gives the same
+// tally.
 func (t *Tally) Merge(u *Tally) {
 	t.Runs += u.Runs
 	t.Finished += u.Finished
@@ -151,10 +153,10 @@ func (t *Tally) Merge(u *Tally) {
 	t.Ops += u.Ops
 	t.Effects += u.Effects
 	if len(t.Metrics) < len(u.Metrics) {
-		t.Metrics = append(t.Metrics, make([]float64, len(u.Metrics)-len(t.Metrics))...)
+		t.Metrics = append(t.Metrics, make([]ExactSum, len(u.Metrics)-len(t.Metrics))...)
 	}
-	for i, m := range u.Metrics {
-		t.Metrics[i] += m
+	for i := range u.Metrics {
+		t.Metrics[i].Merge(&u.Metrics[i])
 	}
 }
 

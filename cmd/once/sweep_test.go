@@ -67,7 +67,9 @@ func TestSweepIntParameter(t *testing.T) {
 // TestSweepPointMetrics: metrics are averaged per run, in the order the
 // scenario declares them.
 func TestSweepPointMetrics(t *testing.T) {
-	tl := scenarios.Tally{Runs: 4, Finished: 4, WithDup: 1, Ops: 8, Effects: 9, Metrics: []float64{2, 7}}
+	tl := scenarios.Tally{Runs: 4, Finished: 4, WithDup: 1, Ops: 8, Effects: 9, Metrics: make([]scenarios.ExactSum, 2)}
+	tl.Metrics[0].Add(2)
+	tl.Metrics[1].Add(7)
 	p := report.NewSweepPoint("1s", 1000, &tl, []string{"backlog", "late"})
 	if p.Metrics["backlog"] != 0.5 || p.Metrics["late"] != 1.75 {
 		t.Errorf("metrics %v, want backlog 0.5, late 1.75", p.Metrics)

@@ -209,7 +209,10 @@ func TestSweepSVGDeterministic(t *testing.T) {
 	}
 	// Points filled by report.NewSweepPoint from tallies, as the CLI does.
 	tally := func(dup int, m float64) *scenarios.Tally {
-		return &scenarios.Tally{Runs: 20, Finished: 20, WithDup: dup, Ops: 100, Effects: 100 + dup, Metrics: []float64{m, 2 * m}}
+		t := &scenarios.Tally{Runs: 20, Finished: 20, WithDup: dup, Ops: 100, Effects: 100 + dup, Metrics: make([]scenarios.ExactSum, 2)}
+		t.Metrics[0].Add(m)
+		t.Metrics[1].Add(2 * m)
+		return t
 	}
 	mk := func() []byte {
 		d := report.SweepDoc{Scenario: "x", Semantics: "at-least-once", Seeds: 20, Ops: 5, Metrics: []string{"b", "a"},

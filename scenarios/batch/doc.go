@@ -1,17 +1,17 @@
 // Package batch runs many seeds of many run configurations and folds their
 // outcomes into tallies: the engine behind `once matrix` and `once sweep`.
 //
-// # The ordered fold
+// # A fold that does not care about order
 //
-// The seeds 1..N of every configuration are cut into fixed chunks of
-// ChunkSeeds consecutive seeds; a chunk is the unit of work. Workers take
-// chunks in any order and at any speed, but each chunk folds its own
-// seeds, in seed order, into its own Tally, and when every chunk is done
-// the chunks of a configuration are merged in chunk order. The sequence of
-// additions is therefore fixed by N alone — never by the number of
-// workers or by how the scheduler interleaves them — so every count and
-// every floating-point metric sum, and every byte a report prints from
-// them, is the same for 1 worker or 64.
+// Workers take chunks of ChunkSeeds consecutive seeds in any order and at
+// any speed and fold every run into tallies of their own; the tallies are
+// merged when all are done. Every field of a tally is a count, a first
+// seed (a minimum) or an exact sum of a metric (scenarios.ExactSum, no
+// rounding), so the result is the same — every count, every metric sum,
+// every byte a report prints from them — for 1 worker or 64, and for one
+// machine or a batch cut into shards (Shard) whose tallies are merged
+// elsewhere. Memory is workers × configurations tallies, constant in the
+// number of seeds.
 //
 // Each run is single-threaded and deterministic; the goroutines only run
 // different runs side by side.

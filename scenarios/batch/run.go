@@ -9,9 +9,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// ChunkSeeds is how many consecutive seeds make one unit of work (see the
-// package documentation: the chunks, not the workers, fix the order of
-// the fold).
+// ChunkSeeds is how many consecutive seeds make one unit of work.
 const ChunkSeeds = 16
 
 // MaxSeeds bounds the seeds of one batch: a matrix or a sweep is seeds ×
@@ -22,6 +20,20 @@ const MaxSeeds = 1_000_000
 // from the goroutine that called Run, never concurrently.
 type Progress func(done, total int)
 
+// Seeds is the range of seeds Lo..Hi, both included, that a batch (or one
+// shard of it) runs.
+type Seeds struct {
+	Lo, Hi uint64
+}
+
+// Count is the number of seeds in the range.
+func (s Seeds) Count() int {
+	if s.Hi < s.Lo {
+		return 0
+	}
+	return int(s.Hi - s.Lo + 1)
+}
+
 // Run runs every config on seeds 1..seeds with up to workers goroutines,
 // one run at a time each, and returns one tally per config, in config
 // order. The tallies do not depend on workers. progress (may be nil) is
@@ -30,33 +42,49 @@ type Progress func(done, total int)
 // Every config must have been built and validated (by the scenario
 // loader): a config the engine rejects is a programming error and panics.
 func Run(cfgs []*sim.Config, seeds, workers int, progress Progress) []Tally {
+	return RunSeeds(cfgs, Seeds{Lo: 1, Hi: uint64(seeds)}, workers, progress)
+}
+
+// RunSeeds is Run over the seeds of r only: one shard of a batch.
+//
+// Each worker folds the runs it does into tallies of its own, one per
+// config, and the workers' tallies are merged at the end. Memory is
+// therefore workers × configs tallies, whatever the number of seeds. The
+// result does not depend on which worker ran which seed, nor on the order
+// of the merges, because every field of a tally is a count, a minimum or
+// an exact sum (ExactSum).
+func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tally {
+	seeds := r.Count()
 	chunks := (seeds + ChunkSeeds - 1) / ChunkSeeds
-	units := make([]Tally, len(cfgs)*chunks)
+	units := len(cfgs) * chunks
 	total := len(cfgs) * seeds
+	workers = min(max(workers, 1), max(units, 1))
+	acc := make([][]Tally, workers)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
-	for range min(max(workers, 1), len(units)) {
+	for wi := range workers {
+		acc[wi] = make([]Tally, len(cfgs))
 		wg.Add(1)
-		go func() {
+		go func(mine []Tally) {
 			defer wg.Done()
 			for {
 				u := int(next.Add(1) - 1)
-				if u >= len(units) {
+				if u >= units {
 					return
 				}
-				cfg := cfgs[u/chunks]
-				lo := uint64(u%chunks*ChunkSeeds + 1)
-				hi := min(lo+ChunkSeeds-1, uint64(seeds))
+				ci := u / chunks
+				lo := r.Lo + uint64(u%chunks*ChunkSeeds)
+				hi := min(lo+ChunkSeeds-1, r.Hi)
 				for seed := lo; seed <= hi; seed++ {
-					w, err := sim.NewWorld(cfg, sim.NewRandom(seed), nil)
+					w, err := sim.NewWorld(cfgs[ci], sim.NewRandom(seed), nil)
 					if err != nil {
 						panic(fmt.Sprintf("batch: seed %d: %v", seed, err))
 					}
-					units[u].Add(seed, w.Run())
+					mine[ci].Add(seed, w.Run())
 				}
 				done.Add(int64(hi - lo + 1))
 			}
-		}()
+		}(acc[wi])
 	}
 	if progress != nil {
 		finished := make(chan struct{})
@@ -75,10 +103,31 @@ func Run(cfgs []*sim.Config, seeds, workers int, progress Progress) []Tally {
 	}
 	wg.Wait()
 	out := make([]Tally, len(cfgs))
-	for i := range out {
-		for c := range chunks {
-			out[i].Merge(&units[i*chunks+c])
+	for _, mine := range acc {
+		for i := range out {
+			out[i].Merge(&mine[i])
 		}
 	}
 	return out
+}
+
+// Shard is part Index (0-based) of Count of a batch: which seeds it runs.
+type Shard struct {
+	Index, Count int
+}
+
+// Seeds is the shard's part of seeds 1..seeds: consecutive ranges of
+// nearly equal size (the first seeds%Count shards take one more), so the
+// shards together run every seed exactly once.
+func (s Shard) Seeds(seeds int) Seeds {
+	n := uint64(max(s.Count, 1))
+	i := uint64(s.Index)
+	total := uint64(seeds)
+	size, extra := total/n, total%n
+	lo := i*size + min(i, extra) + 1
+	hi := lo + size - 1
+	if i < extra {
+		hi++
+	}
+	return Seeds{Lo: lo, Hi: hi}
 }
