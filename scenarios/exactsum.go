@@ -62,7 +62,7 @@ func (s *ExactSum) Add(x float64) {
 	// x = ±mant·2^(exp−1075): its lowest bit sits at position exp−1.
 	pos := exp - 1
 	limb, off := pos/sumDigitBits, uint(pos%sumDigitBits)
-	lo := (mant & sumDigitMask) << off // < 2^63
+	lo := (mant & sumDigitMask) << off  // < 2^63
 	hi := (mant >> sumDigitBits) << off // < 2^52
 	d0 := int64(lo & sumDigitMask)
 	d1 := int64(lo>>sumDigitBits) + int64(hi&sumDigitMask)

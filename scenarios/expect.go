@@ -101,13 +101,13 @@ func (e *Expectation) Settings(sc *Scenario) Settings {
 // Tally folds many runs of one expectation row into counts, in constant
 // memory, so the claims can be judged over a whole sweep.
 type Tally struct {
-	Runs        int       `json:"runs"`
-	Finished    int       `json:"finished"`
-	WithLost    int       `json:"runs_with_lost"`       // finished runs with a lost op
-	WithDup     int       `json:"runs_with_duplicated"` // runs with a duplicated op
-	InvViolated int       `json:"runs_with_violation"`  // runs where an invariant was violated
-	Ops         int       `json:"ops"`
-	Effects     int       `json:"effects"`
+	Runs        int        `json:"runs"`
+	Finished    int        `json:"finished"`
+	WithLost    int        `json:"runs_with_lost"`       // finished runs with a lost op
+	WithDup     int        `json:"runs_with_duplicated"` // runs with a duplicated op
+	InvViolated int        `json:"runs_with_violation"`  // runs where an invariant was violated
+	Ops         int        `json:"ops"`
+	Effects     int        `json:"effects"`
 	Metrics     []ExactSum `json:"-"` // per declared metric, the exact sum over the runs
 }
 
