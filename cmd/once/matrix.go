@@ -25,10 +25,16 @@ type matrixOptions struct {
 	format  string
 	check   bool
 	budgets simFlags // --max-events and --max-time only
+	batch   batchFlags
+	prof    profileFlags
+	canon   []string // the arguments that decide the result (for shards)
 }
 
-func newMatrixCmd() *cobra.Command {
-	o := &matrixOptions{}
+func newMatrixCmd() *cobra.Command { return newMatrixCmdWith(&matrixOptions{}) }
+
+// newMatrixCmdWith builds the matrix command on o (merge fills o.batch
+// with the shards' tallies first).
+func newMatrixCmdWith(o *matrixOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "matrix [SCENARIO…] | -f FILE…",
 		Short: "Every expectation of every scenario over many seeds: rates of lost and duplicated runs",
@@ -50,9 +56,11 @@ the result is the same, byte for byte, whatever the number of workers.`,
   once matrix double-billing --seeds 1000
   once matrix double-billing at-least-once-duplicate --format md
   once matrix --format json --check
-  once matrix -f my-scenario.yaml --check`,
+  once matrix -f my-scenario.yaml --check
+  once matrix --seeds 100000 --shard 3/8 > part3.json   # then: once merge part*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMatrix(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			o.canon = canonicalArgs(cmd, args)
+			return o.prof.around(func() error { return runMatrix(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr()) })
 		},
 	}
 	fl := cmd.Flags()
@@ -62,6 +70,8 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or is unknown (runs cut by a budget)")
 	o.budgets.registerBudgets(fl)
+	o.batch.register(fl)
+	o.prof.register(fl)
 	return cmd
 }
 
@@ -122,6 +132,9 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err := checkSeedsWorkers(o.seeds, o.workers); err != nil {
 		return err
 	}
+	if err := o.batch.parse(); err != nil {
+		return err
+	}
 	scs, err := matrixScenarios(args, o.files)
 	if err != nil {
 		return err
@@ -142,10 +155,14 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	cfgs := make([]*sim.Config, len(rows))
+	labels := make([]string, len(rows))
 	for i, r := range rows {
-		cfgs[i] = r.cfg
+		cfgs[i], labels[i] = r.cfg, r.sc.Name+" "+r.e.Label()
 	}
-	tallies := batch.Run(cfgs, o.seeds, o.workers, progressBar(stderr, "matrix"))
+	tallies, done, err := o.batch.tallies("matrix", o.canon, cfgs, labels, o.seeds, o.workers, progressBar(stderr, "matrix"), stdout)
+	if done || err != nil {
+		return err
+	}
 
 	doc := report.MatrixDoc{Schema: report.MatrixSchema, Seeds: o.seeds, Cells: []report.MatrixCell{}}
 	failed := false

@@ -66,7 +66,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd())
 	root.AddCommand(newRolesCmd())
-	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd())
+	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	return root
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 
@@ -29,10 +28,16 @@ type sweepOptions struct {
 	seeds   int
 	workers int
 	format  string
+	batch   batchFlags
+	prof    profileFlags
+	canon   []string // the arguments that decide the result (for shards)
 }
 
-func newSweepCmd() *cobra.Command {
-	o := &sweepOptions{}
+func newSweepCmd() *cobra.Command { return newSweepCmdWith(&sweepOptions{}) }
+
+// newSweepCmdWith builds the sweep command on o (merge fills o.batch with
+// the shards' tallies first).
+func newSweepCmdWith(o *sweepOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep SCENARIO | -f FILE --vary name=from:to:step",
 		Short: "Vary one parameter or fault probability and measure lost, duplicated and effects per point",
@@ -54,7 +59,8 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
   once sweep at-least-once-duplicate --vary crash=0:0.5:0.05 --seeds 500 --format json
   once sweep -f my-scenario.yaml --vary timeout=100ms:2s:100ms`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSweep(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			o.canon = canonicalArgs(cmd, args)
+			return o.prof.around(func() error { return runSweep(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr()) })
 		},
 	}
 	o.registerFile(cmd)
@@ -70,6 +76,8 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
 	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	f.registerBudgets(fl)
+	o.batch.register(fl)
+	o.prof.register(fl)
 	return cmd
 }
 
@@ -259,7 +267,17 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 			metrics = append(metrics, m.Name())
 		}
 	}
-	tallies := batch.Run(cfgs, o.seeds, o.workers, progressBar(stderr, "sweep"))
+	if err := o.batch.parse(); err != nil {
+		return err
+	}
+	labels := make([]string, len(spec.points))
+	for i, p := range spec.points {
+		labels[i] = spec.name + "=" + p.value
+	}
+	tallies, done, err := o.batch.tallies("sweep", o.canon, cfgs, labels, o.seeds, o.workers, progressBar(stderr, "sweep"), stdout)
+	if done || err != nil {
+		return err
+	}
 
 	vals, _ := scenarios.ResolveParams(sc.Params, base.Params)
 	doc := report.SweepDoc{

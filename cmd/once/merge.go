@@ -1,0 +1,53 @@
+package main
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+func newMergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge SHARD-FILE…",
+		Short: "Combine the shard files of a matrix or sweep into exactly what the unsharded command prints",
+		Long: `merge reads the files written by ` + "`once matrix --shard i/n`" + ` or
+` + "`once sweep --shard i/n`" + ` (every shard of one batch, each once, in any
+order), adds their tallies and prints the report the same command without
+--shard prints — byte for byte, because every tally is a count, a first
+seed or an exact sum. The command's arguments come from the shard files.`,
+		Example: `  for i in 0 1 2 3; do once matrix --seeds 100000 --shard $i/4 > part$i.json; done
+  once merge part*.json
+  once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 50000 --shard index/16   # in a Job
+  once merge shards/*.json > ttl-sweep.txt`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+}
+
+func runMerge(paths []string, stdout, stderr io.Writer) error {
+	doc, err := mergeShards(paths)
+	if err != nil {
+		return err
+	}
+	var sub *cobra.Command
+	switch doc.Command {
+	case "matrix":
+		o := &matrixOptions{}
+		o.batch.merged = doc
+		sub = newMatrixCmdWith(o)
+	case "sweep":
+		o := &sweepOptions{}
+		o.batch.merged = doc
+		sub = newSweepCmdWith(o)
+	default:
+		return usageErr("%s: command %q: merge knows matrix and sweep", doc.file, doc.Command)
+	}
+	sub.SetArgs(doc.Args)
+	sub.SetOut(stdout)
+	sub.SetErr(stderr)
+	sub.SilenceErrors, sub.SilenceUsage = true, true
+	sub.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	return sub.Execute()
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// shardThenMerge runs `once ARGS --shard i/n` for every i, writes each
+// shard's output to a file, merges them in reverse order and returns
+// merge's stdout.
+func shardThenMerge(t *testing.T, n int, args ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var files []string
+	for i := n - 1; i >= 0; i-- {
+		out, _ := runCLI(t, exitOK, append(append([]string{}, args...), "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n), "--workers", strconv.Itoa(1+i%3))...)
+		f := filepath.Join(dir, "part"+strconv.Itoa(i)+".json")
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	out, _ := runCLI(t, exitOK, append([]string{"merge"}, files...)...)
+	return out
+}
+
+// TestShardedMatrixEqualsUnsharded: over the whole catalog, the shards of
+// a matrix merged print exactly the bytes of the matrix run in one piece,
+// for 1, 2, 3 and 7 shards (37 seeds: shards of unequal size, and 7
+// shards of 5 or 6 seeds cut the chunks of 16 apart).
+func TestShardedMatrixEqualsUnsharded(t *testing.T) {
+	for _, format := range []string{"text", "json", "md"} {
+		args := []string{"matrix", "--seeds", "37", "--format", format}
+		want, _ := runCLI(t, exitOK, args...)
+		ns := []int{1, 2, 3, 7}
+		if format != "text" {
+			ns = []int{3}
+		}
+		for _, n := range ns {
+			if got := shardThenMerge(t, n, args...); got != want {
+				t.Errorf("matrix --format %s in %d shards, merged, differs from unsharded:\n%s", format, n, firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// TestShardedSweepEqualsUnsharded: the same for a sweep, metrics (exact
+// sums of floats) included.
+func TestShardedSweepEqualsUnsharded(t *testing.T) {
+	for _, format := range []string{"text", "json", "svg"} {
+		args := []string{"sweep", "expired-dedup-ttl", "--vary", "ttl=15s:75s:30s", "--seeds", "37", "--format", format}
+		want, _ := runCLI(t, exitOK, args...)
+		for _, n := range []int{2, 7} {
+			if got := shardThenMerge(t, n, args...); got != want {
+				t.Errorf("sweep --format %s in %d shards, merged, differs:\n%s", format, n, firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// TestMergedCheckExitCode: --check travels in the shards' arguments, so
+// the merge exits 1 where the unsharded matrix does (here every run is cut
+// by a tiny event budget, so every expectation is unknown), while a shard
+// itself only writes its tallies and exits 0.
+func TestMergedCheckExitCode(t *testing.T) {
+	args := []string{"matrix", "double-billing", "--seeds", "6", "--max-events", "5", "--check"}
+	want, _ := runCLI(t, exitViolation, args...)
+	dir := t.TempDir()
+	var files []string
+	for i := range 2 {
+		out, _ := runCLI(t, exitOK, append(args, "--shard", strconv.Itoa(i)+"/2")...)
+		f := filepath.Join(dir, strconv.Itoa(i))
+		if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	got, _ := runCLI(t, exitViolation, append([]string{"merge"}, files...)...)
+	if got != want {
+		t.Errorf("merged report differs:\n%s", firstDiff(got, want))
+	}
+}
+
+// TestMergeRejects: every way a set of shard files can be wrong is one
+// line and exit 2.
+func TestMergeRejects(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	shard := func(seeds string, i, n int) string {
+		out, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", seeds, "--shard", strconv.Itoa(i)+"/"+strconv.Itoa(n))
+		return out
+	}
+	a0 := write("a0", shard("20", 0, 2))
+	b1 := write("b1", shard("21", 1, 2))
+	junk := write("junk", "{\"schema\": \"once.shard/v1\", \"oops\": 1}")
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{a0}, "1 of 2 shards given; missing 1"},
+		{[]string{a0, a0}, "both are shard 0/2"},
+		{[]string{a0, b1}, "b1: shard of `matrix double-billing --seeds=21`"},
+		{[]string{junk}, "not a shard file"},
+		{[]string{filepath.Join(dir, "absent")}, "absent"},
+	} {
+		_, stderr := runCLI(t, exitUsage, append([]string{"merge"}, c.files...)...)
+		if !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("merge %v: stderr %q, want one line with %q", c.files, stderr, c.want)
+		}
+	}
+	if got, want := shardThenMerge(t, 2, "matrix", "double-billing", "--seeds", "20"), mustRun(t, "matrix", "double-billing", "--seeds", "20"); got != want {
+		t.Error("a good pair did not merge to the unsharded output")
+	}
+	unsetShardEnv(t)
+	for _, bad := range []string{"2/2", "x/2", "1/0", "1", "-1/3", "index/4"} {
+		_, stderr := runCLI(t, exitUsage, "matrix", "double-billing", "--seeds", "5", "--shard", bad)
+		if !strings.Contains(stderr, "--shard "+bad) {
+			t.Errorf("--shard %s: stderr %q", bad, stderr)
+		}
+	}
+}
+
+// TestShardIndexFromEnvironment: "index/n" takes the index of a
+// Kubernetes Indexed Job or a Slurm array task.
+func TestShardIndexFromEnvironment(t *testing.T) {
+	want, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "9", "--shard", "1/3")
+	unsetShardEnv(t)
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	got, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "9", "--shard", "index/3")
+	if got != want {
+		t.Error("--shard index/3 with JOB_COMPLETION_INDEX=1 differs from --shard 1/3")
+	}
+	unsetShardEnv(t)
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
+	got, _ = runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "9", "--shard", "index/3")
+	if got != want {
+		t.Error("--shard index/3 with SLURM_ARRAY_TASK_ID=1 differs from --shard 1/3")
+	}
+}
+
+// unsetShardEnv clears the variables --shard index/n reads, for this test.
+func unsetShardEnv(t *testing.T) {
+	for _, v := range []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"} {
+		t.Setenv(v, "") // restores the old value after the test
+		os.Unsetenv(v)
+	}
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, _ := runCLI(t, exitOK, args...)
+	return out
+}
+
+// firstDiff shows the first line where two outputs differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return "line " + strconv.Itoa(i+1) + ":\n got  " + a + "\n want " + b
+		}
+	}
+	return "(same lines)"
+}
