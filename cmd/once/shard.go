@@ -100,17 +100,17 @@ func canonicalArgs(cmd *cobra.Command, args []string) []string {
 
 // shardDoc is one shard file.
 type shardDoc struct {
-	Schema  string         `json:"schema"`
-	Command string         `json:"command"` // matrix or sweep
-	Args    []string       `json:"args"`    // canonicalArgs
-	Index   int            `json:"index"`
-	Count   int            `json:"count"`
-	Seeds   int            `json:"seeds"` // of the whole batch
-	From    uint64         `json:"from"`  // this shard's seeds
-	To      uint64         `json:"to"`
-	Rows    []shardRowDoc  `json:"rows"`
-	file    string         // where it was read from, for errors
-	tallies []batch.Tally  // the rows merged over every shard
+	Schema  string        `json:"schema"`
+	Command string        `json:"command"` // matrix or sweep
+	Args    []string      `json:"args"`    // canonicalArgs
+	Index   int           `json:"index"`
+	Count   int           `json:"count"`
+	Seeds   int           `json:"seeds"` // of the whole batch
+	From    uint64        `json:"from"`  // this shard's seeds
+	To      uint64        `json:"to"`
+	Rows    []shardRowDoc `json:"rows"`
+	file    string        // where it was read from, for errors
+	tallies []batch.Tally // the rows merged over every shard
 }
 
 // shardRowDoc is the tally of one row (a matrix expectation, a sweep
