@@ -60,7 +60,9 @@ the result is the same, byte for byte, whatever the number of workers.`,
   once matrix --seeds 100000 --shard 3/8 > part3.json   # then: once merge part*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.canon = canonicalArgs(cmd, args)
-			return o.prof.around(func() error { return runMatrix(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr()) })
+			return o.prof.around(func() error {
+				return o.batch.writing(cmd.OutOrStdout(), func(w io.Writer) error { return runMatrix(o, args, w, cmd.ErrOrStderr()) })
+			})
 		},
 	}
 	fl := cmd.Flags()

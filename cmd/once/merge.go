@@ -7,23 +7,27 @@ import (
 )
 
 func newMergeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "merge SHARD-FILE…",
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge SHARD-FILE|DIR…",
 		Short: "Combine the shard files of a matrix or sweep into exactly what the unsharded command prints",
 		Long: `merge reads the files written by ` + "`once matrix --shard i/n`" + ` or
 ` + "`once sweep --shard i/n`" + ` (every shard of one batch, each once, in any
-order), adds their tallies and prints the report the same command without
+order; a directory stands for its *.json files), adds their tallies and prints the report the same command without
 --shard prints — byte for byte, because every tally is a count, a first
 seed or an exact sum. The command's arguments come from the shard files.`,
 		Example: `  for i in 0 1 2 3; do once matrix --seeds 100000 --shard $i/4 > part$i.json; done
   once merge part*.json
   once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 50000 --shard index/16   # in a Job
-  once merge shards/*.json > ttl-sweep.txt`,
+  once merge shards/ --out ttl-sweep.txt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMerge(args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			b := batchFlags{out: out}
+			return b.writing(cmd.OutOrStdout(), func(w io.Writer) error { return runMerge(args, w, cmd.ErrOrStderr()) })
 		},
 	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
+	return cmd
 }
 
 func runMerge(paths []string, stdout, stderr io.Writer) error {

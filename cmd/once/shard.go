@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +28,8 @@ const maxShards = 100_000
 // batchFlags are what matrix and sweep share to run on one machine, as one
 // shard of many, or from the merged tallies of shards.
 type batchFlags struct {
+	out       string
+	parsed    bool
 	shardSpec string
 	shard     batch.Shard
 	sharded   bool
@@ -36,13 +39,14 @@ type batchFlags struct {
 }
 
 func (b *batchFlags) register(fl *pflag.FlagSet) {
+	fl.StringVarP(&b.out, "out", "o", "", "write the output to FILE (atomically: all or nothing) instead of stdout; {shard} in the name is the shard's index")
 	fl.StringVar(&b.shardSpec, "shard", "", "run only part i of n (0-based, e.g. 2/8) of the seeds and write a shard file for `once merge`; the index may come from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID (--shard index/8)")
 }
 
 // parse reads --shard: "i/n", or "index/n" to take i from the environment
 // of a Kubernetes Indexed Job or a Slurm array.
 func (b *batchFlags) parse() error {
-	if b.shardSpec == "" {
+	if b.shardSpec == "" || b.parsed {
 		return nil
 	}
 	bad := func(why string) error { return usageErr("--shard %s: %s", b.shardSpec, why) }
@@ -71,7 +75,7 @@ func (b *batchFlags) parse() error {
 	if err != nil || i < 0 || i >= n {
 		return bad(fmt.Sprintf("the index %q is not a number in 0..%d", is, n-1))
 	}
-	b.shard, b.sharded = batch.Shard{Index: i, Count: n}, true
+	b.shard, b.sharded, b.parsed = batch.Shard{Index: i, Count: n}, true, true
 	return nil
 }
 
@@ -84,7 +88,7 @@ func canonicalArgs(cmd *cobra.Command, args []string) []string {
 	out := append([]string{}, args...)
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Name {
-		case "shard", "workers", "cpuprofile", "memprofile":
+		case "shard", "workers", "cpuprofile", "memprofile", "out":
 			return
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
@@ -183,7 +187,11 @@ func (b *batchFlags) tallies(command string, canon []string, cfgs []*sim.Config,
 // mergeShards reads shard files and checks that they are the shards of
 // one batch, each exactly once; it returns them merged into one document
 // whose tallies are the whole batch's.
-func mergeShards(paths []string) (*shardDoc, error) {
+func mergeShards(args []string) (*shardDoc, error) {
+	paths, err := shardFiles(args)
+	if err != nil {
+		return nil, err
+	}
 	var docs []*shardDoc
 	for _, p := range paths {
 		data, err := readInputFile(p, maxShardFileBytes)
@@ -255,3 +263,26 @@ func mergeShards(paths []string) (*shardDoc, error) {
 
 // maxShardFileBytes bounds one shard file.
 const maxShardFileBytes = 64 << 20
+
+// shardFiles expands the arguments of merge: a file is itself, a
+// directory is every *.json file in it, in name order.
+func shardFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			out = append(out, a) // reading it names the problem
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
+		if err != nil {
+			return nil, usageErr("%s: %v", a, err)
+		}
+		if len(matches) == 0 {
+			return nil, usageErr("%s: a directory with no *.json shard files", a)
+		}
+		sort.Strings(matches)
+		out = append(out, matches...)
+	}
+	return out, nil
+}

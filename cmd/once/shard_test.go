@@ -178,3 +178,45 @@ func firstDiff(got, want string) string {
 	}
 	return "(same lines)"
 }
+
+// TestShardOutFilesAndMergeDirectory: --out with {shard} names each
+// shard's file without a shell, merge takes the directory, and its own
+// --out writes the report.
+func TestShardOutFilesAndMergeDirectory(t *testing.T) {
+	dir := t.TempDir()
+	shards := filepath.Join(dir, "shards")
+	if err := os.Mkdir(shards, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		out, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "20", "--shard", strconv.Itoa(i)+"/3",
+			"--out", filepath.Join(shards, "part-{shard}.json"))
+		if out != "" {
+			t.Fatalf("with --out, stdout %q", out)
+		}
+	}
+	report := filepath.Join(dir, "report.txt")
+	runCLI(t, exitOK, "merge", shards, "--out", report)
+	got, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mustRun(t, "matrix", "double-billing", "--seeds", "20"); string(got) != want {
+		t.Errorf("merged directory differs:\n%s", firstDiff(string(got), want))
+	}
+	// Nothing half-written: a bad run leaves no file, and {shard} without
+	// --shard is an error.
+	_, stderr := runCLI(t, exitUsage, "matrix", "double-billing", "--out", filepath.Join(dir, "x-{shard}.json"))
+	if !strings.Contains(stderr, "{shard} is the shard's index") {
+		t.Errorf("stderr %q", stderr)
+	}
+	runCLI(t, exitUsage, "matrix", "no-such-scenario", "--out", filepath.Join(dir, "bad.txt"))
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left in the directory: %v, want shards and report.txt", names)
+	}
+}

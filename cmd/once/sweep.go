@@ -60,7 +60,9 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
   once sweep -f my-scenario.yaml --vary timeout=100ms:2s:100ms`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.canon = canonicalArgs(cmd, args)
-			return o.prof.around(func() error { return runSweep(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr()) })
+			return o.prof.around(func() error {
+				return o.batch.writing(cmd.OutOrStdout(), func(w io.Writer) error { return runSweep(o, args, w, cmd.ErrOrStderr()) })
+			})
 		},
 	}
 	o.registerFile(cmd)

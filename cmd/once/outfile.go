@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// shardPlaceholder in --out is replaced by the shard's index, so one
+// command line serves every task of a Job or an array without a shell.
+const shardPlaceholder = "{shard}"
+
+// outPath resolves --out for shard (sharded or not).
+func (b *batchFlags) outPath() (string, error) {
+	if !strings.Contains(b.out, shardPlaceholder) {
+		return b.out, nil
+	}
+	if !b.sharded {
+		return "", usageErr("--out %s: %s is the shard's index, and there is no --shard", b.out, shardPlaceholder)
+	}
+	return strings.ReplaceAll(b.out, shardPlaceholder, strconv.Itoa(b.shard.Index)), nil
+}
+
+// writing runs f with stdout, or, with --out, with a buffer written to the
+// file at the end — atomically (a temporary file renamed into place), so a
+// run that fails or is killed leaves no half-written report or shard. A
+// --check violation still writes the report: it is the report.
+func (b *batchFlags) writing(stdout io.Writer, f func(io.Writer) error) error {
+	if b.out == "" {
+		return f(stdout)
+	}
+	if err := b.parse(); err != nil {
+		return err
+	}
+	dst, err := b.outPath()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	ferr := f(&buf)
+	var ee *exitError
+	if ferr != nil && !(errors.As(ferr, &ee) && ee.code == exitViolation) {
+		return ferr
+	}
+	tmp, err := os.CreateTemp(dirOf(dst), ".once-out-*")
+	if err != nil {
+		return usageErr("--out %s: cannot create a file in %s: %v", dst, dirOf(dst), unwrapPath(err))
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	if err := errorsJoin(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return usageErr("--out %s: %v", dst, err)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		os.Remove(tmp.Name())
+		return usageErr("--out %s: %v", dst, err)
+	}
+	return ferr
+}
