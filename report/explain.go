@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -48,15 +49,15 @@ type ExplainParam struct {
 	Name, Values, Default, Doc string
 }
 
-// claimWords spells out a claim for a student.
+// claimWords names the message that spells out a claim for a student.
 var claimWords = map[string]string{
-	"=1":                               "every operation has exactly one effect",
-	"≤1":                               "no operation has two effects",
-	"≥1":                               "no operation is lost",
-	scenarios.ClaimDuplicates.String(): "some run duplicates an operation's effect",
-	"lost":                             "some run loses an operation",
-	"invariants":                       "every invariant holds",
-	"violation":                        "some run violates an invariant",
+	"=1":                               "claim.exactly_one",
+	"≤1":                               "claim.at_most_one",
+	"≥1":                               "claim.at_least_one",
+	scenarios.ClaimDuplicates.String(): "claim.dup",
+	"lost":                             "claim.lost",
+	"invariants":                       "claim.invariants",
+	"violation":                        "claim.violation",
 }
 
 // ClaimsInWords renders claims ("≥1 dup") as a sentence.
@@ -64,7 +65,7 @@ func ClaimsInWords(claims string) string {
 	var parts []string
 	for _, c := range strings.Fields(claims) {
 		if w, ok := claimWords[c]; ok {
-			parts = append(parts, w)
+			parts = append(parts, lang.T(w))
 		} else {
 			parts = append(parts, c)
 		}
@@ -90,29 +91,29 @@ func indent(s, prefix string) string {
 func WriteExplainText(w io.Writer, d ExplainDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s\n", styleTitle.Render(d.Scenario), d.Summary)
-	fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("%s · %s · %s", d.Topology, plural(d.Ops, "operation"), faultLine(d.Faults))))
+	fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("%s · %s · %s", d.Topology, lang.N("count.operations", d.Ops), faultLine(d.Faults))))
 	section := func(title, body string) {
 		if body == "" {
 			return
 		}
 		fmt.Fprintf(&b, "\n%s\n%s\n", styleTitle.Render(title), indent(body, "  "))
 	}
-	section("The story", d.Story)
-	section("What to watch", d.Watch)
+	section(lang.T("explain.story"), d.Story)
+	section(lang.T("explain.watch"), d.Watch)
 	if len(d.Semantics) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render("Why each semantics gives what it gives"))
+		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render(lang.T("explain.why")))
 		for i, s := range d.Semantics {
 			if i > 0 {
 				b.WriteString("\n")
 			}
-			fmt.Fprintf(&b, "  %s %s\n", styleTitle.Render(s.Name), styleDim.Render("("+s.Alias+", promise "+s.Promise+")"))
+			fmt.Fprintf(&b, "  %s %s\n", styleTitle.Render(s.Name), styleDim.Render("("+s.Alias+", "+lang.T("explain.promise")+" "+s.Promise+")"))
 			if s.Why != "" {
 				fmt.Fprintf(&b, "%s\n", indent(s.Why, "    "))
 			}
 			for _, e := range s.Expect {
-				label := "shows:"
+				label := lang.T("explain.shows") + ":"
 				if e.Variant != "" {
-					label = "with " + e.Variant + ":"
+					label = lang.Tf("explain.with", map[string]any{"Variant": e.Variant}) + ":"
 				}
 				line := fmt.Sprintf("%s %s — %s", label, e.Claims, ClaimsInWords(e.Claims))
 				if e.Note != "" {
@@ -122,15 +123,15 @@ func WriteExplainText(w io.Writer, d ExplainDoc) error {
 			}
 		}
 	}
-	section("The fix", d.Fix)
+	section(lang.T("explain.fix"), d.Fix)
 	if len(d.Params) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render("Parameters (--set name=value)"))
+		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render(lang.T("explain.params")))
 		wName, wVals := 0, 0
 		for _, p := range d.Params {
 			wName, wVals = max(wName, len(p.Name)), max(wVals, len(p.Values))
 		}
 		for _, p := range d.Params {
-			fmt.Fprintf(&b, "  %-*s  %-*s  default %s", wName, p.Name, wVals, p.Values, p.Default)
+			fmt.Fprintf(&b, "  %-*s  %-*s  %s %s", wName, p.Name, wVals, p.Values, lang.T("explain.default"), p.Default)
 			if p.Doc != "" {
 				fmt.Fprintf(&b, " — %s", p.Doc)
 			}
@@ -138,7 +139,7 @@ func WriteExplainText(w io.Writer, d ExplainDoc) error {
 		}
 	}
 	if len(d.Try) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render("See it"))
+		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render(lang.T("explain.see")))
 		for _, t := range d.Try {
 			fmt.Fprintf(&b, "  %s %s\n", styleDim.Render("$"), t)
 		}
@@ -151,25 +152,25 @@ func WriteExplainText(w io.Writer, d ExplainDoc) error {
 func WriteExplainMarkdown(w io.Writer, d ExplainDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\n", d.Scenario, d.Summary)
-	fmt.Fprintf(&b, "*%s · %s · %s*\n", d.Topology, plural(d.Ops, "operation"), faultLine(d.Faults))
+	fmt.Fprintf(&b, "*%s · %s · %s*\n", d.Topology, lang.N("count.operations", d.Ops), faultLine(d.Faults))
 	section := func(title, body string) {
 		if body != "" {
 			fmt.Fprintf(&b, "\n## %s\n\n%s\n", title, body)
 		}
 	}
-	section("The story", d.Story)
-	section("What to watch", d.Watch)
+	section(lang.T("explain.story"), d.Story)
+	section(lang.T("explain.watch"), d.Watch)
 	if len(d.Semantics) > 0 {
-		b.WriteString("\n## Why each semantics gives what it gives\n")
+		b.WriteString("\n## " + lang.T("explain.why") + "\n")
 		for _, s := range d.Semantics {
-			fmt.Fprintf(&b, "\n### %s (`%s`, promise %s)\n\n", s.Name, s.Alias, s.Promise)
+			fmt.Fprintf(&b, "\n### %s (`%s`, %s %s)\n\n", s.Name, s.Alias, lang.T("explain.promise"), s.Promise)
 			if s.Why != "" {
 				fmt.Fprintf(&b, "%s\n\n", s.Why)
 			}
 			for _, e := range s.Expect {
-				label := "Shows"
+				label := lang.T("explain.shows_md")
 				if e.Variant != "" {
-					label = "With `" + e.Variant + "`"
+					label = lang.Tf("explain.with_md", map[string]any{"Variant": "`" + e.Variant + "`"})
 				}
 				fmt.Fprintf(&b, "- %s: **%s** — %s", label, e.Claims, ClaimsInWords(e.Claims))
 				if e.Note != "" {
@@ -179,15 +180,15 @@ func WriteExplainMarkdown(w io.Writer, d ExplainDoc) error {
 			}
 		}
 	}
-	section("The fix", d.Fix)
+	section(lang.T("explain.fix"), d.Fix)
 	if len(d.Params) > 0 {
-		b.WriteString("\n## Parameters\n\nSet with `--set name=value`.\n\n| name | values | default | meaning |\n|---|---|---|---|\n")
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n%s\n|---|---|---|---|\n", lang.T("explain.params_heading"), lang.T("explain.params_set"), lang.T("explain.params_columns"))
 		for _, p := range d.Params {
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", p.Name, mdCell(p.Values), p.Default, mdCell(p.Doc))
 		}
 	}
 	if len(d.Try) > 0 {
-		fmt.Fprintf(&b, "\n## See it\n\n```sh\n%s\n```\n", strings.Join(d.Try, "\n"))
+		fmt.Fprintf(&b, "\n## %s\n\n```sh\n%s\n```\n", lang.T("explain.see"), strings.Join(d.Try, "\n"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -36,7 +37,7 @@ func FaultCountParts(f sim.FaultCounts) []string {
 	var parts []string
 	for _, k := range sim.FaultChoiceKinds() {
 		if n := f.Of(k); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k.Past()))
+			parts = append(parts, fmt.Sprintf("%d %s", n, lang.Word("fault", k.Past())))
 		}
 	}
 	return parts

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -199,55 +200,58 @@ func newTable(headers ...string) *table.Table {
 func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s\n", styleTitle.Render(doc.Scenario), summary)
-	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("seed %d · %d operations · %s",
-		doc.Seed, doc.Ops, strings.Join(FaultParts(doc.Faults, "", false), " · "))))
+	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("%s · %s · %s",
+		lang.Tf("run.seed", map[string]any{"Seed": doc.Seed}), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))))
 
-	t := newTable("semantics", "promise", "lost", "exactly-once", "duplicated", "max effects", "faults", "promise held")
+	t := newTable(lang.T("column.semantics"), lang.T("column.promise"), lang.T("column.lost"), lang.T("column.exactly_once"),
+		lang.T("column.duplicated"), lang.T("column.max_effects"), lang.T("column.faults"), lang.T("column.promise_held"))
 	for _, r := range doc.Results {
-		held := r.Status
+		held := lang.Word("verdict", r.Status)
 		if r.Status == sim.Unknown.String() && !r.Finished {
-			held = unfinishedText(r.Status, r.End)
+			held = lang.Tf("run.unfinished", map[string]any{"Status": held, "End": lang.Word("end", r.End)})
 		}
 		t.Row(r.Semantics, r.Promise, strconv.Itoa(r.Lost), strconv.Itoa(r.ExactlyOnce), strconv.Itoa(r.Duplicated),
-			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(held).Render(held))
+			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(r.Status).Render(held))
 	}
 	b.WriteString(t.String())
 	b.WriteString("\n")
 
 	for _, r := range doc.Results {
-		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %d events · ended %s at %s · trace %s",
-			r.Promise, r.Events, r.End, sim.Time(r.EndTimeMs), r.TraceDigest)))
-		lt := newTable("op", "attempts", "deliveries", "effects", "responses", "verdict")
+		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %s · %s · %s",
+			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": sim.Time(r.EndTimeMs)}),
+			lang.Tf("run.trace", map[string]any{"Digest": r.TraceDigest}))))
+		lt := newTable(lang.T("column.op"), lang.T("column.attempts"), lang.T("column.deliveries"), lang.T("column.effects"),
+			lang.T("column.responses"), lang.T("column.verdict"))
 		for _, op := range r.Ops {
 			lt.Row(sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)),
-				strconv.Itoa(int(op.Effects)), strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(op.Verdict))
+				strconv.Itoa(int(op.Effects)), strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(lang.Word("verdict", op.Verdict)))
 		}
 		b.WriteString(lt.String())
 		b.WriteString("\n")
 		for _, inv := range r.Invariants {
 			if inv.Held {
-				fmt.Fprintf(&b, "invariant %s: %s\n", inv.Name, styleGood.Render("held"))
+				fmt.Fprintf(&b, "%s %s: %s\n", lang.T("run.invariant"), inv.Name, styleGood.Render(lang.Word("verdict", "held")))
 			} else {
-				fmt.Fprintf(&b, "invariant %s: %s — %s\n", inv.Name, styleBad.Render("violated"), inv.Violation)
+				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), inv.Violation)
 			}
 		}
 		for _, m := range r.Metrics {
-			fmt.Fprintf(&b, "metric %s: %s\n", m.Name, ffmt(m.Value))
+			fmt.Fprintf(&b, "%s %s: %s\n", lang.T("run.metric"), m.Name, ffmt(m.Value))
 		}
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render("promise "+r.Status+":"), r.Why)
+			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("run.promise_is", map[string]any{"Status": lang.Word("verdict", r.Status)})), r.Why)
 			if c := r.Counterexample; c != nil {
-				fmt.Fprintf(&b, "%s %s\n", styleDim.Render("shrunk:"), c.Cause)
-				fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("minimal faults (%d of the run's %d):", len(c.Faults), c.FoundFaults)))
+				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Cause)
+				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("run.minimal", map[string]any{"Minimal": len(c.Faults), "Found": c.FoundFaults})))
 				for _, f := range c.Faults {
 					fmt.Fprintf(&b, "  %s\n", f)
 				}
 			}
-			fmt.Fprintf(&b, "%s %s\n", styleDim.Render("replay:"), r.Replay)
+			fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.replay")), r.Replay)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -261,10 +265,10 @@ func faultSummary(f sim.FaultCounts) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	add(f.Partition, "cut")
-	add(f.Down, "to-down")
+	add(f.Partition, lang.Word("fault", "cut"))
+	add(f.Down, lang.Word("fault", "to-down"))
 	if len(parts) == 0 {
-		return "none"
+		return lang.T("fault.none")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -56,11 +56,12 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 func explainDoc(sc *scenarios.Scenario) report.ExplainDoc {
 	ls := sc.Lesson
 	d := report.ExplainDoc{
-		Scenario: sc.Name, Summary: sc.Summary, Topology: sc.Topology, Ops: sc.Ops, Faults: sc.Faults,
-		Story: ls.Story, Watch: ls.Watch, Fix: ls.Fix,
+		Scenario: sc.Name, Summary: lessonText(sc, "summary", sc.Summary), Topology: sc.Topology, Ops: sc.Ops, Faults: sc.Faults,
+		Story: lessonText(sc, "story", ls.Story), Watch: lessonText(sc, "watch", ls.Watch), Fix: lessonText(sc, "fix", ls.Fix),
 	}
 	for _, sem := range sc.Semantics {
-		s := report.ExplainSemantics{Name: sem.String(), Alias: sem.Alias(), Promise: sem.Promise().String(), Why: ls.Why[sem]}
+		s := report.ExplainSemantics{Name: sem.String(), Alias: sem.Alias(), Promise: sem.Promise().String(),
+			Why: lessonText(sc, "why."+sem.Alias(), ls.Why[sem])}
 		for i := range sc.Expect {
 			e := &sc.Expect[i]
 			if e.Semantics != sem {

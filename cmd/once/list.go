@@ -41,6 +41,9 @@ func runList(o *listOptions, out io.Writer) error {
 	var entries []listEntry
 	for _, s := range scenarios.All() {
 		e := listEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary}
+		if o.format == "text" { // JSON stays English: it is a contract
+			e.Summary = lessonText(s, "summary", s.Summary)
+		}
 		for _, sem := range s.Semantics {
 			e.Semantics = append(e.Semantics, sem.Alias())
 		}

@@ -63,6 +63,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
 	root.CompletionOptions.DisableDefaultCmd = true
+	registerLang(root)
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd())
 	root.AddCommand(newRolesCmd())

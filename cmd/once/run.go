@@ -204,7 +204,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		}
 		return svg.WritePanels(stdout, panels)
 	}
-	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
+	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, lessonText(sc, "summary", sc.Summary))
 }
 
 // planPath is where the plan of one semantics goes: FILE itself for a

@@ -86,7 +86,7 @@ func TestEndToEndInTmux(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("once-tui-test-%d", os.Getpid()), name: "once"}
-	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", "env NO_COLOR=1 "+bin+" tui --seed 3"); err != nil {
+	if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", "env NO_COLOR=1 "+bin+" tui --seed 3 --lang en"); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	t.Cleanup(func() { _, _ = s.tmux("kill-server") })

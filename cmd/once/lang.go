@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios"
+)
+
+// registerLang adds --lang to every command and, before any of them runs,
+// sets the language of what it prints: the flag, else the locale
+// (LC_ALL, LC_MESSAGES, LANG), else English. JSON output stays English.
+func registerLang(root *cobra.Command) {
+	var value string
+	root.PersistentFlags().StringVar(&value, "lang", "",
+		"language of the texts: en|ro|ru (default from LC_ALL, LC_MESSAGES or LANG; JSON stays English)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		l := lang.FromEnv(os.Getenv)
+		if value != "" {
+			var err error
+			if l, err = lang.Parse(value); err != nil {
+				return usageErr("--lang %q: want en, ro or ru", value)
+			}
+		}
+		lang.Set(l)
+		return nil
+	}
+}
+
+// lessonText is a lesson field of sc ("summary", "story", "why.alo") in
+// the chosen language; english is the scenario's own text. A scenario from
+// a user's file keeps its own words: only the catalog is translated.
+func lessonText(sc *scenarios.Scenario, field, english string) string {
+	if !fromCatalog(sc) {
+		return english
+	}
+	return lang.Lesson(sc.Name, field, english)
+}

@@ -1,0 +1,16 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain clears the locale, so every test prints English unless it
+// asks for a language (--lang, or a locale it sets itself): no test may
+// depend on the language of the machine that runs it.
+func TestMain(m *testing.M) {
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		os.Unsetenv(name)
+	}
+	os.Exit(m.Run())
+}

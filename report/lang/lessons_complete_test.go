@@ -1,0 +1,62 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/scenarios"
+)
+
+// lessonSource lists the lesson fields a catalog scenario writes in
+// English, with the message id each has in a translation file.
+func lessonSource(sc *scenarios.Scenario) []string {
+	var ids []string
+	add := func(id, text string) {
+		if strings.TrimSpace(text) != "" {
+			ids = append(ids, id)
+		}
+	}
+	add("summary", sc.Summary)
+	add("story", sc.Lesson.Story)
+	add("watch", sc.Lesson.Watch)
+	add("fix", sc.Lesson.Fix)
+	for sem, why := range sc.Lesson.Why {
+		add("why."+sem.Alias(), why)
+	}
+	return sortedCopy(ids)
+}
+
+// Every catalog scenario's lesson (summary, story, watch, fix, why per
+// semantics) has its Romanian and Russian text, and no translation file
+// has an id its scenario's YAML lacks or names a scenario the catalog lacks.
+func TestLessonsTranslated(t *testing.T) {
+	m := loaded()
+	all := scenarios.All()
+	for _, l := range Translated() {
+		for _, sc := range all {
+			file := scenarios.TranslationsDir + "/" + sc.Name + "." + string(l) + ".toml"
+			msgs, ok := m.lessonMsgs[l][sc.Name]
+			if !ok {
+				t.Errorf("%s is missing", file)
+				continue
+			}
+			missing, extra := diffIDs(lessonSource(sc), messageIDs(msgs))
+			if len(missing) > 0 {
+				t.Errorf("%s lacks %s", file, strings.Join(missing, ", "))
+			}
+			if len(extra) > 0 {
+				t.Errorf("%s has ids the scenario's YAML lacks: %s", file, strings.Join(extra, ", "))
+			}
+			for _, msg := range msgs {
+				if strings.TrimSpace(msg.Other) == "" {
+					t.Errorf("%s: %s is empty", file, msg.ID)
+				}
+			}
+		}
+		for name := range m.lessonMsgs[l] {
+			if _, err := scenarios.Lookup(name); err != nil {
+				t.Errorf("%s/%s.%s.toml translates a scenario the catalog lacks", scenarios.TranslationsDir, name, l)
+			}
+		}
+	}
+}
