@@ -291,9 +291,8 @@ type explorer struct {
 	audited map[Fingerprint]*World
 	sc      stepChooser // enumerates the alternatives of a step
 	replay  stepChooser // replays a recorded step while restoring
-	stack   []*frame
-	spare   []*frame // popped frames, reused with their buffers
-	path    []int    // the choices of every level, root first
+	stack   []frame     // contiguous, so the top levels stay in cache; popped frames keep their vec buffers
+	path    []int       // the choices of every level, root first
 	pool    []*worldBuf
 	fpBuf   []byte
 
@@ -314,7 +313,7 @@ func (e *explorer) search() {
 			}
 		}
 		top := len(e.stack) - 1
-		f := e.stack[top]
+		f := &e.stack[top] // valid until the next push
 		if f.done {
 			e.pop()
 			continue
@@ -347,9 +346,9 @@ func (e *explorer) search() {
 		if !stepped || cw.end != Running {
 			res.Schedules++
 			res.MaxDepth = max(res.MaxDepth, depth)
-			status, why := cw.JudgeAgainst(opt.Promise)
 			switch {
-			case status == Violated:
+			case cw.judgeStatus(opt.Promise) == Violated:
+				_, why := cw.JudgeAgainst(opt.Promise)
 				res.Holds, res.Why = false, why
 				res.Choices = append(append([]int(nil), e.path...), via...)
 				return
@@ -360,7 +359,8 @@ func (e *explorer) search() {
 			e.pool = append(e.pool, child)
 			continue
 		}
-		if status, why := cw.JudgeAgainst(opt.Promise); status == Violated {
+		if cw.judgeStatus(opt.Promise) == Violated {
+			_, why := cw.JudgeAgainst(opt.Promise)
 			res.Holds, res.Why = false, why
 			res.Choices = append(append([]int(nil), e.path...), via...)
 			return
@@ -410,23 +410,19 @@ func (e *explorer) search() {
 // push adds a level holding world b, reached with used faults by the
 // choices via, and releases the world of the level that leaves the window.
 func (e *explorer) push(b *worldBuf, used int, via []int) {
-	var nf *frame
-	if n := len(e.spare); n > 0 {
-		nf, e.spare = e.spare[n-1], e.spare[:n-1]
-	} else {
-		nf = &frame{}
-		e.frameBytes += int64(unsafe.Sizeof(frame{}))
-	}
 	start := len(e.path)
 	oldCap := cap(e.path)
 	e.path = append(e.path, via...)
 	e.frameBytes += int64(cap(e.path)-oldCap) * 8
-	*nf = frame{world: b, faults: used, vec: nf.vec[:0], viaStart: start, viaEnd: len(e.path)}
+	var vec []int
+	if n := len(e.stack); n < cap(e.stack) {
+		vec = e.stack[:n+1][n].vec[:0] // the buffer of the frame popped from this slot
+	}
 	oldCap = cap(e.stack)
-	e.stack = append(e.stack, nf)
-	e.frameBytes += int64(cap(e.stack)-oldCap) * 8
+	e.stack = append(e.stack, frame{world: b, faults: used, vec: vec, viaStart: start, viaEnd: len(e.path)})
+	e.frameBytes += int64(cap(e.stack)-oldCap) * int64(unsafe.Sizeof(frame{}))
 	if old := len(e.stack) - 1 - e.window; old > 0 && old%e.every != 0 {
-		e.release(e.stack[old])
+		e.release(&e.stack[old])
 	}
 	e.note()
 }
@@ -434,10 +430,9 @@ func (e *explorer) push(b *worldBuf, used int, via []int) {
 // pop removes the top level.
 func (e *explorer) pop() {
 	top := len(e.stack) - 1
-	f := e.stack[top]
+	f := &e.stack[top]
 	e.release(f)
 	e.path = e.path[:f.viaStart]
-	e.spare = append(e.spare, f)
 	e.stack = e.stack[:top]
 }
 
@@ -497,7 +492,7 @@ func (e *explorer) restore(j int) {
 	cur := e.acquire()
 	cur.w.CopyFrom(e.stack[i].world.w)
 	for m := i + 1; m <= j; m++ {
-		f := e.stack[m]
+		f := &e.stack[m]
 		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
 		cur.w.SetChooser(&e.replay)
 		cur.w.Step()

@@ -105,3 +105,19 @@ func (w *World) JudgeAgainst(promise Promise) (Status, string) {
 	}
 	return status, why
 }
+
+// judgeStatus is JudgeAgainst without the reason, for the explorer's hot
+// path; it returns the same status.
+func (w *World) judgeStatus(promise Promise) Status {
+	finished := w.end == Quiescent
+	status := w.checker.status(promise, finished)
+	if status == Violated {
+		return status
+	}
+	for _, inv := range w.invs {
+		if inv.Violation(finished) != "" {
+			return Violated
+		}
+	}
+	return status
+}

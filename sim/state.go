@@ -68,12 +68,11 @@ func (w *World) footprint() int64 {
 	return n
 }
 
-// fingerprintWith hashes AppendState's encoding written into *buf, a
-// buffer the caller keeps, so a world copied many times carries no
+// fingerprintWith is Fingerprint with the scratch (for invariants' and
+// paused nodes' encodings) in *buf, a buffer the caller keeps, so a world copied many times carries no
 // encoding scratch of its own.
 func (w *World) fingerprintWith(buf *[]byte) Fingerprint {
-	*buf = w.AppendState((*buf)[:0])
-	return HashBytes(*buf)
+	return w.hashState(buf)
 }
 
 // Fingerprint is a 64-bit hash of a world's canonical state.
@@ -174,12 +173,12 @@ func (w *World) queuedKindKey(it *item) uint64 {
 	return 0
 }
 
-// Fingerprint hashes AppendState's encoding. The hash is fixed (not
+// Fingerprint hashes the fields AppendState encodes, word by word (see
+// hashState), without building the encoding. The hash is fixed (not
 // seeded per process), so exploration visits states in the same order and
 // reports the same numbers on every machine.
 func (w *World) Fingerprint() Fingerprint {
-	w.fpBuf = w.AppendState(w.fpBuf[:0])
-	return HashBytes(w.fpBuf)
+	return w.hashState(&w.fpBuf)
 }
 
 // HashBytes is a fast, fixed 64-bit hash of b (word-at-a-time multiply and
