@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/binary"
 	"slices"
-	"unsafe"
 )
 
 // Clone returns an independent copy of w: node tables, scheduled events,
@@ -44,28 +43,6 @@ func (w *World) CopyFrom(src *World) {
 	}
 	w.ctx.w = w
 	w.stamp.w = w
-}
-
-// footprint estimates the bytes w holds, from the capacities of its slices
-// (queue, node tables, checker tallies, fingerprint scratch). Capacities
-// follow the sequence of operations on w, so the estimate is the same on
-// every run of the same search; the memory of the invariants' own copies is
-// not counted (they are small folds).
-func (w *World) footprint() int64 {
-	n := int64(unsafe.Sizeof(*w))
-	n += int64(cap(w.q.items)) * int64(unsafe.Sizeof(item{}))
-	n += int64(cap(w.nodes)) * int64(unsafe.Sizeof(nodeState{}))
-	for i := range w.nodes {
-		tables := w.nodes[i].tables
-		n += int64(cap(tables)) * int64(unsafe.Sizeof(Table{}))
-		for t := range tables {
-			n += int64(cap(tables[t].keys))*8 + int64(cap(tables[t].rows))*int64(unsafe.Sizeof(Record{}))
-		}
-	}
-	n += int64(cap(w.checker.ops)) * int64(unsafe.Sizeof(OpTally{}))
-	n += int64(cap(w.invs)) * int64(unsafe.Sizeof(Invariant(nil)))
-	n += int64(cap(w.fpBuf)) + int64(cap(w.fpOrder))*4
-	return n
 }
 
 // fingerprintWith is Fingerprint with the scratch (for invariants' and
