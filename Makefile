@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare
+.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
@@ -37,6 +37,12 @@ bench:
 	$(GO) install golang.org/x/perf/cmd/benchstat@latest
 	"$$($(GO) env GOPATH)/bin/benchstat" bench.out
 
+# The benchmarks of BASE (default main) and of the working tree, side by
+# side with benchstat (bench-old.out, bench.out): make bench-compare
+# BASE=<rev> BENCH=<regexp>.
+bench-compare:
+	GO=$(GO) COUNT=$(COUNT) BENCHTIME=$(BENCHTIME) BENCHPKGS="$(BENCHPKGS)" bash bench/compare.sh
+
 lint:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	gofmt -l . | (! grep .)
@@ -58,9 +64,15 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin bench.out
+	rm -rf bin bench.out bench-old.out
 
 # SPIN on testdata/spin/double_billing.pml against once explore on the same
 # bounds (see testdata/spin/README.md). Needs spin and gcc; not part of CI.
 spin-compare:
 	GO=$(GO) bash testdata/spin/compare.sh
+
+# The SimPy model of double-billing (bench/simpy_double_billing.py, needs
+# Debian's python3-simpy3) beside once matrix --workers 1 on the same
+# 10-operation model, one core each; prints runs/s and the ratio. Not CI.
+bench-peer:
+	GO=$(GO) bash bench/peer.sh

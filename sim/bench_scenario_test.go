@@ -78,3 +78,39 @@ func BenchmarkEngineNetwork(b *testing.B) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(steps), "allocs/event")
 }
+
+// BenchmarkDoubleBillingRuns is BenchmarkDoubleBillingRun on one reused
+// world (sim.Runs), without the digest: what a batch of seeds pays per
+// seed when it keeps a world per worker.
+func BenchmarkDoubleBillingRuns(b *testing.B) {
+	sc, err := scenarios.Lookup("double-billing")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, sem := range []sim.Semantics{sim.Idempotent, sim.AtLeastOnce} {
+		b.Run(sem.Alias(), func(b *testing.B) {
+			cfg, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: 10, Faults: sc.Faults})
+			if err != nil {
+				b.Fatal(err)
+			}
+			runs, err := sim.NewRuns(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			n, events := 0, 0
+			seed := uint64(0)
+			for b.Loop() {
+				out := runs.Run(seed)
+				if !out.Finished() {
+					b.Fatalf("seed %d did not finish: %s", seed, out.End)
+				}
+				events += out.Events
+				n++
+				seed++
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "runs/s")
+			b.ReportMetric(float64(events)/float64(n), "events/run")
+		})
+	}
+}

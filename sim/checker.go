@@ -277,25 +277,17 @@ func (c *Checker) copyFrom(src *Checker) {
 // the run reached quiescence; an unfinished run can violate a promise (a
 // duplicate never goes away) but never holds one: it is Unknown.
 func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
-	missing := OpID(0)
-	for i := 1; i < len(c.ops); i++ {
-		t := &c.ops[i]
-		op := OpID(i)
-		if hi := t.MaxEffects(c.nsinks); hi > 1 && promise != AtLeastOne {
-			return Violated, fmt.Sprintf("%s has %d effects, promise %s", op, hi, promise)
-		}
-		if promise == ExactlyOne && t.nDistinct > 1 {
-			return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", op, t.nDistinct, promise)
-		}
-		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
-			missing = op
-		}
-	}
-	if missing != 0 {
+	f := c.find(promise)
+	switch f.kind {
+	case findingDuplicate:
+		return Violated, fmt.Sprintf("%s has %d effects, promise %s", f.op, f.n, promise)
+	case findingDivergent:
+		return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", f.op, f.n, promise)
+	case findingMissing:
 		if !finished {
-			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", missing)
+			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", f.op)
 		}
-		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, promise %s", missing, promise)
+		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, promise %s", f.op, promise)
 	}
 	if !finished {
 		// Even "≥ 1" with an effect for every operation is not shown: a
@@ -304,4 +296,63 @@ func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 		return Unknown, "the run did not finish; more effects could still appear"
 	}
 	return Held, ""
+}
+
+// status is Judge without the reason: the explorer asks it of every
+// state and formats a reason only for the violation it reports.
+func (c *Checker) status(promise Promise, finished bool) Status {
+	switch c.find(promise).kind {
+	case findingDuplicate, findingDivergent:
+		return Violated
+	case findingMissing:
+		if finished {
+			return Violated
+		}
+	}
+	if !finished {
+		return Unknown
+	}
+	return Held
+}
+
+// findingKind is what Checker.find saw first.
+type findingKind uint8
+
+const (
+	findingNone      findingKind = iota
+	findingDuplicate             // an operation with more than one effect
+	findingDivergent             // an operation with different results for one key
+	findingMissing               // an operation with no effect (a violation once finished)
+)
+
+// finding is the first reason, in operation order, that promise does
+// not hold yet: the operation and the count the reason quotes.
+type finding struct {
+	kind findingKind
+	op   OpID
+	n    int32
+}
+
+// find scans the tallies as Judge reads them: the first duplicate or
+// divergent operation wins at once; otherwise the first operation with
+// no effect.
+func (c *Checker) find(promise Promise) finding {
+	missing := OpID(0)
+	for i := 1; i < len(c.ops); i++ {
+		t := &c.ops[i]
+		op := OpID(i)
+		if hi := t.MaxEffects(c.nsinks); hi > 1 && promise != AtLeastOne {
+			return finding{findingDuplicate, op, hi}
+		}
+		if promise == ExactlyOne && t.nDistinct > 1 {
+			return finding{findingDivergent, op, t.nDistinct}
+		}
+		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
+			missing = op
+		}
+	}
+	if missing != 0 {
+		return finding{findingMissing, missing, 0}
+	}
+	return finding{}
 }

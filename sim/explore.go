@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"unsafe"
 )
 
 // KindSet is a set of fault kinds.
@@ -58,6 +57,10 @@ type ExploreOptions struct {
 	// Progress, if set, is called every ProgressEvery new states.
 	Progress      func(ExploreStats)
 	ProgressEvery int
+	// Workers is how many goroutines the search uses; 0 or 1 = one. The
+	// result — verdict, counterexample, every statistic — is the same for
+	// every number of workers (see explore_spec.go); Audit uses one.
+	Workers int
 }
 
 // ExploreStats counts the work of a search.
@@ -148,28 +151,38 @@ func (s *stepChooser) Choose(c Choice) int {
 	return v
 }
 
-// next writes into dst the alternative vector after the one just run,
-// within the fault budget of the step; it returns false when the step is
-// exhausted.
-func (s *stepChooser) next(dst []int, budget int) ([]int, bool) {
-	vec := append(dst[:0], s.answers...)
-	for i := len(vec) - 1; i >= 0; i-- {
-		if vec[i]+1 >= s.arity[i] {
+// nextLen says which alternative vector follows the one just run, within
+// the fault budget of the step: it is the answers so far, cut after
+// position nextLen-1, whose answer is one more. 0 means the step is
+// exhausted. (The explorer builds the vector with advanceVec.)
+func (s *stepChooser) nextLen(budget int) int {
+	for i := len(s.answers) - 1; i >= 0; i-- {
+		if s.answers[i]+1 >= s.arity[i] {
 			continue
 		}
 		used := 0
 		for j := 0; j < i; j++ {
-			if vec[j] != 0 && s.fault[j] {
+			if s.answers[j] != 0 && s.fault[j] {
 				used++
 			}
 		}
 		if s.fault[i] && used+1 > budget {
 			continue
 		}
-		vec[i]++
-		return vec[:i+1], true
+		return i + 1
 	}
-	return vec[:0], false
+	return 0
+}
+
+// advanceVec writes into dst the alternative vector that follows answers,
+// given nextLen; it returns dst[:0] when there is none.
+func advanceVec(dst, answers []int, nextLen int) []int {
+	vec := append(dst[:0], answers...)
+	if nextLen == 0 {
+		return vec[:0]
+	}
+	vec[nextLen-1]++
+	return vec[:nextLen]
 }
 
 // Explore searches every schedule of cfg with at most opt.MaxFaults faults,
@@ -233,286 +246,8 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	if err != nil {
 		return nil, err
 	}
-	e := &explorer{
-		opt:     opt,
-		every:   every,
-		window:  window,
-		res:     &ExploreResult{Holds: true, Complete: true},
-		visited: newFingerprintSet(),
-		sc:      stepChooser{kinds: opt.Kinds},
-		replay:  stepChooser{kinds: opt.Kinds},
-	}
-	if opt.Audit {
-		e.audited = map[Fingerprint]*World{}
-	}
-	rootBuf := e.acquire()
-	rootBuf.w = root
-	e.account(rootBuf)
-	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
-	e.res.States = 1
-	e.push(rootBuf, 0, nil)
-	e.search()
-	e.res.Memory = e.peak
-	return e.res, nil
-}
-
-// Checkpointing of the explorer's stack: the world of a level is kept when
-// the level is a multiple of checkpointEvery or within window levels of the
-// top; rebuilding another level replays fewer than checkpointEvery steps.
-const (
-	checkpointEvery = 64
-	window          = 64
-)
-
-// worldBuf is a world the explorer owns, with the bytes it was last
-// counted at.
-type worldBuf struct {
-	w     *World
-	bytes int64
-}
-
-// frame is one level of the depth-first stack.
-type frame struct {
-	world    *worldBuf // nil when released; restore rebuilds it
-	faults   int       // faults used to reach this level
-	vec      []int     // the next alternative vector to try from here
-	viaStart int       // path[viaStart:viaEnd] led here from the parent
-	viaEnd   int
-	done     bool // every alternative tried
-}
-
-// explorer is the state of one search.
-type explorer struct {
-	opt     ExploreOptions
-	every   int // a level that is a multiple of every keeps its world
-	window  int // so do the top window levels
-	res     *ExploreResult
-	visited *fingerprintSet
-	audited map[Fingerprint]*World
-	sc      stepChooser // enumerates the alternatives of a step
-	replay  stepChooser // replays a recorded step while restoring
-	stack   []*frame
-	spare   []*frame // popped frames, reused with their buffers
-	path    []int    // the choices of every level, root first
-	pool    []*worldBuf
-	fpBuf   []byte
-
-	worldBytes int64 // counted bytes of every world buffer, pooled ones included
-	frameBytes int64 // frames and their alternative vectors
-	peak       int64 // the most bytes counted at once
-}
-
-func (e *explorer) search() {
-	opt, res := &e.opt, e.res
-	for iter := 0; len(e.stack) > 0; iter++ {
-		if opt.Stop != nil && iter%stopCheckEvery == 0 {
-			select {
-			case <-opt.Stop:
-				res.Complete, res.Cut = false, "interrupted"
-				return
-			default:
-			}
-		}
-		top := len(e.stack) - 1
-		f := e.stack[top]
-		if f.done {
-			e.pop()
-			continue
-		}
-		if f.world == nil {
-			e.restore(top)
-		}
-		child := e.acquire()
-		child.w.CopyFrom(f.world.w)
-		e.sc.reset(f.vec, opt.MaxFaults-f.faults)
-		child.w.SetChooser(&e.sc)
-		stepped := child.w.Step()
-		res.Transitions++
-		via := e.sc.answers // valid until the next step; copied onto the path when pushed
-		used := f.faults + (opt.MaxFaults - f.faults - e.sc.budget)
-		var more bool
-		oldCap := cap(f.vec)
-		f.vec, more = e.sc.next(f.vec, opt.MaxFaults-f.faults)
-		e.frameBytes += int64(cap(f.vec)-oldCap) * 8
-		f.done = !more
-		if f.done && top%e.every != 0 {
-			e.release(f) // no alternative left to copy it for
-		}
-
-		depth := len(e.stack)
-		cw := child.w
-		if stepped && cw.q.len() == 0 {
-			cw.Step() // mark it quiescent
-		}
-		if !stepped || cw.end != Running {
-			res.Schedules++
-			res.MaxDepth = max(res.MaxDepth, depth)
-			status, why := cw.JudgeAgainst(opt.Promise)
-			switch {
-			case status == Violated:
-				res.Holds, res.Why = false, why
-				res.Choices = append(append([]int(nil), e.path...), via...)
-				return
-			case cw.end != Quiescent:
-				res.Complete = false
-				res.Cut = fmt.Sprintf("a schedule hit the run's %s", cw.end)
-			}
-			e.pool = append(e.pool, child)
-			continue
-		}
-		if status, why := cw.JudgeAgainst(opt.Promise); status == Violated {
-			res.Holds, res.Why = false, why
-			res.Choices = append(append([]int(nil), e.path...), via...)
-			return
-		}
-		fp := cw.fingerprintWith(&e.fpBuf)
-		if opt.Audit {
-			if first, ok := e.audited[fp]; ok {
-				if why := sameFuture(first, cw); why != "" && res.AuditFailure == "" {
-					res.AuditFailure = why
-				}
-			} else {
-				e.audited[fp] = cw.Clone()
-			}
-		}
-		if !opt.Stateless && !e.visited.add(fp, used) {
-			res.Revisits++
-			e.pool = append(e.pool, child)
-			continue
-		}
-		res.States++
-		e.account(child)
-		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
-			res.Memory = e.peak
-			opt.Progress(res.ExploreStats)
-		}
-		if res.States >= opt.MaxStates {
-			res.Complete = false
-			res.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates)
-			return
-		}
-		if e.peak > opt.MaxMemory {
-			res.Complete = false
-			res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(opt.MaxMemory))
-			return
-		}
-		if depth >= opt.MaxDepth {
-			res.Complete = false
-			res.Cut = fmt.Sprintf("depth budget of %d steps exhausted", opt.MaxDepth)
-			e.pool = append(e.pool, child)
-			continue
-		}
-		res.MaxDepth = max(res.MaxDepth, depth)
-		e.push(child, used, via)
-	}
-}
-
-// push adds a level holding world b, reached with used faults by the
-// choices via, and releases the world of the level that leaves the window.
-func (e *explorer) push(b *worldBuf, used int, via []int) {
-	var nf *frame
-	if n := len(e.spare); n > 0 {
-		nf, e.spare = e.spare[n-1], e.spare[:n-1]
-	} else {
-		nf = &frame{}
-		e.frameBytes += int64(unsafe.Sizeof(frame{}))
-	}
-	start := len(e.path)
-	oldCap := cap(e.path)
-	e.path = append(e.path, via...)
-	e.frameBytes += int64(cap(e.path)-oldCap) * 8
-	*nf = frame{world: b, faults: used, vec: nf.vec[:0], viaStart: start, viaEnd: len(e.path)}
-	oldCap = cap(e.stack)
-	e.stack = append(e.stack, nf)
-	e.frameBytes += int64(cap(e.stack)-oldCap) * 8
-	if old := len(e.stack) - 1 - e.window; old > 0 && old%e.every != 0 {
-		e.release(e.stack[old])
-	}
-	e.note()
-}
-
-// pop removes the top level.
-func (e *explorer) pop() {
-	top := len(e.stack) - 1
-	f := e.stack[top]
-	e.release(f)
-	e.path = e.path[:f.viaStart]
-	e.spare = append(e.spare, f)
-	e.stack = e.stack[:top]
-}
-
-// release returns a level's world to the pool.
-func (e *explorer) release(f *frame) {
-	if f.world != nil {
-		e.pool = append(e.pool, f.world)
-		f.world = nil
-	}
-}
-
-// acquire takes a world buffer from the pool, or makes one.
-func (e *explorer) acquire() *worldBuf {
-	if n := len(e.pool); n > 0 {
-		b := e.pool[n-1]
-		e.pool = e.pool[:n-1]
-		return b
-	}
-	e.res.Worlds++
-	e.worldBytes += int64(unsafe.Sizeof(worldBuf{}))
-	return &worldBuf{w: &World{}}
-}
-
-// account recounts b's bytes after its world changed.
-func (e *explorer) account(b *worldBuf) {
-	n := b.w.footprint()
-	e.worldBytes += n - b.bytes
-	b.bytes = n
-	e.note()
-}
-
-// note records the peak of the counted bytes.
-func (e *explorer) note() {
-	e.peak = max(e.peak, e.memory())
-}
-
-// memory is the number of bytes the search holds, counted from sizes:
-// the visited set, the stack (frames, alternative vectors, the path) and
-// every world buffer. It does not read the Go runtime, so a search that
-// hits the budget hits it at the same state on every run; the process's
-// resident memory is larger by the runtime, the invariants' copies and the
-// garbage collector's headroom.
-func (e *explorer) memory() int64 {
-	return e.visited.bytes() + e.worldBytes + e.frameBytes + int64(cap(e.fpBuf))
-}
-
-// restore rebuilds the world of level j: it copies the nearest level below
-// that kept its world and replays the recorded choices of the levels in
-// between, giving a world back to every one of them that still has
-// alternatives to try. The replay is exact — same world, same answers — so
-// the search does not depend on which worlds were kept.
-func (e *explorer) restore(j int) {
-	i := j - 1
-	for e.stack[i].world == nil {
-		i--
-	}
-	cur := e.acquire()
-	cur.w.CopyFrom(e.stack[i].world.w)
-	for m := i + 1; m <= j; m++ {
-		f := e.stack[m]
-		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
-		cur.w.SetChooser(&e.replay)
-		cur.w.Step()
-		e.res.Replayed++
-		switch {
-		case m == j:
-			e.account(cur)
-			f.world = cur
-		case !f.done:
-			b := e.acquire()
-			b.w.CopyFrom(cur.w)
-			e.account(b)
-			f.world = b
-		}
-	}
+	e := newExplorer(opt, every, window)
+	return e.run(root), nil
 }
 
 // FormatBytes writes a byte count in the largest binary unit that divides

@@ -1,54 +1,57 @@
 package sim
 
+import "math/bits"
+
 // fingerprintSet maps explored states to the fewest faults used to reach
 // them. A state reached again with fewer faults used is explored again: it
 // has more budget left, so more schedules below it.
 //
-// It is an open-addressing table (linear probing) rather than a Go map, so
-// that its memory is known exactly — 9 bytes a slot, at most 3/4 of the
-// slots used — and the explorer's memory budget can count it. Fingerprints
-// are already well-mixed hashes, so their low bits index the table; the
-// zero fingerprint marks an empty slot and is kept aside.
+// It is a flat open-addressing table (linear probing) of 64-bit words
+// rather than a Go map, so that its memory is known exactly — 8 bytes a
+// slot, at most 3/4 of the slots used — and the explorer's memory budget
+// can count it, and so that a lookup touches one cache line. A slot holds
+// the fingerprint's top 59 bits with the faults used, plus one, in the low
+// 5 bits (0 marks an empty slot); the table is indexed by the
+// fingerprint's top bits. Two states whose fingerprints agree on those 59
+// bits are merged, as two equal 64-bit fingerprints always were: the
+// chance of that among n states is about n²/2⁶⁰.
 type fingerprintSet struct {
-	keys     []Fingerprint
-	used     []uint8
-	n        int
-	hasZero  bool
-	zeroUsed uint8
+	slots []uint64
+	shift uint // 64 - log2(len(slots))
+	n     int
 }
 
-const fingerprintSetMinSlots = 1024
+const (
+	fingerprintSetMinSlots = 1024
+	fingerprintUsedBits    = 5
+	fingerprintUsedMask    = 1<<fingerprintUsedBits - 1
+)
 
 func newFingerprintSet() *fingerprintSet {
-	return &fingerprintSet{keys: make([]Fingerprint, fingerprintSetMinSlots), used: make([]uint8, fingerprintSetMinSlots)}
+	return &fingerprintSet{slots: make([]uint64, fingerprintSetMinSlots), shift: 64 - uint(bits.TrailingZeros(fingerprintSetMinSlots))}
 }
 
 // add records fp reached with used faults; it reports whether the state
 // must be explored (new, or reached with fewer faults than before).
 func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
-	u := uint8(min(used, 255))
-	if fp == 0 {
-		if s.hasZero && s.zeroUsed <= u {
-			return false
-		}
-		s.hasZero, s.zeroUsed = true, u
-		return true
-	}
-	mask := uint64(len(s.keys) - 1)
-	for i := uint64(fp) & mask; ; i = (i + 1) & mask {
-		switch s.keys[i] {
-		case fp:
-			if s.used[i] <= u {
-				return false
-			}
-			s.used[i] = u
-			return true
-		case 0:
-			s.keys[i], s.used[i] = fp, u
+	tag := uint64(fp) &^ fingerprintUsedMask
+	u := uint64(min(used, fingerprintUsedMask-1)) + 1
+	mask := uint64(len(s.slots) - 1)
+	for i := uint64(fp) >> s.shift; ; i = (i + 1) & mask {
+		v := s.slots[i]
+		switch {
+		case v == 0:
+			s.slots[i] = tag | u
 			s.n++
-			if 4*s.n > 3*len(s.keys) {
+			if 4*s.n > 3*len(s.slots) {
 				s.grow()
 			}
+			return true
+		case v&^fingerprintUsedMask == tag:
+			if v&fingerprintUsedMask <= u {
+				return false
+			}
+			s.slots[i] = tag | u
 			return true
 		}
 	}
@@ -56,23 +59,23 @@ func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
 
 // grow doubles the table and re-inserts every entry.
 func (s *fingerprintSet) grow() {
-	keys, used := s.keys, s.used
-	s.keys = make([]Fingerprint, 2*len(keys))
-	s.used = make([]uint8, 2*len(keys))
-	mask := uint64(len(s.keys) - 1)
-	for j, fp := range keys {
-		if fp == 0 {
+	old := s.slots
+	s.slots = make([]uint64, 2*len(old))
+	s.shift--
+	mask := uint64(len(s.slots) - 1)
+	for _, v := range old {
+		if v == 0 {
 			continue
 		}
-		i := uint64(fp) & mask
-		for s.keys[i] != 0 {
+		i := v >> s.shift
+		for s.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.keys[i], s.used[i] = fp, used[j]
+		s.slots[i] = v
 	}
 }
 
 // bytes is the memory the table holds.
 func (s *fingerprintSet) bytes() int64 {
-	return int64(len(s.keys)) * 9
+	return int64(len(s.slots)) * 8
 }

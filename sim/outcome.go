@@ -52,35 +52,55 @@ func (o *Outcome) MaxEffects() int32 {
 
 // Outcome summarises the run so far (call it after Run for a final one).
 func (w *World) Outcome() *Outcome {
-	o := &Outcome{
+	o := &Outcome{}
+	w.outcomeInto(o)
+	return o
+}
+
+// outcomeInto writes the summary into o, reusing the memory of its slices.
+func (w *World) outcomeInto(o *Outcome) {
+	ops, invs, metrics := o.Ops[:0], o.Invariants[:0], o.Metrics[:0]
+	if ops == nil {
+		ops = make([]OpResult, 0, w.checker.Ops())
+	}
+	*o = Outcome{
 		Semantics: w.cfg.Semantics,
 		End:       w.end,
 		Events:    int(w.events),
 		EndTime:   w.now,
 		Faults:    w.checker.faults,
 		Digest:    w.digest,
-		Ops:       make([]OpResult, 0, w.checker.Ops()),
 	}
 	for i := 1; i <= w.checker.Ops(); i++ {
 		t := &w.checker.ops[i]
 		n := w.checker.nsinks
+		var sinks []int32
+		if len(ops) < cap(ops) {
+			sinks = ops[:len(ops)+1][len(ops)].SinkEffects
+		}
 		r := OpResult{
 			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
 			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
 		}
 		if n > 1 {
-			r.SinkEffects = append([]int32(nil), t.Sinks[:n]...)
+			r.SinkEffects = append(sinks[:0], t.Sinks[:n]...)
 		}
-		o.Ops = append(o.Ops, r)
+		ops = append(ops, r)
 	}
+	o.Ops = ops
 	o.Status, o.Why = w.Judge()
 	for _, m := range w.metrics {
-		o.Metrics = append(o.Metrics, MetricValue{Name: m.Name(), Value: m.Value()})
+		metrics = append(metrics, MetricValue{Name: m.Name(), Value: m.Value()})
 	}
 	for _, inv := range w.invs {
-		o.Invariants = append(o.Invariants, InvariantResult{Name: inv.Name(), Violation: inv.Violation(w.end == Quiescent)})
+		invs = append(invs, InvariantResult{Name: inv.Name(), Violation: inv.Violation(w.end == Quiescent)})
 	}
-	return o
+	if len(metrics) > 0 {
+		o.Metrics = metrics
+	}
+	if len(invs) > 0 {
+		o.Invariants = invs
+	}
 }
 
 // Judge evaluates the promise of the semantics and every invariant on the
@@ -104,4 +124,20 @@ func (w *World) JudgeAgainst(promise Promise) (Status, string) {
 		}
 	}
 	return status, why
+}
+
+// judgeStatus is JudgeAgainst without the reason, for the explorer's hot
+// path; it returns the same status.
+func (w *World) judgeStatus(promise Promise) Status {
+	finished := w.end == Quiescent
+	status := w.checker.status(promise, finished)
+	if status == Violated {
+		return status
+	}
+	for _, inv := range w.invs {
+		if inv.Violation(finished) != "" {
+			return Violated
+		}
+	}
+	return status
 }

@@ -3,7 +3,6 @@ package sim
 import (
 	"encoding/binary"
 	"slices"
-	"unsafe"
 )
 
 // Clone returns an independent copy of w: node tables, scheduled events,
@@ -46,34 +45,11 @@ func (w *World) CopyFrom(src *World) {
 	w.stamp.w = w
 }
 
-// footprint estimates the bytes w holds, from the capacities of its slices
-// (queue, node tables, checker tallies, fingerprint scratch). Capacities
-// follow the sequence of operations on w, so the estimate is the same on
-// every run of the same search; the memory of the invariants' own copies is
-// not counted (they are small folds).
-func (w *World) footprint() int64 {
-	n := int64(unsafe.Sizeof(*w))
-	n += int64(cap(w.q.items)) * int64(unsafe.Sizeof(item{}))
-	n += int64(cap(w.nodes)) * int64(unsafe.Sizeof(nodeState{}))
-	for i := range w.nodes {
-		tables := w.nodes[i].tables
-		n += int64(cap(tables)) * int64(unsafe.Sizeof(Table{}))
-		for t := range tables {
-			n += int64(cap(tables[t].keys))*8 + int64(cap(tables[t].rows))*int64(unsafe.Sizeof(Record{}))
-		}
-	}
-	n += int64(cap(w.checker.ops)) * int64(unsafe.Sizeof(OpTally{}))
-	n += int64(cap(w.invs)) * int64(unsafe.Sizeof(Invariant(nil)))
-	n += int64(cap(w.fpBuf)) + int64(cap(w.fpOrder))*4
-	return n
-}
-
-// fingerprintWith hashes AppendState's encoding written into *buf, a
-// buffer the caller keeps, so a world copied many times carries no
+// fingerprintWith is Fingerprint with the scratch (for invariants' and
+// paused nodes' encodings) in *buf, a buffer the caller keeps, so a world copied many times carries no
 // encoding scratch of its own.
 func (w *World) fingerprintWith(buf *[]byte) Fingerprint {
-	*buf = w.AppendState((*buf)[:0])
-	return HashBytes(*buf)
+	return w.hashState(buf)
 }
 
 // Fingerprint is a 64-bit hash of a world's canonical state.
@@ -174,12 +150,12 @@ func (w *World) queuedKindKey(it *item) uint64 {
 	return 0
 }
 
-// Fingerprint hashes AppendState's encoding. The hash is fixed (not
+// Fingerprint hashes the fields AppendState encodes, word by word (see
+// hashState), without building the encoding. The hash is fixed (not
 // seeded per process), so exploration visits states in the same order and
 // reports the same numbers on every machine.
 func (w *World) Fingerprint() Fingerprint {
-	w.fpBuf = w.AppendState(w.fpBuf[:0])
-	return HashBytes(w.fpBuf)
+	return w.hashState(&w.fpBuf)
 }
 
 // HashBytes is a fast, fixed 64-bit hash of b (word-at-a-time multiply and

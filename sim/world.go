@@ -129,6 +129,8 @@ type World struct {
 	metrics []Metric
 	digest  Digest
 	end     End
+	// noDigest skips folding the digest (Runs without SetDigest(true)).
+	noDigest bool
 
 	ctx     Context
 	scratch Event
@@ -311,7 +313,9 @@ func (w *World) emit(e *Event) {
 	for _, m := range w.metrics {
 		m.Record(e)
 	}
-	w.digest = w.digest.add(w.names, e)
+	if !w.noDigest {
+		w.digest = w.digest.add(w.names, e)
+	}
 	if w.rec != nil {
 		w.rec.Record(e)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ type exploreOptions struct {
 	maxDepth  int
 	maxStates int
 	maxMemory string
+	workers   int
 	format    string
 	save      string
 	timing    bool
@@ -88,6 +90,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
 	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
 	fl.StringVar(&o.maxMemory, "max-memory", sim.FormatBytes(sim.DefaultExploreMaxMemory), "memory the search may hold (visited states, stack, worlds), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
+	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "goroutines the search uses (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json")
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
@@ -111,6 +114,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
 		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	}
+	if o.workers < 1 {
+		return usageErr("--workers %d: want at least 1", o.workers)
 	}
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
@@ -155,7 +161,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	line := newProgressLine(o.progress)
 	start := time.Now()
 	res, err := sim.Explore(cfg, sim.ExploreOptions{
-		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory,
+		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
 		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	})
 	line.end() // before any other output, interrupted or not

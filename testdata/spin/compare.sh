@@ -212,6 +212,51 @@ echo "$oa_faults"
 echo "steps: $oa_steps (deliveries, drops, effects, outcomes, up to the end of the run)"
 echo
 
+# ------------------------------------------------------------------ scaling
+# SPIN and once on the idempotent proof at growing bounds (SCALE, pairs of
+# payments/max-faults), whole processes, wall and CPU time (user+sys) and
+# peak RSS; the ratio is once's wall time over SPIN's (below 1: once is
+# faster). once runs with --workers 1 and with its default (GOMAXPROCS).
+SCALE="${SCALE:-5/6 6/8 7/8}"
+# measure OUT CMD...: run CMD, stdout to OUT; sets m_wall m_cpu (s) m_rss (MB).
+measure() {
+	local out="$1"
+	shift
+	if $have_time; then
+		/usr/bin/time -f '%e %U %S %M' -o "$out.time" "$@" >"$out" 2>"$out.err" || true
+		read -r m_wall m_user m_sys m_kb <"$out.time"
+		m_cpu="$(echo "$m_user + $m_sys" | bc -l)"
+		m_rss=$((m_kb / 1024))
+	else
+		local t0 t1
+		t0="$(now_ms)"
+		"$@" >"$out" 2>"$out.err" || true
+		t1="$(now_ms)"
+		m_wall="$(echo "($t1 - $t0) / 1000" | bc -l)" m_cpu="n/a" m_rss="n/a"
+	fi
+}
+scale_rows=()
+for pair in $SCALE; do
+	n="${pair%/*}" f="${pair#*/}"
+	build "scale_${n}_${f}" "-DN=$n -DMAXF=$f" ""
+	measure "$work/scale_${n}_${f}/pan.out" bash -c "cd '$work/scale_${n}_${f}' && ./pan -m100000"
+	eval "$(pan_fields "$work/scale_${n}_${f}/pan.out")"
+	[ "$err" = "0" ] || { echo "compare.sh: SPIN found an error at N=$n MAXF=$f" >&2; exit 1; }
+	s_wall="$m_wall"
+	scale_rows+=("$(printf '%-8s %-22s %10s %9s %9s %8s %s' "$n/$f" "spin -DSAFETY -w24" "$stored" "${m_wall}s" "${m_cpu}s" "$m_rss" "")")
+	for workers in 1 0; do
+		wflag=() label="once explore --workers 1"
+		if [ "$workers" = 0 ]; then label="once explore (default)"; else wflag=(--workers 1); fi
+		measure "$work/once_${n}_${f}_${workers}.json" "$work/once" explore double-billing --semantics idem \
+			--ops "$n" --max-faults "$f" --faults loss,ack-loss --format json "${wflag[@]}"
+		[ "$(jget "$work/once_${n}_${f}_${workers}.json" holds)" = "true" ] ||
+			{ echo "compare.sh: once did not prove N=$n MAXF=$f:" >&2; cat "$work/once_${n}_${f}_${workers}.json.err" >&2; exit 1; }
+		ratio="$(echo "$m_wall / $s_wall" | bc -l)"
+		scale_rows+=("$(printf '%-8s %-22s %10s %9s %9s %8s %.2f' "$n/$f" "$label" \
+			"$(jget "$work/once_${n}_${f}_${workers}.json" states)" "${m_wall}s" "${m_cpu}s" "$m_rss" "$ratio")")
+	done
+done
+
 # ------------------------------------------------------------------ summary
 echo "== summary (N=$OPS payments, MAXF=$FAULTS faults of loss + ack-loss)"
 hdr="$(printf '%-44s %10s %10s %8s %9s %10s %12s %12s %9s' \
@@ -225,3 +270,7 @@ echo "at-least-once counterexample:"
 printf '  %-30s %s\n' "SPIN first trail, MAXF=$FAULTS:" "$alo_steps trail steps, $alo_events events, $alo_faults fault(s), $alo_stored states stored"
 printf '  %-30s %s\n' "SPIN shortest trail, MAXF=1:" "$alo1_steps trail steps, $alo1_events events, 1 fault: $alo1_drop"
 printf '  %-30s %s\n' "once shrunk counterexample:" "$oa_steps steps, $(echo "$oa_faults" | grep -c . || true) fault(s), $oa_states states explored"
+echo
+echo "scaling (idempotent proof, whole processes; ratio = once wall / SPIN wall):"
+printf '%-8s %-22s %10s %9s %9s %8s %s\n' "N/MAXF" "search" "states" "wall" "cpu" "RSS MB" "ratio"
+for r in "${scale_rows[@]}"; do echo "$r"; done

@@ -1,0 +1,450 @@
+package sim
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Checkpointing of the explorer's stack: the world of a level is kept when
+// the level is a multiple of checkpointEvery or within window levels of the
+// top; rebuilding another level replays fewer than checkpointEvery steps.
+const (
+	checkpointEvery = 64
+	window          = 64
+)
+
+// worldBuf is a world the explorer owns.
+type worldBuf struct {
+	w *World
+}
+
+// frame is one level of the depth-first stack.
+//
+// A level "holds" its world when the checkpoint discipline says so (held):
+// that is what the search counts, replays and reports, and it is the same
+// for every number of workers. Whether the explorer has the world at hand
+// (world) is another matter: a level reached through a helper's record
+// (explore_spec.go) has none until a step must be computed there, and then
+// it is rebuilt by replay like any released level.
+type frame struct {
+	world    *worldBuf // the world at hand, or nil
+	held     bool      // the level holds its world in the checkpoint discipline
+	size     int64     // counted bytes of the level's world (World.stateBytes)
+	faults   int       // faults used to reach this level
+	vec      []int     // the next alternative vector to try from here
+	viaStart int       // path[viaStart:viaEnd] led here from the parent
+	viaEnd   int
+	done     bool      // every alternative tried
+	pathHash uint64    // the identity of the level: a hash of the choices from the root
+	task     *specTask // the helper task whose records may cover this level
+	own      *specTask // the helper task started at this level (its later alternatives)
+}
+
+// transition is what one step from a level gives: computed here, or
+// taken from a helper's record.
+type transition struct {
+	via      []int // the answers of the step (valid until the next step)
+	used     int   // faults used by the child
+	nextLen  int   // see stepChooser.nextLen
+	stepped  bool
+	end      End
+	violated bool
+	fp       Fingerprint // of a child that is still running
+	size     int64       // the child's counted bytes
+	child    *worldBuf   // the child world when computed here
+	task     *specTask   // the task whose record it was
+}
+
+// explorer is the state of one search.
+type explorer struct {
+	opt     ExploreOptions
+	every   int // a level that is a multiple of every keeps its world
+	window  int // so do the top window levels
+	res     *ExploreResult
+	visited *fingerprintSet
+	audited map[Fingerprint]*World
+	sc      stepChooser // enumerates the alternatives of a step
+	replay  stepChooser // replays a recorded step while restoring
+	stack   []frame     // contiguous; popped frames keep their vec buffers
+	path    []int       // the choices of every level, root first
+	pool    []*worldBuf
+	fpBuf   []byte
+	viaBuf  []int // a record's answers, copied out of its task
+
+	spec *speculation // helpers, when opt.Workers > 1
+	out  *specTask    // the task this explorer records into (a helper's)
+
+	heldBytes  int64 // counted bytes of the worlds the levels hold
+	heldWorlds int   // how many levels hold a world
+	maxWorld   int64 // the largest counted world seen (the child and replay buffers)
+	frameBytes int64 // frames, alternative vectors, the path
+	peak       int64 // the most bytes counted at once
+}
+
+func newExplorer(opt ExploreOptions, every, window int) *explorer {
+	return &explorer{
+		opt:     opt,
+		every:   every,
+		window:  window,
+		res:     &ExploreResult{Holds: true, Complete: true},
+		visited: newFingerprintSet(),
+		sc:      stepChooser{kinds: opt.Kinds},
+		replay:  stepChooser{kinds: opt.Kinds},
+	}
+}
+
+// run searches from root, with helpers when opt.Workers > 1.
+func (e *explorer) run(root *World) *ExploreResult {
+	if e.opt.Audit {
+		e.audited = map[Fingerprint]*World{}
+	} else if e.opt.Workers > 1 {
+		e.spec = startSpeculation(e, e.opt.Workers-1)
+		defer e.spec.stop()
+	}
+	rootBuf := e.acquire()
+	rootBuf.w = root
+	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
+	e.res.States = 1
+	e.push(rootBuf, root.stateBytes(), 0, nil, 0, nil)
+	e.search()
+	e.res.Memory = e.peak
+	e.res.Worlds = max(e.res.Worlds, e.heldWorlds) + 1 // the levels' worlds and the child being stepped
+	return e.res
+}
+
+func (e *explorer) search() {
+	opt, res := &e.opt, e.res
+	for iter := 0; len(e.stack) > 0; iter++ {
+		if opt.Stop != nil && iter%stopCheckEvery == 0 {
+			select {
+			case <-opt.Stop:
+				res.Complete, res.Cut = false, "interrupted"
+				return
+			default:
+			}
+		}
+		if e.out != nil && e.out.full() {
+			return
+		}
+		top := len(e.stack) - 1
+		f := &e.stack[top]
+		if f.done {
+			e.pop()
+			continue
+		}
+		if !f.held {
+			e.holdAgain(top)
+		}
+		t, ok := e.lookup(f)
+		if !ok || (t.violated && t.child == nil) {
+			t = e.compute(top)
+		}
+		if e.out != nil {
+			e.out.record(f, &t)
+		}
+		res.Transitions++
+		oldCap := cap(f.vec)
+		f.vec = advanceVec(f.vec, t.via, t.nextLen)
+		e.frameBytes += int64(cap(f.vec)-oldCap) * 8
+		f.done = t.nextLen == 0
+		if f.done && top%e.every != 0 {
+			e.release(f) // no alternative left to copy it for
+		} else if !f.done {
+			e.spec.offer(e, top)
+		}
+
+		depth := len(e.stack)
+		if !t.stepped || t.end != Running {
+			res.Schedules++
+			res.MaxDepth = max(res.MaxDepth, depth)
+			switch {
+			case t.violated:
+				e.violation(t, top)
+				return
+			case t.end != Quiescent:
+				res.Complete = false
+				res.Cut = fmt.Sprintf("a schedule hit the run's %s", t.end)
+			}
+			e.drop(t.child)
+			continue
+		}
+		if t.violated {
+			e.violation(t, top)
+			return
+		}
+		if opt.Audit {
+			cw := t.child.w
+			if first, ok := e.audited[t.fp]; ok {
+				if why := sameFuture(first, cw); why != "" && res.AuditFailure == "" {
+					res.AuditFailure = why
+				}
+			} else {
+				e.audited[t.fp] = cw.Clone()
+			}
+		}
+		if !opt.Stateless && !e.visited.add(t.fp, t.used) {
+			res.Revisits++
+			e.drop(t.child)
+			continue
+		}
+		res.States++
+		e.maxWorld = max(e.maxWorld, t.size)
+		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
+			res.Memory = e.peak
+			opt.Progress(res.ExploreStats)
+		}
+		if res.States >= opt.MaxStates {
+			e.note(t.size)
+			res.Complete = false
+			res.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates)
+			return
+		}
+		if e.note(t.size); e.peak > opt.MaxMemory {
+			res.Complete = false
+			res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(opt.MaxMemory))
+			return
+		}
+		if depth >= opt.MaxDepth {
+			res.Complete = false
+			res.Cut = fmt.Sprintf("depth budget of %d steps exhausted", opt.MaxDepth)
+			e.drop(t.child)
+			continue
+		}
+		res.MaxDepth = max(res.MaxDepth, depth)
+		e.push(t.child, t.size, t.used, t.via, f.pathHash, t.task)
+	}
+}
+
+// compute runs the step of level top's next alternative on a copy of its
+// world.
+func (e *explorer) compute(top int) transition {
+	f := &e.stack[top]
+	if f.world == nil {
+		e.rebuild(top)
+	}
+	budget := e.opt.MaxFaults - f.faults
+	child := e.acquire()
+	cw := child.w
+	cw.CopyFrom(f.world.w)
+	e.sc.reset(f.vec, budget)
+	cw.SetChooser(&e.sc)
+	stepped := cw.Step()
+	if stepped && cw.q.len() == 0 {
+		cw.Step() // mark it quiescent
+	}
+	t := transition{
+		via:      e.sc.answers,
+		used:     f.faults + (budget - e.sc.budget),
+		nextLen:  e.sc.nextLen(budget),
+		stepped:  stepped,
+		end:      cw.end,
+		violated: cw.judgeStatus(e.opt.Promise) == Violated,
+		size:     cw.stateBytes(),
+		child:    child,
+	}
+	if stepped && cw.end == Running && !t.violated {
+		t.fp = cw.fingerprintWith(&e.fpBuf)
+	}
+	return t
+}
+
+// violation ends the search with the counterexample of t.
+func (e *explorer) violation(t transition, top int) {
+	_, why := t.child.w.JudgeAgainst(e.opt.Promise)
+	e.res.Holds, e.res.Why = false, why
+	e.res.Choices = append(append([]int(nil), e.path...), t.via...)
+}
+
+// lookup finds the record of level f's next alternative in the tasks of
+// the helpers, if any covers it.
+func (e *explorer) lookup(f *frame) (transition, bool) {
+	if e.spec == nil {
+		return transition{}, false
+	}
+	key := alternativeKey(f.pathHash, f.vec)
+	for _, task := range [2]*specTask{f.own, f.task} {
+		for ; task != nil; task = task.parent {
+			if t, ok := task.find(key, f.vec, &e.viaBuf); ok {
+				t.task = task
+				return t, true
+			}
+		}
+	}
+	return transition{}, false
+}
+
+// push adds a level reached with used faults by the choices via, whose
+// world (size bytes) is b, or nil when it came from a record; it releases
+// the world of the level that leaves the window.
+func (e *explorer) push(b *worldBuf, size int64, used int, via []int, parentHash uint64, task *specTask) {
+	start := len(e.path)
+	oldCap := cap(e.path)
+	e.path = append(e.path, via...)
+	e.frameBytes += int64(cap(e.path)-oldCap) * 8
+	var vec []int
+	if n := len(e.stack); n < cap(e.stack) {
+		vec = e.stack[:n+1][n].vec[:0] // the buffer of the frame popped from this slot
+	}
+	oldCap = cap(e.stack)
+	e.stack = append(e.stack, frame{world: b, held: true, size: size, faults: used, vec: vec,
+		viaStart: start, viaEnd: len(e.path), pathHash: pathHash(parentHash, via), task: task})
+	e.frameBytes += int64(cap(e.stack)-oldCap) * int64(unsafe.Sizeof(frame{}))
+	e.heldBytes += size
+	e.heldWorlds++
+	e.res.Worlds = max(e.res.Worlds, e.heldWorlds)
+	if old := len(e.stack) - 1 - e.window; old > 0 && old%e.every != 0 {
+		e.release(&e.stack[old])
+	}
+	e.note(0)
+}
+
+// pop removes the top level.
+func (e *explorer) pop() {
+	top := len(e.stack) - 1
+	f := &e.stack[top]
+	e.release(f)
+	if f.own != nil {
+		e.spec.retire(f.own)
+	}
+	f.own, f.task = nil, nil
+	e.path = e.path[:f.viaStart]
+	e.stack = e.stack[:top]
+}
+
+// release gives up a level's world.
+func (e *explorer) release(f *frame) {
+	if f.held {
+		f.held = false
+		e.heldBytes -= f.size
+		e.heldWorlds--
+	}
+	e.drop(f.world)
+	f.world = nil
+}
+
+// drop returns a world buffer to the pool.
+func (e *explorer) drop(b *worldBuf) {
+	if b != nil {
+		e.pool = append(e.pool, b)
+	}
+}
+
+// acquire takes a world buffer from the pool, or makes one.
+func (e *explorer) acquire() *worldBuf {
+	if n := len(e.pool); n > 0 {
+		b := e.pool[n-1]
+		e.pool = e.pool[:n-1]
+		return b
+	}
+	return &worldBuf{w: &World{}}
+}
+
+// note records the peak of the counted bytes, with extra bytes of a child
+// about to be kept.
+func (e *explorer) note(extra int64) {
+	e.peak = max(e.peak, e.memory()+extra)
+}
+
+// memory is the number of bytes the search holds, counted from sizes:
+// the visited set, the stack (frames, alternative vectors, the path), the
+// worlds the levels hold and two scratch worlds (the child being stepped
+// and the replay buffer), each world at its counted size
+// (World.stateBytes). It does not read the Go runtime, nor the capacity of
+// buffers, so a search that hits the budget hits it at the same state on
+// every run and for every number of workers; the process's resident
+// memory is larger by the runtime, the buffers' spare capacity, the
+// invariants' copies, the helpers' records (bounded, see
+// explore_spec.go) and the garbage collector's headroom.
+func (e *explorer) memory() int64 {
+	return e.visited.bytes() + e.heldBytes + 2*e.maxWorld + e.frameBytes
+}
+
+// holdAgain gives level j back its world in the checkpoint discipline, as
+// a replay from the nearest level below that holds one would: every level
+// in between that still has alternatives to try holds its world again.
+// The replayed steps are counted here; the world itself is rebuilt by
+// rebuild only if a step must actually be computed at that level.
+func (e *explorer) holdAgain(j int) {
+	i := j - 1
+	for !e.stack[i].held {
+		i--
+	}
+	for m := i + 1; m <= j; m++ {
+		f := &e.stack[m]
+		e.res.Replayed++
+		if (m == j || !f.done) && !f.held {
+			f.held = true
+			e.heldBytes += f.size
+			e.heldWorlds++
+		}
+	}
+	e.res.Worlds = max(e.res.Worlds, e.heldWorlds)
+	e.note(0)
+}
+
+// rebuild makes level j's world at hand: it copies the nearest level below
+// that has one and replays the recorded choices of the levels in between,
+// handing a copy to every level that holds its world. The replay is exact
+// — same world, same answers — so the search does not depend on which
+// worlds were at hand.
+func (e *explorer) rebuild(j int) {
+	i := j - 1
+	for e.stack[i].world == nil {
+		i--
+	}
+	cur := e.acquire()
+	cur.w.CopyFrom(e.stack[i].world.w)
+	for m := i + 1; m <= j; m++ {
+		f := &e.stack[m]
+		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
+		cur.w.SetChooser(&e.replay)
+		cur.w.Step()
+		switch {
+		case m == j:
+			f.world = cur
+		case f.held && f.world == nil:
+			b := e.acquire()
+			b.w.CopyFrom(cur.w)
+			f.world = b
+		}
+	}
+}
+
+// stateBytes is the size a search counts for w: its fixed part and the
+// lengths (not the capacities) of its queue, node tables and tallies, so
+// the count depends only on the state, never on a buffer's history.
+func (w *World) stateBytes() int64 {
+	n := int64(unsafe.Sizeof(*w))
+	n += int64(len(w.q.items)) * int64(unsafe.Sizeof(item{}))
+	n += int64(len(w.nodes)) * int64(unsafe.Sizeof(nodeState{}))
+	for i := range w.nodes {
+		tables := w.nodes[i].tables
+		n += int64(len(tables)) * int64(unsafe.Sizeof(Table{}))
+		for t := range tables {
+			n += int64(len(tables[t].keys)) * (8 + int64(unsafe.Sizeof(Record{})))
+		}
+		n += int64(len(w.nodes[i].held)) * int64(unsafe.Sizeof(heldAction{}))
+	}
+	n += int64(len(w.checker.ops)) * int64(unsafe.Sizeof(OpTally{}))
+	n += int64(len(w.invs)) * int64(unsafe.Sizeof(Invariant(nil)))
+	return n
+}
+
+// pathHash is the identity of a level: its parent's identity and the
+// choices that led from the parent to it.
+func pathHash(parent uint64, via []int) uint64 {
+	s := stateHasher{h: parent, g: uint64(len(via))}
+	for _, v := range via {
+		s.word(uint64(v))
+	}
+	return uint64(s.sum())
+}
+
+// alternativeKey names one alternative of a level in a helper's records.
+func alternativeKey(level uint64, vec []int) uint64 {
+	s := stateHasher{h: level ^ 0x5bd1e9955bd1e995, g: uint64(len(vec))}
+	for _, v := range vec {
+		s.word(uint64(v))
+	}
+	return uint64(s.sum())
+}

@@ -1,0 +1,124 @@
+package sim
+
+// stateHasher folds fixed-width words into a 64-bit hash: the explorer's
+// fingerprint is computed straight from the world's fields, with no
+// encoding buffer in between (AppendState remains the readable statement
+// of what a state is; hashState walks exactly the same fields). It has two
+// lanes, so that the multiplications of a pair of words overlap.
+type stateHasher struct{ h, g uint64 }
+
+// word mixes one 64-bit word into the hash.
+func (s *stateHasher) word(x uint64) {
+	h := (s.h ^ x) * 0xff51afd7ed558ccd
+	s.h = h ^ h>>32
+}
+
+// pair mixes two words, one into each lane.
+func (s *stateHasher) pair(x, y uint64) {
+	h := (s.h ^ x) * 0xff51afd7ed558ccd
+	g := (s.g ^ y) * 0xc4ceb9fe1a85ec53
+	s.h, s.g = h^h>>32, g^g>>29
+}
+
+// bytes mixes a byte string (an invariant's or a pause's encoding),
+// length first so that consecutive strings cannot run into each other.
+func (s *stateHasher) bytes(b []byte) {
+	s.word(uint64(HashBytes(b)))
+}
+
+// sum finishes the hash.
+func (s *stateHasher) sum() Fingerprint {
+	return Fingerprint(splitmix(s.h ^ splitmix(s.g)))
+}
+
+// pack32 puts two 32-bit values into one word.
+func pack32(lo, hi int32) uint64 { return uint64(uint32(lo)) | uint64(uint32(hi))<<32 }
+
+// hashState is the fingerprint of the world's canonical state: the same
+// fields as AppendState, in the same order, each a whole word. scratch
+// holds the encodings of invariants and paused nodes between calls.
+func (w *World) hashState(scratch *[]byte) Fingerprint {
+	var s stateHasher
+	s.h, s.g = 0x9e3779b97f4a7c15, 0x94d049bb133111eb
+	for i := range w.nodes {
+		ns := &w.nodes[i]
+		s.word(0xf0<<8 | uint64(boolByte(ns.down)))
+		if ns.paused {
+			*scratch = ns.appendPause((*scratch)[:0], w.now)
+			s.bytes(*scratch)
+		} else {
+			s.word(0)
+		}
+		for t := range ns.tables {
+			tb := &ns.tables[t]
+			s.word(uint64(len(tb.keys)))
+			for r := range tb.keys {
+				row := &tb.rows[r]
+				s.pair(uint64(tb.keys[r]), pack32(row.State, row.Status))
+				s.pair(uint64(row.Value), uint64(row.Aux))
+				s.word(uint64(w.now - row.At))
+			}
+		}
+	}
+	s.word(0xf1)
+	order := w.fpOrder[:0]
+	for i := range w.q.items {
+		it := &w.q.items[i]
+		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
+			continue
+		}
+		order = append(order, int32(i))
+	}
+	sortByQueueOrder(order, w.q.items)
+	s.word(uint64(len(order)))
+	for _, i := range order {
+		it := &w.q.items[i]
+		m := &it.msg
+		s.pair(uint64(it.kind)|uint64(it.node)<<8|uint64(m.From)<<16|uint64(m.To)<<24|uint64(uint32(m.Status))<<32, w.queuedKindKey(it))
+		s.pair(uint64(it.at-w.now), pack32(int32(m.Op), m.Attempt))
+		s.pair(uint64(m.Key), uint64(m.Payload))
+		s.word(uint64(m.Value))
+	}
+	w.fpOrder = order
+	s.word(0xf2)
+	for i := 1; i < len(w.checker.ops); i++ {
+		t := &w.checker.ops[i]
+		for k := 0; k < w.checker.nsinks; k += 2 {
+			hi := int32(0)
+			if k+1 < w.checker.nsinks {
+				hi = t.Sinks[k+1]
+			}
+			s.word(pack32(t.Sinks[k], hi))
+		}
+		s.word(uint64(t.nDistinct))
+		for d := int32(0); d < t.nDistinct; d++ {
+			s.pair(uint64(t.distinct[d].value), uint64(t.distinct[d].status))
+		}
+	}
+	s.word(0xf3)
+	if len(w.invs) > 0 {
+		b := (*scratch)[:0]
+		for _, inv := range w.invs {
+			b = inv.AppendState(b)
+		}
+		*scratch = b
+		s.bytes(b)
+	}
+	return s.sum()
+}
+
+// sortByQueueOrder sorts indices of items by (time, sequence), the order
+// the engine pops them. The lists are short (the events in flight), so an
+// insertion sort beats a generic sort with a comparison closure.
+func sortByQueueOrder(order []int32, items []item) {
+	for i := 1; i < len(order); i++ {
+		x := order[i]
+		xi := &items[x]
+		j := i
+		for j > 0 && xi.less(&items[order[j-1]]) {
+			order[j] = order[j-1]
+			j--
+		}
+		order[j] = x
+	}
+}
