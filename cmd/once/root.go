@@ -65,6 +65,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd())
+	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd())
 	return root
