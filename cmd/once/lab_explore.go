@@ -101,7 +101,9 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		for _, s := range cex.Steps {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
-		fmt.Fprintf(&b, "\nreplay: %s --max-faults %d --faults %s --explore\n", o.labCommandLine(sc, sem, o.seed, set), o.maxFaults, o.faults)
+		again := set
+		again.Faults = sc.Faults // --faults, not the probabilities, drive a search
+		fmt.Fprintf(&b, "\nreplay: %s --explore --max-faults %d --faults %s\n", o.labCommandLine(sc, sem, o.seed, again), o.maxFaults, o.faults)
 	}
 	if _, err := io.WriteString(stdout, b.String()); err != nil {
 		return err

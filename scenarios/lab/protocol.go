@@ -83,7 +83,9 @@ func fieldErr(field, format string, args ...any) error {
 // notJSON is a line that is not a JSON object.
 type notJSON struct{ line string }
 
-func (e *notJSON) Error() string { return fmt.Sprintf("wrote a line that is not JSON: %s", quoteLine(e.line)) }
+func (e *notJSON) Error() string {
+	return fmt.Sprintf("wrote a line that is not JSON: %s", quoteLine(e.line))
+}
 
 // quoteLine shows a line in an error, cut to a readable length.
 func quoteLine(line string) string {
