@@ -84,7 +84,7 @@ func (n *Node) Start(ctx *sim.Context) {
 	seed := n.s.lab.Seed
 	b := &body{Type: "init", NodeID: n.name, NodeIDs: ids, Seed: &seed, Incarnation: n.incarnation,
 		Semantics: ctx.Semantics().Alias(), Role: n.s.roleOf(n.id), Ops: ctx.Ops(), Time: i64(int64(ctx.Now()))}
-	n.handle(ctx, addrHarness, b, fmt.Sprintf("init (incarnation %d)", n.incarnation), nil)
+	n.handle(ctx, addrHarness, b, fmt.Sprintf("init, incarnation %d", n.incarnation), nil)
 }
 
 // Receive hands the process one delivered message. The process may crash

@@ -74,7 +74,12 @@ type protocolError struct {
 	msg   string
 }
 
-func (e *protocolError) Error() string { return fmt.Sprintf("field %s: %s", e.field, e.msg) }
+func (e *protocolError) Error() string {
+	if strings.HasPrefix(e.msg, "is ") {
+		return fmt.Sprintf("field %s %s", e.field, e.msg)
+	}
+	return fmt.Sprintf("field %s: %s", e.field, e.msg)
+}
 
 func fieldErr(field, format string, args ...any) error {
 	return &protocolError{field: field, msg: fmt.Sprintf(format, args...)}
@@ -107,7 +112,7 @@ func parseLine(line []byte) (envelope, body, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&env); err != nil {
-		return env, b, fieldErr(unknownField(err, ""), "%v", cleanJSONErr(err))
+		return env, b, decodeErr(err, "")
 	}
 	if env.Src == "" {
 		return env, b, fieldErr("src", "missing")
@@ -121,12 +126,20 @@ func parseLine(line []byte) (envelope, body, error) {
 	dec = json.NewDecoder(bytes.NewReader(env.Body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
-		return env, b, fieldErr(unknownField(err, "body."), "%v", cleanJSONErr(err))
+		return env, b, decodeErr(err, "body.")
 	}
 	if b.Type == "" {
 		return env, b, fieldErr("body.type", "missing")
 	}
 	return env, b, nil
+}
+
+// decodeErr names the field a decoding error is about.
+func decodeErr(err error, prefix string) error {
+	if strings.Contains(err.Error(), "unknown field") {
+		return fieldErr(unknownField(err, prefix), "is not a field of the protocol (a typo?)")
+	}
+	return fieldErr(unknownField(err, prefix), "%s", cleanJSONErr(err))
 }
 
 // unknownField names the field a decoding error is about, when it says.

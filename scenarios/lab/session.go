@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oncesim/once/scenarios"
@@ -31,9 +32,12 @@ type Lab struct {
 	StepTimeout time.Duration
 	// Logs, if set, receives each incarnation's stderr when it ends.
 	Logs io.Writer
-	// OnSpawn, if set, is told the pid (= process group) of every process
+	// OnSpawn, if set, is told (from --explore's workers: it must be safe
+	// for concurrent use) the pid (= process group) of every process
 	// started: tests check that none survives.
 	OnSpawn func(pid int)
+
+	logMu sync.Mutex // --explore closes sessions side by side
 }
 
 func (l *Lab) stepTimeout() time.Duration {
@@ -200,16 +204,18 @@ func (s *Session) Close() {
 	for _, n := range s.nodes {
 		n.stop()
 	}
-	if s.lab.Logs != nil {
+	if s.lab.Logs != nil && len(s.logs) > 0 {
+		s.lab.logMu.Lock()
 		for _, l := range s.logs {
 			io.WriteString(s.lab.Logs, l)
 		}
+		s.lab.logMu.Unlock()
 	}
 	s.logs = nil
 }
 
 func (s *Session) keepLog(node string, incarnation int, log []byte) {
-	if s.lab.Logs == nil {
+	if s.lab.Logs == nil || len(log) == 0 {
 		return
 	}
 	var b strings.Builder
