@@ -124,6 +124,7 @@ func (n *Node) handle(ctx *sim.Context, src string, b *body, desc string, m *sim
 	b.MsgID = i64(n.event)
 	line := encodeLine(src, n.name, b)
 	n.s.transcript.begin(n.name, n.step, desc, string(line))
+	defer n.s.transcript.mark() // the choices made by the end of the step
 	if err := n.proc.writeLine(line, n.s.lab.stepTimeout()); err != nil {
 		n.fail(ctx, desc, n.ioErr(err))
 		return

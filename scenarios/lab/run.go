@@ -34,7 +34,6 @@ func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func(
 	}
 	for s.err == nil && w.Step() {
 	}
-	s.transcript.mark()
 	if s.err != nil {
 		return nil, s.err
 	}

@@ -15,7 +15,8 @@ type Step struct {
 	choices int // fault choices made by the end of the step (for the explorer)
 }
 
-// transcript records the steps of one run, in order.
+// transcript records the steps of one run, in order; each step is
+// marked, when it ends, with the number of choices made so far.
 type transcript struct {
 	steps []Step
 	pos   func() int // choices made so far, nil when nobody counts
@@ -28,7 +29,6 @@ func (t *transcript) mark() {
 }
 
 func (t *transcript) begin(node string, n int, event, in string) {
-	t.mark()
 	t.steps = append(t.steps, Step{Node: node, N: n, Event: event, In: in})
 }
 
