@@ -95,7 +95,7 @@ func TestNondeterministicNodeIsNamed(t *testing.T) {
 // The explorer checks determinism too, prefix by prefix.
 func TestExploreNamesNondeterminism(t *testing.T) {
 	l := newLab(t, "at-least-once-duplicate", "consumer", fixture(t, "random_consumer.py"), nil)
-	l.Settings.Ops = 2 // op-2's faults come after op-1's billing: its prefix is replayed
+	l.Settings.Ops = 2                                // op-2's faults come after op-1's billing: its prefix is replayed
 	losses, _, err := scenarios.ExploreFaults("loss") // lost requests: retried, never duplicated
 	if err != nil {
 		t.Fatal(err)
