@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/scenarios/lab/labtest"
+)
+
+// starter is a scenario and the node its starters play.
+type starter struct {
+	scenario, node, naive, idempotent string
+}
+
+var starters = []starter{
+	{"double-billing", "service", "naive_service", "idempotent_service"},
+	{"at-least-once-duplicate", "consumer", "naive_consumer", "idempotent_consumer"},
+}
+
+// command is how the test runs starter name in language lang.
+func starterCommand(t *testing.T, lang, name string) string {
+	t.Helper()
+	root := labtest.Root(t)
+	if lang == "python" {
+		return labtest.Python(t) + " " + root + "/examples/lab/python/" + name + ".py"
+	}
+	return labtest.BuildGo(t, name)
+}
+
+func runLabCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := execute(append([]string{"lab"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// The issue's "done when": the naive starters fail --check with a
+// duplicated effect and a shrunk plan; the idempotent ones pass --check
+// and --explore --max-faults 3 — in Python and in Go.
+func TestLabStarters(t *testing.T) {
+	for _, lang := range []string{"go", "python"} {
+		for _, s := range starters {
+			t.Run(lang+"/"+s.naive, func(t *testing.T) {
+				code, out, errOut := runLabCLI(t, s.scenario, "--node", s.node+"="+starterCommand(t, lang, s.naive), "--check")
+				if code != exitViolation {
+					t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+				}
+				for _, want := range []string{"duplicated", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
+					if !strings.Contains(out, want) {
+						t.Errorf("output lacks %q:\n%s", want, out)
+					}
+				}
+			})
+			t.Run(lang+"/"+s.idempotent, func(t *testing.T) {
+				cmd := s.node + "=" + starterCommand(t, lang, s.idempotent)
+				if code, out, errOut := runLabCLI(t, s.scenario, "--node", cmd, "--check", "--crash", "0.2"); code != exitOK {
+					t.Fatalf("--check: exit %d, want 0\n%s%s", code, out, errOut)
+				}
+				faults := "3"
+				if testing.Short() && lang == "python" {
+					faults = "1" // a Python start-up per schedule: the full bound takes a minute
+				}
+				code, out, errOut := runLabCLI(t, s.scenario, "--node", cmd, "--explore", "--max-faults", faults)
+				if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ "+faults+" faults keeps =1") {
+					t.Fatalf("--explore: exit %d, want 0 and HOLDS\n%s%s", code, out, errOut)
+				}
+			})
+		}
+	}
+}
+
+// The naive consumer's counterexample under --explore is shrunk and
+// replayable with the same nodes.
+func TestLabExploreCounterexample(t *testing.T) {
+	cmd := "consumer=" + labtest.BuildGo(t, "naive_consumer")
+	code, out, _ := runLabCLI(t, "at-least-once-duplicate", "--node", cmd, "--explore", "--max-faults", "2")
+	if code != exitViolation {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{"COUNTEREXAMPLE: op-", "faults (shrunk from 1 to 1):", "steps:", "EFFECT   billing", "replay: once lab at-least-once-duplicate --node"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// --save writes a plan; --replay runs it with the same program and gives
+// the same trace.
+func TestLabSaveAndReplay(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "naive_service")
+	plan := t.TempDir() + "/plan.txt"
+	code, first, errOut := runLabCLI(t, "double-billing", "--node", cmd, "--save", plan, "--format", "trace")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	code, again, errOut := runLabCLI(t, "--node", cmd, "--replay", plan, "--format", "trace")
+	if code != exitOK {
+		t.Fatalf("replay: exit %d\n%s", code, errOut)
+	}
+	if first != again {
+		t.Errorf("the replay's trace differs from the run's")
+	}
+	if !strings.Contains(first, "EFFECT   card-charges") || !strings.Contains(first, "DROP(") {
+		t.Errorf("trace lacks the charges or the faults:\n%s", first)
+	}
+}
+
+// Mermaid and SVG render lab runs like built-in ones.
+func TestLabFormats(t *testing.T) {
+	cmd := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")
+	for format, want := range map[string]string{"mermaid": "sequenceDiagram", "svg": "<svg", "json": `"schema"`} {
+		code, out, errOut := runLabCLI(t, "at-least-once-duplicate", "--node", cmd, "--format", format, "--ops", "2")
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("--format %s: exit %d, output lacks %q\n%s", format, code, want, errOut)
+		}
+	}
+}
+
+// Bad input is one line and exit 2.
+func TestLabBadInput(t *testing.T) {
+	cases := map[string][]string{
+		"no --node given":                          {"double-billing"},
+		`--node "service": want NAME=COMMAND`:      {"double-billing", "--node", "service"},
+		"cannot run":                               {"double-billing", "--node", "service=/no/such/program"},
+		"scenario double-billing has no node nope": {"double-billing", "--node", "nope=/bin/true"},
+		"a lab node cannot play role":              {"double-billing", "--node", "client=/bin/true"},
+		"--step-timeout 0s: want a positive":       {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
+	}
+	for want, args := range cases {
+		code, _, errOut := runLabCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", args, code, errOut, want)
+		}
+	}
+}
