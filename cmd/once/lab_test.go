@@ -57,11 +57,17 @@ func TestLabStarters(t *testing.T) {
 				if code, out, errOut := runLabCLI(t, s.scenario, "--node", cmd, "--check", "--crash", "0.2"); code != exitOK {
 					t.Fatalf("--check: exit %d, want 0\n%s%s", code, out, errOut)
 				}
-				faults := "3"
-				if testing.Short() && lang == "python" {
-					faults = "1" // a Python start-up per schedule: the full bound takes a minute
+				// Every schedule starts a process: a Go starter takes milliseconds,
+				// Python tens of them (a minute per starter at the scenario's 2
+				// operations on a busy machine), so Python explores 1 operation.
+				faults, args := "3", []string{s.scenario, "--node", cmd, "--explore"}
+				if lang == "python" {
+					args = append(args, "--ops", "1")
+					if testing.Short() {
+						faults = "1"
+					}
 				}
-				code, out, errOut := runLabCLI(t, s.scenario, "--node", cmd, "--explore", "--max-faults", faults)
+				code, out, errOut := runLabCLI(t, append(args, "--max-faults", faults)...)
 				if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ "+faults+" faults keeps =1") {
 					t.Fatalf("--explore: exit %d, want 0 and HOLDS\n%s%s", code, out, errOut)
 				}
