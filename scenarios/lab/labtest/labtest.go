@@ -66,7 +66,10 @@ func BuildGo(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, name)
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool builds the Go starters: %v", err)
+	}
 	cmd := exec.Command(goTool, "build", "-o", bin, "./examples/lab/go/"+name)
 	cmd.Dir = Root(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
