@@ -32,6 +32,7 @@ type labOptions struct {
 	schedules   int
 	stepTimeout time.Duration
 	logs        bool
+	twice       bool
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
 }
@@ -77,6 +78,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.IntVar(&o.schedules, "max-schedules", lab.DefaultMaxSchedules, "schedules --explore may run before it gives up")
 	fl.DurationVar(&o.stepTimeout, "step-timeout", lab.DefaultStepTimeout, "wall-clock time a node may take to answer one event")
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
+	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
 
@@ -109,6 +111,7 @@ func interruptKillsLabNodes() func() {
 	return func() {
 		signal.Stop(ch)
 		close(done)
+		lab.ClearInterrupt()
 	}
 }
 
@@ -123,7 +126,7 @@ func labError(err error) error {
 }
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
-	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn}
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice}
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
 	}
@@ -154,6 +157,9 @@ func (o *labOptions) labCommandLine(sc *scenarios.Scenario, sem sim.Semantics, s
 		fmt.Fprintf(&b, " --node %q", n)
 	}
 	fmt.Fprintf(&b, " --semantics %s --seed %d --ops %d", sem.Alias(), seed, set.Ops)
+	if o.twice {
+		b.WriteString(" --twice")
+	}
 	for _, f := range faultChanges(sc.Faults, set.Faults) {
 		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
 	}
@@ -239,6 +245,9 @@ func (o *labOptions) replayLine(plan string) string {
 	b.WriteString("once lab")
 	for _, n := range o.nodes {
 		fmt.Fprintf(&b, " --node %q", n)
+	}
+	if o.twice {
+		b.WriteString(" --twice")
 	}
 	fmt.Fprintf(&b, " --replay %s", plan)
 	return b.String()

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/oncesim/once/scenarios/lab/labtest"
 )
@@ -138,5 +142,62 @@ func TestLabBadInput(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", args, code, errOut, want)
 		}
+	}
+}
+
+// --twice hands every delivery over twice: the naive consumer bills twice
+// with no fault at all; the idempotent one does not.
+func TestLabTwice(t *testing.T) {
+	noFaults := []string{"--loss", "0", "--ack-loss", "0", "--crash", "0", "--check", "--twice"}
+	naive := "consumer=" + labtest.BuildGo(t, "naive_consumer")
+	code, out, errOut := runLabCLI(t, append([]string{"at-least-once-duplicate", "--node", naive}, noFaults...)...)
+	if code != exitViolation || !strings.Contains(out, "duplicated") {
+		t.Errorf("naive --twice: exit %d, want 1 with a duplicated effect\n%s%s", code, out, errOut)
+	}
+	idem := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")
+	if code, out, errOut := runLabCLI(t, append([]string{"at-least-once-duplicate", "--node", idem}, noFaults...)...); code != exitOK {
+		t.Errorf("idempotent --twice: exit %d, want 0\n%s%s", code, out, errOut)
+	}
+}
+
+// Ctrl-C during a run kills every process group the lab started, the
+// grandchild included, and the command ends with one line.
+func TestLabInterruptKillsNodes(t *testing.T) {
+	pids := &labtest.Pids{}
+	spawned := make(chan struct{}, 1)
+	o := &labOptions{onSpawn: func(pid int) {
+		pids.Add(pid)
+		spawned <- struct{}{}
+	}}
+	cmd := labCommand(o)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	hang := filepath.Join(labtest.Root(t), "scenarios", "lab", "testdata", "hang.py")
+	cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.Python(t) + " " + hang, "--step-timeout", "60s"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-spawned:
+	case err := <-done:
+		t.Fatalf("the command ended before starting its node: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no node started within 30s")
+	}
+	time.Sleep(200 * time.Millisecond) // let it start its child
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the command did not end within 30s of Ctrl-C")
+	}
+	if err == nil || !strings.Contains(err.Error(), "lab: node service, step 1 (init, incarnation 1): interrupted") {
+		t.Errorf("err = %v, want the interrupted step", err)
+	}
+	if s := pids.Survivors(t); len(s) > 0 {
+		t.Errorf("processes survived Ctrl-C: %v", s)
 	}
 }

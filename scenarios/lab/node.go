@@ -102,6 +102,12 @@ func (n *Node) Receive(ctx *sim.Context, m sim.Message) {
 		Payload: i64(m.Payload), Value: i64(m.Value), Status: i64(int64(m.Status)), Time: i64(int64(ctx.Now()))}
 	desc := fmt.Sprintf("delivery of %s from %s (op %d, attempt %d)", b.Type, topo.NodeName(m.From), m.Op, m.Attempt)
 	n.handle(ctx, topo.NodeName(m.From), b, desc, &m)
+	if n.s.lab.Twice && n.s.err == nil && n.proc != nil {
+		// The idempotence check: the same delivery, handed over again at
+		// once. A handler that is not idempotent doubles its effect.
+		again := *b
+		n.handle(ctx, topo.NodeName(m.From), &again, desc+", handed over twice (--twice)", &m)
+	}
 }
 
 // Timer hands the process a timer it set and did not cancel.

@@ -52,6 +52,14 @@ func KillAll() {
 	}
 }
 
+// ClearInterrupt forgets an interrupt KillAll recorded: the program goes
+// on to start processes again (tests; a command that ends does not need it).
+func ClearInterrupt() {
+	groups.Lock()
+	groups.interrupted = false
+	groups.Unlock()
+}
+
 func interrupted() bool {
 	groups.Lock()
 	defer groups.Unlock()

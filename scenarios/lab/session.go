@@ -30,6 +30,10 @@ type Lab struct {
 	// StepTimeout bounds, in wall-clock time, each read of a node's answer;
 	// 0 = DefaultStepTimeout.
 	StepTimeout time.Duration
+	// Twice hands every delivery to the lab nodes twice in a row (the
+	// idempotence check): a handler that is not idempotent shows as a
+	// duplicated effect.
+	Twice bool
 	// Logs, if set, receives each incarnation's stderr when it ends.
 	Logs io.Writer
 	// OnSpawn, if set, is told (from --explore's workers: it must be safe
