@@ -3,6 +3,7 @@ package lab_test
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,29 @@ func TestValidateRefusesWhatItCannotPlay(t *testing.T) {
 		if err := l.Validate(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("--node %s: err = %v, want %q", node, err, want)
 		}
+	}
+}
+
+// Timers come from the harness: a commit sent from a timer 50ms after the
+// billing arrives, and a cancelled timer is never handed to the node (the
+// engine has no cancellation: the trace still shows it fire, unheard).
+func TestTimers(t *testing.T) {
+	l := newLab(t, "at-least-once-duplicate", "consumer", fixture(t, "timer_consumer.py"), nil)
+	l.Settings.Ops = 3
+	r, err := l.Run(sim.Idempotent, sim.Defaults{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome.Status != sim.Held {
+		t.Errorf("status %s (%s), want held", r.Outcome.Status, r.Outcome.Why)
+	}
+	var timers []string
+	for _, s := range r.Steps {
+		if strings.HasPrefix(s.Event, "timer ") {
+			timers = append(timers, s.Event)
+		}
+	}
+	if want := []string{"timer retry #2", "timer retry #4", "timer retry #6"}; !slices.Equal(timers, want) {
+		t.Errorf("timers handed to the node: %q, want %q", timers, want)
 	}
 }
