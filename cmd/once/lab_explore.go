@@ -59,11 +59,11 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	start := time.Now()
 	drawn := false
 	progress := func(s lab.ExploreStats) {
-		if o.progress == nil || s.Schedules%10 != 0 {
+		if o.progress == nil {
 			return
 		}
-		fmt.Fprintf(o.progress, "\r\033[Kexploring: %d schedules · %d node steps · %.0f schedules/s",
-			s.Schedules, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
+		fmt.Fprintf(o.progress, "\r\033[Kexploring: %d schedules · now those with %d fault(s) · %d node steps · %.0f schedules/s",
+			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
 		drawn = true
 	}
 	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxSchedules: o.schedules, Progress: progress})
