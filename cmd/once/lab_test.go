@@ -201,3 +201,22 @@ func TestLabInterruptKillsNodes(t *testing.T) {
 		t.Errorf("processes survived Ctrl-C: %v", s)
 	}
 }
+
+// On a terminal, --explore draws a progress line and clears it before
+// the verdict.
+func TestLabExploreProgress(t *testing.T) {
+	var progress, stdout bytes.Buffer
+	cmd := labCommand(&labOptions{progress: &progress})
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SetArgs([]string{"at-least-once-duplicate", "--node", "consumer=" + labtest.BuildGo(t, "idempotent_consumer"), "--explore", "--max-faults", "1"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if p := progress.String(); !strings.Contains(p, "exploring: ") || !strings.Contains(p, "now those with 1 fault(s)") || !strings.HasSuffix(p, "\r\033[K") {
+		t.Errorf("progress = %q, want a line per chunk, cleared at the end", p)
+	}
+	if !strings.Contains(stdout.String(), "HOLDS") {
+		t.Errorf("stdout = %q", stdout.String())
+	}
+}
