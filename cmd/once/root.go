@@ -66,6 +66,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	registerLang(root)
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd())
+	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	return root

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/lab"
+	"github.com/oncesim/once/sim"
+)
+
+// labOptions are the flags of `once lab`.
+type labOptions struct {
+	simFlags
+	scenarioFlag
+	nodes       []string
+	format      string
+	check       bool
+	save        string
+	replay      string
+	explore     bool
+	maxFaults   int
+	faults      string
+	schedules   int
+	stepTimeout time.Duration
+	logs        bool
+	twice       bool
+	progress    io.Writer
+	onSpawn     func(pid int) // tests: every process started
+}
+
+func newLabCmd() *cobra.Command { return labCommand(&labOptions{}) }
+
+func labCommand(o *labOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lab SCENARIO --node NAME=COMMAND",
+		Short: "Judge your own service or consumer, in any language, in a scenario",
+		Long: `lab runs a scenario with node NAME played by your program: a process that
+speaks JSON lines on stdin and stdout in lock-step with the simulator
+(docs/lab-protocol.md). Faults, time and the seed come from the simulator,
+so a run is deterministic; the checker counts effects per operation as for
+the built-in roles. --explore tries every schedule with at most
+--max-faults faults, each with fresh processes, and prints a shrunk
+counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
+		Args: o.scenarioArgsOrReplay,
+		Example: `  once lab double-billing --node service="python3 examples/lab/python/naive_service.py" --check
+  once lab double-billing --node service="python3 examples/lab/python/idempotent_service.py" --explore --max-faults 3
+  once lab at-least-once-duplicate --node consumer="python3 examples/lab/python/idempotent_consumer.py" --format mermaid
+  once lab double-billing --node service=./mysvc --save plan.txt && once lab --node service=./mysvc --replay plan.txt`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			stop := interruptKillsLabNodes()
+			defer stop()
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+				o.progress = stderr
+			}
+			return runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.register(cmd, "idem")
+	o.registerFile(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVar(&o.nodes, "node", nil, `NAME=COMMAND: node NAME is played by COMMAND (split on spaces, no shell; repeatable)`)
+	fl.StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if the promise is violated (with a shrunk plan); also runs the schedule twice to check the nodes are deterministic")
+	fl.StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (replay it with --replay FILE)")
+	fl.StringVar(&o.replay, "replay", "", "re-run a saved fault plan FILE with your nodes (the plan names the scenario)")
+	fl.BoolVar(&o.explore, "explore", false, "search every schedule with at most --max-faults faults (fresh processes per schedule)")
+	fl.IntVar(&o.maxFaults, "max-faults", 0, "faults per schedule for --explore (default: the scenario's explore.max-faults)")
+	fl.StringVar(&o.faults, "faults", "", "fault kinds for --explore: a comma list of "+strings.Join(sim.FaultKindNames(), ", ")+" (default: the scenario's explore.faults)")
+	fl.IntVar(&o.schedules, "max-schedules", lab.DefaultMaxSchedules, "schedules --explore may run before it gives up")
+	fl.DurationVar(&o.stepTimeout, "step-timeout", lab.DefaultStepTimeout, "wall-clock time a node may take to answer one event")
+	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
+	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
+	return cmd
+}
+
+// scenarioArgsOrReplay wants a scenario, except with --replay (the plan
+// names it).
+func (o *labOptions) scenarioArgsOrReplay(cmd *cobra.Command, args []string) error {
+	if o.replay != "" {
+		if len(args) > 0 || o.file != "" {
+			return usageErr("--replay %s: the plan names the scenario; give no SCENARIO or -f", o.replay)
+		}
+		return nil
+	}
+	return o.scenarioArgs(cmd, args)
+}
+
+// interruptKillsLabNodes makes Ctrl-C kill every process group the lab
+// started before the program ends: the one goroutine of a lab run, and it
+// touches no run state.
+func interruptKillsLabNodes() func() {
+	ch := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(ch, os.Interrupt)
+	go func() {
+		select {
+		case <-ch:
+			lab.KillAll()
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+		lab.ClearInterrupt()
+	}
+}
+
+// labError turns a lab node's failure into one line and exit 2.
+func labError(err error) error {
+	var le *lab.Error
+	var ne *lab.NondeterminismError
+	if errors.As(err, &le) || errors.As(err, &ne) {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return asUsage(err)
+}
+
+func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice}
+	if o.stepTimeout <= 0 {
+		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
+	}
+	if o.logs {
+		l.Logs = stderr
+	}
+	for _, spec := range o.nodes {
+		name, argv, err := lab.ParseCommand(spec)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if _, dup := l.Commands[name]; dup {
+			return nil, usageErr("--node %s: given twice", name)
+		}
+		l.Commands[name] = argv
+	}
+	if err := l.Validate(); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return l, nil
+}
+
+// labCommandLine is the command that reruns what this one did, with sem.
+func (o *labOptions) labCommandLine(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "once lab %s", scenarioRef(sc))
+	for _, n := range o.nodes {
+		fmt.Fprintf(&b, " --node %q", n)
+	}
+	fmt.Fprintf(&b, " --semantics %s --seed %d --ops %d", sem.Alias(), seed, set.Ops)
+	if o.twice {
+		b.WriteString(" --twice")
+	}
+	for _, f := range faultChanges(sc.Faults, set.Faults) {
+		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
+	}
+	for _, kv := range sortedSets(set.Params) {
+		fmt.Fprintf(&b, " --set %s", kv)
+	}
+	b.WriteString(budgetFlags(set))
+	return b.String()
+}
+
+func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
+		return err
+	}
+	if o.replay != "" {
+		return runLabReplay(o, stdout, stderr)
+	}
+	sc, err := o.scenario(args)
+	if err != nil {
+		return err
+	}
+	if o.explore {
+		return runLabExplore(o, sc, stdout, stderr)
+	}
+	sems, err := o.semanticsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	set, err := o.settingsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	l, err := o.buildLab(sc, set, o.seed, stderr)
+	if err != nil {
+		return err
+	}
+	var runs []simulated
+	for _, sem := range sems {
+		rec := sim.NewRecording(sim.NewRandom(o.seed))
+		trace := &sim.Trace{}
+		r, err := l.Run(sem, rec, trace)
+		if err != nil {
+			return labError(err)
+		}
+		if o.check {
+			if err := l.CheckDeterminism(sem, func() sim.Chooser { return sim.NewRandom(o.seed) }); err != nil {
+				return labError(err)
+			}
+		}
+		runs = append(runs, simulated{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: rec.Faults,
+			replay: o.labCommandLine(sc, sem, o.seed, set)})
+	}
+	if o.save != "" {
+		if err := savePlans(o.save, sc, o.seed, set, runs, stderr); err != nil {
+			return err
+		}
+		for i := range runs {
+			runs[i].replay = o.replayLine(planPath(o.save, runs[i].outcome.Semantics, len(runs)))
+		}
+	}
+	if o.check {
+		for i := range runs {
+			if runs[i].outcome.Status != sim.Violated {
+				continue
+			}
+			seed := o.seed
+			cex, err := labShrink(l, runs[i].outcome.Semantics, runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
+			if err != nil {
+				return labError(err)
+			}
+			cex.Replay = runs[i].replay
+			runs[i].shrunk = cex
+		}
+	}
+	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
+		return err
+	}
+	return checkRuns(o.check, runs)
+}
+
+func (o *labOptions) replayLine(plan string) string {
+	var b strings.Builder
+	b.WriteString("once lab")
+	for _, n := range o.nodes {
+		fmt.Fprintf(&b, " --node %q", n)
+	}
+	if o.twice {
+		b.WriteString(" --twice")
+	}
+	fmt.Fprintf(&b, " --replay %s", plan)
+	return b.String()
+}
+
+// labShrink shrinks a violating run's faults (fresh processes for every
+// candidate) and describes the minimal run.
+func labShrink(l *lab.Lab, sem sim.Semantics, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
+	promise := sem.Promise()
+	plan, err := l.Shrink(sem, promise, faults, jitter)
+	if err != nil {
+		return nil, err
+	}
+	var rest sim.Chooser
+	if jitter != nil {
+		rest = jitter()
+	}
+	trace := &sim.Trace{}
+	_, r, err := l.Violates(sem, promise, plan, rest, trace)
+	if err != nil {
+		return nil, err
+	}
+	_, why := r.World.JudgeAgainst(promise)
+	topo := r.Config.Topology
+	cex := &report.Counterexample{
+		Cause: report.Cause(topo, why, plan), Steps: report.Steps(topo, trace.Events),
+		Digest: report.DigestString(r.World.Digest()), FoundFaults: len(faults),
+		Faults: make([]string, 0, len(plan)),
+	}
+	for _, f := range plan {
+		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
+	}
+	return cex, nil
+}
+
+func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
+	plan, sc, _, faults, err := loadPlan(o.replay)
+	if err != nil {
+		return err
+	}
+	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
+		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
+	l, err := o.buildLab(sc, set, plan.Seed, stderr)
+	if err != nil {
+		return err
+	}
+	var jitter func() sim.Chooser
+	if plan.Jitter {
+		jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
+	}
+	var rest sim.Chooser
+	if jitter != nil {
+		rest = jitter()
+	}
+	chooser := sim.NewScripted(faults, rest)
+	trace := &sim.Trace{}
+	r, err := l.Run(plan.Semantics, chooser, trace)
+	if err != nil {
+		return labError(err)
+	}
+	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, chooser.Used(), len(faults))
+	runs := []simulated{{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: faults, replay: o.replayLine(o.replay)}}
+	if o.check && r.Outcome.Status == sim.Violated {
+		cex, err := labShrink(l, plan.Semantics, faults, jitter)
+		if err != nil {
+			return labError(err)
+		}
+		cex.Replay = runs[0].replay
+		runs[0].shrunk = cex
+	}
+	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
+		return err
+	}
+	return checkRuns(o.check, runs)
+}

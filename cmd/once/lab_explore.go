@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/lab"
+	"github.com/oncesim/once/sim"
+)
+
+// runLabExplore is `once lab --explore`: every schedule within the bound,
+// each re-executed from the start with fresh processes.
+func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writer) error {
+	if o.format != "text" {
+		return usageErr("--format %s: --explore writes text", o.format)
+	}
+	sems, err := o.semanticsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(sems) != 1 {
+		return usageErr("--explore: give one --semantics, e.g. idem")
+	}
+	sem := sems[0]
+	if !o.flags.Changed("max-faults") {
+		o.maxFaults = sc.ExploreDefaults.MaxFaults
+	}
+	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
+		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	}
+	if o.schedules < 1 {
+		return usageErr("--max-schedules %d: want a positive count", o.schedules)
+	}
+	if o.faults == "" {
+		o.faults = sc.ExploreDefaults.Faults
+	}
+	faults, kinds, err := scenarios.ExploreFaults(o.faults)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(kinds) == 0 {
+		return usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
+	}
+	set, err := o.settingsFor(sc)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	set.Semantics, set.Faults = sem, faults
+	if !o.flags.Changed("ops") && sc.ExploreDefaults.Ops > 0 {
+		set.Ops = sc.ExploreDefaults.Ops
+	}
+	l, err := o.buildLab(sc, set, o.seed, stderr)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	drawn := false
+	progress := func(s lab.ExploreStats) {
+		if o.progress == nil {
+			return
+		}
+		fmt.Fprintf(o.progress, "\r\033[Kexploring: %d schedules · now those with %d fault(s) · %d node steps · %.0f schedules/s",
+			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
+		drawn = true
+	}
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxSchedules: o.schedules, Progress: progress})
+	if drawn {
+		fmt.Fprint(o.progress, "\r\033[K")
+	}
+	if err != nil {
+		return labError(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s · nodes played by your programs: %s\n",
+		sc.Name, sem, set.Ops, o.maxFaults, strings.Join(kinds, ","), strings.Join(labNodeNames(o.nodes), ", "))
+	fmt.Fprintf(&b, "explored %d complete schedules (fresh processes each, prefix replayed), %d node steps, up to %d choices per schedule\n",
+		res.Schedules, res.Steps, res.MaxDepth)
+	switch {
+	case res.Holds && res.Complete:
+		fmt.Fprintf(&b, "HOLDS: every schedule with ≤ %d faults keeps %s; your nodes answered every replayed prefix identically\n", o.maxFaults, promiseText(sem))
+	case res.Holds:
+		fmt.Fprintf(&b, "INCOMPLETE: no violation found, but the search was cut: %s\n", res.Cut)
+	default:
+		found, err := l.Faults(sem, res.Choices)
+		if err != nil {
+			return labError(err)
+		}
+		cex, err := labShrink(l, sem, found, nil)
+		if err != nil {
+			return labError(err)
+		}
+		fmt.Fprintf(&b, "COUNTEREXAMPLE: %s\n", cex.Cause)
+		fmt.Fprintf(&b, "\nfaults (shrunk from %d to %d):\n", cex.FoundFaults, len(cex.Faults))
+		for _, f := range cex.Faults {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+		b.WriteString("\nsteps:\n")
+		for _, s := range cex.Steps {
+			fmt.Fprintf(&b, "  %s\n", s)
+		}
+		again := set
+		again.Faults = sc.Faults // --faults, not the probabilities, drive a search
+		fmt.Fprintf(&b, "\nreplay: %s --explore --max-faults %d --faults %s\n", o.labCommandLine(sc, sem, o.seed, again), o.maxFaults, o.faults)
+	}
+	if _, err := io.WriteString(stdout, b.String()); err != nil {
+		return err
+	}
+	if !res.Holds || (o.check && !res.Complete) {
+		return errViolation
+	}
+	return nil
+}
+
+func promiseText(sem sim.Semantics) string {
+	return sem.Promise().String()
+}
+
+func labNodeNames(specs []string) []string {
+	var out []string
+	for _, s := range specs {
+		name, _, _ := strings.Cut(s, "=")
+		out = append(out, name)
+	}
+	return out
+}

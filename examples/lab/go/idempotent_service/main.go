@@ -1,0 +1,178 @@
+// Command idempotent_service is the idempotent payment service for
+// `once lab double-billing --node service=...`. The Idempotency-Key
+// protocol, in this order: look the key up in the durable store; COMPLETED
+// answers the stored response, PROCESSING answers 409; an absent key is
+// written PROCESSING *before* the gateway is called with the same key;
+// the response is stored (COMPLETED) when the charge returns, then sent.
+// After a crash (incarnation > 1) every key left PROCESSING is resolved by
+// asking the gateway by that key, never by charging again blindly.
+// Protocol: docs/lab-protocol.md. Standard library only.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Record is a row of the harness's store: the key's state, the response
+// status, the transaction id (the body's fingerprint while PROCESSING),
+// and in Aux the operation.
+type Record struct {
+	State  string `json:"state,omitempty"`
+	Status int64  `json:"status,omitempty"`
+	Value  int64  `json:"value,omitempty"`
+	Aux    int64  `json:"aux,omitempty"`
+}
+
+// Body is a message body: every field this node reads or writes.
+type Body struct {
+	Type        string  `json:"type"`
+	MsgID       int64   `json:"msg_id,omitempty"`
+	InReplyTo   int64   `json:"in_reply_to,omitempty"`
+	NodeID      string  `json:"node_id,omitempty"`
+	Incarnation int     `json:"incarnation,omitempty"`
+	Op          int64   `json:"op"`
+	Attempt     int64   `json:"attempt,omitempty"`
+	Key         int64   `json:"key,omitempty"`
+	Payload     int64   `json:"payload,omitempty"`
+	Value       int64   `json:"value,omitempty"`
+	Status      int64   `json:"status,omitempty"`
+	Record      *Record `json:"record,omitempty"`
+	Found       bool    `json:"found,omitempty"`
+	Keys        []int64 `json:"keys,omitempty"`
+}
+
+// Msg is one line: Maelstrom's envelope.
+type Msg struct {
+	Src  string `json:"src"`
+	Dest string `json:"dest"`
+	Body Body   `json:"body"`
+}
+
+var (
+	me     string
+	nextID int64
+	in     = bufio.NewScanner(os.Stdin)
+	out    = json.NewEncoder(os.Stdout)
+)
+
+func send(dest string, b Body) {
+	if err := out.Encode(Msg{Src: me, Dest: dest, Body: b}); err != nil {
+		fmt.Fprintln(os.Stderr, "write:", err)
+		os.Exit(1)
+	}
+}
+
+func read() Msg {
+	if !in.Scan() {
+		os.Exit(0) // the harness closed stdin
+	}
+	var m Msg
+	if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+		fmt.Fprintln(os.Stderr, "bad line:", err)
+		os.Exit(1)
+	}
+	return m
+}
+
+// call is a request to a store; its answer is the next line.
+func call(store string, b Body) Body {
+	nextID++
+	b.MsgID = nextID
+	send(store, b)
+	return read().Body
+}
+
+func lookup(key, op int64) (Record, bool) {
+	r := call("durable", Body{Type: "read", Key: key, Op: op})
+	if !r.Found || r.Record == nil {
+		return Record{}, false
+	}
+	return *r.Record, true
+}
+
+func store(key, op int64, r Record) {
+	call("durable", Body{Type: "write", Key: key, Op: op, Record: &r})
+}
+
+func reply(b Body, status, value int64) {
+	send("client", Body{Type: "pay-response", Op: b.Op, Attempt: b.Attempt, Status: status, Value: value})
+}
+
+func charge(op, attempt, key, payload int64) {
+	send("gateway", Body{Type: "charge", Op: op, Attempt: attempt, Key: key, Payload: payload})
+}
+
+func pay(b Body) {
+	if b.Key == 0 { // no Idempotency-Key (the at-least-once client): nothing to dedup by
+		charge(b.Op, b.Attempt, 0, b.Payload)
+		return
+	}
+	r, ok := lookup(b.Key, b.Op)
+	switch {
+	case ok && r.State == "COMPLETED":
+		reply(b, r.Status, r.Value) // the stored response
+	case ok:
+		reply(b, 409, 0) // still PROCESSING: the client retries later
+	default:
+		store(b.Key, b.Op, Record{State: "PROCESSING", Value: b.Payload, Aux: b.Op})
+		charge(b.Op, b.Attempt, b.Key, b.Payload)
+	}
+}
+
+func complete(b Body, answer bool) {
+	r, ok := lookup(b.Key, b.Op)
+	if !ok || r.State != "COMPLETED" {
+		r = Record{State: "COMPLETED", Status: 201, Value: b.Value, Aux: b.Op}
+		store(b.Key, b.Op, r)
+	}
+	if answer {
+		reply(b, r.Status, r.Value)
+	}
+}
+
+func lookupResult(b Body) {
+	r, ok := lookup(b.Key, b.Op)
+	if !ok || r.State != "PROCESSING" {
+		return // resolved already
+	}
+	if b.Status == 200 {
+		complete(b, false) // charged before the crash: record it, charge nothing
+		return
+	}
+	charge(b.Op, 0, b.Key, r.Value) // never charged: charge now, same key
+}
+
+// recoverKeys asks the gateway about every key a crash left PROCESSING.
+func recoverKeys() {
+	for _, key := range call("durable", Body{Type: "list"}).Keys {
+		if r, ok := lookup(key, 0); ok && r.State == "PROCESSING" {
+			send("gateway", Body{Type: "lookup", Op: r.Aux, Key: key, Payload: r.Value})
+		}
+	}
+}
+
+func main() {
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for {
+		m := read()
+		b := m.Body
+		switch b.Type {
+		case "init":
+			me = b.NodeID
+			fmt.Fprintf(os.Stderr, "init: incarnation %d\n", b.Incarnation)
+			if b.Incarnation > 1 {
+				recoverKeys()
+			}
+		case "pay":
+			pay(b)
+		case "charge-result":
+			complete(b, true)
+		case "lookup-result":
+			lookupResult(b)
+		}
+		send("harness", Body{Type: "done", InReplyTo: b.MsgID})
+	}
+}

@@ -1,0 +1,65 @@
+// Command naive_consumer is the naive billing consumer for
+// `once lab at-least-once-duplicate --node consumer=...`: it bills every
+// delivered record, then commits its offset, so a crash in between (or a
+// lost commit) bills a redelivery again. Protocol: docs/lab-protocol.md.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Body is a message body: every field this node reads or writes.
+type Body struct {
+	Type      string `json:"type"`
+	MsgID     int64  `json:"msg_id,omitempty"`
+	InReplyTo int64  `json:"in_reply_to,omitempty"`
+	NodeID    string `json:"node_id,omitempty"`
+	Op        int64  `json:"op"`
+	Attempt   int64  `json:"attempt"`
+	Key       int64  `json:"key"`
+	Payload   int64  `json:"payload"`
+	Value     int64  `json:"value"`
+}
+
+// Msg is one line: Maelstrom's envelope.
+type Msg struct {
+	Src  string `json:"src"`
+	Dest string `json:"dest"`
+	Body Body   `json:"body"`
+}
+
+var (
+	me  string
+	in  = bufio.NewScanner(os.Stdin)
+	out = json.NewEncoder(os.Stdout)
+)
+
+func send(dest string, b Body) {
+	if err := out.Encode(Msg{Src: me, Dest: dest, Body: b}); err != nil {
+		fmt.Fprintln(os.Stderr, "write:", err)
+		os.Exit(1)
+	}
+}
+
+func main() {
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for in.Scan() {
+		var m Msg
+		if err := json.Unmarshal(in.Bytes(), &m); err != nil {
+			fmt.Fprintln(os.Stderr, "bad line:", err)
+			os.Exit(1)
+		}
+		b := m.Body
+		switch b.Type {
+		case "init":
+			me = b.NodeID
+		case "deliver": // bill, then commit: a crash in between bills twice
+			send("billing", Body{Type: "effect", Op: b.Op, Value: b.Payload})
+			send(m.Src, Body{Type: "commit", Op: b.Op, Attempt: b.Attempt, Key: b.Key})
+		}
+		send("harness", Body{Type: "done", InReplyTo: b.MsgID})
+	}
+}

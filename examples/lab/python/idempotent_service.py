@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Idempotent payment service for `once lab double-billing --node service=...`.
+
+The Idempotency-Key protocol, in this order:
+  1. look the key up in the durable store;
+  2. COMPLETED: answer the stored response (same transaction id);
+     PROCESSING: answer 409, the client retries later;
+  3. absent: write the key as PROCESSING *before* calling the gateway, and
+     pass the same key to the gateway;
+  4. when the charge returns, store the response (COMPLETED), then reply.
+After a crash (init with incarnation > 1) every key left PROCESSING is
+resolved by asking the gateway by that key (lookup), never by charging
+again blindly. Process memory is lost in a crash: everything that must
+survive lives in the harness's durable store.
+Protocol: docs/lab-protocol.md. Standard library only.
+"""
+import json
+import sys
+
+ME = None
+NEXT_ID = 0  # msg_id of our store requests
+
+
+def out(dest, body):
+    print(json.dumps({"src": ME, "dest": dest, "body": body}), flush=True)
+
+
+def call(store, body):
+    """A request to the durable or volatile store; its answer is the next line."""
+    global NEXT_ID
+    NEXT_ID += 1
+    body["msg_id"] = NEXT_ID
+    out(store, body)
+    reply = json.loads(sys.stdin.readline())["body"]
+    assert reply["in_reply_to"] == NEXT_ID, reply
+    return reply
+
+
+def read(key, op):
+    r = call("durable", {"type": "read", "key": key, "op": op})
+    return r["record"] if r["found"] else None
+
+
+def write(key, op, record):
+    call("durable", {"type": "write", "key": key, "op": op, "record": record})
+
+
+def reply(body, status, value):
+    out("client", {"type": "pay-response", "op": body["op"], "attempt": body["attempt"],
+                   "status": status, "value": value})
+
+
+def charge(op, attempt, key, payload):
+    out("gateway", {"type": "charge", "op": op, "attempt": attempt, "key": key, "payload": payload})
+
+
+def on_pay(body):
+    key, op = body["key"], body["op"]
+    if key == 0:  # no Idempotency-Key (the at-least-once client): nothing to dedup by
+        charge(op, body["attempt"], 0, body["payload"])
+        return
+    row = read(key, op)
+    if row is not None and row.get("state") == "COMPLETED":
+        reply(body, row["status"], row.get("value", 0))  # the stored response
+    elif row is not None:
+        reply(body, 409, 0)  # still PROCESSING: the client will retry
+    else:
+        # PROCESSING is durable before the gateway is called; value keeps the body.
+        write(key, op, {"state": "PROCESSING", "value": body["payload"], "aux": op})
+        charge(op, body["attempt"], key, body["payload"])
+
+
+def complete(body, answer):
+    key, op = body["key"], body["op"]
+    row = read(key, op)
+    if row is None or row.get("state") != "COMPLETED":
+        row = {"state": "COMPLETED", "status": 201, "value": body["value"], "aux": op}
+        write(key, op, row)
+    if answer:
+        reply(body, row["status"], row["value"])
+
+
+def on_lookup_result(body):
+    key, op = body["key"], body["op"]
+    row = read(key, op)
+    if row is None or row.get("state") != "PROCESSING":
+        return  # resolved already
+    if body["status"] == 200:
+        complete(body, answer=False)  # charged before the crash: record it, charge nothing
+    else:
+        charge(op, 0, key, row.get("value", 0))  # never charged: charge now, same key
+
+
+def recover():
+    """After a crash: ask the gateway about every key left PROCESSING."""
+    keys = call("durable", {"type": "list"})["keys"]
+    for key in keys:  # sorted by the harness
+        row = read(key, 0)
+        if row is not None and row.get("state") == "PROCESSING":
+            out("gateway", {"type": "lookup", "op": row["aux"], "key": key, "payload": row.get("value", 0)})
+
+
+def main():
+    global ME
+    for line in iter(sys.stdin.readline, ""):
+        msg = json.loads(line)
+        body = msg["body"]
+        t = body["type"]
+        if t == "init":
+            ME = body["node_id"]
+            print(f"init: incarnation {body['incarnation']}", file=sys.stderr)
+            if body["incarnation"] > 1:
+                recover()
+        elif t == "pay":
+            on_pay(body)
+        elif t == "charge-result":
+            complete(body, answer=True)
+        elif t == "lookup-result":
+            on_lookup_result(body)
+        out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+package lab
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/oncesim/once/sim"
+)
+
+// ExploreOptions bound a search by re-execution.
+type ExploreOptions struct {
+	MaxFaults    int         // faults per schedule
+	Promise      sim.Promise // 0 = the semantics' own
+	MaxSchedules int         // schedules before giving up; 0 = DefaultMaxSchedules
+	// Workers run schedules side by side (each with its own processes);
+	// 0 = GOMAXPROCS. The result does not depend on it.
+	Workers int
+	// Progress, if set, is called between chunks of schedules.
+	Progress func(ExploreStats)
+	// Stop, if set, ends the search when closed.
+	Stop <-chan struct{}
+}
+
+// DefaultMaxSchedules bounds a search: each schedule starts processes.
+const DefaultMaxSchedules = 100_000
+
+// chunk is how many schedules run between two merges; the merge walks
+// them in order, so the verdict does not depend on the worker count.
+const chunk = 64
+
+// ExploreStats counts a search's work.
+type ExploreStats struct {
+	Schedules int // complete runs, each with fresh processes
+	Steps     int // events handed to lab nodes, over every run
+	MaxDepth  int // most choices in one run
+	Faults    int // the fault count being explored
+}
+
+// ExploreResult is a search's verdict.
+type ExploreResult struct {
+	ExploreStats
+	Holds    bool
+	Complete bool   // the bounds, not a budget, limited the search
+	Cut      string // why it is incomplete
+	Choices  []int  // the counterexample, for a sim.Sequence (nil when Holds)
+	Why      string
+}
+
+// vectorChooser answers a run's choices from a prefix, then 0, and
+// records what each choice offered.
+type vectorChooser struct {
+	prefix  []int
+	answers []int
+	fault   []bool
+}
+
+func (v *vectorChooser) Choose(c sim.Choice) int {
+	isFault := c.Kind.IsFault()
+	a := 0
+	if i := len(v.answers); i < len(v.prefix) && isFault {
+		a = v.prefix[i]
+	}
+	v.answers = append(v.answers, a)
+	v.fault = append(v.fault, isFault)
+	return a
+}
+
+// job is one schedule to run: a prefix of choices whose last one is its
+// newest fault, and the run it was derived from.
+type job struct {
+	prefix []int
+	parent []Step // the parent run's steps (nil for the fault-free run)
+	last   int    // index of the newest fault (-1 for the fault-free run)
+}
+
+// outcome of one job.
+type jobResult struct {
+	vc     *vectorChooser
+	res    *Result
+	err    error
+	status sim.Status
+	why    string
+}
+
+// Explore runs every schedule with at most opt.MaxFaults faults, each
+// from the start with fresh processes (the prefix of choices replayed).
+// Schedules are taken by fault count — the fault-free one, then every
+// schedule with one fault, then two — so the first violation found is
+// one with the fewest faults. A schedule with k faults is derived from one
+// with k-1 by turning one later fault-free choice into a fault; every
+// schedule is derived exactly once.
+//
+// Each derived run must answer the replayed prefix exactly as the run it
+// was derived from did: a node that does not is named in a
+// *NondeterminismError.
+func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, error) {
+	if opt.MaxFaults < 0 || opt.MaxFaults > sim.MaxExploreFaults {
+		return nil, fmt.Errorf("lab: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, sim.MaxExploreFaults)
+	}
+	if opt.Promise == 0 {
+		opt.Promise = sem.Promise()
+	}
+	if opt.MaxSchedules <= 0 {
+		opt.MaxSchedules = DefaultMaxSchedules
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	res := &ExploreResult{Holds: true, Complete: true}
+	level := []job{{last: -1}}
+	for faults := 0; faults <= opt.MaxFaults && len(level) > 0; faults++ {
+		res.Faults = faults
+		var next []job
+		for start := 0; start < len(level); start += chunk {
+			if opt.Stop != nil {
+				select {
+				case <-opt.Stop:
+					res.Complete, res.Cut = false, "interrupted"
+					return res, nil
+				default:
+				}
+			}
+			batch := level[start:min(start+chunk, len(level))]
+			results := l.runJobs(sem, opt, batch)
+			for i, r := range results {
+				if r.err != nil {
+					return nil, r.err
+				}
+				j := batch[i]
+				if j.parent != nil {
+					if err := compareSteps(j.parent, r.res.Steps, j.last); err != nil {
+						return nil, err
+					}
+				}
+				res.Schedules++
+				res.Steps += len(r.res.Steps)
+				res.MaxDepth = max(res.MaxDepth, len(r.vc.answers))
+				if end := r.res.World.Ended(); end != sim.Quiescent && res.Complete {
+					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
+				}
+				if r.status == sim.Violated {
+					res.Holds, res.Why, res.Choices = false, r.why, r.vc.answers
+					return res, nil
+				}
+				if res.Schedules >= opt.MaxSchedules {
+					res.Complete, res.Cut = false, fmt.Sprintf("schedule budget of %d exhausted", opt.MaxSchedules)
+					return res, nil
+				}
+				if faults < opt.MaxFaults {
+					next = append(next, children(j, r)...)
+				}
+			}
+			if opt.Progress != nil {
+				opt.Progress(res.ExploreStats)
+			}
+		}
+		level = next
+	}
+	return res, nil
+}
+
+// children derives, from a run, every schedule with one more fault: each
+// fault choice after the newest fault, answered "fault" instead.
+func children(j job, r jobResult) []job {
+	var out []job
+	for i := j.last + 1; i < len(r.vc.answers); i++ {
+		if !r.vc.fault[i] || r.vc.answers[i] != 0 {
+			continue
+		}
+		prefix := make([]int, i+1)
+		copy(prefix, r.vc.answers[:i])
+		prefix[i] = 1
+		out = append(out, job{prefix: prefix, parent: r.res.Steps, last: i})
+	}
+	return out
+}
+
+// runJobs runs a batch side by side, each with its own session and
+// processes, and returns the results in the batch's order.
+func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobResult {
+	results := make([]jobResult, len(batch))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(opt.Workers, len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = l.runJob(sem, opt.Promise, batch[i])
+			}
+		}()
+	}
+	for i := range batch {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results
+}
+
+func (l *Lab) runJob(sem sim.Semantics, promise sim.Promise, j job) jobResult {
+	vc := &vectorChooser{prefix: j.prefix}
+	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) })
+	if err != nil {
+		return jobResult{err: err}
+	}
+	status, why := r.World.JudgeAgainst(promise)
+	return jobResult{vc: vc, res: r, status: status, why: why}
+}
+
+// Faults returns the faults a counterexample's choices make, by identity.
+func (l *Lab) Faults(sem sim.Semantics, choices []int) ([]sim.Fault, error) {
+	rec := sim.NewRecording(&sim.Sequence{Answers: choices})
+	if _, err := l.Run(sem, rec, nil); err != nil {
+		return nil, err
+	}
+	return rec.Faults, nil
+}

@@ -1,0 +1,143 @@
+// Package labtest holds what the lab's tests share: the Python
+// interpreter, the Go starters built into a temporary directory, and the
+// check that no process a test started survives it.
+package labtest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Python returns the path of the python3 interpreter itself (not a
+// version manager's shim, whose start-up costs more than a schedule). A
+// test needing it fails when CI is set and python3 is missing, and is
+// skipped, saying so, otherwise.
+func Python(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("python3 is required under CI (.ci/run installs it): %v", err)
+		}
+		t.Skipf("python3 not found: %v", err)
+	}
+	out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		t.Fatalf("python3 -c: %v", err)
+	}
+	if exe := strings.TrimSpace(string(out)); exe != "" {
+		return exe
+	}
+	return path
+}
+
+// Root is the module's root directory.
+func Root(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("labtest: no caller information")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+var (
+	buildMu sync.Mutex
+	built   = map[string]string{}
+)
+
+// BuildGo builds examples/lab/go/NAME into a temporary directory and
+// returns the binary's path (built once per test binary).
+func BuildGo(t testing.TB, name string) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := built[name]; ok {
+		return p
+	}
+	dir, err := os.MkdirTemp("", "once-lab-starter-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, name)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go tool builds the Go starters: %v", err)
+	}
+	cmd := exec.Command(goTool, "build", "-o", bin, "./examples/lab/go/"+name)
+	cmd.Dir = Root(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", name, err, out)
+	}
+	built[name] = bin
+	return bin
+}
+
+// Pids collects the pids (= process groups) the harness starts; its Add
+// is safe for concurrent use.
+type Pids struct {
+	mu   sync.Mutex
+	pids []int
+}
+
+// Add records one pid.
+func (p *Pids) Add(pid int) {
+	p.mu.Lock()
+	p.pids = append(p.pids, pid)
+	p.mu.Unlock()
+}
+
+// Len is how many were started.
+func (p *Pids) Len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.pids)
+}
+
+// Survivors lists every live process (zombies excepted: they are dead,
+// waiting for a parent to reap them) whose process group is one the
+// harness started, read from /proc.
+func (p *Pids) Survivors(t testing.TB) []string {
+	t.Helper()
+	p.mu.Lock()
+	groups := map[int]bool{}
+	for _, pid := range p.pids {
+		groups[pid] = true
+	}
+	p.mu.Unlock()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("read /proc: %v", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // it ended while we looked
+		}
+		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 {
+			continue
+		}
+		pgrp, _ := strconv.Atoi(f[2])
+		if groups[pgrp] && f[0] != "Z" {
+			out = append(out, s[:i+1]+" state "+f[0])
+		}
+	}
+	return out
+}

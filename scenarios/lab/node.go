@@ -1,0 +1,465 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"syscall"
+
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// Tables of a lab node: the durable store survives a crash, the volatile
+// one is emptied by it. Both are traced, so every read and write shows in
+// the trace, the diagrams and the TUI.
+const (
+	tableDurable sim.TableID = iota
+	tableVolatile
+)
+
+// tables are the lab node's tables, in TableID order.
+var tables = []sim.TableSpec{
+	roles.StoreTable(addrDurable, true, roles.KeyStates),
+	roles.StoreTable(addrVolatile, false, roles.KeyStates),
+}
+
+// Crash points of a lab node: where the harness may kill the process.
+var (
+	// PointReceive: an event arrived; the process has not seen it.
+	PointReceive = roles.Point("lab-receive")
+	// PointBeforeSend: the process asked to send; the message is not sent.
+	PointBeforeSend = roles.Point("lab-before-send")
+	// PointAfterEffect: the effect (and every write before it) is done.
+	PointAfterEffect = roles.Point("lab-after-effect")
+)
+
+// Node is the sim.Node that drives one external process. It holds what a
+// real process holds — the process itself and its incarnation — and
+// nothing the engine's fingerprint would need: explore re-executes from
+// the start instead of copying worlds.
+type Node struct {
+	s     *Session
+	name  string
+	id    sim.NodeID
+	argv  []string
+	sinks []string // sinks its effects may go to
+
+	proc        *process
+	incarnation int
+	step        int // events handed to the process in this run, init included
+	timerSeq    int64
+	cancelled   map[int64]bool // timers cancelled in this incarnation
+	event       int64          // msg_id of the event being answered
+	eventDesc   string
+}
+
+// Start spawns a fresh process (incarnation 1 at boot, one more after
+// every crash) and hands it init.
+func (n *Node) Start(ctx *sim.Context) {
+	if n.s.err != nil {
+		return
+	}
+	if n.proc != nil {
+		n.stop()
+	}
+	n.incarnation++
+	n.cancelled = map[int64]bool{}
+	p, err := spawn(n.argv, n.s.lab.Dir)
+	if err != nil {
+		n.step++
+		n.fail(ctx, "init", err)
+		return
+	}
+	n.proc = p
+	if n.s.lab.OnSpawn != nil {
+		n.s.lab.OnSpawn(p.proc.Pid)
+	}
+	topo := n.s.cfg.Topology
+	ids := make([]string, len(topo.Nodes))
+	for i := range topo.Nodes {
+		ids[i] = topo.Nodes[i].Name
+	}
+	seed := n.s.lab.Seed
+	b := &body{Type: "init", NodeID: n.name, NodeIDs: ids, Seed: &seed, Incarnation: n.incarnation,
+		Semantics: ctx.Semantics().Alias(), Role: n.s.roleOf(n.id), Ops: ctx.Ops(), Time: i64(int64(ctx.Now()))}
+	n.handle(ctx, addrHarness, b, fmt.Sprintf("init, incarnation %d", n.incarnation), nil)
+}
+
+// Receive hands the process one delivered message. The process may crash
+// before it sees it (PointReceive).
+func (n *Node) Receive(ctx *sim.Context, m sim.Message) {
+	if n.s.err != nil || n.proc == nil {
+		return
+	}
+	if ctx.CrashPoint(PointReceive, &m) {
+		n.crashed()
+		return
+	}
+	topo := n.s.cfg.Topology
+	b := &body{Type: topo.MessageName(m.Kind), Op: i64(int64(m.Op)), Attempt: i64(int64(m.Attempt)), Key: i64(m.Key),
+		Payload: i64(m.Payload), Value: i64(m.Value), Status: i64(int64(m.Status)), Time: i64(int64(ctx.Now()))}
+	desc := fmt.Sprintf("delivery of %s from %s (op %d, attempt %d)", b.Type, topo.NodeName(m.From), m.Op, m.Attempt)
+	n.handle(ctx, topo.NodeName(m.From), b, desc, &m)
+	if n.s.lab.Twice && n.s.err == nil && n.proc != nil {
+		// The idempotence check: the same delivery, handed over again at
+		// once. A handler that is not idempotent doubles its effect.
+		again := *b
+		n.handle(ctx, topo.NodeName(m.From), &again, desc+", handed over twice (--twice)", &m)
+	}
+}
+
+// Timer hands the process a timer it set and did not cancel.
+func (n *Node) Timer(ctx *sim.Context, t sim.Timer) {
+	if n.s.err != nil || n.proc == nil || n.cancelled[t.Key] {
+		return
+	}
+	name := n.s.cfg.Topology.TimerName(t.Kind)
+	b := &body{Type: "timer", Name: name, TimerID: i64(t.Key), Op: i64(int64(t.Op)), Time: i64(int64(ctx.Now()))}
+	n.handle(ctx, addrHarness, b, fmt.Sprintf("timer %s #%d", name, t.Key), nil)
+}
+
+// handle sends one event and applies the actions the process answers
+// with, until done. m is the delivered message, for crash points.
+func (n *Node) handle(ctx *sim.Context, src string, b *body, desc string, m *sim.Message) {
+	n.step++
+	n.s.nextID++
+	n.event = n.s.nextID
+	n.eventDesc = desc
+	b.MsgID = i64(n.event)
+	line := encodeLine(src, n.name, b)
+	n.s.transcript.begin(n.name, n.step, desc, string(line))
+	defer n.s.transcript.mark() // the choices made by the end of the step
+	if err := n.proc.writeLine(line, n.s.lab.stepTimeout()); err != nil {
+		n.fail(ctx, desc, n.ioErr(err))
+		return
+	}
+	for range maxActions {
+		raw, err := n.proc.readLine(n.s.lab.stepTimeout())
+		if err != nil {
+			n.fail(ctx, desc, n.ioErr(err))
+			return
+		}
+		n.s.transcript.action(string(raw))
+		env, ab, err := parseLine(raw)
+		if err == nil {
+			var finished bool
+			finished, err = n.apply(ctx, env, ab, m)
+			if finished {
+				return
+			}
+		}
+		if err != nil {
+			var pe *protocolError
+			if errors.As(err, &pe) {
+				err = fmt.Errorf("broke the protocol: %w in %s", err, quoteLine(string(raw)))
+			}
+			n.fail(ctx, desc, err)
+			return
+		}
+	}
+	n.fail(ctx, desc, fmt.Errorf("sent more than %d actions without done", maxActions))
+}
+
+// maxActions bounds the actions one event may bring.
+const maxActions = 10_000
+
+// ioErr turns a pipe error into what the student needs to read.
+func (n *Node) ioErr(err error) error {
+	switch {
+	case interrupted():
+		return errInterrupted
+	case errors.Is(err, errTimeout):
+		return fmt.Errorf("did not answer within --step-timeout %s (an endless loop, a read of stdin that waits for more, or output not flushed?)", n.s.lab.stepTimeout())
+	case errors.Is(err, errLongLine):
+		return fmt.Errorf("wrote a line longer than %d bytes", maxLine)
+	case errors.Is(err, io.EOF), errors.Is(err, syscall.EPIPE):
+		if st := n.proc.exitStatus(); st != "" {
+			return fmt.Errorf("exited (%s) before done", st)
+		}
+		return errors.New("closed its stdout before done")
+	}
+	return err
+}
+
+// apply performs one action; finished is true on done, or when a crash
+// point killed the process.
+func (n *Node) apply(ctx *sim.Context, env envelope, b body, m *sim.Message) (finished bool, err error) {
+	if env.Src != n.name {
+		return false, fieldErr("src", "%q, want the node's own id %q", env.Src, n.name)
+	}
+	topo := n.s.cfg.Topology
+	switch env.Dest {
+	case addrHarness:
+		return n.harness(ctx, b)
+	case addrDurable:
+		return false, n.store(ctx, tableDurable, env.Dest, b)
+	case addrVolatile:
+		return false, n.store(ctx, tableVolatile, env.Dest, b)
+	}
+	if slices.Contains(topo.Sinks, env.Dest) {
+		return n.effect(ctx, env.Dest, b, m)
+	}
+	to, ok := topo.NodeByName(env.Dest)
+	if !ok {
+		return false, fieldErr("dest", "%q is no node, sink or store of this scenario (want one of %s, harness, durable, volatile)", env.Dest, n.s.peerNames())
+	}
+	return n.send(ctx, to, b, m)
+}
+
+func (n *Node) harness(ctx *sim.Context, b body) (bool, error) {
+	switch b.Type {
+	case "done":
+		if b.InReplyTo == nil || *b.InReplyTo != n.event {
+			got := "missing"
+			if b.InReplyTo != nil {
+				got = fmt.Sprint(*b.InReplyTo)
+			}
+			return false, fieldErr("body.in_reply_to", "%s, want %d (the msg_id of the event being answered)", got, n.event)
+		}
+		return true, nil
+	case "set_timer":
+		kind, ok := timerByName(n.s.cfg.Topology, b.Name)
+		if !ok {
+			return false, fieldErr("body.name", "%q is not a timer kind (want one of %s)", b.Name, timerNames(n.s.cfg.Topology))
+		}
+		if b.After == nil || *b.After < 0 || *b.After > int64(sim.DefaultMaxTime) {
+			return false, fieldErr("body.after", "want the delay in milliseconds, 0..%d", int64(sim.DefaultMaxTime))
+		}
+		op, err := n.op(ctx, b.Op, false)
+		if err != nil {
+			return false, err
+		}
+		n.timerSeq++
+		id := n.timerSeq
+		if b.TimerID != nil {
+			if *b.TimerID <= 0 {
+				return false, fieldErr("body.timer_id", "want a positive number")
+			}
+			id = *b.TimerID
+		}
+		delete(n.cancelled, id)
+		ctx.After(sim.Time(*b.After), sim.Timer{Kind: kind, Op: op, Key: id})
+		return false, nil
+	case "cancel_timer":
+		if b.TimerID == nil {
+			return false, fieldErr("body.timer_id", "missing")
+		}
+		n.cancelled[*b.TimerID] = true
+		return false, nil
+	}
+	return false, fieldErr("body.type", "%q is not something the harness does (want done, set_timer, cancel_timer)", b.Type)
+}
+
+// op checks an operation number.
+func (n *Node) op(ctx *sim.Context, v *int64, required bool) (sim.OpID, error) {
+	if v == nil {
+		if required {
+			return 0, fieldErr("body.op", "missing")
+		}
+		return 0, nil
+	}
+	if *v < 0 || *v > int64(ctx.Ops()) {
+		return 0, fieldErr("body.op", "%d, want an operation of this run, 1..%d", *v, ctx.Ops())
+	}
+	return sim.OpID(*v), nil
+}
+
+func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (bool, error) {
+	kind, ok := n.s.cfg.Topology.MessageByName(b.Type)
+	if !ok {
+		return false, fieldErr("body.type", "%q is not a message type of this scenario", b.Type)
+	}
+	op, err := n.op(ctx, b.Op, true)
+	if err != nil {
+		return false, err
+	}
+	msg := sim.Message{Kind: kind, Op: op, Attempt: int32(val(b.Attempt)), Key: val(b.Key),
+		Payload: val(b.Payload), Value: val(b.Value), Status: int32(val(b.Status))}
+	if ctx.CrashPoint(PointBeforeSend, m) {
+		n.crashed()
+		return true, nil
+	}
+	ctx.Send(to, msg)
+	return false, nil
+}
+
+func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message) (bool, error) {
+	if b.Type != "effect" {
+		return false, fieldErr("body.type", "%q, want effect (a sink only takes effects)", b.Type)
+	}
+	if !slices.Contains(n.sinks, sinkName) {
+		return false, fieldErr("dest", "sink %q is not this node's to write (a %s writes %s)", sinkName, n.s.roleOf(n.id), sinksText(n.sinks))
+	}
+	op, err := n.op(ctx, b.Op, true)
+	if err != nil {
+		return false, err
+	}
+	if op == 0 {
+		return false, fieldErr("body.op", "0, want the operation the effect belongs to")
+	}
+	sink := sim.SinkID(slices.Index(n.s.cfg.Topology.Sinks, sinkName))
+	ctx.Effect(sink, op, val(b.Value))
+	if ctx.CrashPoint(PointAfterEffect, m) {
+		n.crashed()
+		return true, nil
+	}
+	return false, nil
+}
+
+// store performs one store request and answers it at once.
+func (n *Node) store(ctx *sim.Context, table sim.TableID, name string, b body) error {
+	if b.MsgID == nil {
+		return fieldErr("body.msg_id", "missing: a store request needs one, its answer carries it as in_reply_to")
+	}
+	reply := &body{InReplyTo: b.MsgID}
+	needKey := func() (int64, error) {
+		if b.Key == nil {
+			return 0, fieldErr("body.key", "missing")
+		}
+		return *b.Key, nil
+	}
+	op, err := n.op(ctx, b.Op, false)
+	if err != nil {
+		return err
+	}
+	switch b.Type {
+	case "read":
+		key, err := needKey()
+		if err != nil {
+			return err
+		}
+		r, ok := ctx.Get(table, key, op)
+		reply.Type, reply.Found = "read_ok", &ok
+		if ok {
+			reply.Record = fromRecord(r)
+		}
+	case "write":
+		key, err := needKey()
+		if err != nil {
+			return err
+		}
+		if b.Record == nil {
+			return fieldErr("body.record", "missing")
+		}
+		r, err := toRecord(*b.Record)
+		if err != nil {
+			return err
+		}
+		ctx.Put(table, key, op, r)
+		reply.Type = "write_ok"
+	case "delete":
+		key, err := needKey()
+		if err != nil {
+			return err
+		}
+		ctx.Delete(table, key, op)
+		reply.Type = "delete_ok"
+	case "list":
+		rows := ctx.Rows(table)
+		keys := make([]int64, rows.Len())
+		for i := range keys {
+			keys[i], _ = rows.At(i)
+		}
+		reply.Type, reply.Keys = "list_ok", &keys
+	default:
+		return fieldErr("body.type", "%q is not a store request (want read, write, delete, list)", b.Type)
+	}
+	if err := n.proc.writeLine(encodeLine(name, n.name, reply), n.s.lab.stepTimeout()); err != nil {
+		return n.ioErr(err)
+	}
+	return nil
+}
+
+func fromRecord(r sim.Record) *record {
+	out := &record{Status: r.Status, Value: r.Value, Aux: r.Aux}
+	if r.State > 0 && int(r.State) < len(roles.KeyStates) {
+		out.State = roles.KeyStates[r.State]
+	}
+	return out
+}
+
+func toRecord(r record) (sim.Record, error) {
+	out := sim.Record{Status: r.Status, Value: r.Value, Aux: r.Aux}
+	if r.State != "" {
+		i := slices.Index(roles.KeyStates, r.State)
+		if i <= 0 {
+			return out, fieldErr("body.record.state", "%q, want PROCESSING, COMPLETED or none", r.State)
+		}
+		out.State = int32(i)
+	}
+	return out, nil
+}
+
+func val(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// crashed kills the process at a crash point: what it held in memory is
+// gone; the engine restarts the node later with a fresh one.
+func (n *Node) crashed() { n.stop() }
+
+// stop kills the current process and keeps its log.
+func (n *Node) stop() {
+	if n.proc == nil {
+		return
+	}
+	log := n.proc.kill()
+	n.proc = nil
+	n.s.keepLog(n.name, n.incarnation, log)
+}
+
+// fail records the first error of the run and stops the process; the
+// node does nothing more in this run.
+func (n *Node) fail(_ *sim.Context, desc string, err error) {
+	n.stop()
+	if n.s.err == nil {
+		n.s.err = &Error{Node: n.name, Step: n.step, Event: desc, Err: err}
+	}
+}
+
+// Error is a lab node that could not be judged: it exited, wrote garbage,
+// broke the protocol, or hung. It prints as one line naming the node and
+// the step.
+type Error struct {
+	Node  string
+	Step  int    // the event, counted from 1 (init) in this run
+	Event string // what the event was
+	Err   error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("lab: node %s, step %d (%s): %v", e.Node, e.Step, e.Event, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func timerByName(t *sim.Topology, name string) (sim.TimerKind, bool) {
+	for i, n := range t.Timers {
+		if n == name && n != "" {
+			return sim.TimerKind(i), true
+		}
+	}
+	return 0, false
+}
+
+func timerNames(t *sim.Topology) string {
+	var names []string
+	for _, n := range t.Timers {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	return joinSorted(names)
+}
+
+func sinksText(sinks []string) string {
+	if len(sinks) == 0 {
+		return "no sink: its effects happen at another node"
+	}
+	return joinSorted(sinks)
+}

@@ -1,0 +1,191 @@
+package lab
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Addresses that are not nodes: the harness itself and its two stores.
+const (
+	addrHarness  = "harness"
+	addrDurable  = "durable"
+	addrVolatile = "volatile"
+)
+
+// envelope is Maelstrom's: every line, either way, is one of these.
+type envelope struct {
+	Src  string          `json:"src"`
+	Dest string          `json:"dest"`
+	Body json.RawMessage `json:"body"`
+}
+
+// body holds every field any message body may carry; which ones a type
+// needs is checked by the code that handles it. Unknown fields are an
+// error, so a typo is named instead of silently ignored.
+type body struct {
+	Type      string `json:"type"`
+	MsgID     *int64 `json:"msg_id,omitempty"`
+	InReplyTo *int64 `json:"in_reply_to,omitempty"`
+
+	// The slots of a message between nodes (docs/lab-protocol.md lists
+	// what each means for each message type).
+	Op      *int64 `json:"op,omitempty"`
+	Attempt *int64 `json:"attempt,omitempty"`
+	Key     *int64 `json:"key,omitempty"`
+	Payload *int64 `json:"payload,omitempty"`
+	Value   *int64 `json:"value,omitempty"`
+	Status  *int64 `json:"status,omitempty"`
+
+	// init
+	NodeID      string   `json:"node_id,omitempty"`
+	NodeIDs     []string `json:"node_ids,omitempty"`
+	Seed        *uint64  `json:"seed,omitempty"`
+	Incarnation int      `json:"incarnation,omitempty"`
+	Semantics   string   `json:"semantics,omitempty"`
+	Role        string   `json:"role,omitempty"`
+	Ops         int      `json:"ops,omitempty"`
+	Time        *int64   `json:"time,omitempty"`
+
+	// timers
+	Name    string `json:"name,omitempty"`
+	After   *int64 `json:"after,omitempty"`
+	TimerID *int64 `json:"timer_id,omitempty"`
+
+	// stores
+	Record *record  `json:"record,omitempty"`
+	Found  *bool    `json:"found,omitempty"`
+	Keys   *[]int64 `json:"keys,omitempty"`
+}
+
+// record is a row of a store: the fields of sim.Record a student may set.
+type record struct {
+	State  string `json:"state,omitempty"`
+	Status int32  `json:"status,omitempty"`
+	Value  int64  `json:"value,omitempty"`
+	Aux    int64  `json:"aux,omitempty"`
+}
+
+// protocolError is a line that is JSON but breaks the protocol; it names
+// the field.
+type protocolError struct {
+	field string
+	msg   string
+}
+
+func (e *protocolError) Error() string {
+	if strings.HasPrefix(e.msg, "is ") {
+		return fmt.Sprintf("field %s %s", e.field, e.msg)
+	}
+	return fmt.Sprintf("field %s: %s", e.field, e.msg)
+}
+
+func fieldErr(field, format string, args ...any) error {
+	return &protocolError{field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// notJSON is a line that is not a JSON object.
+type notJSON struct{ line string }
+
+func (e *notJSON) Error() string {
+	return fmt.Sprintf("wrote a line that is not JSON: %s", quoteLine(e.line))
+}
+
+// quoteLine shows a line in an error, cut to a readable length.
+func quoteLine(line string) string {
+	const max = 120
+	if len(line) > max {
+		line = line[:max] + "…"
+	}
+	return fmt.Sprintf("%q", line)
+}
+
+// parseLine decodes one line a node wrote.
+func parseLine(line []byte) (envelope, body, error) {
+	var env envelope
+	var b body
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return env, b, &notJSON{line: string(line)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&env); err != nil {
+		return env, b, decodeErr(err, "")
+	}
+	if env.Src == "" {
+		return env, b, fieldErr("src", "missing")
+	}
+	if env.Dest == "" {
+		return env, b, fieldErr("dest", "missing")
+	}
+	if len(env.Body) == 0 || string(env.Body) == "null" {
+		return env, b, fieldErr("body", "missing")
+	}
+	dec = json.NewDecoder(bytes.NewReader(env.Body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return env, b, decodeErr(err, "body.")
+	}
+	if b.Type == "" {
+		return env, b, fieldErr("body.type", "missing")
+	}
+	return env, b, nil
+}
+
+// decodeErr names the field a decoding error is about.
+func decodeErr(err error, prefix string) error {
+	if strings.Contains(err.Error(), "unknown field") {
+		return fieldErr(unknownField(err, prefix), "is not a field of the protocol (a typo?)")
+	}
+	return fieldErr(unknownField(err, prefix), "%s", cleanJSONErr(err))
+}
+
+// unknownField names the field a decoding error is about, when it says.
+func unknownField(err error, prefix string) string {
+	s := err.Error()
+	if i := strings.Index(s, `unknown field "`); i >= 0 {
+		rest := s[i+len(`unknown field "`):]
+		if j := strings.IndexByte(rest, '"'); j >= 0 {
+			return prefix + rest[:j]
+		}
+	}
+	var te *json.UnmarshalTypeError
+	if ok := asType(err, &te); ok && te.Field != "" {
+		return prefix + te.Field
+	}
+	return strings.TrimSuffix(prefix, ".")
+}
+
+func asType(err error, target **json.UnmarshalTypeError) bool {
+	te, ok := err.(*json.UnmarshalTypeError)
+	if ok {
+		*target = te
+	}
+	return ok
+}
+
+func cleanJSONErr(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "json: ")
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		return fmt.Sprintf("want a %s, got a JSON %s", te.Type, te.Value)
+	}
+	return s
+}
+
+// encodeLine writes a line the harness sends: an envelope with body b.
+func encodeLine(src, dest string, b *body) []byte {
+	raw, err := json.Marshal(b)
+	if err != nil {
+		panic("lab: cannot encode a body: " + err.Error()) // only plain fields: a bug of this package
+	}
+	line, err := json.Marshal(envelope{Src: src, Dest: dest, Body: raw})
+	if err != nil {
+		panic("lab: cannot encode an envelope: " + err.Error())
+	}
+	return line
+}
+
+func i64(v int64) *int64 { return &v }

@@ -1,0 +1,89 @@
+package lab
+
+import (
+	"fmt"
+
+	"github.com/oncesim/once/sim"
+)
+
+// Result is one finished lab run.
+type Result struct {
+	Config  *sim.Config
+	Outcome *sim.Outcome
+	World   *sim.World
+	Steps   []Step
+}
+
+// Run runs the lab once under semantics sem with ch answering every
+// choice (rec may be nil). It returns an *Error when a node could not be
+// judged; every process is dead when it returns.
+func (l *Lab) Run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder) (*Result, error) {
+	return l.run(sem, ch, rec, nil)
+}
+
+func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func() int) (*Result, error) {
+	s, err := l.NewSession(sem)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	s.transcript.pos = pos
+	w, err := sim.NewWorld(s.cfg, ch, rec)
+	if err != nil {
+		return nil, fmt.Errorf("lab: %w", err)
+	}
+	for s.err == nil && w.Step() {
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	return &Result{Config: s.cfg, Outcome: w.Outcome(), World: w, Steps: s.transcript.steps}, nil
+}
+
+// CheckDeterminism runs the schedule ch() twice, with fresh processes,
+// and returns a *NondeterminismError naming the first step the two runs
+// answered differently, nil if they agree.
+func (l *Lab) CheckDeterminism(sem sim.Semantics, ch func() sim.Chooser) error {
+	a, err := l.Run(sem, ch(), nil)
+	if err != nil {
+		return err
+	}
+	b, err := l.Run(sem, ch(), nil)
+	if err != nil {
+		return err
+	}
+	return compareSteps(a.Steps, b.Steps, -1)
+}
+
+// Violates runs plan (jitter from rest, nil for none) and reports whether
+// promise is violated, with the run.
+func (l *Lab) Violates(sem sim.Semantics, promise sim.Promise, plan []sim.Fault, rest sim.Chooser, rec sim.Recorder) (bool, *Result, error) {
+	r, err := l.Run(sem, sim.NewScripted(plan, rest), rec)
+	if err != nil {
+		return false, nil, err
+	}
+	status, _ := r.World.JudgeAgainst(promise)
+	return status == sim.Violated, r, nil
+}
+
+// Shrink reduces faults to a 1-minimal plan that still violates promise,
+// re-running fresh processes for every candidate.
+func (l *Lab) Shrink(sem sim.Semantics, promise sim.Promise, faults []sim.Fault, rest func() sim.Chooser) ([]sim.Fault, error) {
+	var firstErr error
+	violates := func(plan []sim.Fault) bool {
+		var ch sim.Chooser
+		if rest != nil {
+			ch = rest()
+		}
+		v, _, err := l.Violates(sem, promise, plan, ch, nil)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return err == nil && v
+	}
+	plan := faults
+	if violates(faults) {
+		plan = sim.Shrink(faults, violates)
+	}
+	return plan, firstErr
+}

@@ -1,0 +1,247 @@
+package lab
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles/payments"
+	"github.com/oncesim/once/scenarios/roles/queue"
+	"github.com/oncesim/once/sim"
+)
+
+// DefaultStepTimeout is how long a node may take to answer one event.
+const DefaultStepTimeout = 5 * time.Second
+
+// Lab is a scenario with some of its nodes played by external processes.
+// It is the input of every run, replay and search; each run gets a
+// Session of fresh processes.
+type Lab struct {
+	Scenario *scenarios.Scenario
+	Settings scenarios.Settings
+	Seed     uint64              // handed to every process in init
+	Commands map[string][]string // node name → argv
+	Dir      string              // working directory of the processes ("" = this one)
+	// StepTimeout bounds, in wall-clock time, each read of a node's answer;
+	// 0 = DefaultStepTimeout.
+	StepTimeout time.Duration
+	// Twice hands every delivery to the lab nodes twice in a row (the
+	// idempotence check): a handler that is not idempotent shows as a
+	// duplicated effect.
+	Twice bool
+	// Logs, if set, receives each incarnation's stderr when it ends.
+	Logs io.Writer
+	// OnSpawn, if set, is told (from --explore's workers: it must be safe
+	// for concurrent use) the pid (= process group) of every process
+	// started: tests check that none survives.
+	OnSpawn func(pid int)
+
+	logMu sync.Mutex // --explore closes sessions side by side
+}
+
+func (l *Lab) stepTimeout() time.Duration {
+	if l.StepTimeout > 0 {
+		return l.StepTimeout
+	}
+	return DefaultStepTimeout
+}
+
+// ParseCommand splits a --node value NAME=CMD into the node name and the
+// argv (split on spaces; no shell is involved).
+func ParseCommand(s string) (string, []string, error) {
+	name, cmd, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", nil, fmt.Errorf("--node %q: want NAME=COMMAND, e.g. service=\"python3 service.py\"", s)
+	}
+	argv := strings.Fields(cmd)
+	if len(argv) == 0 {
+		return "", nil, fmt.Errorf("--node %s: the command is empty", name)
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return "", nil, fmt.Errorf("--node %s: cannot run %q: %v", name, argv[0], unwrapExec(err))
+	}
+	argv[0] = path
+	return name, argv, nil
+}
+
+func unwrapExec(err error) error {
+	if ee, ok := err.(*exec.Error); ok {
+		return ee.Err
+	}
+	return err
+}
+
+// Validate checks the lab against its scenario: every --node names a node
+// whose role a lab node may play.
+func (l *Lab) Validate() error {
+	if len(l.Commands) == 0 {
+		return fmt.Errorf("no --node given: say which node your program plays, e.g. --node service=\"python3 service.py\"")
+	}
+	set := l.Settings
+	if len(l.Scenario.Semantics) > 0 && !l.Scenario.Supports(set.Semantics) {
+		set.Semantics = l.Scenario.Semantics[0] // the nodes are the same under every semantics
+	}
+	cfg, err := l.Scenario.Config(set)
+	if err != nil {
+		return err
+	}
+	for _, name := range l.nodeNames() {
+		id, ok := cfg.Topology.NodeByName(name)
+		if !ok {
+			return fmt.Errorf("--node %s: scenario %s has no node %s (its nodes: %s)", name, l.Scenario.Name, name, nodeList(cfg.Topology))
+		}
+		role := roleName(cfg.Nodes[id])
+		if _, ok := lookupPlayable(role); !ok {
+			return fmt.Errorf("--node %s: a lab node cannot play role %s (playable roles: %s)", name, roleOrUnknown(role), PlayableRoles())
+		}
+	}
+	return nil
+}
+
+func roleOrUnknown(r string) string {
+	if r == "" {
+		return "of this node"
+	}
+	return r
+}
+
+// nodeNames returns the played node names, sorted.
+func (l *Lab) nodeNames() []string {
+	names := make([]string, 0, len(l.Commands))
+	for n := range l.Commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// roleName names the catalog role of a built-in node, "" if it is not
+// one a lab node may play.
+func roleName(n sim.Node) string {
+	switch n.(type) {
+	case *payments.PaymentService:
+		return "payment-service"
+	case *queue.Consumer:
+		return "consumer"
+	}
+	return ""
+}
+
+func nodeList(t *sim.Topology) string {
+	names := make([]string, len(t.Nodes))
+	for i := range t.Nodes {
+		names[i] = t.Nodes[i].Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func joinSorted(names []string) string {
+	c := append([]string(nil), names...)
+	sort.Strings(c)
+	return strings.Join(c, ", ")
+}
+
+// Session is one run's processes: it builds the config with fresh lab
+// nodes and kills every process when it closes.
+type Session struct {
+	lab        *Lab
+	cfg        *sim.Config
+	nodes      []*Node
+	roles      map[sim.NodeID]string
+	err        error
+	nextID     int64 // msg_id of the events the harness sends
+	transcript transcript
+	logs       []string
+}
+
+// NewSession builds a config for semantics sem with the lab's nodes played
+// by processes (started when the world starts them). Close it.
+func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
+	set := l.Settings
+	set.Semantics = sem
+	cfg, err := l.Scenario.Config(set)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}}
+	old := cfg.Topology
+	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks, Points: old.Points}
+	nodes := append([]sim.Node(nil), cfg.Nodes...)
+	for _, name := range l.nodeNames() {
+		id, ok := topo.NodeByName(name)
+		if !ok {
+			return nil, fmt.Errorf("--node %s: scenario %s has no node %s", name, l.Scenario.Name, name)
+		}
+		role := roleName(cfg.Nodes[id])
+		p, ok := lookupPlayable(role)
+		if !ok {
+			return nil, fmt.Errorf("--node %s: a lab node cannot play role %s", name, roleOrUnknown(role))
+		}
+		s.roles[id] = role
+		topo.Nodes[id].Tables = tables
+		n := &Node{s: s, name: name, id: id, argv: l.Commands[name], sinks: p.sinks}
+		nodes[id] = n
+		s.nodes = append(s.nodes, n)
+	}
+	c := *cfg
+	c.Topology = topo
+	c.Nodes = nodes
+	s.cfg = &c
+	return s, nil
+}
+
+// Config is the session's world configuration.
+func (s *Session) Config() *sim.Config { return s.cfg }
+
+// Err is the first error of a lab node in this run, nil if none.
+func (s *Session) Err() error { return s.err }
+
+// Close kills every process still running and writes their logs.
+func (s *Session) Close() {
+	for _, n := range s.nodes {
+		n.stop()
+	}
+	if s.lab.Logs != nil && len(s.logs) > 0 {
+		s.lab.logMu.Lock()
+		for _, l := range s.logs {
+			io.WriteString(s.lab.Logs, l)
+		}
+		s.lab.logMu.Unlock()
+	}
+	s.logs = nil
+}
+
+func (s *Session) keepLog(node string, incarnation int, log []byte) {
+	if s.lab.Logs == nil || len(log) == 0 {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- stderr of %s, incarnation %d ---\n", node, incarnation)
+	b.Write(log)
+	if len(log) > 0 && log[len(log)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	s.logs = append(s.logs, b.String())
+}
+
+func (s *Session) roleOf(id sim.NodeID) string { return s.roles[id] }
+
+func (s *Session) peerNames() string {
+	var names []string
+	for i := range s.cfg.Topology.Nodes {
+		names = append(names, s.cfg.Topology.Nodes[i].Name)
+	}
+	names = append(names, s.cfg.Topology.Sinks...)
+	return strings.Join(names, ", ")
+}
+
+// Transcript returns what the lab nodes were handed and answered, step by
+// step.
+func (s *Session) Transcript() []Step { return s.transcript.steps }

@@ -1,0 +1,95 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Step is one event a lab node was handed and the lines it answered.
+type Step struct {
+	Node    string
+	N       int    // the node's step, counted from 1 (init)
+	Event   string // what the event was
+	In      string // the line the harness wrote
+	Out     []string
+	choices int // fault choices made by the end of the step (for the explorer)
+}
+
+// transcript records the steps of one run, in order; each step is
+// marked, when it ends, with the number of choices made so far.
+type transcript struct {
+	steps []Step
+	pos   func() int // choices made so far, nil when nobody counts
+}
+
+func (t *transcript) mark() {
+	if n := len(t.steps); n > 0 && t.pos != nil {
+		t.steps[n-1].choices = t.pos()
+	}
+}
+
+func (t *transcript) begin(node string, n int, event, in string) {
+	t.steps = append(t.steps, Step{Node: node, N: n, Event: event, In: in})
+}
+
+func (t *transcript) action(line string) {
+	if n := len(t.steps); n > 0 {
+		t.steps[n-1].Out = append(t.steps[n-1].Out, line)
+	}
+}
+
+// NondeterminismError is a node that answered the same event differently
+// in two runs of the same schedule prefix: it reads a clock, draws an
+// unseeded random, iterates a hash map, or keeps state across runs.
+type NondeterminismError struct {
+	Node        string
+	Step        int
+	Event       string
+	First, Then string // the first differing answer of each run ("" = none)
+}
+
+func (e *NondeterminismError) Error() string {
+	return fmt.Sprintf("lab: node %s is not deterministic: step %d (%s) was answered %s the first time and %s the second (use the seed from init, not a clock or an unseeded random; sort before iterating)",
+		e.Node, e.Step, e.Event, shown(e.First), shown(e.Then))
+}
+
+func shown(s string) string {
+	if s == "" {
+		return "with nothing more"
+	}
+	return quoteLine(s)
+}
+
+// compareSteps checks that b repeats a for every step of a that ended
+// within the first upto fault choices (every step, if upto < 0), and
+// returns the first difference.
+func compareSteps(a, b []Step, upto int) error {
+	for i := range a {
+		if upto >= 0 && a[i].choices > upto {
+			return nil
+		}
+		if i >= len(b) || a[i].In != b[i].In || a[i].Node != b[i].Node {
+			return nil // the worlds diverged before: not the node's doing
+		}
+		if slices.Equal(a[i].Out, b[i].Out) {
+			continue
+		}
+		e := &NondeterminismError{Node: a[i].Node, Step: a[i].N, Event: a[i].Event}
+		for j := 0; j < max(len(a[i].Out), len(b[i].Out)); j++ {
+			x, y := at(a[i].Out, j), at(b[i].Out, j)
+			if x != y {
+				e.First, e.Then = x, y
+				break
+			}
+		}
+		return e
+	}
+	return nil
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return ""
+}
