@@ -67,6 +67,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newTUICmd())
 	root.AddCommand(newRolesCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd())
+	root.AddCommand(newLiveCmd(), newLiveServeCmd())
 	return root
 }
 
