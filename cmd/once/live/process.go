@@ -3,6 +3,7 @@ package live
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -23,6 +24,10 @@ const startTimeout = 30 * time.Second
 // ServeCommand is the hidden subcommand of the once binary that runs the
 // payment service process.
 const ServeCommand = "live-serve"
+
+// errDiedStarting: the service process died before it listened — a crash
+// while it recovered its keys; it is restarted like any crash.
+var errDiedStarting = errors.New("live: the service exited before listening")
 
 // supervisor runs the payment service as an OS process of its own and
 // restarts it after it dies (a crash kills it: memory is lost, the
@@ -113,7 +118,7 @@ func (s *supervisor) start() error {
 			if s.isStopped() {
 				return nil
 			}
-			return fmt.Errorf("live: the service exited before listening (%s)", cmd.ProcessState)
+			return fmt.Errorf("%w (%s)", errDiedStarting, cmd.ProcessState)
 		}
 	case <-timer.C:
 		cmd.Process.Kill()
@@ -143,32 +148,50 @@ func (s *supervisor) watch(exited chan struct{}) {
 	defer s.watchers.Done()
 	<-exited
 	s.mu.Lock()
-	if s.stopped || s.restarts >= maxRestarts {
+	if s.stopped {
 		s.addr = ""
-		if !s.stopped {
-			s.err = fmt.Errorf("live: the service died %d times; not restarted again", s.restarts)
-		}
 		s.mu.Unlock()
 		return
 	}
 	s.addr, s.starting = "", true
-	s.restarts++
 	s.mu.Unlock()
+	for {
+		s.mu.Lock()
+		s.restarts++
+		tooMany := s.restarts > maxRestarts
+		s.mu.Unlock()
+		if tooMany || !s.pause() {
+			s.mu.Lock()
+			if tooMany {
+				s.err = fmt.Errorf("live: the service died %d times; not restarted again", maxRestarts)
+			}
+			s.starting = false
+			s.mu.Unlock()
+			return
+		}
+		s.dec.Record(sim.Event{Kind: sim.EvRestart, Node: s.node, Peer: sim.NoNode})
+		err := s.start()
+		if errors.Is(err, errDiedStarting) {
+			continue // crashed again while recovering: down once more
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.err, s.starting = err, false
+			s.mu.Unlock()
+		}
+		return
+	}
+}
+
+// pause waits the restart delay; false when the run ends first.
+func (s *supervisor) pause() bool {
 	t := time.NewTimer(s.restart)
 	defer t.Stop()
 	select {
 	case <-t.C:
+		return true
 	case <-s.done:
-		s.mu.Lock()
-		s.starting = false
-		s.mu.Unlock()
-		return
-	}
-	s.dec.Record(sim.Event{Kind: sim.EvRestart, Node: s.node, Peer: sim.NoNode})
-	if err := s.start(); err != nil {
-		s.mu.Lock()
-		s.err, s.starting = err, false
-		s.mu.Unlock()
+		return false
 	}
 }
 
