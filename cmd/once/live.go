@@ -27,6 +27,7 @@ type liveOptions struct {
 	check    bool
 	tickMs   float64
 	deadline time.Duration
+	verbose  bool
 	binary   string // the once executable to start as the service; "" = this one
 }
 
@@ -73,6 +74,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.format, "format", "text", "output: text|json|trace (the timeline of what the fault layer saw)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
 	fl.Float64Var(&o.tickMs, "tick", 1, "real milliseconds per virtual millisecond of the scenario (delays, timeouts, restarts)")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every server and service process started, with its address and pid, on stderr")
 	fl.DurationVar(&o.deadline, "deadline", live.DefaultDeadline, "wall-clock budget of each run")
 	return cmd
 }
@@ -96,6 +98,7 @@ type liveRun struct {
 	cfg     *sim.Config
 	chooser sim.Chooser
 	replay  string
+	planned int // faults in the plan (--replay)
 }
 
 func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr io.Writer) error {
@@ -128,12 +131,19 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 			db = "PostgreSQL"
 		}
 		fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, r.set.Semantics.Alias(), db)
+		var logw io.Writer
+		if o.verbose {
+			logw = stderr
+		}
 		var trace *sim.Trace
 		if o.format == "trace" {
 			trace = &sim.Trace{}
 		}
 		out, err := live.Run(ctx, live.Options{Config: r.cfg, Chooser: r.chooser, DSN: o.db, Binary: binary,
-			Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr, Trace: trace})
+			Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr, Trace: trace, Log: logw})
+		if sc, ok := r.chooser.(*sim.Scripted); ok {
+			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", sc.Used(), r.planned)
+		}
 		if errors.Is(err, live.ErrNotLive) {
 			return usageErr("scenario %s: %v", sc.Name, err)
 		}
@@ -163,7 +173,7 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 		}
 		set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
 		return sc, plan.Seed, []liveRun{{set: set, cfg: cfg, chooser: sim.NewScripted(faults, rest),
-			replay: "once replay " + o.replay}}, nil
+			replay: "once replay " + o.replay, planned: len(faults)}}, nil
 	}
 	sc, err := o.scenario(args)
 	if err != nil {

@@ -42,6 +42,7 @@ type supervisor struct {
 	restart time.Duration // downtime after a crash
 	done    <-chan struct{}
 	stderr  io.Writer
+	log     io.Writer // one line per process started
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
@@ -130,6 +131,7 @@ func (s *supervisor) start() error {
 		<-exited
 		return nil
 	}
+	fmt.Fprintf(s.log, "live: service pid %d listening on http://%s\n", cmd.Process.Pid, addr)
 	s.mu.Lock()
 	s.cmd, s.stdin, s.exited, s.addr, s.starting = cmd, stdin, exited, "http://"+addr, false
 	stopped := s.stopped

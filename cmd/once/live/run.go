@@ -35,6 +35,10 @@ type Options struct {
 	// deliveries, crashes, restarts, outcomes, effects) stamped with the
 	// ticks elapsed: the timeline of once live --format trace.
 	Trace *sim.Trace
+	// Log, when not nil, gets one line per server and service process the
+	// run starts, with its address (and pid): what a user can check is
+	// gone after the run.
+	Log io.Writer
 }
 
 // DefaultDeadline is the wall-clock budget of a run.
@@ -130,6 +134,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
 	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
@@ -183,7 +190,8 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	sup := &supervisor{binary: o.Binary, node: p.service, dec: dec, done: done, stderr: o.Stderr,
+	fmt.Fprintf(o.Log, "live: gateway listening on %s\n", gatewayURL)
+	sup := &supervisor{binary: o.Binary, node: p.service, dec: dec, done: done, stderr: o.Stderr, log: o.Log,
 		restart: time.Duration(cfg.Topology.Nodes[p.service].RestartAfter) * o.Tick}
 	back := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done,
 		Target: func() string { return gatewayURL },
@@ -197,6 +205,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(o.Log, "live: fault layer service→gateway listening on %s\n", backURL)
 	svc := p.serviceRole
 	spec := &cfg.Topology.Nodes[p.service]
 	sup.config = ServiceConfig{
@@ -221,6 +230,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(o.Log, "live: fault layer client→service listening on %s\n", frontURL)
 
 	cl := p.clientRole
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
