@@ -21,7 +21,7 @@ const (
 	PathPayments = "/payments"       // payment service: POST a payment
 	PathCharges  = "/charges"        // gateway: POST a charge
 	PathLookup   = "/charges/lookup" // gateway: GET ?key=… what happened to this key
-	PathCrash    = "/_once/crash"    // fault layer: GET ?point=…&msg=…: should the service crash here?
+	PathCrash    = "/_once/crash"    // fault layer: GET ?point=…&msg=…: kill or go-on at this crash point
 )
 
 // maxBody bounds every request and response body the live services read.
@@ -86,3 +86,9 @@ func readJSON(r io.Reader, v any) error {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// The fault layer's answers at a crash point.
+const (
+	oracleKill = "kill"  // die now
+	oracleGoOn = "go-on" // carry on
+)

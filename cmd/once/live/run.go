@@ -345,9 +345,9 @@ func crashOracle(dec *Decider, topo *sim.Topology, node sim.NodeID) http.Handler
 		}
 		m := sim.Message{To: node, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
 		if dec.Crash(node, point, m) {
-			io.WriteString(w, "crash")
+			io.WriteString(w, oracleKill)
 			return
 		}
-		io.WriteString(w, "run")
+		io.WriteString(w, oracleGoOn)
 	})
 }

@@ -320,7 +320,7 @@ func (s *Service) crashPoint(ctx context.Context, point, msg string, op, attempt
 	}
 	verdict, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
 	resp.Body.Close()
-	if string(verdict) == "crash" {
+	if string(verdict) == oracleKill {
 		s.die()
 	}
 }
