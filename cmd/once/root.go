@@ -69,6 +69,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
+	root.AddCommand(newLiveCmd(), newLiveServeCmd())
 	return root
 }
 

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/cmd/once/live"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// liveOptions are the flags of once live.
+type liveOptions struct {
+	simFlags
+	scenarioFlag
+	db       string
+	replay   string
+	format   string
+	check    bool
+	tickMs   float64
+	deadline time.Duration
+	verbose  bool
+	binary   string // the once executable to start as the service; "" = this one
+}
+
+func newLiveCmd() *cobra.Command {
+	o := &liveOptions{}
+	cmd := &cobra.Command{
+		Use:   "live SCENARIO | --replay PLAN",
+		Short: "Run a payments scenario for real: HTTP services on 127.0.0.1, a SQL database, the simulator's faults",
+		Long: `live runs the Idempotency-Key pattern as real code: a net/http payment service
+(an OS process of its own, killed and restarted on a crash) whose keys live in
+an idempotency_keys table, a card gateway whose charges are rows of a charges
+table, and a client that retries as --semantics says. A fault layer between
+them drops, duplicates and delays requests and responses, and crashes the
+service, at the messages the simulator's keyed fault plan names: one seed, or
+one plan from explore or run --save, hits the same messages in both worlds.
+Effects are counted in the database (SELECT op, count(*) FROM charges GROUP BY
+op) and judged like once run. SQLite (a file in a temporary directory) unless
+--db names a PostgreSQL database. Unlike once run, a live run is not
+reproducible to the byte: real time and real concurrency decide the rest.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.replay != "" {
+				if len(args) != 0 {
+					return usageErr("--replay %s: give no SCENARIO, the plan names it", o.replay)
+				}
+				return nil
+			}
+			return o.scenarioArgs(cmd, args)
+		},
+		Example: `  once live double-billing --semantics alo --seed 3
+  once live double-billing --semantics idem --seed 3 --db postgres://postgres@127.0.0.1/once
+  once live double-billing --semantics idem --set store=memory --crash 0.3 --seed 2
+  once explore double-billing --semantics alo --save cex.txt && once live --replay cex.txt`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runLive(ctx, o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.register(cmd, "all")
+	o.registerFile(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&o.db, "db", "", "a PostgreSQL URL (postgres://…); default: SQLite in a temporary directory")
+	fl.StringVar(&o.replay, "replay", "", "run the fault plan FILE (from explore or run --save) instead of --seed")
+	fl.StringVar(&o.format, "format", "text", "output: text|json|trace (the timeline of what the fault layer saw)")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
+	fl.Float64Var(&o.tickMs, "tick", 1, "real milliseconds per virtual millisecond of the scenario (delays, timeouts, restarts)")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every server and service process started, with its address and pid, on stderr")
+	fl.DurationVar(&o.deadline, "deadline", live.DefaultDeadline, "wall-clock budget of each run")
+	return cmd
+}
+
+// newLiveServeCmd is the payment service process that once live starts.
+func newLiveServeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    live.ServeCommand + " CONFIG",
+		Short:  "the payment service process of once live (internal)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return live.ServeMain(args[0], os.Stdin, cmd.OutOrStdout())
+		},
+	}
+}
+
+// liveRun is one live run to make: its settings and its chooser.
+type liveRun struct {
+	set     scenarios.Settings
+	cfg     *sim.Config
+	chooser sim.Chooser
+	replay  string
+	planned int // faults in the plan (--replay)
+}
+
+func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr io.Writer) error {
+	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
+		return err
+	}
+	if o.tickMs <= 0 || o.tickMs > 1000 {
+		return usageErr("--tick %v: want real milliseconds per virtual one in (0, 1000]", o.tickMs)
+	}
+	if o.deadline <= 0 {
+		return usageErr("--deadline %s: want a positive duration", o.deadline)
+	}
+	if o.db != "" && !live.IsPostgres(o.db) {
+		return usageErr("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.db)
+	}
+	sc, seed, runs, err := o.liveRuns(args)
+	if err != nil {
+		return err
+	}
+	binary := o.binary
+	if binary == "" {
+		if binary, err = os.Executable(); err != nil {
+			return fmt.Errorf("live: the once executable: %w", err)
+		}
+	}
+	var done []simulated
+	for _, r := range runs {
+		db := "SQLite"
+		if o.db != "" {
+			db = "PostgreSQL"
+		}
+		fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, r.set.Semantics.Alias(), db)
+		var logw io.Writer
+		if o.verbose {
+			logw = stderr
+		}
+		var trace *sim.Trace
+		if o.format == "trace" {
+			trace = &sim.Trace{}
+		}
+		out, err := live.Run(ctx, live.Options{Config: r.cfg, Chooser: r.chooser, DSN: o.db, Binary: binary,
+			Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr, Trace: trace, Log: logw})
+		if sc, ok := r.chooser.(*sim.Scripted); ok {
+			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", sc.Used(), r.planned)
+		}
+		if errors.Is(err, live.ErrNotLive) {
+			return usageErr("scenario %s: %v", sc.Name, err)
+		}
+		if err != nil {
+			return err
+		}
+		done = append(done, simulated{cfg: r.cfg, outcome: out, trace: trace, replay: r.replay})
+	}
+	set := runs[0].set
+	if err := render(stdout, o.format, sc, seed, set, done); err != nil {
+		return err
+	}
+	return checkRuns(o.check, done)
+}
+
+// liveRuns resolves the runs to make: one per semantics from the flags, or
+// the one run of a plan file.
+func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []liveRun, error) {
+	if o.replay != "" {
+		plan, sc, cfg, faults, err := loadPlan(o.replay)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		var rest sim.Chooser
+		if plan.Jitter {
+			rest = sim.NewJitter(plan.Seed)
+		}
+		set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
+		return sc, plan.Seed, []liveRun{{set: set, cfg: cfg, chooser: sim.NewScripted(faults, rest),
+			replay: "once replay " + o.replay, planned: len(faults)}}, nil
+	}
+	sc, err := o.scenario(args)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	sems, err := o.semanticsFor(sc)
+	if err != nil {
+		return nil, 0, nil, usageErr("%v", err)
+	}
+	set, err := o.settingsFor(sc)
+	if err != nil {
+		return nil, 0, nil, usageErr("%v", err)
+	}
+	var runs []liveRun
+	for _, sem := range sems {
+		set.Semantics = sem
+		cfg, err := sc.Config(set)
+		if err != nil {
+			return nil, 0, nil, usageErr("%v", err)
+		}
+		runs = append(runs, liveRun{set: set, cfg: cfg, chooser: sim.NewRandom(o.seed), replay: replayCommand(sc, sem, o.seed, set)})
+	}
+	return sc, o.seed, runs, nil
+}

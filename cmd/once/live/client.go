@@ -1,0 +1,151 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// attemptCap bounds the attempts of one operation when the scenario sets
+// no limit (the simulator's client retries until answered, within its
+// budgets).
+const attemptCap = 50
+
+// Client drives the operations as the simulator's http-client does: one
+// POST /payments per operation, Interval apart; under at-most-once one
+// attempt and no retry; otherwise a new attempt whenever Timeout passes
+// without a final answer (409 is not final). Under at-least-once a retry
+// is a fresh request without a key; under the idempotent semantics every
+// attempt carries the operation's Idempotency-Key — or one of the bugs: a
+// new key per attempt, op-1's key for every operation. Clicks > 1 sends
+// that many attempts at once, concurrently (the double click). Every final
+// answer is an outcome, late ones included.
+type Client struct {
+	URL         string // the payment service's base URL, through the fault layer
+	Semantics   sim.Semantics
+	Ops         int
+	Interval    time.Duration
+	Timeout     time.Duration
+	MaxAttempts int32
+	KeyPerTry   bool
+	ReuseFirst  bool
+	Clicks      int32
+	HTTP        *http.Client
+	Decider     *Decider
+	Node        sim.NodeID // the client's node, for outcome events
+}
+
+// Run runs every operation and returns when each has its final answer or
+// has stopped trying, or when ctx ends.
+func (c *Client) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for op := 1; op <= c.Ops; op++ {
+		wg.Add(1)
+		go func(op int32) {
+			defer wg.Done()
+			if !sleepCtx(ctx, time.Duration(op-1)*c.Interval) {
+				return
+			}
+			c.operation(ctx, op)
+		}(int32(op))
+	}
+	wg.Wait()
+}
+
+// key returns the Idempotency-Key of an attempt, "" for none.
+func (c *Client) key(op, attempt int32) string {
+	switch {
+	case !roles.Idempotent(c.Semantics):
+		return ""
+	case c.KeyPerTry:
+		return fmt.Sprintf("pay-op-%d-attempt-%d", op, attempt)
+	case c.ReuseFirst:
+		return "pay-op-1"
+	}
+	return fmt.Sprintf("pay-op-%d", op)
+}
+
+func (c *Client) operation(ctx context.Context, op int32) {
+	final := make(chan struct{})
+	var once sync.Once
+	var requests sync.WaitGroup
+	post := func(attempt int32) {
+		requests.Add(1)
+		go func() {
+			defer requests.Done()
+			if c.post(ctx, op, attempt) {
+				once.Do(func() { close(final) })
+			}
+		}()
+	}
+	clicks := max(c.Clicks, 1)
+	for a := int32(1); a < clicks; a++ {
+		post(a) // the double click: more copies at once, one retry timer
+	}
+	for attempt := clicks; ; attempt++ {
+		post(attempt)
+		last := c.Semantics == sim.AtMostOnce || (c.MaxAttempts > 0 && attempt >= c.MaxAttempts) || attempt >= attemptCap
+		if last {
+			break
+		}
+		t := time.NewTimer(c.Timeout)
+		select {
+		case <-final:
+		case <-ctx.Done():
+		case <-t.C:
+			continue
+		}
+		t.Stop()
+		break
+	}
+	requests.Wait() // late answers still count as outcomes
+}
+
+// post sends one attempt and reports whether its answer was final.
+func (c *Client) post(ctx context.Context, op, attempt int32) bool {
+	body, _ := json.Marshal(paymentRequest{Amount: roles.Payload(sim.OpID(op))})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+PathPayments, bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	setIdentity(req.Header, op, attempt)
+	if k := c.key(op, attempt); k != "" {
+		req.Header.Set(HeaderIdempotencyKey, k)
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return false // no answer: lost on the way, or the service died
+	}
+	defer resp.Body.Close()
+	var pr paymentResponse
+	readJSON(resp.Body, &pr)
+	if resp.StatusCode == http.StatusConflict || resp.StatusCode == http.StatusAccepted || resp.StatusCode >= 500 {
+		return false // in flight, or a failure: the retry timer will ask again
+	}
+	c.Decider.Record(sim.Event{Kind: sim.EvOutcome, Node: c.Node, Peer: sim.NoNode,
+		Msg: sim.Message{Op: sim.OpID(op), Attempt: attempt, Value: pr.TxnID, Status: int32(resp.StatusCode)}})
+	return true
+}
+
+// sleepCtx waits d; false when ctx ends first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,214 @@
+package live
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Dialect is the SQL database a run uses.
+type Dialect string
+
+// The dialects.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is a database/sql handle that knows its dialect. Every statement is
+// written once with ? placeholders; Rebind turns them into $1, $2… for
+// PostgreSQL. The SQL patterns (INSERT … ON CONFLICT, RETURNING) are the
+// same in both.
+type DB struct {
+	*sql.DB
+	Dialect Dialect
+}
+
+// Rebind rewrites the ? placeholders of q for the dialect.
+func (d *DB) Rebind(q string) string {
+	if d.Dialect != Postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Exec runs a statement written with ? placeholders.
+func (d *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return d.DB.ExecContext(ctx, d.Rebind(q), args...)
+}
+
+// QueryRow runs a query written with ? placeholders.
+func (d *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return d.DB.QueryRowContext(ctx, d.Rebind(q), args...)
+}
+
+// Query runs a query written with ? placeholders.
+func (d *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return d.DB.QueryContext(ctx, d.Rebind(q), args...)
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// sqliteDSN is the connection string of the SQLite file path: WAL so the
+// service process and the gateway share it, a busy timeout so concurrent
+// writers wait instead of failing, and immediate transactions so a
+// transaction takes the write lock when it begins.
+func sqliteDSN(file string) string {
+	return "file:" + filepath.ToSlash(file) + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// Open connects to dsn: a PostgreSQL URL, or else the path of a SQLite
+// file.
+func Open(dsn string) (*DB, error) {
+	if IsPostgres(dsn) {
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("live: open postgres: %w", err)
+		}
+		db.SetMaxOpenConns(8)
+		return &DB{DB: db, Dialect: Postgres}, nil
+	}
+	db, err := sql.Open("sqlite", sqliteDSN(dsn))
+	if err != nil {
+		return nil, fmt.Errorf("live: open sqlite %s: %w", dsn, err)
+	}
+	db.SetMaxOpenConns(4)
+	return &DB{DB: db, Dialect: SQLite}, nil
+}
+
+// Migrate applies the embedded migration files of the dialect in name
+// order, each once, recording it in schema_migrations.
+func (d *DB) Migrate(ctx context.Context) error {
+	if _, err := d.Exec(ctx, "CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)"); err != nil {
+		return fmt.Errorf("live: migrate: %w", err)
+	}
+	dir := path.Join("migrations", string(d.Dialect))
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return fmt.Errorf("live: migrations of %s: %w", d.Dialect, err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var one int
+		err := d.QueryRow(ctx, "SELECT 1 FROM schema_migrations WHERE version = ?", name).Scan(&one)
+		if err == nil {
+			continue
+		}
+		if err != sql.ErrNoRows {
+			return fmt.Errorf("live: migration %s: %w", name, err)
+		}
+		body, err := migrations.ReadFile(path.Join(dir, name))
+		if err != nil {
+			return fmt.Errorf("live: migration %s: %w", name, err)
+		}
+		if _, err := d.DB.ExecContext(ctx, string(body)); err != nil {
+			return fmt.Errorf("live: migration %s: %w", name, err)
+		}
+		if _, err := d.Exec(ctx, "INSERT INTO schema_migrations (version) VALUES (?)", name); err != nil {
+			return fmt.Errorf("live: migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Effects counts the charges on the gateway's ledger per operation: the
+// verdict's one source of effects.
+func (d *DB) Effects(ctx context.Context) (map[int32]int32, error) {
+	rows, err := d.Query(ctx, "SELECT op, count(*) FROM charges GROUP BY op ORDER BY op")
+	if err != nil {
+		return nil, fmt.Errorf("live: count charges: %w", err)
+	}
+	defer rows.Close()
+	out := map[int32]int32{}
+	for rows.Next() {
+		var op, n int64
+		if err := rows.Scan(&op, &n); err != nil {
+			return nil, fmt.Errorf("live: count charges: %w", err)
+		}
+		out[int32(op)] = int32(n)
+	}
+	return out, rows.Err()
+}
+
+// postgresSchema creates a fresh schema for one run in the PostgreSQL
+// database dsn and returns the DSN that uses it (search_path) and a
+// function that drops it. Runs sharing one database never see each other's
+// rows.
+func postgresSchema(ctx context.Context, dsn string) (string, func(), error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", nil, fmt.Errorf("live: schema name: %w", err)
+	}
+	schema := "once_live_" + hex.EncodeToString(b[:])
+	admin, err := Open(dsn)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("live: create schema in %s: %w", redact(dsn), err)
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	drop := func() {
+		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
+		defer cancel()
+		admin.ExecContext(dctx, "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	}
+	return dsn + sep + "search_path=" + schema, drop, nil
+}
+
+// dropTimeout bounds dropping a run's schema.
+const dropTimeout = 10 * time.Second
+
+// redact hides the password of a URL DSN in messages.
+func redact(dsn string) string {
+	at := strings.LastIndex(dsn, "@")
+	scheme := strings.Index(dsn, "://")
+	if at < 0 || scheme < 0 {
+		return dsn
+	}
+	userinfo := dsn[scheme+3 : at]
+	if user, _, ok := strings.Cut(userinfo, ":"); ok {
+		return dsn[:scheme+3] + user + ":***" + dsn[at:]
+	}
+	return dsn
+}

@@ -1,0 +1,176 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/oncesim/once/sim"
+)
+
+// route is one kind of call the fault layer relays: who sends it to whom,
+// and the simulator's names of its request and response messages.
+type route struct {
+	from, to  sim.NodeID
+	req, resp sim.MsgKind
+}
+
+// Proxy is the fault layer on one link (client → service, or service →
+// gateway). For every call it asks the Decider, under the simulator's
+// identity of the message: a lost request is dropped before the handler
+// (the connection is closed, nothing answered); a lost response is dropped
+// after the handler ran; a duplicate is delivered twice; a slow message
+// and the link's delay and jitter are slept, in real time scaled from
+// ticks. The receiver is looked up at each call, so a restarted service on
+// a new port is found.
+type Proxy struct {
+	Decider  *Decider
+	Routes   map[string]route // by URL path
+	Target   func() string    // the receiver's base URL, "" while it is down
+	Tick     time.Duration    // real duration of one tick (one virtual millisecond)
+	Client   *http.Client
+	Crash    http.Handler // serves PathCrash, nil when the link has none
+	Done     <-chan struct{}
+	inflight atomic.Int64
+}
+
+// Idle reports whether no call is being relayed.
+func (p *Proxy) Idle() bool { return p.inflight.Load() == 0 }
+
+// ServeHTTP relays one call.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.inflight.Add(1)
+	defer p.inflight.Add(-1)
+	if r.URL.Path == PathCrash && p.Crash != nil {
+		p.Crash.ServeHTTP(w, r)
+		return
+	}
+	rt, ok := p.Routes[r.URL.Path]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	op, attempt, err := identity(r.Header)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return
+	}
+	m := sim.Message{From: rt.from, To: rt.to, Kind: rt.req, Op: sim.OpID(op), Attempt: attempt}
+	fate := p.Decider.Transmit(m)
+	if fate.Drop {
+		panic(http.ErrAbortHandler) // lost before the handler: no answer, the connection closes
+	}
+	if fate.Duplicate {
+		p.inflight.Add(1)
+		go func() {
+			defer p.inflight.Add(-1)
+			if p.sleep(fate.DupDelay) {
+				if res, ok := p.deliver(r, m, body); ok {
+					p.respond(rt, m, res) // the copy's answer goes nowhere: the client reads one
+				}
+			}
+		}()
+	}
+	if !p.sleep(fate.Delay) {
+		panic(http.ErrAbortHandler)
+	}
+	res, ok := p.deliver(r, m, body)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	if !p.respond(rt, m, res) {
+		panic(http.ErrAbortHandler) // lost after the handler ran
+	}
+	for k, v := range res.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(res.code)
+	w.Write(res.body)
+}
+
+// relayed is a receiver's answer.
+type relayed struct {
+	code   int
+	header http.Header
+	body   []byte
+}
+
+// deliver hands m to the receiver and returns its answer; false when the
+// receiver is down or answered nothing (it crashed, or dropped a copy).
+func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, bool) {
+	target := p.Target()
+	if target == "" {
+		p.Decider.Record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropDown, Msg: m})
+		return relayed{}, false
+	}
+	p.Decider.Record(sim.Event{Kind: sim.EvDeliver, Node: m.To, Peer: m.From, Msg: m})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-p.Done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	req, err := http.NewRequestWithContext(ctx, r.Method, target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return relayed{}, false
+	}
+	for _, h := range []string{HeaderIdempotencyKey, HeaderOp, HeaderAttempt, "Content-Type"} {
+		if v := r.Header.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return relayed{}, false
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return relayed{}, false
+	}
+	h := http.Header{}
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		h.Set("Content-Type", ct)
+	}
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	return relayed{code: resp.StatusCode, header: h, body: data}, true
+}
+
+// respond decides the fate of the answer to m and sleeps its delay; false
+// when it is lost.
+func (p *Proxy) respond(rt route, m sim.Message, _ relayed) bool {
+	back := sim.Message{From: rt.to, To: rt.from, Kind: rt.resp, Op: m.Op, Attempt: m.Attempt}
+	fate := p.Decider.Transmit(back)
+	if fate.Drop {
+		return false
+	}
+	// A duplicated answer changes nothing: an HTTP response cannot arrive
+	// twice on one connection, the client's transport reads one.
+	return p.sleep(fate.Delay)
+}
+
+// sleep waits d ticks in real time; false when the run is cancelled.
+func (p *Proxy) sleep(d sim.Time) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(time.Duration(d) * p.Tick)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-p.Done:
+		return false
+	}
+}
