@@ -23,8 +23,12 @@ import (
 // first OPEN record (the last stable offset) and skips ABORTED records and
 // control records; a read_uncommitted fetch returns every data record.
 // A fetch with nothing to return is parked until something becomes visible.
+//
+// With a Session timeout it is also the group coordinator of group.go:
+// generations, an owner and standbys, heartbeats and rebalances.
 type Broker struct {
 	Fencing bool
+	Session sim.Time // 0: no group membership (a lone processor owns the input)
 }
 
 const (
@@ -49,6 +53,13 @@ func kafkaBrokerTables() []sim.TableSpec {
 		{Name: "parked-fetches"},
 		{Name: "input-log", Durable: true, Traced: true, States: logStates},
 	}
+}
+
+func (b *Broker) tables() []sim.TableSpec {
+	if b.Session == 0 {
+		return kafkaBrokerTables()
+	}
+	return append(kafkaBrokerTables(), groupTables()...)
 }
 
 const kafkaGroup = 1
@@ -81,8 +92,12 @@ func (b *Broker) Start(ctx *sim.Context) {
 	}
 }
 
-// Timer is unused.
-func (b *Broker) Timer(*sim.Context, sim.Timer) {}
+// Timer is the group's session timeout.
+func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerSession {
+		b.sessionExpired(ctx, t)
+	}
+}
 
 // logOf is the log table of a topic.
 func logOf(topic int64) sim.TableID {
@@ -168,6 +183,9 @@ func (b *Broker) wake(ctx *sim.Context) {
 
 // Receive handles fetches, produces, offsets and control-record requests.
 func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
+	if b.Session > 0 && b.groupReceive(ctx, m) {
+		return
+	}
 	switch m.Kind {
 	case MsgFetch:
 		f := decodeFetch(m)
@@ -181,12 +199,18 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
 		if p, ok := ctx.Get(kbProducers, t.PID, 0); ok && b.Fencing && t.Epoch < int64(decodeProducerRow(p).Epoch) {
 			ack.Err = kafkaInvalidProducerEpoch
+		} else if b.staleGeneration(ctx, int64(t.Generation)) {
+			ack.Err = kafkaIllegalGeneration
 		} else {
 			ctx.Put(kbPending, t.PID, 0, pendingRow{State: offsetsPending, Position: t.Position, Epoch: int32(t.Epoch)}.encode())
 		}
 		ctx.Send(m.From, ack.encode())
 	case MsgOffsetCommit:
 		o := decodeOffsetCommit(m)
+		if b.staleGeneration(ctx, o.Generation) {
+			ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr, Err: kafkaIllegalGeneration}.encode())
+			return
+		}
 		ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: o.Position}.encode())
 		ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr}.encode())
 	case MsgOffsetFetch:
@@ -275,16 +299,17 @@ func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 
 var (
 	kafkaBrokerFencing = roles.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)")
+	kafkaBrokerSession = roles.Duration("session", "0", "session.timeout.ms of the consumer group: an owner silent this long loses the partition to a standby (0: no group protocol)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-broker",
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
-		Options: []roles.Option{kafkaBrokerFencing},
+		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
-			return b, kafkaBrokerTables()
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a)}
+			return b, b.tables()
 		},
 	})
 }
