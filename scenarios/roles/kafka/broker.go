@@ -71,15 +71,34 @@ const (
 	offsetsDiscarded
 )
 
-// pendingOffsets reports whether an open transaction holds offsets.
+// pendingOffsets reports whether an open transaction holds offsets. A
+// pending commit of an epoch older than the newest one the partition saw
+// belongs to a transaction that is over (only an unfenced zombie can leave
+// one): no marker will ever settle it, so it is discarded instead of
+// blocking every offset-fetch forever.
 func pendingOffsets(ctx *sim.Context) bool {
 	rows := ctx.Rows(kbPending)
+	var stale []int64
+	open := false
 	for i := 0; i < rows.Len(); i++ {
-		if _, r := rows.At(i); decodePendingRow(r).State == offsetsPending {
-			return true
+		pid, r := rows.At(i)
+		p := decodePendingRow(r)
+		if p.State != offsetsPending {
+			continue
 		}
+		if rec, ok := ctx.Get(kbProducers, pid, 0); ok && p.Epoch < decodeProducerRow(rec).Epoch {
+			stale = append(stale, pid)
+			continue
+		}
+		open = true
 	}
-	return false
+	for _, pid := range stale {
+		r, _ := ctx.Get(kbPending, pid, 0)
+		p := decodePendingRow(r)
+		p.State, p.At = offsetsDiscarded, 0
+		ctx.Put(kbPending, pid, 0, p.encode())
+	}
+	return open
 }
 
 // Start fills the input topic on the first boot.
@@ -256,7 +275,11 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 		return
 	}
 	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
-	ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	if !known || p.Epoch >= int64(prod.Epoch) {
+		// An unfenced zombie's write (Fencing off) is appended but does not
+		// take the partition's producer state back to its old epoch.
+		ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	}
 	ack.Offset = offset
 	ctx.Send(from, ack.encode())
 	b.wake(ctx)
