@@ -49,10 +49,11 @@ var (
 	MsgHeartbeatErr     = roles.Message("heartbeat-error")    // group coordinator → processor: ILLEGAL_GENERATION, rejoin
 	MsgLeaveGroup       = roles.Message("leave-group")        // processor → group coordinator: done, hand the partition on
 
-	TimerTimeout    = roles.Timer("kafka-timeout")     // the processor's request timeout (Key: which wait)
-	TimerTxnTimeout = roles.Timer("kafka-txn-timeout") // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
-	TimerSession    = roles.Timer("kafka-session")     // the group coordinator's session timeout (Key: generation, Attempt: beats)
-	TimerHeartbeat  = roles.Timer("kafka-heartbeat")   // the member's next heartbeat (Key: generation)
+	TimerTimeout      = roles.Timer("kafka-timeout")     // the processor's request timeout (Key: which wait)
+	TimerTxnTimeout   = roles.Timer("kafka-txn-timeout") // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
+	TimerSession      = roles.Timer("kafka-session")     // the group coordinator's session timeout (Key: generation, Attempt: beats)
+	TimerHeartbeat    = roles.Timer("kafka-heartbeat")   // the member's next heartbeat (Key: generation)
+	TimerDBTxnTimeout = roles.Timer("db-txn-timeout")    // the external database's transaction timeout (Key: transaction)
 
 	// SinkOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
