@@ -48,6 +48,8 @@ var (
 	MsgHeartbeat        = roles.Message("heartbeat")          // owner → group coordinator: alive in this generation
 	MsgHeartbeatErr     = roles.Message("heartbeat-error")    // group coordinator → processor: ILLEGAL_GENERATION, rejoin
 	MsgLeaveGroup       = roles.Message("leave-group")        // processor → group coordinator: done, hand the partition on
+	MsgBatch            = roles.Message("produce-batch")      // idempotent producer → partition leader: one record, with (pid, epoch, partition, seq)
+	MsgBatchAck         = roles.Message("produce-batch-ack")  // partition leader → idempotent producer
 
 	TimerTimeout      = roles.Timer("kafka-timeout")     // the processor's request timeout (Key: which wait)
 	TimerTxnTimeout   = roles.Timer("kafka-txn-timeout") // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
@@ -60,9 +62,13 @@ var (
 	SinkOutput = roles.Sink("kafka-output")
 	// SinkDBRows counts rows committed in the external database.
 	SinkDBRows = roles.Sink("db-rows")
+	// SinkPartitionRecords counts records appended to the partitions of
+	// the idempotent producer's leader.
+	SinkPartitionRecords = roles.Sink("partition-records")
 
 	PointAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
 	PointBeforeProduce = roles.Point("before-produce")       // a group member has the input record, its output not yet sent
+	PointAfterBatch    = roles.Point("after-batch")          // the idempotent producer sent a batch, not yet acknowledged
 	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
 	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
