@@ -81,7 +81,7 @@ func (s *Source) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		ctx.Put(fsState, fsRowLast, 0, sim.Record{Value: t.Checkpoint})
-		ctx.Send(s.JobManager, ack{Checkpoint: t.Checkpoint, Attempt: t.Attempt, Offset: int32(r.Offset)}.encode())
+		ctx.Send(s.JobManager, ack{Checkpoint: t.Checkpoint, Attempt: t.Attempt, Position: int32(r.Offset)}.encode())
 		ctx.Send(s.Sink, t.encode(MsgBarrier))
 	}
 }
