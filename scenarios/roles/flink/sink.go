@@ -50,10 +50,10 @@ const (
 )
 
 const (
-	fkBoots   sim.TableID = iota // row 1: boot count
-	fkState                      // row 1: a sinkRow
-	fkPending                    // transaction → a pendingTxnRow
-	fkOperator                   // row 1: {Value: records counted} (only with an Operator)
+	fkBoots    sim.TableID = iota // row 1: boot count
+	fkState                       // row 1: a sinkRow
+	fkPending                     // transaction → a pendingTxnRow
+	fkOperator                    // row 1: {Value: records counted} (only with an Operator)
 )
 
 // Pending transaction states. A committed row stays, marked, so the trace
