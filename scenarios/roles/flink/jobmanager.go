@@ -158,7 +158,7 @@ func (j *JobManager) deploySink(ctx *sim.Context, job jobRow) {
 	sink := j.sinkSeen(ctx)
 	r, _ := ctx.Get(fjCkptTxns, int64(job.Completed), 0)
 	txns := decodeCheckpointTxnsRow(r)
-	ctx.Send(j.Sink, deploy{Attempt: int32(job.Attempt), FirstTxn: txns.FirstTxn, LastTxn: txns.LastTxn, Boot: int32(sink.Boot)}.encode())
+	ctx.Send(j.Sink, deploy{Attempt: int32(job.Attempt), Offset: int64(txns.State), FirstTxn: txns.FirstTxn, LastTxn: txns.LastTxn, Boot: int32(sink.Boot)}.encode())
 }
 
 func (j *JobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
@@ -182,9 +182,9 @@ func (j *JobManager) ack(ctx *sim.Context, fromSource bool, a ack) {
 		return // a copy of an acknowledgement already counted
 	}
 	if fromSource {
-		ck.Offset = int64(a.Offset)
+		ck.Offset = int64(a.Position)
 	} else {
-		ctx.Put(fjCkptTxns, a.Checkpoint, 0, checkpointTxnsRow{FirstTxn: a.FirstTxn, LastTxn: a.LastTxn}.encode())
+		ctx.Put(fjCkptTxns, a.Checkpoint, 0, checkpointTxnsRow{FirstTxn: a.FirstTxn, LastTxn: a.LastTxn, State: a.Position}.encode())
 	}
 	ck.At = 0
 	ctx.Put(fjCheckpoints, a.Checkpoint, 0, ck.encode())

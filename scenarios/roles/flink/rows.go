@@ -63,20 +63,22 @@ func decodeCheckpointRow(r sim.Record) checkpointRow {
 }
 
 // checkpointTxnsRow is the sink's snapshot in a checkpoint: its
-// pre-committed transactions not yet committed. Slots: Value FirstTxn,
-// Aux LastTxn (0 = none).
+// pre-committed transactions not yet committed, and its operator state.
+// Slots: Value FirstTxn, Aux LastTxn (0 = none), Status State (records
+// the operator state counted; 0 without one).
 type checkpointTxnsRow struct {
 	FirstTxn int64
 	LastTxn  int64
+	State    int32
 	At       sim.Time
 }
 
 func (c checkpointTxnsRow) encode() sim.Record {
-	return sim.Record{Value: c.FirstTxn, Aux: c.LastTxn, At: c.At}
+	return sim.Record{Value: c.FirstTxn, Aux: c.LastTxn, Status: c.State, At: c.At}
 }
 
 func decodeCheckpointTxnsRow(r sim.Record) checkpointTxnsRow {
-	return checkpointTxnsRow{FirstTxn: r.Value, LastTxn: r.Aux, At: r.At}
+	return checkpointTxnsRow{FirstTxn: r.Value, LastTxn: r.Aux, State: r.Status, At: r.At}
 }
 
 // sinkRow is the sink task's state. Slots: Value Attempt (0 = not
@@ -99,19 +101,21 @@ func decodeSinkRow(r sim.Record) sinkRow {
 
 // pendingTxnRow is a transaction the sink pre-commits. Slots: State
 // (pendPreparing, pendPrepared, pendCommitted), Value Checkpoint (whose
-// barrier closed it).
+// barrier closed it), Status Counted (the operator state at that barrier,
+// the snapshot its acknowledgement carries; 0 without one).
 type pendingTxnRow struct {
 	State      int32
 	Checkpoint int64
+	Counted    int32
 	At         sim.Time
 }
 
 func (p pendingTxnRow) encode() sim.Record {
-	return sim.Record{State: p.State, Value: p.Checkpoint, At: p.At}
+	return sim.Record{State: p.State, Value: p.Checkpoint, Status: p.Counted, At: p.At}
 }
 
 func decodePendingTxnRow(r sim.Record) pendingTxnRow {
-	return pendingTxnRow{State: r.State, Checkpoint: r.Value, At: r.At}
+	return pendingTxnRow{State: r.State, Checkpoint: r.Value, Counted: r.Status, At: r.At}
 }
 
 // sourceRow is the source task's state (row fsRowRun). Slots: State

@@ -26,17 +26,34 @@ import (
 //
 // Its task manager keeps one durable thing, a boot count, so the job
 // manager can tell a restart from a repeated registration.
+//
+// With Operator set the sink is also a stateful operator: it counts the
+// records it handles (a running aggregate). Checkpointed, the count is
+// Flink managed state: snapshotted at the barrier, carried in the
+// acknowledgement, restored from the checkpoint on deployment — exactly
+// once, whatever the sink's effects are. Unmanaged, the count lives
+// outside the checkpoint (a local file, a counter service) and survives
+// the crash as it was: the replay counts its records a second time.
 type Sink struct {
 	JobManager sim.NodeID
 	Source     sim.NodeID
 	DB         sim.NodeID
 	RetryAfter sim.Time
+	Operator   int32 // operatorNone, operatorCheckpointed or operatorUnmanaged
 }
 
+// Kinds of operator state of the sink.
 const (
-	fkBoots   sim.TableID = iota // row 1: boot count
-	fkState                      // row 1: a sinkRow
-	fkPending                    // transaction → a pendingTxnRow
+	operatorNone int32 = iota
+	operatorCheckpointed
+	operatorUnmanaged
+)
+
+const (
+	fkBoots    sim.TableID = iota // row 1: boot count
+	fkState                       // row 1: a sinkRow
+	fkPending                     // transaction → a pendingTxnRow
+	fkOperator                    // row 1: {Value: records counted} (only with an Operator)
 )
 
 // Pending transaction states. A committed row stays, marked, so the trace
@@ -53,6 +70,27 @@ func flinkSinkTables() []sim.TableSpec {
 		{Name: "sink"},
 		{Name: "pending-txns", Traced: true, States: []string{"", "PREPARING", "PRE-COMMITTED", "COMMIT-SENT"}},
 	}
+}
+
+func (s *Sink) tables() []sim.TableSpec {
+	t := flinkSinkTables()
+	if s.Operator != operatorNone {
+		t = append(t, sim.TableSpec{Name: operatorTableName, Durable: s.Operator == operatorUnmanaged, Traced: true})
+	}
+	return t
+}
+
+// counted is the operator state: records counted so far.
+func (s *Sink) counted(ctx *sim.Context) int64 {
+	if s.Operator == operatorNone {
+		return 0
+	}
+	r, _ := ctx.Get(fkOperator, 1, 0)
+	return r.Value
+}
+
+func (s *Sink) setCounted(ctx *sim.Context, n int64) {
+	ctx.Put(fkOperator, 1, 0, sim.Record{Value: n})
 }
 
 func (s *Sink) state(ctx *sim.Context) sinkRow {
@@ -93,6 +131,9 @@ func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 		if int64(rec.Attempt) != r.Attempt {
 			return // from an attempt that was failed over
 		}
+		if s.Operator != operatorNone {
+			s.setCounted(ctx, s.counted(ctx)+1)
+		}
 		txn := int64(0)
 		if twoPC {
 			txn = r.OpenTxn
@@ -108,14 +149,14 @@ func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		if !twoPC {
 			// No state to snapshot: acknowledge at once.
-			ctx.Send(s.JobManager, ack{Checkpoint: b.Checkpoint, Attempt: b.Attempt}.encode())
+			ctx.Send(s.JobManager, ack{Checkpoint: b.Checkpoint, Attempt: b.Attempt, Position: int32(s.counted(ctx))}.encode())
 			ctx.CrashPoint(PointAfterPreCommit, &m)
 			return
 		}
 		// Pre-commit the open transaction; records after the barrier go
 		// into a new one.
 		ctx.Send(s.DB, kafka.DBPrepare{Txn: r.OpenTxn, Checkpoint: b.Checkpoint, Attempt: b.Attempt}.Encode(kafka.MsgDBPrepare))
-		ctx.Put(fkPending, r.OpenTxn, 0, pendingTxnRow{State: pendPreparing, Checkpoint: b.Checkpoint}.encode())
+		ctx.Put(fkPending, r.OpenTxn, 0, pendingTxnRow{State: pendPreparing, Checkpoint: b.Checkpoint, Counted: int32(s.counted(ctx))}.encode())
 		r.Opened++
 		r.OpenTxn = txnID(r.Attempt, r.Opened)
 		ctx.Put(fkState, 1, 0, r.encode())
@@ -137,7 +178,7 @@ func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
 			}
 		}
 		// The snapshot: every pre-committed transaction not yet committed.
-		ctx.Send(s.JobManager, ack{Checkpoint: p.Checkpoint, Attempt: int32(r.Attempt), FirstTxn: first, LastTxn: prepared.Txn}.encode())
+		ctx.Send(s.JobManager, ack{Checkpoint: p.Checkpoint, Attempt: int32(r.Attempt), FirstTxn: first, LastTxn: prepared.Txn, Position: p.Counted}.encode())
 		if ctx.CrashPoint(PointAfterPreCommit, &m) {
 			return
 		}
@@ -196,6 +237,9 @@ func (s *Sink) deploy(ctx *sim.Context, d deploy, r sinkRow, twoPC bool) {
 		}
 		ctx.Send(s.DB, kafka.DBAbortLingering{JobAttempt: attempt, Attempt: d.Attempt}.Encode())
 	}
+	if s.Operator == operatorCheckpointed {
+		s.setCounted(ctx, d.Offset) // the state the checkpoint restores
+	}
 	ctx.Put(fkState, 1, 0, sinkRow{Attempt: attempt, OpenTxn: txnID(attempt, 1), Opened: 1}.encode())
 	ctx.Send(s.Source, subscribe{Attempt: d.Attempt}.encode())
 }
@@ -205,16 +249,24 @@ var (
 	flinkSinkSource     = roles.Node("source", "the upstream task it asks for the stream")
 	flinkSinkDB         = roles.Node("db", "the external database (role external-db)")
 	flinkSinkRetry      = roles.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed")
+	flinkSinkOperator   = roles.Enum("operator", "none", []string{"none", "checkpointed", "unmanaged"},
+		"a running count of the records it handles: none, Flink state in the checkpoint, or kept outside it")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "flink-sink",
 		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
-		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry},
+		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry, flinkSinkOperator},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &Sink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
-			return s, flinkSinkTables()
+			switch flinkSinkOperator.Get(a) {
+			case "checkpointed":
+				s.Operator = operatorCheckpointed
+			case "unmanaged":
+				s.Operator = operatorUnmanaged
+			}
+			return s, s.tables()
 		},
 	})
 }

@@ -5,16 +5,22 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Source is a replayable source: record n of the input is operation
+// Source is a source of records: record n of the input is operation
 // n, and it can start reading from any offset. It emits one record every
 // Interval once it is deployed for an attempt and the sink has asked for
 // that attempt's stream. On a checkpoint trigger it snapshots its offset —
 // acknowledges it to the job manager — and then puts the barrier into the
 // stream, after every record it has emitted so far.
+//
+// A non-replayable source (Replayable false: a socket, an HTTP push, a
+// queue that deletes on delivery) cannot rewind: on a new attempt it
+// goes on from where it was, and the records it emitted after the restored
+// checkpoint are gone with the failed attempt.
 type Source struct {
 	JobManager sim.NodeID
 	Sink       sim.NodeID
 	Interval   sim.Time
+	Replayable bool
 }
 
 // fsState row fsRowRun is a sourceRow; row fsRowLast is {Value: the last
@@ -53,7 +59,11 @@ func (s *Source) Receive(ctx *sim.Context, m sim.Message) {
 		if int64(d.Attempt) <= r.Attempt {
 			return
 		}
-		r.Attempt, r.Offset, r.Emitting = int64(d.Attempt), d.Offset, 0 // rewind to the checkpoint's offset
+		offset := d.Offset // rewind to the checkpoint's offset
+		if !s.Replayable {
+			offset = max(offset, r.Offset) // what was emitted cannot be read again
+		}
+		r.Attempt, r.Offset, r.Emitting = int64(d.Attempt), offset, 0
 		ctx.Put(fsState, fsRowRun, 0, r.encode())
 		s.maybeStart(ctx, r)
 	case MsgSubscribe:
@@ -71,7 +81,7 @@ func (s *Source) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		ctx.Put(fsState, fsRowLast, 0, sim.Record{Value: t.Checkpoint})
-		ctx.Send(s.JobManager, ack{Checkpoint: t.Checkpoint, Attempt: t.Attempt, Offset: int32(r.Offset)}.encode())
+		ctx.Send(s.JobManager, ack{Checkpoint: t.Checkpoint, Attempt: t.Attempt, Position: int32(r.Offset)}.encode())
 		ctx.Send(s.Sink, t.encode(MsgBarrier))
 	}
 }
@@ -92,15 +102,17 @@ var (
 	flinkSourceJobmanager = roles.Node("jobmanager", "the checkpoint coordinator")
 	flinkSourceSink       = roles.Node("sink", "where the stream goes")
 	flinkSourceInterval   = roles.PositiveDuration("interval", "50ms", "time between two records")
+	flinkSourceReplay     = roles.Enum("replay", "replayable", []string{"replayable", "none"}, "a replayable source rewinds to the restored checkpoint's offset; one without replay goes on from where it was")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "flink-source",
-		Doc:     "a replayable source (record n is operation n): emits records, snapshots its offset and emits a barrier on each checkpoint",
-		Options: []roles.Option{flinkSourceJobmanager, flinkSourceSink, flinkSourceInterval},
+		Doc:     "a source (record n is operation n), replayable or not: emits records, snapshots its offset and emits a barrier on each checkpoint",
+		Options: []roles.Option{flinkSourceJobmanager, flinkSourceSink, flinkSourceInterval, flinkSourceReplay},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &Source{JobManager: flinkSourceJobmanager.Get(a), Sink: flinkSourceSink.Get(a), Interval: flinkSourceInterval.Get(a)}
+			s := &Source{JobManager: flinkSourceJobmanager.Get(a), Sink: flinkSourceSink.Get(a), Interval: flinkSourceInterval.Get(a),
+				Replayable: flinkSourceReplay.Is(a, "replayable")}
 			return s, flinkSourceTables()
 		},
 	})

@@ -9,8 +9,10 @@ import "github.com/oncesim/once/sim"
 
 // deploy (re)starts a task from the latest completed checkpoint. The
 // source's deployment carries Offset; the sink's carries FirstTxn,
-// LastTxn and Boot (the other fields are 0). Slots: Attempt, Key Offset
-// (where the source rewinds to), Payload FirstTxn and Value LastTxn (the
+// LastTxn, Boot and — when it keeps operator state — that state in Offset
+// (the other fields are 0). Slots: Attempt, Key Offset (where the source
+// rewinds to; the count the sink's state restores), Payload FirstTxn and
+// Value LastTxn (the
 // checkpoint's pre-committed transactions the sink must commit; 0 = none),
 // Status Boot (the sink boot the deployment is for).
 type deploy struct {
@@ -80,24 +82,25 @@ func (s subscribe) encode() sim.Message {
 
 func decodeSubscribe(m sim.Message) subscribe { return subscribe{Attempt: m.Attempt} }
 
-// ack is a task's snapshot for a checkpoint. The source's carries Offset,
-// the sink's FirstTxn and LastTxn (the other fields are 0; a plain sink's
-// carries none). Slots: Key Checkpoint, Attempt, Status Offset (the
-// source's offset; it is an operation number, so within int32), Payload
-// FirstTxn and Value LastTxn (the pre-committed transactions not yet
-// committed).
+// ack is a task's snapshot for a checkpoint. The source's carries its
+// offset in Position, the sink's FirstTxn and LastTxn and — when it keeps
+// operator state — the records that state has counted in Position (the
+// other fields are 0; a plain sink without state carries none). Slots:
+// Key Checkpoint, Attempt, Status Position (an operation number or a
+// count of records, so within int32), Payload FirstTxn and Value LastTxn
+// (the pre-committed transactions not yet committed).
 type ack struct {
 	Checkpoint int64
 	Attempt    int32
-	Offset     int32
+	Position   int32
 	FirstTxn   int64
 	LastTxn    int64
 }
 
 func (a ack) encode() sim.Message {
-	return sim.Message{Kind: MsgAck, Key: a.Checkpoint, Attempt: a.Attempt, Status: a.Offset, Payload: a.FirstTxn, Value: a.LastTxn}
+	return sim.Message{Kind: MsgAck, Key: a.Checkpoint, Attempt: a.Attempt, Status: a.Position, Payload: a.FirstTxn, Value: a.LastTxn}
 }
 
 func decodeAck(m sim.Message) ack {
-	return ack{Checkpoint: m.Key, Attempt: m.Attempt, Offset: m.Status, FirstTxn: m.Payload, LastTxn: m.Value}
+	return ack{Checkpoint: m.Key, Attempt: m.Attempt, Position: m.Status, FirstTxn: m.Payload, LastTxn: m.Value}
 }

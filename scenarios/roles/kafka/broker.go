@@ -23,8 +23,12 @@ import (
 // first OPEN record (the last stable offset) and skips ABORTED records and
 // control records; a read_uncommitted fetch returns every data record.
 // A fetch with nothing to return is parked until something becomes visible.
+//
+// With a Session timeout it is also the group coordinator of group.go:
+// generations, an owner and standbys, heartbeats and rebalances.
 type Broker struct {
 	Fencing bool
+	Session sim.Time // 0: no group membership (a lone processor owns the input)
 }
 
 const (
@@ -51,6 +55,13 @@ func kafkaBrokerTables() []sim.TableSpec {
 	}
 }
 
+func (b *Broker) tables() []sim.TableSpec {
+	if b.Session == 0 {
+		return kafkaBrokerTables()
+	}
+	return append(kafkaBrokerTables(), groupTables()...)
+}
+
 const kafkaGroup = 1
 
 // States of a transaction's pending offsets.
@@ -60,15 +71,34 @@ const (
 	offsetsDiscarded
 )
 
-// pendingOffsets reports whether an open transaction holds offsets.
+// pendingOffsets reports whether an open transaction holds offsets. A
+// pending commit of an epoch older than the newest one the partition saw
+// belongs to a transaction that is over (only an unfenced zombie can leave
+// one): no marker will ever settle it, so it is discarded instead of
+// blocking every offset-fetch forever.
 func pendingOffsets(ctx *sim.Context) bool {
 	rows := ctx.Rows(kbPending)
+	var stale []int64
+	open := false
 	for i := 0; i < rows.Len(); i++ {
-		if _, r := rows.At(i); decodePendingRow(r).State == offsetsPending {
-			return true
+		pid, r := rows.At(i)
+		p := decodePendingRow(r)
+		if p.State != offsetsPending {
+			continue
 		}
+		if rec, ok := ctx.Get(kbProducers, pid, 0); ok && p.Epoch < decodeProducerRow(rec).Epoch {
+			stale = append(stale, pid)
+			continue
+		}
+		open = true
 	}
-	return false
+	for _, pid := range stale {
+		r, _ := ctx.Get(kbPending, pid, 0)
+		p := decodePendingRow(r)
+		p.State, p.At = offsetsDiscarded, 0
+		ctx.Put(kbPending, pid, 0, p.encode())
+	}
+	return open
 }
 
 // Start fills the input topic on the first boot.
@@ -81,8 +111,12 @@ func (b *Broker) Start(ctx *sim.Context) {
 	}
 }
 
-// Timer is unused.
-func (b *Broker) Timer(*sim.Context, sim.Timer) {}
+// Timer is the group's session timeout.
+func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerSession {
+		b.sessionExpired(ctx, t)
+	}
+}
 
 // logOf is the log table of a topic.
 func logOf(topic int64) sim.TableID {
@@ -168,6 +202,9 @@ func (b *Broker) wake(ctx *sim.Context) {
 
 // Receive handles fetches, produces, offsets and control-record requests.
 func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
+	if b.Session > 0 && b.groupReceive(ctx, m) {
+		return
+	}
 	switch m.Kind {
 	case MsgFetch:
 		f := decodeFetch(m)
@@ -181,12 +218,18 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
 		if p, ok := ctx.Get(kbProducers, t.PID, 0); ok && b.Fencing && t.Epoch < int64(decodeProducerRow(p).Epoch) {
 			ack.Err = kafkaInvalidProducerEpoch
+		} else if b.staleGeneration(ctx, int64(t.Generation)) {
+			ack.Err = kafkaIllegalGeneration
 		} else {
 			ctx.Put(kbPending, t.PID, 0, pendingRow{State: offsetsPending, Position: t.Position, Epoch: int32(t.Epoch)}.encode())
 		}
 		ctx.Send(m.From, ack.encode())
 	case MsgOffsetCommit:
 		o := decodeOffsetCommit(m)
+		if b.staleGeneration(ctx, o.Generation) {
+			ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr, Err: kafkaIllegalGeneration}.encode())
+			return
+		}
 		ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: o.Position}.encode())
 		ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr}.encode())
 	case MsgOffsetFetch:
@@ -232,7 +275,11 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 		return
 	}
 	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
-	ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	if !known || p.Epoch >= int64(prod.Epoch) {
+		// An unfenced zombie's write (Fencing off) is appended but does not
+		// take the partition's producer state back to its old epoch.
+		ctx.Put(kbProducers, p.PID, p.Op, producerRow{Epoch: int32(p.Epoch), LastSeq: p.Seq, LastOffset: offset}.encode())
+	}
 	ack.Offset = offset
 	ctx.Send(from, ack.encode())
 	b.wake(ctx)
@@ -275,16 +322,17 @@ func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 
 var (
 	kafkaBrokerFencing = roles.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)")
+	kafkaBrokerSession = roles.Duration("session", "0", "session.timeout.ms of the consumer group: an owner silent this long loses the partition to a standby (0: no group protocol)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-broker",
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
-		Options: []roles.Option{kafkaBrokerFencing},
+		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch"}
-			return b, kafkaBrokerTables()
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a)}
+			return b, b.tables()
 		},
 	})
 }

@@ -27,8 +27,17 @@ import (
 // A request carrying an older epoch is answered PRODUCER_FENCED, except a
 // retried end-txn of the transaction that just completed, which gets the
 // same answer again.
+//
+// With a TxnTimeout (Kafka's transaction.timeout.ms) the coordinator
+// starts a timer when a transaction becomes ONGOING. If the transaction is
+// still ONGOING in the same epoch when it fires, the producer has
+// abandoned it (crashed, paused, partitioned): the coordinator bumps the
+// epoch and aborts it with markers of the new epoch, so the last stable
+// offset moves on for read_committed readers, and every later request of
+// the returning producer carries a stale epoch and is fenced.
 type Coordinator struct {
-	Broker sim.NodeID
+	Broker     sim.NodeID
+	TxnTimeout sim.Time // 0: no timeout (an abandoned transaction stays open until the id is re-registered)
 }
 
 // Transaction states in the coordinator's log.
@@ -65,9 +74,22 @@ func kafkaCoordinatorTables() []sim.TableSpec {
 // Start does nothing: the coordinator only answers.
 func (c *Coordinator) Start(*sim.Context) {}
 
-// Timer is unused: the model has no transaction timeout (a crashed
-// producer's transaction is aborted when it restarts with the same id).
-func (c *Coordinator) Timer(*sim.Context, sim.Timer) {}
+// Timer aborts a transaction that outlived the transaction timeout: Key
+// is the transactional id, Attempt the epoch the transaction began in.
+func (c *Coordinator) Timer(ctx *sim.Context, tm sim.Timer) {
+	if tm.Kind != TimerTxnTimeout {
+		return
+	}
+	rec, ok := ctx.Get(kcTxnLog, tm.Key, 0)
+	t := decodeTxnLogRow(rec)
+	if !ok || t.State != txnOngoing || t.Epoch != tm.Attempt {
+		return // ended, or already aborted, in time
+	}
+	t.Epoch++ // the abort fences the producer that abandoned it
+	t.State = txnPrepareAbort
+	c.log(ctx, tm.Key, t)
+	c.writeMarkers(ctx, t, txnAbort)
+}
 
 func (c *Coordinator) log(ctx *sim.Context, id int64, t txnLogRow) {
 	t.At = 0
@@ -154,6 +176,9 @@ func (c *Coordinator) addPartitions(ctx *sim.Context, from sim.NodeID, req addPa
 	case t.State != txnOngoing:
 		t.State = txnOngoing
 		c.log(ctx, id, t)
+		if c.TxnTimeout > 0 {
+			ctx.After(c.TxnTimeout, sim.Timer{Kind: TimerTxnTimeout, Key: id, Attempt: t.Epoch})
+		}
 	}
 	ctx.Send(from, reply.encode())
 }
@@ -220,16 +245,18 @@ func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 }
 
 var (
-	kafkaCoordinatorBroker = roles.Node("broker", "the partition leader that writes the markers")
+	kafkaCoordinatorBroker  = roles.Node("broker", "the partition leader that writes the markers")
+	kafkaCoordinatorTimeout = roles.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-coordinator",
 		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
-		Options: []roles.Option{kafkaCoordinatorBroker},
+		Options: []roles.Option{kafkaCoordinatorBroker, kafkaCoordinatorTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &Coordinator{Broker: kafkaCoordinatorBroker.Get(a)}, kafkaCoordinatorTables()
+			c := &Coordinator{Broker: kafkaCoordinatorBroker.Get(a), TxnTimeout: kafkaCoordinatorTimeout.Get(a)}
+			return c, kafkaCoordinatorTables()
 		},
 	})
 }

@@ -20,8 +20,15 @@ import (
 // With Upsert, a row is keyed by its natural key (the operation) and a
 // second write of the same key changes nothing (INSERT … ON CONFLICT DO
 // NOTHING); otherwise every write inserts a new row.
+//
+// With a TxnTimeout (Kafka's transaction.timeout.ms when the "database"
+// is a Kafka cluster written by a transactional sink) a transaction that
+// is neither committed nor aborted that long after it was opened is
+// aborted by the database, prepared or not: its rows are gone, and a
+// later db-commit finds it ABORTED and commits nothing.
 type ExternalDB struct {
-	Upsert bool
+	Upsert     bool
+	TxnTimeout sim.Time // 0: transactions never time out
 }
 
 const (
@@ -51,8 +58,35 @@ func externalDBTables() []sim.TableSpec {
 // Start does nothing: the database only answers.
 func (d *ExternalDB) Start(*sim.Context) {}
 
-// Timer is unused.
-func (d *ExternalDB) Timer(*sim.Context, sim.Timer) {}
+// Timer aborts a transaction that outlived the transaction timeout (Key:
+// the transaction).
+func (d *ExternalDB) Timer(ctx *sim.Context, tm sim.Timer) {
+	if tm.Kind != TimerDBTxnTimeout {
+		return
+	}
+	rec, _ := ctx.Get(dbTxns, tm.Key, 0)
+	if t := decodeDBTxnRow(rec); t.State == dbTxnOpen || t.State == dbTxnPrepared {
+		d.abort(ctx, tm.Key)
+	}
+}
+
+// opened starts the transaction timeout of a transaction just opened.
+func (d *ExternalDB) opened(ctx *sim.Context, txn int64) {
+	if d.TxnTimeout > 0 {
+		ctx.After(d.TxnTimeout, sim.Timer{Kind: TimerDBTxnTimeout, Key: txn})
+	}
+}
+
+// abort drops a transaction's pending rows and marks it ABORTED.
+func (d *ExternalDB) abort(ctx *sim.Context, txn int64) {
+	for _, id := range d.pendingOf(ctx, func(t int64) bool { return t == txn }) {
+		ctx.Delete(dbPending, id, 0)
+	}
+	rec, _ := ctx.Get(dbTxns, txn, 0)
+	t := decodeDBTxnRow(rec)
+	t.State, t.At = dbTxnAborted, 0
+	ctx.Put(dbTxns, txn, 0, t.encode())
+}
 
 func (d *ExternalDB) counter(ctx *sim.Context, which int64) int64 {
 	c, _ := ctx.Get(dbCounter, which, 0)
@@ -92,6 +126,7 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		if !ok {
 			ctx.Put(dbTxns, w.Txn, w.Op, dbTxnRow{State: dbTxnOpen, JobAttempt: int64(w.Attempt)}.encode())
+			d.opened(ctx, w.Txn)
 		}
 		ctx.Put(dbPending, d.counter(ctx, 2), w.Op, dbPendingRow{Op: w.Op, Txn: w.Txn, Row: int32(w.Row)}.encode())
 	case MsgDBPrepare:
@@ -103,6 +138,9 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			}
 			t.State, t.At = dbTxnPrepared, 0
 			ctx.Put(dbTxns, p.Txn, 0, t.encode())
+			if !ok {
+				d.opened(ctx, p.Txn)
+			}
 		}
 		ctx.Send(m.From, DBPrepare{Txn: p.Txn, Checkpoint: p.Checkpoint}.Encode(MsgDBPrepared))
 	case MsgDBCommit:
@@ -131,13 +169,7 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 			}
 		}
 		for _, txn := range lingering {
-			for _, id := range d.pendingOf(ctx, func(t int64) bool { return t == txn }) {
-				ctx.Delete(dbPending, id, 0)
-			}
-			rec, _ := ctx.Get(dbTxns, txn, 0)
-			t := decodeDBTxnRow(rec)
-			t.State, t.At = dbTxnAborted, 0
-			ctx.Put(dbTxns, txn, 0, t.encode())
+			d.abort(ctx, txn)
 		}
 	}
 }
@@ -156,16 +188,17 @@ func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []i
 }
 
 var (
-	externalDbMode = roles.Enum("mode", "insert", []string{"insert", "upsert"}, "insert a row per write, or upsert on the natural key (the operation)")
+	externalDbMode    = roles.Enum("mode", "insert", []string{"insert", "upsert"}, "insert a row per write, or upsert on the natural key (the operation)")
+	externalDbTimeout = roles.Duration("txn-timeout", "0", "a transaction not committed this long after it was opened is aborted, prepared or not (0: never)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "external-db",
 		Doc:     "a database outside the Kafka/Flink boundary; autocommit writes, or XA-style prepare/commit; every committed row is an effect on db-rows",
-		Options: []roles.Option{externalDbMode},
+		Options: []roles.Option{externalDbMode, externalDbTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert"}, externalDBTables()
+			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert", TxnTimeout: externalDbTimeout.Get(a)}, externalDBTables()
 		},
 	})
 }

@@ -43,16 +43,32 @@ var (
 	MsgDBCommit         = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
 	MsgDBAbortLingering = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
 	MsgDBWriteAck       = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
+	MsgJoinGroup        = roles.Message("join-group")         // processor → group coordinator (the broker): a place in the group
+	MsgAssignment       = roles.Message("assignment")         // group coordinator → processor: generation, owner or standby
+	MsgHeartbeat        = roles.Message("heartbeat")          // owner → group coordinator: alive in this generation
+	MsgHeartbeatErr     = roles.Message("heartbeat-error")    // group coordinator → processor: ILLEGAL_GENERATION, rejoin
+	MsgLeaveGroup       = roles.Message("leave-group")        // processor → group coordinator: done, hand the partition on
+	MsgBatch            = roles.Message("produce-batch")      // idempotent producer → partition leader: one record, with (pid, epoch, partition, seq)
+	MsgBatchAck         = roles.Message("produce-batch-ack")  // partition leader → idempotent producer
 
-	TimerTimeout = roles.Timer("kafka-timeout") // the processor's request timeout (Key: which wait)
+	TimerTimeout      = roles.Timer("kafka-timeout")     // the processor's request timeout (Key: which wait)
+	TimerTxnTimeout   = roles.Timer("kafka-txn-timeout") // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
+	TimerSession      = roles.Timer("kafka-session")     // the group coordinator's session timeout (Key: generation, Attempt: beats)
+	TimerHeartbeat    = roles.Timer("kafka-heartbeat")   // the member's next heartbeat (Key: generation)
+	TimerDBTxnTimeout = roles.Timer("db-txn-timeout")    // the external database's transaction timeout (Key: transaction)
 
 	// SinkOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
 	SinkOutput = roles.Sink("kafka-output")
 	// SinkDBRows counts rows committed in the external database.
 	SinkDBRows = roles.Sink("db-rows")
+	// SinkPartitionRecords counts records appended to the partitions of
+	// the idempotent producer's leader.
+	SinkPartitionRecords = roles.Sink("partition-records")
 
 	PointAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
+	PointBeforeProduce = roles.Point("before-produce")       // a group member has the input record, its output not yet sent
+	PointAfterBatch    = roles.Point("after-batch")          // the idempotent producer sent a batch, not yet acknowledged
 	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
 	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
 )
@@ -85,6 +101,7 @@ const (
 	kafkaConcurrentTxns       = 51
 	kafkaUnstableOffsetCommit = 88 // offsets of an open transaction are pending
 	kafkaProducerFenced       = 90 // the coordinator fences an old epoch
+	kafkaIllegalGeneration    = 22 // the group moved on: the member lost its partition
 )
 
 // Log record states. The COMMITTED/ABORTED state of a data record is the

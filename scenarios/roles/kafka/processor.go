@@ -38,6 +38,7 @@ type Processor struct {
 	HasDB       bool
 	Batch       int64
 	Timeout     sim.Time
+	Heartbeat   sim.Time // 0: no consumer group protocol (it owns the input from the start)
 }
 
 // Processor phases: what it is waiting for.
@@ -52,6 +53,8 @@ const (
 	kpEndTxn                         // end-txn-result (commit)
 	kpAbort                          // end-txn-result (abort)
 	kpDone                           // every input record processed and committed
+	kpJoin                           // assignment (answer to join-group)
+	kpStandby                        // assignment (a rebalance hands it the partition)
 )
 
 const (
@@ -96,9 +99,18 @@ func (p *Processor) put(ctx *sim.Context, key int64, r sim.Record) {
 
 func txnMode(ctx *sim.Context) bool { return ctx.Semantics() == sim.Transactional }
 
-// Start registers the transactional id (transactional) or asks for the
-// committed position (at-least-once).
+// Start joins the group (with a Heartbeat), or starts working.
 func (p *Processor) Start(ctx *sim.Context) {
+	if p.grouped() {
+		p.request(ctx, kpJoin)
+		return
+	}
+	p.work(ctx)
+}
+
+// work registers the transactional id (transactional) or asks for the
+// committed position (at-least-once).
+func (p *Processor) work(ctx *sim.Context) {
 	if txnMode(ctx) {
 		p.request(ctx, kpInit)
 		return
@@ -126,6 +138,8 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 	corr := int32(token) // correlation id: only the answer to this very request is accepted
 	epoch := int64(prod.Epoch)
 	switch phase {
+	case kpJoin:
+		ctx.Send(p.Broker, joinGroup{Corr: corr}.encode())
 	case kpInit:
 		ctx.Send(p.Coordinator, initPID{TxnID: kafkaTransactionalID, Corr: corr}.encode())
 	case kpOffsets:
@@ -141,10 +155,11 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 		}
 		ctx.Send(p.Broker, m.encode())
 	case kpCommitOffsets:
+		gen := p.generation(ctx)
 		if txnMode(ctx) {
-			ctx.Send(p.Broker, txnOffsets{PID: prod.PID, Epoch: epoch, Position: run.Position, Corr: corr}.encode())
+			ctx.Send(p.Broker, txnOffsets{PID: prod.PID, Epoch: epoch, Position: run.Position, Corr: corr, Generation: int32(gen)}.encode())
 		} else {
-			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr}.encode())
+			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr, Generation: gen}.encode())
 		}
 	case kpEndTxn, kpAbort:
 		result := txnCommit
@@ -165,12 +180,16 @@ func (p *Processor) backoff(ctx *sim.Context) {
 // Timer retries the request it waited for. An unanswered transactional
 // produce is not retried: it aborts the transaction.
 func (p *Processor) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == TimerHeartbeat {
+		p.beat(ctx, t)
+		return
+	}
 	r := p.run(ctx)
 	if t.Kind != TimerTimeout || t.Key != r.Corr {
 		return
 	}
 	switch r.Phase {
-	case kpDone, kpExternal:
+	case kpDone, kpExternal, kpStandby:
 		return
 	case kpProduce:
 		if txnMode(ctx) {
@@ -192,6 +211,9 @@ func (p *Processor) begin(ctx *sim.Context) {
 	switch {
 	case r.Position > int64(ctx.Ops()):
 		p.wait(ctx, kpDone)
+		if p.grouped() {
+			p.leave(ctx)
+		}
 	case txnMode(ctx):
 		p.request(ctx, kpAddParts)
 	default:
@@ -215,12 +237,23 @@ func (p *Processor) next(ctx *sim.Context) {
 	p.request(ctx, kpCommitOffsets)
 }
 
-// reinit re-registers after an error that says the epoch is stale.
-func (p *Processor) reinit(ctx *sim.Context) { p.request(ctx, kpInit) }
+// reinit re-registers after an error that says the epoch is stale — or,
+// in a group, rejoins: a stale epoch there means another member took the
+// partition over, and registering again would fence that member.
+func (p *Processor) reinit(ctx *sim.Context) {
+	if p.grouped() {
+		p.rejoin(ctx)
+		return
+	}
+	p.request(ctx, kpInit)
+}
 
 // Receive advances the loop on the answer it waits for and ignores every
 // other message (late answers, network copies).
 func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
+	if p.grouped() && p.memberReceive(ctx, m) {
+		return
+	}
 	r := p.run(ctx)
 	prod := p.client(ctx)
 	if kafkaCorrelated(m.Kind) && int64(m.Attempt) != r.Corr {
@@ -270,6 +303,12 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 			prod.Seq++
 			p.put(ctx, kpProducer, prod.encode())
 		}
+		// Only a group member offers this point (the scenarios without a
+		// group keep their crash points): frozen here, it sends the
+		// produce when it wakes up — a zombie's write.
+		if p.grouped() && ctx.CrashPoint(PointBeforeProduce, &m) {
+			return
+		}
 		p.request(ctx, kpProduce)
 		// The output is on its way; its transaction is not committed.
 		if ctx.CrashPoint(PointAfterProduce, &m) {
@@ -303,7 +342,10 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		a := decodeOffsetAck(m)
 		if !txnMode(ctx) {
-			if a.Position == r.Position {
+			switch {
+			case a.Err != 0:
+				p.reinit(ctx) // the group moved on: rejoin
+			case a.Position == r.Position:
 				p.begin(ctx)
 			}
 			return
@@ -369,17 +411,19 @@ var (
 	kafkaProcessorDB          = roles.OptionalNode("db", "an external database also written for every record (outside the transaction)")
 	kafkaProcessorBatch       = roles.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
 	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
+	kafkaProcessorHeartbeat   = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-processor",
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout},
+		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
+				Heartbeat: kafkaProcessorHeartbeat.Get(a),
 			}
 			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
 			return p, kafkaProcessorTables()

@@ -144,35 +144,39 @@ func decodeAddPartsOK(m sim.Message) addPartsOK {
 }
 
 // txnOffsets puts the consumed position into a transaction. Slots: Key
-// PID, Value Epoch, Payload Position (next input position), Attempt Corr.
+// PID, Value Epoch, Payload Position (next input position), Attempt Corr,
+// Status Generation (of the consumer group, KIP-447; 0 without one).
 type txnOffsets struct {
-	PID      int64
-	Epoch    int64
-	Position int64
-	Corr     int32
+	PID        int64
+	Epoch      int64
+	Position   int64
+	Corr       int32
+	Generation int32
 }
 
 func (t txnOffsets) encode() sim.Message {
-	return sim.Message{Kind: MsgTxnOffsets, Key: t.PID, Value: t.Epoch, Payload: t.Position, Attempt: t.Corr}
+	return sim.Message{Kind: MsgTxnOffsets, Key: t.PID, Value: t.Epoch, Payload: t.Position, Attempt: t.Corr, Status: t.Generation}
 }
 
 func decodeTxnOffsets(m sim.Message) txnOffsets {
-	return txnOffsets{PID: m.Key, Epoch: m.Value, Position: m.Payload, Corr: m.Attempt}
+	return txnOffsets{PID: m.Key, Epoch: m.Value, Position: m.Payload, Corr: m.Attempt, Generation: m.Status}
 }
 
 // offsetCommit commits the consumed position at once. Slots: Payload
-// Position, Attempt Corr.
+// Position, Attempt Corr, Key Generation (of the consumer group; 0
+// without one).
 type offsetCommit struct {
-	Position int64
-	Corr     int32
+	Position   int64
+	Corr       int32
+	Generation int64
 }
 
 func (o offsetCommit) encode() sim.Message {
-	return sim.Message{Kind: MsgOffsetCommit, Payload: o.Position, Attempt: o.Corr}
+	return sim.Message{Kind: MsgOffsetCommit, Payload: o.Position, Attempt: o.Corr, Key: o.Generation}
 }
 
 func decodeOffsetCommit(m sim.Message) offsetCommit {
-	return offsetCommit{Position: m.Payload, Corr: m.Attempt}
+	return offsetCommit{Position: m.Payload, Corr: m.Attempt, Generation: m.Key}
 }
 
 // offsetAck answers txn-offset-commit and offset-commit. Slots: Key PID
