@@ -25,11 +25,10 @@ type sagaHoldings struct {
 }
 
 func (x *sagaHoldings) slot(op sim.OpID, series int64) int {
-	i := int(op)*sagaSeries + int(series) - 1
-	for len(x.net) <= i {
+	for len(x.net) < (int(op)+1)*sagaSeries { // whole blocks: every op has all its participants
 		x.net = append(x.net, 0)
 	}
-	return i
+	return int(op)*sagaSeries + min(max(int(series), 1), sagaSeries) - 1
 }
 
 // Record implements sim.Recorder.
