@@ -7,12 +7,12 @@ import (
 
 // RestClient calls a rest-service, one request per operation, spaced
 // Interval apart. Operation op is made by user (op-1) % Users + 1, with
-// the method Method names (or, for "mixed", GET, PUT, DELETE, POST in
-// turn). Under at-most-once it sends once; otherwise it retries whenever
+// the method Method names (or, for "mixed", GET, PUT, DELETE, POST, PATCH
+// in turn). Under at-most-once it sends once; otherwise it retries whenever
 // Timeout passes without an answer — every method alike, as a browser, a
 // proxy or a mobile SDK does.
 //
-// Under the idempotent semantics a POST carries an Idempotency-Key made
+// Under the idempotent semantics a POST or a PATCH carries an Idempotency-Key made
 // as Keys says: "unique" (one per operation, a UUID), "user-counter" (the
 // user's own payment count: 1, 2, 3… — unique per user, the same across
 // users) or "omit-odd" (an old app version that sends no key on every other
@@ -43,7 +43,7 @@ func (c *RestClient) method(op sim.OpID) int32 {
 	if c.Method != 0 {
 		return c.Method
 	}
-	return int32((int64(op)-1)%4) + methodGet
+	return int32((int64(op)-1)%5) + methodGet
 }
 
 // user is the user who makes operation op.
@@ -51,7 +51,7 @@ func (c *RestClient) user(op sim.OpID) int64 { return (int64(op)-1)%c.Users + 1 
 
 // key is the Idempotency-Key of operation op's request, 0 for none.
 func (c *RestClient) key(ctx *sim.Context, op sim.OpID) idemKey {
-	if !roles.Idempotent(ctx.Semantics()) || c.method(op) != methodPost {
+	if m := c.method(op); !roles.Idempotent(ctx.Semantics()) || (m != methodPost && m != methodPatch) {
 		return 0
 	}
 	switch c.Keys {
@@ -106,9 +106,9 @@ var (
 	restClientService  = roles.Node("service", "the rest-service it calls")
 	restClientInterval = roles.Duration("interval", "100ms", "time between the starts of two operations")
 	restClientTimeout  = roles.Duration("timeout", "1s", "how long it waits before retrying")
-	restClientMethod   = roles.Enum("method", "post", []string{"get", "put", "delete", "post", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST in turn")
+	restClientMethod   = roles.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")
 	restClientUsers    = roles.Int("users", 1, 1, 99, "how many users share the operations, in turn")
-	restClientKeys     = roles.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation")
+	restClientKeys     = roles.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation")
 )
 
 func init() {
@@ -117,7 +117,7 @@ func init() {
 		Doc:     "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
 		Options: []roles.Option{restClientService, restClientInterval, restClientTimeout, restClientMethod, restClientUsers, restClientKeys},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			method := map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost}[restClientMethod.Get(a)]
+			method := map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost, "patch": methodPatch}[restClientMethod.Get(a)]
 			c := &RestClient{
 				Service: restClientService.Get(a), Interval: restClientInterval.Get(a), Timeout: restClientTimeout.Get(a),
 				Method: method, Users: int64(restClientUsers.Get(a)), Keys: restClientKeys.Get(a),

@@ -24,7 +24,8 @@ const (
 	methodPut
 	methodDelete
 	methodPost
+	methodPatch
 )
 
 // methodNames are the methods' names, indexed by method.
-var methodNames = [...]string{"", "GET", "PUT", "DELETE", "POST"}
+var methodNames = [...]string{"", "GET", "PUT", "DELETE", "POST", "PATCH"}

@@ -14,11 +14,14 @@ import (
 //     nothing (a change is an effect on applied);
 //   - DELETE /resources/{op} removes it: idempotent, a second DELETE finds
 //     nothing and answers 404, changing nothing;
+//   - PATCH /resources/{op} adds one to the resource ({"op": "increment"}):
+//     neither safe nor idempotent, every PATCH it handles is a change;
 //   - POST /payments creates a payment: neither safe nor idempotent, every
 //     POST it handles is a new charge on card-charges, unless the request
 //     carries an Idempotency-Key (idempotent semantics): then the answer
 //     is stored under the key, with the charge, in one local transaction,
-//     and a retry is answered from the store.
+//     and a retry is answered from the store. A PATCH with a key is
+//     handled the same way.
 //
 // Resources 1..ops exist with value 1 when the service first starts. The
 // service does not fingerprint bodies (key reuse with another body is its
@@ -80,8 +83,10 @@ func (s *RestService) Receive(ctx *sim.Context, m sim.Message) {
 		resp = s.put(ctx, m.Op, req)
 	case methodDelete:
 		resp = s.delete(ctx, m.Op)
+	case methodPatch:
+		resp = s.keyed(ctx, m.Op, req, false, func() httpResponse { return s.patch(ctx, m.Op) })
 	default:
-		resp = s.post(ctx, m.Op, req)
+		resp = s.keyed(ctx, m.Op, req, true, func() httpResponse { return s.charge(ctx, m.Op) })
 	}
 	if ctx.CrashPoint(PointAfterStore, &m) {
 		return
@@ -135,28 +140,43 @@ func (s *RestService) delete(ctx *sim.Context, op sim.OpID) httpResponse {
 	return httpResponse{Status: statusNoContent}
 }
 
-// post creates a payment. Under the idempotent semantics a request with a
-// key is looked up first; the charge and the stored answer are one local
-// transaction (both written before the answer leaves).
-func (s *RestService) post(ctx *sim.Context, op sim.OpID, req restRequest) httpResponse {
+// patch adds one to resource op: a change every time.
+func (s *RestService) patch(ctx *sim.Context, op sim.OpID) httpResponse {
+	rec, ok := ctx.Get(restResources, int64(op), op)
+	r := decodeResourceRow(rec)
+	if !ok || !r.Exists {
+		return httpResponse{Status: roles.StatusNotFound}
+	}
+	r.Value++
+	ctx.Put(restResources, int64(op), op, r.encode())
+	ctx.Effect(SinkApplied, op, r.Value)
+	return httpResponse{Status: roles.StatusOK, Result: r.Value}
+}
+
+// keyed runs do — a POST's charge or a PATCH — under the Idempotency-Key
+// protocol when the semantics is idempotent: the key is looked up first,
+// and the change and the stored answer are one local transaction (both
+// written before the answer leaves). isReceipt says the answer is a
+// payment's receipt, which the recompute bug renders again.
+func (s *RestService) keyed(ctx *sim.Context, op sim.OpID, req restRequest, isReceipt bool, do func() httpResponse) httpResponse {
 	if !roles.Idempotent(ctx.Semantics()) {
-		return s.charge(ctx, op)
+		return do()
 	}
 	if req.Key == 0 && !s.AcceptKeyless {
-		return httpResponse{Status: roles.StatusBadRequest} // no key: refused, nothing charged
+		return httpResponse{Status: roles.StatusBadRequest} // no key: refused, nothing done
 	}
 	if req.Key == 0 {
-		return s.charge(ctx, op) // the bug: a keyless POST is processed like a plain one
+		return do() // the bug: a keyless request is processed like a plain one
 	}
 	key := restKeyScope(req.User, req.Key, !s.GlobalKeys)
 	if rec, known := ctx.Get(restKeys, key, op); known {
 		stored := decodeRestKeyRow(rec)
-		if s.RecomputeReply { // rendered again: the balance it shows is today's
+		if s.RecomputeReply && isReceipt { // rendered again: the balance it shows is today's
 			return httpResponse{Status: stored.Status, Result: receipt(stored.Txn, s.counters(ctx).Payments)}
 		}
 		return httpResponse{Status: stored.Status, Result: stored.Receipt}
 	}
-	resp := s.charge(ctx, op)
+	resp := do()
 	ctx.Put(restKeys, key, op, restKeyRow{Status: resp.Status, Receipt: resp.Result, Txn: receiptTxn(resp.Result)}.encode())
 	return resp
 }
