@@ -34,6 +34,8 @@ type Link struct {
 	Delay                sim.Time // base one-way delay
 	Jitter               sim.Time // extra delay drawn uniformly from [0, Jitter]
 	SlowDelay            sim.Time // extra delay of a slow message
+	LateProbability      float64  // the message is held LateDelay: it arrives past a horizon
+	LateDelay            sim.Time // extra delay of a late message
 	Partitions           []Window // while one is open, every message is dropped
 }
 
@@ -42,16 +44,16 @@ func (l *Link) Validate() error {
 	for _, p := range []struct {
 		name string
 		v    float64
-	}{{sim.ChoiceLoss.String(), l.LossProbability}, {sim.ChoiceDuplicate.String(), l.DuplicateProbability}, {sim.ChoiceSlow.String(), l.SlowProbability}} {
+	}{{sim.ChoiceLoss.String(), l.LossProbability}, {sim.ChoiceDuplicate.String(), l.DuplicateProbability}, {sim.ChoiceSlow.String(), l.SlowProbability}, {sim.ChoiceLate.String(), l.LateProbability}} {
 		if !(p.v >= 0 && p.v <= 1) {
 			return fmt.Errorf("network: %s probability %v is outside [0,1]", p.name, p.v)
 		}
 	}
-	if l.Delay < 0 || l.Jitter < 0 || l.SlowDelay < 0 {
-		return fmt.Errorf("network: negative delay (delay %d, jitter %d, slow %d)", l.Delay, l.Jitter, l.SlowDelay)
+	if l.Delay < 0 || l.Jitter < 0 || l.SlowDelay < 0 || l.LateDelay < 0 {
+		return fmt.Errorf("network: negative delay (delay %d, jitter %d, slow %d, late %d)", l.Delay, l.Jitter, l.SlowDelay, l.LateDelay)
 	}
-	if l.Delay > MaxDelay || l.Jitter > MaxDelay || l.SlowDelay > MaxDelay {
-		return fmt.Errorf("network: delay above %d ticks (delay %d, jitter %d, slow %d)", MaxDelay, l.Delay, l.Jitter, l.SlowDelay)
+	if l.Delay > MaxDelay || l.Jitter > MaxDelay || l.SlowDelay > MaxDelay || l.LateDelay > MaxDelay {
+		return fmt.Errorf("network: delay above %d ticks (delay %d, jitter %d, slow %d, late %d)", MaxDelay, l.Delay, l.Jitter, l.SlowDelay, l.LateDelay)
 	}
 	for _, w := range l.Partitions {
 		if w.To < w.From {
@@ -62,7 +64,7 @@ func (l *Link) Validate() error {
 }
 
 // SetProbability sets the probability of the message fault kind k
-// (loss, duplicate or slow) on the link; other kinds are not link faults.
+// (loss, duplicate, slow or late) on the link; other kinds are not link faults.
 func (l *Link) SetProbability(k sim.ChoiceKind, p float64) {
 	switch k {
 	case sim.ChoiceLoss:
@@ -71,6 +73,8 @@ func (l *Link) SetProbability(k sim.ChoiceKind, p float64) {
 		l.DuplicateProbability = p
 	case sim.ChoiceSlow:
 		l.SlowProbability = p
+	case sim.ChoiceLate:
+		l.LateProbability = p
 	}
 }
 
@@ -119,7 +123,7 @@ func jitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 }
 
 // Transmit implements sim.Network. The choices are asked in a fixed order —
-// loss, duplicate, slow, then jitter per copy — so a list of answers (an
+// loss, duplicate, slow, late, then jitter per copy — so a list of answers (an
 // explored schedule) means the same thing on every machine; a random run
 // answers each by its identity, so there the order does not matter.
 func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fate {
@@ -137,6 +141,10 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 	if choose(ch, sim.ChoiceSlow, l.SlowProbability, m) {
 		f.Slow = true
 		f.Delay += l.SlowDelay
+	}
+	if choose(ch, sim.ChoiceLate, l.LateProbability, m) {
+		f.Late = true
+		f.Delay += l.LateDelay
 	}
 	f.Delay += jitter(ch, l, m, 0)
 	if f.Duplicate {

@@ -115,7 +115,7 @@ func TestPartitionDropsWithoutChoice(t *testing.T) {
 }
 
 // TestChoiceOrder checks the documented order of choices — loss,
-// duplicate, slow, then jitter per copy — the identity each choice
+// duplicate, slow, late, then jitter per copy — the identity each choice
 // carries, and the fate built from the answers.
 func TestChoiceOrder(t *testing.T) {
 	full := Link{LossProbability: 0.1, DuplicateProbability: 0.2, SlowProbability: 0.3, Delay: 10, Jitter: 6, SlowDelay: 1000}
@@ -137,6 +137,10 @@ func TestChoiceOrder(t *testing.T) {
 			"duplicate,slow,jitter", sim.Fate{Delay: 1}},
 		{"only slow", Link{SlowProbability: 1, SlowDelay: 7}, []int{1}, "slow", sim.Fate{Delay: 7, Slow: true}},
 		{"only jitter", Link{Jitter: 3}, []int{3}, "jitter", sim.Fate{Delay: 3}},
+		{"late", Link{LateProbability: 0.5, LateDelay: 60_000, Delay: 10}, []int{1}, "late", sim.Fate{Delay: 60_010, Late: true}},
+		{"slow and late", Link{SlowProbability: 0.3, SlowDelay: 1000, LateProbability: 0.5, LateDelay: 60_000}, []int{1, 1}, "slow,late",
+			sim.Fate{Delay: 61_000, Slow: true, Late: true}},
+		{"not late", Link{LateProbability: 0.5, LateDelay: 60_000, Delay: 10}, []int{0}, "late", sim.Fate{Delay: 10}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,6 +165,7 @@ func TestChoiceOrder(t *testing.T) {
 					sim.ChoiceLoss:      {2, tc.link.LossProbability},
 					sim.ChoiceDuplicate: {2, tc.link.DuplicateProbability},
 					sim.ChoiceSlow:      {2, tc.link.SlowProbability},
+					sim.ChoiceLate:      {2, tc.link.LateProbability},
 					sim.ChoiceJitter:    {int32(tc.link.Jitter) + 1, 0},
 				}[c.Kind]
 				if c.N != want.n || c.P != want.p {

@@ -68,6 +68,8 @@ func DescribeFault(topo *sim.Topology, f sim.Fault) string {
 		return fmt.Sprintf("%s %s #%d duplicated by the network (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	case sim.ChoiceSlow:
 		return fmt.Sprintf("%s %s #%d delayed past the timer waiting for it (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
+	case sim.ChoiceLate:
+		return fmt.Sprintf("%s %s #%d held late, past the horizon (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	}
 	return f.Kind.String()
 }

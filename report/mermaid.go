@@ -44,6 +44,8 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 			fmt.Fprintf(&b, "    Note over %s,%s: network duplicates %s\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
 		case sim.EvSlow:
 			fmt.Fprintf(&b, "    Note over %s,%s: %s is slow\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
+		case sim.EvLate:
+			fmt.Fprintf(&b, "    Note over %s,%s: %s is held late\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
 		case sim.EvStoreGet:
 			res := "not found"
 			if e.Found {

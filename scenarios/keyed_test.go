@@ -19,7 +19,7 @@ type sendID struct {
 
 // fate is what the random chooser decided for one send.
 type fate struct {
-	lost, duplicated, slow bool
+	lost, duplicated, slow, late bool
 }
 
 // fateRecorder folds a trace into the fate of every send, by identity.
@@ -44,7 +44,7 @@ func (r *fateRecorder) Record(e *sim.Event) {
 		id.occurrence = r.seen[id]
 		r.fates[id] = fate{}
 		r.byID[m.ID] = id
-	case sim.EvDrop, sim.EvDuplicate, sim.EvSlow:
+	case sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate:
 		id, ok := r.byID[m.ID]
 		if !ok {
 			return
@@ -57,6 +57,8 @@ func (r *fateRecorder) Record(e *sim.Event) {
 			f.duplicated = true
 		case e.Kind == sim.EvSlow:
 			f.slow = true
+		case e.Kind == sim.EvLate:
+			f.late = true
 		}
 		r.fates[id] = f
 	}
@@ -101,7 +103,7 @@ func TestKeyedFaultsAcrossSemantics(t *testing.T) {
 								continue
 							}
 							compared++
-							same := a.lost == b.lost && (a.lost || a.duplicated == b.duplicated && a.slow == b.slow)
+							same := a.lost == b.lost && (a.lost || a.duplicated == b.duplicated && a.slow == b.slow && a.late == b.late)
 							if !same {
 								differ++
 								if len(first) < 5 {

@@ -176,7 +176,7 @@ func (b *builder) wire() { b.net = network.New(len(b.nodes)) }
 // fault-free (a service and its gateway in one data centre).
 func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time, windows []network.Window) {
 	f := b.set.Faults
-	l := network.Link{Delay: delay, Jitter: jitter, SlowDelay: slowDelay, Partitions: windows}
+	l := network.Link{Delay: delay, Jitter: jitter, SlowDelay: slowDelay, LateDelay: f.DurationOf(sim.FaultLate), Partitions: windows}
 	if class == "reliable" {
 		l.Jitter = 0
 		*b.net.Link(from, to) = l

@@ -129,6 +129,7 @@ type FaultCounts struct {
 	Slow      int `json:"slow"`
 	Crash     int `json:"crash"`
 	Pause     int `json:"pause"`
+	Late      int `json:"late"`
 	Partition int `json:"partition"`
 	Down      int `json:"down"`
 }
@@ -156,6 +157,8 @@ func (f FaultCounts) Of(k ChoiceKind) int {
 		return f.Crash
 	case ChoicePause:
 		return f.Pause
+	case ChoiceLate:
+		return f.Late
 	}
 	return 0
 }
@@ -254,6 +257,8 @@ func (c *Checker) Record(e *Event) {
 		c.faults.Crash++
 	case EvPause:
 		c.faults.Pause++
+	case EvLate:
+		c.faults.Late++
 	}
 }
 

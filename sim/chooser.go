@@ -3,7 +3,7 @@ package sim
 // ChoiceKind says what a Choice decides.
 type ChoiceKind uint8
 
-// The kinds of choice. Loss, Duplicate, Slow, Crash and Pause are faults: they have
+// The kinds of choice. Loss, Duplicate, Slow, Crash, Pause and Late are faults: they have
 // two alternatives, 0 (the fault-free default) and 1 (the fault), and cost 1
 // in a fault budget. Jitter is not a fault: it picks one of N extra delays.
 const (
@@ -13,6 +13,7 @@ const (
 	ChoiceCrash                           // crash this node at this crash point
 	ChoiceJitter                          // extra delay in ticks, 0..N-1
 	ChoicePause                           // freeze this node at this crash point, keeping its state
+	ChoiceLate                            // hold this message past a horizon (the late-ms setting)
 )
 
 // The name, label and shape of each kind are in faults.go.

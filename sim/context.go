@@ -68,6 +68,11 @@ func (c *Context) Send(to NodeID, m Message) {
 		e.Msg = m
 		w.emit(e)
 	}
+	if fate.Late {
+		e := w.event(EvLate, c.node, to)
+		e.Msg = m
+		w.emit(e)
+	}
 	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m})
 	if fate.Duplicate {
 		e := w.event(EvDuplicate, c.node, to)

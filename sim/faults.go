@@ -30,6 +30,7 @@ const (
 	FaultSlow
 	FaultCrash
 	FaultPause
+	FaultLate
 	NumFaultKinds // the number of fault kinds
 )
 
@@ -99,6 +100,10 @@ var FaultKinds = [NumFaultKinds]FaultKindSpec{
 		Help: "probability that the service/consumer freezes at each crash point, keeping its state",
 		Duration: &DurationSetting{Name: "pause-ms", JSON: "pause_ms", Default: 5_000, Min: 1, Max: 3_600_000,
 			Help: "how long a paused node stays frozen, in milliseconds"}},
+	FaultLate: {Name: "late", JSON: "late", Choice: ChoiceLate, Links: AllLinks,
+		Help: "probability that a message is held past a horizon (--late-ms) before it arrives",
+		Duration: &DurationSetting{Name: "late-ms", JSON: "late_ms", Default: 60_000, Min: 1, Max: 3_600_000,
+			Help: "how long a late message is held, in milliseconds: the horizon it arrives after"}},
 }
 
 // String returns the kind's name.
@@ -224,6 +229,7 @@ var choiceKinds = [...]choiceKindSpec{
 	ChoiceCrash:     {name: "crash", past: "crashed", fault: true, atPoint: true},
 	ChoiceJitter:    {name: "jitter"},
 	ChoicePause:     {name: "pause", past: "paused", fault: true, atPoint: true},
+	ChoiceLate:      {name: "late", past: "late", fault: true},
 }
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).

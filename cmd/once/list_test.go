@@ -16,6 +16,8 @@ var catalogNames = []string{
 	"new-key-per-retry", "server-generated-key", "in-memory-dedup-restart", "mark-after-effect",
 	"rate-limit-403-backoff", "multi-step-operation", "increment-vs-set", "upsert-natural-key",
 	"windowed-aggregate-recompute",
+	"http-methods", "missing-key-400", "key-scoped-to-user", "nondeterministic-response",
+	"saga-orchestrator", "telemetry-at-most-once", "dedup-store-growth", "pubsub-subscriber-session",
 }
 
 // TestListJSONCoversTheCatalog: `once list --format json` names every

@@ -262,7 +262,7 @@ func newSVGDiagram(p *Panel) *svgDiagram {
 		switch e.Kind {
 		case sim.EvSend:
 			d.msgs[e.Msg.ID] = &svgMsg{send: i}
-		case sim.EvDeliver, sim.EvDrop, sim.EvSlow:
+		case sim.EvDeliver, sim.EvDrop, sim.EvSlow, sim.EvLate:
 			m := d.msgs[e.Msg.ID]
 			if m == nil {
 				continue
@@ -313,7 +313,7 @@ func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
 func (d *svgDiagram) slotNode(i int) (sim.NodeID, bool) {
 	e := &d.events[i]
 	switch e.Kind {
-	case sim.EvDuplicate, sim.EvSlow:
+	case sim.EvDuplicate, sim.EvSlow, sim.EvLate:
 		return 0, false
 	case sim.EvDrop:
 		if m := d.msgs[e.Msg.ID]; m != nil && d.events[m.send].At == e.At {

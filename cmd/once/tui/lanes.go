@@ -178,7 +178,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 		if hasPeer {
 			arrow(node, g.col(e.Peer), '═', '●', '▷', 1)
 		}
-	case sim.EvSlow:
+	case sim.EvSlow, sim.EvLate:
 		if hasPeer {
 			arrow(node, g.col(e.Peer), '┈', '●', '▷', 1)
 		}
@@ -287,6 +287,8 @@ func laneLabel(topo *sim.Topology, e *sim.Event) string {
 		return "DUPLICATE " + msg()
 	case sim.EvSlow:
 		return "SLOW " + msg()
+	case sim.EvLate:
+		return "LATE " + msg()
 	case sim.EvTimerFire:
 		return fmt.Sprintf("timer %s %s", topo.TimerName(sim.TimerKind(e.Label)), m.Op)
 	case sim.EvCrash:

@@ -179,7 +179,7 @@ func (r *result) index() {
 // message, so that "drop this message" means something on them.
 func messageEvent(k sim.EventKind) bool {
 	switch k {
-	case sim.EvSend, sim.EvDeliver, sim.EvDrop, sim.EvDuplicate, sim.EvSlow:
+	case sim.EvSend, sim.EvDeliver, sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate:
 		return true
 	}
 	return false

@@ -56,7 +56,7 @@ func eventStyle(k sim.EventKind) lipgloss.Style {
 		return styleBad
 	case sim.EvEffect:
 		return styleWarn.Bold(true)
-	case sim.EvDuplicate, sim.EvSlow:
+	case sim.EvDuplicate, sim.EvSlow, sim.EvLate:
 		return styleMagenta
 	case sim.EvRestart, sim.EvResume:
 		return styleAccent

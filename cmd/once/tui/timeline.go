@@ -79,7 +79,7 @@ func nextMatching(events []sim.Event, from, dir int, pred func(*sim.Event) bool)
 // notable is what n/N jump between: faults, crashes, restarts and effects.
 func notable(e *sim.Event) bool {
 	switch e.Kind {
-	case sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvCrash, sim.EvRestart, sim.EvPause, sim.EvResume, sim.EvEffect:
+	case sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate, sim.EvCrash, sim.EvRestart, sim.EvPause, sim.EvResume, sim.EvEffect:
 		return true
 	}
 	return false

@@ -1,0 +1,128 @@
+package payments
+
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// RestClient calls a rest-service, one request per operation, spaced
+// Interval apart. Operation op is made by user (op-1) % Users + 1, with
+// the method Method names (or, for "mixed", GET, PUT, DELETE, POST, PATCH
+// in turn). Under at-most-once it sends once; otherwise it retries whenever
+// Timeout passes without an answer — every method alike, as a browser, a
+// proxy or a mobile SDK does.
+//
+// Under the idempotent semantics a POST or a PATCH carries an Idempotency-Key made
+// as Keys says: "unique" (one per operation, a UUID), "user-counter" (the
+// user's own payment count: 1, 2, 3… — unique per user, the same across
+// users) or "omit-odd" (an old app version that sends no key on every other
+// operation). GET, PUT and DELETE carry none: they need none.
+//
+// Every final answer is an outcome (late ones too); the first answer to a
+// GET is shown to the user, an effect on applied.
+type RestClient struct {
+	Service  sim.NodeID
+	Interval sim.Time
+	Timeout  sim.Time
+	Method   int32 // 0 = mixed
+	Users    int64
+	Keys     string // unique | user-counter | omit-odd
+}
+
+const restClientOps sim.TableID = 0
+
+// Start schedules the workload.
+func (c *RestClient) Start(ctx *sim.Context) {
+	for op := 1; op <= ctx.Ops(); op++ {
+		ctx.After(sim.Time(op-1)*c.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op)})
+	}
+}
+
+// method is the method of operation op.
+func (c *RestClient) method(op sim.OpID) int32 {
+	if c.Method != 0 {
+		return c.Method
+	}
+	return int32((int64(op)-1)%5) + methodGet
+}
+
+// user is the user who makes operation op.
+func (c *RestClient) user(op sim.OpID) int64 { return (int64(op)-1)%c.Users + 1 }
+
+// key is the Idempotency-Key of operation op's request, 0 for none.
+func (c *RestClient) key(ctx *sim.Context, op sim.OpID) idemKey {
+	if m := c.method(op); !roles.Idempotent(ctx.Semantics()) || (m != methodPost && m != methodPatch) {
+		return 0
+	}
+	switch c.Keys {
+	case "user-counter":
+		return idemKey((int64(op)-1)/c.Users + 1) // this user's n-th payment
+	case "omit-odd":
+		if op%2 == 1 {
+			return 0
+		}
+	}
+	return clientKey(op)
+}
+
+func (c *RestClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
+	ctx.Put(restClientOps, int64(op), op, opRow{State: roles.OpPending, Attempt: attempt}.encode())
+	req := restRequest{Method: c.method(op), User: c.user(op), Key: c.key(ctx, op), Body: fingerprint(roles.Payload(op))}
+	ctx.Send(c.Service, req.encode(envelope{Kind: MsgRest, Op: op, Attempt: attempt}))
+	if ctx.Semantics() != sim.AtMostOnce {
+		ctx.After(c.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
+	}
+}
+
+// Timer starts an operation or retries one still unanswered.
+func (c *RestClient) Timer(ctx *sim.Context, t sim.Timer) {
+	switch t.Kind {
+	case roles.TimerStartOp:
+		c.send(ctx, t.Op, 1)
+	case roles.TimerRetry:
+		r, ok := ctx.Get(restClientOps, int64(t.Op), t.Op)
+		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
+			c.send(ctx, t.Op, t.Attempt+1)
+		}
+	}
+}
+
+// Receive accepts an answer: an outcome, and for the first answer to a
+// GET, the read shown to the user.
+func (c *RestClient) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgRestResponse {
+		return
+	}
+	resp := decodeHTTPResponse(m)
+	resp.outcome(ctx, m.Op)
+	r, ok := ctx.Get(restClientOps, int64(m.Op), m.Op)
+	if ok && decodeOpRow(r).State == roles.OpPending && c.method(m.Op) == methodGet {
+		ctx.Effect(SinkApplied, m.Op, resp.Result)
+	}
+	roles.FinishOp(ctx, restClientOps, m.Op)
+}
+
+var (
+	restClientService  = roles.Node("service", "the rest-service it calls")
+	restClientInterval = roles.Duration("interval", "100ms", "time between the starts of two operations")
+	restClientTimeout  = roles.Duration("timeout", "1s", "how long it waits before retrying")
+	restClientMethod   = roles.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")
+	restClientUsers    = roles.Int("users", 1, 1, 99, "how many users share the operations, in turn")
+	restClientKeys     = roles.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "rest-client",
+		Doc:     "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
+		Options: []roles.Option{restClientService, restClientInterval, restClientTimeout, restClientMethod, restClientUsers, restClientKeys},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			method := map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost, "patch": methodPatch}[restClientMethod.Get(a)]
+			c := &RestClient{
+				Service: restClientService.Get(a), Interval: restClientInterval.Get(a), Timeout: restClientTimeout.Get(a),
+				Method: method, Users: int64(restClientUsers.Get(a)), Keys: restClientKeys.Get(a),
+			}
+			return c, []sim.TableSpec{{Name: "ops"}}
+		},
+	})
+}

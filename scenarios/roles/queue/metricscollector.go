@@ -1,0 +1,83 @@
+package queue
+
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// MetricsCollector adds each delivered telemetry sample to a dashboard
+// counter (an effect on metric-samples) and commits its offset:
+//
+//   - at-most-once: commit first, then count — a crash in between loses
+//     the sample, and the broker never redelivers it;
+//   - at-least-once: count, then commit — a lost commit or a crash in
+//     between brings a redelivery, counted again;
+//   - idempotent: a durable dedup row per sample, written with the count
+//     in one local transaction: exactly once, at the price of one row per
+//     sample ever seen (the dedup-rows metric).
+type MetricsCollector struct {
+	Broker sim.NodeID
+}
+
+const (
+	collectorDedup sim.TableID = iota // operation → counted (idempotent only)
+	collectorSeen                     // offsets seen: at-most-once transport dedup
+)
+
+// Start does nothing: the broker redelivers what was not committed.
+func (c *MetricsCollector) Start(*sim.Context) {}
+
+// Timer is unused.
+func (c *MetricsCollector) Timer(*sim.Context, sim.Timer) {}
+
+func (c *MetricsCollector) commit(ctx *sim.Context, m *sim.Message) {
+	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+}
+
+// Receive counts one delivered sample.
+func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
+	if m.Kind != MsgDeliver {
+		return
+	}
+	sample := decodeDelivery(m).Record
+	switch ctx.Semantics() {
+	case sim.AtMostOnce:
+		if transportDup(ctx, collectorSeen, decodeDelivery(m).Offset, m.Op) {
+			return
+		}
+		c.commit(ctx, &m)
+		if ctx.CrashPoint(PointAfterCommit, &m) {
+			return
+		}
+		ctx.Effect(SinkMetricSamples, m.Op, sample)
+	case sim.AtLeastOnce:
+		ctx.Effect(SinkMetricSamples, m.Op, sample)
+		if ctx.CrashPoint(PointAfterEffect, &m) {
+			return
+		}
+		c.commit(ctx, &m)
+	default:
+		if _, seen := ctx.Get(collectorDedup, int64(m.Op), m.Op); !seen {
+			ctx.Put(collectorDedup, int64(m.Op), m.Op, processedRow())
+			ctx.Effect(SinkMetricSamples, m.Op, sample)
+		}
+		if ctx.CrashPoint(PointAfterEffect, &m) {
+			return
+		}
+		c.commit(ctx, &m)
+	}
+}
+
+var metricsCollectorBroker = roles.Node("broker", "where commits go")
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "metrics-collector",
+		Doc:     "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
+		Options: []roles.Option{metricsCollectorBroker},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			c := &MetricsCollector{Broker: metricsCollectorBroker.Get(a)}
+			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true}}
+		},
+	})
+}
