@@ -131,13 +131,18 @@ type FaultCounts struct {
 	Pause     int `json:"pause"`
 	Partition int `json:"partition"`
 	Down      int `json:"down"`
+	Preempt   int `json:"preempt,omitempty"`
 }
 
 // Total returns the number of injected faults (partition and down drops are
-// consequences, not choices, and are not counted).
+// consequences, not choices, and preemptions are interleavings, not faults:
+// none of them is counted).
 func (f FaultCounts) Total() int {
 	n := 0
 	for _, k := range FaultChoiceKinds() {
+		if k.IsReorder() {
+			continue // an interleaving is a schedule, not an injected fault
+		}
 		n += f.Of(k)
 	}
 	return n
@@ -156,6 +161,8 @@ func (f FaultCounts) Of(k ChoiceKind) int {
 		return f.Crash
 	case ChoicePause:
 		return f.Pause
+	case ChoicePreempt:
+		return f.Preempt
 	}
 	return 0
 }
@@ -254,6 +261,8 @@ func (c *Checker) Record(e *Event) {
 		c.faults.Crash++
 	case EvPause:
 		c.faults.Pause++
+	case EvPreempt:
+		c.faults.Preempt++
 	}
 }
 

@@ -23,6 +23,8 @@ const (
 	// use; flags and scenario files (explore.max-faults, expect.explore)
 	// are checked against it.
 	MaxExploreFaults = 20
+	// MaxExplorePreemptions is the most preemptions one schedule may use.
+	MaxExplorePreemptions = 10
 )
 
 // stopCheckEvery is how many iterations of the search pass between two
@@ -31,11 +33,16 @@ const stopCheckEvery = 64
 
 // ExploreOptions bound an exhaustive search.
 type ExploreOptions struct {
-	MaxFaults int     // faults per schedule (each non-default fault choice costs 1)
-	Promise   Promise // the property checked; 0 = the semantics' own promise
-	Kinds     KindSet // fault kinds to enumerate; 0 = all
-	MaxDepth  int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
-	MaxStates int     // distinct states before giving up; 0 = DefaultExploreMaxStates
+	MaxFaults int // faults per schedule (each non-default fault choice costs 1)
+	// MaxPreemptions bounds the interleavings per schedule: each preempt
+	// choice taken (a handler descheduled between two store steps) costs
+	// 1, as CHESS and Coyote bound preemptions. 0 explores no interleaving
+	// but the run-to-completion order.
+	MaxPreemptions int
+	Promise        Promise // the property checked; 0 = the semantics' own promise
+	Kinds          KindSet // fault kinds to enumerate; 0 = all
+	MaxDepth       int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
+	MaxStates      int     // distinct states before giving up; 0 = DefaultExploreMaxStates
 	// MaxMemory is the budget, in bytes, of what the search holds (visited
 	// set, stack, world buffers), counted from sizes rather than read from
 	// the runtime so the cut is deterministic; 0 = DefaultExploreMaxMemory.
@@ -115,56 +122,84 @@ type stepChooser struct {
 	prefix  []int
 	answers []int
 	arity   []int
-	fault   []bool
+	cost    []budgetKind // what a non-default answer at each position costs
 	pos     int
-	budget  int // faults still allowed in this step
+	budget  [numBudgets]int // faults and preemptions still allowed in this step
 	kinds   KindSet
 }
 
-func (s *stepChooser) reset(prefix []int, budget int) {
-	s.prefix, s.answers, s.arity, s.fault, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.fault[:0], 0, budget
+// budgetKind says which budget a non-default answer is charged to.
+type budgetKind uint8
+
+const (
+	costFree    budgetKind = iota // jitter: not enumerated
+	costFault                     // a fault: the fault budget
+	costPreempt                   // an interleaving: the preemption budget
+	numBudgets
+)
+
+func costOf(k ChoiceKind) budgetKind {
+	switch {
+	case k.IsReorder():
+		return costPreempt
+	case k.IsFault():
+		return costFault
+	}
+	return costFree
+}
+
+func (s *stepChooser) reset(prefix []int, budget [numBudgets]int) {
+	s.prefix, s.answers, s.arity, s.cost, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.cost[:0], 0, budget
 }
 
 func (s *stepChooser) Choose(c Choice) int {
 	n := 1
-	isFault := c.Kind.IsFault()
-	if isFault && s.kinds.Has(c.Kind) {
-		n = 2
+	cost := costOf(c.Kind)
+	switch cost {
+	case costFault:
+		if s.kinds.Has(c.Kind) {
+			n = 2
+		}
+	case costPreempt:
+		n = 2 // offered whenever the search has a preemption budget
 	}
 	v := 0
 	if s.pos < len(s.prefix) {
 		v = s.prefix[s.pos]
 	}
-	if v >= n || (v != 0 && isFault && s.budget <= 0) {
+	if v >= n || (v != 0 && cost != costFree && s.budget[cost] <= 0) {
 		v = 0
 	}
-	if v != 0 && isFault {
-		s.budget--
+	if v != 0 && cost != costFree {
+		s.budget[cost]--
 	}
 	s.answers = append(s.answers, v)
 	s.arity = append(s.arity, n)
-	s.fault = append(s.fault, isFault)
+	s.cost = append(s.cost, cost)
 	s.pos++
 	return v
 }
 
 // next writes into dst the alternative vector after the one just run,
-// within the fault budget of the step; it returns false when the step is
+// within the budgets of the step; it returns false when the step is
 // exhausted.
-func (s *stepChooser) next(dst []int, budget int) ([]int, bool) {
+func (s *stepChooser) next(dst []int, budget [numBudgets]int) ([]int, bool) {
 	vec := append(dst[:0], s.answers...)
 	for i := len(vec) - 1; i >= 0; i-- {
 		if vec[i]+1 >= s.arity[i] {
 			continue
 		}
-		used := 0
-		for j := 0; j < i; j++ {
-			if vec[j] != 0 && s.fault[j] {
-				used++
+		c := s.cost[i]
+		if c != costFree {
+			used := 0
+			for j := 0; j < i; j++ {
+				if vec[j] != 0 && s.cost[j] == c {
+					used++
+				}
 			}
-		}
-		if s.fault[i] && used+1 > budget {
-			continue
+			if used+1 > budget[c] {
+				continue
+			}
 		}
 		vec[i]++
 		return vec[:i+1], true
@@ -211,6 +246,9 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
 		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
 	}
+	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > MaxExplorePreemptions {
+		return nil, fmt.Errorf("sim: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, MaxExplorePreemptions)
+	}
 	if opt.Promise == 0 {
 		opt.Promise = cfg.Semantics.Promise()
 	}
@@ -250,7 +288,7 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	e.account(rootBuf)
 	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
 	e.res.States = 1
-	e.push(rootBuf, 0, nil)
+	e.push(rootBuf, spent{}, nil)
 	e.search()
 	e.res.Memory = e.peak
 	return e.res, nil
@@ -274,11 +312,34 @@ type worldBuf struct {
 // frame is one level of the depth-first stack.
 type frame struct {
 	world    *worldBuf // nil when released; restore rebuilds it
-	faults   int       // faults used to reach this level
+	spent    spent     // faults and preemptions used to reach this level
 	vec      []int     // the next alternative vector to try from here
 	viaStart int       // path[viaStart:viaEnd] led here from the parent
 	viaEnd   int
 	done     bool // every alternative tried
+}
+
+// spent counts what a path used of each budget.
+type spent [numBudgets]int
+
+// left is what the search's bounds still allow after s.
+func (e *explorer) left(s spent) [numBudgets]int {
+	var b [numBudgets]int
+	b[costFault] = e.opt.MaxFaults - s[costFault]
+	b[costPreempt] = e.opt.MaxPreemptions - s[costPreempt]
+	return b
+}
+
+// stateKey is the key of a state in the visited set. The set keeps, per
+// key, the fewest faults used to reach it, which is sound for one budget
+// only; the preemptions used are therefore part of the key, so a state
+// reached with a different number of preemptions is a different entry
+// and never skipped for one reached with more preemption budget left.
+func stateKey(fp Fingerprint, s spent) Fingerprint {
+	if s[costPreempt] == 0 {
+		return fp
+	}
+	return Fingerprint(splitmix(uint64(fp) ^ uint64(s[costPreempt])*0x9e3779b97f4a7c15))
 }
 
 // explorer is the state of one search.
@@ -324,15 +385,19 @@ func (e *explorer) search() {
 		}
 		child := e.acquire()
 		child.w.CopyFrom(f.world.w)
-		e.sc.reset(f.vec, opt.MaxFaults-f.faults)
+		left := e.left(f.spent)
+		e.sc.reset(f.vec, left)
 		child.w.SetChooser(&e.sc)
 		stepped := child.w.Step()
 		res.Transitions++
 		via := e.sc.answers // valid until the next step; copied onto the path when pushed
-		used := f.faults + (opt.MaxFaults - f.faults - e.sc.budget)
+		used := f.spent
+		for c := range used {
+			used[c] += left[c] - e.sc.budget[c]
+		}
 		var more bool
 		oldCap := cap(f.vec)
-		f.vec, more = e.sc.next(f.vec, opt.MaxFaults-f.faults)
+		f.vec, more = e.sc.next(f.vec, left)
 		e.frameBytes += int64(cap(f.vec)-oldCap) * 8
 		f.done = !more
 		if f.done && top%e.every != 0 {
@@ -375,7 +440,7 @@ func (e *explorer) search() {
 				e.audited[fp] = cw.Clone()
 			}
 		}
-		if !opt.Stateless && !e.visited.add(fp, used) {
+		if !opt.Stateless && !e.visited.add(stateKey(fp, used), used[costFault]) {
 			res.Revisits++
 			e.pool = append(e.pool, child)
 			continue
@@ -407,9 +472,10 @@ func (e *explorer) search() {
 	}
 }
 
-// push adds a level holding world b, reached with used faults by the
-// choices via, and releases the world of the level that leaves the window.
-func (e *explorer) push(b *worldBuf, used int, via []int) {
+// push adds a level holding world b, reached with used faults and
+// preemptions by the choices via, and releases the world of the level that
+// leaves the window.
+func (e *explorer) push(b *worldBuf, used spent, via []int) {
 	var nf *frame
 	if n := len(e.spare); n > 0 {
 		nf, e.spare = e.spare[n-1], e.spare[:n-1]
@@ -421,7 +487,7 @@ func (e *explorer) push(b *worldBuf, used int, via []int) {
 	oldCap := cap(e.path)
 	e.path = append(e.path, via...)
 	e.frameBytes += int64(cap(e.path)-oldCap) * 8
-	*nf = frame{world: b, faults: used, vec: nf.vec[:0], viaStart: start, viaEnd: len(e.path)}
+	*nf = frame{world: b, spent: used, vec: nf.vec[:0], viaStart: start, viaEnd: len(e.path)}
 	oldCap = cap(e.stack)
 	e.stack = append(e.stack, nf)
 	e.frameBytes += int64(cap(e.stack)-oldCap) * 8
@@ -498,7 +564,7 @@ func (e *explorer) restore(j int) {
 	cur.w.CopyFrom(e.stack[i].world.w)
 	for m := i + 1; m <= j; m++ {
 		f := e.stack[m]
-		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
+		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.left(e.stack[m-1].spent))
 		cur.w.SetChooser(&e.replay)
 		cur.w.Step()
 		e.res.Replayed++

@@ -30,6 +30,7 @@ const (
 	FaultSlow
 	FaultCrash
 	FaultPause
+	FaultPreempt
 	NumFaultKinds // the number of fault kinds
 )
 
@@ -42,6 +43,7 @@ const (
 	Requests               // on every send over a request link
 	Responses              // on every send over a response link
 	AllLinks               // on every send over a request or response link
+	AtStores               // on every reply of a store node (an interleaving, not a fault)
 )
 
 // Covers reports whether a message link of class request (response=false)
@@ -99,6 +101,10 @@ var FaultKinds = [NumFaultKinds]FaultKindSpec{
 		Help: "probability that the service/consumer freezes at each crash point, keeping its state",
 		Duration: &DurationSetting{Name: "pause-ms", JSON: "pause_ms", Default: 5_000, Min: 1, Max: 3_600_000,
 			Help: "how long a paused node stays frozen, in milliseconds"}},
+	FaultPreempt: {Name: "preempt", JSON: "preempt", Choice: ChoicePreempt, Links: AtStores,
+		Help: "probability that a handler is descheduled after a store operation, so other handlers run before its next step",
+		Duration: &DurationSetting{Name: "preempt-ms", JSON: "preempt_ms", Default: 50, Min: 1, Max: 3_600_000,
+			Help: "how long a descheduled handler waits for its store reply, in milliseconds"}},
 }
 
 // String returns the kind's name.
@@ -208,12 +214,22 @@ func (p *FaultProfile) ApplyToNode(spec *NodeSpec) {
 	spec.PauseFor = p.DurationOf(FaultPause)
 }
 
+// ApplyToStore sets the interleaving choice of a store node from the
+// profile: how often, and for how long, the handler waiting for one of its
+// replies is descheduled.
+func (p *FaultProfile) ApplyToStore(spec *NodeSpec) {
+	spec.Store = true
+	spec.PreemptProbability = p.Probability[FaultPreempt]
+	spec.PreemptFor = p.DurationOf(FaultPreempt)
+}
+
 // choiceKindSpec describes one engine choice kind.
 type choiceKindSpec struct {
 	name    string // in plan lines and traces: "loss from=… to=…", "pause node=… point=…"
 	past    string // in fault counts: "2 lost, 1 paused"
 	fault   bool   // the non-default alternative is a fault (costs 1)
 	atPoint bool   // identified by node and crash point, not by a message's link
+	reorder bool   // an interleaving: costs the explorer's preemption budget, not its fault budget
 }
 
 // choiceKinds is the engine's table, indexed by ChoiceKind.
@@ -224,6 +240,7 @@ var choiceKinds = [...]choiceKindSpec{
 	ChoiceCrash:     {name: "crash", past: "crashed", fault: true, atPoint: true},
 	ChoiceJitter:    {name: "jitter"},
 	ChoicePause:     {name: "pause", past: "paused", fault: true, atPoint: true},
+	ChoicePreempt:   {name: "preempt", past: "preempted", fault: true, reorder: true},
 }
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
@@ -246,6 +263,10 @@ func ParseChoiceKind(s string) (ChoiceKind, bool) {
 
 // IsFault reports whether choosing a non-zero alternative is a fault.
 func (k ChoiceKind) IsFault() bool { return int(k) < len(choiceKinds) && choiceKinds[k].fault }
+
+// IsReorder reports whether the kind is an interleaving: the explorer
+// charges it to its preemption budget instead of its fault budget.
+func (k ChoiceKind) IsReorder() bool { return int(k) < len(choiceKinds) && choiceKinds[k].reorder }
 
 // AtPoint reports whether the choice is asked at a node's crash point (so
 // a plan names it with node= and point=) rather than on a message's link.

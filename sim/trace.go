@@ -20,9 +20,10 @@ const (
 	EvOutcome                          // Node (a client) accepted final result Msg.Value for Msg.Op
 	EvPause                            // Node froze at crash point Label for Msg.Value ticks, keeping its state
 	EvResume                           // Node woke up from a pause: its held actions, queued deliveries and timers follow
+	EvPreempt                          // store Node's reply Msg to Peer is held back: other handlers run first
 )
 
-var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume"}
+var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume", ChoicePreempt.String()}
 
 // String returns the event kind's name.
 func (k EventKind) String() string {
