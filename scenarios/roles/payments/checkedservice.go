@@ -24,28 +24,74 @@ import (
 // whose reads both come before either insert both charge — which happens
 // only when the scheduler interleaves them (a preempt choice); with
 // unique-insert, the database lets exactly one insert through.
+//
+// A store that does not answer (down, partitioned) is met by a deadline per
+// step (StoreTimeout): fail closed answers 503, and the client's retry
+// finds the store back; fail open charges without the key, and every retry
+// during the outage charges again.
 type CheckedService struct {
 	Client  sim.NodeID
 	Gateway sim.NodeID
 	Store   sim.NodeID
 	Unique  bool
+	// StoreTimeout is how long a step waits for the store's reply (0:
+	// forever). When it passes, FailOpen decides: charge without the key
+	// (fail open: the dedup is skipped while the store is away) or answer
+	// 503 and let the client come back (fail closed).
+	StoreTimeout sim.Time
+	FailOpen     bool
 }
+
+// checkedWaiting is the service's volatile table of steps waiting for the
+// store, by sendKey(op, attempt): which step, and the transaction id a
+// db-update carries. A reply with no waiting row came after its timeout
+// and is ignored.
+const checkedWaiting sim.TableID = 0
+
+// The steps a request waits on the store in (Record.State of a waiting
+// row, Timer.Phase of its deadline).
+const (
+	stepRead   int32 = iota + 1 // db-get sent
+	stepInsert                  // db-insert or db-insert-if-absent sent
+	stepUpdate                  // db-update sent, Value = the transaction id
+)
 
 // Start does nothing: the service only answers.
 func (s *CheckedService) Start(*sim.Context) {}
 
-// Timer is unused.
-func (s *CheckedService) Timer(*sim.Context, sim.Timer) {}
+// Timer gives up on a store step whose reply has not come: fail open or
+// fail closed.
+func (s *CheckedService) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind != TimerStoreTimeout {
+		return
+	}
+	key := sendKey(t.Op, t.Attempt)
+	r, ok := ctx.Get(checkedWaiting, key, t.Op)
+	if !ok || r.State != t.Phase {
+		return // the reply came in time
+	}
+	ctx.Delete(checkedWaiting, key, t.Op)
+	m := sim.Message{Op: t.Op, Attempt: t.Attempt, Key: t.Key}
+	switch {
+	case !s.FailOpen:
+		s.answer(ctx, m, roles.StatusUnavailable, 0)
+	case t.Phase == stepUpdate:
+		s.answer(ctx, m, roles.StatusCreated, r.Value) // charged; the response is not stored
+	default:
+		s.charge(ctx, m, t.Key) // fail open: no key, no dedup
+	}
+}
 
 // Receive runs the step of a request that m resumes.
 func (s *CheckedService) Receive(ctx *sim.Context, m sim.Message) {
-	e := envelope{Op: m.Op, Attempt: m.Attempt}
 	switch m.Kind {
 	case MsgPayRequest:
 		key := int64(decodeHTTPRequest(m).Key)
-		e.Kind = MsgDBGet
-		ctx.Send(s.Store, storeCall{Key: key}.encode(e))
+		s.ask(ctx, m, stepRead, MsgDBGet, storeCall{Key: key})
 	case MsgDBGot:
+		if !s.resumed(ctx, m, stepRead) {
+			return
+		}
 		got := decodeStoreCall(m)
 		switch {
 		case got.Status == dbFound && got.State == roles.KeyCompleted:
@@ -53,27 +99,60 @@ func (s *CheckedService) Receive(ctx *sim.Context, m sim.Message) {
 		case got.Status == dbFound:
 			s.answer(ctx, m, roles.StatusConflict, 0)
 		default:
-			e.Kind = MsgDBInsert
+			kind := MsgDBInsert
 			if s.Unique {
-				e.Kind = MsgDBInsertUnique
+				kind = MsgDBInsertUnique
 			}
-			ctx.Send(s.Store, storeCall{Key: got.Key, State: roles.KeyProcessing, Value: int64(m.Op)}.encode(e))
+			s.ask(ctx, m, stepInsert, kind, storeCall{Key: got.Key, State: roles.KeyProcessing, Value: int64(m.Op)})
 		}
 	case MsgDBInserted:
+		if !s.resumed(ctx, m, stepInsert) {
+			return
+		}
 		ins := decodeStoreCall(m)
 		if ins.Status != dbInserted {
 			s.answer(ctx, m, roles.StatusConflict, 0)
 			return
 		}
-		e.Kind = MsgCharge
-		ctx.Send(s.Gateway, providerCall{Key: idemKey(ins.Key), Body: fingerprint(roles.Payload(m.Op))}.encode(e))
+		s.charge(ctx, m, ins.Key)
 	case MsgChargeResult:
 		res := decodeProviderCall(m)
-		e.Kind = MsgDBUpdate
-		ctx.Send(s.Store, storeCall{Key: int64(res.Key), State: roles.KeyCompleted, Value: res.TxnID}.encode(e))
+		s.ask(ctx, m, stepUpdate, MsgDBUpdate, storeCall{Key: int64(res.Key), State: roles.KeyCompleted, Value: res.TxnID})
 	case MsgDBUpdated:
-		s.answer(ctx, m, roles.StatusCreated, decodeStoreCall(m).Value)
+		if s.resumed(ctx, m, stepUpdate) {
+			s.answer(ctx, m, roles.StatusCreated, decodeStoreCall(m).Value)
+		}
 	}
+}
+
+// ask sends one store operation for the request of m, and arms its
+// deadline when the service has one.
+func (s *CheckedService) ask(ctx *sim.Context, m sim.Message, step int32, kind sim.MsgKind, call storeCall) {
+	if s.StoreTimeout > 0 {
+		ctx.Put(checkedWaiting, sendKey(m.Op, m.Attempt), m.Op, sim.Record{State: step, Value: call.Value})
+		ctx.After(s.StoreTimeout, sim.Timer{Kind: TimerStoreTimeout, Op: m.Op, Attempt: m.Attempt, Key: call.Key, Phase: step})
+	}
+	ctx.Send(s.Store, call.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
+}
+
+// resumed reports whether the reply m is awaited (its deadline has not
+// passed), and forgets the wait.
+func (s *CheckedService) resumed(ctx *sim.Context, m sim.Message, step int32) bool {
+	if s.StoreTimeout == 0 {
+		return true
+	}
+	key := sendKey(m.Op, m.Attempt)
+	r, ok := ctx.Get(checkedWaiting, key, m.Op)
+	if !ok || r.State != step {
+		return false // too late: the request was already answered
+	}
+	ctx.Delete(checkedWaiting, key, m.Op)
+	return true
+}
+
+func (s *CheckedService) charge(ctx *sim.Context, m sim.Message, key int64) {
+	e := envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}
+	ctx.Send(s.Gateway, providerCall{Key: idemKey(key), Body: fingerprint(roles.Payload(m.Op))}.encode(e))
 }
 
 func (s *CheckedService) answer(ctx *sim.Context, m sim.Message, status int32, txn int64) {
@@ -81,10 +160,13 @@ func (s *CheckedService) answer(ctx *sim.Context, m sim.Message, status int32, t
 }
 
 var (
-	checkedClient  = roles.Node("client", "the client it answers")
-	checkedGateway = roles.Node("gateway", "the card gateway it charges")
-	checkedStore   = roles.Node("store", "the key store (role key-store) holding the Idempotency-Keys")
-	checkedLock    = roles.Enum("lock", "none", []string{"none", "unique-insert"},
+	checkedClient       = roles.Node("client", "the client it answers")
+	checkedGateway      = roles.Node("gateway", "the card gateway it charges")
+	checkedStore        = roles.Node("store", "the key store (role key-store) holding the Idempotency-Keys")
+	checkedStoreTimeout = roles.Duration("store-timeout", "0s", "how long a step waits for the key store before it gives up (0: forever)")
+	checkedOnStoreDown  = roles.Enum("on-store-down", "fail-closed", []string{"fail-closed", "fail-open"},
+		"when the key store does not answer in time: answer 503 so the client retries later (fail closed), or charge without the key (fail open)")
+	checkedLock = roles.Enum("lock", "none", []string{"none", "unique-insert"},
 		"none: INSERT with no unique constraint on the key (check, then insert); unique-insert: INSERT … ON CONFLICT DO NOTHING")
 )
 
@@ -92,12 +174,14 @@ func init() {
 	roles.Register(&roles.Role{
 		Name:    "checked-payment-service",
 		Doc:     "POST /payments whose Idempotency-Key store is a node of its own: read the key, insert it, charge, store the response — each a step other requests can interleave with",
-		Options: []roles.Option{checkedClient, checkedGateway, checkedStore, checkedLock},
+		Options: []roles.Option{checkedClient, checkedGateway, checkedStore, checkedLock, checkedStoreTimeout, checkedOnStoreDown},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &CheckedService{
 				Client: checkedClient.Get(a), Gateway: checkedGateway.Get(a), Store: checkedStore.Get(a),
-				Unique: checkedLock.Get(a) == "unique-insert",
-			}, nil
+				Unique:       checkedLock.Get(a) == "unique-insert",
+				StoreTimeout: checkedStoreTimeout.Get(a),
+				FailOpen:     checkedOnStoreDown.Get(a) == "fail-open",
+			}, []sim.TableSpec{{Name: "waiting"}}
 		},
 	})
 }

@@ -87,3 +87,7 @@ var storeStates = []string{"", "PROCESSING", "COMPLETED", "LOCKED"}
 
 // keyLocked is the state of a row that is a lock (SET NX PX).
 const keyLocked int32 = 3
+
+// TimerStoreTimeout is a caller's deadline for one store step. Slots: Op,
+// Attempt = the request; Key = the row's key; Phase = the step.
+var TimerStoreTimeout = roles.Timer("store-timeout")
