@@ -87,52 +87,52 @@ func (s *CheckedService) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPayRequest:
 		key := int64(decodeHTTPRequest(m).Key)
-		s.ask(ctx, m, stepRead, MsgDBGet, storeCall{Key: key})
+		s.ask(ctx, m, stepRead, MsgDBGet, StoreCall{Key: key})
 	case MsgDBGot:
 		if !s.resumed(ctx, m, stepRead) {
 			return
 		}
-		got := decodeStoreCall(m)
+		got := DecodeStoreCall(m)
 		switch {
-		case got.Status == dbFound && got.State == roles.KeyCompleted:
+		case got.Status == StoreFound && got.State == roles.KeyCompleted:
 			s.answer(ctx, m, roles.StatusCreated, got.Value)
-		case got.Status == dbFound:
+		case got.Status == StoreFound:
 			s.answer(ctx, m, roles.StatusConflict, 0)
 		default:
 			kind := MsgDBInsert
 			if s.Unique {
 				kind = MsgDBInsertUnique
 			}
-			s.ask(ctx, m, stepInsert, kind, storeCall{Key: got.Key, State: roles.KeyProcessing, Value: int64(m.Op)})
+			s.ask(ctx, m, stepInsert, kind, StoreCall{Key: got.Key, State: roles.KeyProcessing, Value: int64(m.Op)})
 		}
 	case MsgDBInserted:
 		if !s.resumed(ctx, m, stepInsert) {
 			return
 		}
-		ins := decodeStoreCall(m)
-		if ins.Status != dbInserted {
+		ins := DecodeStoreCall(m)
+		if ins.Status != StoreInserted {
 			s.answer(ctx, m, roles.StatusConflict, 0)
 			return
 		}
 		s.charge(ctx, m, ins.Key)
 	case MsgChargeResult:
 		res := decodeProviderCall(m)
-		s.ask(ctx, m, stepUpdate, MsgDBUpdate, storeCall{Key: int64(res.Key), State: roles.KeyCompleted, Value: res.TxnID})
+		s.ask(ctx, m, stepUpdate, MsgDBUpdate, StoreCall{Key: int64(res.Key), State: roles.KeyCompleted, Value: res.TxnID})
 	case MsgDBUpdated:
 		if s.resumed(ctx, m, stepUpdate) {
-			s.answer(ctx, m, roles.StatusCreated, decodeStoreCall(m).Value)
+			s.answer(ctx, m, roles.StatusCreated, DecodeStoreCall(m).Value)
 		}
 	}
 }
 
 // ask sends one store operation for the request of m, and arms its
 // deadline when the service has one.
-func (s *CheckedService) ask(ctx *sim.Context, m sim.Message, step int32, kind sim.MsgKind, call storeCall) {
+func (s *CheckedService) ask(ctx *sim.Context, m sim.Message, step int32, kind sim.MsgKind, call StoreCall) {
 	if s.StoreTimeout > 0 {
 		ctx.Put(checkedWaiting, sendKey(m.Op, m.Attempt), m.Op, sim.Record{State: step, Value: call.Value})
 		ctx.After(s.StoreTimeout, sim.Timer{Kind: TimerStoreTimeout, Op: m.Op, Attempt: m.Attempt, Key: call.Key, Phase: step})
 	}
-	ctx.Send(s.Store, call.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(s.Store, call.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
 // resumed reports whether the reply m is awaited (its deadline has not

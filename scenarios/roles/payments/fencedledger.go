@@ -27,7 +27,7 @@ func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgLedgerWrite {
 		return
 	}
-	w := decodeStoreCall(m)
+	w := DecodeStoreCall(m)
 	status := roles.StatusOK
 	if r, ok := ctx.Get(ledgerTokens, w.Key, m.Op); l.Fencing && ok && w.Value < r.Value {
 		status = roles.StatusConflict
@@ -35,7 +35,7 @@ func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
 		ctx.Put(ledgerTokens, w.Key, m.Op, sim.Record{State: 1, Value: max(w.Value, r.Value)})
 		ctx.Effect(SinkCardCharges, m.Op, w.Value)
 	}
-	ctx.Send(m.From, storeCall{Key: w.Key, Status: int32(status), Value: w.Value}.encode(envelope{Kind: MsgLedgerResult, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(m.From, StoreCall{Key: w.Key, Status: int32(status), Value: w.Value}.Encode(envelope{Kind: MsgLedgerResult, Op: m.Op, Attempt: m.Attempt}))
 }
 
 var fencedLedgerFencing = roles.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write")

@@ -25,11 +25,29 @@ import (
 //
 // The reply is sent before anything else the store does, and carries the
 // row as it is after the operation.
-type KeyStore struct{}
+type KeyStore struct {
+	// CountInserts makes every row an insert creates an effect on
+	// InsertSink, valued with the row's sequence number (its surrogate
+	// id): a table whose rows are what the lesson counts (order lines).
+	// A plain insert of a key already there still creates a row — the
+	// table has no unique constraint — though the store keeps only the
+	// latest row per key.
+	CountInserts bool
+	InsertSink   sim.SinkID
+}
+
+// KeyStoreTables declares the tables of a KeyStore: its rows, and the
+// sequence that numbers fencing tokens and inserted rows.
+func KeyStoreTables() []sim.TableSpec {
+	return []sim.TableSpec{
+		{Name: "rows", Durable: true, Traced: true, States: storeStates},
+		{Name: "sequence", Durable: true},
+	}
+}
 
 const (
 	storeRows    sim.TableID = iota // key → storeRow
-	storeFencing                    // row 0: the last fencing token issued
+	storeSequence                   // row 0: the last fencing token or row number issued
 )
 
 // Start does nothing: the store only answers.
@@ -41,48 +59,52 @@ func (s *KeyStore) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs one operation and answers it.
 func (s *KeyStore) Receive(ctx *sim.Context, m sim.Message) {
-	call := decodeStoreCall(m)
+	call := DecodeStoreCall(m)
 	row, found := s.live(ctx, call.Key, m.Op)
 	switch m.Kind {
 	case MsgDBGet:
 		if !found {
-			s.reply(ctx, m, MsgDBGot, storeCall{Key: call.Key, Status: dbAbsent})
+			s.reply(ctx, m, MsgDBGot, StoreCall{Key: call.Key, Status: StoreAbsent})
 			return
 		}
-		s.reply(ctx, m, MsgDBGot, storeCall{Key: call.Key, Status: dbFound, State: row.State, Value: row.Value})
+		s.reply(ctx, m, MsgDBGot, StoreCall{Key: call.Key, Status: StoreFound, State: row.State, Value: row.Value})
 	case MsgDBInsert, MsgDBUpdate:
 		s.put(ctx, call.Key, m.Op, storeRow{State: call.State, Value: call.Value})
-		kind, status := MsgDBInserted, dbInserted
-		if m.Kind == MsgDBUpdate {
-			kind, status = MsgDBUpdated, dbFound
+		if m.Kind == MsgDBInsert {
+			s.inserted(ctx, m.Op)
 		}
-		s.reply(ctx, m, kind, storeCall{Key: call.Key, Status: status, State: call.State, Value: call.Value})
+		kind, status := MsgDBInserted, StoreInserted
+		if m.Kind == MsgDBUpdate {
+			kind, status = MsgDBUpdated, StoreFound
+		}
+		s.reply(ctx, m, kind, StoreCall{Key: call.Key, Status: status, State: call.State, Value: call.Value})
 	case MsgDBInsertUnique:
 		if found {
-			s.reply(ctx, m, MsgDBInserted, storeCall{Key: call.Key, Status: dbConflict, State: row.State, Value: row.Value})
+			s.reply(ctx, m, MsgDBInserted, StoreCall{Key: call.Key, Status: StoreConflict, State: row.State, Value: row.Value})
 			return
 		}
 		s.put(ctx, call.Key, m.Op, storeRow{State: call.State, Value: call.Value})
-		s.reply(ctx, m, MsgDBInserted, storeCall{Key: call.Key, Status: dbInserted, State: call.State, Value: call.Value})
+		s.inserted(ctx, m.Op)
+		s.reply(ctx, m, MsgDBInserted, StoreCall{Key: call.Key, Status: StoreInserted, State: call.State, Value: call.Value})
 	case MsgDBCompareSet:
 		if !found || row.State != call.Status {
-			s.reply(ctx, m, MsgDBCompareSetOK, storeCall{Key: call.Key, Status: dbConflict, State: row.State, Value: row.Value})
+			s.reply(ctx, m, MsgDBCompareSetOK, StoreCall{Key: call.Key, Status: StoreConflict, State: row.State, Value: row.Value})
 			return
 		}
 		s.put(ctx, call.Key, m.Op, storeRow{State: call.State, Value: call.Value})
-		s.reply(ctx, m, MsgDBCompareSetOK, storeCall{Key: call.Key, Status: dbFound, State: call.State, Value: call.Value})
+		s.reply(ctx, m, MsgDBCompareSetOK, StoreCall{Key: call.Key, Status: StoreFound, State: call.State, Value: call.Value})
 	case MsgDBLock:
 		if found {
-			s.reply(ctx, m, MsgDBLocked, storeCall{Key: call.Key, Status: dbConflict, State: row.State, Value: row.Value})
+			s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreConflict, State: row.State, Value: row.Value})
 			return
 		}
-		token := s.nextToken(ctx)
+		token := s.next(ctx)
 		lock := storeRow{State: keyLocked, Value: token, Holder: call.Status}
 		if ttl := sim.Time(call.Payload); ttl > 0 {
 			lock.Expires = ctx.Now() + ttl
 		}
 		s.put(ctx, call.Key, m.Op, lock)
-		s.reply(ctx, m, MsgDBLocked, storeCall{Key: call.Key, Status: dbInserted, State: keyLocked, Value: token})
+		s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreInserted, State: keyLocked, Value: token})
 	}
 }
 
@@ -104,16 +126,25 @@ func (s *KeyStore) put(ctx *sim.Context, key int64, op sim.OpID, row storeRow) {
 	ctx.Put(storeRows, key, op, row.encode())
 }
 
-// nextToken issues the next fencing token: 1, 2, 3… in grant order.
-func (s *KeyStore) nextToken(ctx *sim.Context) int64 {
-	r, _ := ctx.Get(storeFencing, 0, 0)
+// next issues the next number of the store's sequence: fencing tokens
+// 1, 2, 3… in grant order, and row numbers.
+func (s *KeyStore) next(ctx *sim.Context) int64 {
+	r, _ := ctx.Get(storeSequence, 0, 0)
 	r.Value++
-	ctx.Put(storeFencing, 0, 0, r)
+	ctx.Put(storeSequence, 0, 0, r)
 	return r.Value
 }
 
-func (s *KeyStore) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, answer storeCall) {
-	ctx.Send(m.From, answer.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
+// inserted counts a row an insert created, when the store's rows are
+// effects.
+func (s *KeyStore) inserted(ctx *sim.Context, op sim.OpID) {
+	if s.CountInserts {
+		ctx.Effect(s.InsertSink, op, s.next(ctx))
+	}
+}
+
+func (s *KeyStore) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, answer StoreCall) {
+	ctx.Send(m.From, answer.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
 func init() {
@@ -122,10 +153,7 @@ func init() {
 		Doc:   "a database or key store reached over the network: get, insert (with or without a unique constraint), update, compare-and-set, SET NX PX with fencing tokens; one atomic operation per message",
 		Store: true,
 		New: func(*roles.Args) (sim.Node, []sim.TableSpec) {
-			return &KeyStore{}, []sim.TableSpec{
-				{Name: "rows", Durable: true, Traced: true, States: storeStates},
-				{Name: "fencing", Durable: true},
-			}
+			return &KeyStore{}, KeyStoreTables()
 		},
 	})
 }

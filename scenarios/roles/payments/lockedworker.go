@@ -51,7 +51,7 @@ func (w *LockedWorker) Start(ctx *sim.Context) {
 // Timer starts a job, or tries a held lock again.
 func (w *LockedWorker) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind == roles.TimerStartOp || t.Kind == TimerLockRetry {
-		ctx.Send(w.Store, storeCall{Key: doneKey(t.Op)}.encode(envelope{Kind: MsgDBGet, Op: t.Op, Attempt: t.Attempt}))
+		ctx.Send(w.Store, StoreCall{Key: doneKey(t.Op)}.Encode(envelope{Kind: MsgDBGet, Op: t.Op, Attempt: t.Attempt}))
 	}
 }
 
@@ -60,14 +60,14 @@ func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
 	e := envelope{Op: m.Op, Attempt: m.Attempt}
 	switch m.Kind {
 	case MsgDBGot:
-		if got := decodeStoreCall(m); got.Status == dbFound && got.State == roles.KeyCompleted {
+		if got := DecodeStoreCall(m); got.Status == StoreFound && got.State == roles.KeyCompleted {
 			return // the job ran
 		}
 		e.Kind = MsgDBLock
-		ctx.Send(w.Store, storeCall{Key: jobKey(m.Op), Status: int32(ctx.Self()), Payload: int64(w.TTL)}.encode(e))
+		ctx.Send(w.Store, StoreCall{Key: jobKey(m.Op), Status: int32(ctx.Self()), Payload: int64(w.TTL)}.Encode(e))
 	case MsgDBLocked:
-		lock := decodeStoreCall(m)
-		if lock.Status != dbInserted {
+		lock := DecodeStoreCall(m)
+		if lock.Status != StoreInserted {
 			ctx.After(w.Retry, sim.Timer{Kind: TimerLockRetry, Op: m.Op, Attempt: m.Attempt + 1})
 			return
 		}
@@ -75,13 +75,13 @@ func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		e.Kind = MsgLedgerWrite
-		ctx.Send(w.Ledger, storeCall{Key: jobKey(m.Op), Value: lock.Value}.encode(e))
+		ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op), Value: lock.Value}.Encode(e))
 	case MsgLedgerResult:
-		if decodeStoreCall(m).Status != roles.StatusOK {
+		if DecodeStoreCall(m).Status != roles.StatusOK {
 			return // fenced off: a newer holder ran the job
 		}
 		e.Kind = MsgDBUpdate
-		ctx.Send(w.Store, storeCall{Key: doneKey(m.Op), State: roles.KeyCompleted, Value: int64(m.Op)}.encode(e))
+		ctx.Send(w.Store, StoreCall{Key: doneKey(m.Op), State: roles.KeyCompleted, Value: int64(m.Op)}.Encode(e))
 	}
 }
 

@@ -25,10 +25,10 @@ var (
 
 // Reply statuses of the key store.
 const (
-	dbFound    int32 = roles.StatusOK
-	dbAbsent   int32 = roles.StatusNotFound
-	dbInserted int32 = roles.StatusCreated
-	dbConflict int32 = roles.StatusConflict
+	StoreFound    int32 = roles.StatusOK       // db-got: the row is there; db-update, db-compare-and-set: written
+	StoreAbsent   int32 = roles.StatusNotFound // db-got: no row
+	StoreInserted int32 = roles.StatusCreated  // an insert created the row; a lock was granted
+	StoreConflict int32 = roles.StatusConflict // a unique insert found the row; a compare-and-set or lock lost
 )
 
 // storeRow is a row of the key store: a state (PROCESSING, COMPLETED,
@@ -53,14 +53,14 @@ func decodeStoreRow(r sim.Record) storeRow {
 	return storeRow{State: r.State, Value: r.Value, Holder: r.Status, Expires: sim.Time(r.Aux), At: r.At}
 }
 
-// storeCall is one store operation and its reply. Slots: Key = the row's
+// StoreCall is one store operation and its reply. Slots: Key = the row's
 // key; Payload = the row state to write (insert, update, compare-and-set:
 // the new state), or the lock's TTL in ticks (db-lock); Value = the value
 // to write, or in a reply the row's value (the fencing token of a granted
 // lock); Status = in a reply the result (200, 201, 404, 409, 503), in a
 // compare-and-set the expected state, in a db-lock the holder; in a
 // db-got and a 409 reply, Payload is the row's state.
-type storeCall struct {
+type StoreCall struct {
 	Key     int64
 	State   int32
 	Value   int64
@@ -68,7 +68,8 @@ type storeCall struct {
 	Payload int64 // TTL of a lock in ticks
 }
 
-func (v storeCall) encode(e envelope) sim.Message {
+// Encode returns the message of kind, op and attempt e carrying v.
+func (v StoreCall) Encode(e roles.Envelope) sim.Message {
 	m := e.Message()
 	m.Key, m.Value, m.Status = v.Key, v.Value, v.Status
 	m.Payload = int64(v.State)
@@ -78,8 +79,9 @@ func (v storeCall) encode(e envelope) sim.Message {
 	return m
 }
 
-func decodeStoreCall(m sim.Message) storeCall {
-	return storeCall{Key: m.Key, State: int32(m.Payload), Value: m.Value, Status: m.Status, Payload: m.Payload}
+// DecodeStoreCall reads a store operation or reply from m.
+func DecodeStoreCall(m sim.Message) StoreCall {
+	return StoreCall{Key: m.Key, State: int32(m.Payload), Value: m.Value, Status: m.Status, Payload: m.Payload}
 }
 
 // storeStates names the key store's row states in a trace.
