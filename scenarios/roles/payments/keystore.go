@@ -46,8 +46,8 @@ func KeyStoreTables() []sim.TableSpec {
 }
 
 const (
-	storeRows    sim.TableID = iota // key → storeRow
-	storeSequence                   // row 0: the last fencing token or row number issued
+	storeRows     sim.TableID = iota // key → storeRow
+	storeSequence                    // row 0: the last fencing token or row number issued
 )
 
 // Start does nothing: the store only answers.
