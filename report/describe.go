@@ -77,6 +77,8 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 		return fmt.Sprintf("%-9s SLOW     → %-9s %s", node, peer, msgLabel(topo, m))
 	case sim.EvLate:
 		return fmt.Sprintf("%-9s LATE     → %-9s %s", node, peer, msgLabel(topo, m))
+	case sim.EvPreempt:
+		return fmt.Sprintf("%-9s PREEMPT  → %-9s %s held back: other handlers run first", node, peer, msgLabel(topo, m))
 	case sim.EvTimerFire:
 		s := fmt.Sprintf("%-9s timer    %s %s #%d", node, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
 		if m.Status != 0 { // the timer's phase (sim.Timer.Phase)

@@ -22,6 +22,7 @@ type ExploreDoc struct {
 	Params          []string        `json:"params"`
 	Property        string          `json:"property"`
 	MaxFaults       int             `json:"max_faults"`
+	MaxPreemptions  int             `json:"max_preemptions,omitempty"`
 	Faults          []string        `json:"faults"`
 	Holds           bool            `json:"holds"`
 	Complete        bool            `json:"complete"`
@@ -66,6 +67,8 @@ func DescribeFault(topo *sim.Topology, f sim.Fault) string {
 		return fmt.Sprintf("%s %s #%d lost (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	case sim.ChoiceDuplicate:
 		return fmt.Sprintf("%s %s #%d duplicated by the network (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
+	case sim.ChoicePreempt:
+		return fmt.Sprintf("%s descheduled while it waited for %s %s #%d (%s → %s): other handlers ran first", topo.NodeName(f.Peer), topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	case sim.ChoiceSlow:
 		return fmt.Sprintf("%s %s #%d delayed past the timer waiting for it (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	case sim.ChoiceLate:
@@ -105,7 +108,11 @@ func Steps(topo *sim.Topology, events []sim.Event) []string {
 // WriteExploreText writes the human report of `once explore`.
 func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s\n", styleTitle.Render(d.Scenario), d.Semantics, d.Ops, d.MaxFaults, strings.Join(d.Faults, ","))
+	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s", styleTitle.Render(d.Scenario), d.Semantics, d.Ops, d.MaxFaults, strings.Join(d.Faults, ","))
+	if d.MaxPreemptions > 0 {
+		fmt.Fprintf(&b, " · ≤ %d preemptions", d.MaxPreemptions)
+	}
+	b.WriteString("\n")
 	if len(d.Params) > 0 {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(strings.Join(d.Params, " ")))
 	}
@@ -117,7 +124,11 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	b.WriteString("\n")
 	switch {
 	case d.Holds && d.Complete:
-		fmt.Fprintf(&b, "%s every schedule with ≤ %d faults keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.Property)
+		if d.MaxPreemptions > 0 {
+			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults and ≤ %d preemptions keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.MaxPreemptions, d.Property)
+		} else {
+			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.Property)
+		}
 	case d.Holds:
 		fmt.Fprintf(&b, "%s no violation found, but the search was cut: %s\n", styleWarn.Render("INCOMPLETE:"), d.Cut)
 	default:

@@ -48,7 +48,7 @@ func TestDeclaredProofs(t *testing.T) {
 					t.Fatal(err)
 				}
 				promise := proofPromise(e)
-				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, Promise: promise})
+				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, MaxPreemptions: sc.ExploreDefaults.MaxPreemptions, Promise: promise})
 				if err != nil {
 					t.Fatal(err)
 				}

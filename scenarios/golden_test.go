@@ -82,12 +82,16 @@ func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params m
 	if d.Property == "promise" {
 		promise = sem.Promise()
 	}
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: d.MaxFaults, Promise: promise, MaxStates: 2_000_000})
+	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise, MaxStates: 2_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "explore: %d ops, ≤ %d faults of %s, property %s\n", d.Ops, d.MaxFaults, strings.Join(kinds, ","), d.Property)
+	fmt.Fprintf(&b, "explore: %d ops, ≤ %d faults of %s", d.Ops, d.MaxFaults, strings.Join(kinds, ","))
+	if d.MaxPreemptions > 0 {
+		fmt.Fprintf(&b, ", ≤ %d preemptions", d.MaxPreemptions)
+	}
+	fmt.Fprintf(&b, ", property %s\n", d.Property)
 	if res.Holds && show != "" {
 		// A bug that needs time (a TTL, a replay horizon) or more
 		// operations than the exhaustive bound: the first seed of the

@@ -555,6 +555,13 @@ func (l *loader) compileExplore(sc *Scenario) error {
 		}
 		sc.ExploreDefaults.Ops = n
 	}
+	if e.MaxPreemptions.Set {
+		n, err := l.integer(e.MaxPreemptions, "explore.max-preemptions", 0, sim.MaxExplorePreemptions)
+		if err != nil {
+			return err
+		}
+		sc.ExploreDefaults.MaxPreemptions = n
+	}
 	if e.MaxFaults.Set {
 		n, err := l.integer(e.MaxFaults, "explore.max-faults", 0, sim.MaxExploreFaults)
 		if err != nil {
@@ -622,6 +629,9 @@ func (l *loader) build(b *builder) error {
 			return l.errAt(pos, "node %s: role %s has no option %q", n.Name.Text, role.Name, first[0])
 		}
 		spec := sim.NodeSpec{Name: n.Name.Text, Tables: tables, RestartAfter: 500}
+		if role.Store {
+			b.set.Faults.ApplyToStore(&spec)
+		}
 		if n.Crash.Set {
 			if err := l.unquoted(n.Crash, "node "+n.Name.Text+": crash", "true or false"); err != nil {
 				return err

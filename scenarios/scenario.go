@@ -63,8 +63,11 @@ type Lesson struct {
 type ExploreDefaults struct {
 	Ops       int
 	MaxFaults int
-	Faults    string
-	Property  string // exactly-once | promise
+	// MaxPreemptions is the explorer's interleaving bound (0: the
+	// run-to-completion order only).
+	MaxPreemptions int
+	Faults         string
+	Property       string // exactly-once | promise
 }
 
 // Supports reports whether the scenario runs under sem.

@@ -152,8 +152,10 @@ type lessonSpec struct {
 type exploreSpec struct {
 	Ops       Scalar `yaml:"ops"`
 	MaxFaults Scalar `yaml:"max-faults"`
-	Faults    Scalar `yaml:"faults"`
-	Property  Scalar `yaml:"property"` // exactly-once (default) | promise
+	// MaxPreemptions bounds the interleavings explored per schedule.
+	MaxPreemptions Scalar `yaml:"max-preemptions"`
+	Faults         Scalar `yaml:"faults"`
+	Property       Scalar `yaml:"property"` // exactly-once (default) | promise
 }
 
 type budgetSpec struct {

@@ -132,13 +132,18 @@ type FaultCounts struct {
 	Late      int `json:"late"`
 	Partition int `json:"partition"`
 	Down      int `json:"down"`
+	Preempt   int `json:"preempt,omitempty"`
 }
 
 // Total returns the number of injected faults (partition and down drops are
-// consequences, not choices, and are not counted).
+// consequences, not choices, and preemptions are interleavings, not faults:
+// none of them is counted).
 func (f FaultCounts) Total() int {
 	n := 0
 	for _, k := range FaultChoiceKinds() {
+		if k.IsReorder() {
+			continue // an interleaving is a schedule, not an injected fault
+		}
 		n += f.Of(k)
 	}
 	return n
@@ -159,6 +164,8 @@ func (f FaultCounts) Of(k ChoiceKind) int {
 		return f.Pause
 	case ChoiceLate:
 		return f.Late
+	case ChoicePreempt:
+		return f.Preempt
 	}
 	return 0
 }
@@ -259,6 +266,8 @@ func (c *Checker) Record(e *Event) {
 		c.faults.Pause++
 	case EvLate:
 		c.faults.Late++
+	case EvPreempt:
+		c.faults.Preempt++
 	}
 }
 

@@ -6,6 +6,10 @@ type ChoiceKind uint8
 // The kinds of choice. Loss, Duplicate, Slow, Crash, Pause and Late are faults: they have
 // two alternatives, 0 (the fault-free default) and 1 (the fault), and cost 1
 // in a fault budget. Jitter is not a fault: it picks one of N extra delays.
+// Preempt is an interleaving (docs/concurrency.md): two alternatives like a
+// fault, drawn with a probability by random runs and named in plans like a
+// fault, but it costs 1 in the explorer's preemption budget, not its fault
+// budget.
 const (
 	ChoiceLoss      ChoiceKind = iota + 1 // drop this message
 	ChoiceDuplicate                       // deliver this message twice
@@ -14,6 +18,7 @@ const (
 	ChoiceJitter                          // extra delay in ticks, 0..N-1
 	ChoicePause                           // freeze this node at this crash point, keeping its state
 	ChoiceLate                            // hold this message past a horizon (the late-ms setting)
+	ChoicePreempt                         // deschedule the handler waiting for this store reply: others run first
 )
 
 // The name, label and shape of each kind are in faults.go.

@@ -73,13 +73,37 @@ func (c *Context) Send(to NodeID, m Message) {
 		e.Msg = m
 		w.emit(e)
 	}
-	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m})
+	urgent := false
+	if from, dst := &w.cfg.Topology.Nodes[c.node], &w.cfg.Topology.Nodes[to]; from.Store || dst.Store {
+		urgent = fate.Delay == 0
+		if from.Store && w.preempt(from, to, &m) {
+			fate.Delay += from.PreemptFor
+			urgent = false
+		}
+	}
+	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m, urgent: urgent})
 	if fate.Duplicate {
 		e := w.event(EvDuplicate, c.node, to)
 		e.Msg = m
 		w.emit(e)
 		w.schedule(item{at: w.now + fate.DupDelay, kind: itemDeliver, node: to, msg: m})
 	}
+}
+
+// preempt asks whether the reply m of store node spec to node to is held
+// back (for spec.PreemptFor ticks), so that other handlers run before the one waiting for it: the
+// interleaving choice (docs/concurrency.md). It is asked on every reply of
+// a store, with the store's probability (0 in a profile without
+// interleavings: a random run then never hashes it).
+func (w *World) preempt(spec *NodeSpec, to NodeID, m *Message) bool {
+	ch := Choice{Kind: ChoicePreempt, N: 2, P: spec.PreemptProbability, Node: m.From, Peer: to, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	if w.stamp.Choose(ch) == 0 {
+		return false
+	}
+	e := w.event(EvPreempt, m.From, to)
+	e.Msg = *m
+	w.emit(e)
+	return true
 }
 
 // After sets a timer that fires after d ticks, unless the node crashes

@@ -22,6 +22,8 @@ const (
 	// use; flags and scenario files (explore.max-faults, expect.explore)
 	// are checked against it.
 	MaxExploreFaults = 20
+	// MaxExplorePreemptions is the most preemptions one schedule may use.
+	MaxExplorePreemptions = 10
 )
 
 // stopCheckEvery is how many iterations of the search pass between two
@@ -30,11 +32,16 @@ const stopCheckEvery = 64
 
 // ExploreOptions bound an exhaustive search.
 type ExploreOptions struct {
-	MaxFaults int     // faults per schedule (each non-default fault choice costs 1)
-	Promise   Promise // the property checked; 0 = the semantics' own promise
-	Kinds     KindSet // fault kinds to enumerate; 0 = all
-	MaxDepth  int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
-	MaxStates int     // distinct states before giving up; 0 = DefaultExploreMaxStates
+	MaxFaults int // faults per schedule (each non-default fault choice costs 1)
+	// MaxPreemptions bounds the interleavings per schedule: each preempt
+	// choice taken (a handler descheduled between two store steps) costs
+	// 1, as CHESS and Coyote bound preemptions. 0 explores no interleaving
+	// but the run-to-completion order.
+	MaxPreemptions int
+	Promise        Promise // the property checked; 0 = the semantics' own promise
+	Kinds          KindSet // fault kinds to enumerate; 0 = all
+	MaxDepth       int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
+	MaxStates      int     // distinct states before giving up; 0 = DefaultExploreMaxStates
 	// MaxMemory is the budget, in bytes, of what the search holds (visited
 	// set, stack, world buffers), counted from sizes rather than read from
 	// the runtime so the cut is deterministic; 0 = DefaultExploreMaxMemory.
@@ -118,56 +125,110 @@ type stepChooser struct {
 	prefix  []int
 	answers []int
 	arity   []int
-	fault   []bool
+	cost    []budgetKind // what a non-default answer at each position costs
 	pos     int
-	budget  int // faults still allowed in this step
+	budget  int // packed (see packBudget): faults and preemptions still allowed in this step
 	kinds   KindSet
 }
 
+// budgetKind says which budget a non-default answer is charged to.
+type budgetKind uint8
+
+const (
+	costFree    budgetKind = iota // jitter: not enumerated
+	costFault                     // a fault: the fault budget
+	costPreempt                   // an interleaving: the preemption budget
+)
+
+// A budget (what a path spent, or what it has left) packs faults and
+// preemptions into one int, faults in the low budgetStride units: both
+// parts add and subtract independently as long as each stays in
+// [0, budgetStride), which MaxExploreFaults and MaxExplorePreemptions
+// guarantee. The explorer carries it where it carried a fault count.
+const budgetStride = 32
+
+func packBudget(faults, preemptions int) int { return faults + preemptions*budgetStride }
+func budgetFaults(b int) int               { return b % budgetStride }
+func budgetPreemptions(b int) int          { return b / budgetStride }
+
+// unit is what one non-default answer of cost c takes from a budget.
+func (c budgetKind) unit() int {
+	if c == costPreempt {
+		return budgetStride
+	}
+	return 1
+}
+
+// left says how much of each part of budget b remains for cost c.
+func left(b int, c budgetKind) int {
+	if c == costPreempt {
+		return budgetPreemptions(b)
+	}
+	return budgetFaults(b)
+}
+
+func costOf(k ChoiceKind) budgetKind {
+	switch {
+	case k.IsReorder():
+		return costPreempt
+	case k.IsFault():
+		return costFault
+	}
+	return costFree
+}
+
 func (s *stepChooser) reset(prefix []int, budget int) {
-	s.prefix, s.answers, s.arity, s.fault, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.fault[:0], 0, budget
+	s.prefix, s.answers, s.arity, s.cost, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.cost[:0], 0, budget
 }
 
 func (s *stepChooser) Choose(c Choice) int {
 	n := 1
-	isFault := c.Kind.IsFault()
-	if isFault && s.kinds.Has(c.Kind) {
-		n = 2
+	cost := costOf(c.Kind)
+	switch cost {
+	case costFault:
+		if s.kinds.Has(c.Kind) {
+			n = 2
+		}
+	case costPreempt:
+		n = 2 // offered whenever the search has a preemption budget
 	}
 	v := 0
 	if s.pos < len(s.prefix) {
 		v = s.prefix[s.pos]
 	}
-	if v >= n || (v != 0 && isFault && s.budget <= 0) {
+	if v >= n || (v != 0 && cost != costFree && left(s.budget, cost) <= 0) {
 		v = 0
 	}
-	if v != 0 && isFault {
-		s.budget--
+	if v != 0 && cost != costFree {
+		s.budget -= cost.unit()
 	}
 	s.answers = append(s.answers, v)
 	s.arity = append(s.arity, n)
-	s.fault = append(s.fault, isFault)
+	s.cost = append(s.cost, cost)
 	s.pos++
 	return v
 }
 
 // nextLen says which alternative vector follows the one just run, within
-// the fault budget of the step: it is the answers so far, cut after
-// position nextLen-1, whose answer is one more. 0 means the step is
-// exhausted. (The explorer builds the vector with advanceVec.)
+// the budgets of the step: it is the answers so far, cut after position
+// nextLen-1, whose answer is one more. 0 means the step is exhausted. (The
+// explorer builds the vector with advanceVec.)
 func (s *stepChooser) nextLen(budget int) int {
 	for i := len(s.answers) - 1; i >= 0; i-- {
 		if s.answers[i]+1 >= s.arity[i] {
 			continue
 		}
-		used := 0
-		for j := 0; j < i; j++ {
-			if s.answers[j] != 0 && s.fault[j] {
-				used++
+		c := s.cost[i]
+		if c != costFree {
+			used := 0
+			for j := 0; j < i; j++ {
+				if s.answers[j] != 0 && s.cost[j] == c {
+					used++
+				}
 			}
-		}
-		if s.fault[i] && used+1 > budget {
-			continue
+			if used+1 > left(budget, c) {
+				continue
+			}
 		}
 		return i + 1
 	}
@@ -223,6 +284,9 @@ func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
 func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult, error) {
 	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
 		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
+	}
+	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > MaxExplorePreemptions {
+		return nil, fmt.Errorf("sim: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, MaxExplorePreemptions)
 	}
 	if opt.Promise == 0 {
 		opt.Promise = cfg.Semantics.Promise()

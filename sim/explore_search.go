@@ -30,7 +30,7 @@ type frame struct {
 	world    *worldBuf // the world at hand, or nil
 	held     bool      // the level holds its world in the checkpoint discipline
 	size     int64     // counted bytes of the level's world (World.stateBytes)
-	faults   int       // faults used to reach this level
+	faults   int       // budget spent to reach this level: faults and preemptions, packed (packBudget)
 	vec      []int     // the next alternative vector to try from here
 	viaStart int       // path[viaStart:viaEnd] led here from the parent
 	viaEnd   int
@@ -182,7 +182,7 @@ func (e *explorer) search() {
 				e.audited[t.fp] = cw.Clone()
 			}
 		}
-		if !opt.Stateless && !e.visited.add(t.fp, t.used) {
+		if !opt.Stateless && !e.visited.add(stateKey(t.fp, t.used), budgetFaults(t.used)) {
 			res.Revisits++
 			e.drop(t.child)
 			continue
@@ -222,7 +222,7 @@ func (e *explorer) compute(top int) transition {
 	if f.world == nil {
 		e.rebuild(top)
 	}
-	budget := e.opt.MaxFaults - f.faults
+	budget := e.left(f.faults)
 	child := e.acquire()
 	cw := child.w
 	cw.CopyFrom(f.world.w)
@@ -396,7 +396,7 @@ func (e *explorer) rebuild(j int) {
 	cur.w.CopyFrom(e.stack[i].world.w)
 	for m := i + 1; m <= j; m++ {
 		f := &e.stack[m]
-		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.opt.MaxFaults-e.stack[m-1].faults)
+		e.replay.reset(e.path[f.viaStart:f.viaEnd], e.left(e.stack[m-1].faults))
 		cur.w.SetChooser(&e.replay)
 		cur.w.Step()
 		switch {
@@ -447,4 +447,23 @@ func alternativeKey(level uint64, vec []int) uint64 {
 		s.word(uint64(v))
 	}
 	return uint64(s.sum())
+}
+
+// left is what the search's bounds still allow after a path that spent
+// the packed budget spent (faults and preemptions, see packBudget).
+func (e *explorer) left(spent int) int {
+	return packBudget(e.opt.MaxFaults-budgetFaults(spent), e.opt.MaxPreemptions-budgetPreemptions(spent))
+}
+
+// stateKey is the key of a state in the visited set. The set keeps, per
+// key, the fewest faults used to reach it, which is sound for one budget
+// only; the preemptions used are therefore part of the key, so a state
+// reached with a different number of preemptions is a different entry and
+// never skipped for one reached with more preemption budget left.
+func stateKey(fp Fingerprint, spent int) Fingerprint {
+	p := budgetPreemptions(spent)
+	if p == 0 {
+		return fp
+	}
+	return Fingerprint(splitmix(uint64(fp) ^ uint64(p)*0x9e3779b97f4a7c15))
 }

@@ -31,6 +31,7 @@ const (
 	FaultCrash
 	FaultPause
 	FaultLate
+	FaultPreempt
 	NumFaultKinds // the number of fault kinds
 )
 
@@ -43,6 +44,7 @@ const (
 	Requests               // on every send over a request link
 	Responses              // on every send over a response link
 	AllLinks               // on every send over a request or response link
+	AtStores               // on every reply of a store node (an interleaving, not a fault)
 )
 
 // Covers reports whether a message link of class request (response=false)
@@ -104,6 +106,10 @@ var FaultKinds = [NumFaultKinds]FaultKindSpec{
 		Help: "probability that a message is held past a horizon (--late-ms) before it arrives",
 		Duration: &DurationSetting{Name: "late-ms", JSON: "late_ms", Default: 60_000, Min: 1, Max: 3_600_000,
 			Help: "how long a late message is held, in milliseconds: the horizon it arrives after"}},
+	FaultPreempt: {Name: "preempt", JSON: "preempt", Choice: ChoicePreempt, Links: AtStores,
+		Help: "probability that a handler is descheduled after a store operation, so other handlers run before its next step",
+		Duration: &DurationSetting{Name: "preempt-ms", JSON: "preempt_ms", Default: 50, Min: 1, Max: 3_600_000,
+			Help: "how long a descheduled handler waits for its store reply, in milliseconds"}},
 }
 
 // String returns the kind's name.
@@ -213,12 +219,22 @@ func (p *FaultProfile) ApplyToNode(spec *NodeSpec) {
 	spec.PauseFor = p.DurationOf(FaultPause)
 }
 
+// ApplyToStore sets the interleaving choice of a store node from the
+// profile: how often, and for how long, the handler waiting for one of its
+// replies is descheduled.
+func (p *FaultProfile) ApplyToStore(spec *NodeSpec) {
+	spec.Store = true
+	spec.PreemptProbability = p.Probability[FaultPreempt]
+	spec.PreemptFor = p.DurationOf(FaultPreempt)
+}
+
 // choiceKindSpec describes one engine choice kind.
 type choiceKindSpec struct {
 	name    string // in plan lines and traces: "loss from=… to=…", "pause node=… point=…"
 	past    string // in fault counts: "2 lost, 1 paused"
 	fault   bool   // the non-default alternative is a fault (costs 1)
 	atPoint bool   // identified by node and crash point, not by a message's link
+	reorder bool   // an interleaving: costs the explorer's preemption budget, not its fault budget
 }
 
 // choiceKinds is the engine's table, indexed by ChoiceKind.
@@ -230,6 +246,7 @@ var choiceKinds = [...]choiceKindSpec{
 	ChoiceJitter:    {name: "jitter"},
 	ChoicePause:     {name: "pause", past: "paused", fault: true, atPoint: true},
 	ChoiceLate:      {name: "late", past: "late", fault: true},
+	ChoicePreempt:   {name: "preempt", past: "preempted", fault: true, reorder: true},
 }
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
@@ -252,6 +269,10 @@ func ParseChoiceKind(s string) (ChoiceKind, bool) {
 
 // IsFault reports whether choosing a non-zero alternative is a fault.
 func (k ChoiceKind) IsFault() bool { return int(k) < len(choiceKinds) && choiceKinds[k].fault }
+
+// IsReorder reports whether the kind is an interleaving: the explorer
+// charges it to its preemption budget instead of its fault budget.
+func (k ChoiceKind) IsReorder() bool { return int(k) < len(choiceKinds) && choiceKinds[k].reorder }
 
 // AtPoint reports whether the choice is asked at a node's crash point (so
 // a plan names it with node= and point=) rather than on a message's link.

@@ -45,6 +45,14 @@ type NodeSpec struct {
 	RestartAfter     Time    // downtime before a crashed node restarts
 	PauseProbability float64 // probability of pausing at each crash point (crashable nodes only)
 	PauseFor         Time    // how long a pause freezes the node
+	// Store marks a store node (a database, a key store, a lock service):
+	// each delivery to it is one atomic store operation, and a zero-delay
+	// exchange with it runs before anything else queued at that instant,
+	// so a handler's store steps run back to back unless a preemption is
+	// chosen (docs/concurrency.md).
+	Store              bool
+	PreemptProbability float64 // probability that a reply of this store is held back (random runs)
+	PreemptFor         Time    // how long a held-back reply waits
 }
 
 // Topology names everything in a world, so the trace can be rendered

@@ -11,21 +11,26 @@ const (
 	itemResume                      // wake a paused node
 )
 
-// item is one scheduled event. Items are ordered by (at, seq): time first,
-// then insertion order, so equal-time events run in the order they were
-// scheduled, on every machine.
+// item is one scheduled event. Items are ordered by (at, urgent, seq):
+// time first, then the immediate steps of a store exchange (see
+// NodeSpec.Store), then insertion order, so equal-time events run in the
+// order they were scheduled, on every machine.
 type item struct {
 	at          Time
 	seq         uint64
 	kind        itemKind
 	node        NodeID
 	incarnation uint32 // timers: the node incarnation that set it
+	urgent      bool   // a zero-delay store step: runs before other items at the same time
 	msg         Message
 }
 
 func (a *item) less(b *item) bool {
 	if a.at != b.at {
 		return a.at < b.at
+	}
+	if a.urgent != b.urgent {
+		return a.urgent
 	}
 	return a.seq < b.seq
 }

@@ -21,9 +21,10 @@ const (
 	EvPause                            // Node froze at crash point Label for Msg.Value ticks, keeping its state
 	EvResume                           // Node woke up from a pause: its held actions, queued deliveries and timers follow
 	EvLate                             // the network held Msg past a horizon (the late fault)
+	EvPreempt                          // store Node's reply Msg to Peer is held back: other handlers run first
 )
 
-var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume", ChoiceLate.String()}
+var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume", ChoiceLate.String(), ChoicePreempt.String()}
 
 // String returns the event kind's name.
 func (k EventKind) String() string {

@@ -21,21 +21,22 @@ import (
 )
 
 type exploreOptions struct {
-	semantics string
-	ops       int
-	maxFaults int
-	faults    string
-	sets      []string
-	maxDepth  int
-	maxStates int
-	maxMemory string
-	workers   int
-	format    string
-	save      string
-	timing    bool
-	check     bool
-	property  string
-	changed   func(string) bool
+	semantics      string
+	ops            int
+	maxFaults      int
+	maxPreemptions int
+	faults         string
+	sets           []string
+	maxDepth       int
+	maxStates      int
+	maxMemory      string
+	workers        int
+	format         string
+	save           string
+	timing         bool
+	check          bool
+	property       string
+	changed        func(string) bool
 	// interrupt, when closed, stops the search (Ctrl-C): it ends as
 	// INCOMPLETE with its statistics and the progress line is ended.
 	interrupt <-chan struct{}
@@ -85,6 +86,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
 	fl.IntVar(&o.ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
 	fl.IntVar(&o.maxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
+	fl.IntVar(&o.maxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
 	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
@@ -117,6 +119,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	if o.workers < 1 {
 		return usageErr("--workers %d: want at least 1", o.workers)
+	}
+	if o.maxPreemptions < 0 || o.maxPreemptions > sim.MaxExplorePreemptions {
+		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.maxPreemptions, sim.MaxExplorePreemptions)
 	}
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
@@ -161,7 +166,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	line := newProgressLine(o.progress)
 	start := time.Now()
 	res, err := sim.Explore(cfg, sim.ExploreOptions{
-		MaxFaults: o.maxFaults, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
+		MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
 		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	})
 	line.end() // before any other output, interrupted or not
@@ -171,7 +176,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	elapsed := time.Since(start)
 	doc := report.ExploreDoc{
 		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, MaxFaults: o.maxFaults, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
+		Property: o.property, MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
 		MemoryBytes: res.Memory,
 	}
@@ -258,6 +263,9 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 		for _, kv := range sortedSets(set.Params) {
 			fmt.Fprintf(&b, " --set %s", kv)
 		}
+		if o.maxPreemptions > 0 {
+			fmt.Fprintf(&b, " --max-preemptions %d", o.maxPreemptions)
+		}
 		if o.maxDepth > 0 {
 			fmt.Fprintf(&b, " --max-depth %d", o.maxDepth)
 		}
@@ -343,6 +351,9 @@ func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
 	}
 	if !changed("max-faults") {
 		o.maxFaults = d.MaxFaults
+	}
+	if !changed("max-preemptions") {
+		o.maxPreemptions = d.MaxPreemptions
 	}
 	if !changed("faults") {
 		o.faults = d.Faults

@@ -81,6 +81,7 @@ const (
 	StatusUnprocessable  = 422 // the key was reused with a different payload
 	StatusServerError    = 500
 	StatusNotImplemented = 501
+	StatusUnavailable    = 503 // the service cannot decide now (its key store is down): try again later
 	StatusGatewayTimeout = 504 // the provider's edge timed out on its core: the charge may or may not have happened
 )
 

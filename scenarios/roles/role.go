@@ -13,6 +13,10 @@ type Role struct {
 	Name    string
 	Doc     string
 	Options []Option
+	// Store marks a store role (a database, a key store, a lock service):
+	// its node is a sim store node, whose replies are the points where
+	// handlers interleave (sim.NodeSpec.Store, docs/concurrency.md).
+	Store bool
 	// New builds the node. It reads its options through their Get
 	// methods; a records every problem (unknown node, bad value) for the
 	// caller to report.

@@ -52,6 +52,7 @@ type parts struct {
 	client, service, gateway                   sim.NodeID
 	clientRole                                 *payments.HTTPClient
 	serviceRole                                *payments.PaymentService
+	noLock                                     bool // a key still PROCESSING is not answered 409
 	gatewayRole                                *payments.Gateway
 	pay, payResponse                           sim.MsgKind
 	charge, chargeResult, lookup, lookupResult sim.MsgKind
@@ -70,6 +71,11 @@ func findParts(cfg *sim.Config) (*parts, error) {
 			found |= 1
 		case *payments.PaymentService:
 			p.service, p.serviceRole = sim.NodeID(i), r
+			found |= 2
+		case *payments.CheckedService:
+			// concurrent-same-key's service: check-then-insert (no lock)
+			// or INSERT … ON CONFLICT; the rest as the plain service.
+			p.service, p.serviceRole, p.noLock = sim.NodeID(i), &payments.PaymentService{}, !r.Unique
 			found |= 2
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
@@ -211,7 +217,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	sup.config = ServiceConfig{
 		DSN: dsn, Gateway: backURL, Semantics: cfg.Semantics.Alias(),
 		Durable:   len(spec.Tables) == 0 || spec.Tables[0].Durable,
-		MarkAfter: svc.MarkAfter, NoLock: svc.NoLock, Reuse: svc.Reuse,
+		MarkAfter: svc.MarkAfter, NoLock: p.noLock, Reuse: svc.Reuse,
 		TTLMs:     (time.Duration(svc.TTL) * o.Tick).Milliseconds(),
 		Crashable: spec.Crashable && spec.CrashProbability > 0 || spec.Crashable && scripted(o.Chooser),
 		TimeoutMs: gatewayCallTimeout.Milliseconds(),

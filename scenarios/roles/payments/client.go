@@ -8,8 +8,8 @@ import (
 // HTTPClient issues POST /payments (or POST /orders), one per operation,
 // spaced Interval apart. Under at-most-once it sends once and never
 // retries; otherwise it retries the same request whenever Timeout passes
-// without a final answer, and a 409 (key still in flight) or a 202 (accepted,
-// result pending) is not final. Under the idempotent semantics it sends an
+// without a final answer, and a 409 (key still in flight), a 503 (try again
+// later) or a 202 (accepted, result pending) is not final. Under the idempotent semantics it sends an
 // Idempotency-Key: one per operation, or one of the bugs — a fresh one per
 // attempt, op-1's key reused for every later operation, or none until the
 // server issues one in a 202.
@@ -107,8 +107,8 @@ func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	resp := decodeHTTPResponse(m)
-	if resp.Status == roles.StatusConflict {
-		return // 409: still in flight; the retry timer will ask again
+	if resp.Status == roles.StatusConflict || resp.Status == roles.StatusUnavailable {
+		return // 409: still in flight, 503: not now; the retry timer will ask again
 	}
 	if resp.Status == roles.StatusAccepted {
 		c.learnKey(ctx, m.Op, resp.IssuedKey) // 202: accepted, the result is to be asked for later

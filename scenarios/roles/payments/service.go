@@ -24,9 +24,7 @@ import (
 // The bugs the catalog teaches are switches: MarkAfter ("check, call,
 // mark": no PROCESSING row, the key is written only after the charge), TTL
 // (entries older than TTL are forgotten), a volatile key table
-// (store=memory) chosen by the NodeSpec, NoLock (a key still PROCESSING
-// does not block: the request is charged again — the PROCESSING row is
-// upserted, not inserted under a unique constraint), and Reuse (what a
+// (store=memory) chosen by the NodeSpec, and Reuse (what a
 // known key with another body gets: "reject" answers 422, "replay" answers
 // the stored response because the body is not fingerprinted, "overwrite"
 // charges the new body and replaces the stored result).
@@ -35,7 +33,6 @@ type PaymentService struct {
 	Gateway   sim.NodeID
 	MarkAfter bool
 	TTL       sim.Time // 0 = keys never expire
-	NoLock    bool     // the concurrent-same-key bug
 	Reuse     string   // reject (default) | replay | overwrite
 }
 
@@ -120,12 +117,14 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message, req h
 }
 
 // processAgain reports whether a request whose key is already stored is
-// nevertheless charged: only under the NoLock and Reuse=overwrite bugs.
+// nevertheless charged: only under the Reuse=overwrite bug. (A key still
+// PROCESSING always answers 409; the race of two requests on one key is
+// concurrent-same-key's, over a key store of its own: checkedservice.go.)
 func (s *PaymentService) processAgain(r keyRow, req httpRequest) bool {
 	if r.Body != req.Body {
 		return s.Reuse == "overwrite"
 	}
-	return s.NoLock && r.State == roles.KeyProcessing
+	return false
 }
 
 // completeIdempotent stores the gateway's answer under the key, then
@@ -165,14 +164,12 @@ func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 }
 
 var (
-	lockValues  = []string{"unique-insert", "none"}
 	reuseValues = []string{"reject", "replay", "overwrite"}
 
 	paymentServiceClient  = roles.Node("client", "where responses go")
 	paymentServiceGateway = roles.Node("gateway", "the card gateway")
 	paymentServiceMark    = roles.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it")
 	paymentServiceTTL     = roles.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
-	paymentServiceLock    = roles.Enum("lock", "unique-insert", lockValues, "a key still PROCESSING answers 409 (unique insert), or is processed again (no lock)")
 	paymentServiceReuse   = roles.Enum("reuse", "reject", reuseValues, "a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
 	paymentServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
 )
@@ -181,12 +178,12 @@ func init() {
 	roles.Register(&roles.Role{
 		Name:    "payment-service",
 		Doc:     "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
-		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceLock, paymentServiceReuse},
+		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceReuse},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &PaymentService{
 				Client: paymentServiceClient.Get(a), Gateway: paymentServiceGateway.Get(a),
 				MarkAfter: paymentServiceMark.Get(a) == "after", TTL: paymentServiceTTL.Get(a),
-				NoLock: paymentServiceLock.Get(a) == "none", Reuse: paymentServiceReuse.Get(a),
+				Reuse: paymentServiceReuse.Get(a),
 			}
 			durable := paymentServiceStore.Get(a) == "durable"
 			return s, []sim.TableSpec{roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true}}

@@ -29,7 +29,13 @@ const (
 func (b *Broker) Start(*sim.Context) {}
 
 // Receive appends a published record, or marks a committed one.
-func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
+func (b *Broker) Receive(ctx *sim.Context, m sim.Message) { b.receive(ctx, m, b.only) }
+
+// only is the member of a group of one: every delivery goes to Consumer.
+func (b *Broker) only(int64, int32) sim.NodeID { return b.Consumer }
+
+// receive is Receive with the choice of consumer per delivery.
+func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, deliveries int32) sim.NodeID) {
 	switch m.Kind {
 	case MsgPublish:
 		if ctx.Semantics() == sim.AtMostOnce {
@@ -41,7 +47,7 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 		offset := int64(ctx.Rows(brokerLog).Len() + 1)
 		ctx.Put(brokerLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
 		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
-		b.deliver(ctx, offset)
+		b.deliver(ctx, offset, to)
 	case MsgCommit:
 		offset := decodeOffsetCommit(m).Offset
 		rec, ok := ctx.Get(brokerLog, offset, m.Op)
@@ -52,24 +58,26 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func (b *Broker) deliver(ctx *sim.Context, offset int64) {
+func (b *Broker) deliver(ctx *sim.Context, offset int64, to func(int64, int32) sim.NodeID) {
 	rec, _ := ctx.Get(brokerLog, offset, 0)
 	r := decodeLogRow(rec)
 	r.Deliveries++
 	ctx.Put(brokerLog, offset, r.Op, r.encode())
-	ctx.Send(b.Consumer, delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
+	ctx.Send(to(offset, r.Deliveries), delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
 	if ctx.Semantics() != sim.AtMostOnce {
 		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
 	}
 }
 
 // Timer redelivers a record whose offset was not committed in time.
-func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) {
+func (b *Broker) Timer(ctx *sim.Context, t sim.Timer) { b.timer(ctx, t, b.only) }
+
+func (b *Broker) timer(ctx *sim.Context, t sim.Timer, to func(int64, int32) sim.NodeID) {
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
 	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && decodeLogRow(r).State != recordAcked {
-		b.deliver(ctx, t.Key)
+		b.deliver(ctx, t.Key, to)
 	}
 }
 

@@ -1,0 +1,108 @@
+package payments
+
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// Messages and timers of the lock-guarded job (LockedWorker, FencedLedger).
+var (
+	MsgLedgerWrite  = roles.Message("ledger-write")  // worker → ledger: apply job K, carrying the lock's fencing token
+	MsgLedgerResult = roles.Message("ledger-result") // ledger → worker: 200 applied, 409 fenced off (a newer token was seen)
+
+	TimerLockRetry = roles.Timer("lock-retry") // a worker that found the job's lock held asks again
+)
+
+// LockedWorker is one replica of a job runner: every replica's scheduler
+// fires job op at (op-1)·Interval, and a lock in the key store (SET job:op
+// holder NX PX TTL) is meant to let only one of them run it. A run goes:
+//
+//  1. db-get done:op — a COMPLETED row means the job ran: stop;
+//  2. db-lock job:op — granted with a fencing token, or held: ask again
+//     after Retry, from step 1;
+//  3. (crash point after-lock, where a pause freezes the worker)
+//  4. ledger-write with the token; 5. on 200, db-update done:op COMPLETED.
+//
+// The worker trusts its lock until it is done: it never checks the clock.
+// If it is paused past the TTL, the lock expires, another replica takes
+// it, and the paused one resumes as a zombie that still believes it holds
+// the lock. Only the ledger's fencing check can stop its write.
+type LockedWorker struct {
+	Store    sim.NodeID
+	Ledger   sim.NodeID
+	Interval sim.Time
+	TTL      sim.Time
+	Retry    sim.Time
+}
+
+// jobKey and doneKey are the key-store rows of job op: its lock, and the
+// marker written when it is done.
+func jobKey(op sim.OpID) int64  { return 1_000_000 + int64(op) }
+func doneKey(op sim.OpID) int64 { return 2_000_000 + int64(op) }
+
+// Start schedules the jobs on first boot: the scheduler of every replica
+// fires every job.
+func (w *LockedWorker) Start(ctx *sim.Context) {
+	for op := 1; op <= ctx.Ops(); op++ {
+		ctx.After(sim.Time(op-1)*w.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op), Attempt: 1})
+	}
+}
+
+// Timer starts a job, or tries a held lock again.
+func (w *LockedWorker) Timer(ctx *sim.Context, t sim.Timer) {
+	if t.Kind == roles.TimerStartOp || t.Kind == TimerLockRetry {
+		ctx.Send(w.Store, StoreCall{Key: doneKey(t.Op)}.Encode(envelope{Kind: MsgDBGet, Op: t.Op, Attempt: t.Attempt}))
+	}
+}
+
+// Receive runs the step of the job that m resumes.
+func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
+	e := envelope{Op: m.Op, Attempt: m.Attempt}
+	switch m.Kind {
+	case MsgDBGot:
+		if got := DecodeStoreCall(m); got.Status == StoreFound && got.State == roles.KeyCompleted {
+			return // the job ran
+		}
+		e.Kind = MsgDBLock
+		ctx.Send(w.Store, StoreCall{Key: jobKey(m.Op), Status: int32(ctx.Self()), Payload: int64(w.TTL)}.Encode(e))
+	case MsgDBLocked:
+		lock := DecodeStoreCall(m)
+		if lock.Status != StoreInserted {
+			ctx.After(w.Retry, sim.Timer{Kind: TimerLockRetry, Op: m.Op, Attempt: m.Attempt + 1})
+			return
+		}
+		if ctx.CrashPoint(PointAfterLock, &m) {
+			return
+		}
+		e.Kind = MsgLedgerWrite
+		ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op), Value: lock.Value}.Encode(e))
+	case MsgLedgerResult:
+		if DecodeStoreCall(m).Status != roles.StatusOK {
+			return // fenced off: a newer holder ran the job
+		}
+		e.Kind = MsgDBUpdate
+		ctx.Send(w.Store, StoreCall{Key: doneKey(m.Op), State: roles.KeyCompleted, Value: int64(m.Op)}.Encode(e))
+	}
+}
+
+var (
+	lockedWorkerStore    = roles.Node("store", "the key store holding the job locks (role key-store)")
+	lockedWorkerLedger   = roles.Node("ledger", "the ledger the job writes to (role fenced-ledger)")
+	lockedWorkerInterval = roles.Duration("interval", "100ms", "time between two jobs")
+	lockedWorkerTTL      = roles.Duration("ttl", "1s", "the lock's expiry (SET … PX ttl)")
+	lockedWorkerRetry    = roles.Duration("retry", "300ms", "how long a worker that found the lock held waits before it asks again")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "locked-worker",
+		Doc:     "a job runner replica: takes the job's lock (SET NX PX) in the key store, writes to the ledger with the lock's fencing token, marks the job done",
+		Options: []roles.Option{lockedWorkerStore, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			return &LockedWorker{
+				Store: lockedWorkerStore.Get(a), Ledger: lockedWorkerLedger.Get(a),
+				Interval: lockedWorkerInterval.Get(a), TTL: lockedWorkerTTL.Get(a), Retry: lockedWorkerRetry.Get(a),
+			}, nil
+		},
+	})
+}

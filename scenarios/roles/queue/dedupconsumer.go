@@ -1,0 +1,181 @@
+package queue
+
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/payments"
+	"github.com/oncesim/once/sim"
+)
+
+// DedupConsumer charges a customer at an external gateway for every
+// delivered record, with its dedup keys in a Redis-like key store that is a
+// node of its own (role key-store): every GET, SET NX PX and SET is a
+// message, a step, and the store can be away while the consumer is not.
+// Job op's keys are lock:op (the lock, with a TTL) and done:op (the
+// permanent marker); the gateway gets op as its idempotency reference.
+//
+//   - at-most-once: commit the offset, then charge — a crash in between
+//     loses the charge;
+//   - at-least-once: charge, then commit — a crash or a lost commit brings
+//     a redelivery and a second charge;
+//   - idempotent, lock-before-effect: GET done:op (DONE: commit only); SET
+//     lock:op NX PX LockTTL; if it is held, do nothing (its holder is at
+//     work, or crashed and the lock will expire; the broker redelivers);
+//     if granted, ask the gateway by op whether a charge already happened
+//     (an earlier holder may have crashed after it) and charge only if
+//     not; SET done:op DONE; commit;
+//   - idempotent, check-call-mark: GET done:op; if absent, charge, SET
+//     done:op DONE, commit. A crash between the charge and the SET, or two
+//     copies of one record whose GETs both come before the SET, charges
+//     twice.
+type DedupConsumer struct {
+	Broker        sim.NodeID
+	Gateway       sim.NodeID
+	Store         sim.NodeID
+	CheckCallMark bool
+	LockTTL       sim.Time
+}
+
+const (
+	dedupPending sim.TableID = iota // op → the offset to commit (volatile: the process's memory)
+	dedupSeen                       // offsets seen: at-most-once transport dedup
+)
+
+// dedupLockKey and dedupDoneKey are job op's rows in the key store.
+func dedupLockKey(op sim.OpID) int64 { return 1_000_000 + int64(op) }
+func dedupDoneKey(op sim.OpID) int64 { return 2_000_000 + int64(op) }
+
+// Start does nothing: the broker redelivers what was not committed.
+func (c *DedupConsumer) Start(*sim.Context) {}
+
+// Timer is unused.
+func (c *DedupConsumer) Timer(*sim.Context, sim.Timer) {}
+
+// Receive runs the step of a delivery that m starts or resumes.
+func (c *DedupConsumer) Receive(ctx *sim.Context, m sim.Message) {
+	e := envelope{Op: m.Op, Attempt: m.Attempt}
+	switch m.Kind {
+	case MsgDeliver:
+		c.deliver(ctx, m)
+	case payments.MsgDBGot:
+		if got := payments.DecodeStoreCall(m); got.Status == payments.StoreFound && got.State == roles.KeyCompleted {
+			c.finish(ctx, m) // a duplicate: acknowledge it, charge nothing
+			return
+		}
+		if c.CheckCallMark {
+			c.charge(ctx, m, payments.MsgCharge)
+			return
+		}
+		e.Kind = payments.MsgDBLock
+		ctx.Send(c.Store, payments.StoreCall{Key: dedupLockKey(m.Op), Status: int32(ctx.Self()), Payload: int64(c.LockTTL)}.Encode(e))
+	case payments.MsgDBLocked:
+		if payments.DecodeStoreCall(m).Status != payments.StoreInserted {
+			return // held: by a live holder, or by a crashed one until the lock expires
+		}
+		if ctx.CrashPoint(payments.PointAfterLock, &m) {
+			return
+		}
+		c.charge(ctx, m, payments.MsgLookup) // did an earlier holder charge?
+	case payments.MsgLookupResult:
+		if payments.DecodeProviderCall(m).Status == roles.StatusOK {
+			c.mark(ctx, m) // charged before a crash: record it, charge nothing
+			return
+		}
+		c.charge(ctx, m, payments.MsgCharge)
+	case payments.MsgChargeResult:
+		c.charged(ctx, m)
+	case payments.MsgDBUpdated:
+		c.finish(ctx, m)
+	}
+}
+
+func (c *DedupConsumer) deliver(ctx *sim.Context, m sim.Message) {
+	d := decodeDelivery(m)
+	switch ctx.Semantics() {
+	case sim.AtMostOnce:
+		if transportDup(ctx, dedupSeen, d.Offset, m.Op) {
+			return
+		}
+		c.commit(ctx, m, d.Offset)
+		if ctx.CrashPoint(PointAfterCommit, &m) {
+			return
+		}
+		c.charge(ctx, m, payments.MsgCharge)
+		return
+	}
+	ctx.Put(dedupPending, int64(m.Op), m.Op, sim.Record{Value: d.Offset})
+	if ctx.Semantics() == sim.AtLeastOnce {
+		c.charge(ctx, m, payments.MsgCharge)
+		return
+	}
+	ctx.Send(c.Store, payments.StoreCall{Key: dedupDoneKey(m.Op)}.Encode(envelope{Kind: payments.MsgDBGet, Op: m.Op, Attempt: m.Attempt}))
+}
+
+// charge calls the gateway (a charge or a lookup) under op's reference.
+func (c *DedupConsumer) charge(ctx *sim.Context, m sim.Message, kind sim.MsgKind) {
+	ctx.Send(c.Gateway, payments.ProviderCall{Reference: int64(m.Op), Body: roles.Payload(m.Op)}.Encode(kind, m.Op, m.Attempt))
+}
+
+// charged finishes a charge: mark done:op (idempotent semantics), then
+// commit the offset.
+func (c *DedupConsumer) charged(ctx *sim.Context, m sim.Message) {
+	sem := ctx.Semantics()
+	if sem == sim.AtMostOnce {
+		return // committed before the charge
+	}
+	point := payments.PointAfterCharge
+	if roles.Idempotent(sem) && c.CheckCallMark {
+		point = PointBeforeMark
+	}
+	if ctx.CrashPoint(point, &m) {
+		return
+	}
+	if roles.Idempotent(sem) {
+		c.mark(ctx, m)
+		return
+	}
+	c.finish(ctx, m)
+}
+
+// mark writes done:op DONE; the commit follows its reply.
+func (c *DedupConsumer) mark(ctx *sim.Context, m sim.Message) {
+	e := envelope{Kind: payments.MsgDBUpdate, Op: m.Op, Attempt: m.Attempt}
+	ctx.Send(c.Store, payments.StoreCall{Key: dedupDoneKey(m.Op), State: roles.KeyCompleted, Value: int64(m.Op)}.Encode(e))
+}
+
+// finish commits the offset the delivery was for, if this process
+// remembers it (a crash forgot it: the redelivery will find DONE).
+func (c *DedupConsumer) finish(ctx *sim.Context, m sim.Message) {
+	r, ok := ctx.Get(dedupPending, int64(m.Op), m.Op)
+	if !ok {
+		return
+	}
+	ctx.Delete(dedupPending, int64(m.Op), m.Op)
+	c.commit(ctx, m, r.Value)
+}
+
+func (c *DedupConsumer) commit(ctx *sim.Context, m sim.Message, offset int64) {
+	ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+}
+
+var (
+	dedupConsumerBroker  = roles.Node("broker", "where commits go")
+	dedupConsumerGateway = roles.Node("gateway", "the card gateway it charges (provider: lookup)")
+	dedupConsumerStore   = roles.Node("store", "the Redis-like key store holding the dedup keys (role key-store)")
+	dedupConsumerDedup   = roles.Enum("dedup", "lock-before-effect", []string{"lock-before-effect", "check-call-mark"},
+		"SET lock NX PX before the charge (and ask the gateway before charging), or GET, charge, then SET DONE")
+	dedupConsumerLockTTL = roles.Duration("lock-ttl", "2s", "the lock's expiry (SET … PX): how long a crashed holder's lock blocks the record")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "dedup-consumer",
+		Doc:     "charges at a gateway for every delivered record, behind dedup keys in a key-store node: lock-before-effect (SET NX PX, ask the gateway, charge, SET DONE) or check-call-mark",
+		Options: []roles.Option{dedupConsumerBroker, dedupConsumerGateway, dedupConsumerStore, dedupConsumerDedup, dedupConsumerLockTTL},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			return &DedupConsumer{
+				Broker: dedupConsumerBroker.Get(a), Gateway: dedupConsumerGateway.Get(a), Store: dedupConsumerStore.Get(a),
+				CheckCallMark: dedupConsumerDedup.Get(a) == "check-call-mark", LockTTL: dedupConsumerLockTTL.Get(a),
+			}, []sim.TableSpec{{Name: "pending"}, {Name: "seen", Durable: true}}
+		},
+	})
+}

@@ -1,0 +1,136 @@
+package queue
+
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/payments"
+	"github.com/oncesim/once/sim"
+)
+
+// OrderLineConsumer is one member of a consumer group copying order lines
+// from a topic into an order_lines table that lives in a database node of
+// its own (order-lines-db), so each statement is a step of its own. The
+// record for operation op is line (op-1)%Lines+1 of order (op-1)/Lines+1,
+// and the table's natural key is (order_id, line_id). Insert chooses the
+// statement, and nothing else:
+//
+//   - plain: INSERT INTO order_lines … — no unique key: every delivery
+//     adds a row;
+//   - check-then-insert: SELECT by (order_id, line_id), and INSERT only if
+//     there is no row — still no unique key, so two deliveries of one
+//     line whose SELECTs both run before either INSERT both add a row;
+//   - upsert: INSERT … ON CONFLICT (order_id, line_id) DO NOTHING — the
+//     unique key decides, whatever the interleaving.
+//
+// Under at-most-once it commits the offset before the first statement;
+// otherwise after the last one (a crash in between means a redelivery).
+type OrderLineConsumer struct {
+	Broker sim.NodeID
+	DB     sim.NodeID
+	Insert string // plain | check-then-insert | upsert
+	Lines  int64
+}
+
+// orderLinePending is the consumer's volatile table of deliveries in
+// flight, by the line's natural key: the offset to commit when the line's
+// statements are done. Two copies of one line in flight at the same
+// consumer share the row; the one whose offset is lost is redelivered.
+const (
+	orderLinePending sim.TableID = iota
+	orderLineSeen                // offsets seen: at-most-once transport dedup
+)
+
+// Start does nothing: the broker redelivers what was not committed.
+func (c *OrderLineConsumer) Start(*sim.Context) {}
+
+// Timer is unused.
+func (c *OrderLineConsumer) Timer(*sim.Context, sim.Timer) {}
+
+// Receive runs the step of a delivery that m starts or resumes.
+func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {
+	e := envelope{Op: m.Op, Attempt: m.Attempt}
+	switch m.Kind {
+	case MsgDeliver:
+		natural := c.naturalKey(m.Op)
+		offset := decodeDelivery(m).Offset
+		if ctx.Semantics() == sim.AtMostOnce {
+			if transportDup(ctx, orderLineSeen, offset, m.Op) {
+				return // a network copy of one delivery
+			}
+			ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+			if ctx.CrashPoint(PointAfterCommit, &m) {
+				return
+			}
+		} else {
+			ctx.Put(orderLinePending, natural, m.Op, sim.Record{Value: offset})
+		}
+		switch c.Insert {
+		case "check-then-insert":
+			e.Kind = payments.MsgDBGet
+			ctx.Send(c.DB, payments.StoreCall{Key: natural}.Encode(e))
+		default:
+			c.insert(ctx, e, natural)
+		}
+	case payments.MsgDBGot:
+		got := payments.DecodeStoreCall(m)
+		if got.Status == payments.StoreFound {
+			c.done(ctx, m, got.Key) // the line is there already
+			return
+		}
+		c.insert(ctx, e, got.Key)
+	case payments.MsgDBInserted:
+		c.done(ctx, m, payments.DecodeStoreCall(m).Key)
+	}
+}
+
+// naturalKey is the key of (order_id, line_id) for op's line.
+func (c *OrderLineConsumer) naturalKey(op sim.OpID) int64 {
+	return orderLineKey((int64(op)-1)/c.Lines+1, (int64(op)-1)%c.Lines+1)
+}
+
+func (c *OrderLineConsumer) insert(ctx *sim.Context, e envelope, natural int64) {
+	e.Kind = payments.MsgDBInsert
+	if c.Insert == "upsert" {
+		e.Kind = payments.MsgDBInsertUnique
+	}
+	line := int32((int64(e.Op)-1)%c.Lines + 1)
+	ctx.Send(c.DB, payments.StoreCall{Key: natural, State: line, Value: int64(e.Op)}.Encode(e))
+}
+
+// done commits the offset of the line's delivery once its statements are
+// done (not under at-most-once, which committed first).
+func (c *OrderLineConsumer) done(ctx *sim.Context, m sim.Message, natural int64) {
+	if ctx.Semantics() == sim.AtMostOnce {
+		return
+	}
+	r, ok := ctx.Get(orderLinePending, natural, m.Op)
+	if !ok {
+		return // a second copy's statements: its offset was committed with the first
+	}
+	if ctx.CrashPoint(PointAfterEffect, &m) {
+		return
+	}
+	ctx.Delete(orderLinePending, natural, m.Op)
+	ctx.Send(c.Broker, offsetCommit{Offset: r.Value}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+}
+
+var (
+	orderLineConsumerBroker = roles.Node("broker", "where commits go")
+	orderLineConsumerDB     = roles.Node("db", "the database holding order_lines (role order-lines-db)")
+	orderLineConsumerInsert = roles.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
+		"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING")
+	orderLineConsumerLines = roles.Int("lines", 2, 1, 999, "lines per order")
+)
+
+func init() {
+	roles.Register(&roles.Role{
+		Name:    "order-line-consumer",
+		Doc:     "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
+		Options: []roles.Option{orderLineConsumerBroker, orderLineConsumerDB, orderLineConsumerInsert, orderLineConsumerLines},
+		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			return &OrderLineConsumer{
+				Broker: orderLineConsumerBroker.Get(a), DB: orderLineConsumerDB.Get(a),
+				Insert: orderLineConsumerInsert.Get(a), Lines: orderLineConsumerLines.Get(a),
+			}, []sim.TableSpec{{Name: "pending"}, {Name: "seen", Durable: true}}
+		},
+	})
+}
