@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -26,7 +27,17 @@ type RunDoc struct {
 	Ops      int               `json:"ops"`
 	Faults   scenarios.Faults  `json:"fault_profile"`
 	Params   map[string]string `json:"params"`
-	Results  []RunResult       `json:"results"`
+	// OutcomeWords name none, once and many effects in the user's words
+	// (the scenario's, or generic ones).
+	OutcomeWords OutcomeWordsDoc `json:"outcome_words"`
+	Results      []RunResult     `json:"results"`
+}
+
+// OutcomeWordsDoc is the JSON form of a scenario's outcome words.
+type OutcomeWordsDoc struct {
+	None string `json:"none"`
+	Once string `json:"once"`
+	Many string `json:"many"`
 }
 
 // RunResult is one semantics' outcome.
@@ -40,6 +51,9 @@ type RunResult struct {
 	Duplicated  int    `json:"duplicated"`
 	MaxEffects  int32  `json:"max_effects"`
 	PromiseHeld *bool  `json:"promise_held"` // null when unknown: the run did not finish
+	// Outcome says in the user's words what the operations came to:
+	// "4 charged once ✓ · 1 charged twice ✗".
+	Outcome string `json:"outcome"`
 
 	Status      string          `json:"status"`
 	Why         string          `json:"why,omitempty"`
@@ -49,6 +63,11 @@ type RunResult struct {
 	EndTimeMs   int64           `json:"end_time_ms"`
 	Ops         []OpDoc         `json:"ops"`
 	Faults      sim.FaultCounts `json:"faults"`
+	// FaultPlan names every fault that hit the run by the identity of
+	// what it hit, as plan lines. Faults are keyed by identity, so every
+	// semantics of one seed lists the same fault wherever the message it
+	// targets exists.
+	FaultPlan   []string        `json:"fault_plan"`
 	Invariants  []InvariantDoc  `json:"invariants,omitempty"`
 	Metrics     []MetricDoc     `json:"metrics,omitempty"`
 	TraceDigest string          `json:"trace_digest"`
@@ -66,6 +85,9 @@ type OpDoc struct {
 	Effects           int32   `json:"effects"`
 	SinkEffects       []int32 `json:"sink_effects,omitempty"` // per observed sink, when there are several
 	DistinctResponses int32   `json:"distinct_responses"`
+	// EffectValues are the values of the operation's effects on the
+	// observed sinks, in order: the transaction ids of its charges.
+	EffectValues []int64 `json:"effect_values,omitempty"`
 	Verdict           string  `json:"verdict"`
 }
 
@@ -80,6 +102,7 @@ type InvariantDoc struct {
 type MetricDoc struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
 }
 
 // Run is one semantics' outcome with the command that replays it.
@@ -87,11 +110,18 @@ type Run struct {
 	Outcome *sim.Outcome
 	Replay  string
 	Shrunk  *Counterexample // the violation shrunk to minimal faults (run --check)
+	// FaultPlan names the faults that hit the run, as plan lines.
+	FaultPlan []string
+	// Effects lists each operation's effect values (see EffectValues);
+	// nil when the run kept no trace.
+	Effects map[sim.OpID][]int64
 }
 
 // NewRunDoc assembles the JSON document.
-func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, runs []Run) RunDoc {
-	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{}}
+func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, words scenarios.OutcomeWords, runs []Run) RunDoc {
+	w := OutcomeWords(words)
+	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{},
+		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many}}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		doc.Params[k] = v
@@ -105,18 +135,21 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 			PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
 			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
+			Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated)),
+			FaultPlan: append([]string{}, r.FaultPlan...),
 		}
 		for _, op := range o.Ops {
 			res.Ops = append(res.Ops, OpDoc{
 				Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
 				SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
+				EffectValues: r.Effects[op.Op],
 			})
 		}
 		for _, inv := range o.Invariants {
 			res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
 		}
 		for _, m := range o.Metrics {
-			res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value})
+			res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
 		}
 		doc.Results = append(doc.Results, res)
 	}
@@ -202,44 +235,24 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("seed %d · %d operations · %s",
 		doc.Seed, doc.Ops, strings.Join(FaultParts(doc.Faults, "", false), " · "))))
 
-	t := newTable("semantics", "promise", "lost", "exactly-once", "duplicated", "max effects", "faults", "promise held")
-	for _, r := range doc.Results {
-		held := r.Status
-		if r.Status == sim.Unknown.String() && !r.Finished {
-			held = unfinishedText(r.Status, r.End)
-		}
-		t.Row(r.Semantics, r.Promise, strconv.Itoa(r.Lost), strconv.Itoa(r.ExactlyOnce), strconv.Itoa(r.Duplicated),
-			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(held).Render(held))
-	}
-	b.WriteString(t.String())
+	b.WriteString(summaryTable(doc))
 	b.WriteString("\n")
 
 	for _, r := range doc.Results {
 		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %d events · ended %s at %s · trace %s",
 			r.Promise, r.Events, r.End, sim.Time(r.EndTimeMs), r.TraceDigest)))
-		lt := newTable("op", "attempts", "deliveries", "effects", "responses", "verdict")
-		for _, op := range r.Ops {
-			lt.Row(sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)),
-				strconv.Itoa(int(op.Effects)), strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(op.Verdict))
-		}
-		b.WriteString(lt.String())
-		b.WriteString("\n")
+		b.WriteString(ledgerTable(r))
 		for _, inv := range r.Invariants {
-			if inv.Held {
-				fmt.Fprintf(&b, "invariant %s: %s\n", inv.Name, styleGood.Render("held"))
-			} else {
-				fmt.Fprintf(&b, "invariant %s: %s — %s\n", inv.Name, styleBad.Render("violated"), inv.Violation)
+			if !inv.Held {
+				fmt.Fprintf(&b, "invariant %s: %s — %s\n", inv.Name, styleBad.Render(wordViolated), inv.Violation)
 			}
-		}
-		for _, m := range r.Metrics {
-			fmt.Fprintf(&b, "metric %s: %s\n", m.Name, ffmt(m.Value))
 		}
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render("promise "+r.Status+":"), r.Why)
+			fmt.Fprintf(&b, "%s %s\n", style.Render(r.Semantics+" "+WordPromise+" "+PromiseWord(r.Status, r.Promise)+":"), r.Why)
 			if c := r.Counterexample; c != nil {
 				fmt.Fprintf(&b, "%s %s\n", styleDim.Render("shrunk:"), c.Cause)
 				fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("minimal faults (%d of the run's %d):", len(c.Faults), c.FoundFaults)))

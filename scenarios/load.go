@@ -440,6 +440,9 @@ func (l *loader) checkStructure() error {
 			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SortedNames(roles.SinkNames()), ", "))
 		}
 	}
+	if err := l.checkOutcome(s.Observe.Outcome); err != nil {
+		return err
+	}
 	for _, inv := range s.Invariants {
 		if _, ok := roles.LookupInvariant(inv.Text); !ok {
 			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, roles.InvariantNames())
@@ -516,6 +519,7 @@ func (l *loader) compileExpect(sc *Scenario) error {
 
 func (l *loader) compileLesson(sc *Scenario) error {
 	ls := &l.spec.Lesson
+	sc.Outcome = outcomeWords(l.spec.Observe.Outcome)
 	sc.Lesson = Lesson{
 		Story: strings.TrimSpace(ls.Story.Text), Watch: strings.TrimSpace(ls.Watch.Text),
 		Fix: strings.TrimSpace(ls.Fix.Text), Why: map[sim.Semantics]string{},

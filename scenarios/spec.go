@@ -125,10 +125,11 @@ type windowSpec struct {
 }
 
 type observeSpec struct {
-	Origin    Scalar   `yaml:"origin"`
-	Request   Scalar   `yaml:"request"`
-	Processor Scalar   `yaml:"processor"`
-	Sinks     []Scalar `yaml:"sinks"`
+	Origin    Scalar      `yaml:"origin"`
+	Request   Scalar      `yaml:"request"`
+	Processor Scalar      `yaml:"processor"`
+	Sinks     []Scalar    `yaml:"sinks"`
+	Outcome   outcomeSpec `yaml:"outcome"` // the effect in the user's words
 }
 
 type expectSpec struct {

@@ -91,15 +91,10 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 			return usageErr("%v", err)
 		}
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
-		var trace *sim.Trace
-		if o.format == "trace" || o.format == "mermaid" || o.format == "svg" {
-			trace = &sim.Trace{}
-		}
-		var recorder sim.Recorder
-		if trace != nil {
-			recorder = trace
-		}
-		w, err := sim.NewWorld(cfg, rec, recorder)
+		// The trace is kept for every format: the ledger lists each
+		// operation's effect values (its transaction ids) from it.
+		trace := &sim.Trace{}
+		w, err := sim.NewWorld(cfg, rec, trace)
 		if err != nil {
 			return fmt.Errorf("run %s: %w", sem, err)
 		}
@@ -159,9 +154,16 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range runs {
-		rr = append(rr, report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk})
+		run := report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk}
+		for _, f := range r.faults {
+			run.FaultPlan = append(run.FaultPlan, r.cfg.Topology.FaultLine(f))
+		}
+		if r.trace != nil {
+			run.Effects = report.EffectValues(r.cfg.Observe, r.trace.Events)
+		}
+		rr = append(rr, run)
 	}
-	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), rr)
+	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
 	switch format {
 	case "json":
 		return report.WriteJSON(stdout, doc)

@@ -1,0 +1,157 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/sim"
+)
+
+// summaryTable is the first table of `once run`: per semantics, what the
+// user got ("1 charged twice ✗"), the most effects of one operation, the
+// faults, the scenario's metrics with their units and its invariants, and
+// — last and apart — whether the semantics kept its own promise.
+func summaryTable(doc RunDoc) string {
+	var metrics []MetricDoc
+	hasInvariants := false
+	for _, r := range doc.Results {
+		if len(r.Metrics) > len(metrics) {
+			metrics = r.Metrics
+		}
+		hasInvariants = hasInvariants || len(r.Invariants) > 0
+	}
+	head := []string{headSemantics, headOutcome, headMaxEffects, headFaults}
+	for _, m := range metrics {
+		head = append(head, MetricHead(m))
+	}
+	if hasInvariants {
+		head = append(head, headInvariants)
+	}
+	head = append(head, headOwnPromise)
+	t := newTable(head...)
+	for _, r := range doc.Results {
+		row := []string{r.Semantics, outcomeStyled(r.Outcome), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
+		for _, m := range metrics {
+			row = append(row, metricCell(r.Metrics, m.Name))
+		}
+		if hasInvariants {
+			row = append(row, invariantsCell(r.Invariants))
+		}
+		held := PromiseWord(r.Status, r.Promise)
+		if r.Status == sim.Unknown.String() && !r.Finished {
+			held = unfinishedText(held, r.End)
+		}
+		row = append(row, promiseStyle(r.Status).Render(held))
+		t.Row(row...)
+	}
+	return t.String()
+}
+
+// outcomeStyled colours each part of an outcome: the user's ✓ green, ✗ red.
+func outcomeStyled(text string) string {
+	parts := strings.Split(text, " · ")
+	for i, p := range parts {
+		switch {
+		case strings.HasSuffix(p, MarkBad):
+			parts[i] = styleBad.Render(p)
+		case strings.HasSuffix(p, MarkGood):
+			parts[i] = styleGood.Render(p)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// promiseStyle keeps a kept promise plain: a kept "≥1" beside two charges
+// is not good news, only a promise kept. A broken one is red.
+func promiseStyle(status string) interface{ Render(...string) string } {
+	switch status {
+	case sim.Violated.String():
+		return styleBad
+	case sim.Unknown.String():
+		return styleWarn
+	}
+	return styleDim
+}
+
+// MetricHead names a metric with its unit: "oldest-duplicate-age (s)".
+func MetricHead(m MetricDoc) string {
+	if m.Unit == "" {
+		return m.Name
+	}
+	return m.Name + " (" + m.Unit + ")"
+}
+
+// MetricText is a metric with its value and unit, for a line of text:
+// "oldest-duplicate-age = 60 s".
+func MetricText(m MetricDoc) string {
+	s := m.Name + " = " + ffmt(m.Value)
+	if m.Unit != "" {
+		s += " " + m.Unit
+	}
+	return s
+}
+
+func metricCell(ms []MetricDoc, name string) string {
+	for _, m := range ms {
+		if m.Name == name {
+			return ffmt(m.Value)
+		}
+	}
+	return "–"
+}
+
+// invariantsCell is "held" when all held, else the names of the violated.
+func invariantsCell(invs []InvariantDoc) string {
+	var bad []string
+	for _, inv := range invs {
+		if !inv.Held {
+			bad = append(bad, inv.Name)
+		}
+	}
+	if len(invs) == 0 {
+		return "–"
+	}
+	if len(bad) == 0 {
+		return styleGood.Render(wordHeld)
+	}
+	return styleBad.Render(wordViolated + ": " + strings.Join(bad, ", "))
+}
+
+// ledgerTable is one semantics' per-operation ledger, with the values of
+// each operation's effects (its transaction ids) and a red second effect.
+func ledgerTable(r RunResult) string {
+	withIDs := false
+	for _, op := range r.Ops {
+		withIDs = withIDs || len(op.EffectValues) > 0
+	}
+	head := []string{headOp, headAttempts, headDeliveries, headEffects}
+	if withIDs {
+		head = append(head, headEffectIDs)
+	}
+	head = append(head, headResponses, headVerdict)
+	lt := newTable(head...)
+	for _, op := range r.Ops {
+		row := []string{sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)), strconv.Itoa(int(op.Effects))}
+		if withIDs {
+			row = append(row, effectIDs(op.EffectValues))
+		}
+		row = append(row, strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(op.Verdict))
+		lt.Row(row...)
+	}
+	return lt.String() + "\n"
+}
+
+// effectIDs lists effect values, every one after the first in red.
+func effectIDs(vs []int64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.FormatInt(v, 10)
+		if i > 0 {
+			parts[i] = styleBad.Render(parts[i])
+		}
+	}
+	if len(parts) == 0 {
+		return "–"
+	}
+	return strings.Join(parts, ", ")
+}

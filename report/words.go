@@ -1,0 +1,47 @@
+package report
+
+// The generic English words of the reports, gathered in one place so that
+// a translation can route them through lookups. Scenario-specific words
+// (what an effect means: "charged twice") come from the catalog, under
+// observe.outcome.
+const (
+	// WordOutcomeNone, WordOutcomeOnce and WordOutcomeMany name an
+	// operation's effect count when the scenario gives no words of its own.
+	WordOutcomeNone = "no effect"
+	WordOutcomeOnce = "one effect"
+	WordOutcomeMany = "several effects"
+
+	// MarkGood and MarkBad follow an outcome: once is what the user
+	// wanted, none or many is not — whatever the semantics promised.
+	MarkGood = "✓"
+	MarkBad  = "✗"
+
+	// WordKept, WordBroken and WordUnknown say whether a semantics kept
+	// its own promise (≤1, ≥1, =1): a different question from whether the
+	// user got what they wanted.
+	WordKept    = "kept"
+	WordBroken  = "broken"
+	WordUnknown = "unknown"
+
+	// WordPromise follows a semantics' name: "at-least-once promise".
+	WordPromise = "promise"
+
+	headSemantics  = "semantics"
+	headOutcome    = "outcome for the user"
+	headMaxEffects = "max effects"
+	headFaults     = "faults"
+	headInvariants = "invariants"
+	headOwnPromise = "its own promise"
+
+	headOp         = "op"
+	headAttempts   = "attempts"
+	headDeliveries = "deliveries"
+	headEffects    = "effects"
+	headEffectIDs  = "effect ids"
+	headResponses  = "responses"
+	headVerdict    = "verdict"
+
+	wordHeld     = "held"
+	wordViolated = "violated"
+	wordNone     = "none"
+)
