@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -194,17 +193,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		}
 		return nil
 	case "svg":
-		var panels []svg.Panel
-		for _, r := range runs {
-			o := r.outcome
-			title := fmt.Sprintf("%s · %s · seed %d — %d lost, %d exactly-once, %d duplicated · promise %s",
-				sc.Name, o.Semantics, seed, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), report.StatusText(o))
-			if o.Why != "" {
-				title += "\n" + o.Why
-			}
-			panels = append(panels, svg.Panel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
-		}
-		return svg.WritePanels(stdout, panels)
+		return writeSVG(stdout, sc, seed, runs)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
 }
