@@ -55,23 +55,23 @@ type RunResult struct {
 	// "4 charged once ✓ · 1 charged twice ✗".
 	Outcome string `json:"outcome"`
 
-	Status      string          `json:"status"`
-	Why         string          `json:"why,omitempty"`
-	Finished    bool            `json:"finished"`
-	End         string          `json:"end"`
-	Events      int             `json:"events"`
-	EndTimeMs   int64           `json:"end_time_ms"`
-	Ops         []OpDoc         `json:"ops"`
-	Faults      sim.FaultCounts `json:"faults"`
+	Status    string          `json:"status"`
+	Why       string          `json:"why,omitempty"`
+	Finished  bool            `json:"finished"`
+	End       string          `json:"end"`
+	Events    int             `json:"events"`
+	EndTimeMs int64           `json:"end_time_ms"`
+	Ops       []OpDoc         `json:"ops"`
+	Faults    sim.FaultCounts `json:"faults"`
 	// FaultPlan names every fault that hit the run by the identity of
 	// what it hit, as plan lines. Faults are keyed by identity, so every
 	// semantics of one seed lists the same fault wherever the message it
 	// targets exists.
-	FaultPlan   []string        `json:"fault_plan"`
-	Invariants  []InvariantDoc  `json:"invariants,omitempty"`
-	Metrics     []MetricDoc     `json:"metrics,omitempty"`
-	TraceDigest string          `json:"trace_digest"`
-	Replay      string          `json:"replay"`
+	FaultPlan   []string       `json:"fault_plan"`
+	Invariants  []InvariantDoc `json:"invariants,omitempty"`
+	Metrics     []MetricDoc    `json:"metrics,omitempty"`
+	TraceDigest string         `json:"trace_digest"`
+	Replay      string         `json:"replay"`
 	// Counterexample is the violation shrunk to a minimal set of faults
 	// (only with --check, only when violated).
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
@@ -88,7 +88,7 @@ type OpDoc struct {
 	// EffectValues are the values of the operation's effects on the
 	// observed sinks, in order: the transaction ids of its charges.
 	EffectValues []int64 `json:"effect_values,omitempty"`
-	Verdict           string  `json:"verdict"`
+	Verdict      string  `json:"verdict"`
 }
 
 // InvariantDoc is one scenario invariant's verdict.
