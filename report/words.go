@@ -41,6 +41,11 @@ const (
 	headResponses  = "responses"
 	headVerdict    = "verdict"
 
+	wordChecks               = "checks:"
+	wordChecksExactlyOnce    = "exactly-once (=1 effect per operation) — stricter than %s's own promise (%s)"
+	wordChecksExactlyOnceOwn = "exactly-once (=1 effect per operation), %s's own promise"
+	wordChecksPromise        = "%s's own promise (%s) and the scenario's invariants"
+
 	wordHeld     = "held"
 	wordViolated = "violated"
 	wordNone     = "none"

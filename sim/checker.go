@@ -282,10 +282,10 @@ func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 		t := &c.ops[i]
 		op := OpID(i)
 		if hi := t.MaxEffects(c.nsinks); hi > 1 && promise != AtLeastOne {
-			return Violated, fmt.Sprintf("%s has %d effects, promise %s", op, hi, promise)
+			return Violated, fmt.Sprintf("%s has %d effects, wanted %s", op, hi, promise)
 		}
 		if promise == ExactlyOne && t.nDistinct > 1 {
-			return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", op, t.nDistinct, promise)
+			return Violated, fmt.Sprintf("%s got %d different results for one key, wanted %s", op, t.nDistinct, promise)
 		}
 		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
 			missing = op
@@ -295,7 +295,7 @@ func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 		if !finished {
 			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", missing)
 		}
-		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, promise %s", missing, promise)
+		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, wanted %s", missing, promise)
 	}
 	if !finished {
 		// Even "≥ 1" with an effect for every operation is not shown: a
