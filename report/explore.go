@@ -15,18 +15,18 @@ const ExploreSchema = "once.explore/v1"
 // elapsed_ms and states_per_second are wall-clock measurements, the only
 // fields that differ between two identical runs; --timing=false omits them.
 type ExploreDoc struct {
-	Schema          string          `json:"schema"`
-	Scenario        string          `json:"scenario"`
-	Semantics       string          `json:"semantics"`
-	Ops             int             `json:"ops"`
-	Params          []string        `json:"params"`
-	Property        string          `json:"property"`
+	Schema    string   `json:"schema"`
+	Scenario  string   `json:"scenario"`
+	Semantics string   `json:"semantics"`
+	Ops       int      `json:"ops"`
+	Params    []string `json:"params"`
+	Property  string   `json:"property"`
 	// Checks says in words what property was checked, and how it stands
 	// to the semantics' own promise.
 	Checks string `json:"checks"`
 	// ParamsSet are the parameters given with --set: the text report
 	// shows only these (Params lists every value, defaults included).
-	ParamsSet []string `json:"-"`
+	ParamsSet       []string        `json:"-"`
 	MaxFaults       int             `json:"max_faults"`
 	Faults          []string        `json:"faults"`
 	Holds           bool            `json:"holds"`
