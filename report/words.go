@@ -46,6 +46,25 @@ const (
 	wordChecksExactlyOnceOwn = "exactly-once (=1 effect per operation), %s's own promise"
 	wordChecksPromise        = "%s's own promise (%s) and the scenario's invariants"
 
+	// MatrixTextWidth is the most columns the text matrix takes; the
+	// Markdown and JSON forms carry every detail (intervals, run counts).
+	MatrixTextWidth = 120
+
+	matrixLegend         = "lost, dup, broken: share of runs with a lost or a duplicated operation, or a broken invariant\n(95% intervals and run counts: --format md or json)"
+	headMatrixRow        = "scenario / row"
+	headMatrixLost       = "lost"
+	headMatrixDup        = "dup"
+	headMatrixBroken     = "broken"
+	headMatrixUnfinished = "unfinished"
+	headMatrixEffects    = "effects/op"
+	headMatrixExpected   = "expected"
+	// headAsDeclared heads the matrix's self-test: did the runs show what
+	// the scenario declares? (Not "held": a row can show 93 % duplicated
+	// exactly as declared.)
+	headAsDeclared = "as declared"
+	wordYes        = "yes"
+	wordNo         = "NO"
+
 	wordHeld     = "held"
 	wordViolated = "violated"
 	wordNone     = "none"
