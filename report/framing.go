@@ -24,10 +24,14 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 }
 
 // OutcomeText says in the user's words what the operations came to:
-// "4 charged once ✓ · 1 charged twice ✗". Counts of zero are left out;
+// "4 charged once ✓ · 1 charged twice ✗" ("charged twice or more" when
+// some operation had more than two effects). Counts of zero are left out;
 // "none" only when there were no operations at all.
-func OutcomeText(w scenarios.OutcomeWords, lost, once, many int) string {
+func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
 	w = OutcomeWords(w)
+	if maxEffects > 2 {
+		w.Many += " " + wordOrMore
+	}
 	var parts []string
 	add := func(n int, word, mark string) {
 		if n > 0 {

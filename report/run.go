@@ -31,6 +31,10 @@ type RunDoc struct {
 	// (the scenario's, or generic ones).
 	OutcomeWords OutcomeWordsDoc `json:"outcome_words"`
 	Results      []RunResult     `json:"results"`
+	// Headlines are the scenario's headline rows (expect rows marked
+	// headline: a semantics with a --set or other faults) that the default
+	// run shows beside the semantics, each with its row label and note.
+	Headlines []RunResult `json:"headline_rows,omitempty"`
 }
 
 // OutcomeWordsDoc is the JSON form of a scenario's outcome words.
@@ -44,6 +48,8 @@ type OutcomeWordsDoc struct {
 type RunResult struct {
 	Semantics   string `json:"semantics"`
 	Alias       string `json:"alias"`
+	Row         string `json:"row,omitempty"`  // headline rows: "idem write=publish-then-commit"
+	Note        string `json:"note,omitempty"` // headline rows: what the row shows
 	Promise     string `json:"promise"`
 	Operations  int    `json:"operations"`
 	Lost        int    `json:"lost"`
@@ -115,6 +121,8 @@ type Run struct {
 	// Effects lists each operation's effect values (see EffectValues);
 	// nil when the run kept no trace.
 	Effects map[sim.OpID][]int64
+	// Row and Note label a headline row (see RunDoc.Headlines).
+	Row, Note string
 }
 
 // NewRunDoc assembles the JSON document.
@@ -127,33 +135,46 @@ func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []st
 		doc.Params[k] = v
 	}
 	for _, r := range runs {
-		o := r.Outcome
-		res := RunResult{
-			Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
-			Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
-			Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
-			PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
-			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
-			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
-			Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated)),
-			FaultPlan: append([]string{}, r.FaultPlan...),
-		}
-		for _, op := range o.Ops {
-			res.Ops = append(res.Ops, OpDoc{
-				Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
-				SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
-				EffectValues: r.Effects[op.Op],
-			})
-		}
-		for _, inv := range o.Invariants {
-			res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
-		}
-		for _, m := range o.Metrics {
-			res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
-		}
-		doc.Results = append(doc.Results, res)
+		doc.Results = append(doc.Results, newRunResult(r, w))
 	}
 	return doc
+}
+
+// AddHeadlines adds the headline rows to doc.
+func (doc *RunDoc) AddHeadlines(words scenarios.OutcomeWords, runs []Run) {
+	w := OutcomeWords(words)
+	for _, r := range runs {
+		doc.Headlines = append(doc.Headlines, newRunResult(r, w))
+	}
+}
+
+func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
+	o := r.Outcome
+	res := RunResult{
+		Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
+		Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
+		Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
+		PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
+		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
+		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
+		Row: r.Row, Note: r.Note,
+		Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
+		FaultPlan: append([]string{}, r.FaultPlan...),
+	}
+	for _, op := range o.Ops {
+		res.Ops = append(res.Ops, OpDoc{
+			Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
+			SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
+			EffectValues: r.Effects[op.Op],
+		})
+	}
+	for _, inv := range o.Invariants {
+		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
+	}
+	for _, m := range o.Metrics {
+		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
+	}
+	return res
 }
 
 // promiseHeld is the JSON answer to "did the promise hold?": true, false,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,8 @@ import (
 func summaryTable(doc RunDoc) string {
 	var metrics []MetricDoc
 	hasInvariants := false
-	for _, r := range doc.Results {
+	all := append(append([]RunResult{}, doc.Results...), doc.Headlines...)
+	for _, r := range all {
 		if len(r.Metrics) > len(metrics) {
 			metrics = r.Metrics
 		}
@@ -29,8 +31,12 @@ func summaryTable(doc RunDoc) string {
 	}
 	head = append(head, headOwnPromise)
 	t := newTable(head...)
-	for _, r := range doc.Results {
-		row := []string{r.Semantics, outcomeStyled(r.Outcome), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
+	for i, r := range all {
+		name := r.Semantics
+		if i >= len(doc.Results) {
+			name = r.Row
+		}
+		row := []string{name, outcomeStyled(r.Outcome), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
 		for _, m := range metrics {
 			row = append(row, metricCell(r.Metrics, m.Name))
 		}
@@ -44,7 +50,12 @@ func summaryTable(doc RunDoc) string {
 		row = append(row, promiseStyle(r.Status).Render(held))
 		t.Row(row...)
 	}
-	return t.String()
+	var b strings.Builder
+	b.WriteString(t.String())
+	for _, r := range doc.Headlines {
+		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(r.Row+":"), r.Note)
+	}
+	return b.String()
 }
 
 // outcomeStyled colours each part of an outcome: the user's ✓ green, ✗ red.

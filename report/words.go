@@ -68,4 +68,5 @@ const (
 	wordHeld     = "held"
 	wordViolated = "violated"
 	wordNone     = "none"
+	wordOrMore   = "or more"
 )

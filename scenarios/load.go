@@ -499,6 +499,15 @@ func (l *loader) compileExpect(sc *Scenario) error {
 			}
 			x.Explore = n
 		}
+		if e.Headline.Set {
+			if e.Headline.Quoted || (e.Headline.Text != "true" && e.Headline.Text != "false") {
+				return l.errAt(e.Headline, "expect.headline: %q is not true or false", e.Headline.Text)
+			}
+			x.Headline = e.Headline.Text == "true"
+			if x.Headline && len(x.Params) == 0 && x.Faults == nil && x.Ops == 0 {
+				return l.errAt(e.Headline, "expect.headline: the row changes nothing (no set, faults or ops): the default run already shows it")
+			}
+		}
 		if len(e.Show) == 0 {
 			return l.errAt(e.Semantics, "expect: say what must show (show: [=1] or [dup] …)")
 		}

@@ -177,7 +177,7 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 		runs = append(runs, r)
 	}
 	set.Semantics = plan.Semantics
-	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
+	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)

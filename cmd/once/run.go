@@ -113,7 +113,13 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
+	var headlines []report.Run
+	if o.defaultRun() && (o.format == "text" || o.format == "json") {
+		if headlines, err = runHeadlines(sc, sems, o.seed); err != nil {
+			return err
+		}
+	}
+	if err := render(stdout, o.format, sc, o.seed, set, runs, headlines); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
@@ -149,7 +155,7 @@ func checkRuns(check bool, runs []simulated) error {
 	return nil
 }
 
-func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated) error {
+func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, headlines []report.Run) error {
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range runs {
@@ -163,6 +169,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		rr = append(rr, run)
 	}
 	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
+	doc.AddHeadlines(sc.Outcome, headlines)
 	switch format {
 	case "json":
 		return report.WriteJSON(stdout, doc)

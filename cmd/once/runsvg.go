@@ -18,7 +18,7 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 	var panels []svg.Panel
 	for _, r := range runs {
 		o := r.outcome
-		outcome := report.OutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated))
+		outcome := report.OutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
 		var title string
 		if len(runs) == 1 {
 			title = fmt.Sprintf("%s · seed %d · %s\n%s", sc.Name, seed, outcome, report.PromiseText(o))
