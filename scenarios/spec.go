@@ -139,7 +139,7 @@ type expectSpec struct {
 	Ops       Scalar            `yaml:"ops"`
 	Show      []Scalar          `yaml:"show"`
 	Note      Scalar            `yaml:"note"`
-	Explore   Scalar            `yaml:"explore"` // max faults for an exhaustive check of this row (0 = none)
+	Explore   Scalar            `yaml:"explore"`  // max faults for an exhaustive check of this row (0 = none)
 	Headline  Scalar            `yaml:"headline"` // true: the default `once run` shows this row too
 }
 
