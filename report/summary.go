@@ -45,7 +45,7 @@ func summaryTable(doc RunDoc) string {
 		}
 		held := PromiseWord(r.Status, r.Promise)
 		if r.Status == sim.Unknown.String() && !r.Finished {
-			held = unfinishedText(held, r.End)
+			held = unfinishedText(WordUnknown, r.End)
 		}
 		row = append(row, promiseStyle(r.Status).Render(held))
 		t.Row(row...)
@@ -152,9 +152,18 @@ func ledgerTable(r RunResult) string {
 	return lt.String() + "\n"
 }
 
-// effectIDs lists effect values, every one after the first in red.
+// maxEffectIDs is how many effect ids a ledger cell lists before it
+// counts the rest.
+const maxEffectIDs = 4
+
+// effectIDs lists effect values, every one after the first in red, at
+// most maxEffectIDs of them and then how many more.
 func effectIDs(vs []int64) string {
-	parts := make([]string, len(vs))
+	more := 0
+	if len(vs) > maxEffectIDs {
+		vs, more = vs[:maxEffectIDs], len(vs)-maxEffectIDs
+	}
+	parts := make([]string, len(vs), len(vs)+1)
 	for i, v := range vs {
 		parts[i] = strconv.FormatInt(v, 10)
 		if i > 0 {
@@ -163,6 +172,9 @@ func effectIDs(vs []int64) string {
 	}
 	if len(parts) == 0 {
 		return "–"
+	}
+	if more > 0 {
+		parts = append(parts, styleBad.Render(fmt.Sprintf(wordMoreIDs, more)))
 	}
 	return strings.Join(parts, ", ")
 }

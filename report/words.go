@@ -50,10 +50,10 @@ const (
 	// Markdown and JSON forms carry every detail (intervals, run counts).
 	MatrixTextWidth = 120
 
-	matrixLegend         = "lost, dup, broken: share of runs with a lost or a duplicated operation, or a broken invariant\n(95% intervals and run counts: --format md or json)"
+	matrixLegend         = "lost, duplicated, broken: share of runs with a lost or a duplicated operation, or a broken invariant\n(95% intervals and run counts: --format md or json)"
 	headMatrixRow        = "scenario / row"
 	headMatrixLost       = "lost"
-	headMatrixDup        = "dup"
+	headMatrixDup        = "duplicated"
 	headMatrixBroken     = "broken"
 	headMatrixUnfinished = "unfinished"
 	headMatrixEffects    = "effects/op"
@@ -63,10 +63,10 @@ const (
 	// exactly as declared.)
 	headAsDeclared = "as declared"
 	wordYes        = "yes"
-	wordNo         = "NO"
 
 	wordHeld     = "held"
 	wordViolated = "violated"
 	wordNone     = "none"
 	wordOrMore   = "or more"
+	wordMoreIDs  = "… %d more"
 )
