@@ -69,4 +69,10 @@ const (
 	wordNone     = "none"
 	wordOrMore   = "or more"
 	wordMoreIDs  = "… %d more"
+	// wordNthEffect follows a repeated effect in a diagram: "— 2nd effect!".
+	wordNthEffect = "— %s effect!"
+	// wordStepsLeftOut summarises, in a long diagram, the steps of the
+	// operations it does not draw.
+	wordBackground   = "no operation (logs, offsets)"
+	wordStepsLeftOut = "%d steps of %s left out (--format trace has every step)"
 )

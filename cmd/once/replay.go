@@ -36,7 +36,7 @@ func newReplayCmd() *cobra.Command {
 			return runReplay(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (a space-time diagram)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: space-time diagrams side by side; md: one fenced Mermaid block per semantics)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.semantics, "semantics", "", "apply the plan's faults under these semantics instead of the plan's own: all, or a comma-separated list (one schedule, side by side)")
 	return cmd
@@ -112,7 +112,7 @@ func unwrapPath(err error) error {
 }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
 		return err
 	}
 	plan, sc, cfg, faults, err := loadPlan(file)

@@ -41,7 +41,7 @@ func newRunCmd() *cobra.Command {
 	}
 	o.register(cmd, "all")
 	o.registerFile(cmd)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (svg: one space-time diagram per semantics, stacked in one SVG document)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: one space-time diagram per semantics, side by side on one time axis; md: the table and one fenced Mermaid block per semantics)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd
@@ -67,7 +67,7 @@ type simulated struct {
 }
 
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
 		return err
 	}
 	sc, err := o.scenario(args)
@@ -114,7 +114,7 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var headlines []report.Run
-	if o.defaultRun() && (o.format == "text" || o.format == "json") {
+	if o.defaultRun() && (o.format == "text" || o.format == "json" || o.format == "md") {
 		if headlines, err = runHeadlines(sc, sems, o.seed); err != nil {
 			return err
 		}
@@ -194,13 +194,23 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 				}
 				fmt.Fprintf(stdout, "%%%% %s\n", r.outcome.Semantics)
 			}
-			if err := report.WriteMermaid(stdout, r.cfg.Topology, r.trace.Events); err != nil {
+			if err := report.WriteMermaidFocus(stdout, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "svg":
 		return writeSVG(stdout, sc, seed, runs)
+	case "md":
+		diagrams := make([]string, len(runs))
+		for i, r := range runs {
+			var m strings.Builder
+			if err := report.WriteMermaidFocus(&m, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
+				return err
+			}
+			diagrams[i] = m.String()
+		}
+		return report.WriteRunMarkdown(stdout, doc, sc.Summary, diagrams)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, sc.Summary)
 }

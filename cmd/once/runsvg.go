@@ -36,3 +36,15 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 	heading := fmt.Sprintf("%s · seed %d · one schedule, every semantics\n%s", sc.Name, seed, sc.Summary)
 	return svg.WriteColumns(w, heading, panels)
 }
+
+// focusOps are the operations a long diagram keeps: those that did not
+// end exactly once (lost or duplicated), the lesson's.
+func focusOps(o *sim.Outcome) []sim.OpID {
+	var out []sim.OpID
+	for _, op := range o.Ops {
+		if op.Verdict != sim.ExactlyOnce {
+			out = append(out, op.Op)
+		}
+	}
+	return out
+}
