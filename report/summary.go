@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func MetricHead(m MetricDoc) string {
 // MetricText is a metric with its value and unit, for a line of text:
 // "oldest-duplicate-age = 60 s".
 func MetricText(m MetricDoc) string {
-	s := m.Name + " = " + ffmt(m.Value)
+	s := m.Name + " = " + metricNum(m.Value)
 	if m.Unit != "" {
 		s += " " + m.Unit
 	}
@@ -105,7 +106,7 @@ func MetricText(m MetricDoc) string {
 func metricCell(ms []MetricDoc, name string) string {
 	for _, m := range ms {
 		if m.Name == name {
-			return ffmt(m.Value)
+			return metricNum(m.Value)
 		}
 	}
 	return "–"
@@ -177,4 +178,9 @@ func effectIDs(vs []int64) string {
 		parts = append(parts, styleBad.Render(fmt.Sprintf(wordMoreIDs, more)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// metricNum rounds a metric for reading: three decimals at most.
+func metricNum(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 }

@@ -73,6 +73,8 @@ const (
 	wordNthEffect = "— %s effect!"
 	// wordStepsLeftOut summarises, in a long diagram, the steps of the
 	// operations it does not draw.
+	headMark         = "mark"
+	wordKnee         = "← knee: %s < %s from here, the backlog grows"
 	wordBackground   = "no operation (logs, offsets)"
 	wordStepsLeftOut = "%d steps of %s left out (--format trace has every step)"
 )

@@ -529,6 +529,9 @@ func (l *loader) compileExpect(sc *Scenario) error {
 func (l *loader) compileLesson(sc *Scenario) error {
 	ls := &l.spec.Lesson
 	sc.Outcome = outcomeWords(l.spec.Observe.Outcome)
+	if err := l.compileSweep(sc); err != nil {
+		return err
+	}
 	sc.Lesson = Lesson{
 		Story: strings.TrimSpace(ls.Story.Text), Watch: strings.TrimSpace(ls.Watch.Text),
 		Fix: strings.TrimSpace(ls.Fix.Text), Why: map[sim.Semantics]string{},

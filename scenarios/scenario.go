@@ -45,6 +45,7 @@ type Scenario struct {
 	Expect          []Expectation
 	Lesson          Lesson
 	Outcome         OutcomeWords // what an operation's effect count means to the user
+	Sweep           SweepHints   // what a sweep marks on its axis
 	ExploreDefaults ExploreDefaults
 	File            string // where it was loaded from
 	spec            *fileSpec

@@ -84,6 +84,7 @@ type fileSpec struct {
 	Expect     []expectSpec `yaml:"expect"`
 	Lesson     lessonSpec   `yaml:"lesson"`
 	Explore    exploreSpec  `yaml:"explore"`
+	Sweep      sweepSpec    `yaml:"sweep"`
 	Budget     budgetSpec   `yaml:"budget"`
 }
 
