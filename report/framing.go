@@ -29,7 +29,7 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 // "none" only when there were no operations at all.
 func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
 	w = OutcomeWords(w)
-	if maxEffects > 2 {
+	if maxEffects > 2 && w.Many != WordOutcomeMany {
 		w.Many += " " + wordOrMore
 	}
 	var parts []string

@@ -32,33 +32,11 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 // --format trace.
 func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID) error {
 	lines := mermaidLines(topo, events, nil)
-	// Fewer and fewer focus operations until the diagram fits: the first
-	// ones tell the story, the rest are the same story again.
-	for k := len(focus); len(lines) > MermaidMaxLines && k >= 1; k-- {
-		kept := focus[:k]
-		lines = mermaidLines(topo, events, func(e *sim.Event) bool { return e.Msg.Op <= 1 || slices.Contains(kept, e.Msg.Op) })
-	}
-	if len(lines) > MermaidMaxLines {
-		// Still long: the store reads and writes no operation owns (a
-		// coordinator's log, offsets) go too; messages, effects, crashes stay.
-		kept := focus[:min(1, len(focus))]
-		lines = mermaidLines(topo, events, func(e *sim.Event) bool {
-			if e.Msg.Op <= 0 {
-				return !isStoreEvent(e.Kind)
-			}
-			return e.Msg.Op == 1 || slices.Contains(kept, e.Msg.Op)
-		})
-	}
-	if len(lines) > MermaidMaxLines {
-		// Last: messages of no operation too (the protocol's chatter);
-		// crashes, restarts, pauses and the operations' own steps stay.
-		kept := focus[:min(1, len(focus))]
-		lines = mermaidLines(topo, events, func(e *sim.Event) bool {
-			if e.Msg.Op <= 0 {
-				return !isStoreEvent(e.Kind) && e.Kind != sim.EvDeliver && e.Kind != sim.EvDrop && e.Kind != sim.EvDuplicate && e.Kind != sim.EvSlow
-			}
-			return e.Msg.Op == 1 || slices.Contains(kept, e.Msg.Op)
-		})
+	for _, keep := range focusTiers(focus) {
+		if len(lines) <= MermaidMaxLines {
+			break
+		}
+		lines = mermaidLines(topo, events, keep)
 	}
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
@@ -237,6 +215,3 @@ func ordinal(n int) string {
 	return fmt.Sprint(n) + suffix
 }
 
-func isStoreEvent(k sim.EventKind) bool {
-	return k == sim.EvStoreGet || k == sim.EvStorePut || k == sim.EvStoreDelete
-}

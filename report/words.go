@@ -8,8 +8,8 @@ const (
 	// WordOutcomeNone, WordOutcomeOnce and WordOutcomeMany name an
 	// operation's effect count when the scenario gives no words of its own.
 	WordOutcomeNone = "no effect"
-	WordOutcomeOnce = "one effect"
-	WordOutcomeMany = "several effects"
+	WordOutcomeOnce = "exactly one effect"
+	WordOutcomeMany = "more than one effect"
 
 	// MarkGood and MarkBad follow an outcome: once is what the user
 	// wanted, none or many is not — whatever the semantics promised.

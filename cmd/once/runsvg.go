@@ -28,7 +28,11 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 		if o.Why != "" {
 			title += " — " + o.Why
 		}
-		panels = append(panels, svg.Panel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
+		events, note := report.FocusEvents(r.trace.Events, focusOps(o))
+		if note != "" {
+			title += "\n" + note
+		}
+		panels = append(panels, svg.Panel{Topology: r.cfg.Topology, Events: events, Title: title})
 	}
 	if len(panels) == 1 {
 		return svg.WritePanels(w, panels)
