@@ -214,4 +214,3 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprint(n) + suffix
 }
-
