@@ -15,12 +15,18 @@ const ExploreSchema = "once.explore/v1"
 // elapsed_ms and states_per_second are wall-clock measurements, the only
 // fields that differ between two identical runs; --timing=false omits them.
 type ExploreDoc struct {
-	Schema          string          `json:"schema"`
-	Scenario        string          `json:"scenario"`
-	Semantics       string          `json:"semantics"`
-	Ops             int             `json:"ops"`
-	Params          []string        `json:"params"`
-	Property        string          `json:"property"`
+	Schema    string   `json:"schema"`
+	Scenario  string   `json:"scenario"`
+	Semantics string   `json:"semantics"`
+	Ops       int      `json:"ops"`
+	Params    []string `json:"params"`
+	Property  string   `json:"property"`
+	// Checks says in words what property was checked, and how it stands
+	// to the semantics' own promise.
+	Checks string `json:"checks"`
+	// ParamsSet are the parameters given with --set: the text report
+	// shows only these (Params lists every value, defaults included).
+	ParamsSet       []string        `json:"-"`
 	MaxFaults       int             `json:"max_faults"`
 	MaxPreemptions  int             `json:"max_preemptions,omitempty"`
 	Faults          []string        `json:"faults"`
@@ -113,8 +119,9 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		fmt.Fprintf(&b, " · ≤ %d preemptions", d.MaxPreemptions)
 	}
 	b.WriteString("\n")
-	if len(d.Params) > 0 {
-		fmt.Fprintf(&b, "%s\n", styleDim.Render(strings.Join(d.Params, " ")))
+	fmt.Fprintf(&b, "%s %s\n", wordChecks, d.Checks)
+	if len(d.ParamsSet) > 0 {
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(strings.Join(d.ParamsSet, " ")))
 	}
 	fmt.Fprintf(&b, "explored %d distinct states, %d complete schedules, %d transitions (%d revisits), max depth %d",
 		d.States, d.Schedules, d.Transitions, d.Revisits, d.MaxDepth)
@@ -125,16 +132,20 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	switch {
 	case d.Holds && d.Complete:
 		if d.MaxPreemptions > 0 {
-			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults and ≤ %d preemptions keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.MaxPreemptions, d.Property)
+			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults and ≤ %d preemptions keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.MaxPreemptions, propertyName(d))
 		} else {
-			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.Property)
+			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, propertyName(d))
 		}
 	case d.Holds:
 		fmt.Fprintf(&b, "%s no violation found, but the search was cut: %s\n", styleWarn.Render("INCOMPLETE:"), d.Cut)
 	default:
 		c := d.Counterexample
 		fmt.Fprintf(&b, "%s %s\n", styleBad.Render("COUNTEREXAMPLE:"), c.Cause)
-		fmt.Fprintf(&b, "\nfaults (shrunk from %d to %d):\n", c.FoundFaults, len(c.Faults))
+		if c.FoundFaults > len(c.Faults) {
+			fmt.Fprintf(&b, "\n%s (%d, shrunk from %d):\n", headFaults, len(c.Faults), c.FoundFaults)
+		} else {
+			fmt.Fprintf(&b, "\n%s (%d):\n", headFaults, len(c.Faults))
+		}
 		for _, f := range c.Faults {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
@@ -146,4 +157,25 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// CheckedProperty says what explore checks under sem: exactly-once
+// (stricter than at-most-once's or at-least-once's own promise), or the
+// semantics' own promise with the scenario's invariants.
+func CheckedProperty(property string, sem sim.Semantics) string {
+	own := sem.Promise()
+	if property == "exactly-once" {
+		if own == sim.ExactlyOne {
+			return fmt.Sprintf(wordChecksExactlyOnceOwn, sem)
+		}
+		return fmt.Sprintf(wordChecksExactlyOnce, sem, own)
+	}
+	return fmt.Sprintf(wordChecksPromise, sem, own)
+}
+
+func propertyName(d ExploreDoc) string {
+	if d.Property == "exactly-once" {
+		return "exactly-once"
+	}
+	return d.Semantics + " " + WordPromise
 }

@@ -3,78 +3,218 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/oncesim/once/sim"
 )
 
+// MermaidMaxLines is how long a sequence diagram may grow before the
+// operations that went as they should are summarised in one note each
+// run: past it, a diagram is no longer read on a slide or a page.
+const MermaidMaxLines = 160
+
 // WriteMermaid renders the trace as a Mermaid sequence diagram, the form
 // the lesson draws by hand: one participant per node plus one per traced
-// store, arrows for delivered messages, crosses for lost ones, notes for
-// effects, crashes and restarts.
+// store — only those the trace uses —, arrows for delivered messages,
+// crosses for lost ones, notes for effects (a second effect of one
+// operation in a red box), crashes and restarts.
 func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
+	return WriteMermaidFocus(w, topo, events, nil)
+}
+
+// WriteMermaidFocus is WriteMermaid for a long trace: when the diagram
+// would pass MermaidMaxLines, only the events of the focus operations
+// (those the lesson is about: lost or duplicated — as many of the first
+// of them as fit), of the first operation (to show the normal path once)
+// and of no operation at all (crashes, restarts) are drawn; every stretch
+// left out is one note that names the operations it covered and points to
+// --format trace.
+func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID) error {
+	lines := mermaidLines(topo, events, nil)
+	for _, keep := range focusTiers(focus) {
+		if len(lines) <= MermaidMaxLines {
+			break
+		}
+		lines = mermaidLines(topo, events, keep)
+	}
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")
+	for _, l := range lines {
+		b.WriteString("    " + l + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mermaidLines draws the events keep accepts (all when keep is nil),
+// after the participants they use.
+func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) bool) []string {
 	id := func(n sim.NodeID) string { return strings.ReplaceAll(topo.NodeName(n), "-", "_") }
 	store := func(n sim.NodeID, t uint8) string {
 		return id(n) + "_" + strings.ReplaceAll(topo.TableName(n, sim.TableID(t)), "-", "_")
 	}
-	for i := range topo.Nodes {
-		n := sim.NodeID(i)
-		fmt.Fprintf(&b, "    participant %s\n", id(n))
-		for t, spec := range topo.Nodes[i].Tables {
-			if spec.Traced {
-				kind := "durable"
-				if !spec.Durable {
-					kind = "memory"
-				}
-				fmt.Fprintf(&b, "    participant %s as %s %s (%s)\n", store(n, uint8(t)), topo.NodeName(n), spec.Name, kind)
+	usedNode := map[sim.NodeID]bool{}
+	usedStore := map[[2]int]bool{}
+	effects := map[[2]int64]int{} // (sink, op) → effects so far
+	var body []string
+	var skipped []sim.OpID
+	skippedEvents, background := 0, 0
+	flush := func() {
+		if len(skipped) == 1 && skipped[0] <= 0 {
+			// Steps of no operation alone: counted, told once at the end.
+			background += skippedEvents
+			skipped, skippedEvents = nil, 0
+		}
+		if skippedEvents == 0 {
+			return
+		}
+		slices.Sort(skipped)
+		names := make([]string, len(skipped))
+		for i, op := range skipped {
+			names[i] = op.String()
+			if op <= 0 {
+				names[i] = wordBackground
 			}
 		}
+		usedNode[firstNode(events)] = true
+		body = append(body, fmt.Sprintf("Note over %s: "+wordStepsLeftOut,
+			id(firstNode(events)), skippedEvents, strings.Join(names, ", ")))
+		skipped, skippedEvents = nil, 0
 	}
 	for i := range events {
 		e := &events[i]
 		m := &e.Msg
+		if !mermaidDrawn(e.Kind) {
+			continue
+		}
+		if keep != nil && !keep(e) {
+			if e.Kind == sim.EvEffect { // counted all the same: a later 2nd effect stays red
+				effects[[2]int64{int64(e.Label), int64(m.Op)}]++
+			}
+			skippedEvents++
+			if !slices.Contains(skipped, m.Op) {
+				skipped = append(skipped, m.Op)
+			}
+			continue
+		}
+		flush()
+		usedNode[e.Node] = true
+		if e.Peer != sim.NoNode && (e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop || e.Kind == sim.EvDuplicate || e.Kind == sim.EvSlow || e.Kind == sim.EvLate || e.Kind == sim.EvPreempt) {
+			usedNode[e.Peer] = true
+		}
 		switch e.Kind {
 		case sim.EvDeliver:
-			fmt.Fprintf(&b, "    %s->>%s: %s\n", id(e.Peer), id(e.Node), msgLabel(topo, m))
+			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Peer), id(e.Node), msgLabel(topo, m)))
 		case sim.EvDrop:
-			fmt.Fprintf(&b, "    %s-x%s: %s (%s)\n", id(e.Node), id(e.Peer), msgLabel(topo, m), e.Reason)
+			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), e.Reason))
 		case sim.EvDuplicate:
-			fmt.Fprintf(&b, "    Note over %s,%s: network duplicates %s\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
+			body = append(body, fmt.Sprintf("Note over %s,%s: network duplicates %s", id(e.Node), id(e.Peer), msgLabel(topo, m)))
 		case sim.EvSlow:
-			fmt.Fprintf(&b, "    Note over %s,%s: %s is slow\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s is slow", id(e.Node), id(e.Peer), msgLabel(topo, m)))
 		case sim.EvLate:
-			fmt.Fprintf(&b, "    Note over %s,%s: %s is held late\n", id(e.Node), id(e.Peer), msgLabel(topo, m))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s is held late", id(e.Node), id(e.Peer), msgLabel(topo, m)))
+		case sim.EvPreempt:
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s held back, other handlers run first", id(e.Node), id(e.Peer), msgLabel(topo, m)))
 		case sim.EvStoreGet:
+			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
 			res := "not found"
 			if e.Found {
 				res = recordLabel(topo, e)
 			}
-			fmt.Fprintf(&b, "    %s->>%s: get %d\n", id(e.Node), store(e.Node, e.Label), m.Key)
-			fmt.Fprintf(&b, "    %s-->>%s: %s\n", store(e.Node, e.Label), id(e.Node), res)
+			body = append(body, fmt.Sprintf("%s->>%s: get %d", id(e.Node), store(e.Node, e.Label), m.Key),
+				fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Label), id(e.Node), m.Key, res))
 		case sim.EvStorePut:
-			fmt.Fprintf(&b, "    %s->>%s: put %d = %s\n", id(e.Node), store(e.Node, e.Label), m.Key, recordLabel(topo, e))
+			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
+			body = append(body, fmt.Sprintf("%s->>%s: put %d = %s", id(e.Node), store(e.Node, e.Label), m.Key, recordLabel(topo, e)))
 		case sim.EvStoreDelete:
+			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
 			what := "delete"
 			if e.Found {
 				what = "expire"
 			}
-			fmt.Fprintf(&b, "    %s->>%s: %s %d\n", id(e.Node), store(e.Node, e.Label), what, m.Key)
+			body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), what, m.Key))
 		case sim.EvEffect:
-			fmt.Fprintf(&b, "    Note right of %s: %s %s (value %d)\n", id(e.Node), topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+			k := [2]int64{int64(e.Label), int64(m.Op)}
+			effects[k]++
+			note := fmt.Sprintf("Note right of %s: %s %s (value %d)", id(e.Node), topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+			if effects[k] > 1 {
+				// A second effect of one operation: the lesson's red star.
+				body = append(body, mermaidRed, note+" "+fmt.Sprintf(wordNthEffect, ordinal(effects[k])), "end")
+				continue
+			}
+			body = append(body, note)
 		case sim.EvCrash:
-			fmt.Fprintf(&b, "    Note over %s: CRASH at %s\n", id(e.Node), topo.PointName(sim.PointID(e.Label)))
+			body = append(body, fmt.Sprintf("Note over %s: CRASH at %s", id(e.Node), topo.PointName(sim.PointID(e.Label))))
 		case sim.EvRestart:
-			fmt.Fprintf(&b, "    Note over %s: restart (volatile state lost)\n", id(e.Node))
+			body = append(body, fmt.Sprintf("Note over %s: restart (volatile state lost)", id(e.Node)))
 		case sim.EvPause:
-			fmt.Fprintf(&b, "    Note over %s: PAUSE at %s for %s (state kept)\n", id(e.Node), topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+			body = append(body, fmt.Sprintf("Note over %s: PAUSE at %s for %s (state kept)", id(e.Node), topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value)))
 		case sim.EvResume:
-			fmt.Fprintf(&b, "    Note over %s: resume (queued deliveries and timers follow)\n", id(e.Node))
+			body = append(body, fmt.Sprintf("Note over %s: resume (queued deliveries and timers follow)", id(e.Node)))
 		case sim.EvOutcome:
-			fmt.Fprintf(&b, "    Note over %s: %s result status %d value %d\n", id(e.Node), m.Op, m.Status, m.Value)
+			body = append(body, fmt.Sprintf("Note over %s: %s result status %d value %d", id(e.Node), m.Op, m.Status, m.Value))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	flush()
+	if background > 0 {
+		usedNode[firstNode(events)] = true
+		body = append(body, fmt.Sprintf("Note over %s: "+wordStepsLeftOut, id(firstNode(events)), background, wordBackground))
+	}
+	var out []string
+	for i := range topo.Nodes {
+		n := sim.NodeID(i)
+		if usedNode[n] {
+			out = append(out, "participant "+id(n))
+		}
+		for t, spec := range topo.Nodes[i].Tables {
+			if spec.Traced && usedStore[[2]int{i, t}] {
+				kind := "durable"
+				if !spec.Durable {
+					kind = "memory"
+				}
+				out = append(out, fmt.Sprintf("participant %s as %s %s (%s)", store(n, uint8(t)), topo.NodeName(n), spec.Name, kind))
+			}
+		}
+	}
+	return append(out, body...)
+}
+
+// mermaidRed opens the box a second effect is drawn in.
+const mermaidRed = "rect rgb(254, 226, 226)"
+
+// mermaidDrawn reports whether WriteMermaid draws events of kind k (sends
+// show as their delivery or drop; timers are left out).
+func mermaidDrawn(k sim.EventKind) bool {
+	switch k {
+	case sim.EvSend, sim.EvTimerFire:
+		return false
+	}
+	return true
+}
+
+// firstNode is the node of the first event, where summary notes go.
+func firstNode(events []sim.Event) sim.NodeID {
+	for i := range events {
+		if events[i].Node != sim.NoNode {
+			return events[i].Node
+		}
+	}
+	return 0
+}
+
+// ordinal spells n as "2nd", "3rd", "11th"…
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprint(n) + suffix
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -27,13 +28,29 @@ type RunDoc struct {
 	Ops      int               `json:"ops"`
 	Faults   scenarios.Faults  `json:"fault_profile"`
 	Params   map[string]string `json:"params"`
-	Results  []RunResult       `json:"results"`
+	// OutcomeWords name none, once and many effects in the user's words
+	// (the scenario's, or generic ones).
+	OutcomeWords OutcomeWordsDoc `json:"outcome_words"`
+	Results      []RunResult     `json:"results"`
+	// Headlines are the scenario's headline rows (expect rows marked
+	// headline: a semantics with a --set or other faults) that the default
+	// run shows beside the semantics, each with its row label and note.
+	Headlines []RunResult `json:"headline_rows,omitempty"`
+}
+
+// OutcomeWordsDoc is the JSON form of a scenario's outcome words.
+type OutcomeWordsDoc struct {
+	None string `json:"none"`
+	Once string `json:"once"`
+	Many string `json:"many"`
 }
 
 // RunResult is one semantics' outcome.
 type RunResult struct {
 	Semantics   string `json:"semantics"`
 	Alias       string `json:"alias"`
+	Row         string `json:"row,omitempty"`  // headline rows: "idem write=publish-then-commit"
+	Note        string `json:"note,omitempty"` // headline rows: what the row shows
 	Promise     string `json:"promise"`
 	Operations  int    `json:"operations"`
 	Lost        int    `json:"lost"`
@@ -41,19 +58,27 @@ type RunResult struct {
 	Duplicated  int    `json:"duplicated"`
 	MaxEffects  int32  `json:"max_effects"`
 	PromiseHeld *bool  `json:"promise_held"` // null when unknown: the run did not finish
+	// Outcome says in the user's words what the operations came to:
+	// "4 charged once ✓ · 1 charged twice ✗".
+	Outcome string `json:"outcome"`
 
-	Status      string          `json:"status"`
-	Why         string          `json:"why,omitempty"`
-	Finished    bool            `json:"finished"`
-	End         string          `json:"end"`
-	Events      int             `json:"events"`
-	EndTimeMs   int64           `json:"end_time_ms"`
-	Ops         []OpDoc         `json:"ops"`
-	Faults      sim.FaultCounts `json:"faults"`
-	Invariants  []InvariantDoc  `json:"invariants,omitempty"`
-	Metrics     []MetricDoc     `json:"metrics,omitempty"`
-	TraceDigest string          `json:"trace_digest"`
-	Replay      string          `json:"replay"`
+	Status    string          `json:"status"`
+	Why       string          `json:"why,omitempty"`
+	Finished  bool            `json:"finished"`
+	End       string          `json:"end"`
+	Events    int             `json:"events"`
+	EndTimeMs int64           `json:"end_time_ms"`
+	Ops       []OpDoc         `json:"ops"`
+	Faults    sim.FaultCounts `json:"faults"`
+	// FaultPlan names every fault that hit the run by the identity of
+	// what it hit, as plan lines. Faults are keyed by identity, so every
+	// semantics of one seed lists the same fault wherever the message it
+	// targets exists.
+	FaultPlan   []string       `json:"fault_plan"`
+	Invariants  []InvariantDoc `json:"invariants,omitempty"`
+	Metrics     []MetricDoc    `json:"metrics,omitempty"`
+	TraceDigest string         `json:"trace_digest"`
+	Replay      string         `json:"replay"`
 	// Counterexample is the violation shrunk to a minimal set of faults
 	// (only with --check, only when violated).
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
@@ -67,7 +92,10 @@ type OpDoc struct {
 	Effects           int32   `json:"effects"`
 	SinkEffects       []int32 `json:"sink_effects,omitempty"` // per observed sink, when there are several
 	DistinctResponses int32   `json:"distinct_responses"`
-	Verdict           string  `json:"verdict"`
+	// EffectValues are the values of the operation's effects on the
+	// observed sinks, in order: the transaction ids of its charges.
+	EffectValues []int64 `json:"effect_values,omitempty"`
+	Verdict      string  `json:"verdict"`
 }
 
 // InvariantDoc is one scenario invariant's verdict.
@@ -81,6 +109,7 @@ type InvariantDoc struct {
 type MetricDoc struct {
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
+	Unit  string  `json:"unit,omitempty"`
 }
 
 // Run is one semantics' outcome with the command that replays it.
@@ -88,40 +117,65 @@ type Run struct {
 	Outcome *sim.Outcome
 	Replay  string
 	Shrunk  *Counterexample // the violation shrunk to minimal faults (run --check)
+	// FaultPlan names the faults that hit the run, as plan lines.
+	FaultPlan []string
+	// Effects lists each operation's effect values (see EffectValues);
+	// nil when the run kept no trace.
+	Effects map[sim.OpID][]int64
+	// Row and Note label a headline row (see RunDoc.Headlines).
+	Row, Note string
 }
 
 // NewRunDoc assembles the JSON document.
-func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, runs []Run) RunDoc {
-	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{}}
+func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, words scenarios.OutcomeWords, runs []Run) RunDoc {
+	w := OutcomeWords(words)
+	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{},
+		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many}}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		doc.Params[k] = v
 	}
 	for _, r := range runs {
-		o := r.Outcome
-		res := RunResult{
-			Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
-			Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
-			Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
-			PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
-			Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
-			Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
-		}
-		for _, op := range o.Ops {
-			res.Ops = append(res.Ops, OpDoc{
-				Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
-				SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
-			})
-		}
-		for _, inv := range o.Invariants {
-			res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
-		}
-		for _, m := range o.Metrics {
-			res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value})
-		}
-		doc.Results = append(doc.Results, res)
+		doc.Results = append(doc.Results, newRunResult(r, w))
 	}
 	return doc
+}
+
+// AddHeadlines adds the headline rows to doc.
+func (doc *RunDoc) AddHeadlines(words scenarios.OutcomeWords, runs []Run) {
+	w := OutcomeWords(words)
+	for _, r := range runs {
+		doc.Headlines = append(doc.Headlines, newRunResult(r, w))
+	}
+}
+
+func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
+	o := r.Outcome
+	res := RunResult{
+		Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
+		Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
+		Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
+		PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
+		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
+		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
+		Row: r.Row, Note: r.Note,
+		Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
+		FaultPlan: append([]string{}, r.FaultPlan...),
+	}
+	for _, op := range o.Ops {
+		res.Ops = append(res.Ops, OpDoc{
+			Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
+			SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
+			EffectValues: r.Effects[op.Op],
+		})
+	}
+	for _, inv := range o.Invariants {
+		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
+	}
+	for _, m := range o.Metrics {
+		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
+	}
+	return res
 }
 
 // promiseHeld is the JSON answer to "did the promise hold?": true, false,
@@ -203,47 +257,25 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("%s · %s · %s",
 		lang.Tf("run.seed", map[string]any{"Seed": doc.Seed}), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))))
 
-	t := newTable(lang.T("column.semantics"), lang.T("column.promise"), lang.T("column.lost"), lang.T("column.exactly_once"),
-		lang.T("column.duplicated"), lang.T("column.max_effects"), lang.T("column.faults"), lang.T("column.promise_held"))
-	for _, r := range doc.Results {
-		held := lang.Word("verdict", r.Status)
-		if r.Status == sim.Unknown.String() && !r.Finished {
-			held = lang.Tf("run.unfinished", map[string]any{"Status": held, "End": lang.Word("end", r.End)})
-		}
-		t.Row(r.Semantics, r.Promise, strconv.Itoa(r.Lost), strconv.Itoa(r.ExactlyOnce), strconv.Itoa(r.Duplicated),
-			strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults), verdictStyle(r.Status).Render(held))
-	}
-	b.WriteString(t.String())
+	b.WriteString(summaryTable(doc))
 	b.WriteString("\n")
 
 	for _, r := range doc.Results {
 		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %s · %s · %s",
 			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": sim.Time(r.EndTimeMs)}),
 			lang.Tf("run.trace", map[string]any{"Digest": r.TraceDigest}))))
-		lt := newTable(lang.T("column.op"), lang.T("column.attempts"), lang.T("column.deliveries"), lang.T("column.effects"),
-			lang.T("column.responses"), lang.T("column.verdict"))
-		for _, op := range r.Ops {
-			lt.Row(sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)),
-				strconv.Itoa(int(op.Effects)), strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(lang.Word("verdict", op.Verdict)))
-		}
-		b.WriteString(lt.String())
-		b.WriteString("\n")
+		b.WriteString(ledgerTable(r))
 		for _, inv := range r.Invariants {
-			if inv.Held {
-				fmt.Fprintf(&b, "%s %s: %s\n", lang.T("run.invariant"), inv.Name, styleGood.Render(lang.Word("verdict", "held")))
-			} else {
+			if !inv.Held {
 				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), inv.Violation)
 			}
-		}
-		for _, m := range r.Metrics {
-			fmt.Fprintf(&b, "%s %s: %s\n", lang.T("run.metric"), m.Name, ffmt(m.Value))
 		}
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("run.promise_is", map[string]any{"Status": lang.Word("verdict", r.Status)})), r.Why)
+			fmt.Fprintf(&b, "%s %s\n", style.Render(r.Semantics+" "+WordPromise+" "+PromiseWord(r.Status, r.Promise)+":"), r.Why)
 			if c := r.Counterexample; c != nil {
 				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Cause)
 				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("run.minimal", map[string]any{"Minimal": len(c.Faults), "Found": c.FoundFaults})))

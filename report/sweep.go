@@ -28,7 +28,33 @@ type SweepDoc struct {
 	Faults    scenarios.Faults  `json:"fault_profile"` // the varied fault, if any, takes each point's value
 	Params    map[string]string `json:"params"`        // the varied parameter, if any, takes each point's value
 	Metrics   []string          `json:"metrics"`       // the scenario's metrics, in declaration order
-	Points    []SweepPoint      `json:"points"`
+	// MetricUnits are the metrics' units, by index of Metrics.
+	MetricUnits []string     `json:"metric_units,omitempty"`
+	Points      []SweepPoint `json:"points"`
+	// Marks are values the scenario marks on the swept axis (a replay
+	// horizon), and the knee of a rate, if the scenario declares one.
+	Marks []SweepMarkDoc `json:"marks,omitempty"`
+	// Rate is the rate the swept duration sets (1/value per second) set
+	// against a measured rate, with its knee.
+	Rate *SweepRateDoc `json:"rate,omitempty"`
+}
+
+// SweepMarkDoc is one marked value of the swept axis.
+type SweepMarkDoc struct {
+	Label string  `json:"label"`
+	Value string  `json:"value"`
+	X     float64 `json:"x"`
+}
+
+// SweepRateDoc is a rate r = 1/vary beside a measured rate u per point;
+// Knee is the first point's value where r < u ("" when there is none).
+type SweepRateDoc struct {
+	Name       string    `json:"name"`
+	Versus     string    `json:"versus"`
+	VersusName string    `json:"versus_name"`
+	PerSecond  []float64 `json:"per_second"` // r at each point
+	Knee       string    `json:"knee,omitempty"`
+	KneeX      float64   `json:"knee_x,omitempty"`
 }
 
 // SweepVary says what was swept: a scenario parameter (kind "duration" or
@@ -134,8 +160,24 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		headers = append(headers, "unfinished")
 	}
 	headers = append(headers, "effects/op")
-	headers = append(headers, d.Metrics...)
+	if d.Rate != nil {
+		headers = append(headers, d.Rate.Name+" (/s)")
+	}
+	for i, m := range d.Metrics {
+		md := MetricDoc{Name: m}
+		if i < len(d.MetricUnits) {
+			md.Unit = d.MetricUnits[i]
+		}
+		if d.Rate != nil && m == d.Rate.Versus {
+			md.Name = d.Rate.VersusName + " = " + m
+		}
+		headers = append(headers, MetricHead(md))
+	}
 	headers = append(headers, chart+" 0–100%")
+	marks := d.markTexts()
+	if len(marks) > 0 {
+		headers = append(headers, headMark)
+	}
 	t := newTable(headers...)
 	for i := range d.Points {
 		p := &d.Points[i]
@@ -148,10 +190,16 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 			row = append(row, pct(p.UnfinishedRate, p.UnfinishedCI95))
 		}
 		row = append(row, strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64))
+		if d.Rate != nil {
+			row = append(row, strconv.FormatFloat(d.Rate.PerSecond[i], 'f', 2, 64))
+		}
 		for _, m := range d.Metrics {
 			row = append(row, strconv.FormatFloat(p.Metrics[m], 'f', 2, 64))
 		}
 		row = append(row, bar(rateOf(p), 20))
+		if len(marks) > 0 {
+			row = append(row, styleWarn.Render(marks[i]))
+		}
 		t.Row(row...)
 	}
 	b.WriteString(t.String())
@@ -183,4 +231,40 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// markTexts says, per point, which marks fall on it or just before it:
+// a mark sits on the first point at or past its value ("← replay horizon
+// 1m"), the knee on its point. Nil when the sweep has no mark.
+func (d *SweepDoc) markTexts() []string {
+	if len(d.Marks) == 0 && (d.Rate == nil || d.Rate.Knee == "") {
+		return nil
+	}
+	out := make([]string, len(d.Points))
+	add := func(i int, text string) {
+		if out[i] != "" {
+			out[i] += "; "
+		}
+		out[i] += text
+	}
+	for _, m := range d.Marks {
+		for i := range d.Points {
+			if d.Points[i].X >= m.X {
+				rel := "← "
+				if d.Points[i].X == m.X {
+					rel = "= "
+				}
+				add(i, rel+m.Label+" "+m.Value)
+				break
+			}
+		}
+	}
+	if r := d.Rate; r != nil && r.Knee != "" {
+		for i := range d.Points {
+			if d.Points[i].Value == r.Knee {
+				add(i, fmt.Sprintf(wordKnee, r.Name, r.VersusName))
+			}
+		}
+	}
+	return out
 }

@@ -66,6 +66,10 @@ type Expectation struct {
 	Claims    []Claim
 	Note      string
 	Explore   int // > 0: also prove the "all" claims by exhaustive search with this many faults
+	// Headline rows are run by the default `once run` beside the
+	// semantics, so that a lesson that needs a --set (the dual-write gap
+	// of an outbox, a blind retry) shows in the summary table itself.
+	Headline bool
 }
 
 // Label names the row in a matrix: "idem", or "idem store=memory".

@@ -440,6 +440,9 @@ func (l *loader) checkStructure() error {
 			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SortedNames(roles.SinkNames()), ", "))
 		}
 	}
+	if err := l.checkOutcome(s.Observe.Outcome); err != nil {
+		return err
+	}
 	for _, inv := range s.Invariants {
 		if _, ok := roles.LookupInvariant(inv.Text); !ok {
 			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, roles.InvariantNames())
@@ -496,6 +499,15 @@ func (l *loader) compileExpect(sc *Scenario) error {
 			}
 			x.Explore = n
 		}
+		if e.Headline.Set {
+			if e.Headline.Quoted || (e.Headline.Text != "true" && e.Headline.Text != "false") {
+				return l.errAt(e.Headline, "expect.headline: %q is not true or false", e.Headline.Text)
+			}
+			x.Headline = e.Headline.Text == "true"
+			if x.Headline && len(x.Params) == 0 && x.Faults == nil && x.Ops == 0 {
+				return l.errAt(e.Headline, "expect.headline: the row changes nothing (no set, faults or ops): the default run already shows it")
+			}
+		}
 		if len(e.Show) == 0 {
 			return l.errAt(e.Semantics, "expect: say what must show (show: [=1] or [dup] …)")
 		}
@@ -516,6 +528,10 @@ func (l *loader) compileExpect(sc *Scenario) error {
 
 func (l *loader) compileLesson(sc *Scenario) error {
 	ls := &l.spec.Lesson
+	sc.Outcome = outcomeWords(l.spec.Observe.Outcome)
+	if err := l.compileSweep(sc); err != nil {
+		return err
+	}
 	sc.Lesson = Lesson{
 		Story: strings.TrimSpace(ls.Story.Text), Watch: strings.TrimSpace(ls.Watch.Text),
 		Fix: strings.TrimSpace(ls.Fix.Text), Why: map[sim.Semantics]string{},

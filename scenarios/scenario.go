@@ -44,6 +44,8 @@ type Scenario struct {
 	Ops             int    // default number of operations
 	Expect          []Expectation
 	Lesson          Lesson
+	Outcome         OutcomeWords // what an operation's effect count means to the user
+	Sweep           SweepHints   // what a sweep marks on its axis
 	ExploreDefaults ExploreDefaults
 	File            string // where it was loaded from
 	spec            *fileSpec

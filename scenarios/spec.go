@@ -84,6 +84,7 @@ type fileSpec struct {
 	Expect     []expectSpec `yaml:"expect"`
 	Lesson     lessonSpec   `yaml:"lesson"`
 	Explore    exploreSpec  `yaml:"explore"`
+	Sweep      sweepSpec    `yaml:"sweep"`
 	Budget     budgetSpec   `yaml:"budget"`
 }
 
@@ -125,10 +126,11 @@ type windowSpec struct {
 }
 
 type observeSpec struct {
-	Origin    Scalar   `yaml:"origin"`
-	Request   Scalar   `yaml:"request"`
-	Processor Scalar   `yaml:"processor"`
-	Sinks     []Scalar `yaml:"sinks"`
+	Origin    Scalar      `yaml:"origin"`
+	Request   Scalar      `yaml:"request"`
+	Processor Scalar      `yaml:"processor"`
+	Sinks     []Scalar    `yaml:"sinks"`
+	Outcome   outcomeSpec `yaml:"outcome"` // the effect in the user's words
 }
 
 type expectSpec struct {
@@ -138,7 +140,8 @@ type expectSpec struct {
 	Ops       Scalar            `yaml:"ops"`
 	Show      []Scalar          `yaml:"show"`
 	Note      Scalar            `yaml:"note"`
-	Explore   Scalar            `yaml:"explore"` // max faults for an exhaustive check of this row (0 = none)
+	Explore   Scalar            `yaml:"explore"`  // max faults for an exhaustive check of this row (0 = none)
+	Headline  Scalar            `yaml:"headline"` // true: the default `once run` shows this row too
 }
 
 type lessonSpec struct {

@@ -294,14 +294,14 @@ func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
 	f := c.find(promise)
 	switch f.kind {
 	case findingDuplicate:
-		return Violated, fmt.Sprintf("%s has %d effects, promise %s", f.op, f.n, promise)
+		return Violated, fmt.Sprintf("%s has %d effects, wanted %s", f.op, f.n, promise)
 	case findingDivergent:
-		return Violated, fmt.Sprintf("%s got %d different results for one key, promise %s", f.op, f.n, promise)
+		return Violated, fmt.Sprintf("%s got %d different results for one key, wanted %s", f.op, f.n, promise)
 	case findingMissing:
 		if !finished {
 			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", f.op)
 		}
-		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, promise %s", f.op, promise)
+		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, wanted %s", f.op, promise)
 	}
 	if !finished {
 		// Even "≥ 1" with an effect for every operation is not shown: a

@@ -148,8 +148,8 @@ const (
 const budgetStride = 32
 
 func packBudget(faults, preemptions int) int { return faults + preemptions*budgetStride }
-func budgetFaults(b int) int               { return b % budgetStride }
-func budgetPreemptions(b int) int          { return b / budgetStride }
+func budgetFaults(b int) int                 { return b % budgetStride }
+func budgetPreemptions(b int) int            { return b / budgetStride }
 
 // unit is what one non-default answer of cost c takes from a budget.
 func (c budgetKind) unit() int {

@@ -176,7 +176,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	elapsed := time.Since(start)
 	doc := report.ExploreDoc{
 		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
+		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ParamsSet: sortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
 		MemoryBytes: res.Memory,
 	}

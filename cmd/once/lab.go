@@ -234,7 +234,7 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 			runs[i].shrunk = cex
 		}
 	}
-	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
+	if err := render(stdout, o.format, sc, o.seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
@@ -318,7 +318,7 @@ func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
 		cex.Replay = runs[0].replay
 		runs[0].shrunk = cex
 	}
-	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
+	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)

@@ -153,7 +153,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 		done = append(done, simulated{cfg: r.cfg, outcome: out, trace: trace, replay: r.replay})
 	}
 	set := runs[0].set
-	if err := render(stdout, o.format, sc, seed, set, done); err != nil {
+	if err := render(stdout, o.format, sc, seed, set, done, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, done)

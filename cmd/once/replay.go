@@ -13,8 +13,9 @@ import (
 )
 
 type replayOptions struct {
-	format string
-	check  bool
+	format    string
+	check     bool
+	semantics string
 }
 
 func newReplayCmd() *cobra.Command {
@@ -29,13 +30,15 @@ func newReplayCmd() *cobra.Command {
 			return nil
 		},
 		Example: `  once run double-billing --semantics alo --seed 3 --save plan.txt
-  once replay plan.txt --format trace`,
+  once replay plan.txt --format trace
+  once replay plan.txt --semantics all --format svg`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (a space-time diagram)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: space-time diagrams side by side; md: one fenced Mermaid block per semantics)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
+	cmd.Flags().StringVar(&o.semantics, "semantics", "", "apply the plan's faults under these semantics instead of the plan's own: all, or a comma-separated list (one schedule, side by side)")
 	return cmd
 }
 
@@ -109,46 +112,72 @@ func unwrapPath(err error) error {
 }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
 		return err
 	}
 	plan, sc, cfg, faults, err := loadPlan(file)
 	if err != nil {
 		return err
 	}
-	var jitter sim.Chooser
+	sems := []sim.Semantics{plan.Semantics}
+	if o.semantics != "" {
+		f := simFlags{semantics: o.semantics}
+		if sems, err = f.semanticsFor(sc); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	var jitter func() sim.Chooser
 	if plan.Jitter {
-		jitter = sim.NewJitter(plan.Seed)
+		jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
 	}
-	chooser := sim.NewScripted(faults, jitter)
-	var trace *sim.Trace
-	var recorder sim.Recorder
-	if o.format == "trace" || o.format == "mermaid" || o.format == "svg" {
-		trace = &sim.Trace{}
-		recorder = trace
-	}
-	w, err := sim.NewWorld(cfg, chooser, recorder)
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	out := w.Run()
-	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", file, chooser.Used(), len(faults))
 	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
 		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
-	runs := []simulated{{cfg: cfg, outcome: out, trace: trace, faults: faults, replay: "once replay " + file}}
-	if o.check && out.Status == sim.Violated {
-		var jitter func() sim.Chooser
-		if plan.Jitter {
-			jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
+	var runs []simulated
+	for _, sem := range sems {
+		runCfg, runFaults := cfg, faults
+		if sem != plan.Semantics {
+			// The same plan under another semantics: faults name what they
+			// hit by identity, so they resolve against its topology.
+			set.Semantics = sem
+			if runCfg, err = sc.Config(set); err != nil {
+				return usageErr("%s: %s: %v", file, sem.Alias(), err)
+			}
+			if runFaults, err = plan.Resolve(file, runCfg.Topology); err != nil {
+				return usageErr("%s (under %s): %v", file, sem.Alias(), err)
+			}
 		}
-		cex, _, err := shrinkViolation(cfg, plan.Semantics.Promise(), faults, jitter)
+		var rest sim.Chooser
+		if jitter != nil {
+			rest = jitter()
+		}
+		chooser := sim.NewScripted(runFaults, rest)
+		// Recorded, the faults are those the run met: a fault whose
+		// message this semantics never sends is not listed as a hit.
+		rec := sim.NewRecording(chooser)
+		trace := &sim.Trace{}
+		w, err := sim.NewWorld(runCfg, rec, trace)
 		if err != nil {
-			return err
+			return fmt.Errorf("replay %s: %w", sem, err)
 		}
-		cex.Replay = runs[0].replay
-		runs[0].shrunk = cex
+		out := w.Run()
+		fmt.Fprintf(stderr, "replayed %s under %s: %d of %d planned fault(s) hit\n", file, sem.Alias(), chooser.Used(), len(runFaults))
+		replay := "once replay " + file
+		if sem != plan.Semantics {
+			replay += " --semantics " + sem.Alias()
+		}
+		r := simulated{cfg: runCfg, outcome: out, trace: trace, faults: rec.Faults, replay: replay}
+		if o.check && out.Status == sim.Violated {
+			cex, _, err := shrinkViolation(runCfg, sem.Promise(), runFaults, jitter)
+			if err != nil {
+				return err
+			}
+			cex.Replay = replay
+			r.shrunk = cex
+		}
+		runs = append(runs, r)
 	}
-	if err := render(stdout, o.format, sc, plan.Seed, set, runs); err != nil {
+	set.Semantics = plan.Semantics
+	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)

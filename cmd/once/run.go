@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -42,7 +41,7 @@ func newRunCmd() *cobra.Command {
 	}
 	o.register(cmd, "all")
 	o.registerFile(cmd)
-	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg (svg: one space-time diagram per semantics, stacked in one SVG document)")
+	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: one space-time diagram per semantics, side by side on one time axis; md: the table and one fenced Mermaid block per semantics)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd
@@ -68,7 +67,7 @@ type simulated struct {
 }
 
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
+	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
 		return err
 	}
 	sc, err := o.scenario(args)
@@ -91,15 +90,10 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 			return usageErr("%v", err)
 		}
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
-		var trace *sim.Trace
-		if o.format == "trace" || o.format == "mermaid" || o.format == "svg" {
-			trace = &sim.Trace{}
-		}
-		var recorder sim.Recorder
-		if trace != nil {
-			recorder = trace
-		}
-		w, err := sim.NewWorld(cfg, rec, recorder)
+		// The trace is kept for every format: the ledger lists each
+		// operation's effect values (its transaction ids) from it.
+		trace := &sim.Trace{}
+		w, err := sim.NewWorld(cfg, rec, trace)
 		if err != nil {
 			return fmt.Errorf("run %s: %w", sem, err)
 		}
@@ -119,7 +113,13 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if err := render(stdout, o.format, sc, o.seed, set, runs); err != nil {
+	var headlines []report.Run
+	if o.defaultRun() && (o.format == "text" || o.format == "json" || o.format == "md") {
+		if headlines, err = runHeadlines(sc, sems, o.seed); err != nil {
+			return err
+		}
+	}
+	if err := render(stdout, o.format, sc, o.seed, set, runs, headlines); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
@@ -155,13 +155,21 @@ func checkRuns(check bool, runs []simulated) error {
 	return nil
 }
 
-func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated) error {
+func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, headlines []report.Run) error {
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range runs {
-		rr = append(rr, report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk})
+		run := report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk}
+		for _, f := range r.faults {
+			run.FaultPlan = append(run.FaultPlan, r.cfg.Topology.FaultLine(f))
+		}
+		if r.trace != nil {
+			run.Effects = report.EffectValues(r.cfg.Observe, r.trace.Events)
+		}
+		rr = append(rr, run)
 	}
-	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), rr)
+	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
+	doc.AddHeadlines(sc.Outcome, headlines)
 	switch format {
 	case "json":
 		return report.WriteJSON(stdout, doc)
@@ -186,23 +194,23 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 				}
 				fmt.Fprintf(stdout, "%%%% %s\n", r.outcome.Semantics)
 			}
-			if err := report.WriteMermaid(stdout, r.cfg.Topology, r.trace.Events); err != nil {
+			if err := report.WriteMermaidFocus(stdout, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "svg":
-		var panels []svg.Panel
-		for _, r := range runs {
-			o := r.outcome
-			title := fmt.Sprintf("%s · %s · seed %d — %d lost, %d exactly-once, %d duplicated · promise %s",
-				sc.Name, o.Semantics, seed, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), report.StatusText(o))
-			if o.Why != "" {
-				title += "\n" + o.Why
+		return writeSVG(stdout, sc, seed, runs)
+	case "md":
+		diagrams := make([]string, len(runs))
+		for i, r := range runs {
+			var m strings.Builder
+			if err := report.WriteMermaidFocus(&m, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
+				return err
 			}
-			panels = append(panels, svg.Panel{Topology: r.cfg.Topology, Events: r.trace.Events, Title: title})
+			diagrams[i] = m.String()
 		}
-		return svg.WritePanels(stdout, panels)
+		return report.WriteRunMarkdown(stdout, doc, sc.Summary, diagrams)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, lessonText(sc, "summary", sc.Summary))
 }

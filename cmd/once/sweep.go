@@ -15,6 +15,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -291,12 +292,18 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		k, v, _ := strings.Cut(kv, "=")
 		doc.Params[k] = v
 	}
+	for _, m := range metrics {
+		doc.MetricUnits = append(doc.MetricUnits, roles.MetricUnit(m))
+	}
 	for i, p := range spec.points {
 		pt := report.NewSweepPoint(p.value, p.x, &tallies[i].Tally, metrics)
 		if seed := tallies[i].FirstUnfinished; seed != 0 {
 			pt.Replay = replayCommand(sc, sem, seed, sets[i])
 		}
 		doc.Points = append(doc.Points, pt)
+	}
+	if err := markSweep(&doc, sc, spec); err != nil {
+		return err
 	}
 	switch o.format {
 	case "json":

@@ -517,7 +517,7 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 	bottom := pn.top + pn.h
 	pts := p.d.Points
 	if pn.metric != "" {
-		textElement(b, "mean "+svgEscape(pn.metric)+" per run", "x", svgNum(l), "y", svgNum(pn.top-12), "font-size", "13", "font-weight", "bold", "fill", svgInk)
+		textElement(b, "mean "+svgEscape(p.metricTitle(pn.metric))+" per run", "x", svgNum(l), "y", svgNum(pn.top-12), "font-size", "13", "font-weight", "bold", "fill", svgInk)
 	}
 	// Horizontal grid and y tick labels.
 	b.WriteString("<g font-size=\"11\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
@@ -546,6 +546,7 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 		textElement(b, svgEscape(p.xLabel(v)), "x", svgNum(x), "y", svgNum(bottom+swTickLabelDY))
 	}
 	b.WriteString("</g>\n")
+	p.drawMarks(b, pn)
 	// Axes.
 	fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\"/>\n",
 		svgNum(l), svgNum(pn.top), svgNum(bottom), svgNum(r), swAxis)
@@ -770,4 +771,43 @@ func counted(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// drawMarks draws the scenario's marks on the swept axis (a replay
+// horizon) and the knee of its rate as dashed vertical lines, labelled at
+// the top of the panel.
+func (p *sweepPlot) drawMarks(b *strings.Builder, pn *swPanel) {
+	type mark struct {
+		x    float64
+		text string
+	}
+	var marks []mark
+	for _, m := range p.d.Marks {
+		marks = append(marks, mark{m.X, m.Label + " " + m.Value})
+	}
+	if r := p.d.Rate; r != nil && r.Knee != "" {
+		marks = append(marks, mark{r.KneeX, "knee: " + r.Name + " < " + r.VersusName})
+	}
+	if len(p.d.Points) == 0 {
+		return
+	}
+	lo, hi := p.d.Points[0].X, p.d.Points[len(p.d.Points)-1].X
+	for _, m := range marks {
+		if m.x < lo || m.x > hi {
+			continue
+		}
+		x := p.px(m.x)
+		element(b, "line", "x1", svgNum(x), "y1", svgNum(pn.top), "x2", svgNum(x), "y2", svgNum(pn.top+pn.h), "stroke", svgDarkRed, "stroke-width", "1.5", "stroke-dasharray", "5 4")
+		textElement(b, svgEscape(m.text), "x", svgNum(x+4), "y", svgNum(pn.top+12), "font-size", "11", "font-weight", "bold", "fill", svgDarkRed, "", svgHalo)
+	}
+}
+
+// metricTitle names a metric with its unit: "oldest-duplicate-age (s)".
+func (p *sweepPlot) metricTitle(m string) string {
+	for i, name := range p.d.Metrics {
+		if name == m && i < len(p.d.MetricUnits) && p.d.MetricUnits[i] != "" {
+			return m + " (" + p.d.MetricUnits[i] + ")"
+		}
+	}
+	return m
 }

@@ -244,7 +244,17 @@ type svgDiagram struct {
 }
 
 func newSVGDiagram(p *Panel) *svgDiagram {
-	d := &svgDiagram{topo: p.Topology, events: p.Events, title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}}
+	d := prepareDiagram(p)
+	d.layoutRows(nil)
+	d.finish()
+	return d
+}
+
+// prepareDiagram reads a panel's trace: its lanes, its messages, where its
+// rows start. The rows are laid out next, on the panel's own time axis or
+// on one shared with other panels.
+func prepareDiagram(p *Panel) *svgDiagram {
+	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}}
 	d.lanes = len(d.topo.Nodes)
 	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
 	tables := 0
@@ -277,7 +287,12 @@ func newSVGDiagram(p *Panel) *svgDiagram {
 			}
 		}
 	}
-	d.layoutRows()
+	return d
+}
+
+// finish measures the laid-out diagram: its width (lanes, titles, labels)
+// and its legend.
+func (d *svgDiagram) finish() {
 	// A dry run of the marks measures the labels beside the lanes.
 	var dry strings.Builder
 	d.drawMarks(&dry)
@@ -296,7 +311,6 @@ func newSVGDiagram(p *Panel) *svgDiagram {
 	d.width = math.Ceil(d.width)
 	d.layoutLegend()
 	d.height = d.legY + float64(d.legendRows())*svgLegendRowH + 16
-	return d
 }
 
 func (d *svgDiagram) laneX(n int) float64 {
@@ -354,7 +368,29 @@ func (d *svgDiagram) idleThreshold() sim.Time {
 	return max(svgMinIdle, min(gaps[len(gaps)/2]*svgIdleFactor, svgMaxIdle))
 }
 
-func (d *svgDiagram) layoutRows() {
+// groupSlots gives each event of the group [i,j) (one event time) its slot
+// on its lane (-1 for none) and returns the most slots one lane needs.
+func (d *svgDiagram) groupSlots(i, j int, counters []int) ([]int, int) {
+	clear(counters)
+	slots := make([]int, j-i)
+	for k := i; k < j; k++ {
+		slots[k-i] = -1
+		if n, ok := d.slotNode(k); ok {
+			slots[k-i] = counters[n]
+			counters[n]++
+		}
+	}
+	most := 1
+	for _, c := range counters {
+		most = max(most, c)
+	}
+	return slots, most
+}
+
+// layoutRows gives every event its height: one row per distinct event
+// time, on the diagram's own axis, or on axis when panels share one (then
+// every panel has every row, at the same place, empty or not).
+func (d *svgDiagram) layoutRows(axis *svgAxis) {
 	d.y = make([]float64, len(d.events))
 	top := d.top
 	counters := make([]int, d.lanes)
@@ -364,23 +400,13 @@ func (d *svgDiagram) layoutRows() {
 		for j < len(d.events) && d.events[j].At == d.events[i].At {
 			j++
 		}
+		slots, most := d.groupSlots(i, j, counters)
 		var gap sim.Time
-		if i > 0 && idle > 0 && d.events[i].At-d.events[i-1].At >= idle {
+		if axis != nil {
+			top = axis.rows[axis.index[d.events[i].At]].top
+		} else if i > 0 && idle > 0 && d.events[i].At-d.events[i-1].At >= idle {
 			gap = d.events[i].At - d.events[i-1].At
 			top += svgIdleH
-		}
-		clear(counters)
-		slots := make([]int, j-i)
-		for k := i; k < j; k++ {
-			slots[k-i] = -1
-			if n, ok := d.slotNode(k); ok {
-				slots[k-i] = counters[n]
-				counters[n]++
-			}
-		}
-		most := 1
-		for _, c := range counters {
-			most = max(most, c)
 		}
 		for k := i; k < j; k++ {
 			s := slots[k-i]
@@ -394,9 +420,15 @@ func (d *svgDiagram) layoutRows() {
 			}
 		}
 		h := float64(most)*svgSlotH + svgRowPad
-		d.rows = append(d.rows, svgRow{top: top, height: h, at: d.events[i].At, idle: gap})
+		if axis == nil {
+			d.rows = append(d.rows, svgRow{top: top, height: h, at: d.events[i].At, idle: gap})
+		}
 		top += h
 		i = j
+	}
+	if axis != nil {
+		d.rows = axis.rows
+		top = axis.end
 	}
 	d.bottom = top + svgBottomPad
 }
@@ -527,17 +559,19 @@ func (d *svgDiagram) drawPauses(b *strings.Builder) {
 	}
 }
 
-// msgText names a message on its arrow: "pay op-2 #1".
+// msgText names a message on its arrow: "pay op-2 #1 key 2000001" (the
+// key it carries, when it carries one).
 func (d *svgDiagram) msgText(m *sim.Message) string {
 	var b strings.Builder
 	b.WriteString(d.topo.MessageName(m.Kind))
 	if m.Op != 0 {
 		b.WriteString(" " + m.Op.String())
-	} else if m.Key != 0 {
-		b.WriteString(" key=" + strconv.FormatInt(m.Key, 10))
 	}
 	if m.Attempt != 0 {
 		b.WriteString(" #" + strconv.Itoa(int(m.Attempt)))
+	}
+	if m.Key != 0 {
+		b.WriteString(" key " + strconv.FormatInt(m.Key, 10))
 	}
 	return b.String()
 }
@@ -829,7 +863,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			}
 			d.markLabel(b, x+10, y+3.5, t, svgMuted, "", 9)
 		case sim.EvStoreGet, sim.EvStorePut, sim.EvStoreDelete:
-			table := d.topo.TableName(e.Node, sim.TableID(e.Label))
+			table := d.topo.TableName(e.Node, sim.TableID(e.Label)) + "[" + strconv.FormatInt(m.Key, 10) + "]"
 			var t, fill string
 			switch e.Kind {
 			case sim.EvStoreGet:
@@ -858,6 +892,9 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			effects[k]++
 			n := effects[k]
 			t := d.topo.SinkName(sim.SinkID(e.Label)) + " " + m.Op.String()
+			if m.Value != 0 {
+				t += " · " + strconv.FormatInt(m.Value, 10) // its transaction id: two charges, two ids
+			}
 			fill, stroke, bg, ink := svgStarFill, svgStarStroke, svgStarBg, svgStarStroke
 			if n > 1 {
 				t += " — " + svgOrdinal(n) + " effect!"

@@ -86,7 +86,7 @@ func TestSVGGolden(t *testing.T) {
 		">client</text>", ">service</text>", ">gateway</text>",
 		">pay op-1 #1</text>", ">pay op-1 #2</text>",
 		">pay-response op-1 #1</text>", ">lost</text>",
-		">card-charges op-1</text>", ">card-charges op-1 — 2nd effect!</text>",
+		">card-charges op-1 · 8821</text>", ">card-charges op-1 · 8822 — 2nd effect!</text>", // two charges, two transaction ids
 		">op-1 done: 201 value 8822</text>",
 		">legend</text>",
 	} {
@@ -257,7 +257,7 @@ func TestSVGEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	wellFormed(t, b.Bytes())
-	for _, s := range []string{"a&lt;b&gt;", "c&amp;d", "m&amp;m op-1 #1", "put k&quot;&apos; = &lt;DONE&gt;", "s&lt;1&gt; op-1", "title &lt;with&gt; &amp; &quot;quotes&quot; and a  control"} {
+	for _, s := range []string{"a&lt;b&gt;", "c&amp;d", "m&amp;m op-1 #1", "put k&quot;&apos;[7] = &lt;DONE&gt;", "s&lt;1&gt; op-1", "title &lt;with&gt; &amp; &quot;quotes&quot; and a  control"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("no %q in the document", s)
 		}

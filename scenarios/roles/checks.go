@@ -17,6 +17,7 @@ type InvariantSpec struct {
 // MetricSpec is a named metric a scenario file can ask for.
 type MetricSpec struct {
 	Name string
+	Unit string // what its value counts or measures, plural: "ms", "s", "responses", "payments"
 	Doc  string
 	New  func(topo *sim.Topology) sim.Metric
 }
@@ -57,6 +58,14 @@ func LookupMetric(name string) (*MetricSpec, bool) {
 
 // InvariantNames lists the registered invariants, for error messages.
 func InvariantNames() string { return keysOf(invariants) }
+
+// MetricUnit is the unit of the metric called name ("" when unknown).
+func MetricUnit(name string) string {
+	if s, ok := metrics[name]; ok {
+		return s.Unit
+	}
+	return ""
+}
 
 // MetricNames lists the registered metrics, for error messages.
 func MetricNames() string { return keysOf(metrics) }

@@ -60,6 +60,7 @@ func (m *visibilityLatency) Value() float64 {
 func init() {
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "visibility-latency",
+		Unit: "ms",
 		Doc:  "mean virtual ms from a record's first emission by the source to its first committed row in the database",
 		New:  func(*sim.Topology) sim.Metric { return &visibilityLatency{} },
 	})

@@ -22,6 +22,7 @@ func init() {
 	})
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "kafka-duplicates",
+		Unit: "operations",
 		Doc:  "operations whose output record a downstream reader saw more than once (duplicates inside the Kafka boundary)",
 		New:  func(*sim.Topology) sim.Metric { return &readCounts{sink: SinkOutput, name: "kafka-duplicates"} },
 	})

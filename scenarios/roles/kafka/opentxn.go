@@ -10,6 +10,7 @@ import (
 func init() {
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "open-txn-ms",
+		Unit: "ms",
 		Doc:  "the longest time, in milliseconds, a transaction kept records OPEN in the output log — how long it held back the last stable offset and every read_committed reader",
 		New:  func(topo *sim.Topology) sim.Metric { return &openTxn{logs: logTables(topo)} },
 	})

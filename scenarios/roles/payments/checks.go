@@ -300,6 +300,7 @@ func init() {
 	})
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "max-unknown-backlog",
+		Unit: "payments",
 		Doc:  "the most outcomes in state UNKNOWN at once: bounded when the reconcile rate exceeds the rate unknowns arrive at, growing with the run otherwise",
 		New: func(topo *sim.Topology) sim.Metric {
 			x := &unknownBacklog{unknown: h2TableState(topo, "", "UNKNOWN")}
@@ -322,7 +323,7 @@ func init() {
 		{"responses-403", roles.StatusForbidden, "responses 403 Forbidden: rejected by the rate limit before processing"},
 		{"responses-504", roles.StatusGatewayTimeout, "responses 504: the provider's core did not answer in time (charged or not)"},
 	} {
-		roles.RegisterMetric(&roles.MetricSpec{Name: s.name, Doc: s.doc, New: func(*sim.Topology) sim.Metric {
+		roles.RegisterMetric(&roles.MetricSpec{Name: s.name, Unit: "responses", Doc: s.doc, New: func(*sim.Topology) sim.Metric {
 			return &statusCount{name: s.name, status: s.status}
 		}})
 	}

@@ -151,6 +151,7 @@ func init() {
 	})
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "oldest-duplicate-age",
+		Unit: "s",
 		Doc:  "seconds: the age of the oldest dedup entry a redelivered or replayed record found (expired or not) — the retry/replay horizon the run produced",
 		New:  func(topo *sim.Topology) sim.Metric { return newOldestDuplicate(topo) },
 	})

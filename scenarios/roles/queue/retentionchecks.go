@@ -193,6 +193,7 @@ func (c *countError) Value() float64 {
 func init() {
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "dedup-rows-peak",
+		Unit: "rows",
 		Doc:  "rows: the most rows the dedup stores held at one time (what retention costs)",
 		New:  func(topo *sim.Topology) sim.Metric { return &dedupRowsPeak{dedup: dedupTables(topo)} },
 	})
@@ -208,11 +209,13 @@ func init() {
 	})
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "overcount-pct",
+		Unit: "%",
 		Doc:  "percent: extra counts of samples counted more than once, per sample published",
 		New:  func(*sim.Topology) sim.Metric { return &countError{over: true} },
 	})
 	roles.RegisterMetric(&roles.MetricSpec{
 		Name: "undercount-pct",
+		Unit: "%",
 		Doc:  "percent: samples published but never counted",
 		New:  func(*sim.Topology) sim.Metric { return &countError{} },
 	})

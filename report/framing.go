@@ -1,0 +1,89 @@
+package report
+
+import (
+	"github.com/oncesim/once/report/lang"
+
+	"fmt"
+	"strings"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// OutcomeWords are a scenario's words for none, once and many effects,
+// with the generic words where it gives none.
+func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
+	if w.None == "" {
+		w.None = WordOutcomeNone
+	}
+	if w.Once == "" {
+		w.Once = WordOutcomeOnce
+	}
+	if w.Many == "" {
+		w.Many = WordOutcomeMany
+	}
+	return w
+}
+
+// OutcomeText says in the user's words what the operations came to:
+// "4 charged once ✓ · 1 charged twice ✗" ("charged twice or more" when
+// some operation had more than two effects). Counts of zero are left out;
+// "none" only when there were no operations at all.
+func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
+	w = OutcomeWords(w)
+	if maxEffects > 2 && w.Many != WordOutcomeMany {
+		w.Many += " " + wordOrMore
+	}
+	var parts []string
+	add := func(n int, word, mark string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", n, word, mark))
+		}
+	}
+	add(lost, w.None, MarkBad)
+	add(once, w.Once, MarkGood)
+	add(many, w.Many, MarkBad)
+	if len(parts) == 0 {
+		return wordNone
+	}
+	return strings.Join(parts, " · ")
+}
+
+// PromiseWord is whether a semantics kept its own promise, with the
+// promise: "kept (≥1)", "broken (=1)", "unknown (≥1)".
+func PromiseWord(status string, promise string) string {
+	w := WordUnknown
+	switch status {
+	case sim.Held.String():
+		w = lang.T("promise.kept")
+	case sim.Violated.String():
+		w = lang.T("promise.broken")
+	default:
+		w = lang.Word("verdict", "unknown")
+	}
+	return w + " (" + promise + ")"
+}
+
+// PromiseText names the semantics with its promise's fate, for titles:
+// "at-least-once promise: kept (≥1)".
+func PromiseText(o *sim.Outcome) string {
+	return fmt.Sprintf("%s %s: %s", o.Semantics, WordPromise, PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
+}
+
+// EffectValues lists, per operation, the values of its effects on the
+// observed sink, in trace order: the transaction ids of its charges. Two
+// different ids for one payment are two charges. It is nil when the
+// scenario observes several sinks (one effect on each is not a repeat).
+func EffectValues(obs sim.Observation, events []sim.Event) map[sim.OpID][]int64 {
+	if len(obs.Sinks) != 1 {
+		return nil
+	}
+	out := map[sim.OpID][]int64{}
+	for i := range events {
+		e := &events[i]
+		if e.Kind == sim.EvEffect && sim.SinkID(e.Label) == obs.Sinks[0] && e.Msg.Op > 0 {
+			out[e.Msg.Op] = append(out[e.Msg.Op], e.Msg.Value)
+		}
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package scenarios
+
+import "strings"
+
+// OutcomeWords name an operation's effect count in the user's words, so a
+// report can say "charged twice" where the checker says "2 effects". A
+// scenario file gives them under observe.outcome; a field left out is
+// empty and the report falls back to generic words.
+type OutcomeWords struct {
+	None string // no effect: "not charged"
+	Once string // exactly one effect: "charged once"
+	Many string // more than one: "charged twice"
+}
+
+// outcomeSpec is observe.outcome in a scenario file.
+type outcomeSpec struct {
+	None Scalar `yaml:"none"`
+	Once Scalar `yaml:"once"`
+	Many Scalar `yaml:"many"`
+}
+
+// maxOutcomeWordLen keeps an outcome word short enough for a table cell.
+const maxOutcomeWordLen = 32
+
+func (l *loader) checkOutcome(o outcomeSpec) error {
+	for _, f := range []struct {
+		s     Scalar
+		field string
+	}{{o.None, "observe.outcome.none"}, {o.Once, "observe.outcome.once"}, {o.Many, "observe.outcome.many"}} {
+		if !f.s.Set {
+			continue
+		}
+		t := strings.TrimSpace(f.s.Text)
+		if t == "" {
+			return l.errAt(f.s, "%s: empty (leave the field out for the generic word)", f.field)
+		}
+		if len([]rune(t)) > maxOutcomeWordLen || strings.ContainsAny(t, "\n\r") {
+			return l.errAt(f.s, "%s: %q is not a few words on one line (at most %d characters)", f.field, t, maxOutcomeWordLen)
+		}
+	}
+	return nil
+}
+
+func outcomeWords(o outcomeSpec) OutcomeWords {
+	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text)}
+}
