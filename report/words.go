@@ -33,7 +33,6 @@ const (
 	headInvariants = "invariants"
 	headOwnPromise = "its own promise"
 
-
 	wordChecks               = "checks:"
 	wordChecksExactlyOnce    = "exactly-once (=1 effect per operation) — stricter than %s's own promise (%s)"
 	wordChecksExactlyOnceOwn = "exactly-once (=1 effect per operation), %s's own promise"

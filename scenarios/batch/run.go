@@ -47,8 +47,8 @@ func Run(cfgs []*sim.Config, seeds, workers int, progress Progress) []Tally {
 
 // RunSeeds is Run over the seeds of r only: one shard of a batch.
 //
-// Each worker folds the runs it does into tallies of its own, one per
-// config, and the workers' tallies are merged at the end. Memory is
+// Each worker folds the runs it does, on worlds it reuses from seed to
+// seed (sim.Runs), into tallies of its own, one per config, and the workers' tallies are merged at the end. Memory is
 // therefore workers × configs tallies, whatever the number of seeds. The
 // result does not depend on which worker ran which seed, nor on the order
 // of the merges, because every field of a tally is a count, a minimum or
@@ -67,6 +67,9 @@ func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tal
 		wg.Add(1)
 		go func(mine []Tally) {
 			defer wg.Done()
+			// One reusable world per config this worker meets (sim.Runs):
+			// no allocation per run, and no trace digest nobody reads.
+			runs := make([]*sim.Runs, len(cfgs))
 			for {
 				u := int(next.Add(1) - 1)
 				if u >= units {
@@ -75,12 +78,15 @@ func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tal
 				ci := u / chunks
 				lo := r.Lo + uint64(u%chunks*ChunkSeeds)
 				hi := min(lo+ChunkSeeds-1, r.Hi)
-				for seed := lo; seed <= hi; seed++ {
-					w, err := sim.NewWorld(cfgs[ci], sim.NewRandom(seed), nil)
+				if runs[ci] == nil {
+					r, err := sim.NewRuns(cfgs[ci])
 					if err != nil {
-						panic(fmt.Sprintf("batch: seed %d: %v", seed, err))
+						panic(fmt.Sprintf("batch: config %d: %v", ci, err))
 					}
-					mine[ci].Add(seed, w.Run())
+					runs[ci] = r
+				}
+				for seed := lo; seed <= hi; seed++ {
+					mine[ci].Add(seed, runs[ci].Run(seed)) // Add keeps nothing of the reused outcome
 				}
 				done.Add(int64(hi - lo + 1))
 			}
