@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Python returns the path of the python3 interpreter itself (not a
@@ -104,6 +105,21 @@ func (p *Pids) Len() int {
 // waiting for a parent to reap them) whose process group is one the
 // harness started, read from /proc.
 func (p *Pids) Survivors(t testing.TB) []string {
+	t.Helper()
+	// A process SIGKILLed a moment ago may still be on its way out (state R
+	// or D while the kernel tears it down, as seen under load): look again,
+	// a bounded number of times, before calling it a survivor.
+	var out []string
+	for try := 0; try < 50; try++ {
+		if out = p.survivorsOnce(t); len(out) == 0 {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return out
+}
+
+func (p *Pids) survivorsOnce(t testing.TB) []string {
 	t.Helper()
 	p.mu.Lock()
 	groups := map[int]bool{}
