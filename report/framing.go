@@ -30,9 +30,22 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 // some operation had more than two effects). Counts of zero are left out;
 // "none" only when there were no operations at all.
 func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
+	return outcomeTextIn(func(english string) string { return english }, w, lost, once, many, maxEffects)
+}
+
+// localOutcomeText is OutcomeText in the current language: every word goes
+// through the outcome section of report/lang (the JSON keeps English).
+func localOutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
+	return outcomeTextIn(func(english string) string { return lang.Word("outcome", english) }, w, lost, once, many, maxEffects)
+}
+
+// outcomeTextIn is OutcomeText with every word passed through tr.
+func outcomeTextIn(tr func(string) string, w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
 	w = OutcomeWords(w)
-	if maxEffects > 2 && w.Many != WordOutcomeMany {
-		w.Many += " " + wordOrMore
+	orMore := maxEffects > 2 && w.Many != WordOutcomeMany
+	w.None, w.Once, w.Many = tr(w.None), tr(w.Once), tr(w.Many)
+	if orMore {
+		w.Many += " " + tr(wordOrMore)
 	}
 	var parts []string
 	add := func(n int, word, mark string) {
@@ -44,7 +57,7 @@ func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int3
 	add(once, w.Once, MarkGood)
 	add(many, w.Many, MarkBad)
 	if len(parts) == 0 {
-		return wordNone
+		return tr(wordNone)
 	}
 	return strings.Join(parts, " · ")
 }

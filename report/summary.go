@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/oncesim/once/scenarios"
+
 	"github.com/oncesim/once/report/lang"
 
 	"fmt"
@@ -39,7 +41,8 @@ func summaryTable(doc RunDoc) string {
 		if i >= len(doc.Results) {
 			name = r.Row
 		}
-		row := []string{name, outcomeStyled(r.Outcome), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
+		ow := scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}
+		row := []string{name, outcomeStyled(localOutcomeText(ow, r.Lost, r.ExactlyOnce, r.Duplicated, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
 		for _, m := range metrics {
 			row = append(row, metricCell(r.Metrics, m.Name))
 		}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"github.com/oncesim/once/scenarios"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,6 +120,22 @@ func TestUsedIDsExist(t *testing.T) {
 	for _, id := range append(used, words...) {
 		if !slices.Contains(en, id) {
 			t.Errorf("message %q is used but locales/en.toml lacks it", id)
+		}
+	}
+}
+
+// Every outcome phrase a report can print — each catalog scenario's
+// observe.outcome words and the generic ones — has its message, so the
+// summary table never mixes English into a Romanian or Russian run.
+func TestOutcomeWordsExist(t *testing.T) {
+	en := messageIDs(loaded().uiMsgs[English])
+	phrases := []string{"no effect", "exactly one effect", "more than one effect", "or more", "none"}
+	for _, sc := range scenarios.All() {
+		phrases = append(phrases, sc.Outcome.None, sc.Outcome.Once, sc.Outcome.Many)
+	}
+	for _, p := range phrases {
+		if p != "" && !slices.Contains(en, "outcome."+p) {
+			t.Errorf("outcome phrase %q lacks outcome.%q in locales/en.toml (and ro, ru)", p, p)
 		}
 	}
 }
