@@ -57,14 +57,14 @@ func TestUIMessagesTranslated(t *testing.T) {
 	for _, l := range Translated() {
 		missing, extra := diffIDs(messageIDs(en), messageIDs(m.uiMsgs[l]))
 		if len(missing) > 0 {
-			t.Errorf("locales/%s.toml lacks %s", l, strings.Join(missing, ", "))
+			t.Errorf("locales/*.%s.toml lacks %s", l, strings.Join(missing, ", "))
 		}
 		if len(extra) > 0 {
-			t.Errorf("locales/%s.toml has ids English lacks: %s", l, strings.Join(extra, ", "))
+			t.Errorf("locales/*.%s.toml has ids English lacks: %s", l, strings.Join(extra, ", "))
 		}
 		for _, msg := range m.uiMsgs[l] {
 			if strings.TrimSpace(msg.Other) == "" {
-				t.Errorf("locales/%s.toml: %s is empty", l, msg.ID)
+				t.Errorf("locales/*.%s.toml: %s is empty", l, msg.ID)
 			}
 			i := slices.IndexFunc(en, func(e *i18n.Message) bool { return e.ID == msg.ID })
 			if i < 0 || en[i].One == "" {
@@ -73,7 +73,7 @@ func TestUIMessagesTranslated(t *testing.T) {
 			have := map[string]string{"one": msg.One, "few": msg.Few, "many": msg.Many, "other": msg.Other}
 			for _, f := range forms[l] {
 				if have[f] == "" {
-					t.Errorf("locales/%s.toml: count %s lacks its %q form", l, msg.ID, f)
+					t.Errorf("locales/*.%s.toml: count %s lacks its %q form", l, msg.ID, f)
 				}
 			}
 		}
@@ -119,7 +119,7 @@ func TestUsedIDsExist(t *testing.T) {
 	}
 	for _, id := range append(used, words...) {
 		if !slices.Contains(en, id) {
-			t.Errorf("message %q is used but locales/en.toml lacks it", id)
+			t.Errorf("message %q is used but locales/*.en.toml lacks it", id)
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestOutcomeWordsExist(t *testing.T) {
 	}
 	for _, p := range phrases {
 		if p != "" && !slices.Contains(en, "outcome."+p) {
-			t.Errorf("outcome phrase %q lacks outcome.%q in locales/en.toml (and ro, ru)", p, p)
+			t.Errorf("outcome phrase %q lacks outcome.%q in locales/*.en.toml (and ro, ru)", p, p)
 		}
 	}
 }

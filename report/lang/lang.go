@@ -1,6 +1,6 @@
 // Package lang holds the languages a student can read once in (English,
 // Romanian, Russian) and looks up the texts in them: the user interface's
-// strings (locales/<lang>.toml) and the catalog's lesson texts (the
+// strings (locales/<part>.<lang>.toml) and the catalog's lesson texts (the
 // scenarios package's translation files, with English in the YAML).
 // Messages are go-i18n v2 message files; languages are matched with
 // golang.org/x/text/language, and counts take the language's CLDR plural

@@ -9,7 +9,7 @@ import (
 func uiFS() fstest.MapFS {
 	fsys := fstest.MapFS{}
 	for _, l := range Languages() {
-		fsys["locales/"+string(l)+".toml"] = &fstest.MapFile{Data: []byte("[explain]\nstory = \"" + string(l) + "\"\n")}
+		fsys["locales/core."+string(l)+".toml"] = &fstest.MapFile{Data: []byte("[explain]\nstory = \"" + string(l) + "\"\n")}
 	}
 	return fsys
 }
@@ -49,5 +49,26 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		if _, err := load(uiFS(), fstest.MapFS{name: &fstest.MapFile{Data: []byte(data)}}); err == nil {
 			t.Errorf("%s: loaded without error", name)
 		}
+	}
+}
+
+// Interface messages split over several files per language are all
+// loaded, and an id defined in two of them is refused, naming both files.
+func TestLoadSplitUIFiles(t *testing.T) {
+	fsys := uiFS()
+	for _, l := range Languages() {
+		fsys["locales/tui."+string(l)+".toml"] = &fstest.MapFile{Data: []byte("[tui]\nhelp = \"" + string(l) + "\"\n")}
+	}
+	m, err := load(fsys, fstest.MapFS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := messageIDs(m.uiMsgs[Russian]); strings.Join(got, " ") != "explain.story tui.help" {
+		t.Errorf("ids %q, want both files' ids", got)
+	}
+	fsys["locales/lesson.ro.toml"] = &fstest.MapFile{Data: []byte("[tui]\nhelp = \"again\"\n")}
+	_, err = load(fsys, fstest.MapFS{})
+	if err == nil || !strings.Contains(err.Error(), "locales/tui.ro.toml") || !strings.Contains(err.Error(), "already defined in locales/lesson.ro.toml") {
+		t.Errorf("duplicate id: error %v, want one naming both files", err)
 	}
 }

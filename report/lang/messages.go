@@ -38,7 +38,7 @@ var loaded = sync.OnceValue(func() *messages {
 	return m
 })
 
-// load parses the UI's message files (locales/<lang>.toml in ui) and the
+// load parses the UI's message files (locales/<part>.<lang>.toml in ui) and the
 // lessons' (<scenario>.<lang>.toml in lessons).
 func load(ui, lessons fs.FS) (*messages, error) {
 	m := &messages{
@@ -50,15 +50,33 @@ func load(ui, lessons fs.FS) (*messages, error) {
 		b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	}
 	for _, l := range Languages() {
-		file := "locales/" + string(l) + ".toml"
-		mf, err := parseFile(ui, file, l)
+		// One language's interface messages may be split over several files
+		// (locales/<part>.<lang>.toml, one part per surface: core, tui,
+		// lesson, …); an id defined twice is an error, not a silent override.
+		files, err := fs.Glob(ui, "locales/*."+string(l)+".toml")
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("interface messages: %w", err)
 		}
-		if err := m.ui.AddMessages(l.Tag(), mf.Messages...); err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+		if len(files) == 0 {
+			return nil, fmt.Errorf("interface messages: no locales/*.%s.toml", l)
 		}
-		m.uiMsgs[l] = mf.Messages
+		defined := map[string]string{}
+		for _, file := range files {
+			mf, err := parseFile(ui, file, l)
+			if err != nil {
+				return nil, err
+			}
+			for _, msg := range mf.Messages {
+				if prev, dup := defined[msg.ID]; dup {
+					return nil, fmt.Errorf("%s: message %q is already defined in %s", file, msg.ID, prev)
+				}
+				defined[msg.ID] = file
+			}
+			if err := m.ui.AddMessages(l.Tag(), mf.Messages...); err != nil {
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			m.uiMsgs[l] = append(m.uiMsgs[l], mf.Messages...)
+		}
 	}
 	files, err := fs.Glob(lessons, "*.toml")
 	if err != nil {
