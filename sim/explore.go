@@ -68,6 +68,9 @@ type ExploreOptions struct {
 	// result — verdict, counterexample, every statistic — is the same for
 	// every number of workers (see explore_spec.go); Audit uses one.
 	Workers int
+	// Shard, if set, searches only one part of the choice tree (see
+	// explore_shard.go); the result is that part's.
+	Shard *ExploreShard
 }
 
 // ExploreStats counts the work of a search.
@@ -309,6 +312,11 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	root, err := NewWorld(cfg, Defaults{}, nil)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Shard != nil {
+		if opt.Shard, err = opt.Shard.plan(root, opt); err != nil {
+			return nil, err
+		}
 	}
 	e := newExplorer(opt, every, window)
 	return e.run(root), nil

@@ -154,6 +154,10 @@ func (e *explorer) search() {
 		}
 
 		depth := len(e.stack)
+		if e.outsideShard(depth, f.pathHash, t.via) {
+			e.drop(t.child)
+			continue
+		}
 		if !t.stepped || t.end != Running {
 			res.Schedules++
 			res.MaxDepth = max(res.MaxDepth, depth)
