@@ -44,6 +44,9 @@ type exploreOptions struct {
 	progress      io.Writer
 	progressEvery int
 	scenarioFlag
+	batch  batchFlags     // --out and --shard
+	canon  []string       // the arguments that decide the result (for shards)
+	merged *exploreMerged // set by merge: the shards' result replaces the search
 }
 
 func newExploreCmd() *cobra.Command { return exploreCommand(&exploreOptions{}) }
@@ -64,7 +67,8 @@ a minimal set of faults, with its cause and the command that replays it.`,
   once explore double-billing --semantics alo
   once explore double-billing --semantics idem --set store=memory --faults crash,ack-loss
   once explore double-billing --semantics idem --ops 5 --max-faults 6 --faults loss,ack-loss
-  once explore -f my-scenario.yaml --semantics idem`,
+  once explore -f my-scenario.yaml --semantics idem
+  once explore double-billing --ops 4 --max-faults 5 --shard 3/8 > part3.json   # then: once merge part*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.interrupt == nil {
 				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
@@ -75,7 +79,8 @@ a minimal set of faults, with its cause and the command that replays it.`,
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
 				o.progress = stderr
 			}
-			return runExplore(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			o.canon = canonicalArgs(cmd, args)
+			return o.batch.writing(cmd.OutOrStdout(), func(w io.Writer) error { return runExplore(o, args, w, cmd.ErrOrStderr()) })
 		},
 	}
 	o.registerFile(cmd)
@@ -97,6 +102,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
+	o.batch.registerExplore(fl)
 	fl.StringVar(&o.property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
 }
@@ -104,6 +110,12 @@ a minimal set of faults, with its cause and the command that replays it.`,
 func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json"); err != nil {
 		return err
+	}
+	if err := o.batch.parse(); err != nil {
+		return err
+	}
+	if o.batch.sharded && o.save != "" {
+		return usageErr("--save %s: a shard has no counterexample of its own to save; save the one `once merge` prints", o.save)
 	}
 	sc, err := o.scenario(args)
 	if err != nil {
@@ -165,13 +177,25 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 
 	line := newProgressLine(o.progress)
 	start := time.Now()
-	res, err := sim.Explore(cfg, sim.ExploreOptions{
+	opt := sim.ExploreOptions{
 		MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
 		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
-	})
+	}
+	if o.batch.sharded {
+		opt.Shard = &sim.ExploreShard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
+	}
+	var res *sim.ExploreResult
+	if o.merged != nil {
+		res, o.timing = o.merged.res, false // no search ran here: no time to report
+	} else {
+		res, err = sim.Explore(cfg, opt)
+	}
 	line.end() // before any other output, interrupted or not
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
+	}
+	if o.batch.sharded {
+		return writeExploreShard(stdout, o, res)
 	}
 	elapsed := time.Since(start)
 	doc := report.ExploreDoc{
@@ -195,17 +219,29 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		doc.Counterexample = cex
 	}
-	if o.format == "json" {
+	switch {
+	case o.merged != nil:
+		if err := writeMergedExplore(stdout, o.format, doc, o.merged.shards); err != nil {
+			return err
+		}
+	case o.format == "json":
 		if err := report.WriteJSON(stdout, doc); err != nil {
 			return err
 		}
-	} else if err := report.WriteExploreText(colorprofile.NewWriter(stdout, os.Environ()), doc); err != nil {
-		return err
+	default:
+		if err := writeExploreText(stdout, doc); err != nil {
+			return err
+		}
 	}
 	if o.check && (!res.Holds || !res.Complete) {
 		return errViolation
 	}
 	return nil
+}
+
+// writeExploreText writes the human report, styled as the terminal allows.
+func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
+	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
 // counterexample turns the explorer's path into a fault plan, shrinks it,

@@ -10,16 +10,23 @@ func newMergeCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "merge SHARD-FILE|DIR…",
-		Short: "Combine the shard files of a matrix or sweep into exactly what the unsharded command prints",
-		Long: `merge reads the files written by ` + "`once matrix --shard i/n`" + ` or
-` + "`once sweep --shard i/n`" + ` (every shard of one batch, each once, in any
-order; a directory stands for its *.json files), adds their tallies and prints the report the same command without
---shard prints — byte for byte, because every tally is a count, a first
-seed or an exact sum. The command's arguments come from the shard files.`,
+		Short: "Combine the shard files of a matrix, sweep or explore into what the unsharded command prints",
+		Long: `merge reads the files written by ` + "`once matrix --shard i/n`" + `,
+` + "`once sweep --shard i/n`" + ` or ` + "`once explore --shard i/n`" + ` (every shard of one
+run, each once, in any order; a directory stands for its *.json files) and
+prints what the same command without --shard prints. For matrix and sweep
+that is byte for byte, because every tally is a count, a first seed or an
+exact sum. For explore it is the same verdict and the same counterexample
+(the first, in the search's order, of the shards' — the one the unsharded
+search finds), with the counts summed over the shards: their visited sets
+are not shared, so the sum can exceed the unsharded search's. The command's
+arguments come from the shard files.`,
 		Example: `  for i in 0 1 2 3; do once matrix --seeds 100000 --shard $i/4 > part$i.json; done
   once merge part*.json
   once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 50000 --shard index/16   # in a Job
-  once merge shards/ --out ttl-sweep.txt`,
+  once merge shards/ --out ttl-sweep.txt
+  for i in 0 1 2; do once explore double-billing --ops 4 --max-faults 5 --shard $i/3 --out part$i.json; done
+  once merge part0.json part1.json part2.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b := batchFlags{out: out}
@@ -45,8 +52,11 @@ func runMerge(paths []string, stdout, stderr io.Writer) error {
 		o := &sweepOptions{}
 		o.batch.merged = doc
 		sub = newSweepCmdWith(o)
+	case "explore":
+		o := &exploreOptions{merged: doc.searched}
+		sub = exploreCommand(o)
 	default:
-		return usageErr("%s: command %q: merge knows matrix and sweep", doc.file, doc.Command)
+		return usageErr("%s: command %q: merge knows matrix, sweep and explore", doc.file, doc.Command)
 	}
 	sub.SetArgs(doc.Args)
 	sub.SetOut(stdout)

@@ -115,6 +115,10 @@ type shardDoc struct {
 	Rows    []shardRowDoc `json:"rows"`
 	file    string        // where it was read from, for errors
 	tallies []batch.Tally // the rows merged over every shard
+	// explore is an explore shard's own document (its file has its own
+	// fields), and in the merged document the merged search.
+	explore  *exploreShardDoc
+	searched *exploreMerged
 }
 
 // shardRowDoc is the tally of one row (a matrix expectation, a sweep
@@ -199,10 +203,16 @@ func mergeShards(args []string) (*shardDoc, error) {
 			return nil, usageErr("%s: %v", p, err)
 		}
 		d := &shardDoc{file: p}
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(d); err != nil {
-			return nil, usageErr("%s: not a shard file: %v", p, err)
+		if isExploreShard(data) {
+			if d, err = decodeExploreShard(p, data); err != nil {
+				return nil, err
+			}
+		} else {
+			dec := json.NewDecoder(strings.NewReader(string(data)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(d); err != nil {
+				return nil, usageErr("%s: not a shard file: %v", p, err)
+			}
 		}
 		if d.Schema != ShardSchema {
 			return nil, usageErr("%s: schema %q, want %q (a file written by matrix or sweep with --shard)", p, d.Schema, ShardSchema)
@@ -221,8 +231,11 @@ func mergeShards(args []string) (*shardDoc, error) {
 				d.file, d.Command, strings.Join(d.Args, " "), d.Count, d.Seeds,
 				first.file, first.Command, strings.Join(first.Args, " "), first.Count, first.Seeds)
 		}
+		if d.Index < 0 || d.Index >= d.Count {
+			return nil, usageErr("%s: shard %d/%d: the index is not in 0..%d", d.file, d.Index, d.Count, d.Count-1)
+		}
 		want := batch.Shard{Index: d.Index, Count: d.Count}.Seeds(d.Seeds)
-		if d.Index < 0 || d.Index >= d.Count || d.From != want.Lo || d.To != want.Hi {
+		if d.explore == nil && (d.From != want.Lo || d.To != want.Hi) {
 			return nil, usageErr("%s: shard %d/%d covers seeds %d..%d, want %d..%d", d.file, d.Index, d.Count, d.From, d.To, want.Lo, want.Hi)
 		}
 		if len(d.Rows) != len(first.Rows) {
@@ -248,6 +261,10 @@ func mergeShards(args []string) (*shardDoc, error) {
 		return nil, usageErr("merge: %d of %d shards given; missing %s", len(docs), first.Count, strings.Join(missing, ", "))
 	}
 	out := *first
+	if first.explore != nil {
+		out.searched = mergeExploreShards(docs)
+		return &out, nil
+	}
 	out.tallies = make([]batch.Tally, len(first.Rows))
 	for _, d := range docs {
 		for i := range d.Rows {
