@@ -25,8 +25,13 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// testSeeds replaces the recipes' million seeds: the same command, small.
-const testSeeds = "40"
+// testSeeds replaces the recipes' million seeds, and testOps and
+// testMaxFaults the bounds of their big search: the same commands, small.
+const (
+	testSeeds     = "40"
+	testOps       = "3"
+	testMaxFaults = "4"
+)
 
 var onceBin string
 
@@ -96,18 +101,53 @@ func strictJob(t *testing.T, doc []byte) *batchv1.Job {
 	return &j
 }
 
-// local maps the Job's volume path to a directory here and its million
-// seeds to testSeeds.
+// local maps the Job's volume path to a directory here, its million
+// seeds to testSeeds and its search's bounds to testOps and testMaxFaults.
 func local(args []string, mount, dir string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		a = strings.ReplaceAll(a, mount, dir)
-		if i > 0 && args[i-1] == "--seeds" {
-			a = testSeeds
+		if i > 0 {
+			switch args[i-1] {
+			case "--seeds":
+				a = testSeeds
+			case "--ops":
+				a = testOps
+			case "--max-faults":
+				a = testMaxFaults
+			}
 		}
 		out[i] = a
 	}
 	return out
+}
+
+// withoutCounts drops from an explore report what a merge of its shards
+// says differently: the line of counts (summed over the shards) and the
+// note saying so. The verdict and the counterexample stay.
+func withoutCounts(report string) string {
+	var keep []string
+	for _, l := range strings.Split(report, "\n") {
+		if !strings.HasPrefix(l, "explored ") && !strings.HasPrefix(l, "merged from ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// unshardedExplore is the search of the recipes' shard command (local
+// bounds) on one machine: the shard's arguments without --shard and --out.
+func unshardedExplore(t *testing.T, shardArgs []string) string {
+	t.Helper()
+	var args []string
+	for i := 0; i < len(shardArgs); i++ {
+		if shardArgs[i] == "--shard" || shardArgs[i] == "--out" || shardArgs[i] == "--workers" {
+			i++
+			continue
+		}
+		args = append(args, shardArgs[i])
+	}
+	return once(t, nil, args...)
 }
 
 // TestKubernetesIndexedJob: the manifests are valid objects of the
@@ -167,6 +207,49 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	}
 }
 
+// TestKubernetesExploreJob: the explore manifests are valid objects; the
+// Job's command, run here per completion index (with small bounds), and
+// the merge Job's command print the verdict and counterexample of the
+// unsharded search, its counts aside.
+func TestKubernetesExploreJob(t *testing.T) {
+	edocs := docs(t, "kubernetes/explore.yaml")
+	if len(edocs) != 2 {
+		t.Fatalf("explore.yaml: %d documents, want a PersistentVolumeClaim and a Job", len(edocs))
+	}
+	var pvc corev1.PersistentVolumeClaim
+	if err := yaml.UnmarshalStrict(edocs[0], &pvc); err != nil || pvc.Kind != "PersistentVolumeClaim" || !slices.Contains(pvc.Spec.AccessModes, corev1.ReadWriteMany) {
+		t.Fatalf("first document: not a valid ReadWriteMany PersistentVolumeClaim (%v)", err)
+	}
+	job := strictJob(t, edocs[1])
+	if job.Spec.CompletionMode == nil || *job.Spec.CompletionMode != batchv1.IndexedCompletion {
+		t.Fatal("the explore Job must be Indexed: the shard index is the completion index")
+	}
+	n := int(*job.Spec.Completions)
+	c := job.Spec.Template.Spec.Containers[0]
+	if i := slices.Index(c.Args, "--shard"); i < 0 || c.Args[0] != "explore" || c.Args[i+1] != "index/"+strconv.Itoa(n) {
+		t.Fatalf("args %v: want explore … --shard index/%d (completions %d)", c.Args, n, n)
+	}
+	merge := strictJob(t, docs(t, "kubernetes/explore-merge.yaml")[0])
+	mc := merge.Spec.Template.Spec.Containers[0]
+	for _, j := range []*batchv1.Job{job, merge} {
+		if v := j.Spec.Template.Spec.Volumes; len(v) != 1 || v[0].PersistentVolumeClaim == nil || v[0].PersistentVolumeClaim.ClaimName != pvc.Name {
+			t.Fatalf("%s: want the one volume of claim %s", j.Name, pvc.Name)
+		}
+	}
+
+	dir := t.TempDir()
+	for i := range n {
+		if out := once(t, []string{"JOB_COMPLETION_INDEX=" + strconv.Itoa(i)}, local(c.Args, "/shards", dir)...); out != "" {
+			t.Fatalf("index %d printed %q; its output belongs in the shard file", i, out)
+		}
+	}
+	got := once(t, nil, local(mc.Args, "/shards", dir)...)
+	want := unshardedExplore(t, local(c.Args, "/shards", dir))
+	if !strings.Contains(got, "merged from "+strconv.Itoa(n)+" shards") || withoutCounts(got) != withoutCounts(want) {
+		t.Errorf("the Jobs' merged search differs from the unsharded one:\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestSlurmArray: the array script, run by bash once per task id, then
 // the merge script, print what the unsharded command prints; submit.sh
 // chains the merge after the array with afterok.
@@ -222,6 +305,69 @@ func TestSlurmArray(t *testing.T) {
 	if len(lines) != 2 || !strings.HasSuffix(lines[0], "matrix.sbatch") ||
 		!strings.Contains(lines[1], "--dependency=afterok:4242") || !strings.HasSuffix(lines[1], "merge.sbatch") {
 		t.Errorf("submit.sh called sbatch as:\n%s", calls)
+	}
+}
+
+// TestSlurmExploreArray: explore.sbatch, run by bash once per task id
+// (small bounds), then merge.sbatch as `submit.sh explore` sets it up,
+// print the unsharded search's verdict and counterexample; submit.sh
+// explore submits explore.sbatch and chains the merge.
+func TestSlurmExploreArray(t *testing.T) {
+	script, err := os.ReadFile("slurm/explore.sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^#SBATCH --array=0-(\d+)$`).FindSubmatch(script)
+	s := regexp.MustCompile(`(?m)^SHARDS=(\d+)$`).FindSubmatch(script)
+	if m == nil || s == nil {
+		t.Fatal("explore.sbatch: want #SBATCH --array=0-N and SHARDS=N+1")
+	}
+	last, _ := strconv.Atoi(string(m[1]))
+	if shards, _ := strconv.Atoi(string(s[1])); shards != last+1 {
+		t.Fatalf("--array=0-%d runs %d tasks, SHARDS=%d", last, last+1, shards)
+	}
+	work := t.TempDir()
+	dir := filepath.Join(work, "explore-shards")
+	env := []string{"ONCE=" + onceBin, "ONCE_OPS=" + testOps, "ONCE_MAX_FAULTS=" + testMaxFaults, "ONCE_SHARDS_DIR=" + dir,
+		"ONCE_REPORT=" + filepath.Join(work, "explore.txt"), "SLURM_CPUS_PER_TASK=2"}
+	bash := func(script string, extra ...string) {
+		cmd := exec.Command("bash", script)
+		cmd.Env = append(append(os.Environ(), env...), extra...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("bash %s %v: %v\n%s", script, extra, err, out)
+		}
+	}
+	for i := 0; i <= last; i++ {
+		bash("slurm/explore.sbatch", "SLURM_ARRAY_TASK_ID="+strconv.Itoa(i))
+	}
+	bash("slurm/merge.sbatch")
+	got, err := os.ReadFile(filepath.Join(work, "explore.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := once(t, nil, "explore", "double-billing", "--semantics", "idem", "--ops", testOps, "--max-faults", testMaxFaults,
+		"--faults", "loss,ack-loss", "--max-memory", "3GiB")
+	if withoutCounts(string(got)) != withoutCounts(want) {
+		t.Errorf("the array's merged search differs from the unsharded one:\n%s\nwant\n%s", got, want)
+	}
+
+	bin := t.TempDir()
+	log := filepath.Join(work, "sbatch.log")
+	fake := "#!/bin/bash\necho \"ONCE_SHARDS_DIR=$ONCE_SHARDS_DIR ONCE_REPORT=$ONCE_REPORT $*\" >> " + log + "\necho 4242\n"
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "slurm/submit.sh", "explore")
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("submit.sh explore: %v\n%s", err, out)
+	}
+	calls, _ := os.ReadFile(log)
+	lines := strings.Split(strings.TrimSpace(string(calls)), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "explore.sbatch") ||
+		!strings.HasPrefix(lines[1], "ONCE_SHARDS_DIR=explore-shards ONCE_REPORT=explore.txt ") ||
+		!strings.Contains(lines[1], "--dependency=afterok:4242") || !strings.HasSuffix(lines[1], "merge.sbatch") {
+		t.Errorf("submit.sh explore called sbatch as:\n%s", calls)
 	}
 }
 
