@@ -118,11 +118,6 @@ func (s *ExploreShard) plan(root *World, opt ExploreOptions) (*ExploreShard, err
 	return p, nil
 }
 
-// PrefixDepth is the level whose nodes the plan deals out (0: none, every
-// shard searches everything). Explore plans the shard it is given in a
-// copy; the plan is for reports and tests.
-func (s *ExploreShard) PrefixDepth() int { return s.depth }
-
 // outsideShard reports whether the child reached from a level with
 // identity parent by the answers via, at depth on the explorer's stack,
 // is a prefix of another shard. It is the one hook of sharding in the

@@ -136,6 +136,10 @@ func writeMergedExplore(w io.Writer, format string, doc report.ExploreDoc, shard
 	if err := writeExploreText(w, doc); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "merged from %d shards: %s\n", shards, mergedCountsNote)
+	plural := "s"
+	if shards == 1 {
+		plural = ""
+	}
+	_, err := fmt.Fprintf(w, "merged from %d shard%s: %s\n", shards, plural, mergedCountsNote)
 	return err
 }
