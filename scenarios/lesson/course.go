@@ -22,8 +22,8 @@ type Course struct {
 // A Step is one stop of the lesson: a title (a message id), the runs it
 // shows and the questions asked before they are revealed.
 type Step struct {
-	ID        string     `yaml:"id"`    // also the message id suffix of its title: lesson.step.<id>
-	Runs      []RunSpec  `yaml:"runs"`  // in the order they are shown
+	ID        string     `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
+	Runs      []RunSpec  `yaml:"runs"` // in the order they are shown
 	Questions []Question `yaml:"questions"`
 }
 
