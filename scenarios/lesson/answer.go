@@ -7,7 +7,7 @@ import (
 )
 
 // A Choice is one answer a question offers. Key names it for the texts
-// ("none", "once", "many", "kept", "broken", "held", "violated", "zero",
+// ("none", "once", "many", "kept", "broken", "held", "violated", "equals-zero",
 // "above-zero"); Matches says whether a run's outcome is that answer.
 type Choice struct {
 	Key     string
@@ -61,7 +61,7 @@ func (q *Question) Choices() []Choice {
 			return 0, false
 		}
 		return []Choice{
-			{"zero", func(o *sim.Outcome) bool { v, ok := value(o); return ok && v == 0 }},
+			{"equals-zero", func(o *sim.Outcome) bool { v, ok := value(o); return ok && v == 0 }},
 			{"above-zero", func(o *sim.Outcome) bool { v, ok := value(o); return ok && v > 0 }},
 		}
 	}
