@@ -177,8 +177,6 @@ func choiceLabels(q *lesson.Question, sc *scenarios.Scenario, sem sim.Semantics)
 			out = append(out, many)
 		case "kept", "broken":
 			out = append(out, lang.T("promise."+c.Key)+" ("+sem.Promise().String()+")")
-		case "held", "violated":
-			out = append(out, lang.Word("verdict", c.Key))
 		default:
 			out = append(out, lang.T("lesson.choice."+c.Key))
 		}
