@@ -51,7 +51,8 @@ func runPlainLesson(c *course.Course, steps []int, in io.Reader, out io.Writer) 
 }
 
 // plainStep takes one step; it returns how many predictions were right of
-// how many were asked (an answer cut off by the end of input is not asked).
+// how many were revealed: a step cut short by the end of input scores
+// nothing, its predictions never revealed.
 func plainStep(v *lessonview.StepView, answers *bufio.Scanner, w *bufio.Writer) (right, asked int, err error) {
 	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
 	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
@@ -67,7 +68,7 @@ func plainStep(v *lessonview.StepView, answers *bufio.Scanner, w *bufio.Writer) 
 		}
 		g, err := readAnswer(answers, w, len(q.Choices))
 		if err != nil {
-			return right, asked, err
+			return 0, 0, err // predictions never revealed are not scored
 		}
 		given[j] = g
 		asked++
