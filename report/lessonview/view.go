@@ -87,7 +87,7 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		r := results[q.Run]
 		sem, _ := sim.ParseSemantics(q.Semantics)
 		run := r.Of(sem)
-		qv := QuestionView{Text: questionText(q, r.Scenario, sem), Choices: choiceLabels(q, r.Scenario, sem),
+		qv := QuestionView{Text: questionText(q, r, sem), Choices: choiceLabels(q, r.Scenario, sem),
 			Answer: answer, Run: q.Run, Semantics: sem,
 			Why: strings.TrimSpace(lang.Lesson(r.Scenario.Name, "why."+sem.Alias(), r.Scenario.Lesson.Why[sem]))}
 		var b strings.Builder
@@ -151,8 +151,20 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 	return line
 }
 
-func questionText(q *lesson.Question, sc *scenarios.Scenario, sem sim.Semantics) string {
-	data := map[string]any{"Semantics": sem.String(), "Scenario": sc.Name, "Op": sim.OpID(q.Op).String(),
+// questionText words q; a run with parameters names them after the
+// scenario ("outbox (write=publish-then-commit)"), so two runs of one
+// scenario are told apart.
+func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) string {
+	name := r.Scenario.Name
+	if len(r.Spec.Set) > 0 {
+		var sets []string
+		for k, v := range r.Spec.Set {
+			sets = append(sets, k+"="+v)
+		}
+		slices.Sort(sets)
+		name += " (" + strings.Join(sets, ", ") + ")"
+	}
+	data := map[string]any{"Semantics": sem.String(), "Scenario": name, "Op": sim.OpID(q.Op).String(),
 		"Name": q.Name, "Promise": sem.Promise().String()}
 	return lang.Tf("lesson.question."+q.Ask, data)
 }
