@@ -93,14 +93,18 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 			m.cursor = int(k[0] - '1')
 		case k == "enter" || k == "space":
 			m.given[m.question] = m.cursor
-			m.asked++
-			if m.cursor == m.view.Questions[m.question].Answer {
-				m.right++
-			}
 			m.cursor = 0
 			m.question++
 			if m.question == len(m.view.Questions) {
+				// Scored at the reveal, never before: the score line must
+				// not tell whether a prediction was right.
 				m.revealed = true
+				for j, q := range m.view.Questions {
+					m.asked++
+					if m.given[j] == q.Answer {
+						m.right++
+					}
+				}
 			}
 		}
 		return m, nil
@@ -144,7 +148,11 @@ func (m Model) View() tea.View {
 // window, the score line and the keys.
 func (m Model) Screen() string {
 	score := lang.Tf("lesson.score", map[string]any{"Right": m.right, "Asked": m.asked})
-	keys := faintStyle.Render(lang.T("lesson.keys"))
+	keys := lang.T("lesson.keys")
+	if m.revealed {
+		keys = lang.T("lesson.keys_reveal")
+	}
+	keys = faintStyle.Render(truncate(keys, m.width))
 	var title, body string
 	switch {
 	case m.err != nil:
@@ -212,8 +220,10 @@ func (m Model) revealBody() string {
 			given := fmt.Sprintf("%c) %s", 'a'+m.given[j], q.Choices[m.given[j]])
 			b.WriteString(badStyle.Render("✗ "+lang.Tf("lesson.wrong", map[string]any{"Answer": answer, "Given": given})) + "\n")
 		}
-		b.WriteString(faintStyle.Render(strings.TrimRight(q.Diagram, "\n")) + "\n")
-		fmt.Fprintf(&b, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, q.Why)
+		for _, l := range strings.Split(strings.TrimRight(q.Diagram, "\n"), "\n") {
+			b.WriteString(faintStyle.Render(truncate(l, m.width)) + "\n") // a trace line is cut, never wrapped
+		}
+		fmt.Fprintf(&b, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, strings.Join(strings.Fields(q.Why), " "))
 	}
 	fmt.Fprintf(&b, "\n%s", lang.T("lesson.next"))
 	return b.String()
