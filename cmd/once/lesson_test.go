@@ -109,3 +109,11 @@ func TestLessonBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// Without --plain, output that is not a terminal gets the line quiz.
+func TestLessonFallsBackToPlain(t *testing.T) {
+	code, stdout, _ := executeWithInput([]string{"lesson", "--steps", "10"}, "b\n")
+	if code != exitOK || !strings.Contains(stdout, "Your answer (a-b): b") || !strings.Contains(stdout, "Score: 1 of 1") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}
