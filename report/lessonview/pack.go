@@ -155,9 +155,7 @@ func runSVG(res *lesson.Result) ([]byte, error) {
 	var panels []svg.Panel
 	for _, sr := range res.Runs {
 		o := sr.Outcome
-		title := fmt.Sprintf("%s: %s\n%s", o.Semantics,
-			report.OutcomeText(res.Scenario.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
-			report.PromiseText(o))
+		title := fmt.Sprintf("%s: %s\n%s", o.Semantics, OutcomeWords(res.Scenario, o), report.PromiseText(o))
 		events, note := report.FocusEvents(sr.Trace.Events, focusOps(o))
 		if note != "" {
 			title += "\n" + note

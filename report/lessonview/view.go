@@ -125,23 +125,7 @@ func Command(r *lesson.Result) string {
 // OutcomeLine says what one semantics came to, in the user's words, apart
 // from whether it kept its own promise.
 func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
-	w := report.OutcomeWords(sc.Outcome)
-	tr := func(s string) string { return lang.Word("outcome", s) }
-	orMore := o.MaxEffects() > 2 && w.Many != report.WordOutcomeMany
-	var parts []string
-	add := func(n int, word, mark string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s %s", n, word, mark))
-		}
-	}
-	many := tr(w.Many)
-	if orMore {
-		many += " " + tr("or more")
-	}
-	add(o.Count(sim.Lost), tr(w.None), report.MarkBad)
-	add(o.Count(sim.ExactlyOnce), tr(w.Once), report.MarkGood)
-	add(o.Count(sim.Duplicated), many, report.MarkBad)
-	line := fmt.Sprintf("%s: %s · %s %s", o.Semantics, strings.Join(parts, " · "), lang.T("lesson.own_promise"),
+	line := fmt.Sprintf("%s: %s · %s %s", o.Semantics, OutcomeWords(sc, o), lang.T("lesson.own_promise"),
 		report.PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
 	for _, inv := range o.Invariants {
 		if inv.Violation != "" {
@@ -149,6 +133,27 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 		}
 	}
 	return line
+}
+
+// OutcomeWords is what the operations of o came to in the scenario's
+// words, in the current language: "1 charged once ✓ · 2 charged twice ✗".
+func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
+	w := report.OutcomeWords(sc.Outcome)
+	tr := func(s string) string { return lang.Word("outcome", s) }
+	many := tr(w.Many)
+	if o.MaxEffects() > 2 && w.Many != report.WordOutcomeMany {
+		many += " " + tr("or more")
+	}
+	var parts []string
+	add := func(n int, word, mark string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", n, word, mark))
+		}
+	}
+	add(o.Count(sim.Lost), tr(w.None), report.MarkBad)
+	add(o.Count(sim.ExactlyOnce), tr(w.Once), report.MarkGood)
+	add(o.Count(sim.Duplicated), many, report.MarkBad)
+	return strings.Join(parts, " · ")
 }
 
 // questionText words q; a run with parameters names them after the
