@@ -80,3 +80,22 @@ func TestParseRefusesBrokenCourses(t *testing.T) {
 		}
 	}
 }
+
+// A question no choice of which matches its run (an invariant the run
+// does not check) has no answer: Answer says so instead of guessing.
+func TestAnswerRefusesUnanswerable(t *testing.T) {
+	c, err := Parse([]byte("steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 4}], questions: [{run: r, semantics: amo, ask: invariant, name: no-such-invariant}, {run: r, semantics: amo, ask: invariant, name: agreement}]}]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := ExecuteStep(&c.Steps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Steps[0].Questions[0].Answer(results); err == nil {
+		t.Error("a question on an invariant the run does not check got an answer")
+	}
+	if a, err := c.Steps[0].Questions[1].Answer(results); err != nil || c.Steps[0].Questions[1].Choices()[a].Key != "violated" {
+		t.Errorf("agreement at seed 4: answer %d, %v; want violated (a general attacks alone)", a, err)
+	}
+}
