@@ -29,6 +29,7 @@ test-short:
 # traces); review the diff before committing.
 update:
 	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
+	$(GO) test ./cmd/once/ -run 'TestLessonPlain$$' -rewrite
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 

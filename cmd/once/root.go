@@ -65,7 +65,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	registerLang(root)
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
-	root.AddCommand(newTUICmd())
+	root.AddCommand(newTUICmd(), newLessonCmd())
 	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/cmd/once/tui/lesson"
+	course "github.com/oncesim/once/scenarios/lesson"
+)
+
+type lessonOptions struct {
+	plain bool
+	out   string
+	force bool
+	from  string
+	steps string
+}
+
+func newLessonCmd() *cobra.Command {
+	o := &lessonOptions{}
+	cmd := &cobra.Command{
+		Use:   "lesson",
+		Short: "The guided lesson: the module's scenarios in the course's order, predict then reveal, with a score",
+		Long: `lesson walks the module in the course's order: double billing, the three
+semantics, idempotency keys and 409/422/400, durable keys, TTL and the
+retry horizon, the outbox, Kafka exactly-once and its boundary, Flink's
+two-phase commit, reconciliation, the Two Generals. Each step tells the
+story, asks you to predict what a run will do, runs it (fixed seeds: the
+same for everyone), reveals the outcome with its trace and why, and keeps
+a score.
+
+On a terminal it opens an interactive screen; --plain (and any output that
+is not a terminal) makes it a line quiz that reads one answer per line from
+standard input — a number or a letter —, so it works over ssh and from a
+file of answers. --out DIR writes the lesson pack for an instructor instead:
+one Markdown page (and its HTML twin) per step, with diagrams, commands,
+the questions and the answers in a "For the teacher" section.`,
+		Args: cobra.NoArgs,
+		Example: `  once lesson
+  once lesson --plain --lang ro
+  once lesson --plain --from outbox < answers.txt
+  once lesson --out pack --lang ro`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLesson(o, cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().BoolVar(&o.plain, "plain", false, "a line-oriented quiz on standard input and output (the default when output is not a terminal)")
+	cmd.Flags().StringVar(&o.out, "out", "", "write the lesson pack (Markdown, HTML, SVG) into DIR instead of asking")
+	cmd.Flags().BoolVar(&o.force, "force", false, "with --out: replace a DIR that is not empty")
+	cmd.Flags().StringVar(&o.from, "from", "", "start at this step (its number or id) and go on to the end")
+	cmd.Flags().StringVar(&o.steps, "steps", "", "only these steps: numbers or ids, comma-separated")
+	return cmd
+}
+
+func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
+	c, err := course.Load()
+	if err != nil {
+		return err
+	}
+	steps, err := o.selectSteps(c)
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		return writeLessonPack(c, steps, o.out, o.force, out)
+	}
+	if o.force {
+		return usageErr("--force: only with --out DIR")
+	}
+	if o.plain || !isTerminal(out) {
+		return runPlainLesson(c, steps, in, out)
+	}
+	return lesson.Run(c, steps, in, out)
+}
+
+// selectSteps are the indices of the steps to take, in the course's order.
+func (o *lessonOptions) selectSteps(c *course.Course) ([]int, error) {
+	if o.from != "" && o.steps != "" {
+		return nil, usageErr("give --from or --steps, not both")
+	}
+	all := make([]int, len(c.Steps))
+	for i := range all {
+		all[i] = i
+	}
+	switch {
+	case o.from != "":
+		i, err := stepIndex(c, o.from)
+		if err != nil {
+			return nil, usageErr("--from %v", err)
+		}
+		return all[i:], nil
+	case o.steps != "":
+		var out []int
+		for _, s := range strings.Split(o.steps, ",") {
+			i, err := stepIndex(c, s)
+			if err != nil {
+				return nil, usageErr("--steps %v", err)
+			}
+			out = append(out, i)
+		}
+		return out, nil
+	}
+	return all, nil
+}
+
+// stepIndex reads a step by number (1-based) or id.
+func stepIndex(c *course.Course, s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 || n > len(c.Steps) {
+			return 0, fmt.Errorf("%d: want a step 1..%d", n, len(c.Steps))
+		}
+		return n - 1, nil
+	}
+	var ids []string
+	for i, st := range c.Steps {
+		if st.ID == s {
+			return i, nil
+		}
+		ids = append(ids, st.ID)
+	}
+	return 0, fmt.Errorf("%q: no such step (want 1..%d or one of %s)", s, len(c.Steps), strings.Join(ids, ", "))
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/lessonview"
+	course "github.com/oncesim/once/scenarios/lesson"
+)
+
+// maxAnswerTries is how many answers a question reads before an invalid
+// one counts as wrong and the lesson goes on.
+const maxAnswerTries = 3
+
+// errEndOfInput stops the quiz when standard input ends.
+var errEndOfInput = fmt.Errorf("lesson: end of input")
+
+// runPlainLesson is the line quiz: for each step the story, the
+// predictions (one answer a line: a number or a letter), the runs, the
+// reveal with a text trace and the why; the score at the end, or when the
+// input ends.
+func runPlainLesson(c *course.Course, steps []int, in io.Reader, out io.Writer) error {
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	answers := bufio.NewScanner(in)
+	right, asked := 0, 0
+	for _, i := range steps {
+		v, err := lessonview.Build(c, i)
+		if err != nil {
+			return err
+		}
+		r, a, err := plainStep(v, answers, w)
+		right, asked = right+r, asked+a
+		if err == errEndOfInput {
+			fmt.Fprintf(w, "\n%s\n", lang.T("lesson.eof"))
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if i == steps[len(steps)-1] {
+			fmt.Fprintf(w, "\n%s\n", lang.T("lesson.done"))
+		}
+	}
+	fmt.Fprintf(w, "%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
+	return w.Flush()
+}
+
+// plainStep takes one step; it returns how many predictions were right of
+// how many were revealed: a step cut short by the end of input scores
+// nothing, its predictions never revealed.
+func plainStep(v *lessonview.StepView, answers *bufio.Scanner, w *bufio.Writer) (right, asked int, err error) {
+	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
+	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
+	for _, s := range v.Stories {
+		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
+	}
+	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.predict"))
+	given := make([]int, len(v.Questions))
+	for j, q := range v.Questions {
+		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
+		for k, ch := range q.Choices {
+			fmt.Fprintf(w, "  %c) %s\n", 'a'+k, ch)
+		}
+		g, err := readAnswer(answers, w, len(q.Choices))
+		if err != nil {
+			return 0, 0, err // predictions never revealed are not scored
+		}
+		given[j] = g
+		asked++
+	}
+	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.run"))
+	for _, r := range v.Runs {
+		fmt.Fprintf(w, "\n$ %s\n", r.Command)
+		for _, l := range r.Lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.reveal"))
+	for j, q := range v.Questions {
+		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
+		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
+		switch {
+		case given[j] == q.Answer:
+			right++
+			fmt.Fprintf(w, "✓ %s\n", lang.Tf("lesson.right", map[string]any{"Answer": answer}))
+		case given[j] < 0:
+			fmt.Fprintf(w, "✗ %s\n", lang.Tf("lesson.unanswered", map[string]any{"Answer": answer}))
+		default:
+			fmt.Fprintf(w, "✗ %s\n", lang.Tf("lesson.wrong", map[string]any{"Answer": answer,
+				"Given": fmt.Sprintf("%c) %s", 'a'+given[j], q.Choices[given[j]])}))
+		}
+		fmt.Fprintf(w, "%s\n%s", lang.T("lesson.trace"), q.Diagram)
+		fmt.Fprintf(w, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, oneParagraph(q.Why))
+	}
+	fmt.Fprintf(w, "\n%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
+	return right, asked, w.Flush()
+}
+
+// readAnswer asks for an answer among n choices until one is valid, at
+// most maxAnswerTries times; -1 when none was. It returns errEndOfInput
+// when the input ends first.
+func readAnswer(answers *bufio.Scanner, w *bufio.Writer, n int) (int, error) {
+	last := rune('a' + n - 1)
+	for try := 0; try < maxAnswerTries; try++ {
+		fmt.Fprint(w, lang.Tf("lesson.prompt", map[string]any{"First": "a", "Last": string(last)}))
+		w.Flush()
+		if !answers.Scan() {
+			fmt.Fprintln(w)
+			if err := answers.Err(); err != nil {
+				return 0, fmt.Errorf("lesson: reading answers: %w", err)
+			}
+			return 0, errEndOfInput
+		}
+		line := strings.TrimSpace(answers.Text())
+		fmt.Fprintln(w, line) // echo, so a transcript read from a file shows the answers
+		if k, ok := parseAnswer(line, n); ok {
+			return k, nil
+		}
+		fmt.Fprintln(w, lang.Tf("lesson.invalid", map[string]any{"N": n, "Last": string(last)}))
+	}
+	fmt.Fprintln(w, lang.T("lesson.gave_up"))
+	return -1, nil
+}
+
+// parseAnswer reads "2", "b" or "B" as the index of a choice among n.
+func parseAnswer(s string, n int) (int, bool) {
+	if k, err := strconv.Atoi(s); err == nil {
+		return k - 1, k >= 1 && k <= n
+	}
+	r := []rune(strings.ToLower(s))
+	if len(r) == 1 && r[0] >= 'a' && int(r[0]-'a') < n {
+		return int(r[0] - 'a'), true
+	}
+	return 0, false
+}
+
+// oneParagraph joins a text's lines into one: the why reads as a paragraph
+// after its label.
+func oneParagraph(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,251 @@
+// Package lesson is the guided lesson on a terminal (bubbletea v2): for
+// each step the story and the predictions, chosen with the arrow keys or a
+// letter, then the reveal — the runs, the right answers, the text traces
+// and the why — and a score line throughout. It shows the same
+// lessonview.StepView as the line quiz and the pack.
+package lesson
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/lessonview"
+	course "github.com/oncesim/once/scenarios/lesson"
+)
+
+// Model is the lesson screen.
+type Model struct {
+	course        *course.Course
+	steps         []int // indices of the steps to take, in order
+	pos           int   // position in steps
+	view          *lessonview.StepView
+	question      int   // the question being asked
+	cursor        int   // the highlighted choice
+	given         []int // the answers to the current step's questions
+	revealed      bool
+	finished      bool
+	scroll        int // first line shown of the body
+	right, asked  int
+	width, height int
+	err           error
+}
+
+// New starts the lesson on its first step.
+func New(c *course.Course, steps []int) Model {
+	m := Model{course: c, steps: steps, width: 80, height: 24}
+	return m.enter(0)
+}
+
+// enter builds the step at position pos and asks its first question.
+func (m Model) enter(pos int) Model {
+	m.pos, m.question, m.cursor, m.revealed, m.scroll = pos, 0, 0, false, 0
+	if pos >= len(m.steps) {
+		m.finished = true
+		return m
+	}
+	v, err := lessonview.Build(m.course, m.steps[pos])
+	if err != nil {
+		m.err = err
+		return m
+	}
+	m.view = v
+	m.given = make([]int, len(v.Questions))
+	return m
+}
+
+// Init implements tea.Model.
+func (m Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m Model) key(k string) (tea.Model, tea.Cmd) {
+	if k == "q" || k == "ctrl+c" || k == "esc" {
+		return m, tea.Quit
+	}
+	if m.err != nil || m.finished {
+		return m, nil
+	}
+	if !m.revealed {
+		n := len(m.view.Questions[m.question].Choices)
+		switch {
+		case k == "up" || k == "k":
+			m.cursor = (m.cursor + n - 1) % n
+		case k == "down" || k == "j" || k == "tab":
+			m.cursor = (m.cursor + 1) % n
+		case len(k) == 1 && k[0] >= 'a' && int(k[0]-'a') < n:
+			m.cursor = int(k[0] - 'a')
+		case len(k) == 1 && k[0] >= '1' && int(k[0]-'1') < n:
+			m.cursor = int(k[0] - '1')
+		case k == "enter" || k == "space":
+			m.given[m.question] = m.cursor
+			m.cursor = 0
+			m.question++
+			if m.question == len(m.view.Questions) {
+				// Scored at the reveal, never before: the score line must
+				// not tell whether a prediction was right.
+				m.revealed = true
+				for j, q := range m.view.Questions {
+					m.asked++
+					if m.given[j] == q.Answer {
+						m.right++
+					}
+				}
+			}
+		}
+		return m, nil
+	}
+	switch k {
+	case "down", "j":
+		m.scroll++
+	case "up", "k":
+		m.scroll = max(0, m.scroll-1)
+	case "pgdown", "space":
+		m.scroll += max(1, m.bodyRoom()-1)
+	case "pgup":
+		m.scroll = max(0, m.scroll-max(1, m.bodyRoom()-1))
+	case "n", "enter", "right":
+		return m.enter(m.pos + 1), nil
+	}
+	return m, nil
+}
+
+var (
+	titleStyle = lipgloss.NewStyle().Bold(true)
+	pickStyle  = lipgloss.NewStyle().Bold(true).Reverse(true)
+	goodStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
+	badStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("1"))
+	faintStyle = lipgloss.NewStyle().Faint(true)
+)
+
+// bodyRoom is how many lines the body has between the title and the
+// score and key lines.
+func (m Model) bodyRoom() int { return max(1, m.height-4) }
+
+// View implements tea.Model.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.Screen())
+	v.AltScreen = true
+	v.WindowTitle = "once lesson"
+	return v
+}
+
+// Screen is the text of the screen: the title, the body cut to the
+// window, the score line and the keys.
+func (m Model) Screen() string {
+	score := lang.Tf("lesson.score", map[string]any{"Right": m.right, "Asked": m.asked})
+	keys := lang.T("lesson.keys")
+	if m.revealed {
+		keys = lang.T("lesson.keys_reveal")
+	}
+	keys = faintStyle.Render(truncate(keys, m.width))
+	var title, body string
+	switch {
+	case m.err != nil:
+		title, body = "once lesson", m.err.Error()
+	case m.finished:
+		title, body = "once lesson", lang.T("lesson.done")
+	default:
+		title = lang.Tf("lesson.step_of", map[string]any{"N": m.view.Number, "Total": m.view.Total}) + " · " + m.view.Title
+		if m.revealed {
+			body = m.revealBody()
+		} else {
+			body = m.askBody()
+		}
+	}
+	lines := strings.Split(wrap(body, m.width), "\n")
+	room := m.bodyRoom()
+	if m.revealed && !m.finished {
+		start := min(m.scroll, max(0, len(lines)-room))
+		lines = lines[start:]
+	} else if len(lines) > room { // asking: keep the question and its choices in view
+		lines = lines[len(lines)-room:]
+	}
+	if len(lines) > room {
+		lines = lines[:room]
+	}
+	for len(lines) < room {
+		lines = append(lines, "")
+	}
+	return titleStyle.Render(truncate(title, m.width)) + "\n\n" + strings.Join(lines, "\n") + "\n" + score + "\n" + keys
+}
+
+func (m Model) askBody() string {
+	var b strings.Builder
+	for _, s := range m.view.Stories {
+		fmt.Fprintf(&b, "%s — %s\n\n%s\n\n", s.Scenario, s.Summary, s.Story)
+	}
+	q := m.view.Questions[m.question]
+	fmt.Fprintf(&b, "%s · %s\n%s\n", lang.T("lesson.predict"),
+		lang.Tf("lesson.answered", map[string]any{"N": m.question, "Total": len(m.view.Questions)}), q.Text)
+	for k, ch := range q.Choices {
+		line := fmt.Sprintf(" %c) %s ", 'a'+k, ch)
+		if k == m.cursor {
+			line = pickStyle.Render(line)
+		}
+		b.WriteString("  " + line + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (m Model) revealBody() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", lang.T("lesson.run"))
+	for _, r := range m.view.Runs {
+		fmt.Fprintf(&b, "$ %s\n", r.Command)
+		for _, l := range r.Lines {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	for j, q := range m.view.Questions {
+		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
+		fmt.Fprintf(&b, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
+		if m.given[j] == q.Answer {
+			b.WriteString(goodStyle.Render("✓ "+lang.Tf("lesson.right", map[string]any{"Answer": answer})) + "\n")
+		} else {
+			given := fmt.Sprintf("%c) %s", 'a'+m.given[j], q.Choices[m.given[j]])
+			b.WriteString(badStyle.Render("✗ "+lang.Tf("lesson.wrong", map[string]any{"Answer": answer, "Given": given})) + "\n")
+		}
+		for _, l := range strings.Split(strings.TrimRight(q.Diagram, "\n"), "\n") {
+			b.WriteString(faintStyle.Render(truncate(l, m.width)) + "\n") // a trace line is cut, never wrapped
+		}
+		fmt.Fprintf(&b, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, strings.Join(strings.Fields(q.Why), " "))
+	}
+	fmt.Fprintf(&b, "\n%s", lang.T("lesson.next"))
+	return b.String()
+}
+
+// wrap breaks every line of s at width (ANSI styles kept).
+func wrap(s string, width int) string {
+	return lipgloss.NewStyle().Width(max(10, width)).Render(s)
+}
+
+// truncate cuts s to width cells.
+func truncate(s string, width int) string {
+	r := []rune(s)
+	if len(r) > width && width > 1 {
+		return string(r[:width-1]) + "…"
+	}
+	return s
+}
+
+// Run starts the lesson on in/out and blocks until the user quits.
+func Run(c *course.Course, steps []int, in io.Reader, out io.Writer) error {
+	p := tea.NewProgram(New(c, steps), tea.WithInput(in), tea.WithOutput(out))
+	_, err := p.Run()
+	return err
+}

@@ -1,0 +1,114 @@
+package lesson
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oncesim/once/report/lessonview"
+	course "github.com/oncesim/once/scenarios/lesson"
+)
+
+func keyMsg(s string) tea.KeyPressMsg {
+	special := map[string]rune{"enter": tea.KeyEnter, "down": tea.KeyDown, "up": tea.KeyUp, "esc": tea.KeyEscape}
+	if c, ok := special[s]; ok {
+		return tea.KeyPressMsg{Code: c}
+	}
+	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
+}
+
+// press sends keys to the model and reports whether one of them quit.
+func press(m Model, keys ...string) (Model, bool) {
+	quit := false
+	for _, k := range keys {
+		next, cmd := m.Update(keyMsg(k))
+		m = next.(Model)
+		if cmd != nil {
+			if _, ok := cmd().(tea.QuitMsg); ok {
+				quit = true
+			}
+		}
+	}
+	return m, quit
+}
+
+func screen(m Model) string { return ansi.Strip(m.Screen()) }
+
+// A student answers the first step's three predictions — right with
+// letters, wrong with the arrow keys —, sees the reveal and the score,
+// goes on to the next step and quits.
+func TestLessonModelDrivenByKeys(t *testing.T) {
+	c, err := course.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lessonview.Build(c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(c, []int{0, 1})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = next.(Model)
+	s := screen(m)
+	if !strings.Contains(s, "Step 1 of 10") || !strings.Contains(s, v.Questions[0].Text[:30]) || !strings.Contains(s, "Score: 0 of 0") {
+		t.Fatalf("first screen:\n%s", s)
+	}
+	if n := strings.Count(s, "\n") + 1; n != 24 {
+		t.Errorf("the screen has %d lines at 80×24", n)
+	}
+	// Question 1: the right letter. Question 2: the right one by letter.
+	// Question 3: move the cursor off the right answer with the arrows.
+	right := func(i int) string { return string(rune('a' + v.Questions[i].Answer)) }
+	m, _ = press(m, right(0), "enter", right(1), "enter")
+	if !strings.Contains(screen(m), "Score: 0 of 0") {
+		t.Fatalf("the score moved before the reveal (it would tell the answers):\n%s", screen(m))
+	}
+	m, _ = press(m, right(2), "down", "enter")
+	s = screen(m)
+	if !m.revealed || !strings.Contains(s, "Score: 2 of 3") {
+		t.Fatalf("after the third answer, want the reveal and 2 of 3:\n%s", s)
+	}
+	if !strings.Contains(s, "The run") || !strings.Contains(s, "once run double-billing") {
+		t.Errorf("the reveal does not show the run:\n%s", s)
+	}
+	// Scrolling shows the rest of the reveal: the why of each question.
+	for i := 0; i < 200 && !strings.Contains(screen(m), "n: next step"); i++ {
+		m, _ = press(m, "down")
+	}
+	if !strings.Contains(screen(m), "n: next step") {
+		t.Fatalf("scrolling never reached the end of the reveal")
+	}
+	m, _ = press(m, "n")
+	if s := screen(m); !strings.Contains(s, "Step 2 of 10") || m.revealed {
+		t.Fatalf("n did not go to step 2:\n%s", s)
+	}
+	if _, quit := press(m, "q"); !quit {
+		t.Error("q did not quit")
+	}
+}
+
+// At 140×45 the story and the question fit; every line fits the width.
+func TestLessonModelFitsTheWindow(t *testing.T) {
+	c, err := course.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		m := New(c, []int{5})
+		next, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = next.(Model)
+		for _, view := range []Model{m, func() Model { m, _ := press(m, "a", "enter", "b", "enter"); return m }()} {
+			lines := strings.Split(screen(view), "\n")
+			if len(lines) != size[1] {
+				t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i+1, w, l)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package lesson
+
+import (
+	"fmt"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// A Result is one RunSpec run: one deterministic run per semantics on the
+// spec's seed (keyed faults make it one schedule for all of them).
+type Result struct {
+	Spec     *RunSpec
+	Scenario *scenarios.Scenario
+	Settings scenarios.Settings // the inputs, without the semantics
+	Runs     []SemanticsRun     // in the spec's semantics order
+}
+
+// A SemanticsRun is the run of one semantics, its trace kept for the
+// reveal's diagrams.
+type SemanticsRun struct {
+	Config  *sim.Config
+	Outcome *sim.Outcome
+	Trace   *sim.Trace
+	Faults  []sim.Fault
+}
+
+// Execute runs spec: the same inputs give the same result, byte for byte.
+func Execute(spec *RunSpec) (*Result, error) {
+	sc, err := scenarios.Lookup(spec.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("lesson: run %s: %w", spec.ID, err)
+	}
+	sems, err := spec.semantics(sc)
+	if err != nil {
+		return nil, fmt.Errorf("lesson: run %s: %w", spec.ID, err)
+	}
+	res := &Result{Spec: spec, Scenario: sc, Settings: spec.settings(sc, 0)}
+	for _, sem := range sems {
+		cfg, err := sc.Config(spec.settings(sc, sem))
+		if err != nil {
+			return nil, fmt.Errorf("lesson: run %s: %w", spec.ID, err)
+		}
+		rec := sim.NewRecording(sim.NewRandom(spec.Seed))
+		trace := &sim.Trace{}
+		w, err := sim.NewWorld(cfg, rec, trace)
+		if err != nil {
+			return nil, fmt.Errorf("lesson: run %s under %s: %w", spec.ID, sem, err)
+		}
+		res.Runs = append(res.Runs, SemanticsRun{Config: cfg, Outcome: w.Run(), Trace: trace, Faults: rec.Faults})
+	}
+	return res, nil
+}
+
+// Of is the run of sem, or nil.
+func (r *Result) Of(sem sim.Semantics) *SemanticsRun {
+	for i := range r.Runs {
+		if r.Runs[i].Outcome.Semantics == sem {
+			return &r.Runs[i]
+		}
+	}
+	return nil
+}
+
+// ExecuteStep runs every run of s, in order.
+func ExecuteStep(s *Step) (map[string]*Result, error) {
+	out := map[string]*Result{}
+	for i := range s.Runs {
+		r, err := Execute(&s.Runs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[s.Runs[i].ID] = r
+	}
+	return out, nil
+}
