@@ -36,6 +36,35 @@ type Options struct {
 	Seed uint64
 	// Ops of the first run; 0 means the scenario's default.
 	Ops int
+	// Faults, when set, replace Start's fault profile in its runs (the
+	// fault flags of `once tui SCENARIO`).
+	Faults *scenarios.Faults
+	// Params are Start's parameters (--set name=value); nil means its
+	// defaults.
+	Params map[string]string
+	// Headline opens Start on its lesson: with no Semantics, Faults,
+	// Params or Ops given, its headline run (see headlineSpec); and the
+	// cursor on the run's first violation.
+	Headline bool
+}
+
+// startSpec is the first run of sc under opts.
+func (opts Options) startSpec(sc *scenarios.Scenario) runSpec {
+	spec := runSpec{sc: sc, sem: opts.Semantics, seed: opts.Seed, ops: opts.Ops, faults: sc.Faults}
+	if sc != opts.Start {
+		return spec
+	}
+	if opts.Faults != nil {
+		spec.faults = *opts.Faults
+	}
+	spec.params = opts.Params
+	if opts.Headline && opts.Semantics == 0 && opts.Faults == nil && len(opts.Params) == 0 && opts.Ops == 0 {
+		if spec.ops < 1 {
+			spec.ops = sc.Ops
+		}
+		spec = headlineSpec(spec)
+	}
+	return spec
 }
 
 type screen uint8
@@ -72,10 +101,14 @@ func New(opts Options) Model {
 	m := Model{opts: opts, picker: newPicker(list), help: help.New(), width: 80, height: 24}
 	if opts.Start != nil {
 		m.picker = m.picker.selectName(opts.Start.Name)
-		m.run = newRunView(opts.Start, opts.Semantics, opts.Seed, opts.Ops, m.width, m.height)
+		m.run = newRunView(opts.startSpec(opts.Start), m.width, m.height)
 		m.screen = screenRun
 	}
-	return m.resize()
+	m = m.resize()
+	if opts.Start != nil && opts.Headline {
+		m.run = m.run.firstViolation()
+	}
+	return m
 }
 
 func containsScenario(list []*scenarios.Scenario, sc *scenarios.Scenario) bool {
@@ -98,7 +131,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m.resize(), nil
 	case pickedMsg:
-		m.run = newRunView(msg.sc, m.opts.Semantics, m.opts.Seed, m.opts.Ops, m.width, m.height)
+		m.run = newRunView(m.opts.startSpec(msg.sc), m.width, m.height)
 		m.screen = screenRun
 		return m.resize(), nil
 	case backMsg:

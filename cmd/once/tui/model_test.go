@@ -409,7 +409,7 @@ func TestLanesMarks(t *testing.T) {
 	sc, _ := scenarios.Lookup("double-billing")
 	m := sized(t, New(Options{Start: sc, Semantics: sim.AtLeastOnce, Seed: 3}), 100, 30)
 	r := &m.run.cur
-	g := lanesGeometry(len(r.topo.Nodes), 100)
+	g := lanesGeometry(r, 100)
 	for i, e := range r.events {
 		row := ansi.Strip(laneRow(r, g, i, false, downAt(r, 0), 100))
 		var want string
