@@ -66,7 +66,7 @@ type laneGeometry struct {
 }
 
 // labelMin is the room the lanes leave at least for the event's label.
-const labelMin = 30
+const labelMin = 38
 
 // lanesGeometry lays out the lanes of the nodes r's events touch.
 func lanesGeometry(r *result, width int) laneGeometry {

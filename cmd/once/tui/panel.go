@@ -25,14 +25,19 @@ func (v runView) summary(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// promiseLine is "its own promise: kept (≥1) · 70 events · 2.2s".
-func promiseLine(o *sim.Outcome) string {
+// promiseLine is "its own promise: kept (≥1) · 70 events · 2.2s"
+// (without its label: "kept (≥1) · 70 events · 2.2s").
+func promiseLine(o *sim.Outcome, label bool) string {
 	end := styleDim.Render(" · " + lang.N("count.events", o.Events) + " · " + o.EndTime.String())
 	if !o.Finished() {
 		end = styleWarn.Render(" · " + lang.Tf("tui.summary.unfinished", map[string]any{"End": lang.Word("end", o.End.String())}))
 	}
 	word := report.PromiseWord(o.Status.String(), o.Semantics.Promise().String())
-	return lang.T("column.own_promise") + ": " + statusStyle(o.Status).Render(word) + end
+	s := statusStyle(o.Status).Render(word) + end
+	if label {
+		s = lang.T("column.own_promise") + ": " + s
+	}
+	return s
 }
 
 // outcomeLine says in the user's words what the operations came to:
@@ -87,7 +92,7 @@ func (v runView) summaryLines(width int) []string {
 	if o == nil {
 		return nil
 	}
-	lines := []string{v.outcomeLine(o), promiseLine(o), countsLine(o)}
+	lines := []string{v.outcomeLine(o), promiseLine(o, true), countsLine(o)}
 	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
 	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
 		lines = append(lines, styleBad.Render(o.Why))
@@ -161,7 +166,7 @@ func (v runView) metricsView(width, height int) string {
 		}
 	}
 	section(lang.T("column.outcome"), []string{v.outcomeLine(o), countsLine(o)})
-	section(lang.T("column.own_promise"), []string{promiseLine(o)})
+	section(lang.T("column.own_promise"), []string{promiseLine(o, false)})
 	section(lang.T("column.invariants"), invariantLines(o))
 	section(lang.T("tui.panel.metrics"), metricLines(o))
 	section(lang.T("column.faults"), []string{faultText(o.Faults)})

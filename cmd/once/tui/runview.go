@@ -470,11 +470,14 @@ func (v runView) view() string {
 	if lw+2 >= w {
 		top = led
 	}
-	parts = append(parts, top)
-
 	below := l.lanes + 2
 	if l.timeline > 0 {
 		below += l.timeline + 1
+	}
+	if v.mode == modeSplit {
+		below += l.top // side by side, each column has its own verdicts and ledger
+	} else {
+		parts = append(parts, top)
 	}
 	switch v.mode {
 	case modeLesson:
@@ -563,16 +566,21 @@ func (v runView) header(lines int) string {
 		whatIf = "  " + styleMagenta.Bold(true).Reverse(true).Render(" "+lang.T("tui.header.whatif")+" ")
 	}
 	if lines < 2 {
-		// One line: name, chips, promise, seed and ops, then whatever else fits.
-		s := styleTitle.Render(sc.Name) + " " + strings.Join(sems, "") + " " + styleTitle.Render(v.spec.sem.String()) + promise + " · " + seedOps + whatIf
-		if ansi.StringWidth(s) > v.width {
-			s = styleTitle.Render(sc.Name) + " " + strings.Join(sems, "") + promise + " · " + seedOps + whatIf
+		// One line: the name, the chips, the promise, the parameters (a
+		// headline row is about them), seed and ops, then what else fits;
+		// the semantics' long name only when there is room for it.
+		name, chipsOnly := styleTitle.Render(sc.Name), strings.Join(sems, "")
+		rest := whatIf
+		if p := v.spec.paramsText(); p != "" {
+			rest += " · " + lang.T("tui.header.set") + " " + styleTitle.Render(p)
 		}
-		for _, e := range extra {
-			if ansi.StringWidth(s)+3+ansi.StringWidth(e) > v.width {
-				break
-			}
-			s += " · " + e
+		rest += " · " + seedOps
+		s := name + " " + chipsOnly + " " + styleTitle.Render(v.spec.sem.String()) + promise + rest
+		if ansi.StringWidth(s) > v.width {
+			s = name + " " + chipsOnly + promise + rest
+		}
+		if f := " · " + extra[len(extra)-1]; ansi.StringWidth(s+f) <= v.width {
+			s += f
 		}
 		return fit(s, v.width)
 	}

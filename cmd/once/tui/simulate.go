@@ -88,6 +88,7 @@ func lossFault(id msgIdentity, occ int32) sim.Fault {
 type result struct {
 	topo    *sim.Topology
 	observe sim.Observation // what the verdicts count: the observed sinks
+	words   scenarios.OutcomeWords // the scenario's words for none, once and many effects
 	events  []sim.Event
 	lines   []string // report.Describe of every event
 	outcome *sim.Outcome
@@ -164,7 +165,7 @@ func execute(spec runSpec, set scenarios.Settings, ch sim.Chooser) result {
 		return result{err: err}
 	}
 	out := w.Run()
-	r := result{topo: cfg.Topology, observe: cfg.Observe, events: trace.Events, outcome: out}
+	r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(spec.sc.Outcome), events: trace.Events, outcome: out}
 	r.index()
 	return r
 }

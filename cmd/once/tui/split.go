@@ -39,7 +39,7 @@ func (v runView) splitColumn(r *result, sem sim.Semantics, cursor int, exact boo
 	title := styleTitle.Render(sem.String()) + " " + sem.Promise().String()
 	lines = append(lines, rule(title, width))
 	lines = append(lines, v.outcomeLine(o))
-	lines = append(lines, promiseLine(o))
+	lines = append(lines, promiseLine(o, true))
 	for _, inv := range o.Invariants {
 		if inv.Violation != "" {
 			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated")))

@@ -75,7 +75,7 @@ func (r *result) findViolations() []violation {
 		switch {
 		case nth[i] > 1 && verdict[op] == sim.Duplicated:
 			out = append(out, violation{event: i, what: lang.Tf("tui.violation.dup", map[string]any{
-				"Op": op.String(), "N": nth[i], "Value": strconv.FormatInt(e.Msg.Value, 10)})})
+				"Op": op.String(), "Words": lang.Word("outcome", r.words.Many), "N": nth[i], "Value": strconv.FormatInt(e.Msg.Value, 10)})})
 		case verdict[op] == sim.Lost && (e.Kind == sim.EvDrop || e.Kind == sim.EvCrash):
 			lostAt[op] = i
 		}
@@ -90,7 +90,7 @@ func (r *result) findViolations() []violation {
 				continue
 			}
 		}
-		out = append(out, violation{event: i, what: lang.Tf("tui.violation.lost", map[string]any{"Op": op.Op.String()})})
+		out = append(out, violation{event: i, what: lang.Tf("tui.violation.lost", map[string]any{"Op": op.Op.String(), "Words": lang.Word("outcome", r.words.None)})})
 	}
 	for _, inv := range r.outcome.Invariants {
 		if inv.Violation == "" {
