@@ -87,7 +87,7 @@ func lossFault(id msgIdentity, occ int32) sim.Fault {
 // outcome, plus indexes derived from the trace alone.
 type result struct {
 	topo    *sim.Topology
-	observe sim.Observation // what the verdicts count: the observed sinks
+	observe sim.Observation        // what the verdicts count: the observed sinks
 	words   scenarios.OutcomeWords // the scenario's words for none, once and many effects
 	events  []sim.Event
 	lines   []string // report.Describe of every event
