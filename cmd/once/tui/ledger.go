@@ -70,7 +70,11 @@ func ledgerView(r *result, changed map[sim.OpID]bool, focus sim.OpID, width, row
 	out := r.outcome
 	wide := width >= ledgerWideWidth
 	var b strings.Builder
-	head := fmt.Sprintf("  %-6s %4s %4s %4s  ", lang.T("tui.ledger.op"), lang.T("tui.ledger.att"), lang.T("tui.ledger.dlv"), lang.T("tui.ledger.eff"))
+	// The count columns are as wide as their headers, 4 at least: a
+	// language's abbreviation never shifts the numbers under it.
+	att, dlv, eff := lang.T("tui.ledger.att"), lang.T("tui.ledger.dlv"), lang.T("tui.ledger.eff")
+	aw, dw, ew := max(4, ansi.StringWidth(att)), max(4, ansi.StringWidth(dlv)), max(4, ansi.StringWidth(eff))
+	head := fmt.Sprintf("  %-5s %*s %*s %*s  ", lang.T("tui.ledger.op"), aw, att, dw, dlv, ew, eff)
 	if wide {
 		head += pad(lang.T("tui.ledger.ids"), idsWidth) + " "
 	}
@@ -97,7 +101,7 @@ func ledgerView(r *result, changed map[sim.OpID]bool, focus sim.OpID, width, row
 		if changed[op.Op] {
 			delta = "Δ"
 		}
-		line := fmt.Sprintf("%s%-6s %4d %4d %4d %s ", mark, op.Op, op.Attempts, op.Deliveries, op.Effects, delta)
+		line := fmt.Sprintf("%s%-5s %*d %*d %*d %s ", mark, op.Op, aw, op.Attempts, dw, op.Deliveries, ew, op.Effects, delta)
 		if op.Op == focus {
 			line = styleTitle.Render(line)
 		}

@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/oncesim/once/scenarios"
@@ -172,7 +174,10 @@ func (m Model) helpView() string {
 		s = m.help.View(m.run.keys)
 	}
 	if m.help.ShowAll && m.screen == screenRun {
-		s = styleDim.Render(strings.Join(legendLines(m.width), "\n")) + "\n" + s
+		// The run view has many keys: flowed into lines, every one of them
+		// shows at 80 columns in every language (help's columns would cut
+		// the last of them).
+		s = styleDim.Render(strings.Join(legendLines(m.width), "\n")) + "\n" + strings.Join(flowKeys(m.run.keys.FullHelp(), m.width), "\n")
 	}
 	// help's short view can overshoot its width by an item; cut it.
 	lines := strings.Split(s, "\n")
@@ -221,4 +226,28 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	p := tea.NewProgram(New(opts), tea.WithInput(in), tea.WithOutput(out))
 	_, err := p.Run()
 	return err
+}
+
+// flowKeys lays out every binding of groups as "key description" items in
+// lines of at most width cells, keys in bold.
+func flowKeys(groups [][]key.Binding, width int) []string {
+	var lines []string
+	line, lineW := "", 0
+	for _, g := range groups {
+		for _, b := range g {
+			h := b.Help()
+			item := styleTitle.Render(h.Key) + " " + styleDim.Render(h.Desc)
+			w := ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc)
+			switch {
+			case lineW == 0:
+				line, lineW = item, w
+			case lineW+3+w <= width:
+				line, lineW = line+"   "+item, lineW+3+w
+			default:
+				lines = append(lines, line)
+				line, lineW = item, w
+			}
+		}
+	}
+	return append(lines, line)
 }

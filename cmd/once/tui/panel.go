@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios/roles"
@@ -51,11 +53,39 @@ func (v runView) outcomeLine(o *sim.Outcome) string {
 	return st.Render(text)
 }
 
-// countsLine is "0 lost · 4 exactly-once · 1 duplicated".
+// outcomeLines is outcomeLine broken at its " · " into lines of at most
+// width cells, so that "charged twice" is never cut off.
+func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
+	text := report.LocalOutcomeText(v.spec.sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+	st := styleGood
+	if o.Count(sim.Lost)+o.Count(sim.Duplicated) > 0 {
+		st = styleBad
+	}
+	var lines []string
+	line := ""
+	for _, part := range strings.Split(text, " · ") {
+		switch {
+		case line == "":
+			line = part
+		case ansi.StringWidth(line)+3+ansi.StringWidth(part) <= width:
+			line += " · " + part
+		default:
+			lines = append(lines, st.Render(line))
+			line = part
+		}
+	}
+	return append(lines, st.Render(line))
+}
+
+// countsLine is "0 lost · 4 exactly-once · 1 duplicated", with the
+// reports' column words (plural, where a language inflects).
 func countsLine(o *sim.Outcome) string {
 	var parts []string
-	for _, vd := range []sim.Verdict{sim.Lost, sim.ExactlyOnce, sim.Duplicated} {
-		parts = append(parts, verdictStyle(vd).Render(fmt.Sprint(o.Count(vd)))+" "+verdictWord(vd))
+	for _, c := range []struct {
+		v  sim.Verdict
+		id string
+	}{{sim.Lost, "column.lost"}, {sim.ExactlyOnce, "column.exactly_once"}, {sim.Duplicated, "column.duplicated"}} {
+		parts = append(parts, verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v)))+" "+lang.T(c.id))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -92,7 +122,7 @@ func (v runView) summaryLines(width int) []string {
 	if o == nil {
 		return nil
 	}
-	lines := []string{v.outcomeLine(o), promiseLine(o, true), countsLine(o)}
+	lines := append(v.outcomeLines(o, width), promiseLine(o, true), countsLine(o))
 	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
 	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
 		lines = append(lines, styleBad.Render(o.Why))
