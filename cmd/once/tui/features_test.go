@@ -366,3 +366,34 @@ func TestTranslatedScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryBuiltIDResolves: the ids the TUI builds at run time (key
+// help, legend items, lane labels of every event kind) exist in every
+// language; the static ids are checked by report/lang's tests.
+func TestEveryBuiltIDResolves(t *testing.T) {
+	t.Cleanup(func() { lang.Set(lang.English) })
+	topo := New(Options{Start: lookup(t, "double-billing"), Seed: 1}).run.cur.topo
+	for _, l := range lang.Languages() {
+		lang.Set(l)
+		var texts []string
+		for _, g := range newRunKeys().FullHelp() {
+			for _, b := range g {
+				texts = append(texts, b.Help().Desc)
+			}
+		}
+		for _, b := range newPickerKeys().ShortHelp() {
+			texts = append(texts, b.Help().Desc)
+		}
+		texts = append(texts, legendLines(1000)...)
+		for k := sim.EventKind(1); k.String() != "unknown"; k++ {
+			for _, nth := range []int{1, 2} {
+				texts = append(texts, laneLabel(topo, &sim.Event{Kind: k, Peer: sim.NoNode}, nth))
+			}
+		}
+		for _, s := range texts {
+			if strings.Contains(s, "tui.") || strings.Contains(s, "<no value>") {
+				t.Errorf("%s: %q is a missing message or a template without its data", l, s)
+			}
+		}
+	}
+}

@@ -30,8 +30,8 @@ const (
 // A lane is drawn ┊ while its node is down and ⋮ while it is paused.
 // The second and later effects of an operation are drawn red.
 var lanesLegend = []struct{ mark, id string }{
-	{"●─▷", "send"}, {"─▶◆", "deliver"}, {"✕", "drop"}, {"═", "duplicate"}, {"┈", "slow"}, {"○", "timer"},
-	{"╳", "crash"}, {"↺", "restart"}, {"┊", "down"}, {"⏸", "pause"}, {"⋮", "paused"}, {"★", "effect"},
+	{"●─▷", "send"}, {"─▶◆", "deliver"}, {"✕", "drop"}, {"═", "copy"}, {"┈", "slowed"}, {"○", "timer"},
+	{"╳", "crashed"}, {"↺", "restart"}, {"┊", "down"}, {"⏸", "pausing"}, {"⋮", "paused"}, {"★", "effect"},
 	{"★", "second_effect"}, {"✓", "result"}, {"·", "store"},
 }
 
@@ -344,19 +344,19 @@ func laneLabel(topo *sim.Topology, e *sim.Event, nth int) string {
 	case sim.EvDrop:
 		return t("drop", map[string]any{"Reason": e.Reason.String(), "Msg": msg()})
 	case sim.EvDuplicate:
-		return t("duplicate", map[string]any{"Msg": msg()})
+		return t("dup_msg", map[string]any{"Msg": msg()})
 	case sim.EvSlow:
-		return t("slow", map[string]any{"Msg": msg()})
+		return t("slow_msg", map[string]any{"Msg": msg()})
 	case sim.EvLate:
-		return t("late", map[string]any{"Msg": msg()})
+		return t("late_msg", map[string]any{"Msg": msg()})
 	case sim.EvTimerFire:
 		return t("timer", map[string]any{"Timer": topo.TimerName(sim.TimerKind(e.Label)), "Op": m.Op.String()})
 	case sim.EvCrash:
-		return t("crash", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
+		return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
 	case sim.EvRestart:
 		return t("restart", nil)
 	case sim.EvPause:
-		return t("pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+		return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
 	case sim.EvResume:
 		return t("resume", nil)
 	case sim.EvStoreGet:
