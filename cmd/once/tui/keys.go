@@ -83,9 +83,10 @@ func newRunKeys() runKeys {
 	}
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap: "? help" first, so that a narrow
+// screen or a long translation never cuts it off.
 func (k runKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Step, k.Violation, k.Drop, k.Semantics, k.Split, k.Metrics, k.Help, k.Quit}
+	return []key.Binding{k.Help, k.Step, k.Violation, k.Drop, k.Semantics, k.Split, k.Metrics, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
