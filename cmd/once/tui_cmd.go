@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/cmd/once/tui"
@@ -15,11 +13,13 @@ type tuiOptions struct {
 	semantics string
 	seed      uint64
 	ops       int
-	faults    simFlags // the fault flags only
+	faults    simFlags // the fault flags and --set only
 }
 
-func newTUICmd() *cobra.Command {
-	o := &tuiOptions{}
+func newTUICmd() *cobra.Command { return tuiCommand(&tuiOptions{}) }
+
+// tuiCommand is `once tui` with its flags bound to o.
+func tuiCommand(o *tuiOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tui [SCENARIO | -f FILE]",
 		Short: "Explore runs interactively: step through the trace, drop a message, see the verdicts change",
@@ -27,7 +27,16 @@ func newTUICmd() *cobra.Command {
 trace of one seeded run event by event, watch the per-operation ledger and a
 space-time diagram of the events around the cursor, and ask what-ifs: x on a
 message drops it (or undoes its drop) and replays the run's faults with that
-one change, showing which verdicts it changed. Press ? for the keys.`,
+one change, showing which verdicts it changed. Press ? for the keys.
+
+Given a SCENARIO (or -f FILE), it opens on the scenario's lesson: its
+headline run (the run the default 'once run' shows the lesson with) with the
+cursor on the first violation — the second effect of a duplicated operation,
+the fault that lost one, the event a broken invariant names. f, ] and [ jump
+between violations; m shows the metrics and invariants; v shows two
+semantics side by side on one schedule; s changes the semantics and keeps the
+what-ifs. --semantics, --set, --seed, --ops and the fault flags choose the
+first run instead.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
@@ -38,11 +47,17 @@ one change, showing which verdicts it changed. Press ? for the keys.`,
 			return nil
 		},
 		Example: `  once tui
+  once tui double-billing
   once tui double-billing --semantics alo --seed 3
+  once tui outbox --semantics idem --set write=publish-then-commit
   once tui -f my-scenario.yaml
-  once tui double-billing --semantics alo --pause 0.3`,
+  once tui double-billing --semantics alo --pause 0.3 --lang ro`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTUI(o, args, cmd.InOrStdin(), cmd.OutOrStdout())
+			opts, err := tuiStart(o, args)
+			if err != nil {
+				return err
+			}
+			return tui.Run(opts, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
 	o.registerFile(cmd)
@@ -51,43 +66,50 @@ one change, showing which verdicts it changed. Press ? for the keys.`,
 	cmd.Flags().IntVar(&o.ops, "ops", 0, "operations of the first run (default: the scenario's)")
 	o.faults.flags = cmd.Flags()
 	o.faults.registerFaults(cmd.Flags())
+	cmd.Flags().StringArrayVar(&o.faults.sets, "set", nil, "scenario parameter name=value of the first run (repeatable)")
 	return cmd
 }
 
-func runTUI(o *tuiOptions, args []string, in io.Reader, out io.Writer) error {
+// tuiStart resolves the command line into where the explorer starts: the
+// scenario, and its first run's semantics, seed, ops, faults and
+// parameters. A scenario given alone opens on its headline lesson.
+func tuiStart(o *tuiOptions, args []string) (tui.Options, error) {
 	opts := tui.Options{Seed: o.seed, Ops: o.ops}
 	if o.ops < 0 || o.ops > tui.MaxOps {
-		return usageErr("--ops %d: want 1..%d", o.ops, tui.MaxOps)
+		return opts, usageErr("--ops %d: want 1..%d", o.ops, tui.MaxOps)
 	}
 	if o.semantics != "" {
 		sem, err := sim.ParseSemantics(o.semantics)
 		if err != nil {
-			return usageErr("--semantics: %v", err)
+			return opts, usageErr("--semantics: %v", err)
 		}
 		opts.Semantics = sem
 	}
 	if len(args) == 1 || o.file != "" {
 		sc, err := o.scenario(args)
 		if err != nil {
-			return err
+			return opts, err
 		}
 		if opts.Semantics != 0 && !sc.Supports(opts.Semantics) {
-			return usageErr("--semantics %s: scenario %s does not support it", opts.Semantics.Alias(), sc.Name)
+			return opts, usageErr("--semantics %s: scenario %s does not support it", opts.Semantics.Alias(), sc.Name)
 		}
+		o.faults.ops = o.ops // --ops is the TUI's own flag; settingsFor checks it when given
 		set, err := o.faults.settingsFor(sc)
 		if err != nil {
-			return usageErr("%v", err)
+			return opts, usageErr("%v", err)
 		}
-		if set.Faults != sc.Faults { // a fault flag: the scenario with that profile replaces the catalog's
-			withFaults := *sc
-			withFaults.Faults = set.Faults
-			sc = &withFaults
+		if set.Faults != sc.Faults { // a fault flag: its profile replaces the scenario's
+			opts.Faults = &set.Faults
+		}
+		if len(set.Params) > 0 {
+			opts.Params = set.Params
 		}
 		opts.Start = sc
+		opts.Headline = true
 	} else if o.faults.flags.NFlag() > 0 {
-		for _, name := range sim.FaultSettingNames() {
+		for _, name := range append(sim.FaultSettingNames(), "set") {
 			if o.faults.flags.Changed(name) {
-				return usageErr("--%s: name a SCENARIO to run with it", name)
+				return opts, usageErr("--%s: name a SCENARIO to run with it", name)
 			}
 		}
 	}
@@ -96,5 +118,5 @@ func runTUI(o *tuiOptions, args []string, in io.Reader, out io.Writer) error {
 			opts.Scenarios = append(opts.Scenarios, s)
 		}
 	}
-	return tui.Run(opts, in, out)
+	return opts, nil
 }

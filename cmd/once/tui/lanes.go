@@ -4,7 +4,17 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
+)
+
+// legendID and laneID prefix the message ids of the legend's items and
+// of the lanes' event labels.
+const (
+	legendID = "tui.legend."
+	laneID   = "tui.lane."
 )
 
 // The lanes are a space-time diagram of the events around the cursor: one
@@ -18,18 +28,23 @@ import (
 //	○ timer   ╳ crash   ↺ restart   ⏸ pause   ▶ resume   ★ effect   ✓ outcome   · store
 //
 // A lane is drawn ┊ while its node is down and ⋮ while it is paused.
-var lanesLegend = []string{"●─▷ send", "─▶◆ deliver", "✕ drop", "═ duplicate", "┈ slow", "○ timer", "╳ crash",
-	"↺ restart", "┊ down", "⏸ pause", "⋮ paused", "★ effect", "✓ result", "· store"}
+// The second and later effects of an operation are drawn red.
+var lanesLegend = []struct{ mark, id string }{
+	{"●─▷", "send"}, {"─▶◆", "deliver"}, {"✕", "drop"}, {"═", "copy"}, {"┈", "slowed"}, {"○", "timer"},
+	{"╳", "crashed"}, {"↺", "restart"}, {"┊", "down"}, {"⏸", "pausing"}, {"⋮", "paused"}, {"★", "effect"},
+	{"★", "second_effect"}, {"✓", "result"}, {"·", "store"},
+}
 
 // legendLines lays the legend out in lines of at most width cells.
 func legendLines(width int) []string {
 	var lines []string
 	line := ""
-	for _, item := range lanesLegend {
+	for _, l := range lanesLegend {
+		item := l.mark + " " + lang.T(legendID+l.id)
 		switch {
 		case line == "":
 			line = item
-		case len([]rune(line))+3+len([]rune(item)) <= width:
+		case ansi.StringWidth(line)+3+ansi.StringWidth(item) <= width:
 			line += "   " + item
 		default:
 			lines = append(lines, line)
@@ -39,22 +54,55 @@ func legendLines(width int) []string {
 	return append(lines, line)
 }
 
-// laneGeometry is where each node's column is.
+// laneGeometry is where each node's column is. Only the nodes that take
+// part in the run get a lane: a participant the semantics never uses
+// would only take room from the others.
 type laneGeometry struct {
-	timeW  int // width of the time column
-	laneW  int // width of one lane
-	nodes  int
+	timeW  int   // width of the time column
+	laneW  int   // width of one lane
+	nodes  int   // lanes drawn
+	slot   []int // each node's lane, -1 for a node without one
 	labelW int
 }
 
-func lanesGeometry(nodes, width int) laneGeometry {
-	g := laneGeometry{timeW: 9, nodes: max(nodes, 1)}
-	g.laneW = max(5, min(14, (width-g.timeW-34)/g.nodes))
+// labelMin is the room the lanes leave at least for the event's label.
+const labelMin = 38
+
+// lanesGeometry lays out the lanes of the nodes r's events touch.
+func lanesGeometry(r *result, width int) laneGeometry {
+	g := laneGeometry{timeW: 9, slot: make([]int, len(r.topo.Nodes))}
+	used := make([]bool, len(r.topo.Nodes))
+	for i := range r.events {
+		e := &r.events[i]
+		for _, n := range []sim.NodeID{e.Node, e.Peer} {
+			if n != sim.NoNode && int(n) < len(used) {
+				used[n] = true
+			}
+		}
+	}
+	for n := range g.slot {
+		g.slot[n] = -1
+		if used[n] {
+			g.slot[n] = g.nodes
+			g.nodes++
+		}
+	}
+	g.nodes = max(g.nodes, 1)
+	g.laneW = max(5, min(14, (width-g.timeW-labelMin)/g.nodes))
 	g.labelW = max(0, width-g.timeW-g.laneW*g.nodes-1)
 	return g
 }
 
-func (g laneGeometry) col(n sim.NodeID) int { return int(n)*g.laneW + g.laneW/2 }
+// col is the cell of node n's lane, -1 for a node without one.
+func (g laneGeometry) col(n sim.NodeID) int {
+	if int(n) >= len(g.slot) || g.slot[n] < 0 {
+		return -1
+	}
+	return g.slot[n]*g.laneW + g.laneW/2
+}
+
+// has reports whether node n has a lane.
+func (g laneGeometry) has(n sim.NodeID) bool { return g.col(n) >= 0 }
 
 // Lane marks of a node that is not running.
 const (
@@ -97,10 +145,13 @@ func lanesView(r *result, cursor, width, rows int) string {
 	if r.topo == nil || len(r.events) == 0 || rows <= 0 {
 		return ""
 	}
-	g := lanesGeometry(len(r.topo.Nodes), width)
+	g := lanesGeometry(r, width)
 	var b strings.Builder
 	head := []rune(strings.Repeat(" ", g.laneW*g.nodes))
 	for i := range r.topo.Nodes {
+		if !g.has(sim.NodeID(i)) {
+			continue
+		}
 		name := []rune(r.topo.NodeName(sim.NodeID(i)))
 		if len(name) > g.laneW-1 {
 			name = append(name[:g.laneW-2], '…')
@@ -133,7 +184,10 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 	for j := range cells {
 		cells[j] = ' '
 	}
-	for n := range g.nodes {
+	for n := range g.slot {
+		if !g.has(sim.NodeID(n)) {
+			continue
+		}
 		c := laneUp
 		if n < len(down) {
 			c = down[n]
@@ -168,7 +222,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 		}
 	}
 	node := g.col(e.Node)
-	hasPeer := e.Peer != sim.NoNode && int(e.Peer) < g.nodes
+	hasPeer := e.Peer != sim.NoNode && g.has(e.Peer) && g.has(e.Node)
 	switch e.Kind {
 	case sim.EvSend:
 		if hasPeer {
@@ -231,6 +285,9 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 		set(node, '·')
 	}
 	st := eventStyle(e.Kind)
+	if r.nth[i] > 1 {
+		st = styleBad // an operation's second effect: the harm
+	}
 	var lanes string
 	if lo >= 0 {
 		lanes = string(cells[:lo]) + st.Render(string(cells[lo:hi+1])) + string(cells[hi+1:])
@@ -238,7 +295,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 		lanes = string(cells)
 	}
 	t := fmt.Sprintf("%8s ", e.At)
-	label := laneLabel(r.topo, e)
+	label := laneLabel(r.topo, e, r.nth[i])
 	if isCursor {
 		return fit(styleCursor.Render(pad("▸"+t[1:], g.timeW))+lanes+" "+styleCursor.Render(pad(label, g.labelW)), width)
 	}
@@ -262,9 +319,11 @@ func sign(x int) int {
 	return 0
 }
 
-// laneLabel is a short description of an event for the lanes: the kind of
-// event and the message or table it touched.
-func laneLabel(topo *sim.Topology, e *sim.Event) string {
+// laneLabel is a short description of an event for the lanes, in the
+// current language: the kind of event and the message or table it
+// touched; an effect carries its value (the transaction id) and, when it
+// is not its operation's first (nth > 1), says which effect it is.
+func laneLabel(topo *sim.Topology, e *sim.Event, nth int) string {
 	m := &e.Msg
 	msg := func() string {
 		s := topo.MessageName(m.Kind)
@@ -276,39 +335,44 @@ func laneLabel(topo *sim.Topology, e *sim.Event) string {
 		}
 		return s
 	}
+	t := func(id string, data map[string]any) string { return lang.Tf(laneID+id, data) }
 	switch e.Kind {
 	case sim.EvSend:
-		return "send " + msg()
+		return t("send", map[string]any{"Msg": msg()})
 	case sim.EvDeliver:
-		return "deliver " + msg()
+		return t("deliver", map[string]any{"Msg": msg()})
 	case sim.EvDrop:
-		return fmt.Sprintf("DROP (%s) %s", e.Reason, msg())
+		return t("drop", map[string]any{"Reason": e.Reason.String(), "Msg": msg()})
 	case sim.EvDuplicate:
-		return "DUPLICATE " + msg()
+		return t("dup_msg", map[string]any{"Msg": msg()})
 	case sim.EvSlow:
-		return "SLOW " + msg()
+		return t("slow_msg", map[string]any{"Msg": msg()})
 	case sim.EvLate:
-		return "LATE " + msg()
+		return t("late_msg", map[string]any{"Msg": msg()})
 	case sim.EvTimerFire:
-		return fmt.Sprintf("timer %s %s", topo.TimerName(sim.TimerKind(e.Label)), m.Op)
+		return t("timer", map[string]any{"Timer": topo.TimerName(sim.TimerKind(e.Label)), "Op": m.Op.String()})
 	case sim.EvCrash:
-		return "CRASH at " + topo.PointName(sim.PointID(e.Label))
+		return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
 	case sim.EvRestart:
-		return "RESTART (durable state kept)"
+		return t("restart", nil)
 	case sim.EvPause:
-		return fmt.Sprintf("PAUSE at %s for %s (state kept)", topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+		return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
 	case sim.EvResume:
-		return "RESUME (queued work runs)"
+		return t("resume", nil)
 	case sim.EvStoreGet:
-		return fmt.Sprintf("get %s[%d]", topo.TableName(e.Node, sim.TableID(e.Label)), m.Key)
+		return t("get", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
 	case sim.EvStorePut:
-		return fmt.Sprintf("put %s[%d]", topo.TableName(e.Node, sim.TableID(e.Label)), m.Key)
+		return t("put", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
 	case sim.EvStoreDelete:
-		return fmt.Sprintf("delete %s[%d]", topo.TableName(e.Node, sim.TableID(e.Label)), m.Key)
+		return t("delete", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
 	case sim.EvEffect:
-		return fmt.Sprintf("EFFECT %s %s", topo.SinkName(sim.SinkID(e.Label)), m.Op)
+		data := map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value, "N": nth}
+		if nth > 1 {
+			return t("effect_again", data)
+		}
+		return t("effect", data)
 	case sim.EvOutcome:
-		return fmt.Sprintf("result %s status=%d", m.Op, m.Status)
+		return t("result", map[string]any{"Op": m.Op.String(), "Status": m.Status})
 	}
 	return e.Kind.String()
 }

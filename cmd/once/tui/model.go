@@ -17,7 +17,9 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -36,6 +38,35 @@ type Options struct {
 	Seed uint64
 	// Ops of the first run; 0 means the scenario's default.
 	Ops int
+	// Faults, when set, replace Start's fault profile in its runs (the
+	// fault flags of `once tui SCENARIO`).
+	Faults *scenarios.Faults
+	// Params are Start's parameters (--set name=value); nil means its
+	// defaults.
+	Params map[string]string
+	// Headline opens Start on its lesson: with no Semantics, Faults,
+	// Params or Ops given, its headline run (see headlineSpec); and the
+	// cursor on the run's first violation.
+	Headline bool
+}
+
+// startSpec is the first run of sc under opts.
+func (opts Options) startSpec(sc *scenarios.Scenario) runSpec {
+	spec := runSpec{sc: sc, sem: opts.Semantics, seed: opts.Seed, ops: opts.Ops, faults: sc.Faults}
+	if sc != opts.Start {
+		return spec
+	}
+	if opts.Faults != nil {
+		spec.faults = *opts.Faults
+	}
+	spec.params = opts.Params
+	if opts.Headline && opts.Semantics == 0 && opts.Faults == nil && len(opts.Params) == 0 && opts.Ops == 0 {
+		if spec.ops < 1 {
+			spec.ops = sc.Ops
+		}
+		spec = headlineSpec(spec)
+	}
+	return spec
 }
 
 type screen uint8
@@ -72,10 +103,14 @@ func New(opts Options) Model {
 	m := Model{opts: opts, picker: newPicker(list), help: help.New(), width: 80, height: 24}
 	if opts.Start != nil {
 		m.picker = m.picker.selectName(opts.Start.Name)
-		m.run = newRunView(opts.Start, opts.Semantics, opts.Seed, opts.Ops, m.width, m.height)
+		m.run = newRunView(opts.startSpec(opts.Start), m.width, m.height)
 		m.screen = screenRun
 	}
-	return m.resize()
+	m = m.resize()
+	if opts.Start != nil && opts.Headline {
+		m.run = m.run.firstViolation()
+	}
+	return m
 }
 
 func containsScenario(list []*scenarios.Scenario, sc *scenarios.Scenario) bool {
@@ -98,7 +133,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m.resize(), nil
 	case pickedMsg:
-		m.run = newRunView(msg.sc, m.opts.Semantics, m.opts.Seed, m.opts.Ops, m.width, m.height)
+		m.run = newRunView(m.opts.startSpec(msg.sc), m.width, m.height)
 		m.screen = screenRun
 		return m.resize(), nil
 	case backMsg:
@@ -139,7 +174,10 @@ func (m Model) helpView() string {
 		s = m.help.View(m.run.keys)
 	}
 	if m.help.ShowAll && m.screen == screenRun {
-		s = styleDim.Render(strings.Join(legendLines(m.width), "\n")) + "\n" + s
+		// The run view has many keys: flowed into lines, every one of them
+		// shows at 80 columns in every language (help's columns would cut
+		// the last of them).
+		s = styleDim.Render(strings.Join(legendLines(m.width), "\n")) + "\n" + strings.Join(flowKeys(m.run.keys.FullHelp(), m.width), "\n")
 	}
 	// help's short view can overshoot its width by an item; cut it.
 	lines := strings.Split(s, "\n")
@@ -188,4 +226,28 @@ func Run(opts Options, in io.Reader, out io.Writer) error {
 	p := tea.NewProgram(New(opts), tea.WithInput(in), tea.WithOutput(out))
 	_, err := p.Run()
 	return err
+}
+
+// flowKeys lays out every binding of groups as "key description" items in
+// lines of at most width cells, keys in bold.
+func flowKeys(groups [][]key.Binding, width int) []string {
+	var lines []string
+	line, lineW := "", 0
+	for _, g := range groups {
+		for _, b := range g {
+			h := b.Help()
+			item := styleTitle.Render(h.Key) + " " + styleDim.Render(h.Desc)
+			w := ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc)
+			switch {
+			case lineW == 0:
+				line, lineW = item, w
+			case lineW+3+w <= width:
+				line, lineW = line+"   "+item, lineW+3+w
+			default:
+				lines = append(lines, line)
+				line, lineW = item, w
+			}
+		}
+	}
+	return append(lines, line)
 }

@@ -353,24 +353,45 @@ func TestReplayOfRecordedFaultsIsTheRandomRun(t *testing.T) {
 // TestViewFitsTheScreen checks every screen at a few sizes: never wider
 // than the terminal, exactly as tall.
 func TestViewFitsTheScreen(t *testing.T) {
-	sc, _ := scenarios.Lookup("double-billing")
-	for _, size := range [][2]int{{80, 24}, {100, 30}, {60, 16}, {120, 50}} {
-		m := sized(t, New(Options{Start: sc, Semantics: sim.AtLeastOnce, Seed: 3}), size[0], size[1])
+	for _, c := range []struct {
+		name string
+		size [2]int
+	}{
+		{"double-billing", [2]int{80, 24}}, {"double-billing", [2]int{140, 45}}, {"double-billing", [2]int{100, 30}},
+		{"double-billing", [2]int{60, 16}}, {"double-billing", [2]int{120, 50}},
+		{"outbox", [2]int{80, 24}}, {"outbox", [2]int{140, 45}},
+		{"eos-without-sink-cooperation", [2]int{80, 24}}, {"eos-without-sink-cooperation", [2]int{140, 45}},
+		{"kafka-zombie-fencing", [2]int{80, 24}},
+	} {
+		size := c.size
+		sc, _ := scenarios.Lookup(c.name)
+		m := sized(t, New(Options{Start: sc, Seed: 3, Headline: true}), size[0], size[1])
 		check := func(what string) {
 			t.Helper()
 			lines := strings.Split(screenOf(m), "\n")
 			if len(lines) != size[1] {
-				t.Errorf("%dx%d %s: %d lines", size[0], size[1], what, len(lines))
+				t.Errorf("%s %dx%d %s: %d lines", c.name, size[0], size[1], what, len(lines))
 			}
 			for i, l := range lines {
 				if w := ansi.StringWidth(l); w > size[0] {
-					t.Errorf("%dx%d %s: line %d is %d wide: %q", size[0], size[1], what, i, w, l)
+					t.Errorf("%s %dx%d %s: line %d is %d wide: %q", c.name, size[0], size[1], what, i, w, l)
 				}
 			}
 		}
 		check("run view")
-		m, _ = press(t, m, "n", "n", "x")
+		m, _ = press(t, m, "f", "]")
+		check("violations")
+		m, _ = press(t, m, "m")
+		check("metrics")
+		m, _ = press(t, m, "v")
+		check("side by side")
+		m, _ = press(t, m, "c", "s")
+		check("side by side, other semantics")
+		m, _ = press(t, m, "v")
+		m, _ = press(t, m, "g", "n", "n", "x")
 		check("what-if")
+		m, _ = press(t, m, "s")
+		check("what-if under another semantics")
 		m, _ = press(t, m, "?")
 		check("full help")
 		m, _ = press(t, m, "?", "w")
@@ -409,7 +430,7 @@ func TestLanesMarks(t *testing.T) {
 	sc, _ := scenarios.Lookup("double-billing")
 	m := sized(t, New(Options{Start: sc, Semantics: sim.AtLeastOnce, Seed: 3}), 100, 30)
 	r := &m.run.cur
-	g := lanesGeometry(len(r.topo.Nodes), 100)
+	g := lanesGeometry(r, 100)
 	for i, e := range r.events {
 		row := ansi.Strip(laneRow(r, g, i, false, downAt(r, 0), 100))
 		var want string

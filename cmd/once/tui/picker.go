@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -88,14 +89,14 @@ func (p picker) update(msg tea.KeyPressMsg) (picker, tea.Cmd) {
 // story.
 func (p picker) view() string {
 	var b strings.Builder
-	b.WriteString(fit(styleTitle.Render("once tui")+styleDim.Render(" — pick a scenario; enter runs it"), p.width))
+	b.WriteString(fit(styleTitle.Render("once tui")+styleDim.Render(" — "+lang.T("tui.picker.title")), p.width))
 	b.WriteString("\n\n")
 	nameW, topoW := 4, 8
 	for _, sc := range p.list {
 		nameW = max(nameW, len(sc.Name))
 		topoW = max(topoW, len(sc.Topology))
 	}
-	b.WriteString(styleTitle.Render(fit(fmt.Sprintf("  %-*s  %-*s  %s", nameW, "scenario", topoW, "topology", "semantics"), p.width)))
+	b.WriteString(styleTitle.Render(fit(fmt.Sprintf("  %-*s  %-*s  %s", nameW, lang.T("tui.picker.scenario"), topoW, lang.T("tui.picker.topology"), lang.T("tui.picker.semantics")), p.width)))
 	rows := p.listRows()
 	for i := p.offset; i < len(p.list) && i < p.offset+rows; i++ {
 		sc := p.list[i]
@@ -112,16 +113,16 @@ func (p picker) view() string {
 		}
 	}
 	if len(p.list) > rows {
-		b.WriteString("\n" + styleDim.Render(fmt.Sprintf("  %d–%d of %d", p.offset+1, min(len(p.list), p.offset+rows), len(p.list))))
+		b.WriteString("\n" + styleDim.Render("  "+lang.Tf("tui.picker.range", map[string]any{"From": p.offset + 1, "To": min(len(p.list), p.offset+rows), "Of": len(p.list)})))
 	}
 	if len(p.list) == 0 {
-		b.WriteString("\n  (the catalog is empty)")
+		b.WriteString("\n  " + lang.T("tui.picker.empty"))
 		return b.String()
 	}
 	sc := p.list[p.cursor]
 	b.WriteString("\n\n" + rule(sc.Name, p.width) + "\n")
-	detail := append(wrap(sc.Summary, p.width-2), "")
-	detail = append(detail, wrap(sc.Lesson.Story, p.width-2)...)
+	detail := append(wrap(lessonText(sc, "summary", sc.Summary), p.width-2), "")
+	detail = append(detail, wrap(lessonText(sc, "story", sc.Lesson.Story), p.width-2)...)
 	room := max(1, p.height-rows-7)
 	if len(detail) > room {
 		detail = detail[:room]

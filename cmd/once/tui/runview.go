@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -24,12 +25,24 @@ type backMsg struct{}
 const MaxOps = 99
 
 // toggle is one what-if the user asked for: drop a message the run
-// delivered, or deliver a message the run dropped.
+// delivered, or deliver a message the run dropped. It names the message
+// by identity (names, not ids), so it applies to the run of another
+// semantics wherever that message exists.
 type toggle struct {
-	fault sim.Fault
+	key   msgKey
 	label string // the message, e.g. "pay-response op-2 #1"
 	drop  bool   // true: drop it; false: undo a drop the random run took
 }
+
+// mode is what the run view shows below the ledger.
+type mode uint8
+
+const (
+	modeLanes   mode = iota // lanes and, with room, the timeline
+	modeLesson              // the lesson's why, watch and fix
+	modeMetrics             // metrics and invariants
+	modeSplit               // two semantics side by side on one schedule
+)
 
 // runView shows one run of one scenario: header, ledger, lanes, timeline.
 // Every change of semantics, seed, ops or what-ifs re-runs the simulation
@@ -40,58 +53,116 @@ type runView struct {
 	base    result      // the random run of spec
 	cur     result      // what is shown: base, or the what-if run
 	plan    []sim.Fault // the what-if fault plan; nil when there is none
+	missing map[msgKey]bool
 	toggles []toggle
 	tl      timeline
 	flash   string // one line of feedback under the timeline
-	lesson  bool   // show the lesson instead of lanes and timeline
+	mode    mode
+	cmpSem  sim.Semantics // the split view's second column
+	cmp     result        // its run on the same schedule (split view only)
 	keys    runKeys
 	width   int
 	height  int
 }
 
-// newRunView runs sc under sem (its first semantics when sem is 0 or not
-// supported) on seed with ops operations (its default when ops < 1).
-func newRunView(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, ops, width, height int) runView {
-	if !sc.Supports(sem) && len(sc.Semantics) > 0 {
-		sem = sc.Semantics[0]
+// newRunView runs spec (its scenario's first semantics when spec's is 0
+// or not supported, its default ops when spec's is < 1).
+func newRunView(spec runSpec, width, height int) runView {
+	sc := spec.sc
+	if !sc.Supports(spec.sem) && len(sc.Semantics) > 0 {
+		spec.sem = sc.Semantics[0]
 	}
-	if ops < 1 {
-		ops = sc.Ops
+	if spec.ops < 1 {
+		spec.ops = sc.Ops
 	}
-	v := runView{spec: runSpec{sc: sc, sem: sem, seed: seed, ops: min(ops, MaxOps)}, keys: newRunKeys(), width: width, height: height}
+	spec.ops = min(spec.ops, MaxOps)
+	v := runView{spec: spec, keys: newRunKeys(), width: width, height: height}
+	v.cmpSem = cycle(sc.Semantics, spec.sem, 1)
 	return v.rerun()
+}
+
+// firstViolation puts the cursor on the run's first violation, if any.
+func (v runView) firstViolation() runView {
+	if len(v.cur.viol) > 0 {
+		vi := v.cur.viol[0]
+		v.tl = v.tl.move(vi.event, len(v.cur.events), v.pageRows())
+		v.flash = violationFlash(vi, 1, len(v.cur.viol))
+	}
+	return v
 }
 
 // rerun runs the spec afresh and forgets the what-ifs, which name messages
 // of the old run.
 func (v runView) rerun() runView {
+	v.toggles = nil
+	return v.replay()
+}
+
+// replay runs the spec and applies the what-ifs to the new run's faults,
+// by identity.
+func (v runView) replay() runView {
 	v.base = simulate(v.spec)
-	v.cur = v.base
-	v.plan, v.toggles = nil, nil
-	v.tl = v.tl.move(v.tl.cursor, len(v.cur.events), v.layout().timeline)
+	v.cur, v.plan, v.missing = v.base, nil, nil
+	if len(v.toggles) > 0 {
+		v.plan, v.missing = planFor(&v.base, v.toggles)
+		v.cur = simulateWhatIf(v.spec, v.plan)
+	}
+	v = v.refreshSplit()
+	v.tl = v.tl.move(v.tl.cursor, len(v.cur.events), v.pageRows())
+	return v
+}
+
+// refreshSplit runs the compared semantics on the same schedule: the same
+// seed and, with what-ifs, the same what-ifs by identity.
+func (v runView) refreshSplit() runView {
+	if v.mode != modeSplit {
+		v.cmp = result{}
+		return v
+	}
+	if v.cmpSem == v.spec.sem || !v.spec.sc.Supports(v.cmpSem) {
+		v.cmpSem = cycle(v.spec.sc.Semantics, v.spec.sem, 1)
+	}
+	spec := v.spec
+	spec.sem = v.cmpSem
+	v.cmp = simulate(spec)
+	if len(v.toggles) > 0 {
+		plan, _ := planFor(&v.cmp, v.toggles)
+		v.cmp = simulateWhatIf(spec, plan)
+	}
 	return v
 }
 
 // setSize gives the view its share of the screen.
 func (v runView) setSize(width, height int) runView {
 	v.width, v.height = width, height
-	v.tl = v.tl.scroll(len(v.cur.events), v.layout().timeline)
+	v.tl = v.tl.scroll(len(v.cur.events), v.pageRows())
 	return v
 }
 
 // layout is how many lines each part gets.
 type layout struct {
+	header   int // 1 (compact) or 2
 	ledger   int // operation rows
 	overflow int // 1 when the ledger scrolls
 	top      int // lines of the ledger and summary block, header row included
 	lanes    int // event rows of the lanes
-	timeline int // lines of the timeline
+	timeline int // lines of the timeline; 0 when there is no room for it
 }
 
+// compactBelow is the height under which the header takes one line and
+// the lanes, whose rows carry each event's label, replace the timeline.
+const compactBelow = 30
+
+// timelineFrom is the room below the ledger from which the timeline is
+// shown under the lanes.
+const timelineFrom = 20
+
 func (v runView) layout() layout {
-	const fixed = 6 // header 2, two rules, lanes head 1, flash 1
-	avail := max(0, v.height-fixed)
-	var l layout
+	l := layout{header: 2}
+	if v.height < compactBelow {
+		l.header = 1
+	}
+	avail := max(0, v.height-l.header-1) // minus the flash line
 	n := 0
 	if v.cur.outcome != nil {
 		n = len(v.cur.outcome.Ops)
@@ -100,20 +171,38 @@ func (v runView) layout() layout {
 	if n > l.ledger {
 		l.overflow = 1
 	}
-	l.top = max(1+l.ledger+l.overflow, min(summaryMax, len(v.summaryLines(80))))
+	summaryCap := 7
+	if v.height >= 40 {
+		summaryCap = 10
+	}
+	l.top = max(1+l.ledger+l.overflow, min(summaryCap, len(v.summaryLines(80))))
 	rest := max(0, avail-l.top)
-	l.lanes = max(1, min(9, rest*2/5))
-	l.timeline = max(1, rest-l.lanes)
+	if rest >= timelineFrom {
+		l.lanes = max(6, min(14, (rest-3)*2/5))
+		l.timeline = max(1, rest-3-l.lanes)
+	} else {
+		l.lanes = max(1, rest-2) // the lanes' rule and node names
+	}
 	return l
+}
+
+// pageRows is how far pgup/pgdn move: the taller of lanes and timeline.
+func (v runView) pageRows() int {
+	l := v.layout()
+	return max(1, l.lanes, l.timeline)
 }
 
 // update handles a key in the run view.
 func (v runView) update(msg tea.KeyPressMsg) (runView, tea.Cmd) {
 	n := len(v.cur.events)
-	h := v.layout().timeline
+	h := v.pageRows()
 	v.flash = ""
 	switch {
 	case key.Matches(msg, v.keys.Back):
+		if v.mode != modeLanes {
+			v.mode = modeLanes
+			return v.refreshSplit(), nil
+		}
 		return v, func() tea.Msg { return backMsg{} }
 	case key.Matches(msg, v.keys.Next):
 		v.tl = v.tl.move(v.tl.cursor+1, n, h)
@@ -131,14 +220,46 @@ func (v runView) update(msg tea.KeyPressMsg) (runView, tea.Cmd) {
 		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, 1, notable), n, h)
 	case key.Matches(msg, v.keys.PrevNotable):
 		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, -1, notable), n, h)
+	case key.Matches(msg, v.keys.FirstViolation):
+		if len(v.cur.viol) == 0 {
+			v.flash = lang.T("tui.flash.no_violation")
+			break
+		}
+		v = v.firstViolation()
+	case key.Matches(msg, v.keys.NextViolation), key.Matches(msg, v.keys.PrevViolation):
+		dir := 1
+		if key.Matches(msg, v.keys.PrevViolation) {
+			dir = -1
+		}
+		vi, i, ok := nextViolation(v.cur.viol, v.tl.cursor, dir)
+		switch {
+		case len(v.cur.viol) == 0:
+			v.flash = lang.T("tui.flash.no_violation")
+		case !ok && dir > 0:
+			v.flash = lang.T("tui.flash.no_later_violation")
+		case !ok:
+			v.flash = lang.T("tui.flash.no_earlier_violation")
+		default:
+			v.tl = v.tl.move(vi.event, n, h)
+			v.flash = violationFlash(vi, i, len(v.cur.viol))
+		}
 	case key.Matches(msg, v.keys.Semantics), key.Matches(msg, v.keys.SemanticsBack):
 		dir := 1
 		if key.Matches(msg, v.keys.SemanticsBack) {
 			dir = -1
 		}
-		v.spec.sem = cycle(v.spec.sc.Semantics, v.spec.sem, dir)
-		v = v.rerun()
-		v.flash = "semantics " + v.spec.sem.String() + ": " + firstSentence(v.spec.sc.Lesson.Why[v.spec.sem])
+		v = v.switchSemantics(cycle(v.spec.sc.Semantics, v.spec.sem, dir))
+	case key.Matches(msg, v.keys.Compare):
+		if v.mode == modeSplit {
+			next := cycle(v.spec.sc.Semantics, v.cmpSem, 1)
+			if next == v.spec.sem {
+				next = cycle(v.spec.sc.Semantics, next, 1)
+			}
+			v.cmpSem = next
+			v = v.refreshSplit()
+		} else {
+			v.flash = lang.T("tui.flash.compare_in_split")
+		}
 	case key.Matches(msg, v.keys.SeedUp):
 		v.spec.seed++
 		v = v.rerun()
@@ -160,14 +281,67 @@ func (v runView) update(msg tea.KeyPressMsg) (runView, tea.Cmd) {
 	case key.Matches(msg, v.keys.Drop):
 		v = v.toggleDrop(v.tl.cursor)
 	case key.Matches(msg, v.keys.Reset):
-		if v.plan != nil {
+		if len(v.toggles) > 0 {
 			v = v.rerun()
-			v.flash = "what-ifs forgotten: back to the random run of seed " + strconv.FormatUint(v.spec.seed, 10)
+			v.flash = lang.Tf("tui.flash.forgotten", map[string]any{"Seed": v.spec.seed})
 		}
 	case key.Matches(msg, v.keys.Lesson):
-		v.lesson = !v.lesson
+		v = v.toggleMode(modeLesson)
+	case key.Matches(msg, v.keys.Metrics):
+		v = v.toggleMode(modeMetrics)
+	case key.Matches(msg, v.keys.Split):
+		if len(v.spec.sc.Semantics) < 2 {
+			v.flash = lang.T("tui.flash.one_semantics")
+			break
+		}
+		v = v.toggleMode(modeSplit)
 	}
 	return v, nil
+}
+
+// toggleMode shows m below the ledger, or the lanes again if m is shown.
+func (v runView) toggleMode(m mode) runView {
+	if v.mode == m {
+		v.mode = modeLanes
+	} else {
+		v.mode = m
+	}
+	return v.refreshSplit()
+}
+
+// switchSemantics re-runs under sem with the same what-ifs (re-applied by
+// identity wherever the message exists) and keeps the cursor on the same
+// logical event, or the nearest in time when sem's run has no such event.
+func (v runView) switchSemantics(sem sim.Semantics) runView {
+	old, cursor := v.cur, v.tl.cursor
+	v.spec.sem = sem
+	v = v.replay()
+	j, exact := sameEvent(&old, &v.cur, cursor)
+	v.tl = v.tl.move(j, len(v.cur.events), v.pageRows())
+	why := firstSentence(lessonText(v.spec.sc, "why."+sem.Alias(), v.spec.sc.Lesson.Why[sem]))
+	v.flash = lang.Tf("tui.flash.semantics", map[string]any{"Semantics": sem.String(), "Why": why})
+	if !exact && len(old.events) > 0 {
+		v.flash = lang.T("tui.flash.no_same_event") + " " + v.flash
+	}
+	if len(v.missing) > 0 {
+		v.flash = lang.N("tui.flash.whatifs_missing", len(v.missing)) + " " + v.flash
+	}
+	return v
+}
+
+// lessonText is a lesson field of sc in the current language; a scenario
+// that is not the catalog's (a user's file) keeps its own words.
+func lessonText(sc *scenarios.Scenario, field, english string) string {
+	if cat, err := scenarios.Lookup(sc.Name); err != nil || cat != sc {
+		return english
+	}
+	return lang.Lesson(sc.Name, field, english)
+}
+
+// violationFlash is the flash line on a violation: "violation 1 of 2:
+// op-3's second effect (value 8826): charged twice".
+func violationFlash(vi violation, n, of int) string {
+	return lang.Tf("tui.flash.violation", map[string]any{"N": n, "Of": of, "What": vi.what})
 }
 
 // cycle returns the semantics after (dir=1) or before (dir=-1) cur in list.
@@ -188,9 +362,8 @@ func firstSentence(s string) string {
 }
 
 // toggleDrop asks "what if the message of event i were lost?" — or, on a
-// message the run dropped, "what if it had arrived?". It edits the fault
-// plan (the random run's recorded faults, plus or minus this loss) and
-// replays it with the Scripted chooser.
+// message the run dropped, "what if it had arrived?". It edits the what-ifs
+// and replays the run's faults with them through the Scripted chooser.
 func (v runView) toggleDrop(i int) runView {
 	f, send, why, ok := v.cur.dropTarget(i)
 	if !ok {
@@ -198,68 +371,53 @@ func (v runView) toggleDrop(i int) runView {
 		return v
 	}
 	before := v
-	if v.plan == nil {
-		v.plan = v.base.faults
-	}
-	v.plan = slices.Clone(v.plan) // earlier models keep theirs: updates are pure
+	k := v.cur.keyOfFault(f)
 	label := msgShort(v.cur.topo, &v.cur.events[send].Msg)
-	if j := slices.Index(v.plan, f); j >= 0 {
-		v.plan = slices.Delete(v.plan, j, j+1)
-		v.toggles = undoOrAdd(v.toggles, toggle{fault: f, label: label, drop: false})
+	if j := slices.IndexFunc(v.toggles, func(t toggle) bool { return t.key == k }); j >= 0 {
+		v.toggles = slices.Delete(slices.Clone(v.toggles), j, j+1)
 	} else {
-		v.plan = append(v.plan, f)
-		v.toggles = undoOrAdd(v.toggles, toggle{fault: f, label: label, drop: true})
+		plan := v.plan
+		if plan == nil {
+			plan = v.base.faults
+		}
+		v.toggles = append(slices.Clone(v.toggles), toggle{key: k, label: label, drop: !slices.Contains(plan, f)})
 	}
+	v = v.replay()
 	if len(v.toggles) == 0 {
-		v.plan = nil
-		v.cur = v.base
-		v.flash = "back to the random run: " + label + " as it happened"
+		v.flash = lang.Tf("tui.flash.back_to_random", map[string]any{"Msg": label})
 	} else {
-		cur := simulateWhatIf(v.spec, v.plan)
-		if slices.Contains(v.plan, f) && !cur.applied[f] && !cur.lossy[[2]sim.NodeID{f.Node, f.Peer}] {
+		if slices.Contains(v.plan, f) && !v.cur.applied[f] && !v.cur.lossy[[2]sim.NodeID{f.Node, f.Peer}] {
 			// The link offers no loss choice: this what-if cannot happen.
-			before.flash = fmt.Sprintf("cannot drop it: %s→%s is a reliable link (never loses a message)",
-				v.cur.topo.NodeName(f.Node), v.cur.topo.NodeName(f.Peer))
+			before.flash = lang.Tf("tui.flash.reliable", map[string]any{
+				"From": v.cur.topo.NodeName(f.Node), "To": v.cur.topo.NodeName(f.Peer)})
 			return before
 		}
-		v.cur = cur
 		v.flash = v.whatIfSummary(f, label)
 	}
 	// The trace before the send is the same in both runs: keep the cursor
 	// on the message, with its new fate right below.
-	v.tl = v.tl.move(send, len(v.cur.events), v.layout().timeline)
+	v.tl = v.tl.move(send, len(v.cur.events), v.pageRows())
 	return v
-}
-
-// undoOrAdd removes the opposite of t from ts (toggling twice is no
-// what-if at all) or appends t.
-func undoOrAdd(ts []toggle, t toggle) []toggle {
-	for i, o := range ts {
-		if o.fault == t.fault {
-			return slices.Delete(slices.Clone(ts), i, i+1)
-		}
-	}
-	return append(slices.Clone(ts), t)
 }
 
 // whatIfSummary is the flash line after a toggle: what was asked and what
 // it changed, e.g. "✂ pay-response op-1 #1 lost → op-1: exactly-once →
 // duplicated".
 func (v runView) whatIfSummary(f sim.Fault, label string) string {
-	s := "↩ " + label + " delivered"
+	s := "↩ " + lang.Tf("tui.whatif.delivered", map[string]any{"Msg": label})
 	if slices.Contains(v.plan, f) {
-		s = "✂ " + label + " lost"
+		s = "✂ " + lang.Tf("tui.whatif.lost", map[string]any{"Msg": label})
 		if !v.cur.applied[f] {
 			return s + "? " + v.notApplied(f)
 		}
 	}
 	ch := verdictChanges(v.base.outcome, v.cur.outcome)
 	if len(ch) == 0 {
-		return s + " → no verdict changes"
+		return s + " → " + lang.T("tui.whatif.no_change")
 	}
 	var parts []string
 	for _, c := range ch {
-		parts = append(parts, fmt.Sprintf("%s: %s → %s", c.op, c.from.Verdict, c.to.Verdict))
+		parts = append(parts, fmt.Sprintf("%s: %s → %s", c.op, verdictWord(c.from.Verdict), verdictWord(c.to.Verdict)))
 	}
 	return s + " → " + strings.Join(parts, ", ")
 }
@@ -267,11 +425,17 @@ func (v runView) whatIfSummary(f sim.Fault, label string) string {
 // notApplied says why a planned drop did not happen in the what-if run.
 func (v runView) notApplied(f sim.Fault) string {
 	if !v.cur.lossy[[2]sim.NodeID{f.Node, f.Peer}] {
-		return fmt.Sprintf("not applied: %s→%s is a reliable link (never loses a message)",
-			v.cur.topo.NodeName(f.Node), v.cur.topo.NodeName(f.Peer))
+		return lang.Tf("tui.whatif.not_applied_reliable", map[string]any{
+			"From": v.cur.topo.NodeName(f.Node), "To": v.cur.topo.NodeName(f.Peer)})
 	}
-	return "not applied: that message is no longer sent in this run"
+	return lang.T("tui.whatif.not_applied_gone")
 }
+
+// verdictWord is a verdict in the current language.
+func verdictWord(v sim.Verdict) string { return lang.Word("verdict", v.String()) }
+
+// statusWord is a promise's status in the current language.
+func statusWord(s sim.Status) string { return lang.Word("verdict", s.String()) }
 
 // focusOp is the operation of the event under the cursor, 0 for none.
 func (v runView) focusOp() sim.OpID {
@@ -281,54 +445,67 @@ func (v runView) focusOp() sim.OpID {
 	return 0
 }
 
+// eventCount is "event 5 of 70".
+func (v runView) eventCount() string {
+	return lang.Tf("tui.event_of", map[string]any{"N": min(v.tl.cursor+1, len(v.cur.events)), "Of": len(v.cur.events)})
+}
+
 // view renders the run view in exactly v.height lines.
 func (v runView) view() string {
 	w := v.width
 	if v.cur.err != nil {
-		return styleBad.Render("once: "+v.cur.err.Error()) + "\n" + styleDim.Render("esc: back to the scenarios")
+		return styleBad.Render("once: "+v.cur.err.Error()) + "\n" + styleDim.Render(lang.T("tui.error_back"))
 	}
 	l := v.layout()
-	parts := []string{v.header()}
+	parts := []string{v.header(l.header)}
 
 	changed := map[sim.OpID]bool{}
 	for _, c := range verdictChanges(v.base.outcome, v.cur.outcome) {
 		changed[c.op] = true
 	}
-	lw := min(ledgerWidth, w)
-	led := ledgerView(v.cur.outcome, changed, v.focusOp(), lw, l.ledger)
+	lw := min(ledgerWidthFor(w), w)
+	led := ledgerView(&v.cur, changed, v.focusOp(), lw, l.ledger)
 	sum := v.summary(max(0, w-lw-2), l.top)
 	top := lipgloss.JoinHorizontal(lipgloss.Top, padLines(led, lw), "  ", sum)
 	if lw+2 >= w {
 		top = led
 	}
-	parts = append(parts, top)
-
-	if v.lesson {
-		parts = append(parts, rule("lesson: "+v.spec.sem.String(), w))
-		parts = append(parts, v.lessonView(w, l.lanes+l.timeline+2))
+	below := l.lanes + 2
+	if l.timeline > 0 {
+		below += l.timeline + 1
+	}
+	if v.mode == modeSplit {
+		below += l.top // side by side, each column has its own verdicts and ledger
 	} else {
-		parts = append(parts, rule("lanes", w)+"\n"+lanesView(&v.cur, v.tl.cursor, w, l.lanes))
-		title := fmt.Sprintf("timeline  event %d of %d", min(v.tl.cursor+1, len(v.cur.events)), len(v.cur.events))
-		whatIf := map[sim.Fault]bool{}
-		for _, t := range v.toggles {
-			if t.drop {
-				whatIf[t.fault] = true
+		parts = append(parts, top)
+	}
+	switch v.mode {
+	case modeLesson:
+		parts = append(parts, rule(lang.Tf("tui.rule.lesson", map[string]any{"Semantics": v.spec.sem.String()}), w))
+		parts = append(parts, v.lessonView(w, below-1))
+	case modeMetrics:
+		parts = append(parts, rule(lang.T("tui.rule.metrics"), w))
+		parts = append(parts, v.metricsView(w, below-1))
+	case modeSplit:
+		parts = append(parts, v.splitView(w, below))
+	default:
+		title := lang.T("tui.rule.lanes")
+		if l.timeline == 0 {
+			title += " · " + v.eventCount()
+		}
+		parts = append(parts, rule(title, w)+"\n"+lanesView(&v.cur, v.tl.cursor, w, l.lanes))
+		if l.timeline > 0 {
+			whatIf := map[sim.Fault]bool{}
+			for _, t := range v.toggles {
+				if f, ok := v.cur.faultOf(t.key); ok && t.drop {
+					whatIf[f] = true
+				}
 			}
+			title := lang.T("tui.rule.timeline") + " · " + v.eventCount()
+			parts = append(parts, rule(title, w)+"\n"+v.tl.view(&v.cur, whatIf, w, l.timeline))
 		}
-		parts = append(parts, rule(title, w)+"\n"+v.tl.view(&v.cur, whatIf, w, l.timeline))
 	}
-	flash := v.flash
-	switch {
-	case flash != "":
-		flash = styleAccent.Render(fit(flash, w))
-	case len(v.cur.events) > 0 && v.tl.cursor < len(v.cur.events):
-		hint := "x: what if this message were lost?"
-		if !messageEvent(v.cur.events[v.tl.cursor].Kind) {
-			hint = "n: next fault or effect · w: why this semantics does what it does"
-		}
-		flash = styleDim.Render(fit(hint, w))
-	}
-	parts = append(parts, flash)
+	parts = append(parts, v.flashLine(w))
 	out := strings.Join(parts, "\n")
 	lines := strings.Split(out, "\n")
 	for len(lines) < v.height {
@@ -340,9 +517,32 @@ func (v runView) view() string {
 	return strings.Join(lines, "\n")
 }
 
-// header is two lines: the scenario and the semantics it cycles through,
-// then seed, ops and the fault profile (its non-zero probabilities).
-func (v runView) header() string {
+// flashLine is the feedback line: the last action's, else the violation
+// under the cursor, else a hint for the event under the cursor.
+func (v runView) flashLine(w int) string {
+	if v.flash != "" {
+		return styleAccent.Render(fit(v.flash, w))
+	}
+	c := v.tl.cursor
+	if len(v.cur.events) == 0 || c >= len(v.cur.events) {
+		return ""
+	}
+	for i, vi := range v.cur.viol {
+		if vi.event == c {
+			return styleBad.Render(fit(violationFlash(vi, i+1, len(v.cur.viol)), w))
+		}
+	}
+	hint := lang.T("tui.hint.message")
+	if !messageEvent(v.cur.events[c].Kind) {
+		hint = lang.T("tui.hint.event")
+	}
+	return styleDim.Render(fit(hint, w))
+}
+
+// header is the scenario and the semantics it cycles through, then seed,
+// ops, parameters and the fault profile: two lines, or one (lines=1) cut
+// to what fits.
+func (v runView) header(lines int) string {
 	sc := v.spec.sc
 	var sems []string
 	for _, s := range sc.Semantics {
@@ -352,17 +552,43 @@ func (v runView) header() string {
 			sems = append(sems, styleDim.Render(" "+s.Alias()+" "))
 		}
 	}
-	chips := "semantics " + strings.Join(sems, "")
+	chips := lang.T("tui.header.semantics") + " " + strings.Join(sems, "")
 	promise := " " + v.spec.sem.Promise().String()
+	seedOps := lang.Tf("tui.header.seed_ops", map[string]any{
+		"Seed": styleTitle.Render(strconv.FormatUint(v.spec.seed, 10)), "Ops": styleTitle.Render(strconv.Itoa(v.spec.ops))})
+	var extra []string
+	if p := v.spec.paramsText(); p != "" {
+		extra = append(extra, lang.T("tui.header.set")+" "+styleTitle.Render(p))
+	}
+	extra = append(extra, lang.T("tui.header.faults")+" "+profileText(v.spec.faults))
+	whatIf := ""
+	if len(v.toggles) > 0 {
+		whatIf = "  " + styleMagenta.Bold(true).Reverse(true).Render(" "+lang.T("tui.header.whatif")+" ")
+	}
+	if lines < 2 {
+		// One line: the name, the chips, the promise, the parameters (a
+		// headline row is about them), seed and ops, then what else fits;
+		// the semantics' long name only when there is room for it.
+		name, chipsOnly := styleTitle.Render(sc.Name), strings.Join(sems, "")
+		rest := whatIf
+		if p := v.spec.paramsText(); p != "" {
+			rest += " · " + lang.T("tui.header.set") + " " + styleTitle.Render(p)
+		}
+		rest += " · " + seedOps
+		s := name + " " + chipsOnly + " " + styleTitle.Render(v.spec.sem.String()) + promise + rest
+		if ansi.StringWidth(s) > v.width {
+			s = name + " " + chipsOnly + promise + rest
+		}
+		if f := " · " + extra[len(extra)-1]; ansi.StringWidth(s+f) <= v.width {
+			s += f
+		}
+		return fit(s, v.width)
+	}
 	line1 := styleTitle.Render(sc.Name) + styleDim.Render(" ("+sc.Topology+")") + "  " + chips + "  " + styleTitle.Render(v.spec.sem.String()) + promise
 	if ansi.StringWidth(line1) > v.width {
 		line1 = styleTitle.Render(sc.Name) + "  " + chips + promise
 	}
-	line2 := fmt.Sprintf("seed %s · ops %s · faults %s",
-		styleTitle.Render(strconv.FormatUint(v.spec.seed, 10)), styleTitle.Render(strconv.Itoa(v.spec.ops)), profileText(sc.Faults))
-	if v.plan != nil {
-		line2 += "  " + styleMagenta.Bold(true).Reverse(true).Render(" WHAT-IF ")
-	}
+	line2 := seedOps + " · " + strings.Join(extra, " · ") + whatIf
 	return fit(line1, v.width) + "\n" + fit(line2, v.width)
 }
 
@@ -370,92 +596,9 @@ func (v runView) header() string {
 func profileText(f scenarios.Faults) string {
 	parts := report.FaultParts(f, "", true)
 	if len(parts) == 0 {
-		return "none"
+		return lang.Word("fault", "none")
 	}
 	return strings.Join(parts, " · ")
-}
-
-// summaryMax bounds the summary panel's height.
-const summaryMax = 7
-
-// summary is the panel beside the ledger, cut to width and height.
-func (v runView) summary(width, height int) string {
-	if width < 12 {
-		return ""
-	}
-	lines := v.summaryLines(width)
-	if len(lines) > height {
-		lines = append(lines[:max(0, height-1)], styleDim.Render("…"))
-	}
-	for i := range lines {
-		lines[i] = fit(lines[i], width)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// summaryLines are what the summary panel says: did the promise and the
-// invariants hold, the counts of verdicts and faults, and the what-ifs
-// with the verdicts they changed.
-func (v runView) summaryLines(width int) []string {
-	o := v.cur.outcome
-	if o == nil {
-		return nil
-	}
-	var lines []string
-	status := "held"
-	switch o.Status {
-	case sim.Violated:
-		status = "VIOLATED"
-	case sim.Unknown:
-		status = "unknown"
-	}
-	end := styleDim.Render(fmt.Sprintf(" · %d events · %s", o.Events, o.EndTime))
-	if !o.Finished() {
-		end = styleWarn.Render(" · unfinished: " + o.End.String())
-	}
-	lines = append(lines, fmt.Sprintf("promise %s %s", o.Semantics.Promise(), statusStyle(o.Status).Render(status))+end)
-	counts := []string{
-		fmt.Sprintf("%s lost", verdictStyle(sim.Lost).Render(strconv.Itoa(o.Count(sim.Lost)))),
-		fmt.Sprintf("%s exactly-once", verdictStyle(sim.ExactlyOnce).Render(strconv.Itoa(o.Count(sim.ExactlyOnce)))),
-		fmt.Sprintf("%s duplicated", verdictStyle(sim.Duplicated).Render(strconv.Itoa(o.Count(sim.Duplicated)))),
-	}
-	lines = append(lines, strings.Join(counts, " · "))
-	lines = append(lines, "faults: "+faultText(o.Faults))
-	for _, inv := range o.Invariants {
-		if inv.Violation == "" {
-			lines = append(lines, inv.Name+": "+styleGood.Render("held"))
-		} else {
-			lines = append(lines, inv.Name+": "+styleBad.Render("VIOLATED")+" "+inv.Violation)
-		}
-	}
-	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
-		lines = append(lines, styleBad.Render(o.Why))
-	}
-	if len(v.toggles) == 0 {
-		lines = append(lines, styleDim.Render("what-if: x on a send drops it"))
-		return lines
-	}
-	for _, t := range v.toggles {
-		s := "✂ drop " + t.label
-		if !t.drop {
-			s = "↩ deliver " + t.label
-		} else if !v.cur.applied[t.fault] {
-			s += styleDim.Render(" (not applied)")
-		}
-		lines = append(lines, styleMagenta.Render(s))
-	}
-	ch := verdictChanges(v.base.outcome, v.cur.outcome)
-	if len(ch) == 0 {
-		lines = append(lines, styleDim.Render("no verdict changed"))
-	}
-	for _, c := range ch {
-		lines = append(lines, fmt.Sprintf("%s: %s → %s", c.op,
-			verdictStyle(c.from.Verdict).Render(c.from.Verdict.String()), verdictStyle(c.to.Verdict).Render(c.to.Verdict.String())))
-	}
-	if b, c := v.base.outcome.Status, o.Status; b != c {
-		lines = append(lines, fmt.Sprintf("promise: %s → %s", statusStyle(b).Render(b.String()), statusStyle(c).Render(c.String())))
-	}
-	return lines
 }
 
 // faultText lists the faults that hit a run, labelled as every report
@@ -463,14 +606,15 @@ func (v runView) summaryLines(width int) []string {
 func faultText(f sim.FaultCounts) string {
 	parts := report.FaultCountParts(f)
 	if len(parts) == 0 {
-		return "none"
+		return lang.Word("fault", "none")
 	}
 	return strings.Join(parts, ", ")
 }
 
 // lessonView is the scenario's teaching text for the current semantics.
 func (v runView) lessonView(width, height int) string {
-	ls := v.spec.sc.Lesson
+	sc := v.spec.sc
+	ls := sc.Lesson
 	var lines []string
 	add := func(title, text string) {
 		if strings.TrimSpace(text) == "" {
@@ -481,9 +625,16 @@ func (v runView) lessonView(width, height int) string {
 			lines = append(lines, " "+l)
 		}
 	}
-	add("why, under "+v.spec.sem.String(), ls.Why[v.spec.sem])
-	add("what to watch", ls.Watch)
-	add("the fix", ls.Fix)
+	sem := v.spec.sem
+	add(lang.Tf("tui.lesson.why", map[string]any{"Semantics": sem.String()}), lessonText(sc, "why."+sem.Alias(), ls.Why[sem]))
+	add(lang.T("explain.watch"), lessonText(sc, "watch", ls.Watch))
+	add(lang.T("explain.fix"), lessonText(sc, "fix", ls.Fix))
+	return fixHeight(lines, height)
+}
+
+// fixHeight cuts or pads lines to exactly height lines.
+func fixHeight(lines []string, height int) string {
+	height = max(0, height)
 	if len(lines) > height {
 		lines = lines[:height]
 	}

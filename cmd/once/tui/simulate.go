@@ -2,9 +2,12 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -13,15 +16,34 @@ import (
 // from it whenever the user changes one of them. A run is a pure function
 // of a runSpec (and, for a what-if, of a fault plan).
 type runSpec struct {
-	sc   *scenarios.Scenario
-	sem  sim.Semantics
-	seed uint64
-	ops  int
+	sc     *scenarios.Scenario
+	sem    sim.Semantics
+	seed   uint64
+	ops    int
+	faults scenarios.Faults  // the fault profile: the scenario's, a flag's or a headline row's
+	params map[string]string // --set or a headline row's parameters; never changed in place
+	row    string            // the headline row's label ("idem write=publish-then-commit"), "" otherwise
 }
 
-// settings are the scenario's defaults for the spec's semantics and ops.
+// settings are the run's settings: the spec's semantics, ops, faults and
+// parameters (the scenario's defaults fill the rest).
 func (s runSpec) settings() scenarios.Settings {
-	return scenarios.Settings{Semantics: s.sem, Ops: s.ops, Faults: s.sc.Faults, Params: map[string]string{}}
+	params := maps.Clone(s.params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	return scenarios.Settings{Semantics: s.sem, Ops: s.ops, Faults: s.faults, Params: params}
+}
+
+// paramsText lists the spec's parameters as --set pairs, sorted:
+// "write=publish-then-commit".
+func (s runSpec) paramsText() string {
+	keys := slices.Sorted(maps.Keys(s.params))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + s.params[k]
+	}
+	return strings.Join(parts, " ")
 }
 
 // nominalLoss is the loss probability a what-if run gives every lossy link
@@ -65,6 +87,8 @@ func lossFault(id msgIdentity, occ int32) sim.Fault {
 // outcome, plus indexes derived from the trace alone.
 type result struct {
 	topo    *sim.Topology
+	observe sim.Observation        // what the verdicts count: the observed sinks
+	words   scenarios.OutcomeWords // the scenario's words for none, once and many effects
 	events  []sim.Event
 	lines   []string // report.Describe of every event
 	outcome *sim.Outcome
@@ -73,6 +97,9 @@ type result struct {
 	occ     []int32 // for an EvSend: its occurrence among loss choices of its identity; else 0
 	lossy   map[[2]sim.NodeID]bool
 	applied map[sim.Fault]bool // plan faults the run hit (what-ifs only)
+	nth     []int              // for an observed effect: which effect of its operation it is; else 0
+	viol    []violation        // where the lesson shows, in trace order
+	keys    []eventKey         // every event's identity, to find it again in another run
 	err     error
 }
 
@@ -138,7 +165,7 @@ func execute(spec runSpec, set scenarios.Settings, ch sim.Chooser) result {
 		return result{err: err}
 	}
 	out := w.Run()
-	r := result{topo: cfg.Topology, events: trace.Events, outcome: out}
+	r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(spec.sc.Outcome), events: trace.Events, outcome: out}
 	r.index()
 	return r
 }
@@ -173,6 +200,9 @@ func (r *result) index() {
 		seen[id]++
 		r.occ[i] = seen[id]
 	}
+	r.nth = r.effectNth()
+	r.viol = r.findViolations()
+	r.keys = r.eventKeys()
 }
 
 // messageEvent reports whether events of kind k are about one sent
@@ -191,18 +221,18 @@ func messageEvent(k sim.EventKind) bool {
 // a send cut by a partition).
 func (r *result) dropTarget(i int) (f sim.Fault, send int, why string, ok bool) {
 	if i < 0 || i >= len(r.events) {
-		return f, 0, "no event here", false
+		return f, 0, lang.T("tui.drop.no_event"), false
 	}
 	e := &r.events[i]
 	if !messageEvent(e.Kind) {
-		return f, 0, "x drops a message: put the cursor on a send, delivery or drop", false
+		return f, 0, lang.T("tui.drop.not_message"), false
 	}
 	if e.Kind == sim.EvDrop && e.Reason != sim.DropLoss {
-		return f, 0, fmt.Sprintf("this message was dropped by %s, not by a loss fault", reasonText(e.Reason)), false
+		return f, 0, lang.Tf("tui.drop.not_loss", map[string]any{"Reason": reasonText(e.Reason)}), false
 	}
 	s, found := r.sendOf[e.Msg.ID]
 	if !found || r.occ[s] == 0 {
-		return f, 0, "this message was cut by a partition window: there was no loss choice to make", false
+		return f, 0, lang.T("tui.drop.partition"), false
 	}
 	return lossFault(identityOf(&r.events[s].Msg), r.occ[s]), s, "", true
 }
@@ -210,9 +240,9 @@ func (r *result) dropTarget(i int) (f sim.Fault, send int, why string, ok bool) 
 func reasonText(r sim.DropReason) string {
 	switch r {
 	case sim.DropPartition:
-		return "a partition window"
+		return lang.T("tui.drop.reason_partition")
 	case sim.DropDown:
-		return "the receiver being down"
+		return lang.T("tui.drop.reason_down")
 	}
 	return r.String()
 }

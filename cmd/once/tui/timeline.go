@@ -42,7 +42,8 @@ func (t timeline) scroll(n, height int) timeline {
 
 // view renders height lines of the timeline: time, then the event's
 // report.Describe line. The cursor line is reversed; drops a what-if
-// caused are marked with ✂.
+// caused are marked with ✂; an operation's second and later effects are
+// red.
 func (t timeline) view(r *result, whatIf map[sim.Fault]bool, width, height int) string {
 	lines := make([]string, 0, height)
 	for i := t.offset; i < len(r.events) && len(lines) < height; i++ {
@@ -57,7 +58,11 @@ func (t timeline) view(r *result, whatIf map[sim.Fault]bool, width, height int) 
 			lines = append(lines, styleCursor.Render(pad(text, width)))
 			continue
 		}
-		lines = append(lines, eventStyle(e.Kind).Render(fit(text, width)))
+		st := eventStyle(e.Kind)
+		if r.nth[i] > 1 {
+			st = styleBad // an operation's second effect: the harm
+		}
+		lines = append(lines, st.Render(fit(text, width)))
 	}
 	for len(lines) < height {
 		lines = append(lines, "")

@@ -1,0 +1,207 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+// summary is the panel beside the ledger, cut to width and height.
+func (v runView) summary(width, height int) string {
+	if width < 12 {
+		return ""
+	}
+	lines := v.summaryLines(width)
+	if len(lines) > height {
+		lines = append(lines[:max(0, height-1)], styleDim.Render("… "+lang.T("tui.summary.more")))
+	}
+	for i := range lines {
+		lines[i] = fit(lines[i], width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// promiseLine is "its own promise: kept (≥1) · 70 events · 2.2s"
+// (without its label: "kept (≥1) · 70 events · 2.2s").
+func promiseLine(o *sim.Outcome, label bool) string {
+	end := styleDim.Render(" · " + lang.N("count.events", o.Events) + " · " + o.EndTime.String())
+	if !o.Finished() {
+		end = styleWarn.Render(" · " + lang.Tf("tui.summary.unfinished", map[string]any{"End": lang.Word("end", o.End.String())}))
+	}
+	word := report.PromiseWord(o.Status.String(), o.Semantics.Promise().String())
+	s := statusStyle(o.Status).Render(word) + end
+	if label {
+		s = lang.T("column.own_promise") + ": " + s
+	}
+	return s
+}
+
+// outcomeLine says in the user's words what the operations came to:
+// "4 charged once ✓ · 1 charged twice ✗".
+func (v runView) outcomeLine(o *sim.Outcome) string {
+	text := report.LocalOutcomeText(v.spec.sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+	st := styleGood
+	if o.Count(sim.Lost)+o.Count(sim.Duplicated) > 0 {
+		st = styleBad
+	}
+	return st.Render(text)
+}
+
+// outcomeLines is outcomeLine broken at its " · " into lines of at most
+// width cells, so that "charged twice" is never cut off.
+func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
+	text := report.LocalOutcomeText(v.spec.sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+	st := styleGood
+	if o.Count(sim.Lost)+o.Count(sim.Duplicated) > 0 {
+		st = styleBad
+	}
+	var lines []string
+	line := ""
+	for _, part := range strings.Split(text, " · ") {
+		switch {
+		case line == "":
+			line = part
+		case ansi.StringWidth(line)+3+ansi.StringWidth(part) <= width:
+			line += " · " + part
+		default:
+			lines = append(lines, st.Render(line))
+			line = part
+		}
+	}
+	return append(lines, st.Render(line))
+}
+
+// countsLine is "0 lost · 4 exactly-once · 1 duplicated", with the
+// reports' column words (plural, where a language inflects).
+func countsLine(o *sim.Outcome) string {
+	var parts []string
+	for _, c := range []struct {
+		v  sim.Verdict
+		id string
+	}{{sim.Lost, "column.lost"}, {sim.ExactlyOnce, "column.exactly_once"}, {sim.Duplicated, "column.duplicated"}} {
+		parts = append(parts, verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v)))+" "+lang.T(c.id))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// invariantLines are the scenario's invariants, each held or violated.
+func invariantLines(o *sim.Outcome) []string {
+	var lines []string
+	for _, inv := range o.Invariants {
+		if inv.Violation == "" {
+			lines = append(lines, inv.Name+": "+styleGood.Render(lang.T("tui.invariant.held")))
+		} else {
+			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated"))+" "+inv.Violation)
+		}
+	}
+	return lines
+}
+
+// metricLines are the scenario's metrics with their units:
+// "open-txn-ms = 1958 ms".
+func metricLines(o *sim.Outcome) []string {
+	var lines []string
+	for _, m := range o.Metrics {
+		lines = append(lines, report.MetricText(report.MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)}))
+	}
+	return lines
+}
+
+// summaryLines are what the summary panel says: the outcome in the user's
+// words, whether the semantics kept its promise, the verdict counts, the
+// faults, the invariants and metrics, and the what-ifs with the verdicts
+// they changed.
+func (v runView) summaryLines(width int) []string {
+	o := v.cur.outcome
+	if o == nil {
+		return nil
+	}
+	lines := append(v.outcomeLines(o, width), promiseLine(o, true), countsLine(o))
+	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
+	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
+		lines = append(lines, styleBad.Render(o.Why))
+	}
+	if len(v.toggles) == 0 {
+		lines = append(lines, invariantLines(o)...)
+		lines = append(lines, metricLines(o)...)
+		if len(o.Invariants)+len(o.Metrics) == 0 {
+			lines = append(lines, styleDim.Render(lang.T("tui.summary.whatif_hint")))
+		}
+		return lines
+	}
+	lines = append(lines, v.whatIfLines()...)
+	lines = append(lines, invariantLines(o)...)
+	return append(lines, metricLines(o)...)
+}
+
+// whatIfLines list the what-ifs and the verdicts they changed.
+func (v runView) whatIfLines() []string {
+	var lines []string
+	for _, t := range v.toggles {
+		s := "✂ " + lang.Tf("tui.whatif.drop", map[string]any{"Msg": t.label})
+		f, ok := v.cur.faultOf(t.key)
+		switch {
+		case v.missing[t.key]:
+			s += styleDim.Render(" (" + lang.T("tui.whatif.no_such_message") + ")")
+		case !t.drop:
+			s = "↩ " + lang.Tf("tui.whatif.deliver", map[string]any{"Msg": t.label})
+		case !ok || !v.cur.applied[f]:
+			s += styleDim.Render(" (" + lang.T("tui.whatif.not_applied") + ")")
+		}
+		lines = append(lines, styleMagenta.Render(s))
+	}
+	ch := verdictChanges(v.base.outcome, v.cur.outcome)
+	if len(ch) == 0 {
+		lines = append(lines, styleDim.Render(lang.T("tui.whatif.no_change")))
+	}
+	for _, c := range ch {
+		lines = append(lines, fmt.Sprintf("%s: %s → %s", c.op,
+			verdictStyle(c.from.Verdict).Render(verdictWord(c.from.Verdict)), verdictStyle(c.to.Verdict).Render(verdictWord(c.to.Verdict))))
+	}
+	if b, c := v.base.outcome.Status, v.cur.outcome.Status; b != c {
+		lines = append(lines, fmt.Sprintf("%s: %s → %s", lang.T("column.own_promise"),
+			statusStyle(b).Render(statusWord(b)), statusStyle(c).Render(statusWord(c))))
+	}
+	return lines
+}
+
+// metricsView is the metrics and invariants panel (m): what the run came
+// to for the user, the promise, each invariant held or violated with its
+// whole text, each metric with its unit, and the faults that hit.
+func (v runView) metricsView(width, height int) string {
+	o := v.cur.outcome
+	if o == nil {
+		return fixHeight(nil, height)
+	}
+	var lines []string
+	section := func(title string, body []string) {
+		lines = append(lines, styleTitle.Render(title))
+		if len(body) == 0 {
+			body = []string{styleDim.Render(lang.T("tui.panel.none"))}
+		}
+		for _, b := range body {
+			for i, l := range wrap(b, width-4) {
+				if i == 0 {
+					lines = append(lines, "  "+l)
+				} else {
+					lines = append(lines, "    "+l)
+				}
+			}
+		}
+	}
+	section(lang.T("column.outcome"), []string{v.outcomeLine(o), countsLine(o)})
+	section(lang.T("column.own_promise"), []string{promiseLine(o, false)})
+	section(lang.T("column.invariants"), invariantLines(o))
+	section(lang.T("tui.panel.metrics"), metricLines(o))
+	section(lang.T("column.faults"), []string{faultText(o.Faults)})
+	for i := range lines {
+		lines[i] = fit(lines[i], width)
+	}
+	return fixHeight(lines, height)
+}
