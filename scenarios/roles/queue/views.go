@@ -163,55 +163,6 @@ func decodeOpRow(r sim.Record) opRow {
 	return opRow{State: r.State, Attempt: int32(r.Value), Sequence: r.Aux}
 }
 
-// sessionRow is an idempotent producer's session (row 0). Slots: Value =
-// the producer id (one per session); Aux = the last sequence number given
-// in it; At = when it was written (0: now).
-type sessionRow struct {
-	ProducerID   int64
-	LastSequence int64
-	At           sim.Time
-}
-
-func (v sessionRow) encode() sim.Record {
-	return sim.Record{Value: v.ProducerID, Aux: v.LastSequence, At: v.At}
-}
-
-func decodeSessionRow(r sim.Record) sessionRow {
-	return sessionRow{ProducerID: r.Value, LastSequence: r.Aux, At: r.At}
-}
-
-// pidLogRow is a pid-broker's log entry, keyed by offset. Slots: Value =
-// the operation; Aux = the producer id; Status = the sequence number (a
-// producer's sequence numbers stay far below 2^31: one per operation).
-type pidLogRow struct {
-	Op         sim.OpID
-	ProducerID int64
-	Sequence   int32
-}
-
-func (v pidLogRow) encode() sim.Record {
-	return sim.Record{Value: int64(v.Op), Aux: v.ProducerID, Status: v.Sequence}
-}
-
-func decodePidLogRow(r sim.Record) pidLogRow {
-	return pidLogRow{Op: sim.OpID(r.Value), ProducerID: r.Aux, Sequence: r.Status}
-}
-
-// producerRow is a pid-broker's last append per producer id. Slots: Value
-// = the last sequence number appended; Aux = its offset.
-type producerRow struct {
-	LastSequence int64
-	Offset       int64
-}
-
-func (v producerRow) encode() sim.Record {
-	return sim.Record{Value: v.LastSequence, Aux: v.Offset}
-}
-
-func decodeProducerRow(r sim.Record) producerRow {
-	return producerRow{LastSequence: r.Value, Offset: r.Aux}
-}
-
 // placedOrderRow is an outbox service's committed order (keyed by op).
 // Slots: State = 1 (placed); Value = the order's amount.
 type placedOrderRow struct {
@@ -272,46 +223,6 @@ func (v relayStateRow) encode() sim.Record {
 
 func decodeRelayStateRow(r sim.Record) relayStateRow {
 	return relayStateRow{Phase: r.State, Sequence: r.Value, Op: sim.OpID(r.Aux)}
-}
-
-// redisKeyRow is a Redis consumer's dedup key for one operation (op:K).
-// Slots: State = redisProcessing or redisDone; Value = the session that
-// wrote it (the lock's owner); At = when it was written (0: now).
-type redisKeyRow struct {
-	State   int32
-	Session int64
-	At      sim.Time
-}
-
-func (v redisKeyRow) encode() sim.Record {
-	return sim.Record{State: v.State, Value: v.Session, At: v.At}
-}
-
-func decodeRedisKeyRow(r sim.Record) redisKeyRow {
-	return redisKeyRow{State: r.State, Session: r.Value, At: r.At}
-}
-
-// inflightRow is the offset a consumer commits once its charge returns
-// (keyed by op). Slots: Value = the offset.
-type inflightRow struct {
-	Offset int64
-}
-
-func (v inflightRow) encode() sim.Record { return sim.Record{Value: v.Offset} }
-
-func decodeInflightRow(r sim.Record) inflightRow { return inflightRow{Offset: r.Value} }
-
-// consumerSessionRow is a consumer process's session (row 0). Slots: Value
-// = the session number (one per start); At = when it began (0: now).
-type consumerSessionRow struct {
-	Session int64
-	At      sim.Time
-}
-
-func (v consumerSessionRow) encode() sim.Record { return sim.Record{Value: v.Session, At: v.At} }
-
-func decodeConsumerSessionRow(r sim.Record) consumerSessionRow {
-	return consumerSessionRow{Session: r.Value, At: r.At}
 }
 
 // hourEmitted names the hour an aggregator has just written, for the
@@ -387,31 +298,6 @@ type memberRow struct {
 func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
 
 func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
-
-// orderLineRow is a row of the order-lines table (keyed by row id). Slots:
-// State = the line id; Value = the order id.
-type orderLineRow struct {
-	Line  int32
-	Order int64
-}
-
-func (v orderLineRow) encode() sim.Record { return sim.Record{State: v.Line, Value: v.Order} }
-
-func decodeOrderLineRow(r sim.Record) orderLineRow {
-	return orderLineRow{Line: r.State, Order: r.Value}
-}
-
-// rowIDRow holds a row id: a unique index entry's row, or a table's last
-// row id (row 0 of a counter). Slots: Value = the row id; At = when it was
-// written (0: now).
-type rowIDRow struct {
-	RowID int64
-	At    sim.Time
-}
-
-func (v rowIDRow) encode() sim.Record { return sim.Record{Value: v.RowID, At: v.At} }
-
-func decodeRowIDRow(r sim.Record) rowIDRow { return rowIDRow{RowID: r.Value, At: r.At} }
 
 // balanceRow is a booking's paid total (keyed by op). Slots: Value = the
 // total; At = when it was written (0: now).
