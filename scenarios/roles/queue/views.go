@@ -299,13 +299,21 @@ func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
 
 func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
 
-// balanceRow is a booking's paid total (keyed by op). Slots: Value = the
-// total; At = when it was written (0: now).
+// balanceRow is a booking's paid total (keyed by booking). Slots: Value =
+// the total; Aux = the version of the total (the number, within its
+// booking, of the latest payment it includes); State = the number of the
+// payment whose delivery wrote the row; At = when it was written (0: now).
 type balanceRow struct {
-	Total int64
-	At    sim.Time
+	Total   int64
+	Version int64
+	Payment int32
+	At      sim.Time
 }
 
-func (v balanceRow) encode() sim.Record { return sim.Record{Value: v.Total, At: v.At} }
+func (v balanceRow) encode() sim.Record {
+	return sim.Record{Value: v.Total, Aux: v.Version, State: v.Payment, At: v.At}
+}
 
-func decodeBalanceRow(r sim.Record) balanceRow { return balanceRow{Total: r.Value, At: r.At} }
+func decodeBalanceRow(r sim.Record) balanceRow {
+	return balanceRow{Total: r.Value, Version: r.Aux, Payment: r.State, At: r.At}
+}

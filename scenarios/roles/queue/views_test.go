@@ -103,7 +103,7 @@ func TestRowViewsRoundTrip(t *testing.T) {
 	})
 	t.Run("balanceRow", func(t *testing.T) {
 		viewtest.RowRoundTrip(t, func(rt *rapid.T) balanceRow {
-			return balanceRow{Total: anyInt64.Draw(rt, "total"), At: anyTime.Draw(rt, "at")}
+			return balanceRow{Total: anyInt64.Draw(rt, "total"), Version: anyInt64.Draw(rt, "version"), Payment: anyInt32.Draw(rt, "payment"), At: anyTime.Draw(rt, "at")}
 		}, balanceRow.encode, decodeBalanceRow)
 	})
 }
