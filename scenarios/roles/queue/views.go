@@ -103,21 +103,23 @@ func decodeFetch(m sim.Message) fetch { return fetch{Position: m.Key} }
 
 // fetched answers a fetch (MsgOutboxRow, MsgInputRecord). Slots: Key = the
 // position asked for; Status = 200, or statusEndOfLog when there is no
-// entry there (yet); Payload = the entry's record (0 at the end).
+// entry there (yet); Payload = the entry's record (0 at the end); Value =
+// the event-time hour of an input log's event (0 otherwise).
 type fetched struct {
 	Position int64
 	Status   int32
 	Record   int64
+	Hour     int64
 }
 
 func (v fetched) encode(e envelope) sim.Message {
 	m := e.Message()
-	m.Key, m.Status, m.Payload = v.Position, v.Status, v.Record
+	m.Key, m.Status, m.Payload, m.Value = v.Position, v.Status, v.Record, v.Hour
 	return m
 }
 
 func decodeFetched(m sim.Message) fetched {
-	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload}
+	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload, Hour: m.Value}
 }
 
 // logRow is a broker's log entry, keyed by offset (the broker's and the
@@ -278,26 +280,43 @@ func decodeJobRow(r sim.Record) jobRow {
 	return jobRow{Next: r.Value, Attempt: int32(r.Aux), Finished: r.State != 0}
 }
 
-// openHourRow is an open hour's running total (keyed by hour). Slots:
-// Value = the running total; Aux = the events so far.
+// openHourRow is an hour's running total (keyed by hour). Slots: Value =
+// the running total; State = the events so far; Aux = the total last
+// written to the sink; Status = 1 once the hour has been emitted and is
+// kept for late events.
 type openHourRow struct {
-	Total  int64
-	Events int64
+	Total   int64
+	Events  int32
+	Written int64
+	Emitted bool
 }
 
-func (v openHourRow) encode() sim.Record { return sim.Record{Value: v.Total, Aux: v.Events} }
+func (v openHourRow) encode() sim.Record {
+	return sim.Record{Value: v.Total, State: v.Events, Aux: v.Written, Status: boolInt32(v.Emitted)}
+}
 
-func decodeOpenHourRow(r sim.Record) openHourRow { return openHourRow{Total: r.Value, Events: r.Aux} }
+func decodeOpenHourRow(r sim.Record) openHourRow {
+	return openHourRow{Total: r.Value, Events: r.State, Written: r.Aux, Emitted: r.Status == 1}
+}
 
 // memberRow is the hour an event was counted in (keyed by op). Slots:
-// Value = the hour.
+// Value = the hour; State = 1 once a write to the sink included it.
 type memberRow struct {
-	Hour int64
+	Hour    int64
+	Written bool
 }
 
-func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
+func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour, State: boolInt32(v.Written)} }
 
-func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
+func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value, Written: r.State == 1} }
+
+// boolInt32 is 1 for true, 0 for false: a flag in a record slot.
+func boolInt32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // balanceRow is a booking's paid total (keyed by booking). Slots: Value =
 // the total; Aux = the version of the total (the number, within its

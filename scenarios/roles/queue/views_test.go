@@ -46,7 +46,7 @@ func TestMessageViewsRoundTrip(t *testing.T) {
 	})
 	t.Run("fetched", func(t *testing.T) {
 		viewtest.MessageRoundTrip(t, func(rt *rapid.T) fetched {
-			return fetched{Position: anyInt64.Draw(rt, "position"), Status: anyInt32.Draw(rt, "status"), Record: anyInt64.Draw(rt, "record")}
+			return fetched{Position: anyInt64.Draw(rt, "position"), Status: anyInt32.Draw(rt, "status"), Record: anyInt64.Draw(rt, "record"), Hour: anyInt64.Draw(rt, "hour")}
 		}, fetched.encode, decodeFetched)
 	})
 }
@@ -95,11 +95,13 @@ func TestRowViewsRoundTrip(t *testing.T) {
 	})
 	t.Run("openHourRow", func(t *testing.T) {
 		viewtest.RowRoundTrip(t, func(rt *rapid.T) openHourRow {
-			return openHourRow{Total: anyInt64.Draw(rt, "total"), Events: anyInt64.Draw(rt, "events")}
+			return openHourRow{Total: anyInt64.Draw(rt, "total"), Events: anyInt32.Draw(rt, "events"), Written: anyInt64.Draw(rt, "written"), Emitted: rapid.Bool().Draw(rt, "emitted")}
 		}, openHourRow.encode, decodeOpenHourRow)
 	})
 	t.Run("memberRow", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) memberRow { return memberRow{Hour: anyInt64.Draw(rt, "hour")} }, memberRow.encode, decodeMemberRow)
+		viewtest.RowRoundTrip(t, func(rt *rapid.T) memberRow {
+			return memberRow{Hour: anyInt64.Draw(rt, "hour"), Written: rapid.Bool().Draw(rt, "written")}
+		}, memberRow.encode, decodeMemberRow)
 	})
 	t.Run("balanceRow", func(t *testing.T) {
 		viewtest.RowRoundTrip(t, func(rt *rapid.T) balanceRow {
