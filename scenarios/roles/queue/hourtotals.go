@@ -14,8 +14,7 @@ import (
 // input log's answers as they are delivered (the input is the truth), and
 // each row from its writes (State = the hour, Value = the total).
 type hourTotals struct {
-	tables []bool // by node: its first table is an hourly_totals table
-	record sim.MsgKind
+	tables []bool     // by node: its first table is an hourly_totals table
 	events [][2]int64 // by op: {hour + 1, amount}; {0, 0} = not seen
 	rows   [][3]int64 // {key, hour, total}, sorted by key
 }
