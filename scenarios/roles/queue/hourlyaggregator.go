@@ -187,7 +187,7 @@ var hourNames = func() []string {
 var (
 	hourlyAggregatorInput   = roles.Node("input", "the input-log it reads")
 	hourlyAggregatorSink    = roles.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per write, or overwrite the hour's row; auto: append under alo, overwrite under idem")
-	hourlyAggregatorLate    = roles.Enum("late", "auto", []string{"auto", "ignore", "recompute"}, "a late event: start a new window for its hour, or recompute the written hour; auto: ignore under alo, recompute under idem")
+	hourlyAggregatorLate    = roles.Enum("on-late", "auto", []string{"auto", "ignore", "recompute"}, "a late event: start a new window for its hour, or recompute the written hour; auto: ignore under alo, recompute under idem")
 	hourlyAggregatorTimeout = roles.Duration("timeout", "1s", "how long it waits for a record before fetching it again")
 )
 
