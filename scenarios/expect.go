@@ -70,6 +70,11 @@ type Expectation struct {
 	// semantics, so that a lesson that needs a --set (the dual-write gap
 	// of an outbox, a blind retry) shows in the summary table itself.
 	Headline bool
+	// Unprotected switches off the mechanism the row's every-run claims
+	// rest on (nil: none declared); Inherent, instead, says why they hold
+	// by the semantics alone. The vacuity test runs every row both ways.
+	Unprotected *Unprotected
+	Inherent    string
 }
 
 // Label names the row in a matrix: "idem", or "idem store=memory".

@@ -42,6 +42,7 @@ func TestDeclaredProofs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				faults.Duration = set.Faults.Duration // the row's pause-ms, late-ms
 				set.Faults = faults
 				cfg, err := sc.Config(set)
 				if err != nil {

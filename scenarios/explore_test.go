@@ -288,6 +288,7 @@ func TestRapidAgreesWithProofs(t *testing.T) {
 					faults.Probability[k] /= 10
 				}
 				set := e.Settings(sc)
+				faults.Duration = set.Faults.Duration // the row's pause-ms, late-ms, as the proof has them
 				set.Ops, set.Faults = sc.ExploreDefaults.Ops, faults
 				cfg, err := sc.Config(set)
 				if err != nil {

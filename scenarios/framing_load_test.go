@@ -19,8 +19,8 @@ func TestFramingFieldsRejectBadValues(t *testing.T) {
 		{"at: $replay", "at: soon", "sweep.marks[].at:"},
 		{`once: "billed once"`, `once: "billed exactly one single time, as promised by the provider"`, "observe.outcome.once:"},
 		{`none: "not billed"`, `none: ""`, "observe.outcome.none: empty"},
-		{`- {semantics: alo, show: [">=1", dup]}`, `- {semantics: alo, show: [">=1", dup], headline: true}`, "expect.headline: the row changes nothing"},
-		{`- {semantics: alo, show: [">=1", dup]}`, `- {semantics: alo, show: [">=1", dup], set: {ttl: 1s}, headline: yes}`, `expect.headline: "yes" is not true or false`},
+		{`- {semantics: alo, show: [">=1", dup]`, `- {semantics: alo, show: [">=1", dup], headline: true`, "expect.headline: the row changes nothing"},
+		{`- {semantics: alo, show: [">=1", dup]`, `- {semantics: alo, show: [">=1", dup], set: {ttl: 1s}, headline: yes`, `expect.headline: "yes" is not true or false`},
 	} {
 		text := string(base)
 		if !strings.Contains(text, c.from) {

@@ -70,7 +70,7 @@ func TestCanonicalTraces(t *testing.T) {
 
 func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[string]string, show string) string {
 	d := sc.ExploreDefaults
-	faults, kinds, err := scenarios.ExploreFaults(d.Faults)
+	faults, kinds, err := sc.ExploreFaults(d.Faults)
 	if err != nil {
 		t.Fatal(err)
 	}

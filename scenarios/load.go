@@ -521,6 +521,9 @@ func (l *loader) compileExpect(sc *Scenario) error {
 		if _, err := sc.Config(x.Settings(sc)); err != nil {
 			return l.errAt(e.Semantics, "expect: %v", err)
 		}
+		if err := l.compileVacuity(sc, &e, &x); err != nil {
+			return err
+		}
 		sc.Expect = append(sc.Expect, x)
 	}
 	return nil

@@ -142,6 +142,10 @@ type expectSpec struct {
 	Note      Scalar            `yaml:"note"`
 	Explore   Scalar            `yaml:"explore"`  // max faults for an exhaustive check of this row (0 = none)
 	Headline  Scalar            `yaml:"headline"` // true: the default `once run` shows this row too
+	// Unprotected names the settings that switch off what makes the
+	// row's every-run claims hold; Inherent says why none exists.
+	Unprotected map[string]Scalar `yaml:"unprotected"`
+	Inherent    Scalar            `yaml:"inherent"`
 }
 
 type lessonSpec struct {

@@ -151,7 +151,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usageErr("--property %q: want exactly-once or promise", o.property)
 	}
-	faults, kinds, err := scenarios.ExploreFaults(o.faults)
+	faults, kinds, err := sc.ExploreFaults(o.faults)
 	if err != nil {
 		return usageErr("%v", err)
 	}

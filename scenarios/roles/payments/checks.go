@@ -266,6 +266,18 @@ func (x *unknownBacklog) Record(e *sim.Event) {
 	}
 }
 
+// newUnknownBacklog finds the UNKNOWN states and the durable tables of topo.
+func newUnknownBacklog(topo *sim.Topology) unknownBacklog {
+	x := unknownBacklog{unknown: h2TableState(topo, "", "UNKNOWN")}
+	x.durable = make([][]bool, len(topo.Nodes))
+	for n := range topo.Nodes {
+		for _, t := range topo.Nodes[n].Tables {
+			x.durable[n] = append(x.durable[n], t.Durable)
+		}
+	}
+	return x
+}
+
 func (x *unknownBacklog) Name() string   { return "max-unknown-backlog" }
 func (x *unknownBacklog) Value() float64 { return float64(x.max) }
 
@@ -303,14 +315,8 @@ func init() {
 		Unit: "payments",
 		Doc:  "the most outcomes in state UNKNOWN at once: bounded when the reconcile rate exceeds the rate unknowns arrive at, growing with the run otherwise",
 		New: func(topo *sim.Topology) sim.Metric {
-			x := &unknownBacklog{unknown: h2TableState(topo, "", "UNKNOWN")}
-			x.durable = make([][]bool, len(topo.Nodes))
-			for n := range topo.Nodes {
-				for _, t := range topo.Nodes[n].Tables {
-					x.durable[n] = append(x.durable[n], t.Durable)
-				}
-			}
-			return x
+			x := newUnknownBacklog(topo)
+			return &x
 		},
 	})
 	for _, s := range []struct {

@@ -5,23 +5,33 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// BalanceConsumer keeps the paid total of bookings. Record op is a payment
-// of its amount on booking op, sent in one of two forms:
+// BalanceConsumer keeps the paid total of bookings. Each booking gets
+// PerBooking payments, one per operation, in order: operation op is
+// payment number (op-1)%PerBooking+1 of booking (op-1)/PerBooking+1, of
+// amount roles.Payload(op). A payment record comes in one of three forms:
 //
 //   - increment: "add amount to the booking's total" — applied twice, the
-//     total is wrong;
-//   - set: "the booking's cumulative paid total is now amount" — applied
-//     twice, nothing changes.
+//     total counts the payment twice;
+//   - set: "the booking's cumulative paid total is now T" — applied twice
+//     in a row, nothing changes; but a redelivered older payment that
+//     arrives after a newer one sets the older, smaller total back;
+//   - versioned-set: "the total is now T, as of payment v" — applied only
+//     if v is newer than the stored version, so neither a repeat nor a
+//     stale record changes anything.
 //
-// An effect on the balances sink is counted whenever a booking's stored
-// total changes, with the new total as its value. There is no dedup store.
+// An effect on the balances sink is counted for a payment whenever a
+// stored total comes to include it (a set to payment v's total includes
+// every earlier payment of the booking not yet included), and again when
+// a stale set changes the total; the value is the new total. There is no
+// dedup store.
 type BalanceConsumer struct {
 	naturalConsumer
-	Form string // auto | increment | set
+	Form       string // auto | increment | set | versioned-set
+	PerBooking int64  // payments per booking
 }
 
 const (
-	balanceTotals sim.TableID = iota // booking (op) → balanceRow
+	balanceTotals sim.TableID = iota // booking → balanceRow
 	balanceSeen
 )
 
@@ -34,35 +44,63 @@ func (c *BalanceConsumer) Timer(*sim.Context, sim.Timer) {}
 // Receive applies a delivered payment.
 func (c *BalanceConsumer) Receive(ctx *sim.Context, m sim.Message) { c.receive(ctx, m, c) }
 
+// cumulative is the total of a booking after its payments first..op.
+func cumulative(first, op sim.OpID) int64 {
+	var total int64
+	for j := first; j <= op; j++ {
+		total += roles.Payload(j)
+	}
+	return total
+}
+
 func (c *BalanceConsumer) apply(ctx *sim.Context, m *sim.Message) {
-	booking := int64(m.Op)
+	booking := (int64(m.Op)-1)/c.PerBooking + 1
+	version := (int64(m.Op)-1)%c.PerBooking + 1
+	first := m.Op - sim.OpID(version) + 1
 	rec, _ := ctx.Get(balanceTotals, booking, m.Op)
-	r, record := decodeBalanceRow(rec), decodeDelivery(*m).Record
-	total := record // set: the cumulative total the record states
-	if pickByDesign(ctx, c.Form, "increment", "set") == "increment" {
-		total = r.Total + record
+	r := decodeBalanceRow(rec)
+	switch pickByDesign(ctx, c.Form, "increment", "versioned-set") {
+	case "increment":
+		next := balanceRow{Total: r.Total + decodeDelivery(*m).Record, Version: max(r.Version, version), Payment: int32(version)}
+		ctx.Put(balanceTotals, booking, m.Op, next.encode())
+		ctx.Effect(SinkBalances, m.Op, next.Total)
+		return
+	case "versioned-set":
+		if version <= r.Version {
+			return // a repeat or a stale payment: the stored total is as new
+		}
 	}
-	if total == r.Total {
-		return // nothing changed
+	next := balanceRow{Total: cumulative(first, m.Op), Version: version, Payment: int32(version)}
+	if next.Total == r.Total && next.Version == r.Version {
+		return // the same total again: nothing changed
 	}
-	r.Total, r.At = total, 0
-	ctx.Put(balanceTotals, booking, m.Op, r.encode())
-	ctx.Effect(SinkBalances, m.Op, total)
+	ctx.Put(balanceTotals, booking, m.Op, next.encode())
+	// A set forward includes every payment after the stored version, each
+	// once; a stale set back changes the total for this payment again.
+	from := version
+	if version > r.Version {
+		from = r.Version + 1
+	}
+	for v := from; v <= version; v++ {
+		ctx.Effect(SinkBalances, first+sim.OpID(v-1), next.Total)
+	}
 }
 
 var (
 	balanceConsumerBroker = roles.Node("broker", "where commits go")
-	balanceConsumerForm   = roles.Enum("form", "auto", []string{"auto", "increment", "set"}, "the operation's form; auto: increment under amo and alo, set under idem")
+	balanceConsumerForm   = roles.Enum("form", "auto", []string{"auto", "increment", "set", "versioned-set"},
+		"the payment's form; auto: increment under amo and alo, versioned-set under idem")
+	balanceConsumerPerBooking = roles.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "balance-consumer",
-		Doc:     "applies payments to booking totals as \"add amount\" (increment) or \"the total is now amount\" (set); no dedup store",
-		Options: []roles.Option{balanceConsumerBroker, balanceConsumerForm},
+		Doc:     "applies payments to booking totals as \"add amount\" (increment), \"the total is now T\" (set) or \"the total is now T as of payment v\" (versioned-set); no dedup store",
+		Options: []roles.Option{balanceConsumerBroker, balanceConsumerForm, balanceConsumerPerBooking},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &BalanceConsumer{naturalConsumer: naturalConsumer{Broker: balanceConsumerBroker.Get(a), Seen: balanceSeen},
-				Form: balanceConsumerForm.Get(a)}
+				Form: balanceConsumerForm.Get(a), PerBooking: balanceConsumerPerBooking.Get(a)}
 			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true}}
 		},
 	})

@@ -7,33 +7,44 @@ import (
 
 // HourlyAggregator is a batch job that reads the input log from the first
 // offset and writes the total amount of every event-time hour to an
-// hourly_totals table. Event op belongs to hour (op-1)/PerHour; an hour is
-// written when the first event of a later hour arrives, or the log ends.
+// hourly_totals table. Each record says its event's hour; an hour is
+// written when an event of a later hour arrives, or the log ends.
 //
 // Its progress and partial sums live in memory. A crash after writing an
 // hour (a crash point) restarts the job from the first offset: the same
 // input, the same computation, the same totals — written again:
 //
-//   - append: INSERT a row per hour per run — the replayed hours are in the
-//     table twice, and a reader summing them double counts;
+//   - append: INSERT a row per hour per write — the replayed hours are in
+//     the table twice, and a reader summing them double counts;
 //   - overwrite: INSERT … ON CONFLICT (hour) DO UPDATE SET total — the
 //     replayed hours are replaced by identical totals.
 //
+// An event that arrives after its hour was written is late:
+//
+//   - ignore: it starts a new window for its hour, written when that window
+//     closes — appended, a second row that adds it; overwritten, a partial
+//     total that replaces the hour's full one;
+//   - recompute: written hours are kept until the job ends; the late event
+//     joins its hour, and the hour is written again at once — overwritten,
+//     the full new total; appended, a correction row of the difference.
+//
 // Effects on hourly-totals count, per input event, the times it entered
-// the table's totals: every appended row counts its events; an overwrite
-// counts them only if the stored total changed.
+// the table's totals: every appended row counts the events it adds; an
+// overwritten row counts an event the first time the hour's row includes
+// it (the included table is the sink's own record of that).
 type HourlyAggregator struct {
 	Input   sim.NodeID
 	Sink    string // auto | append | overwrite
-	PerHour int64
+	Late    string // auto | ignore | recompute
 	Timeout sim.Time
 }
 
 const (
-	aggOutput  sim.TableID = iota // hourTotalRow under a row id (append) or the hour (overwrite)
-	aggState                      // row 0: jobRow (volatile)
-	aggWindows                    // hour → openHourRow (volatile)
-	aggMembers                    // op → memberRow: events of the open windows (volatile)
+	aggOutput   sim.TableID = iota // hourTotalRow under a row id (append) or the hour (overwrite)
+	aggState                       // row 0: jobRow (volatile)
+	aggWindows                     // hour → openHourRow (volatile)
+	aggMembers                     // op → memberRow: events of the kept windows (volatile)
+	aggIncluded                    // op → the hour whose overwritten row included it (durable, with the sink)
 )
 
 // Start runs the job from the first offset.
@@ -68,7 +79,7 @@ func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
 		a.closeHoursBefore(ctx, 1<<62)
 		return
 	}
-	hour := (int64(m.Op) - 1) / a.PerHour
+	hour := in.Hour
 	if a.closeHoursBefore(ctx, hour) {
 		return // crashed while writing
 	}
@@ -78,6 +89,13 @@ func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
 	w.Events++
 	ctx.Put(aggWindows, hour, m.Op, w.encode())
 	ctx.Put(aggMembers, int64(m.Op), m.Op, memberRow{Hour: hour}.encode())
+	if w.Emitted { // a late event, in a kept hour: write the hour again now
+		a.write(ctx, hour, w)
+		m := hourEmitted{Hour: hour}.encode(envelope{Op: m.Op})
+		if ctx.CrashPoint(PointAfterEmit, &m) {
+			return
+		}
+	}
 	a.fetch(ctx, in.Position+1, 1)
 }
 
@@ -85,13 +103,23 @@ func (a *HourlyAggregator) Receive(ctx *sim.Context, m sim.Message) {
 // reports whether the job crashed on the way.
 func (a *HourlyAggregator) closeHoursBefore(ctx *sim.Context, hour int64) bool {
 	windows := ctx.Rows(aggWindows)
-	for windows.Len() > 0 {
-		h, w := windows.At(0)
+	for i := 0; i < windows.Len(); i++ {
+		h, r := windows.At(i)
 		if h >= hour {
 			return false
 		}
-		last := a.write(ctx, h, decodeOpenHourRow(w))
-		ctx.Delete(aggWindows, h, 0)
+		w := decodeOpenHourRow(r)
+		if w.Emitted {
+			continue // written already, kept for late events
+		}
+		last := a.write(ctx, h, w)
+		if a.recomputes(ctx) {
+			w.Emitted, w.Written = true, w.Total
+			ctx.Put(aggWindows, h, 0, w.encode())
+		} else {
+			ctx.Delete(aggWindows, h, 0)
+			i--
+		}
 		m := hourEmitted{Hour: h}.encode(envelope{Op: last})
 		if ctx.CrashPoint(PointAfterEmit, &m) {
 			return true
@@ -100,33 +128,49 @@ func (a *HourlyAggregator) closeHoursBefore(ctx *sim.Context, hour int64) bool {
 	return false
 }
 
+// recomputes reports whether written hours are kept for late events.
+func (a *HourlyAggregator) recomputes(ctx *sim.Context) bool {
+	return pickByDesign(ctx, a.Late, "ignore", "recompute") == "recompute"
+}
+
 // write stores hour h's total and counts the effect on its events; it
-// returns the hour's last event.
+// returns the hour's last event. A kept hour written again (a late event)
+// appends the difference since its last write, or overwrites the row with
+// the full new total.
 func (a *HourlyAggregator) write(ctx *sim.Context, h int64, w openHourRow) sim.OpID {
-	changed := true
-	row := hourTotalRow{Hour: int32(h), Total: w.Total, Events: w.Events}.encode()
-	if pickByDesign(ctx, a.Sink, "append", "overwrite") == "append" {
+	appending := pickByDesign(ctx, a.Sink, "append", "overwrite") == "append"
+	if appending {
 		id := int64(ctx.Rows(aggOutput).Len() + 1)
-		ctx.Put(aggOutput, id, 0, row)
+		ctx.Put(aggOutput, id, 0, hourTotalRow{Hour: int32(h), Total: w.Total - w.Written, Events: int64(w.Events)}.encode())
 	} else {
-		old, ok := ctx.Get(aggOutput, h, 0)
-		o := decodeHourTotalRow(old)
-		changed = !ok || o.Total != w.Total || o.Events != w.Events
-		ctx.Put(aggOutput, h, 0, row)
+		ctx.Put(aggOutput, h, 0, hourTotalRow{Hour: int32(h), Total: w.Total, Events: int64(w.Events)}.encode())
 	}
+	keep := a.recomputes(ctx)
 	last := sim.OpID(0)
 	members := ctx.Rows(aggMembers)
 	for i := 0; i < members.Len(); {
 		key, r := members.At(i)
-		if decodeMemberRow(r).Hour != h {
+		mr := decodeMemberRow(r)
+		if mr.Hour != h {
 			i++
 			continue
 		}
 		last = sim.OpID(key)
-		if changed {
+		switch {
+		case appending && !mr.Written:
 			ctx.Effect(SinkHourlyTotals, last, w.Total)
+		case !appending:
+			if _, included := ctx.Get(aggIncluded, key, last); !included {
+				ctx.Put(aggIncluded, key, last, memberRow{Hour: h}.encode())
+				ctx.Effect(SinkHourlyTotals, last, w.Total)
+			}
 		}
-		ctx.Delete(aggMembers, key, last)
+		if keep {
+			ctx.Put(aggMembers, key, last, memberRow{Hour: h, Written: true}.encode())
+			i++
+		} else {
+			ctx.Delete(aggMembers, key, last)
+		}
 	}
 	return last
 }
@@ -142,26 +186,27 @@ var hourNames = func() []string {
 
 var (
 	hourlyAggregatorInput   = roles.Node("input", "the input-log it reads")
-	hourlyAggregatorSink    = roles.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per run, or overwrite the hour's row; auto: append under alo, overwrite under idem")
-	hourlyAggregatorPerHour = roles.Int("per-hour", 3, 1, 1000, "events per hour of event time")
+	hourlyAggregatorSink    = roles.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per write, or overwrite the hour's row; auto: append under alo, overwrite under idem")
+	hourlyAggregatorLate    = roles.Enum("on-late", "auto", []string{"auto", "ignore", "recompute"}, "a late event: start a new window for its hour, or recompute the written hour; auto: ignore under alo, recompute under idem")
 	hourlyAggregatorTimeout = roles.Duration("timeout", "1s", "how long it waits for a record before fetching it again")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "hourly-aggregator",
-		Doc:     "a batch job summing events per event-time hour into hourly_totals (append or overwrite); restarts from the first offset after a crash",
-		Options: []roles.Option{hourlyAggregatorInput, hourlyAggregatorSink, hourlyAggregatorPerHour, hourlyAggregatorTimeout},
+		Doc:     "a batch job summing events per event-time hour into hourly_totals (append or overwrite; late events ignored or recomputed); restarts from the first offset after a crash",
+		Options: []roles.Option{hourlyAggregatorInput, hourlyAggregatorSink, hourlyAggregatorLate, hourlyAggregatorTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			g := &HourlyAggregator{
 				Input: hourlyAggregatorInput.Get(a), Sink: hourlyAggregatorSink.Get(a),
-				PerHour: hourlyAggregatorPerHour.Get(a), Timeout: hourlyAggregatorTimeout.Get(a),
+				Late: hourlyAggregatorLate.Get(a), Timeout: hourlyAggregatorTimeout.Get(a),
 			}
 			return g, []sim.TableSpec{
 				{Name: "hourly_totals", Durable: true, Traced: true, States: hourNames},
 				{Name: "progress"},
 				{Name: "windows"},
 				{Name: "members"},
+				{Name: "included", Durable: true},
 			}
 		},
 	})

@@ -7,9 +7,27 @@ import (
 
 // InputLog is a replayable log of yesterday's events: event op sits at
 // offset op, for op = 1..ops, and never changes. It answers a fetch of an
-// offset with that record, or with 404 past the end. Reading it again gives
-// the same input — the premise of a deterministic recomputation.
-type InputLog struct{}
+// offset with that record and its event-time hour, or with 404 past the
+// end. Reading it again gives the same input — the premise of a
+// deterministic recomputation.
+//
+// Events arrive roughly in event-time order: offset op belongs to hour
+// (op-1)/PerHour, except that every LateEvery-th event (0: none) is late —
+// it belongs to the hour before, but sits in the log among the next hour's
+// events, after its own hour has been closed.
+type InputLog struct {
+	PerHour   int64
+	LateEvery int64
+}
+
+// EventHour is the event-time hour of the event at offset op.
+func (l *InputLog) EventHour(op int64) int64 {
+	hour := (op - 1) / l.PerHour
+	if l.LateEvery > 0 && op%l.LateEvery == 0 && hour > 0 && (op-1)%l.PerHour > 0 {
+		return hour - 1
+	}
+	return hour
+}
 
 // Start does nothing: the log only answers.
 func (l *InputLog) Start(*sim.Context) {}
@@ -28,15 +46,21 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	op := sim.OpID(offset)
-	ctx.Send(m.From, fetched{Position: offset, Status: roles.StatusOK, Record: roles.Payload(op)}.encode(envelope{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt}))
+	ctx.Send(m.From, fetched{Position: offset, Status: roles.StatusOK, Record: roles.Payload(op), Hour: l.EventHour(offset)}.encode(envelope{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt}))
 }
+
+var (
+	inputLogPerHour   = roles.Int("per-hour", 3, 1, 1000, "events per hour of event time")
+	inputLogLateEvery = roles.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)")
+)
 
 func init() {
 	roles.Register(&roles.Role{
-		Name: "input-log",
-		Doc:  "a replayable log of yesterday's events, one per operation at offset op; answers fetches",
+		Name:    "input-log",
+		Doc:     "a replayable log of yesterday's events, one per operation at offset op, with its event-time hour; answers fetches",
+		Options: []roles.Option{inputLogPerHour, inputLogLateEvery},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &InputLog{}, nil
+			return &InputLog{PerHour: inputLogPerHour.Get(a), LateEvery: inputLogLateEvery.Get(a)}, nil
 		},
 	})
 }

@@ -1,5 +1,5 @@
 // Package queue is the family of roles around a message log: producers,
-// brokers and consumers; the idempotent producer, Redis-style dedup, a
+// brokers and consumers; SET NX dedup in front of an effect, a
 // replaying broker, the transactional outbox and its relay, and the
 // consumers that are idempotent by design (set instead of increment, upsert
 // on a natural key, recomputed aggregates).
@@ -11,8 +11,8 @@ import (
 )
 
 // Message kinds, sinks and crash points of the queue family: a producer,
-// a broker with offsets and a consumer; the idempotent producer, Redis-style dedup, expiring dedup entries, the
-// transactional outbox, and the idempotent-by-design consumers (set
+// a broker with offsets and a consumer; SET NX dedup, expiring dedup
+// entries, the transactional outbox, and the idempotent-by-design consumers (set
 // instead of increment, upsert on a natural key, recomputed aggregates).
 var (
 	MsgPublish    = roles.Message("publish")     // producer → broker

@@ -134,3 +134,12 @@ func init() {
 		},
 	})
 }
+
+// lineDigits is the width, in decimal digits, of the line field of the
+// unique index's key.
+const lineDigits = 6
+
+// orderLineKey is the unique index's key for the natural key (order, line):
+// a different key for every pair. Ranges: order in [0, roles.TupleHiMax(lineDigits)],
+// line in [0, 10^lineDigits).
+func orderLineKey(order, line int64) int64 { return roles.TupleKey(order, line, lineDigits) }

@@ -7,20 +7,26 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// rightTotals is the invariant "right-totals": every booking ends with the
-// total its first change gave it (the payment's amount). A later change of
-// a booking's total means a payment was counted twice.
+// rightTotals is the invariant "right-totals", read from the writes of
+// every traced "totals" table (a balance consumer's): a booking's stored
+// total never goes back (a stale set overwrote a newer one), and never
+// exceeds the sum of the booking's payments up to the latest one written
+// (a payment counted twice). The row says which payment of its booking
+// wrote it (State), so the booking's first operation is op - State + 1.
 type rightTotals struct {
-	sink  uint8
-	first []int64 // by op: the first total, 0 = none yet
-	wrong string
+	tables [][]bool   // by node, by table: a "totals" table
+	last   []int64    // by booking: the stored total, 0 = none yet
+	paid   []int64    // by booking: the sum of its payments up to the latest written
+	upTo   []sim.OpID // by booking: the latest payment written
+	wrong  string
 }
 
 func newRightTotals(topo *sim.Topology) *rightTotals {
-	r := &rightTotals{sink: 255}
-	for i, name := range topo.Sinks {
-		if name == "balances" {
-			r.sink = uint8(i)
+	r := &rightTotals{tables: make([][]bool, len(topo.Nodes))}
+	for n, spec := range topo.Nodes {
+		r.tables[n] = make([]bool, len(spec.Tables))
+		for t, table := range spec.Tables {
+			r.tables[n][t] = table.Name == "totals" && table.Traced
 		}
 	}
 	return r
@@ -29,22 +35,35 @@ func newRightTotals(topo *sim.Topology) *rightTotals {
 // Name implements sim.Invariant.
 func (r *rightTotals) Name() string { return "right-totals" }
 
+func (r *rightTotals) watched(e *sim.Event) bool {
+	n, t := int(e.Node), int(e.Label)
+	return e.Kind == sim.EvStorePut && n >= 0 && n < len(r.tables) && t < len(r.tables[n]) && r.tables[n][t]
+}
+
 // Record implements sim.Recorder.
 func (r *rightTotals) Record(e *sim.Event) {
-	if e.Kind != sim.EvEffect || e.Label != r.sink || e.Msg.Op <= 0 {
+	if !r.watched(e) || e.Msg.Key <= 0 || e.Msg.Op <= 0 || e.Rec.State <= 0 {
 		return
 	}
-	op := int(e.Msg.Op)
-	for len(r.first) <= op {
-		r.first = append(r.first, 0)
+	b := int(e.Msg.Key)
+	for len(r.last) <= b {
+		r.last, r.paid, r.upTo = append(r.last, 0), append(r.paid, 0), append(r.upTo, 0)
 	}
+	if e.Msg.Op > r.upTo[b] {
+		first := e.Msg.Op - sim.OpID(e.Rec.State) + 1
+		r.upTo[b], r.paid[b] = e.Msg.Op, cumulative(first, e.Msg.Op)
+	}
+	total, booking := e.Rec.Value, strconv.Itoa(b)
 	switch {
-	case r.first[op] == 0:
-		r.first[op] = e.Msg.Value
-	case r.wrong == "" && e.Msg.Value != r.first[op]:
-		r.wrong = "booking " + strconv.Itoa(op) + " shows " + strconv.FormatInt(e.Msg.Value, 10) +
-			" paid at " + e.At.String() + ", but " + strconv.FormatInt(r.first[op], 10) + " was paid"
+	case r.wrong != "":
+	case total < r.last[b]:
+		r.wrong = "booking " + booking + "'s total went back from " + strconv.FormatInt(r.last[b], 10) + " to " +
+			strconv.FormatInt(total, 10) + " at " + e.At.String() + ": an older payment overwrote a newer total"
+	case total > r.paid[b]:
+		r.wrong = "booking " + booking + " shows " + strconv.FormatInt(total, 10) + " paid at " + e.At.String() +
+			", but its payments sum to " + strconv.FormatInt(r.paid[b], 10) + ": a payment counted twice"
 	}
+	r.last[b] = total
 }
 
 // Violation implements sim.Invariant.
@@ -53,14 +72,18 @@ func (r *rightTotals) Violation(bool) string { return r.wrong }
 // Clone implements sim.Invariant.
 func (r *rightTotals) Clone() sim.Invariant {
 	c := *r
-	c.first = append([]int64(nil), r.first...)
+	c.last = append([]int64(nil), r.last...)
+	c.paid = append([]int64(nil), r.paid...)
+	c.upTo = append([]sim.OpID(nil), r.upTo...)
 	return &c
 }
 
 // AppendState implements sim.Invariant.
 func (r *rightTotals) AppendState(b []byte) []byte {
-	for _, v := range r.first {
-		b = strconv.AppendInt(b, v, 10)
+	for i := range r.last {
+		b = strconv.AppendInt(b, r.last[i], 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r.upTo[i]), 10)
 		b = append(b, ',')
 	}
 	if r.wrong != "" {
@@ -72,7 +95,7 @@ func (r *rightTotals) AppendState(b []byte) []byte {
 func init() {
 	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "right-totals",
-		Doc:  "every booking's paid total ends as its payment's amount: a total that changes again counted a payment twice",
+		Doc:  "a booking's paid total never goes back (a stale set) and never exceeds the sum of its payments (a payment counted twice)",
 		New:  func(topo *sim.Topology) sim.Invariant { return newRightTotals(topo) },
 	})
 }

@@ -103,21 +103,23 @@ func decodeFetch(m sim.Message) fetch { return fetch{Position: m.Key} }
 
 // fetched answers a fetch (MsgOutboxRow, MsgInputRecord). Slots: Key = the
 // position asked for; Status = 200, or statusEndOfLog when there is no
-// entry there (yet); Payload = the entry's record (0 at the end).
+// entry there (yet); Payload = the entry's record (0 at the end); Value =
+// the event-time hour of an input log's event (0 otherwise).
 type fetched struct {
 	Position int64
 	Status   int32
 	Record   int64
+	Hour     int64
 }
 
 func (v fetched) encode(e envelope) sim.Message {
 	m := e.Message()
-	m.Key, m.Status, m.Payload = v.Position, v.Status, v.Record
+	m.Key, m.Status, m.Payload, m.Value = v.Position, v.Status, v.Record, v.Hour
 	return m
 }
 
 func decodeFetched(m sim.Message) fetched {
-	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload}
+	return fetched{Position: m.Key, Status: m.Status, Record: m.Payload, Hour: m.Value}
 }
 
 // logRow is a broker's log entry, keyed by offset (the broker's and the
@@ -161,55 +163,6 @@ func (v opRow) encode() sim.Record {
 
 func decodeOpRow(r sim.Record) opRow {
 	return opRow{State: r.State, Attempt: int32(r.Value), Sequence: r.Aux}
-}
-
-// sessionRow is an idempotent producer's session (row 0). Slots: Value =
-// the producer id (one per session); Aux = the last sequence number given
-// in it; At = when it was written (0: now).
-type sessionRow struct {
-	ProducerID   int64
-	LastSequence int64
-	At           sim.Time
-}
-
-func (v sessionRow) encode() sim.Record {
-	return sim.Record{Value: v.ProducerID, Aux: v.LastSequence, At: v.At}
-}
-
-func decodeSessionRow(r sim.Record) sessionRow {
-	return sessionRow{ProducerID: r.Value, LastSequence: r.Aux, At: r.At}
-}
-
-// pidLogRow is a pid-broker's log entry, keyed by offset. Slots: Value =
-// the operation; Aux = the producer id; Status = the sequence number (a
-// producer's sequence numbers stay far below 2^31: one per operation).
-type pidLogRow struct {
-	Op         sim.OpID
-	ProducerID int64
-	Sequence   int32
-}
-
-func (v pidLogRow) encode() sim.Record {
-	return sim.Record{Value: int64(v.Op), Aux: v.ProducerID, Status: v.Sequence}
-}
-
-func decodePidLogRow(r sim.Record) pidLogRow {
-	return pidLogRow{Op: sim.OpID(r.Value), ProducerID: r.Aux, Sequence: r.Status}
-}
-
-// producerRow is a pid-broker's last append per producer id. Slots: Value
-// = the last sequence number appended; Aux = its offset.
-type producerRow struct {
-	LastSequence int64
-	Offset       int64
-}
-
-func (v producerRow) encode() sim.Record {
-	return sim.Record{Value: v.LastSequence, Aux: v.Offset}
-}
-
-func decodeProducerRow(r sim.Record) producerRow {
-	return producerRow{LastSequence: r.Value, Offset: r.Aux}
 }
 
 // placedOrderRow is an outbox service's committed order (keyed by op).
@@ -274,46 +227,6 @@ func decodeRelayStateRow(r sim.Record) relayStateRow {
 	return relayStateRow{Phase: r.State, Sequence: r.Value, Op: sim.OpID(r.Aux)}
 }
 
-// redisKeyRow is a Redis consumer's dedup key for one operation (op:K).
-// Slots: State = redisProcessing or redisDone; Value = the session that
-// wrote it (the lock's owner); At = when it was written (0: now).
-type redisKeyRow struct {
-	State   int32
-	Session int64
-	At      sim.Time
-}
-
-func (v redisKeyRow) encode() sim.Record {
-	return sim.Record{State: v.State, Value: v.Session, At: v.At}
-}
-
-func decodeRedisKeyRow(r sim.Record) redisKeyRow {
-	return redisKeyRow{State: r.State, Session: r.Value, At: r.At}
-}
-
-// inflightRow is the offset a consumer commits once its charge returns
-// (keyed by op). Slots: Value = the offset.
-type inflightRow struct {
-	Offset int64
-}
-
-func (v inflightRow) encode() sim.Record { return sim.Record{Value: v.Offset} }
-
-func decodeInflightRow(r sim.Record) inflightRow { return inflightRow{Offset: r.Value} }
-
-// consumerSessionRow is a consumer process's session (row 0). Slots: Value
-// = the session number (one per start); At = when it began (0: now).
-type consumerSessionRow struct {
-	Session int64
-	At      sim.Time
-}
-
-func (v consumerSessionRow) encode() sim.Record { return sim.Record{Value: v.Session, At: v.At} }
-
-func decodeConsumerSessionRow(r sim.Record) consumerSessionRow {
-	return consumerSessionRow{Session: r.Value, At: r.At}
-}
-
 // hourEmitted names the hour an aggregator has just written, for the
 // after-emit crash point (it is never sent). Slots: Op = the hour's last
 // event; Key = the hour.
@@ -367,59 +280,59 @@ func decodeJobRow(r sim.Record) jobRow {
 	return jobRow{Next: r.Value, Attempt: int32(r.Aux), Finished: r.State != 0}
 }
 
-// openHourRow is an open hour's running total (keyed by hour). Slots:
-// Value = the running total; Aux = the events so far.
+// openHourRow is an hour's running total (keyed by hour). Slots: Value =
+// the running total; State = the events so far; Aux = the total last
+// written to the sink; Status = 1 once the hour has been emitted and is
+// kept for late events.
 type openHourRow struct {
-	Total  int64
-	Events int64
+	Total   int64
+	Events  int32
+	Written int64
+	Emitted bool
 }
 
-func (v openHourRow) encode() sim.Record { return sim.Record{Value: v.Total, Aux: v.Events} }
+func (v openHourRow) encode() sim.Record {
+	return sim.Record{Value: v.Total, State: v.Events, Aux: v.Written, Status: boolInt32(v.Emitted)}
+}
 
-func decodeOpenHourRow(r sim.Record) openHourRow { return openHourRow{Total: r.Value, Events: r.Aux} }
+func decodeOpenHourRow(r sim.Record) openHourRow {
+	return openHourRow{Total: r.Value, Events: r.State, Written: r.Aux, Emitted: r.Status == 1}
+}
 
 // memberRow is the hour an event was counted in (keyed by op). Slots:
-// Value = the hour.
+// Value = the hour; State = 1 once a write to the sink included it.
 type memberRow struct {
-	Hour int64
+	Hour    int64
+	Written bool
 }
 
-func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour} }
+func (v memberRow) encode() sim.Record { return sim.Record{Value: v.Hour, State: boolInt32(v.Written)} }
 
-func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value} }
+func decodeMemberRow(r sim.Record) memberRow { return memberRow{Hour: r.Value, Written: r.State == 1} }
 
-// orderLineRow is a row of the order-lines table (keyed by row id). Slots:
-// State = the line id; Value = the order id.
-type orderLineRow struct {
-	Line  int32
-	Order int64
+// boolInt32 is 1 for true, 0 for false: a flag in a record slot.
+func boolInt32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
-func (v orderLineRow) encode() sim.Record { return sim.Record{State: v.Line, Value: v.Order} }
-
-func decodeOrderLineRow(r sim.Record) orderLineRow {
-	return orderLineRow{Line: r.State, Order: r.Value}
-}
-
-// rowIDRow holds a row id: a unique index entry's row, or a table's last
-// row id (row 0 of a counter). Slots: Value = the row id; At = when it was
-// written (0: now).
-type rowIDRow struct {
-	RowID int64
-	At    sim.Time
-}
-
-func (v rowIDRow) encode() sim.Record { return sim.Record{Value: v.RowID, At: v.At} }
-
-func decodeRowIDRow(r sim.Record) rowIDRow { return rowIDRow{RowID: r.Value, At: r.At} }
-
-// balanceRow is a booking's paid total (keyed by op). Slots: Value = the
-// total; At = when it was written (0: now).
+// balanceRow is a booking's paid total (keyed by booking). Slots: Value =
+// the total; Aux = the version of the total (the number, within its
+// booking, of the latest payment it includes); State = the number of the
+// payment whose delivery wrote the row; At = when it was written (0: now).
 type balanceRow struct {
-	Total int64
-	At    sim.Time
+	Total   int64
+	Version int64
+	Payment int32
+	At      sim.Time
 }
 
-func (v balanceRow) encode() sim.Record { return sim.Record{Value: v.Total, At: v.At} }
+func (v balanceRow) encode() sim.Record {
+	return sim.Record{Value: v.Total, Aux: v.Version, State: v.Payment, At: v.At}
+}
 
-func decodeBalanceRow(r sim.Record) balanceRow { return balanceRow{Total: r.Value, At: r.At} }
+func decodeBalanceRow(r sim.Record) balanceRow {
+	return balanceRow{Total: r.Value, Version: r.Aux, Payment: r.State, At: r.At}
+}
