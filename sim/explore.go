@@ -310,7 +310,6 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	if err != nil {
 		return nil, err
 	}
-	root.noDigest = true // nothing in a search reads the trace digest
 	e := newExplorer(opt, every, window)
 	return e.run(root), nil
 }

@@ -101,6 +101,7 @@ func (e *explorer) run(root *World) *ExploreResult {
 		e.spec = startSpeculation(e, e.opt.Workers-1)
 		defer e.spec.stop()
 	}
+	root.noDigest = true // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
 	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
