@@ -101,6 +101,7 @@ func (e *explorer) run(root *World) *ExploreResult {
 		e.spec = startSpeculation(e, e.opt.Workers-1)
 		defer e.spec.stop()
 	}
+	root.noDigest = true // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
 	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
@@ -227,9 +228,18 @@ func (e *explorer) compute(top int) transition {
 		e.rebuild(top)
 	}
 	budget := e.left(f.faults)
-	child := e.acquire()
+	var child *worldBuf
+	if budget == 0 && top%e.every != 0 {
+		// No budget left: this step has one alternative (every choice
+		// that costs nothing offers one answer), so the level is done
+		// after it and gives up its world (search releases it). Step
+		// that world itself instead of a copy.
+		child, f.world = f.world, nil
+	} else {
+		child = e.acquire()
+		child.w.CopyFrom(f.world.w)
+	}
 	cw := child.w
-	cw.CopyFrom(f.world.w)
 	e.sc.reset(f.vec, budget)
 	cw.SetChooser(&e.sc)
 	stepped := cw.Step()
@@ -340,7 +350,7 @@ func (e *explorer) acquire() *worldBuf {
 		e.pool = e.pool[:n-1]
 		return b
 	}
-	return &worldBuf{w: &World{}}
+	return &worldBuf{w: &World{noDigest: true}} // nothing in a search reads the trace digest
 }
 
 // note records the peak of the counted bytes, with extra bytes of a child

@@ -51,13 +51,11 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 		}
 		for t := range ns.tables {
 			tb := &ns.tables[t]
-			s.word(uint64(len(tb.keys)))
-			for r := range tb.keys {
-				row := &tb.rows[r]
-				s.pair(uint64(tb.keys[r]), pack32(row.State, row.Status))
-				s.pair(uint64(row.Value), uint64(row.Aux))
-				s.word(uint64(w.now - row.At))
+			if len(tb.keys) == 0 {
+				s.word(0)
+				continue
 			}
+			s.pair(tb.rowsHash(), uint64(w.now-tb.rows[0].At))
 		}
 	}
 	s.word(0xf1)
@@ -121,4 +119,29 @@ func sortByQueueOrder(order []int32, items []item) {
 		}
 		order[j] = x
 	}
+}
+
+// rowsHash is the hash of a non-empty table's rows with every row's age
+// taken relative to the first row's (At₀ − Atᵢ): together with the first
+// row's age (now − At₀), which hashState mixes in beside it, that is
+// exactly the rows' ages relative to now, so the fingerprint tells apart
+// the same states as when each row's age is hashed. The part that does
+// not depend on now is cached in the table until its next write, so a
+// step re-hashes only the tables it wrote.
+func (t *Table) rowsHash() uint64 {
+	if t.fp != 0 {
+		return t.fp
+	}
+	var s stateHasher
+	s.h, s.g = 0x2545f4914f6cdd1d, uint64(len(t.keys))
+	at0 := t.rows[0].At
+	for r := range t.keys {
+		row := &t.rows[r]
+		s.pair(uint64(t.keys[r]), pack32(row.State, row.Status))
+		s.pair(uint64(row.Value), uint64(row.Aux))
+		s.word(uint64(at0 - row.At))
+	}
+	fp := uint64(s.sum()) | 1 // never 0, the mark of "not computed"
+	t.fp = fp
+	return fp
 }

@@ -18,6 +18,9 @@ type Record struct {
 type Table struct {
 	keys []int64
 	rows []Record
+	// fp caches the rows' contribution to the world's fingerprint (see
+	// Table.rowsHash); 0 means not computed. Every write resets it.
+	fp uint64
 }
 
 func (t *Table) find(key int64) (int, bool) {
@@ -36,6 +39,7 @@ func (t *Table) Get(key int64) (Record, bool) {
 
 // Put stores r under key, replacing any previous row.
 func (t *Table) Put(key int64, r Record) {
+	t.fp = 0
 	i, ok := t.find(key)
 	if ok {
 		t.rows[i] = r
@@ -55,6 +59,7 @@ func (t *Table) Delete(key int64) {
 	if !ok {
 		return
 	}
+	t.fp = 0
 	t.keys = append(t.keys[:i], t.keys[i+1:]...)
 	t.rows = append(t.rows[:i], t.rows[i+1:]...)
 }
@@ -69,10 +74,12 @@ func (t *Table) At(i int) (int64, Record) { return t.keys[i], t.rows[i] }
 func (t *Table) Clear() {
 	t.keys = t.keys[:0]
 	t.rows = t.rows[:0]
+	t.fp = 0
 }
 
 // copyFrom makes t an independent copy of src, reusing t's capacity.
 func (t *Table) copyFrom(src *Table) {
 	t.keys = append(t.keys[:0], src.keys...)
 	t.rows = append(t.rows[:0], src.rows...)
+	t.fp = src.fp
 }
