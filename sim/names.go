@@ -121,8 +121,10 @@ var choiceKindKeys = func() (keys [256]uint64) {
 // nodes, message kind and crash point, its operation, attempt and copy.
 // Everything but the occurrence: two choices with the same key are the
 // same decision asked again. The world stamps it into Choice.Key.
-func (t *Topology) ChoiceKey(c *Choice) uint64 {
-	k := t.keys()
+func (t *Topology) ChoiceKey(c *Choice) uint64 { return t.keys().choiceKey(c) }
+
+// choiceKey is ChoiceKey over the keys of a topology's names.
+func (k *nameKeys) choiceKey(c *Choice) uint64 {
 	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
 	if c.Peer != NoNode {
 		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))

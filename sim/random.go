@@ -26,14 +26,17 @@ func NewRandom(seed uint64) *Random {
 }
 
 // Choose implements Chooser.
-func (r *Random) Choose(c Choice) int {
+func (r *Random) Choose(c Choice) int { return r.choose(&c) }
+
+// choose is Choose on the caller's copy of the choice.
+func (r *Random) choose(c *Choice) int {
 	if c.Kind.IsFault() {
 		switch {
 		case c.P <= 0:
 			return 0
 		case c.P >= 1:
 			return 1
-		case unit(r.draw(&c)) < c.P:
+		case unit(r.draw(c)) < c.P:
 			return 1
 		}
 		return 0
@@ -41,7 +44,7 @@ func (r *Random) Choose(c Choice) int {
 	if c.N <= 1 {
 		return 0
 	}
-	return int(below(r.draw(&c), uint64(c.N)))
+	return int(below(r.draw(c), uint64(c.N)))
 }
 
 // draw returns the 64 random bits of c: the seed, c's key and its

@@ -172,7 +172,10 @@ type keyStamper struct{ w *World }
 
 // Choose implements Chooser.
 func (s *keyStamper) Choose(c Choice) int {
-	c.Key = s.w.cfg.Topology.ChoiceKey(&c)
+	c.Key = s.w.names.choiceKey(&c)
+	if r, ok := s.w.chooser.(*Random); ok {
+		return r.choose(&c) // a seeded run: no second interface call, no copy
+	}
 	return s.w.chooser.Choose(c)
 }
 
