@@ -43,6 +43,7 @@ func (r *Runs) SetDigest(on bool) {
 func (r *Runs) Run(seed uint64) *Outcome {
 	r.rng.reset(seed)
 	r.w.reset(&r.rng, nil)
+	r.w.quiet = !r.digest && len(r.w.invs) == 0 && len(r.w.metrics) == 0
 	for r.w.Step() {
 	}
 	r.w.outcomeInto(&r.out)
