@@ -5,6 +5,13 @@
 # engine's reused-world runs (sim.Runs, what a batch can use) from
 # BenchmarkDoubleBillingRuns. Not part of CI: make bench-peer.
 #
+# The two run in ROUNDS (default 5) interleaved pairs, and the medians are
+# compared, so that a neighbour's burst of load does not decide the ratio.
+# Two measures: wall time (once: the whole process, start-up included;
+# SimPy: its own loop, interpreter start-up excluded) and CPU time, the
+# "per core" measure that a loaded machine disturbs least (once: user + sys
+# of the whole process; SimPy: process_time of its loop).
+#
 # Needs Debian's python3-simpy3 (apt-get install -y python3-simpy3) for
 # /usr/bin/python3, and Go. SEEDS (default 3000) seeds per semantics.
 # Exit status 2 when a tool is missing.
@@ -15,6 +22,7 @@ root="$(cd "$here/.." && pwd)"
 GO="${GO:-go}"
 PY="${PYTHON:-/usr/bin/python3}"
 SEEDS="${SEEDS:-3000}"
+ROUNDS="${ROUNDS:-5}"
 
 "$PY" -c 'import simpy' 2>/dev/null ||
 	{ echo "peer.sh: SimPy not found for $PY — install it with: apt-get install -y python3-simpy3" >&2; exit 2; }
@@ -37,21 +45,31 @@ awk '
 	{ skip = 0; print }
 ' "$root/scenarios/catalog/double-billing.yaml" >"$work/double-billing-10.yaml"
 
-now_ns() { date +%s%N; }
-
-t0="$(now_ns)"
-"${pin[@]}" "$work/once" matrix -f "$work/double-billing-10.yaml" --workers 1 --seeds "$SEEDS" >"$work/matrix.out"
-t1="$(now_ns)"
 once_runs=$((2 * SEEDS))
-once_rate=$((once_runs * 1000000000 / (t1 - t0)))
+TIMEFORMAT='%3R %3U %3S'
+for round in $(seq "$ROUNDS"); do
+	# once: wall and CPU seconds of the whole process.
+	{ time "${pin[@]}" "$work/once" matrix -f "$work/double-billing-10.yaml" --workers 1 --seeds "$SEEDS" >"$work/matrix.out"; } 2>"$work/time.out"
+	tail -n 1 "$work/time.out" | awk -v n="$once_runs" '{ printf "%d %d\n", n / $1, n / ($2 + $3) }' >>"$work/once.rates"
+	"${pin[@]}" "$PY" "$here/simpy_double_billing.py" "$SEEDS" both cb >"$work/simpy.out"
+	wall="$(sed -n 's/.* = \([0-9]*\) runs\/s.*/\1/p' "$work/simpy.out" | head -1)"
+	cpu="$(sed -n 's/^simpy-cpu: .* = \([0-9]*\) runs\/s.*/\1/p' "$work/simpy.out")"
+	echo "$wall $cpu" >>"$work/simpy.rates"
+done
 
-"${pin[@]}" "$PY" "$here/simpy_double_billing.py" "$SEEDS" both cb >"$work/simpy.out"
-simpy_rate="$(sed -n 's/.* = \([0-9]*\) runs\/s.*/\1/p' "$work/simpy.out")"
+# median COLUMN FILE
+median() { sort -n -k"$1" "$2" | awk -v c="$1" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+once_wall="$(median 1 "$work/once.rates")" once_cpu="$(median 2 "$work/once.rates")"
+simpy_wall="$(median 1 "$work/simpy.rates")" simpy_cpu="$(median 2 "$work/simpy.rates")"
 
 bench_rates="$(cd "$root" && "${pin[@]}" "$GO" test ./sim/ -run '^$' -bench 'DoubleBillingRuns/' -benchtime 2s |
 	awk '/runs\/s/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "runs/s") r += $i; n++ } END { if (n) printf "%d", r / n }')"
 
-echo "== double-billing, 10 operations, alo + idem, seeds 1..$SEEDS each, one core"
-cat "$work/simpy.out"
-printf 'once matrix --workers 1 (whole process)  %8d runs/s  %6.1fx SimPy\n' "$once_rate" "$(echo "$once_rate / $simpy_rate" | bc -l)"
-printf 'sim.Runs (reused world, no digest)       %8d runs/s  %6.1fx SimPy\n' "$bench_rates" "$(echo "$bench_rates / $simpy_rate" | bc -l)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%6.1fx", a / b }'; }
+echo "== double-billing, 10 operations, alo + idem, seeds 1..$SEEDS each, one core, median of $ROUNDS interleaved rounds"
+sed '/^simpy-/d' "$work/simpy.out"
+printf 'SimPy (its loop)                         %8d runs/s wall  %8d runs/s CPU\n' "$simpy_wall" "$simpy_cpu"
+printf 'once matrix --workers 1 (whole process)  %8d runs/s wall  %8d runs/s CPU  %s SimPy wall  %s SimPy CPU\n' \
+	"$once_wall" "$once_cpu" "$(ratio "$once_wall" "$simpy_wall")" "$(ratio "$once_cpu" "$simpy_cpu")"
+printf 'sim.Runs (reused world, no digest)       %8d runs/s wall                      %s SimPy wall\n' \
+	"$bench_rates" "$(ratio "$bench_rates" "$simpy_wall")"

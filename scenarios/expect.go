@@ -123,13 +123,21 @@ type Tally struct {
 // Add folds one outcome in.
 func (t *Tally) Add(o *sim.Outcome) {
 	t.Runs++
+	lost, dup := false, false // one pass over the operations
+	for i := range o.Ops {
+		op := &o.Ops[i]
+		lost = lost || op.Verdict == sim.Lost
+		dup = dup || op.Verdict == sim.Duplicated
+		t.Effects += int(op.Effects)
+	}
+	t.Ops += len(o.Ops)
 	if o.Finished() {
 		t.Finished++
-		if o.Count(sim.Lost) > 0 {
+		if lost {
 			t.WithLost++
 		}
 	}
-	if o.Count(sim.Duplicated) > 0 {
+	if dup {
 		t.WithDup++
 	}
 	for _, inv := range o.Invariants {
@@ -137,10 +145,6 @@ func (t *Tally) Add(o *sim.Outcome) {
 			t.InvViolated++
 			break
 		}
-	}
-	for _, op := range o.Ops {
-		t.Ops++
-		t.Effects += int(op.Effects)
 	}
 	if len(t.Metrics) < len(o.Metrics) {
 		t.Metrics = append(t.Metrics, make([]ExactSum, len(o.Metrics)-len(t.Metrics))...)

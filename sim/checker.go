@@ -213,49 +213,30 @@ func (c *Checker) tally(op OpID) *OpTally {
 	return &c.ops[op]
 }
 
+// Ignores reports whether Record ignores every event of kind k: a world
+// that nothing else reads the trace of only counts such events (see
+// World.quiet). It must agree with Record's switch (TestCheckerIgnores).
+func (c *Checker) Ignores(k EventKind) bool {
+	switch k {
+	case EvTimerFire, EvRestart, EvStoreGet, EvStorePut, EvStoreDelete, EvResume:
+		return true
+	}
+	return false
+}
+
 // Record implements Recorder.
 func (c *Checker) Record(e *Event) {
 	switch e.Kind {
 	case EvSend:
-		if e.Node == c.obs.Origin && e.Msg.Kind == c.obs.Request {
-			if t := c.tally(e.Msg.Op); t != nil {
-				t.Attempts++
-			}
-		}
+		c.sent(e.Node, e.Msg.Kind, e.Msg.Op)
 	case EvDeliver:
-		if e.Node == c.obs.Processor && e.Msg.Kind == c.obs.Request {
-			if t := c.tally(e.Msg.Op); t != nil {
-				t.Deliveries++
-			}
-		}
+		c.delivered(e.Node, e.Msg.Kind, e.Msg.Op)
 	case EvEffect:
-		if i := c.slotOf(e.Label); i >= 0 {
-			if t := c.tally(e.Msg.Op); t != nil {
-				t.Sinks[i]++
-			}
-		}
+		c.effect(SinkID(e.Label), e.Msg.Op)
 	case EvOutcome:
-		if t := c.tally(e.Msg.Op); t != nil {
-			t.Outcomes++
-			res := outcomeResult{value: e.Msg.Value, status: e.Msg.Status}
-			seen := false
-			for i := int32(0); i < t.nDistinct; i++ {
-				seen = seen || t.distinct[i] == res
-			}
-			if !seen && t.nDistinct < maxDistinct {
-				t.distinct[t.nDistinct] = res
-				t.nDistinct++
-			}
-		}
+		c.outcome(e.Msg.Op, e.Msg.Value, e.Msg.Status)
 	case EvDrop:
-		switch e.Reason {
-		case DropLoss:
-			c.faults.Loss++
-		case DropPartition:
-			c.faults.Partition++
-		case DropDown:
-			c.faults.Down++
-		}
+		c.dropped(e.Reason)
 	case EvDuplicate:
 		c.faults.Duplicate++
 	case EvSlow:
@@ -268,6 +249,65 @@ func (c *Checker) Record(e *Event) {
 		c.faults.Late++
 	case EvPreempt:
 		c.faults.Preempt++
+	}
+}
+
+// The parts of Record a quiet world (World.quiet) calls without building
+// the event: each takes the fields of the event that Record reads.
+
+// sent records an EvSend by node of a message of kind for op.
+func (c *Checker) sent(node NodeID, kind MsgKind, op OpID) {
+	if node == c.obs.Origin && kind == c.obs.Request {
+		if t := c.tally(op); t != nil {
+			t.Attempts++
+		}
+	}
+}
+
+// delivered records an EvDeliver to node of a message of kind for op.
+func (c *Checker) delivered(node NodeID, kind MsgKind, op OpID) {
+	if node == c.obs.Processor && kind == c.obs.Request {
+		if t := c.tally(op); t != nil {
+			t.Deliveries++
+		}
+	}
+}
+
+// effect records an EvEffect of op on sink.
+func (c *Checker) effect(sink SinkID, op OpID) {
+	if i := c.slotOf(uint8(sink)); i >= 0 {
+		if t := c.tally(op); t != nil {
+			t.Sinks[i]++
+		}
+	}
+}
+
+// outcome records an EvOutcome: the client accepted value with status
+// for op.
+func (c *Checker) outcome(op OpID, value int64, status int32) {
+	if t := c.tally(op); t != nil {
+		t.Outcomes++
+		res := outcomeResult{value: value, status: status}
+		seen := false
+		for i := int32(0); i < t.nDistinct; i++ {
+			seen = seen || t.distinct[i] == res
+		}
+		if !seen && t.nDistinct < maxDistinct {
+			t.distinct[t.nDistinct] = res
+			t.nDistinct++
+		}
+	}
+}
+
+// dropped records an EvDrop for reason.
+func (c *Checker) dropped(reason DropReason) {
+	switch reason {
+	case DropLoss:
+		c.faults.Loss++
+	case DropPartition:
+		c.faults.Partition++
+	case DropDown:
+		c.faults.Down++
 	}
 }
 

@@ -24,6 +24,11 @@ func (c *Context) Semantics() Semantics { return c.w.cfg.Semantics }
 
 func (c *Context) down() bool { return c.w.nodes[c.node].down }
 
+// countOnly says whether an event of this node is only counted, and
+// handed to the checker's part that reads it, rather than built
+// (World.quiet): a paused node's events are held, so they are built.
+func (c *Context) countOnly() bool { return c.w.quiet && !c.w.nodes[c.node].paused }
+
 // emit records e now, or holds it until the node resumes if it is paused.
 func (c *Context) emit(e *Event) {
 	if ns := &c.w.nodes[c.node]; ns.paused {
@@ -48,15 +53,25 @@ func (c *Context) Send(to NodeID, m Message) {
 	m.ID = w.msgID
 	m.From = c.node
 	m.To = to
-	e := w.event(EvSend, c.node, to)
-	e.Msg = m
-	w.emit(e)
+	if w.quiet {
+		w.events++
+		w.checker.sent(c.node, m.Kind, m.Op)
+	} else {
+		e := w.event(EvSend, c.node, to)
+		e.Msg = m
+		w.emit(e)
+	}
 	w.out = m // the network gets a pointer to the world's copy: no allocation
 	fate := w.cfg.Network.Transmit(&w.stamp, &w.out, w.now)
 	if fate.Delay < 0 || fate.DupDelay < 0 {
 		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
 	}
 	if fate.Drop != 0 {
+		if w.quiet {
+			w.events++
+			w.checker.dropped(fate.Drop)
+			return
+		}
 		e := w.event(EvDrop, c.node, to)
 		e.Reason = fate.Drop
 		e.Msg = m
@@ -138,7 +153,9 @@ func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
 	}
 	t, traced := c.table(id)
 	r, ok := t.Get(key)
-	if traced {
+	if traced && c.countOnly() {
+		c.w.events++ // Checker.Ignores(EvStoreGet)
+	} else if traced {
 		e := c.w.event(EvStoreGet, c.node, NoNode)
 		e.Label = uint8(id)
 		e.Found = ok
@@ -160,7 +177,9 @@ func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 	}
 	t, traced := c.table(id)
 	t.Put(key, r)
-	if traced {
+	if traced && c.countOnly() {
+		c.w.events++ // Checker.Ignores(EvStorePut)
+	} else if traced {
 		e := c.w.event(EvStorePut, c.node, NoNode)
 		e.Label = uint8(id)
 		e.Msg.Key, e.Msg.Op = key, op
@@ -182,7 +201,9 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 	}
 	t, traced := c.table(id)
 	t.Delete(key)
-	if traced {
+	if traced && c.countOnly() {
+		c.w.events++ // Checker.Ignores(EvStoreDelete)
+	} else if traced {
 		e := c.w.event(EvStoreDelete, c.node, NoNode)
 		e.Label = uint8(id)
 		e.Found = expired
@@ -203,6 +224,11 @@ func (c *Context) Effect(sink SinkID, op OpID, value int64) {
 	if c.down() {
 		return
 	}
+	if c.countOnly() {
+		c.w.events++
+		c.w.checker.effect(sink, op)
+		return
+	}
 	e := c.w.event(EvEffect, c.node, NoNode)
 	e.Label = uint8(sink)
 	e.Msg.Op = op
@@ -215,6 +241,11 @@ func (c *Context) Effect(sink SinkID, op OpID, value int64) {
 // (response consistency).
 func (c *Context) Outcome(op OpID, value int64, status int32) {
 	if c.down() {
+		return
+	}
+	if c.countOnly() {
+		c.w.events++
+		c.w.checker.outcome(op, value, status)
 		return
 	}
 	e := c.w.event(EvOutcome, c.node, NoNode)

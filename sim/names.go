@@ -32,6 +32,55 @@ type nameKeys struct {
 	sinks    []uint64
 	points   []uint64
 	tables   [][]uint64 // by node, then table
+	// prefixes holds, for a small topology, the running hash of a
+	// choice's kind, node, peer and message kind (choiceKey's first
+	// folds), indexed by prefixIndex: a seeded run asks two choices per
+	// send, and these folds are most of their key.
+	prefixes []uint64
+}
+
+// maxPrefixes bounds the prefix table of one topology (16 KiB): a matrix
+// builds a topology per row.
+const maxPrefixes = 2048
+
+// prefixIndex returns where c's prefix is in k.prefixes, or -1 when the
+// table is absent or c names something outside it.
+func (k *nameKeys) prefixIndex(c *Choice) int {
+	n, m := len(k.nodes), len(k.messages)
+	peer := int(c.Peer)
+	switch {
+	case c.Peer == NoNode:
+		peer = n // the last peer slot
+	case peer >= n:
+		return -1
+	}
+	if k.prefixes == nil || int(c.Kind) >= len(choiceKinds) || int(c.Node) >= n || int(c.Msg) >= max(m, 1) {
+		return -1
+	}
+	return ((int(c.Kind)*n+int(c.Node))*(n+1)+peer)*max(m, 1) + int(c.Msg)
+}
+
+// fillPrefixes computes the prefix table when it is small enough.
+func (k *nameKeys) fillPrefixes() {
+	n, m := len(k.nodes), max(len(k.messages), 1)
+	size := len(choiceKinds) * n * (n + 1) * m
+	if size > maxPrefixes {
+		return
+	}
+	k.prefixes = make([]uint64, size)
+	for kind := range len(choiceKinds) {
+		for node := range n {
+			for peer := 0; peer <= n; peer++ {
+				for msg := range m {
+					c := Choice{Kind: ChoiceKind(kind), Node: NodeID(node), Peer: NodeID(peer), Msg: MsgKind(msg)}
+					if peer == n {
+						c.Peer = NoNode
+					}
+					k.prefixes[k.prefixIndex(&c)] = k.prefix(&c)
+				}
+			}
+		}
+	}
 }
 
 func keysOf(names []string) []uint64 {
@@ -66,6 +115,7 @@ func newNameKeys(t *Topology) *nameKeys {
 			k.tables[i][j] = keyOfName(tb.Name, j)
 		}
 	}
+	k.fillPrefixes()
 	return k
 }
 
@@ -121,8 +171,25 @@ var choiceKindKeys = func() (keys [256]uint64) {
 // nodes, message kind and crash point, its operation, attempt and copy.
 // Everything but the occurrence: two choices with the same key are the
 // same decision asked again. The world stamps it into Choice.Key.
-func (t *Topology) ChoiceKey(c *Choice) uint64 {
-	k := t.keys()
+func (t *Topology) ChoiceKey(c *Choice) uint64 { return t.keys().choiceKey(c) }
+
+// choiceKey is ChoiceKey over the keys of a topology's names.
+func (k *nameKeys) choiceKey(c *Choice) uint64 {
+	var h uint64
+	if i := k.prefixIndex(c); i >= 0 {
+		h = k.prefixes[i]
+	} else {
+		h = k.prefix(c)
+	}
+	if c.Kind.AtPoint() {
+		h = foldKey(h, keyAt(k.points, int(c.Point)))
+	}
+	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)
+	return splitmix(h)
+}
+
+// prefix is the running hash of c's kind, node, peer and message kind.
+func (k *nameKeys) prefix(c *Choice) uint64 {
 	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
 	if c.Peer != NoNode {
 		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))
@@ -130,11 +197,7 @@ func (t *Topology) ChoiceKey(c *Choice) uint64 {
 	if c.Msg != 0 {
 		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
 	}
-	if c.Kind.AtPoint() {
-		h = foldKey(h, keyAt(k.points, int(c.Point)))
-	}
-	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)
-	return splitmix(h)
+	return h
 }
 
 // foldKey folds w into the running hash h (multiply and xor-shift, as the

@@ -44,27 +44,37 @@ type queue struct {
 func (q *queue) len() int { return len(q.items) }
 
 func (q *queue) push(it item) {
-	q.items = append(q.items, it)
-	i := len(q.items) - 1
+	q.items = append(q.items, item{})
+	items := q.items
+	// Sift up with a hole: parents move down one copy each, and it is
+	// written once where it belongs (no swaps of whole items).
+	i := len(items) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !q.items[i].less(&q.items[p]) {
+		if !it.less(&items[p]) {
 			break
 		}
-		q.items[i], q.items[p] = q.items[p], q.items[i]
+		items[i] = items[p]
 		i = p
 	}
+	items[i] = it
 }
 
 // peek returns the smallest item; the queue must not be empty.
 func (q *queue) peek() *item { return &q.items[0] }
 
+// pop removes and returns the smallest item; the queue must not be
+// empty. The last item fills the hole left at the root, sifted down with
+// one copy per level.
 func (q *queue) pop() item {
-	top := q.items[0]
-	last := len(q.items) - 1
-	q.items[0] = q.items[last]
-	q.items = q.items[:last]
-	n := last
+	items := q.items
+	top := items[0]
+	n := len(items) - 1
+	if n == 0 {
+		q.items = items[:0]
+		return top
+	}
+	last := &items[n]
 	i := 0
 	for {
 		first := 4*i + 1
@@ -72,20 +82,19 @@ func (q *queue) pop() item {
 			break
 		}
 		m := first
-		end := first + 4
-		if end > n {
-			end = n
-		}
+		end := min(first+4, n)
 		for c := first + 1; c < end; c++ {
-			if q.items[c].less(&q.items[m]) {
+			if items[c].less(&items[m]) {
 				m = c
 			}
 		}
-		if !q.items[m].less(&q.items[i]) {
+		if !items[m].less(last) {
 			break
 		}
-		q.items[i], q.items[m] = q.items[m], q.items[i]
+		items[i] = items[m]
 		i = m
 	}
+	items[i] = *last
+	q.items = items[:n]
 	return top
 }

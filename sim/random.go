@@ -26,14 +26,17 @@ func NewRandom(seed uint64) *Random {
 }
 
 // Choose implements Chooser.
-func (r *Random) Choose(c Choice) int {
+func (r *Random) Choose(c Choice) int { return r.choose(&c) }
+
+// choose is Choose on the caller's copy of the choice.
+func (r *Random) choose(c *Choice) int {
 	if c.Kind.IsFault() {
 		switch {
 		case c.P <= 0:
 			return 0
 		case c.P >= 1:
 			return 1
-		case unit(r.draw(&c)) < c.P:
+		case unit(r.draw(c)) < c.P:
 			return 1
 		}
 		return 0
@@ -41,7 +44,7 @@ func (r *Random) Choose(c Choice) int {
 	if c.N <= 1 {
 		return 0
 	}
-	return int(below(r.draw(&c), uint64(c.N)))
+	return int(below(r.draw(c), uint64(c.N)))
 }
 
 // draw returns the 64 random bits of c: the seed, c's key and its
@@ -89,15 +92,30 @@ func (j *Jitter) Choose(c Choice) int {
 // that asks up to 96 distinct decisions (a default catalog run asks 3 to
 // 184) allocates nothing for counting, and once grown to a run's working
 // set counting allocates nothing either.
+//
+// A slot belongs to the run whose generation it carries: forgetting every
+// count for the next run (reset) is one increment, not a clear of the
+// table.
 type keyCounts struct {
 	slots  []keyCount
 	used   int
+	gen    uint32 // the generation of this run's slots
 	inline [128]keyCount
 }
 
 type keyCount struct {
 	key   uint64 // 0 marks an empty slot; a zero key is counted as 1
 	count int32
+	gen   uint32 // a slot of another generation is empty
+}
+
+// reset forgets every count, keeping the table.
+func (o *keyCounts) reset() {
+	o.used = 0
+	o.gen++
+	if o.gen == 0 { // wrapped: slots of generation 0 may be that old
+		clear(o.slots)
+	}
 }
 
 // next counts one more choice with key and returns its occurrence, 1-based.
@@ -114,14 +132,14 @@ func (o *keyCounts) next(key uint64) int32 {
 	mask := uint64(len(o.slots) - 1)
 	for i := key & mask; ; i = (i + 1) & mask {
 		s := &o.slots[i]
-		switch s.key {
-		case key:
-			s.count++
-			return s.count
-		case 0:
-			s.key, s.count = key, 1
+		if s.gen != o.gen || s.key == 0 {
+			*s = keyCount{key: key, count: 1, gen: o.gen}
 			o.used++
 			return 1
+		}
+		if s.key == key {
+			s.count++
+			return s.count
 		}
 	}
 }
@@ -131,11 +149,11 @@ func (o *keyCounts) grow() {
 	o.slots = make([]keyCount, 2*len(old))
 	mask := uint64(len(o.slots) - 1)
 	for _, s := range old {
-		if s.key == 0 {
+		if s.gen != o.gen || s.key == 0 {
 			continue
 		}
 		i := s.key & mask
-		for o.slots[i].key != 0 {
+		for o.slots[i].gen == o.gen && o.slots[i].key != 0 {
 			i = (i + 1) & mask
 		}
 		o.slots[i] = s

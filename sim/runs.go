@@ -43,6 +43,7 @@ func (r *Runs) SetDigest(on bool) {
 func (r *Runs) Run(seed uint64) *Outcome {
 	r.rng.reset(seed)
 	r.w.reset(&r.rng, nil)
+	r.w.quiet = !r.digest && len(r.w.invs) == 0 && len(r.w.metrics) == 0
 	for r.w.Step() {
 	}
 	r.w.outcomeInto(&r.out)
@@ -52,8 +53,7 @@ func (r *Runs) Run(seed uint64) *Outcome {
 // reset makes r the chooser NewRandom(seed) returns, keeping its table.
 func (r *Random) reset(seed uint64) {
 	r.seed = splitmix(seed)
-	clear(r.occur.slots)
-	r.occur.used = 0
+	r.occur.reset()
 }
 
 // reset puts w back at time 0 with every node scheduled to start, as

@@ -132,6 +132,12 @@ type World struct {
 	end     End
 	// noDigest skips folding the digest (Runs without SetDigest(true)).
 	noDigest bool
+	// quiet says that nothing but the checker reads the trace (Runs
+	// without the digest, no recorder, invariant or metric): the hot
+	// events are then counted and handed to the part of Checker.Record
+	// that reads them, not built, and those the checker ignores
+	// (Checker.Ignores) are only counted.
+	quiet bool
 
 	ctx     Context
 	scratch Event
@@ -172,7 +178,10 @@ type keyStamper struct{ w *World }
 
 // Choose implements Chooser.
 func (s *keyStamper) Choose(c Choice) int {
-	c.Key = s.w.cfg.Topology.ChoiceKey(&c)
+	c.Key = s.w.names.choiceKey(&c)
+	if r, ok := s.w.chooser.(*Random); ok {
+		return r.choose(&c) // a seeded run: no second interface call, no copy
+	}
 	return s.w.chooser.Choose(c)
 }
 
@@ -278,9 +287,14 @@ func (w *World) dispatch(it *item) {
 			return
 		}
 		ns.handled++
-		e := w.event(EvDeliver, it.node, it.msg.From)
-		e.Msg = it.msg
-		w.emit(e)
+		if w.quiet {
+			w.events++
+			w.checker.delivered(it.node, it.msg.Kind, it.msg.Op)
+		} else {
+			e := w.event(EvDeliver, it.node, it.msg.From)
+			e.Msg = it.msg
+			w.emit(e)
+		}
 		node.Receive(&w.ctx, it.msg)
 	case itemTimer:
 		if ns.down || it.incarnation != ns.incarnation {
@@ -290,10 +304,14 @@ func (w *World) dispatch(it *item) {
 			w.postpone(it)
 			return
 		}
-		e := w.event(EvTimerFire, it.node, NoNode)
-		e.Label = uint8(it.msg.Kind)
-		e.Msg = it.msg
-		w.emit(e)
+		if w.quiet {
+			w.events++ // Checker.Ignores(EvTimerFire)
+		} else {
+			e := w.event(EvTimerFire, it.node, NoNode)
+			e.Label = uint8(it.msg.Kind)
+			e.Msg = it.msg
+			w.emit(e)
+		}
 		node.Timer(&w.ctx, Timer{Kind: TimerKind(it.msg.Kind), Op: it.msg.Op, Attempt: it.msg.Attempt, Key: it.msg.Key, Phase: it.msg.Status})
 	}
 }

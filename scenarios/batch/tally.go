@@ -18,18 +18,19 @@ type Tally struct {
 
 // Add folds the outcome of the run on seed in.
 func (t *Tally) Add(seed uint64, o *sim.Outcome) {
+	// What the run showed is what it added to the counts: the
+	// operations are scanned once, by scenarios.Tally.Add.
+	lost, dup, violated := t.WithLost, t.WithDup, t.InvViolated
 	t.Tally.Add(o)
 	first := func(dst *uint64, hit bool) {
 		if hit && (*dst == 0 || seed < *dst) {
 			*dst = seed
 		}
 	}
-	first(&t.FirstLost, o.Finished() && o.Count(sim.Lost) > 0)
-	first(&t.FirstDup, o.Count(sim.Duplicated) > 0)
+	first(&t.FirstLost, t.WithLost > lost)
+	first(&t.FirstDup, t.WithDup > dup)
 	first(&t.FirstUnfinished, !o.Finished())
-	for _, inv := range o.Invariants {
-		first(&t.FirstViolation, inv.Violation != "")
-	}
+	first(&t.FirstViolation, t.InvViolated > violated)
 }
 
 // Merge folds u (the tally of later seeds, or of another chunk) into t.
