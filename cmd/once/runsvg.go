@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -26,7 +27,7 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 			title = fmt.Sprintf("%s: %s\n%s", o.Semantics, outcome, report.PromiseText(o))
 		}
 		if o.Why != "" {
-			title += " — " + o.Why
+			title += " — " + lang.Reason(o.Reason)
 		}
 		events, note := report.FocusEvents(r.trace.Events, focusOps(o))
 		if note != "" {
