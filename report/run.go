@@ -65,7 +65,9 @@ type RunResult struct {
 	Status string `json:"status"`
 	Why    string `json:"why,omitempty"`
 	// Reason is Why as data, for the text in the reader's language.
-	Reason    sim.Reason      `json:"-"`
+	Reason sim.Reason `json:"-"`
+	// NoteText is Note in the reader's language, for the text report.
+	NoteText  string          `json:"-"`
 	Finished  bool            `json:"finished"`
 	End       string          `json:"end"`
 	Events    int             `json:"events"`
@@ -126,6 +128,8 @@ type Run struct {
 	Effects map[sim.OpID][]int64
 	// Row and Note label a headline row (see RunDoc.Headlines).
 	Row, Note string
+	// NoteText is Note in the reader's language (empty: Note).
+	NoteText string
 }
 
 // NewRunDoc assembles the JSON document.
@@ -160,7 +164,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why, Reason: o.Reason,
 		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
-		Row: r.Row, Note: r.Note,
+		Row: r.Row, Note: r.Note, NoteText: r.NoteText,
 		Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
 		FaultPlan: append([]string{}, r.FaultPlan...),
 	}

@@ -59,7 +59,11 @@ func summaryTable(doc RunDoc) string {
 	var b strings.Builder
 	b.WriteString(t.String())
 	for _, r := range doc.Headlines {
-		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(r.Row+":"), r.Note)
+		note := r.Note
+		if r.NoteText != "" {
+			note = r.NoteText
+		}
+		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(r.Row+":"), note)
 	}
 	return b.String()
 }
