@@ -215,5 +215,5 @@ func propertyName(d ExploreDoc) string {
 	if d.Property == "exactly-once" {
 		return "exactly-once"
 	}
-	return lang.Tf("explore.own_promise", map[string]any{"Semantics": d.Semantics})
+	return lang.Tf("promise.of", map[string]any{"Semantics": d.Semantics})
 }

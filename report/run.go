@@ -281,7 +281,7 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render(r.Semantics+" "+WordPromise+" "+PromiseWord(r.Status, r.Promise)+":"), lang.Reason(r.Reason))
+			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("promise.of", map[string]any{"Semantics": r.Semantics})+" "+PromiseWord(r.Status, r.Promise)+":"), lang.Reason(r.Reason))
 			if c := r.Counterexample; c != nil {
 				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Text())
 				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("run.minimal", map[string]any{"Minimal": len(c.Faults), "Found": c.FoundFaults})))
