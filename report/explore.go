@@ -120,9 +120,9 @@ func Steps(topo *sim.Topology, events []sim.Event) []string {
 // current language.
 func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	var b strings.Builder
-	b.WriteString(lang.Tf("explore.header", map[string]any{
+	b.WriteString(lang.Nf("explore.header", d.MaxFaults, map[string]any{
 		"Scenario": styleTitle.Render(d.Scenario), "Semantics": d.Semantics, "Ops": d.Ops,
-		"MaxFaults": d.MaxFaults, "Faults": strings.Join(d.Faults, ","),
+		"Faults": strings.Join(d.Faults, ","),
 	}))
 	if d.MaxPreemptions > 0 {
 		b.WriteString(lang.Tf("explore.preemptions", map[string]any{"Max": d.MaxPreemptions}))
@@ -147,11 +147,11 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	b.WriteString("\n")
 	switch {
 	case d.Holds && d.Complete:
-		data := map[string]any{"MaxFaults": d.MaxFaults, "Preemptions": d.MaxPreemptions, "Property": propertyName(d)}
+		data := map[string]any{"Preemptions": d.MaxPreemptions, "Property": propertyName(d)}
 		if d.MaxPreemptions > 0 {
-			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Tf("explore.holds_preempt", data))
+			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_preempt", d.MaxFaults, data))
 		} else {
-			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Tf("explore.holds_every", data))
+			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_every", d.MaxFaults, data))
 		}
 	case d.Holds:
 		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": d.Cut}))

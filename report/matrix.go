@@ -152,7 +152,7 @@ func heldText(c *MatrixCell) string {
 // see it.
 func failureLine(l lang.Lang, c *MatrixCell) string {
 	if c.Expectation == "unknown" {
-		s := l.Tf("matrix.line_unknown", map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected),
+		s := l.Nf("matrix.line_unknown", c.Runs, map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected),
 			"Claim": c.UnknownClaim, "Unfinished": c.RunsUnfinished, "Runs": c.Runs})
 		if c.Replay != "" {
 			s += l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
@@ -163,7 +163,7 @@ func failureLine(l lang.Lang, c *MatrixCell) string {
 	if c.Replay != "" {
 		return l.Tf("matrix.line_broken", data) + l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
 	}
-	return l.Tf("matrix.line_not_seen", data)
+	return l.Nf("matrix.line_not_seen", c.Runs, data)
 }
 
 // anyUnfinished reports whether some cell had runs cut by a budget: only

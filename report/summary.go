@@ -133,9 +133,9 @@ func invariantsCell(invs []InvariantDoc) string {
 		return "–"
 	}
 	if len(bad) == 0 {
-		return styleGood.Render(wordHeld)
+		return styleGood.Render(lang.Word("verdict", wordHeld))
 	}
-	return styleBad.Render(wordViolated + ": " + strings.Join(bad, ", "))
+	return styleBad.Render(lang.Word("verdict", wordViolated) + ": " + strings.Join(bad, ", "))
 }
 
 // ledgerTable is one semantics' per-operation ledger, with the values of

@@ -209,7 +209,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		fmt.Fprintf(&b, "\n%s\n", styleWarn.Render(lang.T("sweep.unfinished")))
 		for i := range d.Points {
 			if p := &d.Points[i]; p.RunsUnfinished > 0 {
-				fmt.Fprintf(&b, "  %s\n", lang.Tf("sweep.unfinished_point", map[string]any{
+				fmt.Fprintf(&b, "  %s\n", lang.Nf("sweep.unfinished_point", p.Runs, map[string]any{
 					"Point": v.Name + "=" + p.Value, "Unfinished": p.RunsUnfinished, "Runs": p.Runs, "Replay": p.Replay}))
 			}
 		}
