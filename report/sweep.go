@@ -45,6 +45,16 @@ type SweepMarkDoc struct {
 	Label string  `json:"label"`
 	Value string  `json:"value"`
 	X     float64 `json:"x"`
+	// LabelText is Label in the reader's language (empty: Label).
+	LabelText string `json:"-"`
+}
+
+// Text is the mark's label in the reader's language.
+func (m SweepMarkDoc) Text() string {
+	if m.LabelText != "" {
+		return m.LabelText
+	}
+	return m.Label
 }
 
 // SweepRateDoc is a rate r = 1/vary beside a measured rate u per point;
@@ -248,7 +258,7 @@ func (d *SweepDoc) markTexts() []string {
 				if d.Points[i].X == m.X {
 					rel = "= "
 				}
-				add(i, rel+m.Label+" "+m.Value)
+				add(i, rel+m.Text()+" "+m.Value)
 				break
 			}
 		}

@@ -30,6 +30,9 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	for _, p := range sc.Params {
 		add("param."+p.Name, p.Doc)
 	}
+	for _, m := range sc.Sweep.Marks {
+		add("mark."+m.Label, m.Label)
+	}
 	return sortedCopy(ids)
 }
 

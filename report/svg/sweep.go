@@ -776,7 +776,7 @@ func (p *sweepPlot) drawMarks(b *strings.Builder, pn *swPanel) {
 	}
 	var marks []mark
 	for _, m := range p.d.Marks {
-		marks = append(marks, mark{m.X, m.Label + " " + m.Value})
+		marks = append(marks, mark{m.X, m.Text() + " " + m.Value})
 	}
 	if r := p.d.Rate; r != nil && r.Knee != "" {
 		marks = append(marks, mark{r.KneeX, lang.Tf("sweepsvg.knee", map[string]any{"R": r.Name, "U": r.VersusName})})
