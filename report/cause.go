@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
 
@@ -55,8 +54,3 @@ func LocalFault(topo *sim.Topology, f sim.Fault) string {
 	return s
 }
 
-// LocalOutcomeText is OutcomeText in the current language, for titles a
-// student reads (SVG, Mermaid); JSON keeps OutcomeText's English.
-func LocalOutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	return localOutcomeText(w, lost, once, many, maxEffects)
-}
