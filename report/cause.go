@@ -53,4 +53,3 @@ func LocalFault(topo *sim.Topology, f sim.Fault) string {
 	}
 	return s
 }
-
