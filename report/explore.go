@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
 
@@ -24,6 +25,8 @@ type ExploreDoc struct {
 	// Checks says in words what property was checked, and how it stands
 	// to the semantics' own promise.
 	Checks string `json:"checks"`
+	// ChecksText is Checks in the reader's language (empty: Checks).
+	ChecksText string `json:"-"`
 	// ParamsSet are the parameters given with --set: the text report
 	// shows only these (Params lists every value, defaults included).
 	ParamsSet       []string        `json:"-"`
@@ -46,12 +49,14 @@ type ExploreDoc struct {
 
 // Counterexample is a shrunk violating schedule.
 type Counterexample struct {
-	Faults      []string `json:"faults"` // plan lines, one per fault
-	Steps       []string `json:"steps"`  // the trace of the shrunk run, numbered
-	Cause       string   `json:"cause"`
-	Replay      string   `json:"replay"`
-	Digest      string   `json:"trace_digest"`
-	FoundFaults int      `json:"found_faults"` // faults on the path the search found, before shrinking
+	Faults []string `json:"faults"` // plan lines, one per fault
+	Steps  []string `json:"steps"`  // the trace of the shrunk run, numbered
+	Cause  string   `json:"cause"`
+	// CauseText is Cause in the reader's language (empty: Cause).
+	CauseText   string `json:"-"`
+	Replay      string `json:"replay"`
+	Digest      string `json:"trace_digest"`
+	FoundFaults int    `json:"found_faults"` // faults on the path the search found, before shrinking
 }
 
 // DescribeFault says in lesson terms what one fault did.
@@ -111,52 +116,72 @@ func Steps(topo *sim.Topology, events []sim.Event) []string {
 	return out
 }
 
-// WriteExploreText writes the human report of `once explore`.
+// WriteExploreText writes the human report of `once explore`, in the
+// current language.
 func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s", styleTitle.Render(d.Scenario), d.Semantics, d.Ops, d.MaxFaults, strings.Join(d.Faults, ","))
+	b.WriteString(lang.Nf("explore.header", d.MaxFaults, map[string]any{
+		"Scenario": styleTitle.Render(d.Scenario), "Semantics": d.Semantics, "Ops": d.Ops,
+		"Faults": strings.Join(d.Faults, ","),
+	}))
 	if d.MaxPreemptions > 0 {
-		fmt.Fprintf(&b, " · ≤ %d preemptions", d.MaxPreemptions)
+		b.WriteString(lang.Tf("explore.preemptions", map[string]any{"Max": d.MaxPreemptions}))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "%s %s\n", wordChecks, d.Checks)
+	checks := d.Checks
+	if d.ChecksText != "" {
+		checks = d.ChecksText
+	}
+	fmt.Fprintf(&b, "%s %s\n", lang.T("explore.checks"), checks)
 	if len(d.ParamsSet) > 0 {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(strings.Join(d.ParamsSet, " ")))
 	}
-	fmt.Fprintf(&b, "explored %d distinct states, %d complete schedules, %d transitions (%d revisits), max depth %d",
-		d.States, d.Schedules, d.Transitions, d.Revisits, d.MaxDepth)
+	b.WriteString(lang.Tf("explore.explored", map[string]any{
+		"States": d.States, "Schedules": d.Schedules, "Transitions": d.Transitions, "Revisits": d.Revisits, "Depth": d.MaxDepth,
+	}))
 	if d.ElapsedMs != nil {
-		fmt.Fprintf(&b, " in %.0f ms (%.0f states/s)", *d.ElapsedMs, *d.StatesPerSecond)
+		b.WriteString(lang.Tf("explore.elapsed", map[string]any{
+			"Ms": fmt.Sprintf("%.0f", *d.ElapsedMs), "Rate": fmt.Sprintf("%.0f", *d.StatesPerSecond),
+		}))
 	}
 	b.WriteString("\n")
 	switch {
 	case d.Holds && d.Complete:
+		data := map[string]any{"Preemptions": d.MaxPreemptions, "Property": propertyName(d)}
 		if d.MaxPreemptions > 0 {
-			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults and ≤ %d preemptions keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, d.MaxPreemptions, propertyName(d))
+			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_preempt", d.MaxFaults, data))
 		} else {
-			fmt.Fprintf(&b, "%s every schedule with ≤ %d faults keeps %s\n", styleGood.Render("HOLDS:"), d.MaxFaults, propertyName(d))
+			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_every", d.MaxFaults, data))
 		}
 	case d.Holds:
-		fmt.Fprintf(&b, "%s no violation found, but the search was cut: %s\n", styleWarn.Render("INCOMPLETE:"), d.Cut)
+		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": d.Cut}))
 	default:
 		c := d.Counterexample
-		fmt.Fprintf(&b, "%s %s\n", styleBad.Render("COUNTEREXAMPLE:"), c.Cause)
+		fmt.Fprintf(&b, "%s %s\n", styleBad.Render(lang.T("explore.counterexample")), c.Text())
 		if c.FoundFaults > len(c.Faults) {
-			fmt.Fprintf(&b, "\n%s (%d, shrunk from %d):\n", headFaults, len(c.Faults), c.FoundFaults)
+			fmt.Fprintf(&b, "\n%s\n", lang.Tf("explore.faults_shrunk", map[string]any{"Faults": lang.T("column.faults"), "N": len(c.Faults), "Found": c.FoundFaults}))
 		} else {
-			fmt.Fprintf(&b, "\n%s (%d):\n", headFaults, len(c.Faults))
+			fmt.Fprintf(&b, "\n%s\n", lang.Tf("explore.faults", map[string]any{"Faults": lang.T("column.faults"), "N": len(c.Faults)}))
 		}
 		for _, f := range c.Faults {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
-		b.WriteString("\nsteps:\n")
+		fmt.Fprintf(&b, "\n%s\n", lang.T("explore.steps"))
 		for _, s := range c.Steps {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
-		fmt.Fprintf(&b, "\n%s %s\n", styleDim.Render("replay:"), c.Replay)
+		fmt.Fprintf(&b, "\n%s %s\n", styleDim.Render(lang.T("run.replay")), c.Replay)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Text is the counterexample's cause in the reader's language.
+func (c *Counterexample) Text() string {
+	if c.CauseText != "" {
+		return c.CauseText
+	}
+	return c.Cause
 }
 
 // CheckedProperty says what explore checks under sem: exactly-once
@@ -173,9 +198,22 @@ func CheckedProperty(property string, sem sim.Semantics) string {
 	return fmt.Sprintf(wordChecksPromise, sem, own)
 }
 
+// CheckedPropertyText is CheckedProperty in the current language.
+func CheckedPropertyText(property string, sem sim.Semantics) string {
+	own := sem.Promise()
+	data := map[string]any{"Semantics": sem.String(), "Promise": own.String()}
+	if property == "exactly-once" {
+		if own == sim.ExactlyOne {
+			return lang.Tf("explore.checks_exactly_once_own", data)
+		}
+		return lang.Tf("explore.checks_exactly_once", data)
+	}
+	return lang.Tf("explore.checks_promise", data)
+}
+
 func propertyName(d ExploreDoc) string {
 	if d.Property == "exactly-once" {
 		return "exactly-once"
 	}
-	return d.Semantics + " " + WordPromise
+	return lang.Tf("promise.of", map[string]any{"Semantics": d.Semantics})
 }

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
 
@@ -99,7 +99,7 @@ func FocusEvents(events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
 		parts = append(parts, strings.Join(names, ", "))
 	}
 	if background > 0 {
-		parts = append(parts, wordBackground)
+		parts = append(parts, lang.T("mermaid.background"))
 	}
-	return kept, fmt.Sprintf(wordStepsLeftOut, len(events)-len(kept), strings.Join(parts, ", "))
+	return kept, stepsLeftOut(len(events)-len(kept), strings.Join(parts, ", "))
 }

@@ -80,7 +80,7 @@ func PromiseWord(status string, promise string) string {
 // PromiseText names the semantics with its promise's fate, for titles:
 // "at-least-once promise: kept (≥1)".
 func PromiseText(o *sim.Outcome) string {
-	return fmt.Sprintf("%s %s: %s", o.Semantics, WordPromise, PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
+	return lang.Tf("promise.of", map[string]any{"Semantics": o.Semantics.String()}) + ": " + PromiseWord(o.Status.String(), o.Semantics.Promise().String())
 }
 
 // EffectValues lists, per operation, the values of its effects on the

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -128,10 +129,13 @@ func (c *MatrixCell) label() string {
 // runs showed what the scenario declares, else "FAILED dup" or "UNKNOWN
 // ≥1": the claim they did not show.
 func asDeclaredText(c *MatrixCell) string {
-	if c.Expectation == "held" {
-		return wordYes
+	switch c.Expectation {
+	case "held":
+		return lang.T("matrix.yes")
+	case "failed":
+		return lang.Tf("matrix.failed_claim", map[string]any{"Claim": c.FailedClaim})
 	}
-	return heldText(c)
+	return lang.Tf("matrix.unknown_claim", map[string]any{"Claim": c.UnknownClaim})
 }
 
 func heldText(c *MatrixCell) string {
@@ -146,20 +150,20 @@ func heldText(c *MatrixCell) string {
 
 // failureLine says why a cell failed, or why it is unknown, and how to
 // see it.
-func failureLine(c *MatrixCell) string {
+func failureLine(l lang.Lang, c *MatrixCell) string {
 	if c.Expectation == "unknown" {
-		s := fmt.Sprintf("%s %s: declared %q, claim %s unknown: %d of %d runs unfinished (cut by a budget)",
-			c.Scenario, c.label(), c.Expected, c.UnknownClaim, c.RunsUnfinished, c.Runs)
+		s := l.Nf("matrix.line_unknown", c.Runs, map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected),
+			"Claim": c.UnknownClaim, "Unfinished": c.RunsUnfinished, "Runs": c.Runs})
 		if c.Replay != "" {
-			s += "; replay: " + c.Replay
+			s += l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
 		}
 		return s
 	}
-	s := fmt.Sprintf("%s %s: declared %q, claim %s ", c.Scenario, c.label(), c.Expected, c.FailedClaim)
+	data := map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected), "Claim": c.FailedClaim, "Runs": c.Runs}
 	if c.Replay != "" {
-		return s + "broken; replay: " + c.Replay
+		return l.Tf("matrix.line_broken", data) + l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
 	}
-	return s + fmt.Sprintf("not seen in %d runs (try more --seeds)", c.Runs)
+	return l.Nf("matrix.line_not_seen", c.Runs, data)
 }
 
 // anyUnfinished reports whether some cell had runs cut by a budget: only
@@ -188,20 +192,20 @@ func tally(cells []MatrixCell) (failed, unknown int) {
 
 // summaryLines lists the failed cells, then the unknown ones, each under
 // its heading, or says that every expectation held.
-func summaryLines(cells []MatrixCell, bullet string, md bool) string {
+func summaryLines(l lang.Lang, cells []MatrixCell, bullet string, md bool) string {
 	failed, unknown := tally(cells)
 	var b strings.Builder
 	for _, group := range []struct {
 		verdict, heading string
 		n                int
 	}{
-		{"failed", "%d of %d expectations failed:", failed},
-		{"unknown", "%d of %d expectations unknown (runs cut by a budget decide them; raise --max-events or --max-time, or the scenario's budget):", unknown},
+		{"failed", "matrix.failed", failed},
+		{"unknown", "matrix.unknown", unknown},
 	} {
 		if group.n == 0 {
 			continue
 		}
-		heading := fmt.Sprintf(group.heading, group.n, len(cells))
+		heading := l.Nf(group.heading, len(cells), map[string]any{"N": group.n})
 		switch {
 		case md:
 			fmt.Fprintf(&b, "\n**%s**\n\n", heading)
@@ -212,7 +216,7 @@ func summaryLines(cells []MatrixCell, bullet string, md bool) string {
 		}
 		for i := range cells {
 			if c := &cells[i]; c.Expectation == group.verdict {
-				line := failureLine(c)
+				line := failureLine(l, c)
 				if md {
 					line = mdCell(line)
 				}
@@ -229,17 +233,17 @@ func summaryLines(cells []MatrixCell, bullet string, md bool) string {
 func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", styleTitle.Render("matrix"),
-		styleDim.Render(fmt.Sprintf("· %d rows · seeds 1..%d per row", len(d.Cells), d.Seeds)))
-	for _, line := range strings.Split(matrixLegend, "\n") {
+		styleDim.Render(lang.Nf("matrix.subtitle", len(d.Cells), map[string]any{"Seeds": d.Seeds})))
+	for _, line := range strings.Split(lang.T("matrix.legend"), "\n") {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(line))
 	}
 	b.WriteString("\n")
 	unfinished := anyUnfinished(d.Cells)
-	headers := []string{headMatrixRow, headMatrixLost, headMatrixDup, headMatrixBroken}
+	headers := []string{lang.T("matrix.head_row"), lang.T("matrix.head_lost"), lang.T("matrix.head_dup"), lang.T("matrix.head_broken")}
 	if unfinished {
-		headers = append(headers, headMatrixUnfinished)
+		headers = append(headers, lang.T("matrix.head_unfinished"))
 	}
-	t := newTable(append(headers, headMatrixEffects, headMatrixExpected, headAsDeclared)...).
+	t := newTable(append(headers, lang.T("matrix.head_effects"), lang.T("matrix.head_expected"), lang.T("matrix.head_as_declared"))...).
 		Width(MatrixTextWidth).FitContent().Wrap(true)
 	for i := range d.Cells {
 		c := &d.Cells[i]
@@ -272,11 +276,11 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	failed, unknown := tally(d.Cells)
 	switch {
 	case len(d.Cells) == 0:
-		b.WriteString("no expectation rows: a scenario declares them under expect:\n")
+		b.WriteString(lang.T("matrix.no_rows") + "\n")
 	case failed == 0 && unknown == 0:
-		fmt.Fprintf(&b, "\n%s\n", styleGood.Render(fmt.Sprintf("all %d expectations held", len(d.Cells))))
+		fmt.Fprintf(&b, "\n%s\n", styleGood.Render(lang.N("matrix.all_held", len(d.Cells))))
 	default:
-		b.WriteString(summaryLines(d.Cells, "  ", false))
+		b.WriteString(summaryLines(lang.Current(), d.Cells, "  ", false))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -309,7 +313,7 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), extra,
 			c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
 	}
-	b.WriteString(summaryLines(d.Cells, "- ", true))
+	b.WriteString(summaryLines(lang.English, d.Cells, "- ", true)) // Markdown stays English, as run's does
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -6,8 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
+
+// stepsLeftOut says, in a long diagram, how many steps of which operations
+// it does not draw.
+func stepsLeftOut(n int, what string) string {
+	return lang.Nf("mermaid.steps_left_out", n, map[string]any{"What": what})
+}
 
 // MermaidMaxLines is how long a sequence diagram may grow before the
 // operations that went as they should are summarised in one note each
@@ -74,12 +81,12 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		for i, op := range skipped {
 			names[i] = op.String()
 			if op <= 0 {
-				names[i] = wordBackground
+				names[i] = lang.T("mermaid.background")
 			}
 		}
 		usedNode[firstNode(events)] = true
-		body = append(body, fmt.Sprintf("Note over %s: "+wordStepsLeftOut,
-			id(firstNode(events)), skippedEvents, strings.Join(names, ", ")))
+		body = append(body, fmt.Sprintf("Note over %s: %s",
+			id(firstNode(events)), stepsLeftOut(skippedEvents, strings.Join(names, ", "))))
 		skipped, skippedEvents = nil, 0
 	}
 	for i := range events {
@@ -107,59 +114,59 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		case sim.EvDeliver:
 			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Peer), id(e.Node), msgLabel(topo, m)))
 		case sim.EvDrop:
-			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), e.Reason))
+			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), lang.Word("svg", e.Reason.String())))
 		case sim.EvDuplicate:
-			body = append(body, fmt.Sprintf("Note over %s,%s: network duplicates %s", id(e.Node), id(e.Peer), msgLabel(topo, m)))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.duplicates", map[string]any{"Msg": msgLabel(topo, m)})))
 		case sim.EvSlow:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s is slow", id(e.Node), id(e.Peer), msgLabel(topo, m)))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.slow", map[string]any{"Msg": msgLabel(topo, m)})))
 		case sim.EvLate:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s is held late", id(e.Node), id(e.Peer), msgLabel(topo, m)))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.late", map[string]any{"Msg": msgLabel(topo, m)})))
 		case sim.EvPreempt:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s held back, other handlers run first", id(e.Node), id(e.Peer), msgLabel(topo, m)))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.preempt", map[string]any{"Msg": msgLabel(topo, m)})))
 		case sim.EvStoreGet:
 			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			res := "not found"
+			res := lang.T("mermaid.not_found")
 			if e.Found {
 				res = recordLabel(topo, e)
 			}
-			body = append(body, fmt.Sprintf("%s->>%s: get %d", id(e.Node), store(e.Node, e.Label), m.Key),
+			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.get", map[string]any{"Key": m.Key})),
 				fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Label), id(e.Node), m.Key, res))
 		case sim.EvStorePut:
 			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			body = append(body, fmt.Sprintf("%s->>%s: put %d = %s", id(e.Node), store(e.Node, e.Label), m.Key, recordLabel(topo, e)))
+			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.put", map[string]any{"Key": m.Key, "Record": recordLabel(topo, e)})))
 		case sim.EvStoreDelete:
 			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			what := "delete"
+			what := "mermaid.delete"
 			if e.Found {
-				what = "expire"
+				what = "mermaid.expire"
 			}
-			body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), what, m.Key))
+			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf(what, map[string]any{"Key": m.Key})))
 		case sim.EvEffect:
 			k := [2]int64{int64(e.Label), int64(m.Op)}
 			effects[k]++
-			note := fmt.Sprintf("Note right of %s: %s %s (value %d)", id(e.Node), topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+			note := fmt.Sprintf("Note right of %s: %s", id(e.Node), lang.Tf("mermaid.effect", map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value}))
 			if effects[k] > 1 {
 				// A second effect of one operation: the lesson's red star.
-				body = append(body, mermaidRed, note+" "+fmt.Sprintf(wordNthEffect, ordinal(effects[k])), "end")
+				body = append(body, mermaidRed, note+" "+lang.Tf("mermaid.nth_effect", map[string]any{"Nth": ordinal(effects[k]), "N": effects[k]}), "end")
 				continue
 			}
 			body = append(body, note)
 		case sim.EvCrash:
-			body = append(body, fmt.Sprintf("Note over %s: CRASH at %s", id(e.Node), topo.PointName(sim.PointID(e.Label))))
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.crash", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})))
 		case sim.EvRestart:
-			body = append(body, fmt.Sprintf("Note over %s: restart (volatile state lost)", id(e.Node)))
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.T("mermaid.restart")))
 		case sim.EvPause:
-			body = append(body, fmt.Sprintf("Note over %s: PAUSE at %s for %s (state kept)", id(e.Node), topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value)))
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})))
 		case sim.EvResume:
-			body = append(body, fmt.Sprintf("Note over %s: resume (queued deliveries and timers follow)", id(e.Node)))
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.T("mermaid.resume")))
 		case sim.EvOutcome:
-			body = append(body, fmt.Sprintf("Note over %s: %s result status %d value %d", id(e.Node), m.Op, m.Status, m.Value))
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.outcome", map[string]any{"Op": m.Op.String(), "Status": m.Status, "Value": m.Value})))
 		}
 	}
 	flush()
 	if background > 0 {
 		usedNode[firstNode(events)] = true
-		body = append(body, fmt.Sprintf("Note over %s: "+wordStepsLeftOut, id(firstNode(events)), background, wordBackground))
+		body = append(body, fmt.Sprintf("Note over %s: %s", id(firstNode(events)), stepsLeftOut(background, lang.T("mermaid.background"))))
 	}
 	var out []string
 	for i := range topo.Nodes {
@@ -169,9 +176,9 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		}
 		for t, spec := range topo.Nodes[i].Tables {
 			if spec.Traced && usedStore[[2]int{i, t}] {
-				kind := "durable"
+				kind := lang.T("svg.durable")
 				if !spec.Durable {
-					kind = "memory"
+					kind = lang.T("svg.memory")
 				}
 				out = append(out, fmt.Sprintf("participant %s as %s %s (%s)", store(n, uint8(t)), topo.NodeName(n), spec.Name, kind))
 			}

@@ -62,8 +62,12 @@ type RunResult struct {
 	// "4 charged once ✓ · 1 charged twice ✗".
 	Outcome string `json:"outcome"`
 
-	Status    string          `json:"status"`
-	Why       string          `json:"why,omitempty"`
+	Status string `json:"status"`
+	Why    string `json:"why,omitempty"`
+	// Reason is Why as data, for the text in the reader's language.
+	Reason sim.Reason `json:"-"`
+	// NoteText is Note in the reader's language, for the text report.
+	NoteText  string          `json:"-"`
 	Finished  bool            `json:"finished"`
 	End       string          `json:"end"`
 	Events    int             `json:"events"`
@@ -124,6 +128,8 @@ type Run struct {
 	Effects map[sim.OpID][]int64
 	// Row and Note label a headline row (see RunDoc.Headlines).
 	Row, Note string
+	// NoteText is Note in the reader's language (empty: Note).
+	NoteText string
 }
 
 // NewRunDoc assembles the JSON document.
@@ -155,10 +161,10 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		Semantics: o.Semantics.String(), Alias: o.Semantics.Alias(), Promise: o.Semantics.Promise().String(),
 		Operations: len(o.Ops), Lost: o.Count(sim.Lost), ExactlyOnce: o.Count(sim.ExactlyOnce),
 		Duplicated: o.Count(sim.Duplicated), MaxEffects: o.MaxEffects(),
-		PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why,
+		PromiseHeld: promiseHeld(o.Status), Status: o.Status.String(), Why: o.Why, Reason: o.Reason,
 		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
-		Row: r.Row, Note: r.Note,
+		Row: r.Row, Note: r.Note, NoteText: r.NoteText,
 		Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
 		FaultPlan: append([]string{}, r.FaultPlan...),
 	}
@@ -275,9 +281,9 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render(r.Semantics+" "+WordPromise+" "+PromiseWord(r.Status, r.Promise)+":"), r.Why)
+			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("promise.of", map[string]any{"Semantics": r.Semantics})+" "+PromiseWord(r.Status, r.Promise)+":"), lang.Reason(r.Reason))
 			if c := r.Counterexample; c != nil {
-				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Cause)
+				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Text())
 				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("run.minimal", map[string]any{"Minimal": len(c.Faults), "Found": c.FoundFaults})))
 				for _, f := range c.Faults {
 					fmt.Fprintf(&b, "  %s\n", f)

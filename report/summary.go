@@ -59,7 +59,11 @@ func summaryTable(doc RunDoc) string {
 	var b strings.Builder
 	b.WriteString(t.String())
 	for _, r := range doc.Headlines {
-		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(r.Row+":"), r.Note)
+		note := r.Note
+		if r.NoteText != "" {
+			note = r.NoteText
+		}
+		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(r.Row+":"), note)
 	}
 	return b.String()
 }
@@ -129,9 +133,9 @@ func invariantsCell(invs []InvariantDoc) string {
 		return "–"
 	}
 	if len(bad) == 0 {
-		return styleGood.Render(wordHeld)
+		return styleGood.Render(lang.Word("verdict", wordHeld))
 	}
-	return styleBad.Render(wordViolated + ": " + strings.Join(bad, ", "))
+	return styleBad.Render(lang.Word("verdict", wordViolated) + ": " + strings.Join(bad, ", "))
 }
 
 // ledgerTable is one semantics' per-operation ledger, with the values of

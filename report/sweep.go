@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -44,6 +45,16 @@ type SweepMarkDoc struct {
 	Label string  `json:"label"`
 	Value string  `json:"value"`
 	X     float64 `json:"x"`
+	// LabelText is Label in the reader's language (empty: Label).
+	LabelText string `json:"-"`
+}
+
+// Text is the mark's label in the reader's language.
+func (m SweepMarkDoc) Text() string {
+	if m.LabelText != "" {
+		return m.LabelText
+	}
+	return m.Label
 }
 
 // SweepRateDoc is a rate r = 1/vary beside a measured rate u per point;
@@ -126,11 +137,11 @@ func bar(f float64, width int) string {
 func WriteSweepText(w io.Writer, d SweepDoc) error {
 	var b strings.Builder
 	v := d.Vary
-	fmt.Fprintf(&b, "%s %s\n", styleTitle.Render(d.Scenario), fmt.Sprintf("under %s · sweep %s from %s to %s step %s · seeds 1..%d per point",
-		d.Semantics, v.Name, v.From, v.To, v.Step, d.Seeds))
+	fmt.Fprintf(&b, "%s %s\n", styleTitle.Render(d.Scenario), lang.Tf("sweep.header", map[string]any{
+		"Semantics": d.Semantics, "Name": v.Name, "From": v.From, "To": v.To, "Step": v.Step, "Seeds": d.Seeds}))
 	f := d.Faults
 	var fixed []string
-	fixed = append(fixed, plural(d.Ops, "operation"))
+	fixed = append(fixed, lang.N("count.operations", d.Ops))
 	fixed = append(fixed, FaultParts(f, v.Name, false)...)
 	for _, k := range sortedKeys(d.Params) {
 		if k != v.Name {
@@ -140,7 +151,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(strings.Join(fixed, " · ")))
 
 	// Chart the rate that varies most: usually the duplicated one.
-	chart, rateOf := "duplicated", func(p *SweepPoint) float64 { return p.DuplicatedRate }
+	chart, rateOf := lang.T("sweep.head_dup"), func(p *SweepPoint) float64 { return p.DuplicatedRate }
 	spread := func(r func(*SweepPoint) float64) float64 {
 		lo, hi := 1.0, 0.0
 		for i := range d.Points {
@@ -149,17 +160,17 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		return hi - lo
 	}
 	if lost := func(p *SweepPoint) float64 { return p.LostRate }; spread(lost) > spread(rateOf) {
-		chart, rateOf = "lost", lost
+		chart, rateOf = lang.T("sweep.head_lost"), lost
 	}
 	unfinished := false
 	for i := range d.Points {
 		unfinished = unfinished || d.Points[i].RunsUnfinished > 0
 	}
-	headers := []string{v.Name, "runs", "lost", "duplicated"}
+	headers := []string{v.Name, lang.T("sweep.head_runs"), lang.T("sweep.head_lost"), lang.T("sweep.head_dup")}
 	if unfinished {
-		headers = append(headers, "unfinished")
+		headers = append(headers, lang.T("sweep.head_unfinished"))
 	}
-	headers = append(headers, "effects/op")
+	headers = append(headers, lang.T("sweep.head_effects"))
 	if d.Rate != nil {
 		headers = append(headers, d.Rate.Name+" (/s)")
 	}
@@ -176,14 +187,14 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	headers = append(headers, chart+" 0–100%")
 	marks := d.markTexts()
 	if len(marks) > 0 {
-		headers = append(headers, headMark)
+		headers = append(headers, lang.T("sweep.head_mark"))
 	}
 	t := newTable(headers...)
 	for i := range d.Points {
 		p := &d.Points[i]
 		lost := pct(p.LostRate, p.LostCI95)
 		if p.Finished == 0 && p.Runs > 0 {
-			lost = "– (no run finished)" // a loss shows only on a finished run
+			lost = lang.T("sweep.none_finished") // a loss shows only on a finished run
 		}
 		row := []string{p.Value, strconv.Itoa(p.Runs), lost, pct(p.DuplicatedRate, p.DuplicatedCI95)}
 		if unfinished {
@@ -205,10 +216,11 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	b.WriteString(t.String())
 	b.WriteString("\n")
 	if unfinished {
-		fmt.Fprintf(&b, "\n%s\n", styleWarn.Render("unfinished runs were cut by a budget: their promise is unknown, a loss cannot show on them"))
+		fmt.Fprintf(&b, "\n%s\n", styleWarn.Render(lang.T("sweep.unfinished")))
 		for i := range d.Points {
 			if p := &d.Points[i]; p.RunsUnfinished > 0 {
-				fmt.Fprintf(&b, "  %s=%s: %d of %d runs unfinished; replay: %s\n", v.Name, p.Value, p.RunsUnfinished, p.Runs, p.Replay)
+				fmt.Fprintf(&b, "  %s\n", lang.Nf("sweep.unfinished_point", p.Runs, map[string]any{
+					"Point": v.Name + "=" + p.Value, "Unfinished": p.RunsUnfinished, "Runs": p.Runs, "Replay": p.Replay}))
 			}
 		}
 	}
@@ -223,14 +235,6 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// plural renders a count with its noun: "1 operation", "5 operations".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // markTexts says, per point, which marks fall on it or just before it:
@@ -254,7 +258,7 @@ func (d *SweepDoc) markTexts() []string {
 				if d.Points[i].X == m.X {
 					rel = "= "
 				}
-				add(i, rel+m.Label+" "+m.Value)
+				add(i, rel+m.Text()+" "+m.Value)
 				break
 			}
 		}
@@ -262,7 +266,7 @@ func (d *SweepDoc) markTexts() []string {
 	if r := d.Rate; r != nil && r.Knee != "" {
 		for i := range d.Points {
 			if d.Points[i].Value == r.Knee {
-				add(i, fmt.Sprintf(wordKnee, r.Name, r.VersusName))
+				add(i, lang.Tf("sweep.knee", map[string]any{"R": r.Name, "U": r.VersusName}))
 			}
 		}
 	}

@@ -33,7 +33,6 @@ const (
 	headInvariants = "invariants"
 	headOwnPromise = "its own promise"
 
-	wordChecks               = "checks:"
 	wordChecksExactlyOnce    = "exactly-once (=1 effect per operation) — stricter than %s's own promise (%s)"
 	wordChecksExactlyOnceOwn = "exactly-once (=1 effect per operation), %s's own promise"
 	wordChecksPromise        = "%s's own promise (%s) and the scenario's invariants"
@@ -42,31 +41,12 @@ const (
 	// Markdown and JSON forms carry every detail (intervals, run counts).
 	MatrixTextWidth = 120
 
-	matrixLegend         = "lost, duplicated, broken: share of runs with a lost or a duplicated operation, or a broken invariant\n(95% intervals and run counts: --format md or json)"
-	headMatrixRow        = "scenario / row"
-	headMatrixLost       = "lost"
-	headMatrixDup        = "duplicated"
-	headMatrixBroken     = "broken"
-	headMatrixUnfinished = "unfinished"
-	headMatrixEffects    = "effects/op"
-	headMatrixExpected   = "expected"
-	// headAsDeclared heads the matrix's self-test: did the runs show what
-	// the scenario declares? (Not "held": a row can show 93 % duplicated
-	// exactly as declared.)
-	headAsDeclared = "as declared"
-	wordYes        = "yes"
-
 	wordHeld     = "held"
 	wordViolated = "violated"
 	wordNone     = "none"
 	wordOrMore   = "or more"
 	wordMoreIDs  = "… %d more"
-	// wordNthEffect follows a repeated effect in a diagram: "— 2nd effect!".
-	wordNthEffect = "— %s effect!"
-	// wordStepsLeftOut summarises, in a long diagram, the steps of the
-	// operations it does not draw.
-	headMark         = "mark"
-	wordKnee         = "← knee: %s < %s from here, the backlog grows"
-	wordBackground   = "no operation (logs, offsets)"
-	wordStepsLeftOut = "%d steps of %s left out (--format trace has every step)"
+
+	// The matrix's, sweep's, explore's and the diagrams' words are
+	// messages of report/lang (locales/reports.*.toml), in every language.
 )

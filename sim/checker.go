@@ -1,7 +1,5 @@
 package sim
 
-import "fmt"
-
 // Observation tells the checker where to count: which sends are attempts,
 // which deliveries are handler invocations, and which sinks hold effects.
 // Effects are counted on the observed sinks and nowhere else.
@@ -331,25 +329,32 @@ func (c *Checker) copyFrom(src *Checker) {
 // the run reached quiescence; an unfinished run can violate a promise (a
 // duplicate never goes away) but never holds one: it is Unknown.
 func (c *Checker) Judge(promise Promise, finished bool) (Status, string) {
+	status, why := c.JudgeReason(promise, finished)
+	return status, why.String()
+}
+
+// JudgeReason is Judge with the reason kept as data, for a report to
+// render in its reader's language.
+func (c *Checker) JudgeReason(promise Promise, finished bool) (Status, Reason) {
 	f := c.find(promise)
 	switch f.kind {
 	case findingDuplicate:
-		return Violated, fmt.Sprintf("%s has %d effects, wanted %s", f.op, f.n, promise)
+		return Violated, Reason{Kind: ReasonDuplicate, Op: f.op, N: f.n, Promise: promise}
 	case findingDivergent:
-		return Violated, fmt.Sprintf("%s got %d different results for one key, wanted %s", f.op, f.n, promise)
+		return Violated, Reason{Kind: ReasonDivergent, Op: f.op, N: f.n, Promise: promise}
 	case findingMissing:
 		if !finished {
-			return Unknown, fmt.Sprintf("%s has no effect yet and the run did not finish", f.op)
+			return Unknown, Reason{Kind: ReasonNoEffectYet, Op: f.op, Promise: promise}
 		}
-		return Violated, fmt.Sprintf("%s has 0 effects on a finished run, wanted %s", f.op, promise)
+		return Violated, Reason{Kind: ReasonNoEffect, Op: f.op, Promise: promise}
 	}
 	if !finished {
 		// Even "≥ 1" with an effect for every operation is not shown: a
 		// promise is judged on a finished run, and every view (run,
 		// matrix, sweep, explore) must give a cut run the same answer.
-		return Unknown, "the run did not finish; more effects could still appear"
+		return Unknown, Reason{Kind: ReasonUnfinished, Promise: promise}
 	}
-	return Held, ""
+	return Held, Reason{Promise: promise}
 }
 
 // status is Judge without the reason: the explorer asks it of every

@@ -96,7 +96,8 @@ type ExploreResult struct {
 	// Choices reproduces the counterexample: feed them in order to a
 	// Sequence chooser (nil when Holds).
 	Choices []int
-	Why     string // the violation
+	Why     string // the violation, in English
+	Reason  Reason // Why as data
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
 }

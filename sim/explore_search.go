@@ -264,8 +264,8 @@ func (e *explorer) compute(top int) transition {
 
 // violation ends the search with the counterexample of t.
 func (e *explorer) violation(t transition, top int) {
-	_, why := t.child.w.JudgeAgainst(e.opt.Promise)
-	e.res.Holds, e.res.Why = false, why
+	_, why := t.child.w.JudgeReason(e.opt.Promise)
+	e.res.Holds, e.res.Why, e.res.Reason = false, why.String(), why
 	e.res.Choices = append(append([]int(nil), e.path...), t.via...)
 }
 

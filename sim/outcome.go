@@ -21,7 +21,8 @@ type Outcome struct {
 	Ops        []OpResult
 	Faults     FaultCounts
 	Status     Status // did the promise of Semantics and every invariant hold?
-	Why        string // the first violation, or why Unknown
+	Why        string // the first violation, or why Unknown, in English
+	Reason     Reason // Why as data, for a report in another language
 	Invariants []InvariantResult
 	Metrics    []MetricValue
 	Digest     Digest
@@ -88,7 +89,8 @@ func (w *World) outcomeInto(o *Outcome) {
 		ops = append(ops, r)
 	}
 	o.Ops = ops
-	o.Status, o.Why = w.Judge()
+	o.Status, o.Reason = w.JudgeReason(w.cfg.Semantics.Promise())
+	o.Why = o.Reason.String()
 	for _, m := range w.metrics {
 		metrics = append(metrics, MetricValue{Name: m.Name(), Value: m.Value()})
 	}
@@ -113,14 +115,20 @@ func (w *World) Judge() (Status, string) {
 // JudgeAgainst is Judge with another promise than the semantics' own: the
 // explorer asks "is every operation exactly once?" even of at-least-once.
 func (w *World) JudgeAgainst(promise Promise) (Status, string) {
+	status, why := w.JudgeReason(promise)
+	return status, why.String()
+}
+
+// JudgeReason is JudgeAgainst with the reason kept as data.
+func (w *World) JudgeReason(promise Promise) (Status, Reason) {
 	finished := w.end == Quiescent
-	status, why := w.checker.Judge(promise, finished)
+	status, why := w.checker.JudgeReason(promise, finished)
 	if status == Violated {
 		return status, why
 	}
 	for _, inv := range w.invs {
 		if v := inv.Violation(finished); v != "" {
-			return Violated, inv.Name() + ": " + v
+			return Violated, Reason{Kind: ReasonInvariant, Promise: promise, Invariant: inv.Name(), Detail: v}
 		}
 	}
 	return status, why

@@ -74,12 +74,12 @@ func explainDoc(sc *scenarios.Scenario) report.ExplainDoc {
 			if c := rowChanges(sc, e); c != "" {
 				variant = append(variant, c)
 			}
-			s.Expect = append(s.Expect, report.ExplainExpect{Variant: strings.Join(variant, " "), Claims: e.ClaimsString(), Note: e.Note})
+			s.Expect = append(s.Expect, report.ExplainExpect{Variant: strings.Join(variant, " "), Claims: e.ClaimsString(), Note: lessonText(sc, "note."+e.RowKey(sc), e.Note)})
 		}
 		d.Semantics = append(d.Semantics, s)
 	}
 	for _, p := range sc.Params {
-		d.Params = append(d.Params, report.ExplainParam{Name: p.Name, Values: p.Describe(), Default: p.Default, Doc: p.Doc})
+		d.Params = append(d.Params, report.ExplainParam{Name: p.Name, Values: p.Describe(), Default: p.Default, Doc: lessonText(sc, "param."+p.Name, p.Doc)})
 	}
 	d.Try = ls.Try
 	if len(d.Try) == 0 {

@@ -200,7 +200,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	elapsed := time.Since(start)
 	doc := report.ExploreDoc{
 		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ParamsSet: sortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
+		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ChecksText: report.CheckedPropertyText(o.property, sem), ParamsSet: sortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
 		MemoryBytes: res.Memory,
 	}
@@ -267,9 +267,9 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	if err != nil {
 		return nil, err
 	}
-	_, why := end.JudgeAgainst(promise)
+	_, why := end.JudgeReason(promise)
 	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
+		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
 		Digest: report.DigestString(end.Digest()), FoundFaults: len(found),
 		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
 	}

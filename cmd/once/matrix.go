@@ -241,17 +241,4 @@ func claimText(c scenarios.Claim) string {
 // rowChanges says how a row's faults and operation count differ from the
 // scenario's defaults ("crash=0.2"), which its label (semantics and
 // parameters) does not show.
-func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string {
-	var parts []string
-	if e.Faults != nil {
-		for _, name := range sim.FaultSettingNames() {
-			if row, base := e.Faults.Format(name), sc.Faults.Format(name); row != base {
-				parts = append(parts, name+"="+row)
-			}
-		}
-	}
-	if e.Ops > 0 && e.Ops != sc.Ops {
-		parts = append(parts, fmt.Sprintf("ops=%d", e.Ops))
-	}
-	return strings.Join(parts, " ")
-}
+func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string { return e.Changes(sc) }

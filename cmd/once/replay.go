@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -160,7 +161,7 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("replay %s: %w", sem, err)
 		}
 		out := w.Run()
-		fmt.Fprintf(stderr, "replayed %s under %s: %d of %d planned fault(s) hit\n", file, sem.Alias(), chooser.Used(), len(runFaults))
+		fmt.Fprintln(stderr, lang.Nf("replay.hit", len(runFaults), map[string]any{"File": file, "Semantics": sem.Alias(), "Hit": chooser.Used()}))
 		replay := "once replay " + file
 		if sem != plan.Semantics {
 			replay += " --semantics " + sem.Alias()

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -18,15 +19,15 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 	var panels []svg.Panel
 	for _, r := range runs {
 		o := r.outcome
-		outcome := report.OutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+		outcome := report.LocalOutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
 		var title string
 		if len(runs) == 1 {
-			title = fmt.Sprintf("%s · seed %d · %s\n%s", sc.Name, seed, outcome, report.PromiseText(o))
+			title = fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), outcome, report.PromiseText(o))
 		} else {
 			title = fmt.Sprintf("%s: %s\n%s", o.Semantics, outcome, report.PromiseText(o))
 		}
 		if o.Why != "" {
-			title += " — " + o.Why
+			title += " — " + lang.Reason(o.Reason)
 		}
 		events, note := report.FocusEvents(r.trace.Events, focusOps(o))
 		if note != "" {
@@ -37,7 +38,7 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 	if len(panels) == 1 {
 		return svg.WritePanels(w, panels)
 	}
-	heading := fmt.Sprintf("%s · seed %d · one schedule, every semantics\n%s", sc.Name, seed, sc.Summary)
+	heading := fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), lang.T("svg.one_schedule"), lessonText(sc, "summary", sc.Summary))
 	return svg.WriteColumns(w, heading, panels)
 }
 

@@ -31,9 +31,9 @@ func shrinkViolation(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, j
 	if err != nil {
 		return nil, nil, err
 	}
-	_, why := end.JudgeAgainst(promise)
+	_, why := end.JudgeReason(promise)
 	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
+		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
 		Digest: report.DigestString(end.Digest()), FoundFaults: len(faults),
 	}
 	for _, f := range plan {

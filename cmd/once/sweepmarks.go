@@ -25,7 +25,7 @@ func markSweep(doc *report.SweepDoc, sc *scenarios.Scenario, spec *sweepSpec) er
 		if err != nil {
 			return usageErr("sweep mark %s: %v", m.Label, err)
 		}
-		doc.Marks = append(doc.Marks, report.SweepMarkDoc{Label: m.Label, Value: v, X: float64(d)})
+		doc.Marks = append(doc.Marks, report.SweepMarkDoc{Label: m.Label, Value: v, X: float64(d), LabelText: lessonText(sc, "mark."+m.Label, m.Label)})
 	}
 	r := sc.Sweep.Rate
 	if r == nil || r.Vary != spec.name {

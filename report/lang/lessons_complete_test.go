@@ -23,11 +23,41 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	for sem, why := range sc.Lesson.Why {
 		add("why."+sem.Alias(), why)
 	}
+	for i := range sc.Expect {
+		e := &sc.Expect[i]
+		add("note."+e.RowKey(sc), e.Note)
+	}
+	for _, p := range sc.Params {
+		add("param."+p.Name, p.Doc)
+	}
+	for _, m := range sc.Sweep.Marks {
+		add("mark."+m.Label, m.Label)
+	}
 	return sortedCopy(ids)
 }
 
+// Within a scenario, the rows that carry a note have distinct row keys, so
+// a translation file's [note] table names each row once.
+func TestNoteKeysDistinct(t *testing.T) {
+	for _, sc := range scenarios.All() {
+		seen := map[string]bool{}
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if strings.TrimSpace(e.Note) == "" {
+				continue
+			}
+			k := e.RowKey(sc)
+			if seen[k] {
+				t.Errorf("%s: two rows with a note share the key %q: translations cannot tell them apart", sc.Name, k)
+			}
+			seen[k] = true
+		}
+	}
+}
+
 // Every catalog scenario's lesson (summary, story, watch, fix, why per
-// semantics) has its Romanian and Russian text, and no translation file
+// semantics, each expectation row's note, each parameter's doc) has its
+// Romanian and Russian text, and no translation file
 // has an id its scenario's YAML lacks or names a scenario the catalog lacks.
 func TestLessonsTranslated(t *testing.T) {
 	m := loaded()

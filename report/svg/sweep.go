@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 )
 
 // WriteSweep renders a sweep as an SVG line chart for slides: the swept
@@ -114,7 +115,7 @@ func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	p := &sweepPlot{d: d, width: swMinWidth}
 	v := d.Vary
 	head := d.Scenario + " · " + d.Semantics
-	sub := "sweep " + v.Name + " from " + v.From + " to " + v.To + " step " + v.Step + " · " + counted(d.Seeds, "seed") + " per point (1.." + strconv.Itoa(d.Seeds) + ")"
+	sub := lang.Nf("sweepsvg.sub", d.Seeds, map[string]any{"Name": v.Name, "From": v.From, "To": v.To, "Step": v.Step})
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(head, 18)+16))
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(sub, 13)+16))
 	y := swTitleY
@@ -128,16 +129,16 @@ func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	p.legendY = y + 34
 
 	p.series = []swSeries{
-		{name: "duplicated", what: "had an operation take effect twice or more", color: swDup, marker: "circle",
+		{name: lang.T("sweepsvg.dup"), what: lang.T("sweepsvg.dup_what"), color: swDup, marker: "circle",
 			rate: func(s *report.SweepPoint) float64 { return s.DuplicatedRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.DuplicatedCI95 },
 			count: func(s *report.SweepPoint) int { return s.RunsWithDuplicated }, verdict: true},
-		{name: "lost", what: "had an operation take no effect", color: swLost, marker: "square",
+		{name: lang.T("sweepsvg.lost"), what: lang.T("sweepsvg.lost_what"), color: swLost, marker: "square",
 			rate: func(s *report.SweepPoint) float64 { return s.LostRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.LostCI95 },
 			count: func(s *report.SweepPoint) int { return s.RunsWithLost }, verdict: true},
 	}
 	for i := range d.Points {
 		if d.Points[i].RunsWithViolation > 0 || d.Points[i].ViolationRate > 0 {
-			p.series = append(p.series, swSeries{name: "invariant broken", what: "broke an invariant", color: swViolation, marker: "diamond",
+			p.series = append(p.series, swSeries{name: lang.T("sweepsvg.broken"), what: lang.T("sweepsvg.broken_what"), color: swViolation, marker: "diamond",
 				rate: func(s *report.SweepPoint) float64 { return s.ViolationRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.ViolationCI95 },
 				count: func(s *report.SweepPoint) int { return s.RunsWithViolation }, verdict: true})
 			break
@@ -145,7 +146,7 @@ func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	}
 	for i := range d.Points {
 		if d.Points[i].RunsUnfinished > 0 {
-			p.series = append(p.series, swSeries{name: "unfinished: no verdict", tipName: "unfinished", what: "ran out of budget before the end: their promise is unknown",
+			p.series = append(p.series, swSeries{name: lang.T("sweepsvg.unfinished"), tipName: lang.T("sweepsvg.unfinished_tip"), what: lang.T("sweepsvg.unfinished_what"),
 				color: swUnfinished, marker: "ring", dashes: "3 4",
 				rate: func(s *report.SweepPoint) float64 { return s.UnfinishedRate }, ci: func(s *report.SweepPoint) [2]float64 { return s.UnfinishedCI95 },
 				count: func(s *report.SweepPoint) int { return s.RunsUnfinished }})
@@ -275,7 +276,7 @@ func (p *sweepPlot) segments(s *swSeries) [][]int {
 // probabilities and the scenario parameters other than the swept one.
 func sweepFixed(d *report.SweepDoc) []string {
 	f := d.Faults
-	fixed := []string{counted(d.Ops, "operation")}
+	fixed := []string{lang.N("count.operations", d.Ops)}
 	fixed = append(fixed, report.FaultParts(f, d.Vary.Name, false)...)
 	for _, k := range slices.Sorted(maps.Keys(d.Params)) {
 		if k != d.Vary.Name {
@@ -500,15 +501,15 @@ func (p *sweepPlot) drawLegend(b *strings.Builder) {
 		name := s.name
 		switch {
 		case s.peak == 0 && p.showsAny(&s):
-			name += " (none)"
+			name += lang.T("sweepsvg.none")
 		case s.same != "":
-			name += " (= " + s.same + ")"
+			name += lang.Tf("sweepsvg.same", map[string]any{"Series": s.same})
 		}
 		textElement(b, svgEscape(name), "x", svgNum(x+38), "y", svgNum(y), "font-size", "13", "fill", svgInk)
 		x += 38 + svgTextWidth(name, 13) + 26
 	}
 	element(b, "rect", "x", svgNum(x), "y", svgNum(y-11), "width", "30", "height", "14", "fill", svgMuted, "fill-opacity", "0.35")
-	textElement(b, "95% Wilson interval", "x", svgNum(x+38), "y", svgNum(y), "font-size", "13", "fill", svgInk)
+	textElement(b, lang.T("sweepsvg.wilson"), "x", svgNum(x+38), "y", svgNum(y), "font-size", "13", "fill", svgInk)
 }
 
 // drawPanel draws one plot area: its grid, axes, tick labels and lines.
@@ -517,7 +518,7 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 	bottom := pn.top + pn.h
 	pts := p.d.Points
 	if pn.metric != "" {
-		textElement(b, "mean "+svgEscape(p.metricTitle(pn.metric))+" per run", "x", svgNum(l), "y", svgNum(pn.top-12), "font-size", "13", "font-weight", "bold", "fill", svgInk)
+		textElement(b, svgEscape(lang.Tf("sweepsvg.mean_per_run", map[string]any{"Metric": p.metricTitle(pn.metric)})), "x", svgNum(l), "y", svgNum(pn.top-12), "font-size", "13", "font-weight", "bold", "fill", svgInk)
 	}
 	// Horizontal grid and y tick labels.
 	b.WriteString("<g font-size=\"11\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
@@ -551,20 +552,20 @@ func (p *sweepPlot) drawPanel(b *strings.Builder, pn *swPanel, last bool) {
 	fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\"/>\n",
 		svgNum(l), svgNum(pn.top), svgNum(bottom), svgNum(r), swAxis)
 	// Axis titles.
-	ytitle := "share of runs"
+	ytitle := lang.T("sweepsvg.share")
 	if pn.metric != "" {
-		ytitle = "mean"
+		ytitle = lang.T("sweepsvg.mean")
 	}
 	my := pn.top + pn.h/2
 	fmt.Fprintf(b, "<text x=\"24\" y=\"%s\" font-size=\"12\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(-90 24 %s)\">%s</text>\n",
-		svgNum(my), svgMuted, svgNum(my), ytitle)
+		svgNum(my), svgMuted, svgNum(my), svgEscape(ytitle))
 	if last {
 		xtitle := p.d.Vary.Name
 		switch p.d.Vary.Kind {
 		case "probability":
-			xtitle += " (fault probability)"
+			xtitle += lang.T("sweepsvg.fault_probability")
 		case "duration", "int":
-			xtitle += " (scenario parameter)"
+			xtitle += lang.T("sweepsvg.scenario_parameter")
 		}
 		textElement(b, svgEscape(xtitle), "x", svgNum((l+r)/2), "y", svgNum(bottom+swAxisTitleDY), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 	}
@@ -624,8 +625,8 @@ func (p *sweepPlot) drawRates(b *strings.Builder, pn *swPanel) {
 			if s.tipName != "" {
 				name = s.tipName
 			}
-			tip := fmt.Sprintf("%s %s: %s %s%% (95%%: %s–%s%%): %d of %d runs %s", p.d.Vary.Name, p.xLabel(sp.X), name,
-				pctNum(s.rate(sp)), pctNum(ci[0]), pctNum(ci[1]), s.count(sp), sp.Runs, s.what)
+			tip := lang.Nf("sweepsvg.tip", sp.Runs, map[string]any{"Point": p.d.Vary.Name + " " + p.xLabel(sp.X), "Series": name,
+				"Rate": pctNum(s.rate(sp)), "Lo": pctNum(ci[0]), "Hi": pctNum(ci[1]), "N": s.count(sp), "What": s.what})
 			m := swMarker(s.marker, p.px(sp.X), pn.py(swClamp(s.rate(sp))), r, s.color)
 			b.WriteString(strings.TrimSuffix(m, "/>\n") + "><title>" + svgEscape(tip) + "</title></" + swMarkerElement(s.marker) + ">\n")
 		}
@@ -688,7 +689,7 @@ func (p *sweepPlot) drawMetric(b *strings.Builder, pn *swPanel) {
 	b.WriteString("<g>\n")
 	for i := range pts {
 		sp := &pts[i]
-		tip := p.d.Vary.Name + " " + p.xLabel(sp.X) + ": mean " + pn.metric + " " + strconv.FormatFloat(val(sp), 'f', 2, 64) + " per run"
+		tip := lang.Tf("sweepsvg.metric_tip", map[string]any{"Point": p.d.Vary.Name + " " + p.xLabel(sp.X), "Metric": pn.metric, "Value": strconv.FormatFloat(val(sp), 'f', 2, 64)})
 		m := swMarker("circle", p.px(sp.X), pn.py(val(sp)), p.marker-0.5, color)
 		b.WriteString(strings.TrimSuffix(m, "/>\n") + "><title>" + svgEscape(tip) + "</title></circle>\n")
 	}
@@ -765,14 +766,6 @@ func swClamp(f float64) float64 {
 	return math.Min(f, 1)
 }
 
-// counted renders a count with its noun: "1 seed", "5 seeds".
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
 // drawMarks draws the scenario's marks on the swept axis (a replay
 // horizon) and the knee of its rate as dashed vertical lines, labelled at
 // the top of the panel.
@@ -783,10 +776,10 @@ func (p *sweepPlot) drawMarks(b *strings.Builder, pn *swPanel) {
 	}
 	var marks []mark
 	for _, m := range p.d.Marks {
-		marks = append(marks, mark{m.X, m.Label + " " + m.Value})
+		marks = append(marks, mark{m.X, m.Text() + " " + m.Value})
 	}
 	if r := p.d.Rate; r != nil && r.Knee != "" {
-		marks = append(marks, mark{r.KneeX, "knee: " + r.Name + " < " + r.VersusName})
+		marks = append(marks, mark{r.KneeX, lang.Tf("sweepsvg.knee", map[string]any{"R": r.Name, "U": r.VersusName})})
 	}
 	if len(p.d.Points) == 0 {
 		return

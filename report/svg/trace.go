@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
 
@@ -473,7 +474,7 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(svgGutter-8), "y", svgNum(y+3), "font-size", "8.5", "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
 	}
 	element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(d.top-8), "x2", svgNum(svgGutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, "time ↓", "x", svgNum(svgGutter-8), "y", svgNum(d.top-10), "font-size", "10", "fill", svgMuted, "text-anchor", "end")
+	textElement(b, lang.T("svg.time"), "x", svgNum(svgGutter-8), "y", svgNum(d.top-10), "font-size", "10", "fill", svgMuted, "text-anchor", "end")
 	// Lanes and their names.
 	for n := 0; n < d.lanes; n++ {
 		x := d.laneX(n)
@@ -498,9 +499,9 @@ func (d *svgDiagram) tables(n int) []string {
 		if !t.Traced {
 			continue
 		}
-		kind := "durable"
+		kind := lang.T("svg.durable")
 		if !t.Durable {
-			kind = "memory"
+			kind = lang.T("svg.memory")
 		}
 		out = append(out, t.Name+" ("+kind+")")
 	}
@@ -621,9 +622,9 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 				if xr < x0 {
 					dir = -1
 				}
-				line, col, why := svgDownGrey, svgDownGrey, "receiver down"
+				line, col, why := svgDownGrey, svgDownGrey, lang.T("svg.receiver_down")
 				if drop.Reason != sim.DropDown {
-					line, col, why = color, svgRed, drop.Reason.String()
+					line, col, why = color, svgRed, lang.Word("svg", drop.Reason.String())
 				}
 				x1, y1 := xr-dir*30, d.y[di]
 				word := d.dropLabel(x1, y1, -dir, why, col)
@@ -636,11 +637,11 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if xt == x0 {
 				x1 = x0 + 40
 			}
-			why := "lost"
+			why := lang.Word("svg", "lost")
 			if drop.Reason == sim.DropPartition {
-				why = "partition"
+				why = lang.Word("svg", "partition")
 			} else if drop.Reason == sim.DropDown {
-				why = "receiver down"
+				why = lang.T("svg.receiver_down")
 			}
 			line, col := color, svgRed
 			if drop.Reason == sim.DropDown {
@@ -868,18 +869,18 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			switch e.Kind {
 			case sim.EvStoreGet:
 				fill = "#ffffff"
-				t = "get " + table + ": not found"
+				t = lang.Tf("svg.get_missing", map[string]any{"Table": table})
 				if e.Found {
-					t = "get " + table + ": " + report.StateName(d.topo, e.Node, e.Label, e.Rec.State)
+					t = lang.Tf("svg.get", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Label, e.Rec.State)})
 				}
 			case sim.EvStorePut:
 				fill = svgStore
-				t = "put " + table + " = " + report.StateName(d.topo, e.Node, e.Label, e.Rec.State)
+				t = lang.Tf("svg.put", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Label, e.Rec.State)})
 			default:
 				fill = "#e5e7eb"
-				t = "delete " + table
+				t = lang.Tf("svg.delete", map[string]any{"Table": table})
 				if e.Found {
-					t = "expire " + table + " (ttl)"
+					t = lang.Tf("svg.expire", map[string]any{"Table": table})
 				}
 			}
 			element(b, "rect", "x", svgNum(x+6), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
@@ -897,7 +898,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			}
 			fill, stroke, bg, ink := svgStarFill, svgStarStroke, svgStarBg, svgStarStroke
 			if n > 1 {
-				t += " — " + svgOrdinal(n) + " effect!"
+				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": svgOrdinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
 			w := svgTextWidth(t, 11) + 10
@@ -908,18 +909,18 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		case sim.EvOutcome:
 			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n",
 				svgNum(x-5), svgNum(y), svgNum(x-1.5), svgNum(y+4), svgNum(x+6), svgNum(y-5), svgGreen)
-			t := m.Op.String() + " done"
+			t := lang.Tf("svg.done", map[string]any{"Op": m.Op.String()})
 			if m.Status != 0 {
 				t += ": " + strconv.Itoa(int(m.Status))
 			}
 			if v := m.Value; v != 0 {
-				t += " value " + strconv.FormatInt(v, 10)
+				t += lang.Tf("svg.value", map[string]any{"Value": strconv.FormatInt(v, 10)})
 			}
 			d.markLabel(b, x+12, y+4, t, svgGreen, "bold", 10)
 		case sim.EvCrash:
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), svgRed)
-			t := "CRASH at " + d.topo.PointName(sim.PointID(e.Label))
+			t := lang.Tf("svg.crash", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label))})
 			if m.Op != 0 {
 				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
 			}
@@ -927,11 +928,11 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		case sim.EvRestart:
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), svgGreen)
-			d.markLabel(b, x+14, y+4, "restart: volatile state lost", svgGreen, "bold", 10)
+			d.markLabel(b, x+14, y+4, lang.T("svg.restart"), svgGreen, "bold", 10)
 		case sim.EvPause:
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
-			t := "PAUSE at " + d.topo.PointName(sim.PointID(e.Label)) + " for " + sim.Time(m.Value).String()
+			t := lang.Tf("svg.pause", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
 			if m.Op != 0 {
 				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
 			}
@@ -939,7 +940,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		case sim.EvResume:
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
-			d.markLabel(b, x+14, y+4, "resume: state kept, queued work runs", svgPauseInk, "bold", 10)
+			d.markLabel(b, x+14, y+4, lang.T("svg.resume"), svgPauseInk, "bold", 10)
 		case sim.EvDuplicate:
 			// The second delivery's arrow says "(dup)".
 		}
@@ -1021,11 +1022,12 @@ func (d *svgDiagram) layoutLegend() {
 		if it[0] == "paused" && !d.hasPause() {
 			continue // only traces with a pause explain it
 		}
-		w := svgLegendIconW + 6 + svgTextWidth(it[1], 10) + 18
+		text := lang.Word("legend", it[1])
+		w := svgLegendIconW + 6 + svgTextWidth(text, 10) + 18
 		if x+w > d.width-12 && x > 16+52 {
 			x, y = 16+52, y+svgLegendRowH
 		}
-		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: it[1], x: x, y: y})
+		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: text, x: x, y: y})
 		x += w
 	}
 }
@@ -1049,7 +1051,7 @@ func (d *svgDiagram) legendRows() int {
 
 func (d *svgDiagram) drawLegend(b *strings.Builder) {
 	element(b, "line", "x1", "16", "y1", svgNum(d.legY-12), "x2", svgNum(d.width-16), "y2", svgNum(d.legY-12), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, "legend", "x", "16", "y", svgNum(d.legY+4), "font-size", "10", "font-weight", "bold", "fill", svgInk)
+	textElement(b, lang.T("svg.legend"), "x", "16", "y", svgNum(d.legY+4), "font-size", "10", "font-weight", "bold", "fill", svgInk)
 	for _, it := range d.legend {
 		x, y := it.x, it.y
 		switch it.icon {
