@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -30,6 +28,13 @@ func FaultParts(f scenarios.Faults, skip string, nonZero bool) []string {
 	return parts
 }
 
+// FaultCount puts a count of faults and their word together as the
+// current language reads them: "2 lost" in English, "pierdute: 2" in
+// Romanian (a bare number before a participle would not agree).
+func FaultCount(n int, word string) string {
+	return lang.Tf("outcomefmt.faults", map[string]any{"Count": n, "Words": word})
+}
+
 // FaultCountParts lists the faults that hit a run, by choice kind, in
 // the order of the table ("2 lost", "1 paused"); kinds that did not happen
 // are left out.
@@ -37,7 +42,7 @@ func FaultCountParts(f sim.FaultCounts) []string {
 	var parts []string
 	for _, k := range sim.FaultChoiceKinds() {
 		if n := f.Of(k); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, lang.Word("fault", k.Past())))
+			parts = append(parts, FaultCount(n, lang.Word("fault", k.Past())))
 		}
 	}
 	return parts

@@ -30,17 +30,29 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 // some operation had more than two effects). Counts of zero are left out;
 // "none" only when there were no operations at all.
 func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	return outcomeTextIn(func(english string) string { return english }, w, lost, once, many, maxEffects)
+	return outcomeTextIn(func(english string) string { return english }, englishCount, w, lost, once, many, maxEffects)
+}
+
+// englishCount puts the count before the words: "4 charged once ✓".
+func englishCount(n int, words, mark string) string { return fmt.Sprintf("%d %s %s", n, words, mark) }
+
+// localCount orders a count and its words as the current language reads
+// them: a participle after a bare number does not agree in Romanian or
+// Russian ("4 debitat"), so there the words are a label: "debitat o dată:
+// 4 ✓".
+func localCount(n int, words, mark string) string {
+	return lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": words, "Mark": mark})
 }
 
 // localOutcomeText is OutcomeText in the current language: every word goes
 // through the outcome section of report/lang (the JSON keeps English).
 func localOutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	return outcomeTextIn(func(english string) string { return lang.Word("outcome", english) }, w, lost, once, many, maxEffects)
+	return outcomeTextIn(func(english string) string { return lang.Word("outcome", english) }, localCount, w, lost, once, many, maxEffects)
 }
 
-// outcomeTextIn is OutcomeText with every word passed through tr.
-func outcomeTextIn(tr func(string) string, w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
+// outcomeTextIn is OutcomeText with every word passed through tr and each
+// count written by count.
+func outcomeTextIn(tr func(string) string, count func(n int, words, mark string) string, w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
 	w = OutcomeWords(w)
 	orMore := maxEffects > 2 && w.Many != WordOutcomeMany
 	w.None, w.Once, w.Many = tr(w.None), tr(w.Once), tr(w.Many)
@@ -50,7 +62,7 @@ func outcomeTextIn(tr func(string) string, w scenarios.OutcomeWords, lost, once,
 	var parts []string
 	add := func(n int, word, mark string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s %s", n, word, mark))
+			parts = append(parts, count(n, word, mark))
 		}
 	}
 	add(lost, w.None, MarkBad)

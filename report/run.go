@@ -300,7 +300,7 @@ func faultSummary(f sim.FaultCounts) string {
 	parts := FaultCountParts(f)
 	add := func(n int, name string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+			parts = append(parts, FaultCount(n, name))
 		}
 	}
 	add(f.Partition, lang.Word("fault", "cut"))
