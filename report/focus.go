@@ -14,7 +14,9 @@ import (
 // of them as fit), of the first operation (the normal path, once) and of
 // no operation (crashes, restarts, the protocol); then without the store
 // steps of no operation (a coordinator's log, offsets); then without its
-// messages either. Crashes, restarts and pauses always stay.
+// messages either; last, without the store steps of the kept operations
+// too (a saga log written at every step), their messages and effects
+// kept. Crashes, restarts and pauses always stay.
 func focusTiers(focus []sim.OpID) []func(*sim.Event) bool {
 	var tiers []func(*sim.Event) bool
 	for k := len(focus); k >= 1; k-- {
@@ -33,6 +35,15 @@ func focusTiers(focus []sim.OpID) []func(*sim.Event) bool {
 		func(e *sim.Event) bool {
 			if e.Msg.Op <= 0 {
 				return !isStoreEvent(e.Kind) && !isMessageEvent(e.Kind)
+			}
+			return ofFocus(e)
+		},
+		func(e *sim.Event) bool {
+			if isStoreEvent(e.Kind) {
+				return false
+			}
+			if e.Msg.Op <= 0 {
+				return !isMessageEvent(e.Kind)
 			}
 			return ofFocus(e)
 		})

@@ -34,15 +34,9 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.schedules < 1 {
 		return usageErr("--max-schedules %d: want a positive count", o.schedules)
 	}
-	if o.faults == "" {
-		o.faults = sc.ExploreDefaults.Faults
-	}
-	faults, kinds, err := scenarios.ExploreFaults(o.faults)
+	faults, kinds, err := labExploreFaults(o, sc)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	if len(kinds) == 0 {
-		return usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
+		return err
 	}
 	set, err := o.settingsFor(sc)
 	if err != nil {
@@ -112,6 +106,23 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		return errViolation
 	}
 	return nil
+}
+
+// labExploreFaults is what --explore offers as choices: the kinds of
+// --faults (default: the scenario's explore.faults), each lasting as long
+// as the scenario says (pause-ms, late-ms), as `once explore` does.
+func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, []string, error) {
+	if o.faults == "" {
+		o.faults = sc.ExploreDefaults.Faults
+	}
+	faults, kinds, err := sc.ExploreFaults(o.faults)
+	if err != nil {
+		return faults, nil, usageErr("%v", err)
+	}
+	if len(kinds) == 0 {
+		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
+	}
+	return faults, kinds, nil
 }
 
 func promiseText(sem sim.Semantics) string {

@@ -75,7 +75,13 @@ func (c DBCommit) Encode() sim.Message {
 	return sim.Message{Kind: MsgDBCommit, Key: c.Txn, Attempt: c.Attempt}
 }
 
-// DecodeDBCommit reads a db-commit message.
+// EncodeFailed returns the database's db-commit-failed answer: the
+// transaction to commit was already aborted. Same slots as db-commit.
+func (c DBCommit) EncodeFailed() sim.Message {
+	return sim.Message{Kind: MsgDBCommitFailed, Key: c.Txn, Attempt: c.Attempt}
+}
+
+// DecodeDBCommit reads a db-commit or db-commit-failed message.
 func DecodeDBCommit(m sim.Message) DBCommit { return DBCommit{Txn: m.Key, Attempt: m.Attempt} }
 
 // DBAbortLingering aborts every open or prepared transaction of a job

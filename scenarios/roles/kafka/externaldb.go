@@ -25,7 +25,9 @@ import (
 // is a Kafka cluster written by a transactional sink) a transaction that
 // is neither committed nor aborted that long after it was opened is
 // aborted by the database, prepared or not: its rows are gone, and a
-// later db-commit finds it ABORTED and commits nothing.
+// later db-commit finds it ABORTED, commits nothing and answers
+// db-commit-failed, so the trace shows the failed commit (the
+// failed-commits metric counts them).
 type ExternalDB struct {
 	Upsert     bool
 	TxnTimeout sim.Time // 0: transactions never time out
@@ -147,7 +149,14 @@ func (d *ExternalDB) Receive(ctx *sim.Context, m sim.Message) {
 		c := DecodeDBCommit(m)
 		rec, _ := ctx.Get(dbTxns, c.Txn, 0)
 		t := decodeDBTxnRow(rec)
-		if t.State == dbTxnCommitted || t.State == dbTxnAborted {
+		if t.State == dbTxnAborted {
+			// Too late: the transaction was aborted (its timeout, or a
+			// newer attempt's abort of lingering ones) and its rows are
+			// gone. Say so instead of failing silently.
+			ctx.Send(m.From, DBCommit{Txn: c.Txn, Attempt: c.Attempt}.EncodeFailed())
+			return
+		}
+		if t.State == dbTxnCommitted {
 			return // committing twice changes nothing
 		}
 		for _, id := range d.pendingOf(ctx, func(txn int64) bool { return txn == c.Txn }) {
@@ -201,4 +210,23 @@ func init() {
 			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert", TxnTimeout: externalDbTimeout.Get(a)}, externalDBTables()
 		},
 	})
+	roles.RegisterMetric(&roles.MetricSpec{
+		Name: "failed-commits",
+		Unit: "commits",
+		Doc:  "db-commit requests the external database answered db-commit-failed: their transaction was already aborted, its rows lost",
+		New:  func(*sim.Topology) sim.Metric { return &failedCommits{} },
+	})
 }
+
+// failedCommits counts the db-commit-failed answers in the trace.
+type failedCommits struct{ n int }
+
+// Record implements sim.Recorder.
+func (x *failedCommits) Record(e *sim.Event) {
+	if e.Kind == sim.EvSend && e.Msg.Kind == MsgDBCommitFailed {
+		x.n++
+	}
+}
+
+func (x *failedCommits) Name() string   { return "failed-commits" }
+func (x *failedCommits) Value() float64 { return float64(x.n) }

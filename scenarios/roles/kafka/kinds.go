@@ -43,6 +43,7 @@ var (
 	MsgDBCommit         = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
 	MsgDBAbortLingering = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
 	MsgDBWriteAck       = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
+	MsgDBCommitFailed   = roles.Message("db-commit-failed")   // database → sink: the transaction to commit was already aborted (timed out)
 	MsgJoinGroup        = roles.Message("join-group")         // processor → group coordinator (the broker): a place in the group
 	MsgAssignment       = roles.Message("assignment")         // group coordinator → processor: generation, owner or standby
 	MsgHeartbeat        = roles.Message("heartbeat")          // owner → group coordinator: alive in this generation

@@ -45,6 +45,9 @@ func TestMessageViewsRoundTrip(t *testing.T) {
 		viewtest.KindRoundTrip(t, MsgDBPrepared, func(p DBPrepare) sim.Message { return p.Encode(MsgDBPrepared) }, DecodeDBPrepare)
 	})
 	t.Run("db-commit", func(t *testing.T) { viewtest.KindRoundTrip(t, MsgDBCommit, DBCommit.Encode, DecodeDBCommit) })
+	t.Run("db-commit-failed", func(t *testing.T) {
+		viewtest.KindRoundTrip(t, MsgDBCommitFailed, DBCommit.EncodeFailed, DecodeDBCommit)
+	})
 	t.Run("db-abort-lingering", func(t *testing.T) {
 		viewtest.KindRoundTrip(t, MsgDBAbortLingering, DBAbortLingering.Encode, DecodeDBAbortLingering)
 	})

@@ -28,7 +28,11 @@ import (
 // A store that does not answer (down, partitioned) is met by a deadline per
 // step (StoreTimeout): fail closed answers 503, and the client's retry
 // finds the store back; fail open charges without the key, and every retry
-// during the outage charges again.
+// during the outage charges again. A charge already made whose response
+// cannot be stored is not answered 503 by fail closed: the service asks
+// the store again, every StoreTimeout, until the COMPLETED row is written,
+// and answers 201 then — otherwise the key would stay PROCESSING and
+// every retry would get 409.
 type CheckedService struct {
 	Client  sim.NodeID
 	Gateway sim.NodeID
@@ -73,6 +77,8 @@ func (s *CheckedService) Timer(ctx *sim.Context, t sim.Timer) {
 	ctx.Delete(checkedWaiting, key, t.Op)
 	m := sim.Message{Op: t.Op, Attempt: t.Attempt, Key: t.Key}
 	switch {
+	case !s.FailOpen && t.Phase == stepUpdate:
+		s.ask(ctx, m, stepUpdate, MsgDBUpdate, StoreCall{Key: t.Key, State: roles.KeyCompleted, Value: r.Value})
 	case !s.FailOpen:
 		s.answer(ctx, m, roles.StatusUnavailable, 0)
 	case t.Phase == stepUpdate:

@@ -25,6 +25,12 @@ import (
 //
 // The reply is sent before anything else the store does, and carries the
 // row as it is after the operation.
+//
+// A key store marked crashable offers a crash at PointStoreDown on every
+// operation, before applying it: the store goes down — its rows are
+// durable and survive — and is unreachable until its restart, so the
+// outage is a fault the Chooser decides (drawn by random runs, branched on
+// by explore), lasting the node's restart time.
 type KeyStore struct {
 	// CountInserts makes every row an insert creates an effect on
 	// InsertSink, valued with the row's sequence number (its surrogate
@@ -59,6 +65,9 @@ func (s *KeyStore) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs one operation and answers it.
 func (s *KeyStore) Receive(ctx *sim.Context, m sim.Message) {
+	if ctx.CrashPoint(PointStoreDown, &m) {
+		return // down: the operation is lost, nothing is answered
+	}
 	call := DecodeStoreCall(m)
 	row, found := s.live(ctx, call.Key, m.Op)
 	switch m.Kind {

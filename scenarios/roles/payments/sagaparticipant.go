@@ -15,6 +15,11 @@ import (
 // SoldOutEvery > 0 makes the participant refuse every n-th operation's
 // reservation (422: sold out) — the business failure that makes a saga
 // compensate; a refusal is remembered under its key like a success.
+//
+// A participant marked crashable may crash at PointAfterStep: the step and
+// its key are written (durable), the answer is not sent. The orchestrator's
+// step timeout calls again with the same step key, and the restarted
+// participant answers from the stored row without doing the step again.
 type SagaParticipant struct {
 	Sink         sim.SinkID
 	Series       int64 // record ids are series×10 000 + counter
@@ -67,6 +72,9 @@ func (p *SagaParticipant) Receive(ctx *sim.Context, m sim.Message) {
 		ctx.Effect(p.Sink, m.Op, row.RecordID)
 	}
 	ctx.Put(participantKeys, int64(call.Key), m.Op, row.encode())
+	if ctx.CrashPoint(PointAfterStep, &m) {
+		return // done and durable, unanswered: the orchestrator calls again
+	}
 	p.answer(ctx, m, call, row)
 }
 
