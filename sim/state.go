@@ -60,6 +60,10 @@ type Fingerprint uint64
 // Two worlds that will behave alike get the same encoding:
 //   - times are relative to now (timers as time remaining, table rows as
 //     age), so a world shifted in time is the same state;
+//   - rows of an age-free table (TableSpec.AgeFree) carry no time at all:
+//     Context.Put stores them with At = 0, so roles, invariants, metrics,
+//     the checker and the trace all see 0, and the encoding has no age to
+//     drop — the states it merges differ in nothing anyone can read;
 //   - message ids, the event counter and per-op attempt and delivery counts
 //     are left out: no role reads them and no verdict depends on them;
 //   - timers of a dead incarnation are left out: they can never fire;
@@ -73,9 +77,14 @@ func (w *World) AppendState(b []byte) []byte {
 	for i := range w.nodes {
 		ns := &w.nodes[i]
 		b = append(b, 0xf0, boolByte(ns.down))
-		b = ns.appendPause(b, w.now)
+		specs := w.cfg.Topology.Nodes[i].Tables
+		b = ns.appendPause(b, w.now, specs)
 		for t := range ns.tables {
 			tb := &ns.tables[t]
+			now := w.now // rows' ages are now − At; an age-free table's At are all 0 and encoded as such
+			if specs[t].AgeFree {
+				now = 0
+			}
 			b = binary.AppendUvarint(b, uint64(len(tb.keys)))
 			for r := range tb.keys {
 				row := &tb.rows[r]
@@ -84,7 +93,7 @@ func (w *World) AppendState(b []byte) []byte {
 				b = binary.AppendVarint(b, int64(row.Status))
 				b = binary.AppendVarint(b, row.Value)
 				b = binary.AppendVarint(b, row.Aux)
-				b = binary.AppendVarint(b, int64(w.now-row.At))
+				b = binary.AppendVarint(b, int64(now-row.At))
 			}
 		}
 	}
