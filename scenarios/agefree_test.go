@@ -149,67 +149,32 @@ func TestAgeFreeTablesAreNotRead(t *testing.T) {
 // declared and with every table keeping times: verdict, completeness and
 // counterexample must be the same; only the number of states may shrink.
 func TestAgeFreeTablesChangeNoExploreVerdict(t *testing.T) {
-	type block struct {
-		name string
-		set  scenarios.Settings
-		opt  sim.ExploreOptions
-	}
-	for _, sc := range scenarios.All() {
-		d := sc.ExploreDefaults
-		faults, _, err := scenarios.ExploreFaults(d.Faults)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var blocks []block
-		for _, sem := range sc.Semantics {
-			promise := sim.ExactlyOne
-			if d.Property == "promise" {
-				promise = sem.Promise()
+	for _, b := range catalogExploreBlocks(t) {
+		t.Run(b.name, func(t *testing.T) {
+			cfg, err := b.sc.Config(b.set)
+			if err != nil {
+				t.Fatal(err)
 			}
-			blocks = append(blocks, block{"explore/" + sem.Alias(),
-				scenarios.Settings{Semantics: sem, Ops: d.Ops, Faults: faults},
-				sim.ExploreOptions{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise}})
-		}
-		for i := range sc.Expect {
-			e := &sc.Expect[i]
-			if e.Explore == 0 {
-				continue
+			if ageFreeTables(cfg) == 0 {
+				return
 			}
-			set := e.Settings(sc)
-			set.Ops = d.Ops
-			f := faults
-			f.Duration = set.Faults.Duration
-			set.Faults = f
-			blocks = append(blocks, block{fmt.Sprintf("expect-%d", i), set,
-				sim.ExploreOptions{MaxFaults: e.Explore, MaxPreemptions: d.MaxPreemptions, Promise: proofPromise(e)}})
-		}
-		for _, b := range blocks {
-			t.Run(sc.Name+"/"+b.name, func(t *testing.T) {
-				cfg, err := sc.Config(b.set)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ageFreeTables(cfg) == 0 {
-					return
-				}
-				b.opt.MaxStates = 400_000
-				got, err := sim.Explore(cfg, b.opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := sim.Explore(withAges(cfg), b.opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Holds != want.Holds || got.Complete != want.Complete || got.Why != want.Why || !slices.Equal(got.Choices, want.Choices) {
-					t.Fatalf("age-free: holds=%v complete=%v %q %v; with times: holds=%v complete=%v %q %v",
-						got.Holds, got.Complete, got.Why, got.Choices, want.Holds, want.Complete, want.Why, want.Choices)
-				}
-				if got.States > want.States {
-					t.Errorf("age-free tables added states: %d > %d", got.States, want.States)
-				}
-				t.Logf("holds=%v: %d states age-free, %d with times", got.Holds, got.States, want.States)
-			})
-		}
+			b.opt.MaxStates = 400_000
+			got, err := sim.Explore(cfg, b.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := sim.Explore(withAges(cfg), b.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Holds != want.Holds || got.Complete != want.Complete || got.Why != want.Why || !slices.Equal(got.Choices, want.Choices) {
+				t.Fatalf("age-free: holds=%v complete=%v %q %v; with times: holds=%v complete=%v %q %v",
+					got.Holds, got.Complete, got.Why, got.Choices, want.Holds, want.Complete, want.Why, want.Choices)
+			}
+			if got.States > want.States {
+				t.Errorf("age-free tables added states: %d > %d", got.States, want.States)
+			}
+			t.Logf("holds=%v: %d states age-free, %d with times", got.Holds, got.States, want.States)
+		})
 	}
 }
