@@ -217,10 +217,11 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 	}
 }
 
-// Rows returns table id for iteration in key order. The caller must only
-// read it; writes go through Put and Delete so that they are traced.
-func (c *Context) Rows(id TableID) *Table {
-	return &c.w.nodes[c.node].tables[id]
+// Rows returns table id for reading in key order. The view cannot write:
+// writes go through Put and Delete, so that they are traced and an
+// age-free table's rows stay without a time (TableSpec.AgeFree).
+func (c *Context) Rows(id TableID) TableView {
+	return TableView{&c.w.nodes[c.node].tables[id]}
 }
 
 // Effect records one effect of op on sink: a card charge, a committed row,

@@ -60,10 +60,18 @@ type Fingerprint uint64
 // Two worlds that will behave alike get the same encoding:
 //   - times are relative to now (timers as time remaining, table rows as
 //     age), so a world shifted in time is the same state;
-//   - rows of an age-free table (TableSpec.AgeFree) carry no time at all:
-//     Context.Put stores them with At = 0, so roles, invariants, metrics,
-//     the checker and the trace all see 0, and the encoding has no age to
-//     drop — the states it merges differ in nothing anyone can read;
+//   - rows of an age-free table (TableSpec.AgeFree) carry no time at all,
+//     and their At (0) is encoded as it is, not as an age. This drops
+//     nothing: Context.Put stores such a row with At = 0 whatever the role
+//     passes, so the row a role reads back (Context.Get, Rows) and the row
+//     the trace's put and get events carry — what the checker, invariants
+//     and metrics read — are the stored row, time included. The verdict
+//     of a state's future is the checker's (from the per-op effect counts
+//     and distinct outcomes, encoded below) and the invariants' (from
+//     their encoded state and the events to come), so two states this
+//     merges have the same verdicts. Held events of a paused node follow
+//     the same rule (rowAge): a row of a table that keeps times by its
+//     age, anything else by its At, which is 0;
 //   - message ids, the event counter and per-op attempt and delivery counts
 //     are left out: no role reads them and no verdict depends on them;
 //   - timers of a dead incarnation are left out: they can never fire;
