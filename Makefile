@@ -32,6 +32,7 @@ update:
 	$(GO) test ./cmd/once/ -run 'TestLessonPlain$$' -rewrite
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
+	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out

@@ -141,9 +141,8 @@ func (c *Context) After(d Time, t Timer) {
 	})
 }
 
-func (c *Context) table(id TableID) (*Table, bool) {
-	spec := &c.w.cfg.Topology.Nodes[c.node].Tables[id]
-	return &c.w.nodes[c.node].tables[id], spec.Traced
+func (c *Context) table(id TableID) (*Table, *TableSpec) {
+	return &c.w.nodes[c.node].tables[id], &c.w.cfg.Topology.Nodes[c.node].Tables[id]
 }
 
 // Get reads key from table id.
@@ -151,7 +150,8 @@ func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
 	if c.down() {
 		return Record{}, false
 	}
-	t, traced := c.table(id)
+	t, spec := c.table(id)
+	traced := spec.Traced
 	r, ok := t.Get(key)
 	if traced && c.countOnly() {
 		c.w.events++ // Checker.Ignores(EvStoreGet)
@@ -167,15 +167,19 @@ func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
 }
 
 // Put writes r under key into table id. r.At is stamped with the current
-// time when it is zero.
+// time when it is zero; in an age-free table (TableSpec.AgeFree) it is
+// always 0.
 func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 	if c.down() {
 		return
 	}
-	if r.At == 0 {
+	t, spec := c.table(id)
+	traced := spec.Traced
+	if spec.AgeFree {
+		r.At = 0
+	} else if r.At == 0 {
 		r.At = c.w.now
 	}
-	t, traced := c.table(id)
 	t.Put(key, r)
 	if traced && c.countOnly() {
 		c.w.events++ // Checker.Ignores(EvStorePut)
@@ -199,7 +203,8 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 	if c.down() {
 		return
 	}
-	t, traced := c.table(id)
+	t, spec := c.table(id)
+	traced := spec.Traced
 	t.Delete(key)
 	if traced && c.countOnly() {
 		c.w.events++ // Checker.Ignores(EvStoreDelete)
@@ -212,10 +217,11 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 	}
 }
 
-// Rows returns table id for iteration in key order. The caller must only
-// read it; writes go through Put and Delete so that they are traced.
-func (c *Context) Rows(id TableID) *Table {
-	return &c.w.nodes[c.node].tables[id]
+// Rows returns table id for reading in key order. The view cannot write:
+// writes go through Put and Delete, so that they are traced and an
+// age-free table's rows stay without a time (TableSpec.AgeFree).
+func (c *Context) Rows(id TableID) TableView {
+	return TableView{&c.w.nodes[c.node].tables[id]}
 }
 
 // Effect records one effect of op on sink: a card charge, a committed row,

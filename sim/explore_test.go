@@ -57,7 +57,7 @@ func TestExploreWorldsDoNotGrowWithDepth(t *testing.T) {
 // TestExploreMemoryBudgetCutsTheSearch: a search that outgrows its memory
 // budget stops as incomplete, names the budget, and keeps its statistics.
 func TestExploreMemoryBudgetCutsTheSearch(t *testing.T) {
-	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 3, "loss,ack-loss")
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 4, "loss,ack-loss")
 	const budget = 64 << 10
 	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
 	if err != nil {

@@ -34,6 +34,15 @@ type TableSpec struct {
 	Durable bool     // survives a crash; a volatile table is emptied by one
 	Traced  bool     // reads and writes appear in the trace (key and dedup stores)
 	States  []string // names of Record.State values, for reports
+	// AgeFree declares that the role never reads the time its rows were
+	// written (Record.At): no TTL, no ordering by age. Such a table does not
+	// keep that time at all — Context.Put stores, and the trace shows, every
+	// row with At = 0 — so no role, invariant, metric or checker can observe
+	// it, and the explorer's fingerprint has no age to tell states apart by
+	// (see World.AppendState). A role that declared it and still read At
+	// would read 0 and behave differently from the same role without the
+	// declaration: TestAgeFreeTablesAreNotRead runs the catalog both ways.
+	AgeFree bool
 }
 
 // NodeSpec declares one node of a topology.

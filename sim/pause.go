@@ -73,8 +73,11 @@ func (w *World) resume(node NodeID) {
 
 // appendPause appends the canonical encoding of the node's pause: whether
 // it is paused, how long until it resumes, and what it holds (message
-// ids, sequence numbers and times left out, as in AppendState).
-func (ns *nodeState) appendPause(b []byte, now Time) []byte {
+// ids, sequence numbers and times left out, as in AppendState). tables
+// are the node's table declarations: a held store event's row is encoded
+// with its age, except a row of an age-free table, which has none (its At
+// is 0, like that of every event that carries no row).
+func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec) []byte {
 	b = append(b, boolByte(ns.paused))
 	if !ns.paused {
 		return b
@@ -95,7 +98,7 @@ func (ns *nodeState) appendPause(b []byte, now Time) []byte {
 			b = binary.AppendVarint(b, int64(r.Status))
 			b = binary.AppendVarint(b, r.Value)
 			b = binary.AppendVarint(b, r.Aux)
-			b = binary.AppendVarint(b, int64(now-r.At))
+			b = binary.AppendVarint(b, int64(rowAge(e, now, tables)))
 		}
 		b = append(b, byte(m.Kind))
 		b = binary.AppendVarint(b, int64(m.Op))
@@ -106,4 +109,17 @@ func (ns *nodeState) appendPause(b []byte, now Time) []byte {
 		b = binary.AppendVarint(b, int64(m.Status))
 	}
 	return b
+}
+
+// rowAge is the age of the row a held event carries, as the fingerprint
+// sees it: now − At for a row of a table that keeps times, and At itself
+// (0) for an event that carries no row (a Get that found nothing
+// included) or a row of an age-free table —
+// time is never encoded absolutely.
+func rowAge(e *Event, now Time, tables []TableSpec) Time {
+	row := e.Kind == EvStorePut || e.Kind == EvStoreGet && e.Found
+	if row && int(e.Label) < len(tables) && !tables[e.Label].AgeFree {
+		return now - e.Rec.At
+	}
+	return e.Rec.At
 }

@@ -60,6 +60,18 @@ type Fingerprint uint64
 // Two worlds that will behave alike get the same encoding:
 //   - times are relative to now (timers as time remaining, table rows as
 //     age), so a world shifted in time is the same state;
+//   - rows of an age-free table (TableSpec.AgeFree) carry no time at all,
+//     and their At (0) is encoded as it is, not as an age. This drops
+//     nothing: Context.Put stores such a row with At = 0 whatever the role
+//     passes, so the row a role reads back (Context.Get, Rows) and the row
+//     the trace's put and get events carry — what the checker, invariants
+//     and metrics read — are the stored row, time included. The verdict
+//     of a state's future is the checker's (from the per-op effect counts
+//     and distinct outcomes, encoded below) and the invariants' (from
+//     their encoded state and the events to come), so two states this
+//     merges have the same verdicts. Held events of a paused node follow
+//     the same rule (rowAge): a row of a table that keeps times by its
+//     age, anything else by its At, which is 0;
 //   - message ids, the event counter and per-op attempt and delivery counts
 //     are left out: no role reads them and no verdict depends on them;
 //   - timers of a dead incarnation are left out: they can never fire;
@@ -73,9 +85,14 @@ func (w *World) AppendState(b []byte) []byte {
 	for i := range w.nodes {
 		ns := &w.nodes[i]
 		b = append(b, 0xf0, boolByte(ns.down))
-		b = ns.appendPause(b, w.now)
+		specs := w.cfg.Topology.Nodes[i].Tables
+		b = ns.appendPause(b, w.now, specs)
 		for t := range ns.tables {
 			tb := &ns.tables[t]
+			now := w.now // rows' ages are now − At; an age-free table's At are all 0 and encoded as such
+			if specs[t].AgeFree {
+				now = 0
+			}
 			b = binary.AppendUvarint(b, uint64(len(tb.keys)))
 			for r := range tb.keys {
 				row := &tb.rows[r]
@@ -84,7 +101,7 @@ func (w *World) AppendState(b []byte) []byte {
 				b = binary.AppendVarint(b, int64(row.Status))
 				b = binary.AppendVarint(b, row.Value)
 				b = binary.AppendVarint(b, row.Aux)
-				b = binary.AppendVarint(b, int64(w.now-row.At))
+				b = binary.AppendVarint(b, int64(now-row.At))
 			}
 		}
 	}

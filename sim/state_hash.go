@@ -43,8 +43,9 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 	for i := range w.nodes {
 		ns := &w.nodes[i]
 		s.word(0xf0<<8 | uint64(boolByte(ns.down)))
+		specs := w.cfg.Topology.Nodes[i].Tables
 		if ns.paused {
-			*scratch = ns.appendPause((*scratch)[:0], w.now)
+			*scratch = ns.appendPause((*scratch)[:0], w.now, specs)
 			s.bytes(*scratch)
 		} else {
 			s.word(0)
@@ -55,7 +56,11 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 				s.word(0)
 				continue
 			}
-			s.pair(tb.rowsHash(), uint64(w.now-tb.rows[0].At))
+			age := w.now - tb.rows[0].At
+			if specs[t].AgeFree {
+				age = 0 // no row of it has a time (AppendState)
+			}
+			s.pair(tb.rowsHash(), uint64(age))
 		}
 	}
 	s.word(0xf1)

@@ -2,7 +2,8 @@ package sim
 
 // Record is one row of a Table. Its fields are generic slots a role
 // interprets; At is the virtual time the row was written (used for TTLs)
-// and is fingerprinted relative to now.
+// and is fingerprinted relative to now — except in an age-free table
+// (TableSpec.AgeFree), where it is always 0 and no age is fingerprinted.
 type Record struct {
 	State  int32
 	Status int32

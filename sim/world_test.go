@@ -112,7 +112,7 @@ type crashProbe struct {
 	durableRow1 sim.Record
 }
 
-func keys(t *sim.Table) []int64 {
+func keys(t sim.TableView) []int64 {
 	var out []int64
 	for i := 0; i < t.Len(); i++ {
 		k, _ := t.At(i)

@@ -71,7 +71,7 @@ func TestExploreBadInput(t *testing.T) {
 // TestExploreMaxMemory: a search that outgrows --max-memory is reported
 // INCOMPLETE with the budget named and its statistics, and --check fails.
 func TestExploreMaxMemory(t *testing.T) {
-	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "3", "--max-faults", "5",
+	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "4", "--max-faults", "5",
 		"--faults", "loss,ack-loss", "--max-memory", "64KiB", "--timing=false", "--check")
 	if code != exitViolation || !strings.Contains(stdout, "INCOMPLETE: no violation found, but the search was cut: memory budget of 64KiB exhausted") {
 		t.Fatalf("exit %d, want 1 and an INCOMPLETE report naming the budget:\n%s%s", code, stdout, stderr)

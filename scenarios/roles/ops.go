@@ -14,11 +14,16 @@ const (
 func Payload(op sim.OpID) int64 { return 100 + int64(op) }
 
 // FinishOp marks operation op done in the ops table of the node that
-// started it, if it is still pending there: its answer has arrived.
+// started it, if it is still pending there: its answer has arrived. The
+// done row keeps nothing but its state: every client reads the other
+// fields of a row (the attempt a retry timer must match, an issued key)
+// only while it is pending, so forgetting them changes no behaviour, and
+// finished operations that took different numbers of attempts are then
+// one state to the explorer. (The ops tables are not traced: the pinned
+// digests and canonical traces of the catalog stay the same.)
 func FinishOp(ctx *sim.Context, ops sim.TableID, op sim.OpID) {
 	r, ok := ctx.Get(ops, int64(op), op)
 	if ok && r.State == OpPending {
-		r.State = OpDone
-		ctx.Put(ops, int64(op), op, r)
+		ctx.Put(ops, int64(op), op, sim.Record{State: OpDone})
 	}
 }

@@ -83,7 +83,7 @@ func init() {
 			if g.Dawn <= 0 {
 				a.Fail("dawn", "dawn must be after 0")
 			}
-			return g, []sim.TableSpec{{Name: "received", Durable: true}}
+			return g, []sim.TableSpec{{Name: "received", Durable: true, AgeFree: true}}
 		},
 	})
 }

@@ -23,7 +23,7 @@ type Reader struct {
 const krPosition sim.TableID = 0 // row 1: next offset to read
 
 func kafkaReaderTables() []sim.TableSpec {
-	return []sim.TableSpec{{Name: "position", Durable: true}}
+	return []sim.TableSpec{{Name: "position", Durable: true, AgeFree: true}}
 }
 
 func (k *Reader) fetch(ctx *sim.Context) {

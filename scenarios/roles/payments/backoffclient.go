@@ -84,7 +84,7 @@ func init() {
 				Service: backoffClientService.Get(a), Interval: backoffClientInterval.Get(a), Backoff: backoffClientBackoff.Get(a),
 				Retries: int32(backoffClientRetries.Get(a)),
 			}
-			return c, []sim.TableSpec{{Name: "ops"}}
+			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},
 	})
 }

@@ -158,7 +158,7 @@ func init() {
 				Clicks:       int32(httpClientClicks.Get(a)),
 				Orders:       httpClientEndpoint.Get(a) == "orders",
 			}
-			return c, []sim.TableSpec{{Name: "ops"}}
+			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}} // an opRow has no time
 		},
 	})
 }

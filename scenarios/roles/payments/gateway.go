@@ -86,8 +86,8 @@ func init() {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			g := &Gateway{Mode: cardGatewayProvider.Get(a)}
 			return g, []sim.TableSpec{
-				{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}},
-				{Name: "counter", Durable: true},
+				{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}, AgeFree: true},
+				{Name: "counter", Durable: true, AgeFree: true},
 			}
 		},
 	})

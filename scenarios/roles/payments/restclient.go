@@ -122,7 +122,7 @@ func init() {
 				Service: restClientService.Get(a), Interval: restClientInterval.Get(a), Timeout: restClientTimeout.Get(a),
 				Method: method, Users: int64(restClientUsers.Get(a)), Keys: restClientKeys.Get(a),
 			}
-			return c, []sim.TableSpec{{Name: "ops"}}
+			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},
 	})
 }

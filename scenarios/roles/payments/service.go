@@ -186,7 +186,9 @@ func init() {
 				Reuse: paymentServiceReuse.Get(a),
 			}
 			durable := paymentServiceStore.Get(a) == "durable"
-			return s, []sim.TableSpec{roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true}}
+			keys := roles.StoreTable("keys", durable, roles.KeyStates)
+			keys.AgeFree = s.TTL == 0 // a key's age is read only to expire it
+			return s, []sim.TableSpec{keys, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

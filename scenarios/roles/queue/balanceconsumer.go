@@ -101,7 +101,7 @@ func init() {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &BalanceConsumer{naturalConsumer: naturalConsumer{Broker: balanceConsumerBroker.Get(a), Seen: balanceSeen},
 				Form: balanceConsumerForm.Get(a), PerBooking: balanceConsumerPerBooking.Get(a)}
-			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true}}
+			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

@@ -93,7 +93,7 @@ func init() {
 		Options: []roles.Option{brokerConsumer, brokerVisibility},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a)}
-			return b, []sim.TableSpec{{Name: "log", Durable: true}, {Name: "seen", Durable: true}}
+			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

@@ -108,7 +108,7 @@ func init() {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &Consumer{Broker: consumerBroker.Get(a), MarkAfter: consumerMark.Get(a) == "after", TTL: consumerTTL.Get(a)}
 			durable := consumerStore.Get(a) == "durable"
-			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true}}
+			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

@@ -175,7 +175,7 @@ func init() {
 			return &DedupConsumer{
 				Broker: dedupConsumerBroker.Get(a), Gateway: dedupConsumerGateway.Get(a), Store: dedupConsumerStore.Get(a),
 				CheckCallMark: dedupConsumerDedup.Get(a) == "check-call-mark", LockTTL: dedupConsumerLockTTL.Get(a),
-			}, []sim.TableSpec{{Name: "pending"}, {Name: "seen", Durable: true}}
+			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

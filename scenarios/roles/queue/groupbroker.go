@@ -40,7 +40,7 @@ func init() {
 		Options: []roles.Option{brokerConsumer, groupBrokerSecond, brokerVisibility},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			b := &GroupBroker{Broker: Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a)}, Second: groupBrokerSecond.Get(a)}
-			return b, []sim.TableSpec{{Name: "log", Durable: true}, {Name: "seen", Durable: true}}
+			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

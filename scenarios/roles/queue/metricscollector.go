@@ -77,7 +77,7 @@ func init() {
 		Options: []roles.Option{metricsCollectorBroker},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &MetricsCollector{Broker: metricsCollectorBroker.Get(a)}
-			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true}}
+			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

@@ -130,7 +130,7 @@ func init() {
 			return &OrderLineConsumer{
 				Broker: orderLineConsumerBroker.Get(a), DB: orderLineConsumerDB.Get(a),
 				Insert: orderLineConsumerInsert.Get(a), Lines: orderLineConsumerLines.Get(a),
-			}, []sim.TableSpec{{Name: "pending"}, {Name: "seen", Durable: true}}
+			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
 }

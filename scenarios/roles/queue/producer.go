@@ -66,7 +66,7 @@ func init() {
 		Options: []roles.Option{producerBroker, producerInterval, producerTimeout},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Producer{Broker: producerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a)}
-			return p, []sim.TableSpec{{Name: "ops"}}
+			return p, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},
 	})
 }

@@ -1,0 +1,127 @@
+package scenarios_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// exploreBlock is one exhaustive search the catalog declares: a
+// scenario's explore defaults under one of its semantics, or an
+// expectation row that asks for a proof.
+type exploreBlock struct {
+	name string
+	sc   *scenarios.Scenario
+	set  scenarios.Settings
+	opt  sim.ExploreOptions
+}
+
+// catalogExploreBlocks lists every explore block of the catalog, in
+// catalog order.
+func catalogExploreBlocks(t *testing.T) []exploreBlock {
+	t.Helper()
+	var blocks []exploreBlock
+	for _, sc := range scenarios.All() {
+		d := sc.ExploreDefaults
+		faults, _, err := scenarios.ExploreFaults(d.Faults)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sem := range sc.Semantics {
+			promise := sim.ExactlyOne
+			if d.Property == "promise" {
+				promise = sem.Promise()
+			}
+			blocks = append(blocks, exploreBlock{sc.Name + "/explore/" + sem.Alias(), sc,
+				scenarios.Settings{Semantics: sem, Ops: d.Ops, Faults: faults},
+				sim.ExploreOptions{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise}})
+		}
+		for i := range sc.Expect {
+			e := &sc.Expect[i]
+			if e.Explore == 0 {
+				continue
+			}
+			set := e.Settings(sc)
+			set.Ops = d.Ops
+			f := faults
+			f.Duration = set.Faults.Duration // the row's pause-ms, late-ms
+			set.Faults = f
+			blocks = append(blocks, exploreBlock{fmt.Sprintf("%s/expect-%d", sc.Name, i), sc, set,
+				sim.ExploreOptions{MaxFaults: e.Explore, MaxPreemptions: d.MaxPreemptions, Promise: proofPromise(e)}})
+		}
+	}
+	return blocks
+}
+
+const verdictsHeader = `# The verdict of every explore block of the catalog (a scenario's explore
+# defaults under each semantics, and every expectation row with explore:)
+# and its counterexample as the explorer's choices. A reduction of the
+# state space (what the fingerprint merges) must leave this file alone;
+# only the number of states may change. Refresh with
+#   go test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
+# block verdict choices | why
+`
+
+// TestPinnedExploreVerdicts pins the verdict and counterexample of every
+// explore block of the catalog in testdata/explore_verdicts.txt, so that
+// a change to what the explorer merges that changes any of them shows as
+// a diff there, not only as a number of states.
+func TestPinnedExploreVerdicts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(verdictsHeader)
+	for _, bl := range catalogExploreBlocks(t) {
+		cfg, err := bl.sc.Config(bl.set)
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		bl.opt.MaxStates = 2_000_000
+		res, err := sim.Explore(cfg, bl.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		verdict := "holds"
+		switch {
+		case !res.Holds:
+			verdict = "violated"
+		case !res.Complete:
+			verdict = "incomplete"
+		}
+		choices := make([]string, len(res.Choices))
+		for i, c := range res.Choices {
+			choices[i] = fmt.Sprint(c)
+		}
+		fmt.Fprintf(&b, "%s %s %s | %s\n", bl.name, verdict, strings.Join(choices, ","), res.Why)
+	}
+	file := filepath.Join("..", "testdata", "explore_verdicts.txt")
+	if rewriting() {
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (create it with -rewrite)", err)
+	}
+	got, pinned := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(got), len(pinned)) {
+		g, p := "", ""
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(pinned) {
+			p = pinned[i]
+		}
+		if g != p {
+			t.Errorf("line %d:\n  now:    %s\n  pinned: %s", i+1, g, p)
+		}
+	}
+	if t.Failed() {
+		t.Log("explore verdicts changed; if the change is meant, refresh with -rewrite and read the diff")
+	}
+}
