@@ -97,7 +97,7 @@ func invariantLines(o *sim.Outcome) []string {
 		if inv.Violation == "" {
 			lines = append(lines, inv.Name+": "+styleGood.Render(lang.T("tui.invariant.held")))
 		} else {
-			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated"))+" "+inv.Violation)
+			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated"))+" "+lang.Violation(inv.Detail))
 		}
 	}
 	return lines
@@ -125,7 +125,7 @@ func (v runView) summaryLines(width int) []string {
 	lines := append(v.outcomeLines(o, width), promiseLine(o, true), countsLine(o))
 	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
 	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
-		lines = append(lines, styleBad.Render(o.Why))
+		lines = append(lines, styleBad.Render(lang.Reason(o.Reason)))
 	}
 	if len(v.toggles) == 0 {
 		lines = append(lines, invariantLines(o)...)
