@@ -78,14 +78,17 @@ func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
 }
 
 // countsLine is "0 lost · 4 exactly-once · 1 duplicated", with the
-// reports' column words (plural, where a language inflects).
+// reports' column words (plural, where a language inflects); Romanian and
+// Russian read the words as a label before the count ("pierdute: 0"), as
+// the summary table does.
 func countsLine(o *sim.Outcome) string {
 	var parts []string
 	for _, c := range []struct {
 		v  sim.Verdict
 		id string
 	}{{sim.Lost, "column.lost"}, {sim.ExactlyOnce, "column.exactly_once"}, {sim.Duplicated, "column.duplicated"}} {
-		parts = append(parts, verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v)))+" "+lang.T(c.id))
+		parts = append(parts, lang.Tf("outcomefmt.faults", map[string]any{
+			"Count": verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v))), "Words": lang.T(c.id)}))
 	}
 	return strings.Join(parts, " · ")
 }
