@@ -149,3 +149,26 @@ func TestViolationsRender(t *testing.T) {
 	}
 	t.Logf("rendered %d kinds of violation: %s", len(ids), strings.Join(ids, ", "))
 }
+
+// A checker's reason that is an invariant's violation reads in the
+// reader's language, the invariant's name kept; English is the JSON's
+// sentence.
+func TestInvariantReason(t *testing.T) {
+	v := sim.NewViolation("violation.agreement", 0, "general-a attacks alone", "General", "general-a")
+	r := sim.Reason{Kind: sim.ReasonInvariant, Invariant: "agreement", Detail: v.English, Message: v}
+	for l, want := range map[Lang]string{
+		English:  "agreement: general-a attacks alone",
+		Romanian: "agreement: general-a atacă singur",
+		Russian:  "agreement: general-a атакует в одиночку",
+	} {
+		if got := l.Reason(r); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
+	// an invariant outside the catalog: its English, in every language
+	r.Message = sim.Violation{English: "something broke"}
+	r.Detail = "something broke"
+	if got := Romanian.Reason(r); got != "agreement: something broke" {
+		t.Errorf("ro, no message id: %q", got)
+	}
+}
