@@ -51,7 +51,9 @@ type ExploreDoc struct {
 type Counterexample struct {
 	Faults []string `json:"faults"` // plan lines, one per fault
 	Steps  []string `json:"steps"`  // the trace of the shrunk run, numbered
-	Cause  string   `json:"cause"`
+	// StepsText is Steps in the reader's language (empty: Steps).
+	StepsText []string `json:"-"`
+	Cause     string   `json:"cause"`
 	// CauseText is Cause in the reader's language (empty: Cause).
 	CauseText   string `json:"-"`
 	Replay      string `json:"replay"`
@@ -105,13 +107,23 @@ func Cause(topo *sim.Topology, why string, faults []sim.Fault) string {
 // store operations, effects, crashes, outcomes (timers that did nothing are
 // left out).
 func Steps(topo *sim.Topology, events []sim.Event) []string {
+	return steps(topo, events, Describe)
+}
+
+// LocalSteps is Steps in the current language (DescribeHere), for the
+// text report; the JSON keeps Steps.
+func LocalSteps(topo *sim.Topology, events []sim.Event) []string {
+	return steps(topo, events, DescribeHere)
+}
+
+func steps(topo *sim.Topology, events []sim.Event, describe func(*sim.Topology, *sim.Event) string) []string {
 	var out []string
 	for i := range events {
 		e := &events[i]
 		if e.Kind == sim.EvTimerFire || e.Kind == sim.EvSend {
 			continue // a send shows as its delivery or its drop
 		}
-		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, e.At, Describe(topo, e)))
+		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, e.At, describe(topo, e)))
 	}
 	return out
 }
@@ -154,7 +166,7 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_every", d.MaxFaults, data))
 		}
 	case d.Holds:
-		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": d.Cut}))
+		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": CutText(d.Cut)}))
 	default:
 		c := d.Counterexample
 		fmt.Fprintf(&b, "%s %s\n", styleBad.Render(lang.T("explore.counterexample")), c.Text())
@@ -167,7 +179,11 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
 		fmt.Fprintf(&b, "\n%s\n", lang.T("explore.steps"))
-		for _, s := range c.Steps {
+		steps := c.StepsText
+		if len(steps) == 0 {
+			steps = c.Steps
+		}
+		for _, s := range steps {
 			fmt.Fprintf(&b, "  %s\n", s)
 		}
 		fmt.Fprintf(&b, "\n%s %s\n", styleDim.Render(lang.T("run.replay")), c.Replay)

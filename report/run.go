@@ -107,6 +107,8 @@ type InvariantDoc struct {
 	Name      string `json:"name"`
 	Held      bool   `json:"held"`
 	Violation string `json:"violation,omitempty"`
+	// Detail is Violation as data, for the text in the reader's language.
+	Detail sim.Violation `json:"-"`
 }
 
 // MetricDoc is one scenario metric's value at the end of the run.
@@ -176,7 +178,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		})
 	}
 	for _, inv := range o.Invariants {
-		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation})
+		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation, Detail: inv.Detail})
 	}
 	for _, m := range o.Metrics {
 		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
@@ -273,7 +275,7 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 		b.WriteString(ledgerTable(r))
 		for _, inv := range r.Invariants {
 			if !inv.Held {
-				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), inv.Violation)
+				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), lang.Violation(inv.Detail))
 			}
 		}
 		if r.Why != "" {

@@ -99,15 +99,16 @@ func MetricHead(m MetricDoc) string {
 	if m.Unit == "" {
 		return m.Name
 	}
-	return m.Name + " (" + m.Unit + ")"
+	return m.Name + " (" + lang.UnitHead(m.Unit) + ")"
 }
 
 // MetricText is a metric with its value and unit, for a line of text:
 // "oldest-duplicate-age = 60 s".
 func MetricText(m MetricDoc) string {
-	s := m.Name + " = " + metricNum(m.Value)
+	v := metricNum(m.Value)
+	s := m.Name + " = " + v
 	if m.Unit != "" {
-		s += " " + m.Unit
+		s += " " + lang.Unit(m.Unit, v)
 	}
 	return s
 }

@@ -25,7 +25,8 @@ type Invariant interface {
 // InvariantResult is one invariant's verdict at the end of a run.
 type InvariantResult struct {
 	Name      string
-	Violation string // "" when it held
+	Violation string    // "" when it held
+	Detail    Violation // Violation as data, for a report in another language
 }
 
 // A Metric is a number folded from the trace, e.g. the largest backlog of

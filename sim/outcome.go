@@ -95,7 +95,8 @@ func (w *World) outcomeInto(o *Outcome) {
 		metrics = append(metrics, MetricValue{Name: m.Name(), Value: m.Value()})
 	}
 	for _, inv := range w.invs {
-		invs = append(invs, InvariantResult{Name: inv.Name(), Violation: inv.Violation(w.end == Quiescent)})
+		d := DetailOf(inv, w.end == Quiescent)
+		invs = append(invs, InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d})
 	}
 	if len(metrics) > 0 {
 		o.Metrics = metrics
@@ -128,7 +129,7 @@ func (w *World) JudgeReason(promise Promise) (Status, Reason) {
 	}
 	for _, inv := range w.invs {
 		if v := inv.Violation(finished); v != "" {
-			return Violated, Reason{Kind: ReasonInvariant, Promise: promise, Invariant: inv.Name(), Detail: v}
+			return Violated, Reason{Kind: ReasonInvariant, Promise: promise, Invariant: inv.Name(), Detail: v, Message: DetailOf(inv, finished)}
 		}
 	}
 	return status, why

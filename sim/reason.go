@@ -23,10 +23,11 @@ const (
 type Reason struct {
 	Kind      ReasonKind
 	Op        OpID
-	N         int32   // effects (ReasonDuplicate) or distinct results (ReasonDivergent)
-	Promise   Promise // the promise judged
-	Invariant string  // ReasonInvariant: the invariant's name
-	Detail    string  // ReasonInvariant: the invariant's own words (English)
+	N         int32     // effects (ReasonDuplicate) or distinct results (ReasonDivergent)
+	Promise   Promise   // the promise judged
+	Invariant string    // ReasonInvariant: the invariant's name
+	Detail    string    // ReasonInvariant: the invariant's own words (English)
+	Message   Violation // ReasonInvariant: Detail as data
 }
 
 // String is the reason in English, empty for ReasonNone.

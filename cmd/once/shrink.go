@@ -34,7 +34,8 @@ func shrinkViolation(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, j
 	_, why := end.JudgeReason(promise)
 	cex := &report.Counterexample{
 		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
-		Digest: report.DigestString(end.Digest()), FoundFaults: len(faults),
+		StepsText: report.LocalSteps(cfg.Topology, trace.Events),
+		Digest:    report.DigestString(end.Digest()), FoundFaults: len(faults),
 	}
 	for _, f := range plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))

@@ -25,7 +25,7 @@ func (l Lang) Nf(id string, n int, data map[string]any) string {
 }
 
 // reasonIDs is the message of each reason kind a checker gives; an
-// invariant's reason is its name and its own words, kept as they are.
+// invariant's reason is its name and its violation (see Violation).
 var reasonIDs = map[sim.ReasonKind]string{
 	sim.ReasonDuplicate:   "reason.duplicate",
 	sim.ReasonDivergent:   "reason.divergent",
@@ -41,6 +41,9 @@ func Reason(r sim.Reason) string { return Current().Reason(r) }
 
 // Reason is Reason in l.
 func (l Lang) Reason(r sim.Reason) string {
+	if l != English && r.Kind == sim.ReasonInvariant {
+		return r.Invariant + ": " + l.Violation(r.Message)
+	}
 	id, ok := reasonIDs[r.Kind]
 	if l == English || !ok {
 		return r.String()

@@ -129,14 +129,15 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 		report.PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
 	for _, inv := range o.Invariants {
 		if inv.Violation != "" {
-			line += " · " + inv.Name + ": " + inv.Violation
+			line += " · " + inv.Name + ": " + lang.Violation(inv.Detail)
 		}
 	}
 	return line
 }
 
 // OutcomeWords is what the operations of o came to in the scenario's
-// words, in the current language: "1 charged once ✓ · 2 charged twice ✗".
+// words, in the current language: "1 charged once ✓ · 2 charged twice ✗",
+// "nedebitat: 1 ✗ · debitat o dată: 2 ✓".
 func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 	w := report.OutcomeWords(sc.Outcome)
 	tr := func(s string) string { return lang.Word("outcome", s) }
@@ -147,7 +148,9 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 	var parts []string
 	add := func(n int, word, mark string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s %s", n, word, mark))
+			// as the summary table does: a label before the count in
+			// Romanian and Russian ("debitat o dată: 2 ✓")
+			parts = append(parts, lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": word, "Mark": mark}))
 		}
 	}
 	add(o.Count(sim.Lost), tr(w.None), report.MarkBad)

@@ -6,16 +6,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
 
-// legendID and laneID prefix the message ids of the legend's items and
-// of the lanes' event labels.
-const (
-	legendID = "tui.legend."
-	laneID   = "tui.lane."
-)
+// legendID prefixes the message ids of the legend's items.
+const legendID = "tui.legend."
 
 // The lanes are a space-time diagram of the events around the cursor: one
 // column per node, one row per event, time flowing down. Marks:
@@ -320,59 +317,18 @@ func sign(x int) int {
 }
 
 // laneLabel is a short description of an event for the lanes, in the
-// current language: the kind of event and the message or table it
-// touched; an effect carries its value (the transaction id) and, when it
-// is not its operation's first (nth > 1), says which effect it is.
+// current language (report.EventWords, the one source of the TUI's event
+// words): the kind of event and the message or table it touched; an
+// effect carries its value (the transaction id) and, when it is not its
+// operation's first (nth > 1), says which effect it is.
 func laneLabel(topo *sim.Topology, e *sim.Event, nth int) string {
 	m := &e.Msg
-	msg := func() string {
-		s := topo.MessageName(m.Kind)
-		if m.Op != 0 {
-			s += " " + m.Op.String()
-		}
-		if m.Attempt != 0 {
-			s += fmt.Sprintf(" #%d", m.Attempt)
-		}
-		return s
+	msg := topo.MessageName(m.Kind)
+	if m.Op != 0 {
+		msg += " " + m.Op.String()
 	}
-	t := func(id string, data map[string]any) string { return lang.Tf(laneID+id, data) }
-	switch e.Kind {
-	case sim.EvSend:
-		return t("send", map[string]any{"Msg": msg()})
-	case sim.EvDeliver:
-		return t("deliver", map[string]any{"Msg": msg()})
-	case sim.EvDrop:
-		return t("drop", map[string]any{"Reason": e.Reason.String(), "Msg": msg()})
-	case sim.EvDuplicate:
-		return t("dup_msg", map[string]any{"Msg": msg()})
-	case sim.EvSlow:
-		return t("slow_msg", map[string]any{"Msg": msg()})
-	case sim.EvLate:
-		return t("late_msg", map[string]any{"Msg": msg()})
-	case sim.EvTimerFire:
-		return t("timer", map[string]any{"Timer": topo.TimerName(sim.TimerKind(e.Label)), "Op": m.Op.String()})
-	case sim.EvCrash:
-		return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
-	case sim.EvRestart:
-		return t("restart", nil)
-	case sim.EvPause:
-		return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
-	case sim.EvResume:
-		return t("resume", nil)
-	case sim.EvStoreGet:
-		return t("get", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
-	case sim.EvStorePut:
-		return t("put", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
-	case sim.EvStoreDelete:
-		return t("delete", map[string]any{"Table": topo.TableName(e.Node, sim.TableID(e.Label)), "Key": m.Key})
-	case sim.EvEffect:
-		data := map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value, "N": nth}
-		if nth > 1 {
-			return t("effect_again", data)
-		}
-		return t("effect", data)
-	case sim.EvOutcome:
-		return t("result", map[string]any{"Op": m.Op.String(), "Status": m.Status})
+	if m.Attempt != 0 {
+		msg += fmt.Sprintf(" #%d", m.Attempt)
 	}
-	return e.Kind.String()
+	return report.EventWords(topo, e, msg, nth)
 }

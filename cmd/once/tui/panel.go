@@ -78,14 +78,17 @@ func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
 }
 
 // countsLine is "0 lost · 4 exactly-once · 1 duplicated", with the
-// reports' column words (plural, where a language inflects).
+// reports' column words (plural, where a language inflects); Romanian and
+// Russian read the words as a label before the count ("pierdute: 0"), as
+// the summary table does.
 func countsLine(o *sim.Outcome) string {
 	var parts []string
 	for _, c := range []struct {
 		v  sim.Verdict
 		id string
 	}{{sim.Lost, "column.lost"}, {sim.ExactlyOnce, "column.exactly_once"}, {sim.Duplicated, "column.duplicated"}} {
-		parts = append(parts, verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v)))+" "+lang.T(c.id))
+		parts = append(parts, lang.Tf("outcomefmt.faults", map[string]any{
+			"Count": verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v))), "Words": lang.T(c.id)}))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -97,7 +100,7 @@ func invariantLines(o *sim.Outcome) []string {
 		if inv.Violation == "" {
 			lines = append(lines, inv.Name+": "+styleGood.Render(lang.T("tui.invariant.held")))
 		} else {
-			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated"))+" "+inv.Violation)
+			lines = append(lines, inv.Name+": "+styleBad.Render(lang.T("tui.invariant.violated"))+" "+lang.Violation(inv.Detail))
 		}
 	}
 	return lines
@@ -125,7 +128,7 @@ func (v runView) summaryLines(width int) []string {
 	lines := append(v.outcomeLines(o, width), promiseLine(o, true), countsLine(o))
 	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
 	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
-		lines = append(lines, styleBad.Render(o.Why))
+		lines = append(lines, styleBad.Render(lang.Reason(o.Reason)))
 	}
 	if len(v.toggles) == 0 {
 		lines = append(lines, invariantLines(o)...)

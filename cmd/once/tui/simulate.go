@@ -181,7 +181,7 @@ func (r *result) index() {
 	partitioned := map[uint32]bool{}
 	for i := range r.events {
 		e := &r.events[i]
-		r.lines[i] = report.Describe(r.topo, e)
+		r.lines[i] = report.DescribeHere(r.topo, e)
 		if e.Kind == sim.EvDrop && e.Reason == sim.DropPartition {
 			partitioned[e.Msg.ID] = true
 		}

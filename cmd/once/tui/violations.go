@@ -98,7 +98,7 @@ func (r *result) findViolations() []violation {
 		}
 		if i, ok := r.eventNamed(inv.Violation, nth); ok {
 			out = append(out, violation{event: i, what: lang.Tf("tui.violation.invariant", map[string]any{
-				"Name": inv.Name, "Text": inv.Violation})})
+				"Name": inv.Name, "Text": lang.Violation(inv.Detail)})})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b violation) int { return a.event - b.event })

@@ -58,11 +58,16 @@ func (v *stateOnce) Record(e *sim.Event) {
 	}
 }
 
-func (v *stateOnce) Violation(finished bool) string {
+func (v *stateOnce) Violation(finished bool) string { return v.ViolationDetail(finished).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (v *stateOnce) ViolationDetail(finished bool) sim.Violation {
 	if !finished || !v.written || v.last == int64(len(v.ops)) {
-		return ""
+		return sim.Violation{}
 	}
-	return fmt.Sprintf("the operator state counted %d records of a stream of %d", v.last, len(v.ops))
+	return sim.NewViolation("violation.state-exactly-once", len(v.ops),
+		fmt.Sprintf("the operator state counted %d records of a stream of %d", v.last, len(v.ops)),
+		"Counted", sim.Itoa(v.last))
 }
 
 func (v *stateOnce) Clone() sim.Invariant {

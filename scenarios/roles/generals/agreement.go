@@ -26,14 +26,18 @@ func (x *agreement) Record(e *sim.Event) {
 	}
 }
 
-func (x *agreement) Violation(finished bool) string {
+func (x *agreement) Violation(finished bool) string { return x.ViolationDetail(finished).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *agreement) ViolationDetail(finished bool) sim.Violation {
 	if !finished || (x.a > 0) == (x.b > 0) {
-		return ""
+		return sim.Violation{}
 	}
+	general := "general-b"
 	if x.a > 0 {
-		return "general-a attacks alone"
+		general = "general-a"
 	}
-	return "general-b attacks alone"
+	return sim.NewViolation("violation.agreement", 0, general+" attacks alone", "General", general)
 }
 
 func (x *agreement) Clone() sim.Invariant { c := *x; return &c }

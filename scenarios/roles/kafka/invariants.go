@@ -96,11 +96,16 @@ func (v *isolationInvariant) Record(e *sim.Event) {
 	}
 }
 
-func (v *isolationInvariant) Violation(bool) string {
+func (v *isolationInvariant) Violation(f bool) string { return v.ViolationDetail(f).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (v *isolationInvariant) ViolationDetail(bool) sim.Violation {
 	if v.badKey == 0 {
-		return ""
+		return sim.Violation{}
 	}
-	return fmt.Sprintf("a reader saw the record of %s at offset %d, whose transaction was aborted", v.badOp, v.badKey)
+	return sim.NewViolation("violation.isolation", 0,
+		fmt.Sprintf("a reader saw the record of %s at offset %d, whose transaction was aborted", v.badOp, v.badKey),
+		"Op", v.badOp.String(), "Offset", sim.Itoa(v.badKey))
 }
 
 func (v *isolationInvariant) Clone() sim.Invariant {
@@ -154,12 +159,18 @@ func (v *fencingInvariant) Record(e *sim.Event) {
 	v.epochs[i] = max(v.epochs[i], epoch)
 }
 
-func (v *fencingInvariant) Violation(bool) string {
+func (v *fencingInvariant) Violation(f bool) string { return v.ViolationDetail(f).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (v *fencingInvariant) ViolationDetail(bool) sim.Violation {
 	if v.bad[0] == 0 {
-		return ""
+		return sim.Violation{}
 	}
-	return fmt.Sprintf("a zombie write got through: %s of producer %d epoch %d appended at offset %d after the partition saw epoch %d",
-		v.badOp, v.bad[1], v.bad[2], v.bad[0], v.bad[3])
+	return sim.NewViolation("violation.fencing", 0,
+		fmt.Sprintf("a zombie write got through: %s of producer %d epoch %d appended at offset %d after the partition saw epoch %d",
+			v.badOp, v.bad[1], v.bad[2], v.bad[0], v.bad[3]),
+		"Op", v.badOp.String(), "Producer", sim.Itoa(v.bad[1]), "Epoch", sim.Itoa(v.bad[2]),
+		"Offset", sim.Itoa(v.bad[0]), "Seen", sim.Itoa(v.bad[3]))
 }
 
 func (v *fencingInvariant) Clone() sim.Invariant {

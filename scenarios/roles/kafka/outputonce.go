@@ -46,11 +46,16 @@ func (v *outputOnce) Record(e *sim.Event) {
 	}
 }
 
-func (v *outputOnce) Violation(bool) string {
+func (v *outputOnce) Violation(f bool) string { return v.ViolationDetail(f).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (v *outputOnce) ViolationDetail(bool) sim.Violation {
 	if v.twice == 0 {
-		return ""
+		return sim.Violation{}
 	}
-	return fmt.Sprintf("a reader saw the output of %s twice, at offsets %d and %d", v.twice, v.at[0], v.at[1])
+	return sim.NewViolation("violation.kafka-output-once", 0,
+		fmt.Sprintf("a reader saw the output of %s twice, at offsets %d and %d", v.twice, v.at[0], v.at[1]),
+		"Op", v.twice.String(), "First", sim.Itoa(v.at[0]), "Second", sim.Itoa(v.at[1]))
 }
 
 func (v *outputOnce) Clone() sim.Invariant {

@@ -23,7 +23,7 @@ const BacklogBound = 12
 // break, not only a number.
 type backlogBounded struct {
 	unknownBacklog
-	why string
+	why sim.Violation
 }
 
 // Name implements sim.Invariant.
@@ -32,14 +32,20 @@ func (x *backlogBounded) Name() string { return "unknown-backlog-bounded" }
 // Record implements sim.Recorder.
 func (x *backlogBounded) Record(e *sim.Event) {
 	x.unknownBacklog.Record(e)
-	if x.why == "" && x.max > BacklogBound {
-		x.why = strconv.Itoa(x.max) + " outcomes UNKNOWN at once at " + e.At.String() + ", more than " + strconv.Itoa(BacklogBound) +
-			": the reconciler resolves fewer per second than time out (r < u), and the backlog grows with the run"
+	if x.why.Held() && x.max > BacklogBound {
+		at := e.At.String()
+		x.why = sim.NewViolation("violation.unknown-backlog-bounded", x.max,
+			strconv.Itoa(x.max)+" outcomes UNKNOWN at once at "+at+", more than "+strconv.Itoa(BacklogBound)+
+				": the reconciler resolves fewer per second than time out (r < u), and the backlog grows with the run",
+			"At", at, "Bound", strconv.Itoa(BacklogBound))
 	}
 }
 
 // Violation implements sim.Invariant.
-func (x *backlogBounded) Violation(bool) string { return x.why }
+func (x *backlogBounded) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *backlogBounded) ViolationDetail(bool) sim.Violation { return x.why }
 
 // Clone implements sim.Invariant.
 func (x *backlogBounded) Clone() sim.Invariant {
@@ -56,7 +62,7 @@ func (x *backlogBounded) AppendState(b []byte) []byte {
 		b = binary.AppendVarint(b, r.Key)
 	}
 	b = binary.AppendUvarint(b, uint64(x.max))
-	return append(b, h2Bool(x.why != ""))
+	return append(b, h2Bool(!x.why.Held()))
 }
 
 func init() {

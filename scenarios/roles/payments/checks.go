@@ -32,7 +32,7 @@ type keyBody struct {
 type rejectedReuse struct {
 	firsts  []keyBody  // by key
 	reusers []sim.OpID // operations that sent a key with another body, sorted
-	why     string
+	why     sim.Violation
 }
 
 func (x *rejectedReuse) reuser(op sim.OpID) bool {
@@ -55,10 +55,14 @@ func (x *rejectedReuse) Record(e *sim.Event) {
 			j, _ := slices.BinarySearch(x.reusers, m.Op)
 			x.reusers = slices.Insert(x.reusers, j, m.Op)
 		}
-	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && success(decodeHTTPResponse(*m).Status) && x.why == "" && x.reuser(m.Op):
-		x.why = fmt.Sprintf("%s reused another operation's key with a different body and was answered %d, not 422", m.Op, decodeHTTPResponse(*m).Status)
-	case e.Kind == sim.EvEffect && x.why == "" && x.reuser(m.Op):
-		x.why = fmt.Sprintf("%s reused another operation's key with a different body and had an effect", m.Op)
+	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && success(decodeHTTPResponse(*m).Status) && x.why.Held() && x.reuser(m.Op):
+		status := decodeHTTPResponse(*m).Status
+		x.why = sim.NewViolation("violation.rejected-reuse.answered", 0,
+			fmt.Sprintf("%s reused another operation's key with a different body and was answered %d, not 422", m.Op, status),
+			"Op", m.Op.String(), "Status", sim.Itoa(status))
+	case e.Kind == sim.EvEffect && x.why.Held() && x.reuser(m.Op):
+		x.why = sim.NewViolation("violation.rejected-reuse.effect", 0,
+			fmt.Sprintf("%s reused another operation's key with a different body and had an effect", m.Op), "Op", m.Op.String())
 	}
 }
 
@@ -74,7 +78,10 @@ func h2Cmp(a, b int64) int {
 
 func (x *rejectedReuse) Name() string { return "rejected-reuse" }
 
-func (x *rejectedReuse) Violation(bool) string { return x.why }
+func (x *rejectedReuse) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *rejectedReuse) ViolationDetail(bool) sim.Violation { return x.why }
 
 func (x *rejectedReuse) Clone() sim.Invariant {
 	return &rejectedReuse{firsts: slices.Clone(x.firsts), reusers: slices.Clone(x.reusers), why: x.why}
@@ -90,7 +97,7 @@ func (x *rejectedReuse) AppendState(b []byte) []byte {
 	for _, op := range x.reusers {
 		b = binary.AppendVarint(b, int64(op))
 	}
-	return append(b, h2Bool(x.why != ""))
+	return append(b, h2Bool(!x.why.Held()))
 }
 
 func h2Bool(v bool) byte {
@@ -158,7 +165,7 @@ type storedResultUnchanged struct {
 	completed [][]int32 // node → table → index of COMPLETED (0: not a key store)
 	durable   [][]bool
 	rows      []storedResult // sorted by row
-	why       string
+	why       sim.Violation
 }
 
 func newStoredResultUnchanged(topo *sim.Topology) *storedResultUnchanged {
@@ -190,8 +197,8 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 		case !found && e.Rec.State == done:
 			k := decodeKeyRow(e.Rec)
 			x.rows = slices.Insert(x.rows, i, storedResult{Row: r, Response: k.Response, Body: k.Body})
-		case found && x.why == "" && (e.Rec.State != done || decodeKeyRow(e.Rec).Response != x.rows[i].Response || decodeKeyRow(e.Rec).Body != x.rows[i].Body):
-			x.why = fmt.Sprintf("key %d: the stored result %d (body %d) was overwritten by %s", e.Msg.Key, x.rows[i].Response, x.rows[i].Body, describeRow(e))
+		case found && x.why.Held() && (e.Rec.State != done || decodeKeyRow(e.Rec).Response != x.rows[i].Response || decodeKeyRow(e.Rec).Body != x.rows[i].Body):
+			x.why = overwritten(e, x.rows[i])
 		}
 	case sim.EvStoreDelete:
 		if i, found := x.find(h2Row{e.Node, e.Label, e.Msg.Key}); found {
@@ -204,17 +211,28 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 	}
 }
 
-func describeRow(e *sim.Event) string {
+// overwritten is the violation "the stored result was overwritten": the
+// key, the result it held and the row the put e wrote over it.
+func overwritten(e *sim.Event, was storedResult) sim.Violation {
 	k := decodeKeyRow(e.Rec)
+	args := []string{"Key", sim.Itoa(e.Msg.Key), "Result", sim.Itoa(was.Response), "Body", sim.Itoa(was.Body),
+		"State", sim.Itoa(k.State), "NewBody", sim.Itoa(k.Body), "NewOp", e.Msg.Op.String()}
+	head := fmt.Sprintf("key %d: the stored result %d (body %d) was overwritten by ", e.Msg.Key, was.Response, was.Body)
 	if !k.completed() {
-		return fmt.Sprintf("state %d, pending (body %d) for %s", k.State, k.Body, e.Msg.Op)
+		return sim.NewViolation("violation.stored-result-unchanged.pending", 0,
+			head+fmt.Sprintf("state %d, pending (body %d) for %s", k.State, k.Body, e.Msg.Op), args...)
 	}
-	return fmt.Sprintf("state %d, result %d (body %d) for %s", k.State, k.Response, k.Body, e.Msg.Op)
+	return sim.NewViolation("violation.stored-result-unchanged.result", 0,
+		head+fmt.Sprintf("state %d, result %d (body %d) for %s", k.State, k.Response, k.Body, e.Msg.Op),
+		append(args, "NewResult", sim.Itoa(k.Response))...)
 }
 
 func (x *storedResultUnchanged) Name() string { return "stored-result-unchanged" }
 
-func (x *storedResultUnchanged) Violation(bool) string { return x.why }
+func (x *storedResultUnchanged) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *storedResultUnchanged) ViolationDetail(bool) sim.Violation { return x.why }
 
 func (x *storedResultUnchanged) Clone() sim.Invariant {
 	c := *x
@@ -230,7 +248,7 @@ func (x *storedResultUnchanged) AppendState(b []byte) []byte {
 		b = binary.AppendVarint(b, s.Response)
 		b = binary.AppendVarint(b, int64(s.Body))
 	}
-	return append(b, h2Bool(x.why != ""))
+	return append(b, h2Bool(!x.why.Held()))
 }
 
 // unknownBacklog is the metric "max-unknown-backlog": the largest number

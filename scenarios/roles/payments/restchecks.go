@@ -25,7 +25,7 @@ type txnOp struct {
 // with another's receipt.
 type ownReceipt struct {
 	charges []txnOp // sorted by Txn
-	why     string
+	why     sim.Violation
 }
 
 // Record implements sim.Recorder.
@@ -35,24 +35,31 @@ func (x *ownReceipt) Record(e *sim.Event) {
 	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkCardCharges:
 		i, _ := slices.BinarySearchFunc(x.charges, m.Value, func(c txnOp, t int64) int { return h2Cmp(c.Txn, t) })
 		x.charges = slices.Insert(x.charges, i, txnOp{Txn: m.Value, Op: m.Op})
-	case e.Kind == sim.EvOutcome && m.Status == roles.StatusCreated && x.why == "":
+	case e.Kind == sim.EvOutcome && m.Status == roles.StatusCreated && x.why.Held():
 		txn := receiptTxn(m.Value)
 		i, found := slices.BinarySearchFunc(x.charges, txn, func(c txnOp, t int64) int { return h2Cmp(c.Txn, t) })
 		switch {
 		case !found:
-			x.why = fmt.Sprintf("%s accepted a receipt for transaction %d, which was never charged", m.Op, txn)
+			x.why = sim.NewViolation("violation.own-receipt.never-charged", 0,
+				fmt.Sprintf("%s accepted a receipt for transaction %d, which was never charged", m.Op, txn),
+				"Op", m.Op.String(), "Txn", sim.Itoa(txn))
 		case x.charges[i].Op != m.Op:
-			x.why = fmt.Sprintf("%s accepted the receipt of transaction %d, charged for %s: another user's stored response", m.Op, txn, x.charges[i].Op)
+			x.why = sim.NewViolation("violation.own-receipt.other-op", 0,
+				fmt.Sprintf("%s accepted the receipt of transaction %d, charged for %s: another user's stored response", m.Op, txn, x.charges[i].Op),
+				"Op", m.Op.String(), "Txn", sim.Itoa(txn), "Other", x.charges[i].Op.String())
 		}
 	}
 }
 
 func (x *ownReceipt) Name() string          { return "own-receipt" }
-func (x *ownReceipt) Violation(bool) string { return x.why }
+func (x *ownReceipt) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *ownReceipt) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *ownReceipt) Clone() sim.Invariant {
 	return &ownReceipt{charges: slices.Clone(x.charges), why: x.why}
 }
-func (x *ownReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.charges, x.why) }
+func (x *ownReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.charges, x.why.English) }
 
 func appendTxnOps(b []byte, list []txnOp, why string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(list)))
@@ -69,13 +76,13 @@ func appendTxnOps(b []byte, list []txnOp, why string) []byte {
 // store) breaks it, though the card was charged once.
 type oneReceipt struct {
 	first []txnOp // by Op: the first receipt accepted (Txn holds the receipt)
-	why   string
+	why   sim.Violation
 }
 
 // Record implements sim.Recorder.
 func (x *oneReceipt) Record(e *sim.Event) {
 	m := &e.Msg
-	if e.Kind != sim.EvOutcome || m.Status != roles.StatusCreated || x.why != "" {
+	if e.Kind != sim.EvOutcome || m.Status != roles.StatusCreated || !x.why.Held() {
 		return
 	}
 	i, found := slices.BinarySearchFunc(x.first, m.Op, func(c txnOp, op sim.OpID) int { return h2Cmp(int64(c.Op), int64(op)) })
@@ -84,16 +91,21 @@ func (x *oneReceipt) Record(e *sim.Event) {
 		return
 	}
 	if got := x.first[i].Txn; got != m.Value {
-		x.why = fmt.Sprintf("%s: the client accepted two different receipts for one payment (%d, then %d)", m.Op, got, m.Value)
+		x.why = sim.NewViolation("violation.one-receipt", 0,
+			fmt.Sprintf("%s: the client accepted two different receipts for one payment (%d, then %d)", m.Op, got, m.Value),
+			"Op", m.Op.String(), "First", sim.Itoa(got), "Second", sim.Itoa(m.Value))
 	}
 }
 
 func (x *oneReceipt) Name() string          { return "one-receipt" }
-func (x *oneReceipt) Violation(bool) string { return x.why }
+func (x *oneReceipt) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *oneReceipt) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *oneReceipt) Clone() sim.Invariant {
 	return &oneReceipt{first: slices.Clone(x.first), why: x.why}
 }
-func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.first, x.why) }
+func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.first, x.why.English) }
 
 // keyedCharges is the invariant "no charge without an Idempotency-Key":
 // a service charges only for a POST that carried a key; a POST without
@@ -101,13 +113,13 @@ func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.fir
 // delivered is the one its next charge is for (a handler runs atomically).
 type keyedCharges struct {
 	keyless []bool // per node: the last request delivered was a POST without a key
-	why     string
+	why     sim.Violation
 }
 
 // Record implements sim.Recorder.
 func (x *keyedCharges) Record(e *sim.Event) {
 	m := &e.Msg
-	if int(e.Node) >= len(x.keyless) || x.why != "" {
+	if int(e.Node) >= len(x.keyless) || !x.why.Held() {
 		return
 	}
 	switch {
@@ -115,12 +127,17 @@ func (x *keyedCharges) Record(e *sim.Event) {
 		req := decodeRestRequest(*m)
 		x.keyless[e.Node] = req.Method == methodPost && req.Key == 0
 	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkCardCharges && x.keyless[e.Node]:
-		x.why = fmt.Sprintf("%s was charged for a %s without an Idempotency-Key, not refused with 400", m.Op, methodNames[methodPost])
+		x.why = sim.NewViolation("violation.keyed-charges", 0,
+			fmt.Sprintf("%s was charged for a %s without an Idempotency-Key, not refused with 400", m.Op, methodNames[methodPost]),
+			"Op", m.Op.String(), "Method", methodNames[methodPost])
 	}
 }
 
 func (x *keyedCharges) Name() string          { return "keyed-charges" }
-func (x *keyedCharges) Violation(bool) string { return x.why }
+func (x *keyedCharges) Violation(bool) string { return x.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *keyedCharges) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *keyedCharges) Clone() sim.Invariant {
 	return &keyedCharges{keyless: slices.Clone(x.keyless), why: x.why}
 }
@@ -128,7 +145,7 @@ func (x *keyedCharges) AppendState(b []byte) []byte {
 	for _, k := range x.keyless {
 		b = append(b, h2Bool(k))
 	}
-	return append(b, h2Bool(x.why != ""))
+	return append(b, h2Bool(!x.why.Held()))
 }
 
 func init() {

@@ -47,20 +47,27 @@ func (x *sagaHoldings) Record(e *sim.Event) {
 func (x *sagaHoldings) Name() string { return "all-or-nothing" }
 
 // Violation judges a finished run: a run cut short may be mid-saga.
-func (x *sagaHoldings) Violation(finished bool) string {
+func (x *sagaHoldings) Violation(finished bool) string { return x.ViolationDetail(finished).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (x *sagaHoldings) ViolationDetail(finished bool) sim.Violation {
 	for i := 0; i+sagaSeries <= len(x.net); i += sagaSeries {
 		held := x.net[i : i+sagaSeries]
 		op := sim.OpID(i / sagaSeries)
 		for s, n := range held {
 			if n > 1 {
-				return fmt.Sprintf("%s holds %d reservations at %s", op, n, sagaParticipantSinks[s])
+				return sim.NewViolation("violation.all-or-nothing.twice", int(n),
+					fmt.Sprintf("%s holds %d reservations at %s", op, n, sagaParticipantSinks[s]),
+					"Op", op.String(), "Sink", sagaParticipantSinks[s])
 			}
 		}
 		if finished && slices.Min(held) != slices.Max(held) {
-			return fmt.Sprintf("%s ended half done: flights %d, hotels %d, trip-charges %d held", op, held[0], held[1], held[2])
+			return sim.NewViolation("violation.all-or-nothing.half", 0,
+				fmt.Sprintf("%s ended half done: flights %d, hotels %d, trip-charges %d held", op, held[0], held[1], held[2]),
+				"Op", op.String(), "Flights", sim.Itoa(held[0]), "Hotels", sim.Itoa(held[1]), "Charges", sim.Itoa(held[2]))
 		}
 	}
-	return ""
+	return sim.Violation{}
 }
 
 func (x *sagaHoldings) Clone() sim.Invariant { return &sagaHoldings{net: slices.Clone(x.net)} }

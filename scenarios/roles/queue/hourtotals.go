@@ -53,9 +53,12 @@ func (h *hourTotals) Record(e *sim.Event) {
 
 // Violation implements sim.Invariant: judged on a finished run only (a cut
 // run has hours still to write).
-func (h *hourTotals) Violation(finished bool) string {
+func (h *hourTotals) Violation(finished bool) string { return h.ViolationDetail(finished).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (h *hourTotals) ViolationDetail(finished bool) sim.Violation {
 	if !finished {
-		return ""
+		return sim.Violation{}
 	}
 	want, got := map[int64]int64{}, map[int64]int64{}
 	for _, ev := range h.events {
@@ -73,11 +76,13 @@ func (h *hourTotals) Violation(finished bool) string {
 	slices.Sort(hours)
 	for _, hour := range hours {
 		if got[hour] != want[hour] {
-			return "hour " + hourName(hour) + " holds " + strconv.FormatInt(got[hour], 10) +
-				" in hourly_totals, but its events sum to " + strconv.FormatInt(want[hour], 10)
+			name, holds, sum := hourName(hour), strconv.FormatInt(got[hour], 10), strconv.FormatInt(want[hour], 10)
+			return sim.NewViolation("violation.right-hourly-totals", 0,
+				"hour "+name+" holds "+holds+" in hourly_totals, but its events sum to "+sum,
+				"Hour", name, "Holds", holds, "Sum", sum)
 		}
 	}
-	return ""
+	return sim.Violation{}
 }
 
 // hourName spells an hour as the trace does ("03:00").

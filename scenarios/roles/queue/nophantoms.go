@@ -13,8 +13,8 @@ import (
 // effect of that operation on any other sink before then is a phantom.
 type noPhantoms struct {
 	orders    uint8
-	committed []bool // by op
-	first     string
+	committed []bool        // by op
+	first     sim.Violation // the first phantom effect
 	phantoms  int32
 	topo      *sim.Topology
 }
@@ -47,22 +47,31 @@ func (n *noPhantoms) Record(e *sim.Event) {
 	}
 	if !n.committed[op] {
 		n.phantoms++
-		if n.first == "" {
-			n.first = e.Msg.Op.String() + "'s event took effect on " + n.topo.SinkName(sim.SinkID(e.Label)) +
-				" at " + e.At.String() + " while its order was not committed"
+		if n.first.Held() {
+			op, sink, at := e.Msg.Op.String(), n.topo.SinkName(sim.SinkID(e.Label)), e.At.String()
+			n.first = sim.NewViolation("violation.no-phantom-events.first", 1,
+				op+"'s event took effect on "+sink+" at "+at+" while its order was not committed",
+				"Op", op, "Sink", sink, "At", at)
 		}
 	}
 }
 
 // Violation implements sim.Invariant.
-func (n *noPhantoms) Violation(bool) string {
+func (n *noPhantoms) Violation(f bool) string { return n.ViolationDetail(f).English }
+
+// ViolationDetail implements sim.ViolationDetailer: the first phantom
+// effect, and how many there were in all when more than one.
+func (n *noPhantoms) ViolationDetail(bool) sim.Violation {
 	if n.phantoms == 0 {
-		return ""
+		return sim.Violation{}
 	}
 	if n.phantoms == 1 {
 		return n.first
 	}
-	return n.first + " (" + strconv.Itoa(int(n.phantoms)) + " phantom effects in all)"
+	v := n.first
+	v.ID, v.Count = "violation.no-phantom-events.more", int(n.phantoms)
+	v.English += " (" + strconv.Itoa(int(n.phantoms)) + " phantom effects in all)"
+	return v
 }
 
 // Clone implements sim.Invariant.

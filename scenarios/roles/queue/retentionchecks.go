@@ -67,23 +67,28 @@ func (d *dedupRowsPeak) Value() float64 { return float64(d.peak) }
 // expiry) reopens the door to a late duplicate.
 type keptForRetention struct {
 	dedup []uint64
-	why   string
+	why   sim.Violation
 }
 
 // Record implements sim.Recorder.
 func (k *keptForRetention) Record(e *sim.Event) {
-	if e.Kind == sim.EvStoreDelete && !e.Found && k.why == "" && isDedupEvent(k.dedup, e) {
-		k.why = fmt.Sprintf("the dedup key of %s was evicted at %s, before its retention was over", e.Msg.Op, e.At)
+	if e.Kind == sim.EvStoreDelete && !e.Found && k.why.Held() && isDedupEvent(k.dedup, e) {
+		op, at := e.Msg.Op.String(), e.At.String()
+		k.why = sim.NewViolation("violation.kept-for-retention", 0,
+			"the dedup key of "+op+" was evicted at "+at+", before its retention was over", "Op", op, "At", at)
 	}
 }
 
 func (k *keptForRetention) Name() string          { return "kept-for-retention" }
-func (k *keptForRetention) Violation(bool) string { return k.why }
+func (k *keptForRetention) Violation(bool) string { return k.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (k *keptForRetention) ViolationDetail(bool) sim.Violation { return k.why }
 func (k *keptForRetention) Clone() sim.Invariant {
 	return &keptForRetention{dedup: k.dedup, why: k.why}
 }
 func (k *keptForRetention) AppendState(b []byte) []byte {
-	if k.why != "" {
+	if !k.why.Held() {
 		return append(b, 1)
 	}
 	return append(b, 0)
@@ -119,19 +124,24 @@ func (s *sampleCounts) record(e *sim.Event) {
 // count above the truth is the failure, a count slightly below it is not.
 type neverOvercounted struct {
 	sampleCounts
-	why string
+	why sim.Violation
 }
 
 // Record implements sim.Recorder.
 func (n *neverOvercounted) Record(e *sim.Event) {
 	n.record(e)
-	if e.Kind == sim.EvEffect && n.why == "" && int(e.Msg.Op) < len(n.counts) && n.counts[e.Msg.Op] > 1 {
-		n.why = fmt.Sprintf("the sample of %s was counted %d times: the dashboard shows more than happened", e.Msg.Op, n.counts[e.Msg.Op])
+	if e.Kind == sim.EvEffect && n.why.Held() && int(e.Msg.Op) < len(n.counts) && n.counts[e.Msg.Op] > 1 {
+		op, times := e.Msg.Op.String(), int(n.counts[e.Msg.Op])
+		n.why = sim.NewViolation("violation.never-overcounted", times,
+			fmt.Sprintf("the sample of %s was counted %d times: the dashboard shows more than happened", op, times), "Op", op)
 	}
 }
 
 func (n *neverOvercounted) Name() string          { return "never-overcounted" }
-func (n *neverOvercounted) Violation(bool) string { return n.why }
+func (n *neverOvercounted) Violation(bool) string { return n.why.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (n *neverOvercounted) ViolationDetail(bool) sim.Violation { return n.why }
 func (n *neverOvercounted) Clone() sim.Invariant {
 	return &neverOvercounted{sampleCounts: sampleCounts{counts: slices.Clone(n.counts), published: slices.Clone(n.published)}, why: n.why}
 }
@@ -145,7 +155,7 @@ func (n *neverOvercounted) AppendState(b []byte) []byte {
 			b = append(b, 0)
 		}
 	}
-	if n.why != "" {
+	if !n.why.Held() {
 		return append(b, 1)
 	}
 	return append(b, 0)

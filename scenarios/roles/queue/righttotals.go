@@ -18,7 +18,7 @@ type rightTotals struct {
 	last   []int64    // by booking: the stored total, 0 = none yet
 	paid   []int64    // by booking: the sum of its payments up to the latest written
 	upTo   []sim.OpID // by booking: the latest payment written
-	wrong  string
+	wrong  sim.Violation
 }
 
 func newRightTotals(topo *sim.Topology) *rightTotals {
@@ -55,19 +55,26 @@ func (r *rightTotals) Record(e *sim.Event) {
 	}
 	total, booking := e.Rec.Value, strconv.Itoa(b)
 	switch {
-	case r.wrong != "":
+	case !r.wrong.Held():
 	case total < r.last[b]:
-		r.wrong = "booking " + booking + "'s total went back from " + strconv.FormatInt(r.last[b], 10) + " to " +
-			strconv.FormatInt(total, 10) + " at " + e.At.String() + ": an older payment overwrote a newer total"
+		last, now, at := strconv.FormatInt(r.last[b], 10), strconv.FormatInt(total, 10), e.At.String()
+		r.wrong = sim.NewViolation("violation.right-totals.back", 0,
+			"booking "+booking+"'s total went back from "+last+" to "+now+" at "+at+": an older payment overwrote a newer total",
+			"Booking", booking, "From", last, "To", now, "At", at)
 	case total > r.paid[b]:
-		r.wrong = "booking " + booking + " shows " + strconv.FormatInt(total, 10) + " paid at " + e.At.String() +
-			", but its payments sum to " + strconv.FormatInt(r.paid[b], 10) + ": a payment counted twice"
+		now, at, paid := strconv.FormatInt(total, 10), e.At.String(), strconv.FormatInt(r.paid[b], 10)
+		r.wrong = sim.NewViolation("violation.right-totals.over", 0,
+			"booking "+booking+" shows "+now+" paid at "+at+", but its payments sum to "+paid+": a payment counted twice",
+			"Booking", booking, "Total", now, "At", at, "Paid", paid)
 	}
 	r.last[b] = total
 }
 
 // Violation implements sim.Invariant.
-func (r *rightTotals) Violation(bool) string { return r.wrong }
+func (r *rightTotals) Violation(bool) string { return r.wrong.English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (r *rightTotals) ViolationDetail(bool) sim.Violation { return r.wrong }
 
 // Clone implements sim.Invariant.
 func (r *rightTotals) Clone() sim.Invariant {
@@ -86,7 +93,7 @@ func (r *rightTotals) AppendState(b []byte) []byte {
 		b = strconv.AppendInt(b, int64(r.upTo[i]), 10)
 		b = append(b, ',')
 	}
-	if r.wrong != "" {
+	if !r.wrong.Held() {
 		b = append(b, '!')
 	}
 	return b

@@ -1,0 +1,40 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/report/lang"
+)
+
+// Every way the explorer says why it cut a search reads in Romanian and
+// Russian with its value kept; English and an unknown reason stay as
+// they are.
+func TestCutText(t *testing.T) {
+	defer lang.Set(lang.Current())
+	cuts := map[string]string{
+		"interrupted":                                    "",
+		"state budget of 50 exhausted":                   "50",
+		"memory budget of 64MiB exhausted":               "64MiB",
+		"depth budget of 5 steps exhausted":              "5",
+		"a schedule hit the run's time budget exhausted": "",
+	}
+	for _, l := range lang.Languages() {
+		lang.Set(l)
+		for cut, value := range cuts {
+			got := CutText(cut)
+			if l == lang.English {
+				if got != cut {
+					t.Errorf("en: %q, want %q", got, cut)
+				}
+				continue
+			}
+			if got == cut || strings.Contains(got, "<no value>") || !strings.Contains(got, value) {
+				t.Errorf("%s: %q reads %q", l, cut, got)
+			}
+		}
+		if got := CutText("something new"); got != "something new" {
+			t.Errorf("%s: an unknown reason became %q", l, got)
+		}
+	}
+}
