@@ -96,12 +96,14 @@ func (c *Context) Send(to NodeID, m Message) {
 			urgent = false
 		}
 	}
-	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m, urgent: urgent})
+	it := w.queueAt(w.now+fate.Delay, urgent)
+	it.kind, it.node, it.msg = itemDeliver, to, m
 	if fate.Duplicate {
 		e := w.event(EvDuplicate, c.node, to)
 		e.Msg = m
 		w.emit(e)
-		w.schedule(item{at: w.now + fate.DupDelay, kind: itemDeliver, node: to, msg: m})
+		it := w.queueAt(w.now+fate.DupDelay, false)
+		it.kind, it.node, it.msg = itemDeliver, to, m
 	}
 }
 
@@ -135,10 +137,9 @@ func (c *Context) After(d Time, t Timer) {
 	if ns.paused {
 		at = ns.resumeAt + d
 	}
-	c.w.schedule(item{
-		at: at, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
-		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key, Status: t.Phase},
-	})
+	it := c.w.queueAt(at, false)
+	it.kind, it.node, it.incarnation = itemTimer, c.node, ns.incarnation
+	it.msg.Kind, it.msg.Op, it.msg.Attempt, it.msg.Key, it.msg.Status = MsgKind(t.Kind), t.Op, t.Attempt, t.Key, t.Phase
 }
 
 func (c *Context) table(id TableID) (*Table, bool) {
