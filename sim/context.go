@@ -61,7 +61,13 @@ func (c *Context) Send(to NodeID, m Message) {
 		e.Msg = m
 		w.emit(e)
 	}
-	w.out = m // the network gets a pointer to the world's copy: no allocation
+	// The network gets a pointer to the world's copy (no allocation),
+	// written field by field: m's fields were stored one by one a moment
+	// ago (by the role, and ID, From and To just above), and a whole-struct
+	// copy reads them back in wide loads the store buffer cannot forward.
+	o := &w.out
+	o.ID, o.From, o.To, o.Kind, o.Op, o.Attempt = m.ID, m.From, m.To, m.Kind, m.Op, m.Attempt
+	o.Key, o.Payload, o.Value, o.Status = m.Key, m.Payload, m.Value, m.Status
 	fate := w.cfg.Network.Transmit(&w.stamp, &w.out, w.now)
 	if fate.Delay < 0 || fate.DupDelay < 0 {
 		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
