@@ -104,10 +104,14 @@ func (n *Network) Validate() error {
 	return nil
 }
 
+// choose asks the fault of kind with probability p on m; a fault that
+// cannot happen is not asked (small enough to inline: most links leave
+// most kinds at 0, and a send checks four).
 func choose(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
-	if p <= 0 {
-		return false
-	}
+	return p > 0 && ask(ch, kind, p, m)
+}
+
+func ask(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
 	c := sim.Choice{Kind: kind, N: 2, P: p, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
 	return ch.Choose(c) == 1
 }
@@ -118,6 +122,10 @@ func jitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 	if l.Jitter <= 0 {
 		return 0
 	}
+	return askJitter(ch, l, m, copy)
+}
+
+func askJitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt, Copy: copy}
 	return sim.Time(ch.Choose(c))
 }

@@ -61,7 +61,13 @@ func (c *Context) Send(to NodeID, m Message) {
 		e.Msg = m
 		w.emit(e)
 	}
-	w.out = m // the network gets a pointer to the world's copy: no allocation
+	// The network gets a pointer to the world's copy (no allocation),
+	// written field by field: m's fields were stored one by one a moment
+	// ago (by the role, and ID, From and To just above), and a whole-struct
+	// copy reads them back in wide loads the store buffer cannot forward.
+	o := &w.out
+	o.ID, o.From, o.To, o.Kind, o.Op, o.Attempt = m.ID, m.From, m.To, m.Kind, m.Op, m.Attempt
+	o.Key, o.Payload, o.Value, o.Status = m.Key, m.Payload, m.Value, m.Status
 	fate := w.cfg.Network.Transmit(&w.stamp, &w.out, w.now)
 	if fate.Delay < 0 || fate.DupDelay < 0 {
 		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
@@ -96,12 +102,14 @@ func (c *Context) Send(to NodeID, m Message) {
 			urgent = false
 		}
 	}
-	w.schedule(item{at: w.now + fate.Delay, kind: itemDeliver, node: to, msg: m, urgent: urgent})
+	it := w.queueAt(w.now+fate.Delay, urgent)
+	it.kind, it.node, it.msg = itemDeliver, to, m
 	if fate.Duplicate {
 		e := w.event(EvDuplicate, c.node, to)
 		e.Msg = m
 		w.emit(e)
-		w.schedule(item{at: w.now + fate.DupDelay, kind: itemDeliver, node: to, msg: m})
+		it := w.queueAt(w.now+fate.DupDelay, false)
+		it.kind, it.node, it.msg = itemDeliver, to, m
 	}
 }
 
@@ -135,10 +143,9 @@ func (c *Context) After(d Time, t Timer) {
 	if ns.paused {
 		at = ns.resumeAt + d
 	}
-	c.w.schedule(item{
-		at: at, kind: itemTimer, node: c.node, incarnation: ns.incarnation,
-		msg: Message{Kind: MsgKind(t.Kind), Op: t.Op, Attempt: t.Attempt, Key: t.Key, Status: t.Phase},
-	})
+	it := c.w.queueAt(at, false)
+	it.kind, it.node, it.incarnation = itemTimer, c.node, ns.incarnation
+	it.msg.Kind, it.msg.Op, it.msg.Attempt, it.msg.Key, it.msg.Status = MsgKind(t.Kind), t.Op, t.Attempt, t.Key, t.Phase
 }
 
 func (c *Context) table(id TableID) (*Table, *TableSpec) {

@@ -32,21 +32,22 @@ type nameKeys struct {
 	sinks    []uint64
 	points   []uint64
 	tables   [][]uint64 // by node, then table
-	// prefixes holds, for a small topology, the running hash of a
-	// choice's kind, node, peer and message kind (choiceKey's first
-	// folds), indexed by prefixIndex: a seeded run asks two choices per
-	// send, and these folds are most of their key.
+	// prefixes holds, for a topology of a few nodes, the running hash of
+	// a choice's kind, node and peer (choiceKey's first folds), indexed by
+	// prefixIndex: a seeded run asks two choices per send, and these folds
+	// are most of their key. The message kind is folded on top: a
+	// scenario family registers dozens of kinds, too many to tabulate.
 	prefixes []uint64
 }
 
-// maxPrefixes bounds the prefix table of one topology (16 KiB): a matrix
-// builds a topology per row.
+// maxPrefixes bounds the prefix table of one topology (16 KiB, up to 14
+// nodes): a matrix builds a topology per row.
 const maxPrefixes = 2048
 
 // prefixIndex returns where c's prefix is in k.prefixes, or -1 when the
 // table is absent or c names something outside it.
 func (k *nameKeys) prefixIndex(c *Choice) int {
-	n, m := len(k.nodes), len(k.messages)
+	n := len(k.nodes)
 	peer := int(c.Peer)
 	switch {
 	case c.Peer == NoNode:
@@ -54,16 +55,16 @@ func (k *nameKeys) prefixIndex(c *Choice) int {
 	case peer >= n:
 		return -1
 	}
-	if k.prefixes == nil || int(c.Kind) >= len(choiceKinds) || int(c.Node) >= n || int(c.Msg) >= max(m, 1) {
+	if k.prefixes == nil || int(c.Kind) >= len(choiceKinds) || int(c.Node) >= n {
 		return -1
 	}
-	return ((int(c.Kind)*n+int(c.Node))*(n+1)+peer)*max(m, 1) + int(c.Msg)
+	return (int(c.Kind)*n+int(c.Node))*(n+1) + peer
 }
 
 // fillPrefixes computes the prefix table when it is small enough.
 func (k *nameKeys) fillPrefixes() {
-	n, m := len(k.nodes), max(len(k.messages), 1)
-	size := len(choiceKinds) * n * (n + 1) * m
+	n := len(k.nodes)
+	size := len(choiceKinds) * n * (n + 1)
 	if size > maxPrefixes {
 		return
 	}
@@ -71,13 +72,11 @@ func (k *nameKeys) fillPrefixes() {
 	for kind := range len(choiceKinds) {
 		for node := range n {
 			for peer := 0; peer <= n; peer++ {
-				for msg := range m {
-					c := Choice{Kind: ChoiceKind(kind), Node: NodeID(node), Peer: NodeID(peer), Msg: MsgKind(msg)}
-					if peer == n {
-						c.Peer = NoNode
-					}
-					k.prefixes[k.prefixIndex(&c)] = k.prefix(&c)
+				c := Choice{Kind: ChoiceKind(kind), Node: NodeID(node), Peer: NodeID(peer)}
+				if peer == n {
+					c.Peer = NoNode
 				}
+				k.prefixes[k.prefixIndex(&c)] = k.nodePrefix(&c)
 			}
 		}
 	}
@@ -179,7 +178,10 @@ func (k *nameKeys) choiceKey(c *Choice) uint64 {
 	if i := k.prefixIndex(c); i >= 0 {
 		h = k.prefixes[i]
 	} else {
-		h = k.prefix(c)
+		h = k.nodePrefix(c)
+	}
+	if c.Msg != 0 {
+		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
 	}
 	if c.Kind.AtPoint() {
 		h = foldKey(h, keyAt(k.points, int(c.Point)))
@@ -188,14 +190,11 @@ func (k *nameKeys) choiceKey(c *Choice) uint64 {
 	return splitmix(h)
 }
 
-// prefix is the running hash of c's kind, node, peer and message kind.
-func (k *nameKeys) prefix(c *Choice) uint64 {
+// nodePrefix is the running hash of c's kind, node and peer.
+func (k *nameKeys) nodePrefix(c *Choice) uint64 {
 	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
 	if c.Peer != NoNode {
 		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))
-	}
-	if c.Msg != 0 {
-		h = foldKey(h, keyAt(k.messages, int(c.Msg)))
 	}
 	return h
 }

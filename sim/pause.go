@@ -39,7 +39,7 @@ func (w *World) pause(node NodeID, point PointID, m *Message) {
 	w.emit(e)
 	ns.paused = true
 	ns.resumeAt = w.now + d
-	w.schedule(item{at: ns.resumeAt, kind: itemResume, node: node})
+	w.scheduleNode(ns.resumeAt, itemResume, node)
 }
 
 // postpone queues a delivery or timer that came while its node is paused:
@@ -47,7 +47,8 @@ func (w *World) pause(node NodeID, point PointID, m *Message) {
 // resume item was scheduled first, and the queue keeps insertion order
 // among equal times).
 func (w *World) postpone(it *item) {
-	w.schedule(item{at: w.nodes[it.node].resumeAt, kind: it.kind, node: it.node, incarnation: it.incarnation, msg: it.msg})
+	p := w.queueAt(w.nodes[it.node].resumeAt, false)
+	p.kind, p.node, p.incarnation, p.msg = it.kind, it.node, it.incarnation, it.msg
 }
 
 // resume wakes node: the trace says so, then what its handler did after

@@ -86,6 +86,6 @@ func (w *World) reset(ch Chooser, rec Recorder) {
 	w.ctx.w = w
 	w.stamp.w = w
 	for i := range w.nodes {
-		w.schedule(item{at: 0, kind: itemStart, node: NodeID(i)})
+		w.scheduleNode(0, itemStart, NodeID(i))
 	}
 }

@@ -140,6 +140,7 @@ type World struct {
 	quiet bool
 
 	ctx     Context
+	current item // the item being dispatched
 	scratch Event
 	out     Message // the message being transmitted
 	fpBuf   []byte  // scratch for Fingerprint
@@ -166,7 +167,7 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	w.nodes = make([]nodeState, len(cfg.Topology.Nodes))
 	for i := range w.nodes {
 		w.nodes[i].tables = make([]Table, len(cfg.Topology.Nodes[i].Tables))
-		w.schedule(item{at: 0, kind: itemStart, node: NodeID(i)})
+		w.scheduleNode(0, itemStart, NodeID(i))
 	}
 	return w, nil
 }
@@ -209,10 +210,25 @@ func (w *World) Events() int { return int(w.events) }
 // Config returns the world's configuration.
 func (w *World) Config() *Config { return w.cfg }
 
+// schedule queues it (its seq is the world's next).
 func (w *World) schedule(it item) {
 	it.seq = w.seq
 	w.seq++
 	w.q.push(it)
+}
+
+// queueAt queues an item at time at and returns it for the caller to
+// fill (kind, node, incarnation, message); see queue.place.
+func (w *World) queueAt(at Time, urgent bool) *item {
+	seq := w.seq
+	w.seq++
+	return w.q.place(at, urgent, seq)
+}
+
+// scheduleNode queues an item of kind for node at time at.
+func (w *World) scheduleNode(at Time, kind itemKind, node NodeID) {
+	it := w.queueAt(at, false)
+	it.kind, it.node = kind, node
 }
 
 func (w *World) maxEvents() uint32 {
@@ -247,9 +263,10 @@ func (w *World) Step() bool {
 		w.end = TimeBudget
 		return false
 	}
-	it := w.q.pop()
+	it := &w.current
+	w.q.popInto(it)
 	w.now = it.at
-	w.dispatch(&it)
+	w.dispatch(it)
 	return true
 }
 
@@ -356,5 +373,5 @@ func (w *World) crash(node NodeID, point PointID, m *Message) {
 			ns.tables[i].Clear()
 		}
 	}
-	w.schedule(item{at: w.now + spec.RestartAfter, kind: itemRestart, node: node})
+	w.scheduleNode(w.now+spec.RestartAfter, itemRestart, node)
 }

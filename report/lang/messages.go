@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
-	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/oncesim/once/scenarios"
 )
@@ -30,26 +31,54 @@ type messages struct {
 	lessonMsgs map[Lang]map[string][]*i18n.Message // language → scenario → its messages (unprefixed ids)
 }
 
-var loaded = sync.OnceValue(func() *messages {
-	m, err := load(localesFS, scenarios.LessonTranslations())
+// loaded is every language's messages (the tests read them all).
+var loaded = sync.OnceValue(func() *messages { return mustLoad(Languages()) })
+
+// loadedLang holds, per language, only the messages rendering in it reads:
+// English's, and the language's own. A command prints in one language, and
+// parsing the others' files (four fifths of them, lessons included) cost
+// an English `once matrix` more CPU than a thousand of its runs.
+var loadedLang = func() map[Lang]func() *messages {
+	m := map[Lang]func() *messages{}
+	for _, l := range Languages() {
+		m[l] = sync.OnceValue(func() *messages { return mustLoad([]Lang{English, l}) })
+	}
+	return m
+}()
+
+// messagesOf returns the messages that rendering in l reads.
+func messagesOf(l Lang) *messages {
+	if f, ok := loadedLang[l]; ok {
+		return f()
+	}
+	return loaded()
+}
+
+// mustLoad loads the embedded files of langs; they are part of the program.
+func mustLoad(langs []Lang) *messages {
+	m, err := loadLangs(localesFS, scenarios.LessonTranslations(), langs)
 	if err != nil {
 		panic("lang: embedded message files are invalid: " + err.Error())
 	}
 	return m
-})
+}
 
 // load parses the UI's message files (locales/<part>.<lang>.toml in ui) and the
 // lessons' (<scenario>.<lang>.toml in lessons).
-func load(ui, lessons fs.FS) (*messages, error) {
+func load(ui, lessons fs.FS) (*messages, error) { return loadLangs(ui, lessons, Languages()) }
+
+// loadLangs is load of the files of langs only (a lesson file's name and
+// language are checked whatever its language).
+func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 	m := &messages{
 		ui: i18n.NewBundle(English.Tag()), lessons: i18n.NewBundle(English.Tag()),
 		uiLoc: map[Lang]*i18n.Localizer{}, lessonLoc: map[Lang]*i18n.Localizer{},
 		uiMsgs: map[Lang][]*i18n.Message{}, lessonMsgs: map[Lang]map[string][]*i18n.Message{},
 	}
 	for _, b := range []*i18n.Bundle{m.ui, m.lessons} {
-		b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+		b.RegisterUnmarshalFunc("toml", unmarshalTOML)
 	}
-	for _, l := range Languages() {
+	for _, l := range langs {
 		// One language's interface messages may be split over several files
 		// (locales/<part>.<lang>.toml, one part per surface: core, tui,
 		// lesson, …); an id defined twice is an error, not a silent override.
@@ -91,6 +120,9 @@ func load(ui, lessons fs.FS) (*messages, error) {
 		if err != nil || l == English {
 			return nil, fmt.Errorf("%s: language %q: want ro or ru (English is in the scenario's YAML)", file, code)
 		}
+		if !slices.Contains(langs, l) {
+			continue
+		}
 		mf, err := parseFile(lessons, file, l)
 		if err != nil {
 			return nil, err
@@ -109,12 +141,17 @@ func load(ui, lessons fs.FS) (*messages, error) {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 	}
-	for _, l := range Languages() {
+	for _, l := range langs {
 		m.uiLoc[l] = i18n.NewLocalizer(m.ui, string(l))
 		m.lessonLoc[l] = i18n.NewLocalizer(m.lessons, string(l))
 	}
 	return m, nil
 }
+
+// unmarshalTOML reads the message files: go-toml v2, several times faster
+// than BurntSushi's parser at start-up, and the same messages
+// (TestTOMLParsersAgree).
+func unmarshalTOML(data []byte, v any) error { return toml.Unmarshal(data, v) }
 
 // parseFile reads one message file and checks that its language is l.
 func parseFile(fsys fs.FS, file string, l Lang) (*i18n.MessageFile, error) {
@@ -122,7 +159,7 @@ func parseFile(fsys fs.FS, file string, l Lang) (*i18n.MessageFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("message file: %w", err)
 	}
-	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal})
+	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": unmarshalTOML})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -170,7 +207,7 @@ func Word(section, english string) string {
 // T is the UI message id in l, falling back to English. An id English
 // lacks is a programming error the tests catch; it renders as the id.
 func (l Lang) T(id string) string {
-	s, err := loaded().uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id})
+	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id})
 	if s == "" && err != nil {
 		return id
 	}
@@ -179,7 +216,7 @@ func (l Lang) T(id string) string {
 
 // Tf is Tf in l.
 func (l Lang) Tf(id string, data map[string]any) string {
-	s, err := loaded().uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
 	if s == "" && err != nil {
 		return id
 	}
@@ -188,7 +225,7 @@ func (l Lang) Tf(id string, data map[string]any) string {
 
 // N is the UI message id for the count n in l, in l's plural form for n.
 func (l Lang) N(id string, n int) string {
-	s, err := loaded().uiLoc[l].Localize(&i18n.LocalizeConfig{
+	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{
 		MessageID: id, PluralCount: n, TemplateData: map[string]any{"Count": n},
 	})
 	if s == "" && err != nil {
@@ -213,7 +250,7 @@ func (l Lang) Lesson(scenario, field, english string) string {
 		return english
 	}
 	id := scenario + "." + field
-	s, err := loaded().lessonLoc[l].Localize(&i18n.LocalizeConfig{
+	s, err := messagesOf(l).lessonLoc[l].Localize(&i18n.LocalizeConfig{
 		DefaultMessage: &i18n.Message{ID: id, Other: english},
 		TemplateParser: template.IdentityParser{}, // lesson texts are prose, never templates
 	})
