@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/oncesim/once/scenarios"
 )
@@ -76,7 +76,7 @@ func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 		uiMsgs: map[Lang][]*i18n.Message{}, lessonMsgs: map[Lang]map[string][]*i18n.Message{},
 	}
 	for _, b := range []*i18n.Bundle{m.ui, m.lessons} {
-		b.RegisterUnmarshalFunc("toml", unmarshalTOML)
+		b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	}
 	for _, l := range langs {
 		// One language's interface messages may be split over several files
@@ -148,18 +148,13 @@ func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 	return m, nil
 }
 
-// unmarshalTOML reads the message files: go-toml v2, several times faster
-// than BurntSushi's parser at start-up, and the same messages
-// (TestTOMLParsersAgree).
-func unmarshalTOML(data []byte, v any) error { return toml.Unmarshal(data, v) }
-
 // parseFile reads one message file and checks that its language is l.
 func parseFile(fsys fs.FS, file string, l Lang) (*i18n.MessageFile, error) {
 	data, err := fs.ReadFile(fsys, file)
 	if err != nil {
 		return nil, fmt.Errorf("message file: %w", err)
 	}
-	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": unmarshalTOML})
+	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
