@@ -12,15 +12,20 @@ import (
 // are the step's alternatives in the odometer order of compute, so a
 // depth-first search visits the tree in preorder and the order of two
 // paths is the lexicographic order of their choices (Choices). A shard
-// plan picks one level, the prefix depth, and deals its nodes out
-// round-robin in that order to n × exploreParts parts: the k-th node of
-// the level belongs to part k mod (n × exploreParts), and part p to shard
-// p mod n — so to shard k mod n, as if the nodes were dealt to the shards
-// directly. Shard i searches as usual, from the root, but drops every node
-// of the prefix depth that is not its own, with its subtree; the levels
-// above are walked by every shard. A large shard is itself searched as
-// its exploreParts parts, one by one or on several cores
-// (explore_parts.go); the argument below holds for parts as for shards.
+// plan picks one level, the prefix depth, and deals its N nodes, in that
+// order, to P = n × exploreParts parts in contiguous runs: the k-th node
+// belongs to part ⌊k·P/N⌋, and part p to shard p mod n, so each shard has
+// every n-th run, spread over the tree. Neighbouring prefixes differ in a
+// late choice and share many of their subtrees' states; keeping them in
+// one part keeps those merges of the state cache within it (dealt
+// round-robin, the 16 parts of a search 170 steps deep counted up to
+// 30 % more states than the undivided search; in runs, up to 19 %, and
+// 0.4 % at 6 operations and 8 faults of double-billing). Shard i searches
+// as usual, from the root, but drops every node of the prefix depth that
+// is not its own, with its subtree; the levels above are walked by every
+// shard. A large shard is itself searched as its exploreParts parts, one
+// by one or on several cores (explore_parts.go); the argument below holds
+// for parts as for shards.
 //
 // Why the first counterexample of the shards is the unsharded one. Let V
 // be the first violating path in preorder of the whole tree. A search
@@ -144,7 +149,7 @@ func (s *ExploreShard) plan(root *World, opt ExploreOptions) *ExploreShard {
 			return
 		}
 		if _, ok := p.owner[h]; !ok { // two prefixes with one identity share a shard
-			p.owner[h] = int32(rank % p.parts)
+			p.owner[h] = int32(rank * p.parts / counts[p.depth])
 		}
 		rank++
 	})
