@@ -71,7 +71,6 @@ type explorer struct {
 	// as parts (explore_parts.go).
 	splitAt int
 	split   bool
-	parts   int // the parts of the search this one is one of; 0 = undivided
 
 	heldBytes  int64 // counted bytes of the worlds the levels hold
 	heldWorlds int   // how many levels hold a world
@@ -191,12 +190,12 @@ func (e *explorer) search() {
 		if res.States >= opt.MaxStates {
 			e.note(t.size)
 			res.Complete = false
-			res.Cut = e.budgetCut("state", fmt.Sprint(opt.MaxStates))
+			res.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates)
 			return
 		}
 		if e.note(t.size); e.peak > opt.MaxMemory {
 			res.Complete = false
-			res.Cut = e.budgetCut("memory", FormatBytes(opt.MaxMemory))
+			res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(opt.MaxMemory))
 			return
 		}
 		if depth >= opt.MaxDepth {

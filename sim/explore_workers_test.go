@@ -95,3 +95,28 @@ func TestExploreSplitFindsTheUndividedCounterexample(t *testing.T) {
 		})
 	}
 }
+
+// TestExploreSplitSpendsTheStateBudgetInPartOrder: a split search cut by
+// --max-states counts exactly the budget, names the whole budget (not a
+// part's share), and is the same for every number of workers.
+func TestExploreSplitSpendsTheStateBudgetInPartOrder(t *testing.T) {
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 3, "loss,ack-loss")
+	for _, budget := range []int{500, 2000, 6000} {
+		var first *sim.ExploreResult
+		for _, workers := range []int{1, 2, 5} {
+			opt := sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxStates: budget, Workers: workers}
+			res, err := sim.ExploreTuned(cfg, opt, sim.ExploreCheckpointEvery, sim.ExploreWindow, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Complete || res.States != budget || res.Cut != fmt.Sprintf("state budget of %d exhausted", budget) {
+				t.Errorf("budget %d, %d workers: complete=%v states=%d cut=%q", budget, workers, res.Complete, res.States, res.Cut)
+			}
+			if first == nil {
+				first = res
+			} else if res.ExploreStats != first.ExploreStats {
+				t.Errorf("budget %d, %d workers: %+v, one worker %+v", budget, workers, res.ExploreStats, first.ExploreStats)
+			}
+		}
+	}
+}
