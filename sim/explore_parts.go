@@ -134,16 +134,18 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	spent := 0
 	for j, r := range results {
 		share := opt.MaxStates - spent
-		if share <= 0 {
+		if share <= 0 || r == nil { // r is nil only past the budget, or when interrupted
 			results = results[:j]
 			break
 		}
 		if r.States >= share {
 			r = runPart(root.Clone(), opt, plan, j, share, nil, every, window)
-			r.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates) // not the part's share
+			if r.States >= share {
+				r.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates) // not the part's share
+			}
 			results[j] = r
 		}
-		spent += results[j].States
+		spent += r.States
 	}
 	return mergeParts(results)
 }
