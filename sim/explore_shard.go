@@ -174,6 +174,7 @@ type shardPlanner struct {
 	e      explorer // for its options and budget arithmetic only
 	sc     stepChooser
 	worlds []*World // one per level
+	vias   [][]int  // the answers of each level's current step
 	steps  int      // steps left
 }
 
@@ -183,6 +184,7 @@ type shardPlanner struct {
 func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, at func(level int, hash uint64)) bool {
 	for len(p.worlds) <= level+1 {
 		p.worlds = append(p.worlds, &World{})
+		p.vias = append(p.vias, nil)
 	}
 	var vec []int
 	for {
@@ -198,7 +200,8 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 		if stepped && child.q.len() == 0 {
 			child.Step() // mark it quiescent, as compute does
 		}
-		via := slices.Clone(p.sc.answers)
+		via := append(p.vias[level][:0], p.sc.answers...) // the walk below reuses p.sc
+		p.vias[level] = via
 		used := spent + (budget - p.sc.budget)
 		nextLen := p.sc.nextLen(budget)
 		h := pathHash(hash, via)
