@@ -119,11 +119,12 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	var wg sync.WaitGroup
 	for range min(max(opt.Workers, 1), exploreParts) {
 		wg.Go(func() {
+			var pool []*worldBuf // the world buffers of the worker's parts, reused
 			for j := int(next.Add(1)) - 1; j < exploreParts; j = int(next.Add(1)) - 1 {
 				if finished.Load() >= int64(opt.MaxStates) {
 					break // every later part is past the budget
 				}
-				results[j] = runPart(roots[j], opt, plan, j, opt.MaxStates, progress.of(j), every, window)
+				results[j] = runPart(roots[j], opt, plan, j, opt.MaxStates, progress.of(j), &pool, every, window)
 				roots[j] = nil
 				finished.Add(int64(results[j].States))
 				progress.done(j, results[j].ExploreStats)
@@ -139,7 +140,7 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 			break
 		}
 		if r.States >= share {
-			r = runPart(root.Clone(), opt, plan, j, share, nil, every, window)
+			r = runPart(root.Clone(), opt, plan, j, share, nil, nil, every, window)
 			if r.States >= share {
 				r.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates) // not the part's share
 			}
@@ -150,12 +151,26 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	return mergeParts(results)
 }
 
-// runPart runs part j of plan from root with a state budget of maxStates.
-func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates int, progress func(ExploreStats), every, window int) *ExploreResult {
+// runPart runs part j of plan from root with a state budget of maxStates,
+// taking world buffers from *pool and leaving its own there, if pool is
+// set. (A buffer is overwritten whole before use, and the search counts
+// worlds by their sizes, so the reuse changes nothing it reports.)
+func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates int, progress func(ExploreStats), pool *[]*worldBuf, every, window int) *ExploreResult {
 	opt.Shard = plan.forPart(j)
 	opt.MaxStates = maxStates
 	opt.Progress = progress
-	return newExplorer(opt, every, window).run(root)
+	e := newExplorer(opt, every, window)
+	if pool != nil {
+		e.pool = *pool
+	}
+	res := e.run(root)
+	if pool != nil {
+		for i := range e.stack {
+			e.drop(e.stack[i].world)
+		}
+		*pool = e.pool
+	}
+	return res
 }
 
 // mergeParts merges the parts' results in part order: the verdict and the

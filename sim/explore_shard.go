@@ -175,6 +175,7 @@ type shardPlanner struct {
 	sc     stepChooser
 	worlds []*World // one per level
 	vias   [][]int  // the answers of each level's current step
+	vecs   [][]int  // the alternative vector of each level's next step
 	steps  int      // steps left
 }
 
@@ -185,8 +186,9 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 	for len(p.worlds) <= level+1 {
 		p.worlds = append(p.worlds, &World{})
 		p.vias = append(p.vias, nil)
+		p.vecs = append(p.vecs, nil)
 	}
-	var vec []int
+	vec := p.vecs[level][:0]
 	for {
 		if p.steps--; p.steps < 0 {
 			return false
@@ -216,5 +218,6 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 			return true
 		}
 		vec = advanceVec(vec, via, nextLen)
+		p.vecs[level] = vec
 	}
 }
