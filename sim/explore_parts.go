@@ -29,8 +29,8 @@ import (
 // parts ended. They are not the counts of one undivided search: a state
 // reached below two parts' prefixes is counted by both, and the levels
 // above the prefix depth by all of them, which at 6 operations and 8
-// faults of double-billing adds 0.4 % to the states (1 257 503 against
-// 1 252 673), and 2–19 % on the catalog's deep transactional searches
+// faults of double-billing adds 0.17 % to the states (1 254 848 against
+// 1 252 673), and 4–11 % on the catalog's deep transactional searches
 // (170 steps). A part of a shard is a part too: shard i of n is the parts
 // p with p mod n = i of a plan of n × exploreParts parts, so a sharded
 // search splits its shards without changing what they own.
@@ -53,17 +53,16 @@ import (
 // part held: what a one-worker search holds at once. n workers hold n
 // parts at once, which together hold less than the undivided search as
 // long as no part holds more than 1/n of the states (at 6 / 8 the largest
-// holds 23 %). The checkpoint discipline, the state cache and everything
+// holds 21 %). The checkpoint discipline, the state cache and everything
 // else of a part's search are those of the undivided one
 // (explore_search.go).
 
 // exploreParts is how many parts a large search (or shard) is split into:
 // a constant, so that the counts do not depend on the number of workers.
-// At 6 / 8 the largest of 16 parts holds 23 % of the states (the first
+// At 6 / 8 the largest of 16 parts holds 21 % of the states (the first
 // prefixes, with the most fault budget left, have the largest subtrees),
 // and the workers claim it first, so 2 to 4 workers stay busy to the end;
-// the repeated upper levels add 0.4 %. 32 parts add 2 %, and a plan with
-// 4 times the prefixes per part a deeper prefix level and 1.3 %.
+// the repeated upper levels add 0.17 %. 32 parts add 2 %.
 const exploreParts = 16
 
 // exploreSplitStates is how many states a search counts, undivided, before
