@@ -66,7 +66,7 @@ type ExploreOptions struct {
 	ProgressEvery int
 	// Workers is how many goroutines the search uses; 0 or 1 = one. The
 	// result — verdict, counterexample, every statistic — is the same for
-	// every number of workers (see explore_spec.go); Audit uses one.
+	// every number of workers (see explore_parts.go); Audit uses one.
 	Workers int
 	// Shard, if set, searches only one part of the choice tree (see
 	// explore_shard.go); the result is that part's.
@@ -280,12 +280,14 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // bytes it holds (visited set, stack, world buffers) and stops at
 // opt.MaxMemory, like at any other budget.
 func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
-	return explore(cfg, opt, checkpointEvery, window)
+	return explore(cfg, opt, checkpointEvery, window, exploreSplitStates)
 }
 
 // explore is Explore with the checkpoint spacing and window as parameters
-// (tests shrink them to force replays; window must be ≥ every).
-func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult, error) {
+// (tests shrink them to force replays; window must be ≥ every), and the
+// states at which a search is split into parts (tests shrink it to split
+// small searches; see explore_parts.go).
+func explore(cfg *Config, opt ExploreOptions, every, window, splitAt int) (*ExploreResult, error) {
 	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
 		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
 	}
@@ -314,13 +316,14 @@ func explore(cfg *Config, opt ExploreOptions, every, window int) (*ExploreResult
 	if err != nil {
 		return nil, err
 	}
+	shard := &ExploreShard{Count: 1}
 	if opt.Shard != nil {
-		if opt.Shard, err = opt.Shard.plan(root, opt); err != nil {
+		if err := opt.Shard.check(); err != nil {
 			return nil, err
 		}
+		shard = opt.Shard
 	}
-	e := newExplorer(opt, every, window)
-	return e.run(root), nil
+	return searchSplit(root, opt, shard, every, window, splitAt), nil
 }
 
 // FormatBytes writes a byte count in the largest binary unit that divides

@@ -21,11 +21,11 @@ type worldBuf struct {
 // frame is one level of the depth-first stack.
 //
 // A level "holds" its world when the checkpoint discipline says so (held):
-// that is what the search counts, replays and reports, and it is the same
-// for every number of workers. Whether the explorer has the world at hand
-// (world) is another matter: a level reached through a helper's record
-// (explore_spec.go) has none until a step must be computed there, and then
-// it is rebuilt by replay like any released level.
+// that is what the search counts, replays and reports. Whether the
+// explorer has the world at hand (world) is another matter: a level whose
+// world was released and is needed again holds it again at once (the
+// count), and has it rebuilt by replay only when a step must actually be
+// computed there.
 type frame struct {
 	world    *worldBuf // the world at hand, or nil
 	held     bool      // the level holds its world in the checkpoint discipline
@@ -34,14 +34,11 @@ type frame struct {
 	vec      []int     // the next alternative vector to try from here
 	viaStart int       // path[viaStart:viaEnd] led here from the parent
 	viaEnd   int
-	done     bool      // every alternative tried
-	pathHash uint64    // the identity of the level: a hash of the choices from the root
-	task     *specTask // the helper task whose records may cover this level
-	own      *specTask // the helper task started at this level (its later alternatives)
+	done     bool   // every alternative tried
+	pathHash uint64 // the identity of the level: a hash of the choices from the root
 }
 
-// transition is what one step from a level gives: computed here, or
-// taken from a helper's record.
+// transition is what one step from a level gives.
 type transition struct {
 	via      []int // the answers of the step (valid until the next step)
 	used     int   // faults used by the child
@@ -51,8 +48,7 @@ type transition struct {
 	violated bool
 	fp       Fingerprint // of a child that is still running
 	size     int64       // the child's counted bytes
-	child    *worldBuf   // the child world when computed here
-	task     *specTask   // the task whose record it was
+	child    *worldBuf   // the child world
 }
 
 // explorer is the state of one search.
@@ -69,10 +65,12 @@ type explorer struct {
 	path    []int       // the choices of every level, root first
 	pool    []*worldBuf
 	fpBuf   []byte
-	viaBuf  []int // a record's answers, copied out of its task
 
-	spec *speculation // helpers, when opt.Workers > 1
-	out  *specTask    // the task this explorer records into (a helper's)
+	// splitAt, if positive, ends the search as soon as it counts that
+	// many states, with split set: the search is large enough to be run
+	// as parts (explore_parts.go).
+	splitAt int
+	split   bool
 
 	heldBytes  int64 // counted bytes of the worlds the levels hold
 	heldWorlds int   // how many levels hold a world
@@ -93,20 +91,17 @@ func newExplorer(opt ExploreOptions, every, window int) *explorer {
 	}
 }
 
-// run searches from root, with helpers when opt.Workers > 1.
+// run searches from root on the calling goroutine.
 func (e *explorer) run(root *World) *ExploreResult {
 	if e.opt.Audit {
 		e.audited = map[Fingerprint]*World{}
-	} else if e.opt.Workers > 1 {
-		e.spec = startSpeculation(e, e.opt.Workers-1)
-		defer e.spec.stop()
 	}
 	root.noDigest = true // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
 	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
 	e.res.States = 1
-	e.push(rootBuf, root.stateBytes(), 0, nil, 0, nil)
+	e.push(rootBuf, root.stateBytes(), 0, nil, 0)
 	e.search()
 	e.res.Memory = e.peak
 	e.res.Worlds = max(e.res.Worlds, e.heldWorlds) + 1 // the levels' worlds and the child being stepped
@@ -124,9 +119,6 @@ func (e *explorer) search() {
 			default:
 			}
 		}
-		if e.out != nil && e.out.full() {
-			return
-		}
 		top := len(e.stack) - 1
 		f := &e.stack[top]
 		if f.done {
@@ -136,13 +128,7 @@ func (e *explorer) search() {
 		if !f.held {
 			e.holdAgain(top)
 		}
-		t, ok := e.lookup(f)
-		if !ok || (t.violated && t.child == nil) {
-			t = e.compute(top)
-		}
-		if e.out != nil {
-			e.out.record(f, &t)
-		}
+		t := e.compute(top)
 		res.Transitions++
 		oldCap := cap(f.vec)
 		f.vec = advanceVec(f.vec, t.via, t.nextLen)
@@ -150,8 +136,6 @@ func (e *explorer) search() {
 		f.done = t.nextLen == 0
 		if f.done && top%e.every != 0 {
 			e.release(f) // no alternative left to copy it for
-		} else if !f.done {
-			e.spec.offer(e, top)
 		}
 
 		depth := len(e.stack)
@@ -198,6 +182,11 @@ func (e *explorer) search() {
 			res.Memory = e.peak
 			opt.Progress(res.ExploreStats)
 		}
+		if res.States == e.splitAt && e.splitAt < opt.MaxStates {
+			e.split = true
+			e.drop(t.child)
+			return
+		}
 		if res.States >= opt.MaxStates {
 			e.note(t.size)
 			res.Complete = false
@@ -216,7 +205,7 @@ func (e *explorer) search() {
 			continue
 		}
 		res.MaxDepth = max(res.MaxDepth, depth)
-		e.push(t.child, t.size, t.used, t.via, f.pathHash, t.task)
+		e.push(t.child, t.size, t.used, t.via, f.pathHash)
 	}
 }
 
@@ -269,28 +258,10 @@ func (e *explorer) violation(t transition, top int) {
 	e.res.Choices = append(append([]int(nil), e.path...), t.via...)
 }
 
-// lookup finds the record of level f's next alternative in the tasks of
-// the helpers, if any covers it.
-func (e *explorer) lookup(f *frame) (transition, bool) {
-	if e.spec == nil {
-		return transition{}, false
-	}
-	key := alternativeKey(f.pathHash, f.vec)
-	for _, task := range [2]*specTask{f.own, f.task} {
-		for ; task != nil; task = task.parent {
-			if t, ok := task.find(key, f.vec, &e.viaBuf); ok {
-				t.task = task
-				return t, true
-			}
-		}
-	}
-	return transition{}, false
-}
-
 // push adds a level reached with used faults by the choices via, whose
-// world (size bytes) is b, or nil when it came from a record; it releases
-// the world of the level that leaves the window.
-func (e *explorer) push(b *worldBuf, size int64, used int, via []int, parentHash uint64, task *specTask) {
+// world (size bytes) is b; it releases the world of the level that leaves
+// the window.
+func (e *explorer) push(b *worldBuf, size int64, used int, via []int, parentHash uint64) {
 	start := len(e.path)
 	oldCap := cap(e.path)
 	e.path = append(e.path, via...)
@@ -301,7 +272,7 @@ func (e *explorer) push(b *worldBuf, size int64, used int, via []int, parentHash
 	}
 	oldCap = cap(e.stack)
 	e.stack = append(e.stack, frame{world: b, held: true, size: size, faults: used, vec: vec,
-		viaStart: start, viaEnd: len(e.path), pathHash: pathHash(parentHash, via), task: task})
+		viaStart: start, viaEnd: len(e.path), pathHash: pathHash(parentHash, via)})
 	e.frameBytes += int64(cap(e.stack)-oldCap) * int64(unsafe.Sizeof(frame{}))
 	e.heldBytes += size
 	e.heldWorlds++
@@ -317,10 +288,6 @@ func (e *explorer) pop() {
 	top := len(e.stack) - 1
 	f := &e.stack[top]
 	e.release(f)
-	if f.own != nil {
-		e.spec.retire(f.own)
-	}
-	f.own, f.task = nil, nil
 	e.path = e.path[:f.viaStart]
 	e.stack = e.stack[:top]
 }
@@ -367,8 +334,7 @@ func (e *explorer) note(extra int64) {
 // buffers, so a search that hits the budget hits it at the same state on
 // every run and for every number of workers; the process's resident
 // memory is larger by the runtime, the buffers' spare capacity, the
-// invariants' copies, the helpers' records (bounded, see
-// explore_spec.go) and the garbage collector's headroom.
+// invariants' copies and the garbage collector's headroom.
 func (e *explorer) memory() int64 {
 	return e.visited.bytes() + e.heldBytes + 2*e.maxWorld + e.frameBytes
 }
@@ -449,15 +415,6 @@ func (w *World) stateBytes() int64 {
 func pathHash(parent uint64, via []int) uint64 {
 	s := stateHasher{h: parent, g: uint64(len(via))}
 	for _, v := range via {
-		s.word(uint64(v))
-	}
-	return uint64(s.sum())
-}
-
-// alternativeKey names one alternative of a level in a helper's records.
-func alternativeKey(level uint64, vec []int) uint64 {
-	s := stateHasher{h: level ^ 0x5bd1e9955bd1e995, g: uint64(len(vec))}
-	for _, v := range vec {
 		s.word(uint64(v))
 	}
 	return uint64(s.sum())
