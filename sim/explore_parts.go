@@ -179,14 +179,7 @@ func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates i
 func mergeParts(results []*ExploreResult) *ExploreResult {
 	res := &ExploreResult{Holds: true, Complete: true}
 	for _, r := range results {
-		res.States += r.States
-		res.Transitions += r.Transitions
-		res.Schedules += r.Schedules
-		res.Revisits += r.Revisits
-		res.Replayed += r.Replayed
-		res.Worlds = max(res.Worlds, r.Worlds)
-		res.Memory = max(res.Memory, r.Memory)
-		res.MaxDepth = max(res.MaxDepth, r.MaxDepth)
+		res.ExploreStats = res.ExploreStats.merge(r.ExploreStats)
 		if !r.Complete && res.Complete {
 			res.Complete, res.Cut = false, r.Cut
 		}
@@ -226,14 +219,22 @@ func (p *partsProgress) done(j int, s ExploreStats) {
 	p.parts[j] = s
 	var sum ExploreStats
 	for _, q := range p.parts {
-		sum.States += q.States
-		sum.Transitions += q.Transitions
-		sum.Schedules += q.Schedules
-		sum.Revisits += q.Revisits
-		sum.Replayed += q.Replayed
-		sum.Worlds = max(sum.Worlds, q.Worlds)
-		sum.Memory = max(sum.Memory, q.Memory)
-		sum.MaxDepth = max(sum.MaxDepth, q.MaxDepth)
+		sum = sum.merge(q)
 	}
 	p.to(sum)
+}
+
+// merge is the statistics of two searches that did not share their
+// visited sets: the counts summed, the depth, worlds and memory the most
+// one of them reached (each part holds its own, one after another).
+func (s ExploreStats) merge(o ExploreStats) ExploreStats {
+	s.States += o.States
+	s.Transitions += o.Transitions
+	s.Schedules += o.Schedules
+	s.Revisits += o.Revisits
+	s.Replayed += o.Replayed
+	s.Worlds = max(s.Worlds, o.Worlds)
+	s.Memory = max(s.Memory, o.Memory)
+	s.MaxDepth = max(s.MaxDepth, o.MaxDepth)
+	return s
 }

@@ -14,17 +14,9 @@ import (
 // than redis-lock-expiry's 1 s lock — was explored as one past the TTL,
 // and explore "found" a zombie that no run of the scenario can produce.
 func TestExploreKeepsTheScenarioPauseLength(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "catalog", "redis-lock-expiry.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const long, short = "pause-ms: 5000", "pause-ms: 500"
-	if !strings.Contains(string(src), long) {
-		t.Fatalf("redis-lock-expiry no longer says %q: update this test", long)
-	}
+	src, short := shortPauseLockExpiry(t)
 	file := filepath.Join(t.TempDir(), "short-pause.yaml")
-	text := strings.Replace(string(src), "name: redis-lock-expiry", "name: short-pause", 1)
-	if err := os.WriteFile(file, []byte(strings.Replace(text, long, short, 1)), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(strings.Replace(short, "name: redis-lock-expiry", "name: short-pause", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -32,7 +24,7 @@ func TestExploreKeepsTheScenarioPauseLength(t *testing.T) {
 		holds bool
 	}{
 		{file, true}, // 500 ms < the 1 s TTL: the lock outlives the pause, no zombie
-		{filepath.Join("..", "..", "scenarios", "catalog", "redis-lock-expiry.yaml"), false}, // 5 s > TTL: the zombie writes
+		{src, false}, // 5 s > TTL: the zombie writes
 	} {
 		out, _ := runCLI(t, exitOK, "explore", "-f", c.file, "--format", "json", "--timing=false")
 		var res struct {
@@ -45,4 +37,21 @@ func TestExploreKeepsTheScenarioPauseLength(t *testing.T) {
 			t.Errorf("explore %s: holds=%v, want %v\n%s", filepath.Base(c.file), res.Holds, c.holds, out)
 		}
 	}
+}
+
+// shortPauseLockExpiry is the catalog's redis-lock-expiry file (its path)
+// and its text with the pause cut from 5 s to 500 ms, shorter than the
+// lock's 1 s TTL.
+func shortPauseLockExpiry(t *testing.T) (path, short string) {
+	t.Helper()
+	path = filepath.Join("..", "..", "scenarios", "catalog", "redis-lock-expiry.yaml")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const long = "pause-ms: 5000"
+	if !strings.Contains(string(src), long) {
+		t.Fatalf("redis-lock-expiry no longer says %q: update this test", long)
+	}
+	return path, strings.Replace(string(src), long, "pause-ms: 500", 1)
 }
