@@ -85,6 +85,7 @@ func tuiStart(o *tuiOptions, args []string) (tui.Options, error) {
 		}
 		opts.Semantics = sem
 	}
+	opts.Headline = true // every scenario opens on its lesson, named or picked
 	if len(args) == 1 || o.file != "" {
 		sc, err := o.scenario(args)
 		if err != nil {
@@ -105,7 +106,6 @@ func tuiStart(o *tuiOptions, args []string) (tui.Options, error) {
 			opts.Params = set.Params
 		}
 		opts.Start = sc
-		opts.Headline = true
 	} else if o.faults.flags.NFlag() > 0 {
 		for _, name := range append(sim.FaultSettingNames(), "set") {
 			if o.faults.flags.Changed(name) {

@@ -68,8 +68,8 @@ func (s *tmuxSession) waitFor(what string, want ...string) string {
 }
 
 // TestEndToEndInTmux builds the once binary and drives `once tui` in a
-// real terminal: pick double-billing, switch to at-least-once, see a
-// double charge, ask a what-if, quit. It runs with NO_COLOR set and checks
+// real terminal: pick double-billing, which opens on at-least-once's
+// double charge, go back to the first event, ask a what-if, quit. It runs with NO_COLOR set and checks
 // that no colour reaches the terminal (bold and reverse may).
 func TestEndToEndInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
@@ -98,8 +98,10 @@ func TestEndToEndInTmux(t *testing.T) {
 	}
 	s.waitFor("the cursor on double-billing", "▸ double-billing")
 	s.keys("Enter")
-	s.waitFor("the run view", "at-most-once ≤1", "seed 3", "timeline")
-	s.keys("s")
+	// A picked scenario opens on its lesson: at-least-once, the cursor on
+	// the second charge; g goes back to the first event.
+	s.waitFor("the run view", "at-least-once ≥1", "seed 3", "timeline", "violation 1/")
+	s.keys("g")
 	screen := s.waitFor("at-least-once", "at-least-once ≥1", "duplicated", "event 1 of")
 	for _, w := range []string{"op-1", "lanes", "client", "service", "gateway", "? help"} {
 		if !strings.Contains(screen, w) {

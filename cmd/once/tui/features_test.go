@@ -397,3 +397,21 @@ func TestEveryBuiltIDResolves(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedScenarioOpensOnItsLesson: a scenario picked from the list
+// opens like one named on the command line — on its headline run, the
+// cursor on the first violation — and --semantics still wins.
+func TestPickedScenarioOpensOnItsLesson(t *testing.T) {
+	m := pickScenario(t, sized(t, New(Options{Seed: 1, Headline: true}), 80, 24), "double-billing")
+	named := New(Options{Start: lookup(t, "double-billing"), Seed: 1, Headline: true})
+	if m.run.spec.sem != named.run.spec.sem || m.run.tl.cursor != named.run.tl.cursor {
+		t.Errorf("picked: %s at event %d, named: %s at event %d", m.run.spec.sem, m.run.tl.cursor, named.run.spec.sem, named.run.tl.cursor)
+	}
+	if m.run.spec.sem != sim.AtLeastOnce || m.run.tl.cursor == 0 {
+		t.Errorf("picked double-billing opened on %s at event %d, want at-least-once on its second charge", m.run.spec.sem, m.run.tl.cursor)
+	}
+	m = pickScenario(t, sized(t, New(Options{Seed: 1, Headline: true, Semantics: sim.Idempotent}), 80, 24), "double-billing")
+	if m.run.spec.sem != sim.Idempotent {
+		t.Errorf("--semantics idem, picked: opened on %s", m.run.spec.sem)
+	}
+}

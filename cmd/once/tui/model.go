@@ -44,9 +44,10 @@ type Options struct {
 	// Params are Start's parameters (--set name=value); nil means its
 	// defaults.
 	Params map[string]string
-	// Headline opens Start on its lesson: with no Semantics, Faults,
-	// Params or Ops given, its headline run (see headlineSpec); and the
-	// cursor on the run's first violation.
+	// Headline opens Start, and every scenario picked from the list, on
+	// its lesson: with no Semantics, Faults, Params or Ops given, its
+	// headline run (see headlineSpec); and the cursor on the run's first
+	// violation.
 	Headline bool
 }
 
@@ -54,6 +55,10 @@ type Options struct {
 func (opts Options) startSpec(sc *scenarios.Scenario) runSpec {
 	spec := runSpec{sc: sc, sem: opts.Semantics, seed: opts.Seed, ops: opts.Ops, faults: sc.Faults}
 	if sc != opts.Start {
+		if opts.Headline && opts.Semantics == 0 && opts.Ops == 0 {
+			spec.ops = sc.Ops
+			spec = headlineSpec(spec)
+		}
 		return spec
 	}
 	if opts.Faults != nil {
@@ -135,7 +140,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pickedMsg:
 		m.run = newRunView(m.opts.startSpec(msg.sc), m.width, m.height)
 		m.screen = screenRun
-		return m.resize(), nil
+		m = m.resize()
+		if m.opts.Headline {
+			m.run = m.run.firstViolation()
+		}
+		return m, nil
 	case backMsg:
 		m.picker = m.picker.selectName(m.run.spec.sc.Name)
 		m.screen = screenPicker
