@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/cmd/once/tui/lesson"
+	"github.com/oncesim/once/tui/lesson"
 	course "github.com/oncesim/once/scenarios/lesson"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/cmd/once/live"
+	"github.com/oncesim/once/live"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/cmd/once/tui"
+	"github.com/oncesim/once/tui"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )

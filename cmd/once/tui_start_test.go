@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncesim/once/cmd/once/tui"
+	"github.com/oncesim/once/tui"
 	"github.com/oncesim/once/sim"
 )
 

@@ -89,7 +89,7 @@ var idUse = regexp.MustCompile(`lang\.(?:T|Tf|N)\("([^"]+)"`)
 func TestUsedIDsExist(t *testing.T) {
 	en := messageIDs(loaded().uiMsgs[English])
 	var used []string
-	for _, dir := range []string{"..", "../../cmd/once", "../../cmd/once/tui", "../svg"} {
+	for _, dir := range []string{"..", "../../cmd/once", "../../tui", "../svg"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			data, err := os.ReadFile(f)

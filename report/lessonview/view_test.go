@@ -19,7 +19,7 @@ var idUse = regexp.MustCompile(`lang\.(?:T|Tf|N)\("([^"]+)"`)
 func TestLessonMessagesExist(t *testing.T) {
 	var ids []string
 	var files []string
-	for _, pattern := range []string{"*.go", "../../cmd/once/lesson*.go", "../../cmd/once/tui/lesson/*.go"} {
+	for _, pattern := range []string{"*.go", "../../cmd/once/lesson*.go", "../../tui/lesson/*.go"} {
 		f, _ := filepath.Glob(pattern)
 		files = append(files, f...)
 	}

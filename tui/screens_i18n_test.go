@@ -16,7 +16,7 @@ var rewriteScreens = flag.Bool("rewrite", false, "rewrite the golden screens und
 // headline of double-billing at 80×24 (lanes) and at 100×40 (lanes and the
 // timeline, whose lines say each event in the language), and a run that
 // breaks an invariant, whose own sentence (keyed-charges) is translated
-// too. Refresh with `go test ./cmd/once/tui/ -run TestScreensGolden
+// too. Refresh with `go test ./tui/ -run TestScreensGolden
 // -rewrite` and read the diff.
 func TestScreensGolden(t *testing.T) {
 	t.Cleanup(func() { lang.Set(lang.English) })
