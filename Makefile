@@ -7,20 +7,44 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+# The packages of the main module and of deploy/ (a module of its own).
+.PHONY: all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
 build:
 	$(GO) build -o bin/once ./cmd/once
 
-# The test command of the README and of CI: formatting, vet, every test.
-test:
+# The test command of the README and of CI: formatting, vet, every unit
+# test. Fast (no process, browser, database or scheduler is started): the
+# tests that start them are integration tests, run by test-integration.
+test: test-split
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags integration ./...
 	$(GO) test -count=1 ./...
+
+# The integration tests: lab nodes in Python and Go, the TUI in tmux, the
+# lesson pack in Chromium, live mode on SQLite and PostgreSQL, the deploy/
+# recipes (and a real Slurm cluster where ONCE_TEST_SLURM is set, as
+# .ci/run sets it). They live in *_integration_test.go files built with
+# -tags integration, and their names start with TestIntegration.
+test-integration: test-split
+	$(GO) test -count=1 -tags integration -run '^TestIntegration' ./...
 	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The split's rule, checked before either test target: an integration
+# test file carries the build tag and holds only TestIntegration tests,
+# and no other test file declares one.
+test-split:
+	@bad=0; for f in $$(git ls-files '*_integration_test.go'); do \
+	  if [ "$$(head -1 $$f)" != "//go:build integration" ]; then echo "$$f: first line must be //go:build integration"; bad=1; fi; \
+	  if grep -n '^func Test' $$f | grep -v '^[0-9]*:func TestIntegration\|^[0-9]*:func TestMain(' ; then echo "$$f: its tests must be named TestIntegration…"; bad=1; fi; \
+	done; \
+	for f in $$(git ls-files '*_test.go' | grep -v '_integration_test.go$$'); do \
+	  if grep -n '^func TestIntegration' $$f; then echo "$$f: a TestIntegration test belongs in a *_integration_test.go file"; bad=1; fi; \
+	done; exit $$bad
 
 test-short:
 	$(GO) test -short ./...
