@@ -57,6 +57,7 @@ update:
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
+	$(GO) test ./scenarios/fileschema/ -run TestReference -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out

@@ -20,6 +20,10 @@ import (
 
 var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "custom"}
 
+// linkClasses are the values of a link's class: request (--loss applies),
+// response (--ack-loss applies), reliable (FIFO, no faults).
+var linkClasses = []string{"request", "response", "reliable"}
+
 // Load reads a scenario file: strict YAML (unknown fields are errors),
 // then every name, reference and value is checked, and the scenario is
 // built once per semantics with its defaults so that nothing can fail
@@ -408,8 +412,8 @@ func (l *loader) checkStructure() error {
 			}
 			links[p] = true
 		}
-		if k.Class.Set && !contains([]string{"request", "response", "reliable"}, k.Class.Text) {
-			return l.errAt(k.Class, "link class %q is not one of request, response, reliable", k.Class.Text)
+		if k.Class.Set && !contains(linkClasses, k.Class.Text) {
+			return l.errAt(k.Class, "link class %q is not one of %s", k.Class.Text, strings.Join(linkClasses, ", "))
 		}
 	}
 	for _, n := range []struct {

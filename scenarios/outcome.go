@@ -14,9 +14,9 @@ type OutcomeWords struct {
 
 // outcomeSpec is observe.outcome in a scenario file.
 type outcomeSpec struct {
-	None Scalar `yaml:"none"`
-	Once Scalar `yaml:"once"`
-	Many Scalar `yaml:"many"`
+	None Scalar `yaml:"none" value:"text" doc:"no effect, e.g. not charged"`
+	Once Scalar `yaml:"once" value:"text" doc:"exactly one effect, e.g. charged once"`
+	Many Scalar `yaml:"many" value:"text" doc:"more than one effect, e.g. charged twice"`
 }
 
 // maxOutcomeWordLen keeps an outcome word short enough for a table cell.
