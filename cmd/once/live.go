@@ -111,8 +111,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 	if o.deadline <= 0 {
 		return usageErr("--deadline %s: want a positive duration", o.deadline)
 	}
-	if o.db != "" && !live.IsPostgres(o.db) {
-		return usageErr("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.db)
+	base := live.Options{DSN: o.db, Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr}
+	if err := base.Validate(); err != nil {
+		return usageErr("%v", err)
 	}
 	sc, seed, runs, err := o.liveRuns(args)
 	if err != nil {
@@ -122,6 +123,11 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 	if binary == "" {
 		if binary, err = os.Executable(); err != nil {
 			return fmt.Errorf("live: the once executable: %w", err)
+		}
+	}
+	for _, r := range runs { // refuse before anything starts
+		if err := live.Supports(r.cfg, &r.set.Faults); err != nil {
+			return usageErr("scenario %s: %v", sc.Name, err)
 		}
 	}
 	var done []simulated
@@ -139,8 +145,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 		if o.format == "trace" {
 			trace = &sim.Trace{}
 		}
-		out, err := live.Run(ctx, live.Options{Config: r.cfg, Chooser: r.chooser, DSN: o.db, Binary: binary,
-			Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr, Trace: trace, Log: logw})
+		opts := base
+		opts.Config, opts.Faults, opts.Chooser, opts.Binary, opts.Trace, opts.Log = r.cfg, &r.set.Faults, r.chooser, binary, trace, logw
+		out, err := live.Run(ctx, opts)
 		if sc, ok := r.chooser.(*sim.Scripted); ok {
 			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", sc.Used(), r.planned)
 		}
