@@ -41,6 +41,9 @@ type Client struct {
 	HTTP        *http.Client
 	Decider     *Decider
 	Node        sim.NodeID // the client's node, for outcome events
+	// KeyPrefix starts every Idempotency-Key: a run of its own against a
+	// service that keeps its keys from run to run (--target).
+	KeyPrefix string
 }
 
 // Run runs every operation and returns when each has its final answer or
@@ -75,11 +78,11 @@ func (c *Client) key(op, attempt int32) (string, int64) {
 	case !roles.Idempotent(c.Semantics):
 		return "", 0
 	case c.KeyPerTry:
-		return fmt.Sprintf("pay-op-%d-attempt-%d", op, attempt), roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
+		return fmt.Sprintf("%spay-op-%d-attempt-%d", c.KeyPrefix, op, attempt), roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 	case c.ReuseFirst:
-		return "pay-op-1", simKeyBase + 1
+		return c.KeyPrefix + "pay-op-1", simKeyBase + 1
 	}
-	return fmt.Sprintf("pay-op-%d", op), simKeyBase + int64(op)
+	return fmt.Sprintf("%spay-op-%d", c.KeyPrefix, op), simKeyBase + int64(op)
 }
 
 // simKeyBase is the simulator's http-client's first key, less one.
@@ -135,6 +138,7 @@ func (c *Client) post(ctx context.Context, op, attempt int32, at time.Duration) 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	setIdentity(req.Header, op, attempt)
+	c.Decider.sent.sent(op, attempt)
 	req.Header.Set(HeaderSentAt, strconv.FormatInt(at.Microseconds(), 10))
 	if k, id := c.key(op, attempt); k != "" {
 		c.Decider.SetKeyID(k, id)

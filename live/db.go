@@ -144,21 +144,22 @@ func (d *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Effects counts the charges on the gateway's ledger per operation: the
-// verdict's one source of effects.
-func (d *DB) Effects(ctx context.Context) (map[int32]int32, error) {
-	rows, err := d.Query(ctx, "SELECT op, count(*) FROM charges GROUP BY op ORDER BY op")
+// Effects lists the charges on the gateway's ledger per operation, as
+// transaction ids in the order they were made: the verdict's one source of
+// effects (SELECT op, id FROM charges ORDER BY id).
+func (d *DB) Effects(ctx context.Context) (map[int32][]int64, error) {
+	rows, err := d.Query(ctx, "SELECT op, id FROM charges ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("live: count charges: %w", err)
 	}
 	defer rows.Close()
-	out := map[int32]int32{}
+	out := map[int32][]int64{}
 	for rows.Next() {
-		var op, n int64
-		if err := rows.Scan(&op, &n); err != nil {
+		var op, id int64
+		if err := rows.Scan(&op, &id); err != nil {
 			return nil, fmt.Errorf("live: count charges: %w", err)
 		}
-		out[int32(op)] = int32(n)
+		out[int32(op)] = append(out[int32(op)], id+firstTxn)
 	}
 	return out, rows.Err()
 }

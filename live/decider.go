@@ -34,7 +34,11 @@ type Decider struct {
 	// as the client registers them; a key no client registered gets a
 	// number of its own.
 	keyIDs map[string]int64
+	sent   attempts
 }
+
+// LastAttempt is the latest attempt of op the client sent (1 before any).
+func (d *Decider) LastAttempt(op int32) int32 { return d.sent.of(op) }
 
 // unregisteredKeys numbers the keys no client registered, above any key
 // the simulator's clients make.
@@ -183,12 +187,14 @@ func (d *Decider) Point(node sim.NodeID, p sim.PointID, m sim.Message) (crash bo
 
 // Preempt decides whether the reply m of a store node to its caller is
 // held back so that other handlers run first, as the simulator asks on
-// every reply of a store node; a preempt is recorded.
+// every reply of a store node — with probability 0 too, so a plan from
+// explore, whose interleavings are not in the profile, is replayed; a
+// preempt is recorded.
 func (d *Decider) Preempt(m sim.Message) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	spec := &d.topo.Nodes[m.From]
-	if !spec.Store || spec.PreemptProbability <= 0 {
+	if !spec.Store {
 		return false
 	}
 	c := sim.Choice{Kind: sim.ChoicePreempt, N: 2, P: spec.PreemptProbability, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}

@@ -19,6 +19,7 @@ const holdBound = 5 * time.Second
 // sees them.
 const (
 	running = iota // running service code
+	pending        // on its way to the service: delivered soon, at its arrival time
 	atGate         // waiting at the store gate for its turn
 	away           // waiting outside the service: on the gateway, on an unreachable store
 	held           // held at the preempt barrier
@@ -30,9 +31,18 @@ type reqID struct{ op, attempt int32 }
 // reqState is one request inside the service: its place in delivery
 // order, and its state.
 type reqState struct {
-	ticket int64
-	state  int
-	copies int // a duplicate delivered while the first is inside
+	arrival time.Duration // when the simulator delivers it, from the run's start
+	seq     int64         // order of arrival times given, for ties
+	state   int
+	copies  int // a duplicate delivered while the first is inside
+}
+
+// before reports whether r arrives before o in the simulator's order.
+func (r *reqState) before(o *reqState) bool {
+	if r.arrival != o.arrival {
+		return r.arrival < o.arrival
+	}
+	return r.seq < o.seq
 }
 
 // activity is what the fault layer knows of the requests inside the
@@ -60,16 +70,45 @@ func (a *activity) wake() {
 	a.changed = make(chan struct{})
 }
 
+// expect records a request on its way to the service, to arrive at
+// arrival (the run's offset): requests take their store steps in the
+// order of these times, not in the order the OS delivers them.
+func (a *activity) expect(id reqID, arrival time.Duration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.reqs[id]; ok {
+		return
+	}
+	a.seq++
+	a.reqs[id] = &reqState{arrival: arrival, seq: a.seq, state: pending}
+	a.wake()
+}
+
+// forgetPending forgets a request that was expected and never delivered.
+func (a *activity) forgetPending(id reqID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.reqs[id]; ok && r.state == pending {
+		delete(a.reqs, id)
+		a.wake()
+	}
+}
+
 // enter records a request delivered to the service.
 func (a *activity) enter(id reqID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if r, ok := a.reqs[id]; ok {
-		r.copies++
+		if r.state == pending {
+			r.state = running
+		} else {
+			r.copies++
+		}
+		a.wake()
 		return
 	}
 	a.seq++
-	a.reqs[id] = &reqState{ticket: a.seq}
+	a.reqs[id] = &reqState{arrival: 1<<62 + time.Duration(a.seq), seq: a.seq}
 	a.wake()
 }
 
@@ -100,7 +139,8 @@ func (a *activity) set(id reqID, st int) int {
 }
 
 // waitTurn blocks the request id at the store gate until every request
-// delivered before it waits, or stop ends, or holdBound passes.
+// that arrives before it in the simulator's order is delivered and waits,
+// or stop ends, or holdBound passes.
 func (a *activity) waitTurn(id reqID, stop <-chan struct{}) {
 	a.set(id, atGate)
 	defer a.set(id, running)
@@ -111,7 +151,7 @@ func (a *activity) waitTurn(id reqID, stop <-chan struct{}) {
 		me, ok := a.reqs[id]
 		turn := true
 		for other, r := range a.reqs {
-			if ok && other != id && r.ticket < me.ticket && (r.state == running || r.state == atGate) {
+			if ok && other != id && r.before(me) && (r.state == running || r.state == atGate || r.state == pending) {
 				turn = false
 			}
 		}

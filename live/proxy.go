@@ -46,6 +46,9 @@ type Proxy struct {
 	// (Inside); on the service → gateway link the caller waits outside it.
 	Act      *activity
 	Inside   bool
+	// Infer, when not nil, names a call that carries no identity headers
+	// (a charge from the user's own service, under --target).
+	Infer    func(r *http.Request, body []byte) (op, attempt int32, ok bool)
 	inflight atomic.Int64
 }
 
@@ -69,13 +72,19 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	op, attempt, err := identity(r.Header)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
+		return
+	}
+	op, attempt, err := identity(r.Header)
+	if err != nil && p.Infer != nil {
+		var ok bool
+		if op, attempt, ok = p.Infer(r, body); ok {
+			err = nil
+		}
+	}
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if p.Act != nil && !p.Inside {
@@ -100,6 +109,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var sent time.Duration
 	if us, err := strconv.ParseInt(r.Header.Get(HeaderSentAt), 10, 64); err == nil {
 		sent = time.Until(p.Decider.At(time.Duration(us) * time.Microsecond))
+	}
+	if p.Act != nil && p.Inside {
+		// The request's place in the simulator's order: when it arrives.
+		p.Act.expect(reqID{op, attempt}, time.Since(p.Decider.At(0))+sent+time.Duration(fate.Delay)*p.Tick)
+		defer p.Act.forgetPending(reqID{op, attempt}) // never delivered (the service down, the run over)
 	}
 	if fate.Duplicate {
 		p.inflight.Add(1)
@@ -167,6 +181,9 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 		if v := r.Header.Get(h); v != "" {
 			req.Header.Set(h, v)
 		}
+	}
+	if p.Infer != nil && r.Header.Get(HeaderOp) == "" { // the inferred identity, for the gateway's ledger
+		setIdentity(req.Header, int32(m.Op), m.Attempt)
 	}
 	resp, err := p.Client.Do(req)
 	if err != nil {

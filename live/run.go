@@ -2,12 +2,15 @@ package live
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +39,12 @@ type Options struct {
 	// deliveries, crashes, restarts, outcomes, effects) stamped with the
 	// ticks elapsed: the timeline of once live --format trace.
 	Trace *sim.Trace
+	// Target, when not empty, is the base URL of the user's own payment
+	// service: the client drives it through the fault layer instead of
+	// once's service process; it charges through the provider fault layer
+	// listening on ProviderAddr (ONCE_PROVIDER_URL).
+	Target       string
+	ProviderAddr string
 	// Log, when not nil, gets one line per server and service process the
 	// run starts, with its address (and pid): what a user can check is
 	// gone after the run.
@@ -173,6 +182,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if err := Supports(cfg, o.Faults); err != nil {
 		return nil, err
 	}
+	if o.Target != "" {
+		if err := SupportsTarget(cfg, o.Faults); err != nil {
+			return nil, err
+		}
+	}
 	netw, ok := cfg.Network.(*network.Network)
 	if !ok {
 		return nil, fmt.Errorf("live: the scenario's network is not a link table")
@@ -238,7 +252,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	cleanups = append(cleanups, transport.CloseIdleConnections)
 	relay := &http.Client{Transport: transport, Timeout: gatewayCallTimeout + 10*time.Second}
 
-	gatewayURL, err := serve(&Gateway{DB: db, Mode: p.gatewayRole.Mode}, &cleanups)
+	gatewayURL, err := serve(&Gateway{DB: db, Mode: p.gatewayRole.Mode, Ops: cfg.Ops}, &cleanups)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +274,10 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		back.Store = &storeGate{dec: dec, act: act, service: p.service, store: p.store, point: point, tick: o.Tick,
 			restart: st.RestartAfter, preempt: st.PreemptFor, done: done}
 	}
-	backURL, err := serve(back, &cleanups)
+	if o.Target != "" { // the user's service: no crash oracle, identities inferred
+		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
+	}
+	backURL, err := serveAt(o.ProviderAddr, back, &cleanups)
 	if err != nil {
 		return nil, err
 	}
@@ -286,12 +303,16 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
 	}
-	cleanups = append(cleanups, sup.stop) // runs after done is closed (cleanups run in reverse)
+	var host serviceHost = sup
+	if o.Target != "" {
+		host = fixedHost(strings.TrimRight(o.Target, "/"))
+	}
+	cleanups = append(cleanups, host.stop) // runs after done is closed (cleanups run in reverse)
 	cleanups = append(cleanups, stopAll)
-	if err := sup.start(); err != nil {
+	if err := host.start(); err != nil {
 		return nil, err
 	}
-	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: sup.Target, Act: act, Inside: true,
+	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: host.Target, Act: act, Inside: true,
 		Routes: map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse, payment: true}}}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
@@ -307,19 +328,24 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
 		MaxAttempts: cl.MaxAttempts, KeyPerTry: cl.KeyPerTry, ReuseFirst: cl.ReuseFirst, Clicks: cl.Clicks,
 		HTTP: &http.Client{Transport: transport}, Decider: dec, Node: p.client}
+	if o.Target != "" {
+		var b [4]byte
+		rand.Read(b[:])
+		client.KeyPrefix = "run-" + hex.EncodeToString(b[:]) + "-"
+	}
 	client.Run(runCtx)
-	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && sup.Settled() })
+	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && host.Settled() })
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("live: interrupted: %w", ctx.Err())
 	}
 	if err := lost(); err != nil {
 		return nil, err
 	}
-	if err := sup.Err(); err != nil {
+	if err := host.Err(); err != nil {
 		return nil, err
 	}
 	stopAll()
-	sup.stop()
+	host.stop()
 
 	readCtx, cancelRead := context.WithTimeout(context.Background(), lostAfter)
 	defer cancelRead()
@@ -332,12 +358,12 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		sink = cfg.Observe.Sinks[0]
 	}
 	for op := 1; op <= cfg.Ops; op++ {
-		for i := int32(0); i < effects[int32(op)]; i++ {
+		for _, txn := range effects[int32(op)] {
 			dec.Record(sim.Event{Kind: sim.EvEffect, Node: p.gateway, Peer: sim.NoNode, Label: uint8(sink),
-				Msg: sim.Message{Op: sim.OpID(op)}})
+				Msg: sim.Message{Op: sim.OpID(op), Value: txn}})
 		}
 	}
-	if p.checked == nil && sup.config.Durable {
+	if p.checked == nil && sup.config.Durable && o.Target == "" {
 		if err := replayKeyHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
 			return nil, err
 		}
@@ -413,9 +439,17 @@ func waitQuiet(ctx context.Context, quiet func() bool) bool {
 // serve starts h on a free port of 127.0.0.1 and returns its base URL; the
 // server's shutdown is added to cleanups.
 func serve(h http.Handler, cleanups *[]func()) (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return serveAt("", h, cleanups)
+}
+
+// serveAt is serve on addr ("" = a free port of 127.0.0.1).
+func serveAt(addr string, h http.Handler, cleanups *[]func()) (string, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("live: listen: %w", err)
+		return "", fmt.Errorf("live: listen on %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLog}
 	served := make(chan struct{})
