@@ -44,8 +44,8 @@ type Proxy struct {
 	// Act, when not nil, is told what the receiver's requests do: on the
 	// client → service link a delivered request is inside the service
 	// (Inside); on the service → gateway link the caller waits outside it.
-	Act      *activity
-	Inside   bool
+	Act    *activity
+	Inside bool
 	// Infer, when not nil, names a call that carries no identity headers
 	// (a charge from the user's own service, under --target).
 	Infer    func(r *http.Request, body []byte) (op, attempt int32, ok bool)
