@@ -183,10 +183,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 		if o.verbose {
 			logw = stderr
 		}
-		var trace *sim.Trace
-		if o.format == "trace" {
-			trace = &sim.Trace{}
-		}
+		// The trace is kept for every format, as once run keeps it: the
+		// ledger lists each operation's charges (transaction ids) from it.
+		trace := &sim.Trace{}
 		opts := base
 		opts.Config, opts.Faults, opts.Chooser, opts.Binary, opts.Trace, opts.Log = r.cfg, &r.set.Faults, r.chooser, binary, trace, logw
 		out, err := live.Run(ctx, opts)
