@@ -7,8 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-# The packages of the main module and of deploy/ (a module of its own).
-.PHONY: all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
@@ -103,3 +102,11 @@ spin-compare:
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.
 bench-peer:
 	GO=$(GO) bash bench/peer.sh
+
+# Live mode against the simulator, per operation, on every supported
+# scenario and variant over SEEDS seeds, on SQLite and (ONCE_TEST_POSTGRES)
+# PostgreSQL: writes docs/live-agreement.md. Starts processes; not CI
+# (CI runs TestIntegrationAgreementSubset).
+SEEDS ?= 20
+live-agreement:
+	$(GO) run ./live/agreement -seeds $(SEEDS) -out docs/live-agreement.md

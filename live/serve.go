@@ -35,7 +35,9 @@ func ServeMain(configJSON string, stdin io.Reader, stdout io.Writer) error {
 	defer db.Close()
 	s := &Service{cfg: cfg, db: db, die: killSelf,
 		http: &http.Client{Timeout: time.Duration(max(cfg.TimeoutMs, 1)) * time.Millisecond,
-			Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}}
+			Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}},
+		ctl: &http.Client{Timeout: time.Duration(max(cfg.TimeoutMs, 1)) * time.Millisecond,
+			Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 32}}}
 	if cfg.Durable {
 		s.keys = sqlKeys{db}
 	} else {

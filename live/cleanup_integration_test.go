@@ -1,3 +1,5 @@
+//go:build integration
+
 package live
 
 import (
@@ -37,12 +39,12 @@ func children(t *testing.T) []string {
 	return out
 }
 
-// TestNothingLeftRunning: after a run — one that ends, and one cancelled
+// TestIntegrationNothingLeftRunning: after a run — one that ends, and one cancelled
 // in the middle as Ctrl-C cancels it — no service process is left and
 // none of the addresses the run listened on still accepts a connection.
 // Crashes are frequent here, so service processes are killed and
 // restarted during the run.
-func TestNothingLeftRunning(t *testing.T) {
+func TestIntegrationNothingLeftRunning(t *testing.T) {
 	sc, err := scenarios.Lookup("double-billing")
 	if err != nil {
 		t.Fatal(err)
