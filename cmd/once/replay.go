@@ -3,17 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
 type replayOptions struct {
+	file      string
 	format    string
 	check     bool
 	semantics string
@@ -32,94 +33,30 @@ func newReplayCmd() *cobra.Command {
 		},
 		Example: `  once run double-billing --semantics alo --seed 3 --save plan.txt
   once replay plan.txt --format trace
-  once replay plan.txt --semantics all --format svg`,
+  once replay plan.txt --semantics all --format svg
+  once replay plan.txt -f ~/course/my-scenario.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(o, args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: space-time diagrams side by side; md: one fenced Mermaid block per semantics)")
+	cmd.Flags().StringVarP(&o.file, "file", "f", "", "the scenario file (YAML) the plan was made from, wherever it is (a plan's own file line must stay under the plan's directory or the current directory)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
 	cmd.Flags().StringVar(&o.semantics, "semantics", "", "apply the plan's faults under these semantics instead of the plan's own: all, or a comma-separated list (one schedule, side by side)")
 	return cmd
 }
 
-// loadPlan reads and resolves a plan file; every problem is a usage error
-// naming the file and, where it has one, the line and column.
-func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, []sim.Fault, error) {
-	data, err := readInputFile(file, scenarios.MaxPlanFileBytes)
-	if err != nil {
-		return nil, nil, nil, nil, usageErr("plan %s: %v", file, err)
-	}
-	plan, err := scenarios.ParsePlan(file, data)
-	if err != nil {
-		return nil, nil, nil, nil, usageErr("%v", err)
-	}
-	sc, err := planScenario(file, plan)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	if err := plan.Check(file, sc); err != nil {
-		return nil, nil, nil, nil, usageErr("%v", err)
-	}
-	ops := plan.Ops
-	if ops == 0 {
-		ops = sc.Ops
-	}
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: ops, Faults: plan.Faults, Params: plan.Params,
-		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
-	cfg, err := sc.Config(set)
-	if err != nil {
-		return nil, nil, nil, nil, usageErr("%s: %v", file, err)
-	}
-	faults, err := plan.Resolve(file, cfg.Topology)
-	if err != nil {
-		return nil, nil, nil, nil, usageErr("%v", err)
-	}
-	plan.Ops = ops
-	return plan, sc, cfg, faults, nil
-}
-
-// planScenario is the scenario a plan names: a catalog entry, or a
-// scenario file (a relative path is resolved against the plan file's
-// directory, where run --save wrote it from).
-func planScenario(file string, plan *scenarios.Plan) (*scenarios.Scenario, error) {
-	if plan.File == "" {
-		sc, err := scenarios.Lookup(plan.Scenario)
-		if err != nil {
-			return nil, usageErr("%s:%d:%d: %v", file, plan.NameLine, len("scenario ")+1, err)
-		}
-		return sc, nil
-	}
-	path := filepath.FromSlash(plan.File)
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(file), path)
-	}
-	data, err := readInputFile(path, scenarios.MaxScenarioFileBytes)
-	if err != nil {
-		return nil, usageErr("%s:%d:%d: scenario file %s: %v", file, plan.NameLine, len("file ")+1, path, err)
-	}
-	sc, err := scenarios.Load(path, data)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	return sc, nil
-}
-
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
+func unwrapPath(err error) error { return fileio.UnwrapPath(err) }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
 		return err
 	}
-	plan, sc, cfg, faults, err := loadPlan(file)
+	l, err := plans.Load(file, o.file)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
+	plan, sc, cfg, faults := l.Plan, l.Scenario, l.Config, l.Faults
 	sems := []sim.Semantics{plan.Semantics}
 	if o.semantics != "" {
 		f := simFlags{semantics: o.semantics}
@@ -182,4 +119,14 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return checkRuns(o.check, runs)
+}
+
+// loadPlan reads and resolves a plan file (a forwarding wrapper for the
+// lab and live commands; see plans.Load). Every problem is a usage error.
+func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, []sim.Fault, error) {
+	l, err := plans.Load(file, "")
+	if err != nil {
+		return nil, nil, nil, nil, usageErr("%v", err)
+	}
+	return l.Plan, l.Scenario, l.Config, l.Faults, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -215,69 +217,39 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, lessonText(sc, "summary", sc.Summary))
 }
 
-// planPath is where the plan of one semantics goes: FILE itself for a
-// single run, FILE with ".ALIAS" before its extension for several.
-func planPath(file string, sem sim.Semantics, n int) string {
-	if n == 1 {
-		return file
-	}
-	ext := filepath.Ext(file)
-	return strings.TrimSuffix(file, ext) + "." + sem.Alias() + ext
-}
+// planPath is where the plan of one semantics goes.
+func planPath(file string, sem sim.Semantics, n int) string { return plans.Path(file, sem, n) }
 
-// savePlans writes every plan to a temporary file first and renames them
-// into place only when all are written, so a failure leaves nothing
-// half-written.
+// savePlans writes every plan, all or nothing.
 func savePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, stderr io.Writer) error {
-	type pending struct{ tmp, dst string }
-	var scenarioFile string
+	var ref, hash string
 	if !fromCatalog(sc) {
-		ref, err := planFileRef(sc.File, file)
-		if err != nil {
+		var err error
+		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
 			return usageErr("--save %s: %v", file, err)
 		}
-		scenarioFile = ref
 	}
-	var done []pending
-	cleanup := func() {
-		for _, p := range done {
-			os.Remove(p.tmp)
-		}
-	}
+	var (
+		paths []string
+		ps    []*scenarios.Plan
+		topos []*sim.Topology
+		fs    [][]sim.Fault
+	)
 	for _, r := range runs {
-		dst := planPath(file, r.outcome.Semantics, len(runs))
-		tmp, err := os.CreateTemp(filepath.Dir(dst), ".once-plan-*")
-		if err != nil {
-			cleanup()
-			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
-		}
-		plan := &scenarios.Plan{Scenario: sc.Name, File: scenarioFile, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
-			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime}
-		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
-		cerr := tmp.Close()
-		done = append(done, pending{tmp.Name(), dst})
-		if werr != nil || cerr != nil {
-			cleanup()
-			return usageErr("--save %s: %v", dst, errorsJoin(werr, cerr))
-		}
+		paths = append(paths, planPath(file, r.outcome.Semantics, len(runs)))
+		ps = append(ps, &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
+			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime})
+		topos, fs = append(topos, r.cfg.Topology), append(fs, r.faults)
 	}
-	for _, p := range done {
-		if err := os.Rename(p.tmp, p.dst); err != nil {
-			cleanup()
-			return usageErr("--save %s: %v", p.dst, err)
-		}
-		fmt.Fprintf(stderr, "saved fault plan %s\n", p.dst)
+	if err := plans.Save(paths, ps, topos, fs); err != nil {
+		return usageErr("--save %v", err)
+	}
+	for _, p := range paths {
+		fmt.Fprintf(stderr, "saved fault plan %s\n", p)
 	}
 	return nil
 }
 
-func errorsJoin(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
+func errorsJoin(errs ...error) error { return errors.Join(errs...) }
 
 func dirOf(path string) string { return filepath.Dir(path) }

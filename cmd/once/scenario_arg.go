@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/scenarios"
@@ -78,27 +74,4 @@ func scenarioRef(sc *scenarios.Scenario) string {
 		return sc.Name
 	}
 	return "-f " + sc.File
-}
-
-// planFileRef is the `file` directive of a plan saved at planFile for a
-// scenario file: its path relative to the plan's directory (replay
-// resolves it from there), or absolute when no relative path exists.
-func planFileRef(scenarioFile, planFile string) (string, error) {
-	abs, err := filepath.Abs(scenarioFile)
-	if err != nil {
-		return "", err
-	}
-	dir, err := filepath.Abs(filepath.Dir(planFile))
-	if err != nil {
-		return "", err
-	}
-	ref := abs
-	if rel, err := filepath.Rel(dir, abs); err == nil {
-		ref = rel
-	}
-	ref = filepath.ToSlash(ref)
-	if strings.ContainsAny(ref, " \t#") {
-		return "", fmt.Errorf("the scenario file path %q holds a space or '#', which a plan line cannot carry", ref)
-	}
-	return ref, nil
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/tui"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/tui"
 )
 
 type tuiOptions struct {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncesim/once/tui"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/tui"
 )
 
 // tuiStartOf parses a `once tui` command line as the command does and
