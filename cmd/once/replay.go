@@ -1,13 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/internal/fileio"
-	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
@@ -49,76 +48,31 @@ func newReplayCmd() *cobra.Command {
 func unwrapPath(err error) error { return fileio.UnwrapPath(err) }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
+	if err := checkFormat(o.format, runs.Formats...); err != nil {
 		return err
 	}
 	l, err := plans.Load(file, o.file)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	plan, sc, cfg, faults := l.Plan, l.Scenario, l.Config, l.Faults
-	sems := []sim.Semantics{plan.Semantics}
+	sems := []sim.Semantics{l.Plan.Semantics}
 	if o.semantics != "" {
 		f := simFlags{semantics: o.semantics}
-		if sems, err = f.semanticsFor(sc); err != nil {
+		if sems, err = f.semanticsFor(l.Scenario); err != nil {
 			return usageErr("%v", err)
 		}
 	}
-	var jitter func() sim.Chooser
-	if plan.Jitter {
-		jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
+	rs, err := runs.Replay(l, file, sems, o.check, stderr)
+	if err != nil {
+		return usageErr("%v", err)
 	}
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
-		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
-	var runs []simulated
-	for _, sem := range sems {
-		runCfg, runFaults := cfg, faults
-		if sem != plan.Semantics {
-			// The same plan under another semantics: faults name what they
-			// hit by identity, so they resolve against its topology.
-			set.Semantics = sem
-			if runCfg, err = sc.Config(set); err != nil {
-				return usageErr("%s: %s: %v", file, sem.Alias(), err)
-			}
-			if runFaults, err = plan.Resolve(file, runCfg.Topology); err != nil {
-				return usageErr("%s (under %s): %v", file, sem.Alias(), err)
-			}
-		}
-		var rest sim.Chooser
-		if jitter != nil {
-			rest = jitter()
-		}
-		chooser := sim.NewScripted(runFaults, rest)
-		// Recorded, the faults are those the run met: a fault whose
-		// message this semantics never sends is not listed as a hit.
-		rec := sim.NewRecording(chooser)
-		trace := &sim.Trace{}
-		w, err := sim.NewWorld(runCfg, rec, trace)
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", sem, err)
-		}
-		out := w.Run()
-		fmt.Fprintln(stderr, lang.Nf("replay.hit", len(runFaults), map[string]any{"File": file, "Semantics": sem.Alias(), "Hit": chooser.Used()}))
-		replay := "once replay " + file
-		if sem != plan.Semantics {
-			replay += " --semantics " + sem.Alias()
-		}
-		r := simulated{cfg: runCfg, outcome: out, trace: trace, faults: rec.Faults, replay: replay}
-		if o.check && out.Status == sim.Violated {
-			cex, _, err := shrinkViolation(runCfg, sem.Promise(), runFaults, jitter)
-			if err != nil {
-				return err
-			}
-			cex.Replay = replay
-			r.shrunk = cex
-		}
-		runs = append(runs, r)
-	}
-	set.Semantics = plan.Semantics
-	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
+	if err := runs.Render(stdout, o.format, l.Scenario, l.Plan.Seed, l.Settings, rs, nil); err != nil {
 		return err
 	}
-	return checkRuns(o.check, runs)
+	if o.check && !runs.Check(rs) {
+		return errViolation
+	}
+	return nil
 }
 
 // loadPlan reads and resolves a plan file (a forwarding wrapper for the

@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -49,7 +51,7 @@ func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
 // loadScenarioFile reads and validates a scenario file; errors name the
 // file and, for its content, the line and column.
 func loadScenarioFile(file string) (*scenarios.Scenario, error) {
-	data, err := readInputFile(file, scenarios.MaxScenarioFileBytes)
+	data, err := fileio.Read(file, scenarios.MaxScenarioFileBytes)
 	if err != nil {
 		return nil, usageErr("scenario file %s: %v", file, err)
 	}
@@ -60,18 +62,7 @@ func loadScenarioFile(file string) (*scenarios.Scenario, error) {
 	return sc, nil
 }
 
-// fromCatalog reports whether sc is the built-in scenario of its name (and
-// not a file that happens to share it).
-func fromCatalog(sc *scenarios.Scenario) bool {
-	c, err := scenarios.Lookup(sc.Name)
-	return err == nil && c == sc
-}
-
-// scenarioRef is how a command line names sc: its catalog name, or
-// "-f FILE" for a scenario file.
-func scenarioRef(sc *scenarios.Scenario) string {
-	if fromCatalog(sc) {
-		return sc.Name
-	}
-	return "-f " + sc.File
-}
+// fromCatalog and scenarioRef forward to package runs (used by the lab,
+// live and explore commands).
+func fromCatalog(sc *scenarios.Scenario) bool   { return runs.FromCatalog(sc) }
+func scenarioRef(sc *scenarios.Scenario) string { return runs.Ref(sc) }
