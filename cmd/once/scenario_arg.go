@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 )
@@ -48,14 +47,10 @@ func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
 	return sc, nil
 }
 
-// loadScenarioFile reads and validates a scenario file; errors name the
-// file and, for its content, the line and column.
+// loadScenarioFile reads and validates a scenario file; every failure is
+// a usage error naming the file.
 func loadScenarioFile(file string) (*scenarios.Scenario, error) {
-	data, err := fileio.Read(file, scenarios.MaxScenarioFileBytes)
-	if err != nil {
-		return nil, usageErr("scenario file %s: %v", file, err)
-	}
-	sc, err := scenarios.Load(file, data)
+	sc, err := scenarios.LoadFile(file)
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}

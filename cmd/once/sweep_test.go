@@ -3,45 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sweep"
 )
-
-// TestParseVaryPoints: points run from from to to inclusive in steps, with
-// floating-point noise rounded away, in the unit each kind is written in.
-func TestParseVaryPoints(t *testing.T) {
-	sc, err := scenarios.Lookup("double-billing")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		vary string
-		want []string
-	}{
-		{"loss=0:0.3:0.1", []string{"0", "0.1", "0.2", "0.3"}},
-		{"crash=0.05:0.2:0.05", []string{"0.05", "0.1", "0.15", "0.2"}},
-		{"loss=0.5:0.5:0.1", []string{"0.5"}},
-		{"loss=0:1:0.3", []string{"0", "0.3", "0.6", "0.9"}},
-		{"ttl=0:2s:750ms", []string{"0ms", "750ms", "1.5s"}},
-		{"timeout=1.5s:2s:250", []string{"1.5s", "1.75s", "2s"}},
-	} {
-		s, err := parseVary(c.vary, sc)
-		if err != nil {
-			t.Fatalf("%s: %v", c.vary, err)
-		}
-		var got []string
-		for _, p := range s.points {
-			got = append(got, p.value)
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: points %v, want %v", c.vary, got, c.want)
-		}
-	}
-}
 
 // TestSweepIntParameter sweeps an integer parameter of another scenario.
 func TestSweepIntParameter(t *testing.T) {
@@ -49,7 +17,7 @@ func TestSweepIntParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseVary("rounds=1:5:2", sc); err != nil {
+	if _, err := sweep.ParseVary("rounds=1:5:2", sc); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := runCLI(t, exitOK, "sweep", "two-generals", "--vary", "rounds=1:5:2", "--seeds", "10", "--format", "json")
