@@ -139,6 +139,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
 	}
+	// A budget given is a budget: 0 would silently mean the default.
+	for _, b := range []struct {
+		name string
+		v, def int
+	}{{"max-depth", o.maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", o.maxStates, sim.DefaultExploreMaxStates}} {
+		if b.v == 0 && o.changed != nil && o.changed(b.name) {
+			return usageErr("--%s 0: want at least 1 (leave it out for the default, %d)", b.name, b.def)
+		}
+	}
 	maxMemory, err := parseBytes(o.maxMemory)
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
