@@ -38,3 +38,12 @@ func TestCutText(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdinal: the rank of an effect, spelled once for every diagram.
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 102: "102nd", 111: "111th"} {
+		if got := Ordinal(n); got != want {
+			t.Errorf("Ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

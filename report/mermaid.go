@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oncesim/once/report/lang"
@@ -147,7 +148,7 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 			note := fmt.Sprintf("Note right of %s: %s", id(e.Node), lang.Tf("mermaid.effect", map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value}))
 			if effects[k] > 1 {
 				// A second effect of one operation: the lesson's red star.
-				body = append(body, mermaidRed, note+" "+lang.Tf("mermaid.nth_effect", map[string]any{"Nth": ordinal(effects[k]), "N": effects[k]}), "end")
+				body = append(body, mermaidRed, note+" "+lang.Tf("mermaid.nth_effect", map[string]any{"Nth": Ordinal(effects[k]), "N": effects[k]}), "end")
 				continue
 			}
 			body = append(body, note)
@@ -210,8 +211,9 @@ func firstNode(events []sim.Event) sim.NodeID {
 	return 0
 }
 
-// ordinal spells n as "2nd", "3rd", "11th"…
-func ordinal(n int) string {
+// Ordinal spells n as "2nd", "3rd", "11th"… — the one spelling of an
+// effect's rank that the Mermaid and SVG diagrams share.
+func Ordinal(n int) string {
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {
@@ -223,5 +225,5 @@ func ordinal(n int) string {
 			suffix = "rd"
 		}
 	}
-	return fmt.Sprint(n) + suffix
+	return strconv.Itoa(n) + suffix
 }

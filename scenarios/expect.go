@@ -219,10 +219,14 @@ func ExploreFaults(list string) (Faults, []string, error) {
 		list = strings.Join(all, ",")
 	}
 	var names []string
+	if strings.TrimSpace(list) == "" {
+		return f, nil, nil
+	}
 	for _, k := range strings.Split(list, ",") {
 		k = strings.TrimSpace(k)
 		if k == "" {
-			continue
+			// "loss," or "loss,,crash": a stray comma is a typo, not a kind.
+			return f, nil, fmt.Errorf("--faults %q: an empty fault kind (a stray comma?); want a comma list of %s, or all", list, strings.Join(all, ", "))
 		}
 		kind, ok := sim.ParseFaultKind(k)
 		if !ok {

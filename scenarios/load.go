@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"github.com/oncesim/once/internal/fileio"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -815,4 +817,15 @@ func isWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// LoadFile reads and loads the scenario file at path through a bounded
+// reader (a device, a directory or a socket is refused before any read);
+// errors name the file and, for its content, the line and column.
+func LoadFile(path string) (*Scenario, error) {
+	data, err := fileio.Read(path, MaxScenarioFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("scenario file %s: %w", path, err)
+	}
+	return Load(path, data)
 }

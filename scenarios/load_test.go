@@ -466,7 +466,7 @@ func TestParsePlan(t *testing.T) {
 func TestParsePlanErrors(t *testing.T) {
 	const head = "scenario double-billing\nsemantics alo\n"
 	for _, tc := range []struct{ name, plan, want string }{
-		{"unknown directive", head + "drop from=a to=b msg=c\n", `p:3:1: unknown directive "drop"`},
+		{"unknown directive", head + "drop from=a to=b msg=c\n", `p:3:1: not a plan directive`},
 		{"scenario twice", head + "scenario at-least-once-duplicate\n", "p:3:1: scenario given twice"},
 		{"scenario two values", "scenario a b\nsemantics alo\n", "p:1:1: scenario wants exactly one value"},
 		{"unknown semantics", "scenario x\nsemantics exactly-once\n", `p:2:11: unknown semantics "exactly-once"`},
@@ -487,7 +487,7 @@ func TestParsePlanErrors(t *testing.T) {
 		{"slow without msg", head + "\tslow from=client to=service\n", "p:3:2: slow: missing to= or msg="},
 		{"fault without node", head + "duplicate to=service msg=pay\n", "p:3:1: duplicate: missing from= (or node=)"},
 		{"crash without point", head + "crash node=service\n", "p:3:1: crash: missing point="},
-		{"jitter is not a fault", head + "jitter from=a to=b msg=c\n", `p:3:1: unknown directive "jitter"`},
+		{"jitter is not a fault", head + "jitter from=a to=b msg=c\n", `p:3:1: not a plan directive`},
 		{"no scenario", "semantics alo\nops 2\n", "p:2:1: the plan names no scenario"},
 		{"no semantics", "# only a scenario\nscenario x\n", "p:2:1: the plan names no semantics"},
 		{"empty", "", "p:1:1: the plan names no scenario"},

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +21,7 @@ import (
 // replay` reads it back. The format is plain text, one directive per line:
 //
 //	# comments and blank lines are ignored
-//	scenario double-billing
+//	scenario double-billing   # or: file my-scenario.yaml sha256:HEX
 //	semantics at-least-once
 //	ops 5
 //	seed 7       # jitter drawn from this seed; without it, no jitter
@@ -35,6 +37,7 @@ import (
 type Plan struct {
 	Scenario  string
 	File      string // a scenario file instead of a catalog name
+	FileHash  string // "sha256:HEX" of the scenario file's bytes, if the plan carries it
 	NameLine  int    // line of the scenario (or file) directive, for errors
 	Semantics sim.Semantics
 	Ops       int
@@ -123,16 +126,22 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			seen[dir] = true
 		}
 		switch dir {
-		case "scenario", "file":
+		case "scenario":
 			v, err := single()
 			if err != nil {
 				return nil, err
 			}
-			p.NameLine = line
-			if dir == "scenario" {
-				p.Scenario = v
-			} else {
-				p.File = v
+			p.NameLine, p.Scenario = line, v
+		case "file":
+			if len(args) < 1 || len(args) > 2 {
+				return nil, errAt(cols[0], "file wants a path and, optionally, the file's sha256:HEX")
+			}
+			p.NameLine, p.File = line, args[0]
+			if len(args) == 2 {
+				if !validFileHash(args[1]) {
+					return nil, errAt(argCols[1], "file: the hash is not sha256: and 64 hex digits")
+				}
+				p.FileHash = args[1]
 			}
 		case "semantics":
 			v, err := single()
@@ -215,7 +224,9 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 		default:
 			kind, ok := sim.ParseChoiceKind(dir)
 			if !ok || !kind.IsFault() {
-				return nil, errAt(cols[0], "unknown directive %q (want scenario, file, semantics, ops, seed, faults, set, max-events, max-time, or a fault: %s)", dir, strings.Join(sim.FaultChoiceNames(), ", "))
+				// The word is not echoed: a file that is not a plan (a
+				// password file named by mistake) must not be printed.
+				return nil, errAt(cols[0], "not a plan directive (want scenario, file, semantics, ops, seed, faults, set, max-events, max-time, or a fault: %s)", strings.Join(sim.FaultChoiceNames(), ", "))
 			}
 			f, err := parseFaultLine(kind, cols[0], args, argCols, errAt)
 			if err != nil {
@@ -396,7 +407,9 @@ func FaultLine(topo *sim.Topology, f sim.Fault) string { return topo.FaultLine(f
 func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) error {
 	var b strings.Builder
 	b.WriteString("# once fault plan — replay with: once replay FILE\n")
-	if p.File != "" {
+	if p.File != "" && p.FileHash != "" {
+		fmt.Fprintf(&b, "file %s %s\n", p.File, p.FileHash)
+	} else if p.File != "" {
 		fmt.Fprintf(&b, "file %s\n", p.File)
 	} else {
 		fmt.Fprintf(&b, "scenario %s\n", p.Scenario)
@@ -447,6 +460,21 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// FileHash is the hash a plan carries of its scenario file's bytes.
+func FileHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func validFileHash(s string) bool {
+	h, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(h) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(h)
+	return err == nil
 }
 
 func ffmt(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }

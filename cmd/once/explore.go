@@ -17,6 +17,7 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -138,6 +139,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
 	}
+	// A budget given is a budget: 0 would silently mean the default.
+	for _, b := range []struct {
+		name string
+		v, def int
+	}{{"max-depth", o.maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", o.maxStates, sim.DefaultExploreMaxStates}} {
+		if b.v == 0 && o.changed != nil && o.changed(b.name) {
+			return usageErr("--%s 0: want at least 1 (leave it out for the default, %d)", b.name, b.def)
+		}
+	}
 	maxMemory, err := parseBytes(o.maxMemory)
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
@@ -186,7 +196,10 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	var res *sim.ExploreResult
 	if o.merged != nil {
-		res, o.timing = o.merged.res, false // no search ran here: no time to report
+		res, o.timing = o.merged.Result, false // no search ran here: no time to report
+		if err := o.merged.CheckCounterexample(cfg, promise, o.maxFaults); err != nil {
+			return usageErr("%v", err) // a tampered shard: refused before anything is reported
+		}
 	} else {
 		res, err = sim.Explore(cfg, opt)
 	}
@@ -221,7 +234,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	switch {
 	case o.merged != nil:
-		if err := writeMergedExplore(stdout, o.format, doc, o.merged.shards); err != nil {
+		if err := writeMergedExplore(stdout, o.format, doc, o.merged.Shards); err != nil {
 			return err
 		}
 	case o.format == "json":
@@ -283,11 +296,11 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	if o.save != "" {
 		p := &scenarios.Plan{Scenario: sc.Name, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
 		if !fromCatalog(sc) {
-			ref, err := planFileRef(sc.File, o.save)
+			ref, hash, err := plans.FileRef(sc.File, o.save)
 			if err != nil {
 				return nil, usageErr("--save %s: %v", o.save, err)
 			}
-			p.File = ref
+			p.File, p.FileHash = ref, hash
 		}
 		if err := writePlanFile(o.save, p, cfg.Topology, plan); err != nil {
 			return nil, err
@@ -322,21 +335,10 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	return cex, nil
 }
 
-// writePlanFile writes a plan atomically: a temporary file renamed into place.
+// writePlanFile writes a plan atomically (0644).
 func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []sim.Fault) error {
-	tmp, err := os.CreateTemp(dirOf(dst), ".once-plan-*")
-	if err != nil {
-		return usageErr("--save %s: cannot create a file in %s: %v", dst, dirOf(dst), unwrapPath(err))
-	}
-	werr := scenarios.WritePlan(tmp, p, topo, faults)
-	cerr := tmp.Close()
-	if err := errorsJoin(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--save %s: %v", dst, err)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--save %s: %v", dst, err)
+	if err := plans.Save([]string{dst}, []*scenarios.Plan{p}, []*sim.Topology{topo}, [][]sim.Fault{faults}); err != nil {
+		return usageErr("--save %v", err)
 	}
 	return nil
 }

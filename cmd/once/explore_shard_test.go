@@ -135,11 +135,11 @@ func TestMergeRejectsExploreShards(t *testing.T) {
 	b1 := write("b1", "explore", "two-generals", "--max-faults", "2", "--shard", "1/2")
 	m1 := write("m1", "matrix", "two-generals", "--seeds", "4", "--shard", "1/2")
 	bad := filepath.Join(dir, "bad")
-	if err := os.WriteFile(bad, []byte(`{"schema": "once.shard/v1", "command": "explore", "args": [], "index": 0, "count": 1, "holds": true, "complete": true, "choices": [1]}`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"schema": "once.shard/v2", "command": "explore", "args": [], "index": 0, "count": 1, "holds": true, "complete": true, "choices": [1]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	extra := filepath.Join(dir, "extra")
-	if err := os.WriteFile(extra, []byte(`{"schema": "once.shard/v1", "command": "explore", "seeds": 3}`), 0o644); err != nil {
+	if err := os.WriteFile(extra, []byte(`{"schema": "once.shard/v2", "command": "explore", "seeds": 3}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -150,7 +150,7 @@ func TestMergeRejectsExploreShards(t *testing.T) {
 		{[]string{a1, a1}, "both are shard 1/2"},
 		{[]string{a0, b1}, "b1: shard of `explore two-generals --max-faults=2`"},
 		{[]string{a0, m1}, "m1: shard of `matrix two-generals --seeds=4`"},
-		{[]string{bad}, "holds, yet has a counterexample"},
+		{[]string{bad}, "bad: checksum: missing"},
 		{[]string{extra}, "not an explore shard file"},
 	} {
 		_, stderr := runCLI(t, exitUsage, append([]string{"merge"}, c.files...)...)

@@ -69,7 +69,7 @@ func TestEveryFaultKindOnEverySurface(t *testing.T) {
 			if last := sc.Expect[len(sc.Expect)-1]; last.Faults == nil || last.Faults.Probability[kind] != 0.125 {
 				t.Errorf("an expectation row's faults: {%s: 0.125} was not read", spec.Name)
 			}
-			if got := rowChanges(sc, &sc.Expect[len(sc.Expect)-1]); !strings.Contains(got, spec.Name+"=0.125") {
+			if got := sc.Expect[len(sc.Expect)-1].Changes(sc); !strings.Contains(got, spec.Name+"=0.125") {
 				t.Errorf("matrix shows the row's changes as %q, want %s=0.125 in it", got, spec.Name)
 			}
 			// A plan's faults line.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -17,7 +18,7 @@ func TestInputFileReadIsBounded(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Repeat([]byte("# a comment line\n"), 3*scenarios.MaxScenarioFileBytes/17), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := readInputFile(path, scenarios.MaxScenarioFileBytes)
+	data, err := fileio.Read(path, scenarios.MaxScenarioFileBytes)
 	if err != nil || len(data) != scenarios.MaxScenarioFileBytes+1 {
 		t.Fatalf("read %d bytes (%v); want %d", len(data), err, scenarios.MaxScenarioFileBytes+1)
 	}

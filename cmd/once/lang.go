@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -29,12 +30,8 @@ func registerLang(root *cobra.Command) {
 	}
 }
 
-// lessonText is a lesson field of sc ("summary", "story", "why.alo") in
-// the chosen language; english is the scenario's own text. A scenario from
-// a user's file keeps its own words: only the catalog is translated.
+// lessonText is a lesson field of sc in the chosen language (see
+// runs.Text).
 func lessonText(sc *scenarios.Scenario, field, english string) string {
-	if !fromCatalog(sc) {
-		return english
-	}
-	return lang.Lesson(sc.Name, field, english)
+	return runs.Text(sc, field, english)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -111,7 +112,9 @@ func readAnswer(answers *bufio.Scanner, w *bufio.Writer, n int) (int, error) {
 		w.Flush()
 		if !answers.Scan() {
 			fmt.Fprintln(w)
-			if err := answers.Err(); err != nil {
+			if err := answers.Err(); errors.Is(err, bufio.ErrTooLong) {
+				return 0, fmt.Errorf("lesson: an answer line is longer than %d KiB: answer with a number or a letter, one a line", bufio.MaxScanTokenSize>>10)
+			} else if err != nil {
 				return 0, fmt.Errorf("lesson: reading answers: %w", err)
 			}
 			return 0, errEndOfInput

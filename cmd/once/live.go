@@ -133,7 +133,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 			return usageErr("%v", err)
 		}
 	}
-	if o.tickMs <= 0 || o.tickMs > 1000 {
+	if !(o.tickMs > 0 && o.tickMs <= 1000) { // NaN fails both comparisons
 		return usageErr("--tick %v: want real milliseconds per virtual one in (0, 1000]", o.tickMs)
 	}
 	if o.deadline <= 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"runtime"
 	"strings"
@@ -13,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
@@ -87,46 +86,6 @@ func checkSeedsWorkers(seeds, workers int) error {
 	return nil
 }
 
-// matrixScenarios resolves the scenarios of a matrix, in the order given
-// (the catalog in name order when none is), each once.
-func matrixScenarios(names, files []string) ([]*scenarios.Scenario, error) {
-	var out []*scenarios.Scenario
-	switch {
-	case len(files) > 0:
-		for _, f := range files {
-			sc, err := loadScenarioFile(f)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, sc)
-		}
-	case len(names) > 0:
-		seen := map[string]bool{}
-		for _, n := range names {
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			sc, err := scenarios.Lookup(n)
-			if err != nil {
-				return nil, usageErr("%v", err)
-			}
-			out = append(out, sc)
-		}
-	default:
-		out = scenarios.All()
-	}
-	return out, nil
-}
-
-// matrixRow is one expectation row to run.
-type matrixRow struct {
-	sc  *scenarios.Scenario
-	e   *scenarios.Expectation
-	set scenarios.Settings
-	cfg *sim.Config
-}
-
 func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "md"); err != nil {
 		return err
@@ -137,61 +96,24 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	scs, err := matrixScenarios(args, o.files)
+	scs, err := matrix.Scenarios(args, o.files)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
-	var rows []matrixRow
-	for _, sc := range scs {
-		for i := range sc.Expect {
-			e := &sc.Expect[i]
-			set := e.Settings(sc)
-			if err := o.budgets.budgetsInto(&set); err != nil {
-				return usageErr("%v", err)
-			}
-			cfg, err := sc.Config(set)
-			if err != nil {
-				return usageErr("%s %s: %v", sc.Name, e.Label(), err)
-			}
-			rows = append(rows, matrixRow{sc: sc, e: e, set: set, cfg: cfg})
-		}
+	rows, err := matrix.Rows(scs, o.budgets.budgetsInto)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	cfgs := make([]*sim.Config, len(rows))
 	labels := make([]string, len(rows))
-	for i, r := range rows {
-		cfgs[i], labels[i] = r.cfg, r.sc.Name+" "+r.e.Label()
+	for i := range rows {
+		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
 	tallies, done, err := o.batch.tallies("matrix", o.canon, cfgs, labels, o.seeds, o.workers, progressBar(stderr, "matrix"), stdout)
 	if done || err != nil {
 		return err
 	}
-
-	doc := report.MatrixDoc{Schema: report.MatrixSchema, Seeds: o.seeds, Cells: []report.MatrixCell{}}
-	failed := false
-	for i, r := range rows {
-		t := &tallies[i]
-		c := report.NewMatrixCell(&t.Tally)
-		c.Scenario, c.Row, c.Semantics, c.Alias = r.sc.Name, r.e.Label(), r.e.Semantics.String(), r.e.Semantics.Alias()
-		c.Changes = rowChanges(r.sc, r.e)
-		c.Params = map[string]string{}
-		maps.Copy(c.Params, r.e.Params)
-		c.Ops, c.Faults, c.Note, c.Expected = r.set.Ops, r.set.Faults, r.e.Note, r.e.ClaimsString()
-		verdict, claim := t.Judge(r.e)
-		c.SetExpectation(verdict.String(), claimText(claim))
-		seed := uint64(0)
-		switch verdict {
-		case batch.Failed:
-			failed = true
-			seed = t.Witness(claim)
-		case batch.Unknown:
-			failed = true
-			seed = t.FirstUnfinished
-		}
-		if seed != 0 {
-			c.Replay = replayCommand(r.sc, r.e.Semantics, seed, r.set)
-		}
-		doc.Cells = append(doc.Cells, c)
-	}
+	doc, failed := matrix.Doc(rows, tallies, o.seeds)
 	switch o.format {
 	case "json":
 		err = report.WriteJSON(stdout, doc)
@@ -229,16 +151,3 @@ func progressBar(stderr io.Writer, what string) func(done, total int) {
 			strings.Repeat("█", n), strings.Repeat("·", width-n), done, total, rate)
 	}
 }
-
-// claimText spells a claim, or "" for none.
-func claimText(c scenarios.Claim) string {
-	if c == 0 {
-		return ""
-	}
-	return c.String()
-}
-
-// rowChanges says how a row's faults and operation count differ from the
-// scenario's defaults ("crash=0.2"), which its label (semantics and
-// parameters) does not show.
-func rowChanges(sc *scenarios.Scenario, e *scenarios.Expectation) string { return e.Changes(sc) }

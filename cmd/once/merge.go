@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/shard"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -38,9 +40,13 @@ arguments come from the shard files.`,
 }
 
 func runMerge(paths []string, stdout, stderr io.Writer) error {
-	doc, err := mergeShards(paths)
+	files, err := shard.Files(paths)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
+	}
+	doc, err := shard.Merge(files)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	var sub *cobra.Command
 	switch doc.Command {
@@ -53,10 +59,10 @@ func runMerge(paths []string, stdout, stderr io.Writer) error {
 		o.batch.merged = doc
 		sub = newSweepCmdWith(o)
 	case "explore":
-		o := &exploreOptions{merged: doc.searched}
+		o := &exploreOptions{merged: doc.Explore}
 		sub = exploreCommand(o)
 	default:
-		return usageErr("%s: command %q: merge knows matrix, sweep and explore", doc.file, doc.Command)
+		return usageErr("%s: command %q: merge knows matrix, sweep and explore", doc.File, doc.Command)
 	}
 	sub.SetArgs(doc.Args)
 	sub.SetOut(stdout)

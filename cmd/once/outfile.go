@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/oncesim/once/internal/fileio"
 )
 
 // shardPlaceholder in --out is replaced by the shard's index, so one
@@ -45,18 +46,8 @@ func (b *batchFlags) writing(stdout io.Writer, f func(io.Writer) error) error {
 	if ferr != nil && !(errors.As(ferr, &ee) && ee.code == exitViolation) {
 		return ferr
 	}
-	tmp, err := os.CreateTemp(dirOf(dst), ".once-out-*")
-	if err != nil {
-		return usageErr("--out %s: cannot create a file in %s: %v", dst, dirOf(dst), unwrapPath(err))
-	}
-	_, werr := tmp.Write(buf.Bytes())
-	if err := errorsJoin(werr, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--out %s: %v", dst, err)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--out %s: %v", dst, err)
+	if err := fileio.WriteAtomic([]string{dst}, [][]byte{buf.Bytes()}); err != nil {
+		return usageErr("--out %v", err)
 	}
 	return ferr
 }

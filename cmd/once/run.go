@@ -1,17 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -56,18 +55,8 @@ func checkFormat(format string, allowed ...string) error {
 	return usageErr("--format %q: want %s", format, strings.Join(allowed, "|"))
 }
 
-// simulated is one finished run with what renderers need.
-type simulated struct {
-	cfg     *sim.Config
-	outcome *sim.Outcome
-	trace   *sim.Trace
-	faults  []sim.Fault
-	replay  string
-	shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
-}
-
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
-	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg", "md"); err != nil {
+	if err := checkFormat(o.format, runs.Formats...); err != nil {
 		return err
 	}
 	sc, err := o.scenario(args)
@@ -82,7 +71,7 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var runs []simulated
+	var rs []runs.Run
 	for _, sem := range sems {
 		set.Semantics = sem
 		cfg, err := sc.Config(set)
@@ -95,189 +84,82 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 		trace := &sim.Trace{}
 		w, err := sim.NewWorld(cfg, rec, trace)
 		if err != nil {
-			return fmt.Errorf("run %s: %w", sem, err)
+			return usageErr("run %s: %v", sem, err)
 		}
-		runs = append(runs, simulated{cfg: cfg, outcome: w.Run(), trace: trace, faults: rec.Faults,
-			replay: replayCommand(sc, sem, o.seed, set)})
+		rs = append(rs, runs.Run{Config: cfg, Outcome: w.Run(), Trace: trace, Faults: rec.Faults, Replay: runs.Command(sc, sem, o.seed, set)})
 	}
 	if o.save != "" {
-		if err := savePlans(o.save, sc, o.seed, set, runs, stderr); err != nil {
+		if err := savePlanFiles(o.save, sc, o.seed, set, rs, stderr); err != nil {
 			return err
 		}
-		for i := range runs {
-			runs[i].replay = "once replay " + planPath(o.save, runs[i].outcome.Semantics, len(runs))
+		for i := range rs {
+			rs[i].Replay = "once replay " + plans.Path(o.save, rs[i].Outcome.Semantics, len(rs))
 		}
 	}
 	if o.check {
-		if err := shrinkFailures(runs, o.seed); err != nil {
+		if err := runs.ShrinkFailures(rs, func() sim.Chooser { return sim.NewJitter(o.seed) }); err != nil {
 			return err
 		}
 	}
 	var headlines []report.Run
 	if o.defaultRun() && (o.format == "text" || o.format == "json" || o.format == "md") {
-		if headlines, err = runHeadlines(sc, sems, o.seed); err != nil {
+		if headlines, err = runs.Headlines(sc, sems, o.seed); err != nil {
 			return err
 		}
 	}
-	if err := render(stdout, o.format, sc, o.seed, set, runs, headlines); err != nil {
+	if err := runs.Render(stdout, o.format, sc, o.seed, set, rs, headlines); err != nil {
 		return err
 	}
-	return checkRuns(o.check, runs)
-}
-
-// shrinkFailures shrinks the faults of every violated run to a minimal
-// plan, with its cause, the way explore does for its counterexamples.
-func shrinkFailures(runs []simulated, seed uint64) error {
-	for i := range runs {
-		r := &runs[i]
-		if r.outcome.Status != sim.Violated {
-			continue
-		}
-		cex, _, err := shrinkViolation(r.cfg, r.outcome.Semantics.Promise(), r.faults, func() sim.Chooser { return sim.NewJitter(seed) })
-		if err != nil {
-			return err
-		}
-		cex.Replay = r.replay
-		r.shrunk = cex
+	if o.check && !runs.Check(rs) {
+		return errViolation
 	}
 	return nil
 }
 
-func checkRuns(check bool, runs []simulated) error {
-	if !check {
-		return nil
+// defaultRun reports whether the run is the scenario's default: no --set,
+// no fault, ops or budget flag (the semantics, seed and output may be
+// chosen). Only a default run shows the headline rows: with a --set the
+// user is already looking at a variant of their own.
+func (o *runOptions) defaultRun() bool {
+	quiet := true
+	if o.flags != nil {
+		o.flags.Visit(func(f *pflag.Flag) {
+			switch f.Name {
+			case "semantics", "seed", "format", "check", "save", "file":
+			default:
+				quiet = false
+			}
+		})
 	}
-	for _, r := range runs {
-		if r.outcome.Status != sim.Held {
-			return errViolation
-		}
-	}
-	return nil
+	return quiet
 }
 
-func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, headlines []report.Run) error {
-	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
-	var rr []report.Run
-	for _, r := range runs {
-		run := report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk}
-		for _, f := range r.faults {
-			run.FaultPlan = append(run.FaultPlan, r.cfg.Topology.FaultLine(f))
-		}
-		if r.trace != nil {
-			run.Effects = report.EffectValues(r.cfg.Observe, r.trace.Events)
-		}
-		rr = append(rr, run)
-	}
-	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
-	doc.AddHeadlines(sc.Outcome, headlines)
-	switch format {
-	case "json":
-		return report.WriteJSON(stdout, doc)
-	case "trace":
-		for i, r := range runs {
-			if len(runs) > 1 {
-				if i > 0 {
-					fmt.Fprintln(stdout)
-				}
-				fmt.Fprintf(stdout, "# %s\n", r.outcome.Semantics)
-			}
-			if err := report.WriteTimeline(stdout, r.cfg.Topology, r.trace.Events); err != nil {
-				return err
-			}
-		}
-		return nil
-	case "mermaid":
-		for i, r := range runs {
-			if len(runs) > 1 {
-				if i > 0 {
-					fmt.Fprintln(stdout)
-				}
-				fmt.Fprintf(stdout, "%%%% %s\n", r.outcome.Semantics)
-			}
-			if err := report.WriteMermaidFocus(stdout, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case "svg":
-		return writeSVG(stdout, sc, seed, runs)
-	case "md":
-		diagrams := make([]string, len(runs))
-		for i, r := range runs {
-			var m strings.Builder
-			if err := report.WriteMermaidFocus(&m, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
-				return err
-			}
-			diagrams[i] = m.String()
-		}
-		return report.WriteRunMarkdown(stdout, doc, sc.Summary, diagrams)
-	}
-	return report.WriteRunText(colorprofile.NewWriter(stdout, os.Environ()), doc, lessonText(sc, "summary", sc.Summary))
-}
-
-// planPath is where the plan of one semantics goes: FILE itself for a
-// single run, FILE with ".ALIAS" before its extension for several.
-func planPath(file string, sem sim.Semantics, n int) string {
-	if n == 1 {
-		return file
-	}
-	ext := filepath.Ext(file)
-	return strings.TrimSuffix(file, ext) + "." + sem.Alias() + ext
-}
-
-// savePlans writes every plan to a temporary file first and renames them
-// into place only when all are written, so a failure leaves nothing
-// half-written.
-func savePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, runs []simulated, stderr io.Writer) error {
-	type pending struct{ tmp, dst string }
-	var scenarioFile string
-	if !fromCatalog(sc) {
-		ref, err := planFileRef(sc.File, file)
-		if err != nil {
+// savePlanFiles writes the plan of every run, all or nothing.
+func savePlanFiles(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []runs.Run, stderr io.Writer) error {
+	var ref, hash string
+	if !runs.FromCatalog(sc) {
+		var err error
+		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
 			return usageErr("--save %s: %v", file, err)
 		}
-		scenarioFile = ref
 	}
-	var done []pending
-	cleanup := func() {
-		for _, p := range done {
-			os.Remove(p.tmp)
-		}
+	var (
+		paths []string
+		ps    []*scenarios.Plan
+		topos []*sim.Topology
+		fs    [][]sim.Fault
+	)
+	for _, r := range rs {
+		paths = append(paths, plans.Path(file, r.Outcome.Semantics, len(rs)))
+		ps = append(ps, &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: r.Outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
+			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime})
+		topos, fs = append(topos, r.Config.Topology), append(fs, r.Faults)
 	}
-	for _, r := range runs {
-		dst := planPath(file, r.outcome.Semantics, len(runs))
-		tmp, err := os.CreateTemp(filepath.Dir(dst), ".once-plan-*")
-		if err != nil {
-			cleanup()
-			return usageErr("--save %s: cannot create a file in %s: %v", dst, filepath.Dir(dst), unwrapPath(err))
-		}
-		plan := &scenarios.Plan{Scenario: sc.Name, File: scenarioFile, Semantics: r.outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
-			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime}
-		werr := scenarios.WritePlan(tmp, plan, r.cfg.Topology, r.faults)
-		cerr := tmp.Close()
-		done = append(done, pending{tmp.Name(), dst})
-		if werr != nil || cerr != nil {
-			cleanup()
-			return usageErr("--save %s: %v", dst, errorsJoin(werr, cerr))
-		}
+	if err := plans.Save(paths, ps, topos, fs); err != nil {
+		return usageErr("--save %v", err)
 	}
-	for _, p := range done {
-		if err := os.Rename(p.tmp, p.dst); err != nil {
-			cleanup()
-			return usageErr("--save %s: %v", p.dst, err)
-		}
-		fmt.Fprintf(stderr, "saved fault plan %s\n", p.dst)
+	for _, p := range paths {
+		io.WriteString(stderr, "saved fault plan "+p+"\n")
 	}
 	return nil
 }
-
-func errorsJoin(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-func dirOf(path string) string { return filepath.Dir(path) }

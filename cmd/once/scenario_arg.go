@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -50,55 +47,17 @@ func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
 	return sc, nil
 }
 
-// loadScenarioFile reads and validates a scenario file; errors name the
-// file and, for its content, the line and column.
+// loadScenarioFile reads and validates a scenario file; every failure is
+// a usage error naming the file.
 func loadScenarioFile(file string) (*scenarios.Scenario, error) {
-	data, err := readInputFile(file, scenarios.MaxScenarioFileBytes)
-	if err != nil {
-		return nil, usageErr("scenario file %s: %v", file, err)
-	}
-	sc, err := scenarios.Load(file, data)
+	sc, err := scenarios.LoadFile(file)
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
 	return sc, nil
 }
 
-// fromCatalog reports whether sc is the built-in scenario of its name (and
-// not a file that happens to share it).
-func fromCatalog(sc *scenarios.Scenario) bool {
-	c, err := scenarios.Lookup(sc.Name)
-	return err == nil && c == sc
-}
-
-// scenarioRef is how a command line names sc: its catalog name, or
-// "-f FILE" for a scenario file.
-func scenarioRef(sc *scenarios.Scenario) string {
-	if fromCatalog(sc) {
-		return sc.Name
-	}
-	return "-f " + sc.File
-}
-
-// planFileRef is the `file` directive of a plan saved at planFile for a
-// scenario file: its path relative to the plan's directory (replay
-// resolves it from there), or absolute when no relative path exists.
-func planFileRef(scenarioFile, planFile string) (string, error) {
-	abs, err := filepath.Abs(scenarioFile)
-	if err != nil {
-		return "", err
-	}
-	dir, err := filepath.Abs(filepath.Dir(planFile))
-	if err != nil {
-		return "", err
-	}
-	ref := abs
-	if rel, err := filepath.Rel(dir, abs); err == nil {
-		ref = rel
-	}
-	ref = filepath.ToSlash(ref)
-	if strings.ContainsAny(ref, " \t#") {
-		return "", fmt.Errorf("the scenario file path %q holds a space or '#', which a plan line cannot carry", ref)
-	}
-	return ref, nil
-}
+// fromCatalog and scenarioRef forward to package runs (used by the lab,
+// live and explore commands).
+func fromCatalog(sc *scenarios.Scenario) bool   { return runs.FromCatalog(sc) }
+func scenarioRef(sc *scenarios.Scenario) string { return runs.Ref(sc) }

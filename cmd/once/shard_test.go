@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oncesim/once/shard"
 )
 
 // shardThenMerge runs `once ARGS --shard i/n` for every i, writes each
@@ -101,7 +104,7 @@ func TestMergeRejects(t *testing.T) {
 	}
 	a0 := write("a0", shard("20", 0, 2))
 	b1 := write("b1", shard("21", 1, 2))
-	junk := write("junk", "{\"schema\": \"once.shard/v1\", \"oops\": 1}")
+	junk := write("junk", "{\"schema\": \"once.shard/v2\", \"oops\": 1}")
 	for _, c := range []struct {
 		files []string
 		want  string
@@ -218,5 +221,70 @@ func TestShardOutFilesAndMergeDirectory(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files left in the directory: %v, want shards and report.txt", names)
+	}
+}
+
+// TestMergeRefusesTamperedShards: a shard whose count was edited, or an
+// explore shard whose counterexample was edited (checksums recomputed, as
+// a careful forger would), is refused by merge with one line naming the
+// shard and the field, exit 2, and nothing on stdout.
+func TestMergeRefusesTamperedShards(t *testing.T) {
+	dir := t.TempDir()
+	save := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	m0, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "10", "--shard", "0/2")
+	m1, _ := runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "10", "--shard", "1/2")
+	var doc shard.Doc
+	if err := json.Unmarshal([]byte(m1), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Rows[0].WithDup = 999999
+	forged, err := shard.Encode(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e0, _ := runCLI(t, exitOK, "explore", "double-billing", "--semantics", "alo", "--shard", "0/2")
+	e1, _ := runCLI(t, exitOK, "explore", "double-billing", "--semantics", "alo", "--shard", "1/2")
+	var x shard.ExploreDoc
+	if err := json.Unmarshal([]byte(e1), &x); err != nil {
+		t.Fatal(err)
+	}
+	// The first counterexample in canonical order is the one reported: an
+	// empty path, "a violation with no fault at all".
+	x.Holds, x.Choices = false, []int{}
+	forgedX, err := shard.Encode(&x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{save("m0.json", m0), save("m1.json", string(forged))}, "m1.json: rows[0].runs_with_duplicated: 999999 is more than"},
+		{[]string{save("m0.json", m0), save("m1b.json", strings.Replace(m1, `"runs": 5`, `"runs": 6`, 1))}, "m1b.json: checksum: "},
+		{[]string{save("e0.json", e0), save("e1.json", string(forgedX))}, "e1.json: choices: the counterexample does not violate"},
+	} {
+		stdout, stderr := runCLI(t, exitUsage, append([]string{"merge"}, c.files...)...)
+		if stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("merge %v: stdout %q, stderr %q, want one line with %q", c.files, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestShardFilesReadableByOthers: --out writes a shard 0644, not 0600.
+func TestShardFilesReadableByOthers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "part.json")
+	runCLI(t, exitOK, "matrix", "double-billing", "--seeds", "4", "--shard", "0/2", "--out", p)
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o644 {
+		t.Errorf("shard file mode %v, want 0644", st.Mode().Perm())
 	}
 }

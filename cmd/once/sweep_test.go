@@ -3,45 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sweep"
 )
-
-// TestParseVaryPoints: points run from from to to inclusive in steps, with
-// floating-point noise rounded away, in the unit each kind is written in.
-func TestParseVaryPoints(t *testing.T) {
-	sc, err := scenarios.Lookup("double-billing")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		vary string
-		want []string
-	}{
-		{"loss=0:0.3:0.1", []string{"0", "0.1", "0.2", "0.3"}},
-		{"crash=0.05:0.2:0.05", []string{"0.05", "0.1", "0.15", "0.2"}},
-		{"loss=0.5:0.5:0.1", []string{"0.5"}},
-		{"loss=0:1:0.3", []string{"0", "0.3", "0.6", "0.9"}},
-		{"ttl=0:2s:750ms", []string{"0ms", "750ms", "1.5s"}},
-		{"timeout=1.5s:2s:250", []string{"1.5s", "1.75s", "2s"}},
-	} {
-		s, err := parseVary(c.vary, sc)
-		if err != nil {
-			t.Fatalf("%s: %v", c.vary, err)
-		}
-		var got []string
-		for _, p := range s.points {
-			got = append(got, p.value)
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: points %v, want %v", c.vary, got, c.want)
-		}
-	}
-}
 
 // TestSweepIntParameter sweeps an integer parameter of another scenario.
 func TestSweepIntParameter(t *testing.T) {
@@ -49,7 +17,7 @@ func TestSweepIntParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseVary("rounds=1:5:2", sc); err != nil {
+	if _, err := sweep.ParseVary("rounds=1:5:2", sc); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := runCLI(t, exitOK, "sweep", "two-generals", "--vary", "rounds=1:5:2", "--seeds", "10", "--format", "json")
@@ -80,8 +48,10 @@ func TestSweepPointMetrics(t *testing.T) {
 }
 
 // TestPlanFromScenarioFile: a plan saved from a file-based run names the
-// file relative to the plan, so the pair can move together and replay
-// from any working directory.
+// file relative to the plan, with its hash, so the pair can move together
+// and replay from any working directory. A scenario file outside the
+// plan's directory cannot be named by the plan (replay would refuse a
+// ".."): saving says so, and replay takes the file with -f.
 func TestPlanFromScenarioFile(t *testing.T) {
 	dir := t.TempDir()
 	data, err := os.ReadFile("../../scenarios/catalog/double-billing.yaml")
@@ -89,27 +59,36 @@ func TestPlanFromScenarioFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = []byte(strings.Replace(string(data), "name: double-billing", "name: my-billing", 1))
-	if err := os.MkdirAll(filepath.Join(dir, "scenarios"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "plans"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"scenarios", "plans"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	file := filepath.Join(dir, "scenarios", "my.yaml")
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	plan := filepath.Join(dir, "plans", "p.plan")
-	run, _ := runCLI(t, exitOK, "run", "-f", file, "--semantics", "alo", "--seed", "3", "--format", "json", "--save", plan)
+	args := []string{"run", "-f", file, "--semantics", "alo", "--seed", "3", "--format", "json", "--save"}
+	if _, stderr := runCLI(t, exitUsage, append(args, filepath.Join(dir, "plans", "p.plan"))...); !strings.Contains(stderr, "outside the plan's directory") {
+		t.Errorf("a plan in a sibling directory: stderr %q", stderr)
+	}
+	plan := filepath.Join(dir, "p.plan")
+	run, _ := runCLI(t, exitOK, append(args, plan)...)
 	saved, err := os.ReadFile(plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(saved), "\nfile ../scenarios/my.yaml\n") {
-		t.Fatalf("the plan does not name the scenario file relative to itself:\n%s", saved)
+	if !strings.Contains(string(saved), "\nfile scenarios/my.yaml sha256:") {
+		t.Fatalf("the plan does not name the scenario file relative to itself, with its hash:\n%s", saved)
 	}
 	t.Chdir(filepath.Join(dir, "scenarios"))
-	replayed, _ := runCLI(t, exitOK, "replay", "../plans/p.plan", "--format", "json")
+	replayed, _ := runCLI(t, exitOK, "replay", "../p.plan", "--format", "json")
+	moved := filepath.Join(dir, "plans", "p.plan")
+	if err := os.Rename(plan, moved); err != nil {
+		t.Fatal(err)
+	}
+	runCLI(t, exitUsage, "replay", moved)
+	withF, _ := runCLI(t, exitOK, "replay", moved, "-f", "my.yaml", "--format", "json")
 	digest := func(s string) string {
 		i := strings.Index(s, `"trace_digest"`)
 		if i < 0 {
@@ -117,7 +96,7 @@ func TestPlanFromScenarioFile(t *testing.T) {
 		}
 		return s[i : i+40]
 	}
-	if digest(run) != digest(replayed) {
-		t.Errorf("replay digest %s, run %s", digest(replayed), digest(run))
+	if digest(run) != digest(replayed) || digest(run) != digest(withF) {
+		t.Errorf("replay digests %s and %s (-f), run %s", digest(replayed), digest(withF), digest(run))
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/scenarios"
@@ -57,7 +59,11 @@ first run instead.`,
 			if err != nil {
 				return err
 			}
-			return tui.Run(opts, cmd.InOrStdin(), cmd.OutOrStdout())
+			in, out := cmd.InOrStdin(), cmd.OutOrStdout()
+			if w, ok := in.(io.Writer); !ok || !isTerminal(w) || !isTerminal(out) {
+				return usageErr("tui needs a terminal on stdin and stdout; without one, try: once run %s --format trace, or once lesson --plain", tuiExample(args, o.file))
+			}
+			return tui.Run(opts, in, out)
 		},
 	}
 	o.registerFile(cmd)
@@ -68,6 +74,17 @@ first run instead.`,
 	o.faults.registerFaults(cmd.Flags())
 	cmd.Flags().StringArrayVar(&o.faults.sets, "set", nil, "scenario parameter name=value of the first run (repeatable)")
 	return cmd
+}
+
+// tuiExample names the scenario of the command line for a suggestion.
+func tuiExample(args []string, file string) string {
+	switch {
+	case file != "":
+		return "-f " + file
+	case len(args) == 1:
+		return args[0]
+	}
+	return "SCENARIO"
 }
 
 // tuiStart resolves the command line into where the explorer starts: the

@@ -13,7 +13,7 @@ import (
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 
-	"github.com/oncesim/once/scenarios"
+	lessoni18n "github.com/oncesim/once/scenarios/catalog/i18n"
 )
 
 //go:embed locales/*.toml
@@ -56,7 +56,7 @@ func messagesOf(l Lang) *messages {
 
 // mustLoad loads the embedded files of langs; they are part of the program.
 func mustLoad(langs []Lang) *messages {
-	m, err := loadLangs(localesFS, scenarios.LessonTranslations(), langs)
+	m, err := loadLangs(localesFS, lessoni18n.FS, langs)
 	if err != nil {
 		panic("lang: embedded message files are invalid: " + err.Error())
 	}

@@ -898,7 +898,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			}
 			fill, stroke, bg, ink := svgStarFill, svgStarStroke, svgStarBg, svgStarStroke
 			if n > 1 {
-				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": svgOrdinal(n), "N": n})
+				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": report.Ordinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
 			w := svgTextWidth(t, 11) + 10
@@ -945,22 +945,6 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			// The second delivery's arrow says "(dup)".
 		}
 	}
-}
-
-// svgOrdinal spells n as "2nd", "3rd", "11th"…
-func svgOrdinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // svgStar is the path of a five-pointed star centred on (x,y).

@@ -299,9 +299,4 @@ func TestSVGNum(t *testing.T) {
 			t.Errorf("svgNum(%v) = %q, want %q", v, got, want)
 		}
 	}
-	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 102: "102nd"} {
-		if got := svgOrdinal(n); got != want {
-			t.Errorf("svgOrdinal(%d) = %q, want %q", n, got, want)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package runs
 
 import (
 	"github.com/oncesim/once/report"
@@ -6,12 +6,12 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// shrinkViolation reduces the faults of a violating run to a 1-minimal set
-// that still violates the same promise (jitter still drawn from jitter,
-// nil for none), and describes the shrunk run: its plan lines, numbered
-// steps and one-line cause. It is the shrinker `explore` uses, serving
-// `run --check` and `replay --check` failures.
-func shrinkViolation(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, []sim.Fault, error) {
+// Shrink reduces the faults of a violating run to a 1-minimal set that
+// still violates the same promise (jitter still drawn from jitter, nil
+// for none), and describes the shrunk run: its plan lines, numbered steps
+// and one-line cause. It is the shrinker `explore` uses, serving `run
+// --check` and `replay --check` failures.
+func Shrink(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, []sim.Fault, error) {
 	rest := func() sim.Chooser {
 		if jitter == nil {
 			return nil
@@ -41,4 +41,16 @@ func shrinkViolation(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, j
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
 	}
 	return cex, plan, nil
+}
+
+// FocusOps are the operations a long diagram keeps: those that did not
+// end exactly once (lost or duplicated), the lesson's.
+func FocusOps(o *sim.Outcome) []sim.OpID {
+	var out []sim.OpID
+	for _, op := range o.Ops {
+		if op.Verdict != sim.ExactlyOnce {
+			out = append(out, op.Op)
+		}
+	}
+	return out
 }

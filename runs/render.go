@@ -1,0 +1,150 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/svg"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// Run is one finished run with what the renderers need.
+type Run struct {
+	Config  *sim.Config
+	Outcome *sim.Outcome
+	Trace   *sim.Trace
+	Faults  []sim.Fault
+	Replay  string
+	Shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
+}
+
+// Formats are the output formats Render writes.
+var Formats = []string{"text", "json", "trace", "mermaid", "svg", "md"}
+
+// Render writes the runs of sc on seed (one per semantics) in format:
+// the table of verdicts (text, json), the timelines (trace), the sequence
+// diagrams (mermaid), the space-time diagrams (svg) or all of it as
+// Markdown (md); headlines are the scenario's headline rows, shown beside.
+func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []Run, headlines []report.Run) error {
+	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
+	var rr []report.Run
+	for _, r := range rs {
+		run := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk}
+		for _, f := range r.Faults {
+			run.FaultPlan = append(run.FaultPlan, r.Config.Topology.FaultLine(f))
+		}
+		if r.Trace != nil {
+			run.Effects = report.EffectValues(r.Config.Observe, r.Trace.Events)
+		}
+		rr = append(rr, run)
+	}
+	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
+	doc.AddHeadlines(sc.Outcome, headlines)
+	switch format {
+	case "json":
+		return report.WriteJSON(w, doc)
+	case "trace", "mermaid":
+		for i, r := range rs {
+			if len(rs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				if format == "trace" {
+					fmt.Fprintf(w, "# %s\n", r.Outcome.Semantics)
+				} else {
+					fmt.Fprintf(w, "%%%% %s\n", r.Outcome.Semantics)
+				}
+			}
+			var err error
+			if format == "trace" {
+				err = report.WriteTimeline(w, r.Config.Topology, r.Trace.Events)
+			} else {
+				err = report.WriteMermaidFocus(w, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	case "svg":
+		return WriteSVG(w, sc, seed, rs)
+	case "md":
+		diagrams := make([]string, len(rs))
+		for i, r := range rs {
+			var m strings.Builder
+			if err := report.WriteMermaidFocus(&m, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome)); err != nil {
+				return err
+			}
+			diagrams[i] = m.String()
+		}
+		return report.WriteRunMarkdown(w, doc, sc.Summary, diagrams)
+	}
+	return report.WriteRunText(colorprofile.NewWriter(w, os.Environ()), doc, Text(sc, "summary", sc.Summary))
+}
+
+// WriteSVG draws the runs' space-time diagrams: one alone, or several side
+// by side as columns on one shared time axis (one seed is one schedule:
+// the same faults hit every semantics). Each title says what the user got
+// and, apart, whether the semantics kept its own promise.
+func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error {
+	var panels []svg.Panel
+	for _, r := range rs {
+		o := r.Outcome
+		outcome := report.LocalOutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+		var title string
+		if len(rs) == 1 {
+			title = fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), outcome, report.PromiseText(o))
+		} else {
+			title = fmt.Sprintf("%s: %s\n%s", o.Semantics, outcome, report.PromiseText(o))
+		}
+		if o.Why != "" {
+			title += " — " + lang.Reason(o.Reason)
+		}
+		events, note := report.FocusEvents(r.Trace.Events, FocusOps(o))
+		if note != "" {
+			title += "\n" + note
+		}
+		panels = append(panels, svg.Panel{Topology: r.Config.Topology, Events: events, Title: title})
+	}
+	if len(panels) == 1 {
+		return svg.WritePanels(w, panels)
+	}
+	heading := fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), lang.T("svg.one_schedule"), Text(sc, "summary", sc.Summary))
+	return svg.WriteColumns(w, heading, panels)
+}
+
+// Check is the verdict of --check over runs: false if a promise was
+// violated or could not be shown.
+func Check(rs []Run) bool {
+	for _, r := range rs {
+		if r.Outcome.Status != sim.Held {
+			return false
+		}
+	}
+	return true
+}
+
+// ShrinkFailures shrinks the faults of every violated run to a minimal
+// plan, with its cause, the way explore does for its counterexamples.
+func ShrinkFailures(rs []Run, jitter func() sim.Chooser) error {
+	for i := range rs {
+		r := &rs[i]
+		if r.Outcome.Status != sim.Violated {
+			continue
+		}
+		cex, _, err := Shrink(r.Config, r.Outcome.Semantics.Promise(), r.Faults, jitter)
+		if err != nil {
+			return err
+		}
+		cex.Replay = r.Replay
+		r.Shrunk = cex
+	}
+	return nil
+}
