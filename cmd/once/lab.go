@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,7 +62,9 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
 				o.progress = stderr
 			}
-			return runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err := runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			showStderrTail(cmd.ErrOrStderr(), err, o.logs)
+			return err
 		},
 	}
 	o.register(cmd, "idem")
@@ -94,13 +97,13 @@ func (o *labOptions) scenarioArgsOrReplay(cmd *cobra.Command, args []string) err
 	return o.scenarioArgs(cmd, args)
 }
 
-// interruptKillsLabNodes makes Ctrl-C kill every process group the lab
-// started before the program ends: the one goroutine of a lab run, and it
-// touches no run state.
+// interruptKillsLabNodes makes Ctrl-C, SIGTERM and SIGHUP kill every
+// process the lab started before the program ends: the one goroutine of a
+// lab run, and it touches no run state.
 func interruptKillsLabNodes() func() {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
-	signal.Notify(ch, os.Interrupt)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case <-ch:
@@ -115,7 +118,31 @@ func interruptKillsLabNodes() func() {
 	}
 }
 
-// labError turns a lab node's failure into one line and exit 2.
+// errorTail is how much of a failed node's stderr is shown with its
+// error when --logs is off (with --logs, every incarnation's last 64 KiB
+// were shown as it ended).
+const errorTail = 4 << 10
+
+// showStderrTail writes, before a node's one-line error, the end of what
+// the failing incarnation wrote on stderr: most often its traceback.
+func showStderrTail(w io.Writer, err error, logs bool) {
+	var le *lab.Error
+	if logs || !errors.As(err, &le) || len(le.Stderr) == 0 {
+		return
+	}
+	tail := le.Stderr
+	if len(tail) > errorTail {
+		tail = tail[len(tail)-errorTail:]
+	}
+	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, tail)
+	if tail[len(tail)-1] != '\n' {
+		fmt.Fprintln(w)
+	}
+}
+
+// labError turns a lab node's failure into one line and exit 2. With
+// --logs, the tail of the failing incarnation's stderr comes first (it
+// was already shown, incarnation by incarnation, when the node ended).
 func labError(err error) error {
 	var le *lab.Error
 	var ne *lab.NondeterminismError

@@ -53,6 +53,8 @@ type Node struct {
 	cancelled   map[int64]bool // timers cancelled in this incarnation
 	event       int64          // msg_id of the event being answered
 	eventDesc   string
+	queued      int // messages and timers queued by the event being answered
+	queuedRun   int // … and by the whole run
 }
 
 // Start spawns a fresh process (incarnation 1 at boot, one more after
@@ -127,6 +129,7 @@ func (n *Node) handle(ctx *sim.Context, src string, b *body, desc string, m *sim
 	n.s.nextID++
 	n.event = n.s.nextID
 	n.eventDesc = desc
+	n.queued = 0
 	b.MsgID = i64(n.event)
 	line := encodeLine(src, n.name, b)
 	n.s.transcript.begin(n.name, n.step, desc, string(line))
@@ -142,6 +145,10 @@ func (n *Node) handle(ctx *sim.Context, src string, b *body, desc string, m *sim
 			return
 		}
 		n.s.transcript.action(string(raw))
+		if n.proc.stderrBytes() > maxStderr {
+			n.fail(ctx, desc, fmt.Errorf("wrote more than %d MiB on stderr (a loop? the last %d KiB are shown)", maxStderr>>20, maxLog>>10))
+			return
+		}
 		env, ab, err := parseLine(raw)
 		if err == nil {
 			var finished bool
@@ -162,8 +169,27 @@ func (n *Node) handle(ctx *sim.Context, src string, b *body, desc string, m *sim
 	n.fail(ctx, desc, fmt.Errorf("sent more than %d actions without done", maxActions))
 }
 
-// maxActions bounds the actions one event may bring.
-const maxActions = 10_000
+// Bounds on what a node may ask of the engine: every message sent and
+// every timer set waits in the engine's queue, so a node that sets a
+// thousand zero-delay timers per event would grow it without end.
+const (
+	maxActions        = 10_000  // lines one event may bring
+	maxQueuedPerEvent = 100     // messages and timers one event may queue
+	maxQueuedPerRun   = 100_000 // … and a node's whole run
+)
+
+// queue counts one message or timer against the node's caps.
+func (n *Node) queue(what string) error {
+	n.queued++
+	n.queuedRun++
+	if n.queued > maxQueuedPerEvent {
+		return fmt.Errorf("queued more than %d messages and timers in one event (the %s is one too many: a loop?)", maxQueuedPerEvent, what)
+	}
+	if n.queuedRun > maxQueuedPerRun {
+		return fmt.Errorf("queued more than %d messages and timers in this run (the %s is one too many: a timer that sets timers?)", maxQueuedPerRun, what)
+	}
+	return nil
+}
 
 // ioErr turns a pipe error into what the student needs to read.
 func (n *Node) ioErr(err error) error {
@@ -239,6 +265,9 @@ func (n *Node) harness(ctx *sim.Context, b body) (bool, error) {
 			}
 			id = *b.TimerID
 		}
+		if err := n.queue("timer"); err != nil {
+			return false, err
+		}
 		delete(n.cancelled, id)
 		ctx.After(sim.Time(*b.After), sim.Timer{Kind: kind, Op: op, Key: id})
 		return false, nil
@@ -277,6 +306,9 @@ func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (bo
 	}
 	msg := sim.Message{Kind: kind, Op: op, Attempt: int32(val(b.Attempt)), Key: val(b.Key),
 		Payload: val(b.Payload), Value: val(b.Value), Status: int32(val(b.Status))}
+	if err := n.queue("message"); err != nil {
+		return false, err
+	}
 	if ctx.CrashPoint(PointBeforeSend, m) {
 		n.crashed()
 		return true, nil
@@ -403,33 +435,38 @@ func val(p *int64) int64 {
 // gone; the engine restarts the node later with a fresh one.
 func (n *Node) crashed() { n.stop() }
 
-// stop kills the current process and keeps its log.
-func (n *Node) stop() {
+// stop kills the current process and keeps its log; it returns the
+// log's tail.
+func (n *Node) stop() []byte {
 	if n.proc == nil {
-		return
+		return nil
 	}
 	log := n.proc.kill()
 	n.proc = nil
 	n.s.keepLog(n.name, n.incarnation, log)
+	return log
 }
 
 // fail records the first error of the run and stops the process; the
 // node does nothing more in this run.
 func (n *Node) fail(_ *sim.Context, desc string, err error) {
-	n.stop()
+	log := n.stop()
 	if n.s.err == nil {
-		n.s.err = &Error{Node: n.name, Step: n.step, Event: desc, Err: err}
+		n.s.err = &Error{Node: n.name, Step: n.step, Event: desc, Err: err, Stderr: log, Incarnation: n.incarnation}
 	}
 }
 
 // Error is a lab node that could not be judged: it exited, wrote garbage,
 // broke the protocol, or hung. It prints as one line naming the node and
-// the step.
+// the step; Stderr holds the tail of what the failing incarnation wrote
+// on stderr (at most 64 KiB), for the command to show.
 type Error struct {
-	Node  string
-	Step  int    // the event, counted from 1 (init) in this run
-	Event string // what the event was
-	Err   error
+	Node        string
+	Step        int    // the event, counted from 1 (init) in this run
+	Event       string // what the event was
+	Err         error
+	Stderr      []byte
+	Incarnation int
 }
 
 func (e *Error) Error() string {

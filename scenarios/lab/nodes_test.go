@@ -1,0 +1,99 @@
+package lab_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The test binary plays lab nodes itself: started as `<test binary>
+// lab-node NAME`, TestMain runs node NAME instead of the tests. A fast
+// Go node, no interpreter and no build.
+const nodeArg = "lab-node"
+
+// testNode is argv for the test binary playing node name.
+func testNode(name string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return []string{exe, nodeArg, name}
+}
+
+type line struct {
+	Src  string          `json:"src"`
+	Dest string          `json:"dest"`
+	Body json.RawMessage `json:"body"`
+}
+
+type event struct {
+	Type    string `json:"type"`
+	MsgID   int64  `json:"msg_id"`
+	NodeID  string `json:"node_id"`
+	Op      int64  `json:"op"`
+	Attempt int64  `json:"attempt"`
+	Key     int64  `json:"key"`
+}
+
+// runTestNode plays node name on stdin and stdout.
+func runTestNode(name string) {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	me := ""
+	say := func(dest, body string) {
+		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
+	}
+	for in.Scan() {
+		var l line
+		var ev event
+		if json.Unmarshal(in.Bytes(), &l) != nil || json.Unmarshal(l.Body, &ev) != nil {
+			os.Exit(9)
+		}
+		if ev.Type == "init" {
+			me = ev.NodeID
+		}
+		switch name {
+		case "hang": // a child in its group, then no answer
+			_ = exec.Command("sleep", "300").Start()
+			time.Sleep(300 * time.Second)
+		case "setsid": // a grandchild in a session of its own
+			if ev.Type == "init" {
+				c := exec.Command("sleep", "300")
+				c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+				_ = c.Start()
+			}
+		case "double-fork": // a grandchild whose parent exits at once: an orphan
+			if ev.Type == "init" {
+				_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
+			}
+		case "die":
+			fmt.Fprintln(os.Stderr, "giving up")
+			os.Exit(3)
+		case "random-consumer": // bills a value drawn from the clock
+			if ev.Type == "deliver" {
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
+		case "timer-flood":
+			for range 1000 {
+				say("harness", `{"type":"set_timer","name":"retry","after":0}`)
+			}
+		case "stderr-flood":
+			chunk := strings.Repeat("x", 1<<20-1) + "\n"
+			for range 20 {
+				os.Stderr.WriteString(chunk)
+			}
+		}
+		if ev.Type == "pay" { // answered at once, never charged: the run ends soon
+			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
+		}
+		say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))
+		out.Flush()
+	}
+}
