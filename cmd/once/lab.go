@@ -224,6 +224,7 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var runs []simulated
+	judges := map[sim.Semantics]lab.Judge{}
 	for _, sem := range sems {
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
 		trace := &sim.Trace{}
@@ -231,6 +232,8 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return labError(err)
 		}
+		judges[sem] = l.JudgeFor(sem)
+		judgeOutcome(judges[sem], r)
 		if o.check {
 			if err := l.CheckDeterminism(sem, func() sim.Chooser { return sim.NewRandom(o.seed) }); err != nil {
 				return labError(err)
@@ -253,7 +256,8 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			seed := o.seed
-			cex, err := labShrink(l, runs[i].outcome.Semantics, runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
+			sem := runs[i].outcome.Semantics
+			cex, err := labShrink(l, sem, judges[sem], runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
 			if err != nil {
 				return labError(err)
 			}
@@ -261,10 +265,32 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 			runs[i].shrunk = cex
 		}
 	}
+	if o.format == "text" {
+		writeJudges(stdout, sems, judges)
+	}
 	if err := render(stdout, o.format, sc, o.seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
+}
+
+// judgeOutcome replaces a lab run's verdict (the semantics' bare promise)
+// with the scenario row's: what `once matrix` judges for it.
+func judgeOutcome(j lab.Judge, r *lab.Result) {
+	r.Outcome.Status, r.Outcome.Reason = j.VerdictReason(r.World)
+	r.Outcome.Why = r.Outcome.Reason.String()
+}
+
+// writeJudges names, before the report, the row each semantics was
+// judged against, and what a row that expects a broken promise says.
+func writeJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]lab.Judge) {
+	for _, sem := range sems {
+		j := judges[sem]
+		fmt.Fprintf(w, "judged against %s\n", j.Against())
+		if b := j.Broken(); b != "" {
+			fmt.Fprintf(w, "  %s\n", b)
+		}
+	}
 }
 
 func (o *labOptions) replayLine(plan string) string {
@@ -282,9 +308,8 @@ func (o *labOptions) replayLine(plan string) string {
 
 // labShrink shrinks a violating run's faults (fresh processes for every
 // candidate) and describes the minimal run.
-func labShrink(l *lab.Lab, sem sim.Semantics, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
-	promise := sem.Promise()
-	plan, err := l.Shrink(sem, promise, faults, jitter)
+func labShrink(l *lab.Lab, sem sim.Semantics, judge lab.Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
+	plan, err := l.Shrink(sem, judge, faults, jitter)
 	if err != nil {
 		return nil, err
 	}
@@ -293,11 +318,11 @@ func labShrink(l *lab.Lab, sem sim.Semantics, faults []sim.Fault, jitter func() 
 		rest = jitter()
 	}
 	trace := &sim.Trace{}
-	_, r, err := l.Violates(sem, promise, plan, rest, trace)
+	_, r, err := l.Violates(sem, judge, plan, rest, trace)
 	if err != nil {
 		return nil, err
 	}
-	_, why := r.World.JudgeAgainst(promise)
+	_, why := judge.Verdict(r.World)
 	topo := r.Config.Topology
 	cex := &report.Counterexample{
 		Cause: report.Cause(topo, why, plan), Steps: report.Steps(topo, trace.Events),
@@ -335,15 +360,20 @@ func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return labError(err)
 	}
+	judge := l.JudgeFor(plan.Semantics)
+	judgeOutcome(judge, r)
 	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, chooser.Used(), len(faults))
 	runs := []simulated{{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: faults, replay: o.replayLine(o.replay)}}
 	if o.check && r.Outcome.Status == sim.Violated {
-		cex, err := labShrink(l, plan.Semantics, faults, jitter)
+		cex, err := labShrink(l, plan.Semantics, judge, faults, jitter)
 		if err != nil {
 			return labError(err)
 		}
 		cex.Replay = runs[0].replay
 		runs[0].shrunk = cex
+	}
+	if o.format == "text" {
+		writeJudges(stdout, []sim.Semantics{plan.Semantics}, map[sim.Semantics]lab.Judge{plan.Semantics: judge})
 	}
 	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
 		return err

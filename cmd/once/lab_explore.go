@@ -60,7 +60,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
 		drawn = true
 	}
-	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxSchedules: o.schedules, Progress: progress})
+	judge := l.JudgeFor(sem)
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxSchedules: o.schedules, Progress: progress, Judge: &judge})
 	if drawn {
 		fmt.Fprint(o.progress, "\r\033[K")
 	}
@@ -70,11 +71,15 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s · nodes played by your programs: %s\n",
 		sc.Name, sem, set.Ops, o.maxFaults, strings.Join(kinds, ","), strings.Join(labNodeNames(o.nodes), ", "))
+	fmt.Fprintf(&b, "judged against %s\n", judge.Against())
+	if br := judge.Broken(); br != "" {
+		fmt.Fprintf(&b, "  %s\n", br)
+	}
 	fmt.Fprintf(&b, "explored %d complete schedules (fresh processes each, prefix replayed), %d node steps, up to %d choices per schedule\n",
 		res.Schedules, res.Steps, res.MaxDepth)
 	switch {
 	case res.Holds && res.Complete:
-		fmt.Fprintf(&b, "HOLDS: every schedule with ≤ %d faults keeps %s; your nodes answered every replayed prefix identically\n", o.maxFaults, promiseText(sem))
+		fmt.Fprintf(&b, "HOLDS: every schedule with ≤ %d faults keeps %s; your nodes answered every replayed prefix identically\n", o.maxFaults, judge.Keeps())
 	case res.Holds:
 		fmt.Fprintf(&b, "INCOMPLETE: no violation found, but the search was cut: %s\n", res.Cut)
 	default:
@@ -82,7 +87,7 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		if err != nil {
 			return labError(err)
 		}
-		cex, err := labShrink(l, sem, found, nil)
+		cex, err := labShrink(l, sem, judge, found, nil)
 		if err != nil {
 			return labError(err)
 		}
@@ -123,10 +128,6 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
-}
-
-func promiseText(sem sim.Semantics) string {
-	return sem.Promise().String()
 }
 
 func labNodeNames(specs []string) []string {

@@ -180,3 +180,23 @@ func TestLabExploreProgress(t *testing.T) {
 		t.Errorf("stdout = %q", stdout.String())
 	}
 }
+
+// --check and --explore judge the scenario's row: a service that answers
+// 422 to a reused key passes key-reuse-different-payload (its refused
+// payments are lost by design); new-key-per-retry says the client breaks
+// the promise whatever the service does.
+func TestLabJudgedByTheRow(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	code, out, errOut := runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--check")
+	if code != exitOK || !strings.Contains(out, "judged against row `idem` of key-reuse-different-payload (≤1 lost invariants)") {
+		t.Errorf("key-reuse --check: exit %d, want 0 naming the row\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--explore", "--max-faults", "1")
+	if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ 1 faults keeps ≤1 invariants") {
+		t.Errorf("key-reuse --explore: exit %d, want 0 and HOLDS\n%s%s", code, out, errOut)
+	}
+	_, out, _ = runLabCLI(t, "new-key-per-retry", "--node", cmd, "--seed", "1")
+	if !strings.Contains(out, "judged against row `idem` of new-key-per-retry (dup ≥1)") || !strings.Contains(out, "whatever your node does (another node is at fault)") {
+		t.Errorf("new-key-per-retry does not say the client breaks it:\n%s", out)
+	}
+}

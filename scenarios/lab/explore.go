@@ -11,7 +11,10 @@ import (
 // ExploreOptions bound a search by re-execution.
 type ExploreOptions struct {
 	MaxFaults    int         // faults per schedule
-	Promise      sim.Promise // 0 = the semantics' own
+	Promise      sim.Promise // 0 = the semantics' own (when Judge is nil)
+	// Judge, if set, judges every schedule (Lab.JudgeFor: the scenario's
+	// row); it replaces Promise.
+	Judge *Judge
 	MaxSchedules int         // schedules before giving up; 0 = DefaultMaxSchedules
 	// Workers run schedules side by side (each with its own processes);
 	// 0 = GOMAXPROCS. The result does not depend on it.
@@ -101,6 +104,9 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	if opt.Promise == 0 {
 		opt.Promise = sem.Promise()
 	}
+	if opt.Judge == nil {
+		opt.Judge = &Judge{Scenario: l.Scenario.Name, Promise: opt.Promise}
+	}
 	if opt.MaxSchedules <= 0 {
 		opt.MaxSchedules = DefaultMaxSchedules
 	}
@@ -187,7 +193,7 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = l.runJob(sem, opt.Promise, batch[i])
+				results[i] = l.runJob(sem, opt.Judge, batch[i])
 			}
 		}()
 	}
@@ -199,13 +205,13 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 	return results
 }
 
-func (l *Lab) runJob(sem sim.Semantics, promise sim.Promise, j job) jobResult {
+func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job) jobResult {
 	vc := &vectorChooser{prefix: j.prefix}
 	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) })
 	if err != nil {
 		return jobResult{err: err}
 	}
-	status, why := r.World.JudgeAgainst(promise)
+	status, why := judge.Verdict(r.World)
 	return jobResult{vc: vc, res: r, status: status, why: why}
 }
 

@@ -60,7 +60,9 @@ def on_pay(body):
         charge(op, body["attempt"], 0, body["payload"])
         return
     row = read(key, op)
-    if row is not None and row.get("state") == "COMPLETED":
+    if row is not None and body["payload"] != fingerprint(row):
+        reply(body, 422, 0)  # the key of another request: refuse, change nothing
+    elif row is not None and row.get("state") == "COMPLETED":
         reply(body, row["status"], row.get("value", 0))  # the stored response
     elif row is not None:
         reply(body, 409, 0)  # still PROCESSING: the client will retry
@@ -70,11 +72,18 @@ def on_pay(body):
         charge(op, body["attempt"], key, body["payload"])
 
 
+def fingerprint(row):
+    """The body a key's row was created for: value while PROCESSING (aux
+    holds the op, for recovery), aux once COMPLETED (value is the
+    transaction id)."""
+    return row.get("aux", 0) if row.get("state") == "COMPLETED" else row.get("value", 0)
+
+
 def complete(body, answer):
     key, op = body["key"], body["op"]
     row = read(key, op)
     if row is None or row.get("state") != "COMPLETED":
-        row = {"state": "COMPLETED", "status": 201, "value": body["value"], "aux": op}
+        row = {"state": "COMPLETED", "status": 201, "value": body["value"], "aux": body["payload"]}
         write(key, op, row)
     if answer:
         reply(body, row["status"], row["value"])

@@ -18,7 +18,8 @@ import (
 
 // Record is a row of the harness's store: the key's state, the response
 // status, the transaction id (the body's fingerprint while PROCESSING),
-// and in Aux the operation.
+// and in Aux the operation while PROCESSING, the body's fingerprint once
+// COMPLETED (a key reused with another body is answered 422).
 type Record struct {
 	State  string `json:"state,omitempty"`
 	Status int64  `json:"status,omitempty"`
@@ -112,6 +113,8 @@ func pay(b Body) {
 	}
 	r, ok := lookup(b.Key, b.Op)
 	switch {
+	case ok && b.Payload != fingerprint(r):
+		reply(b, 422, 0) // the key of another request: refuse, change nothing
 	case ok && r.State == "COMPLETED":
 		reply(b, r.Status, r.Value) // the stored response
 	case ok:
@@ -122,10 +125,20 @@ func pay(b Body) {
 	}
 }
 
+// fingerprint is the body a key's row was created for: a PROCESSING row
+// keeps it in value (and the op in aux, for recovery), a COMPLETED row in
+// aux (value is the transaction id).
+func fingerprint(r Record) int64 {
+	if r.State == "COMPLETED" {
+		return r.Aux
+	}
+	return r.Value
+}
+
 func complete(b Body, answer bool) {
 	r, ok := lookup(b.Key, b.Op)
 	if !ok || r.State != "COMPLETED" {
-		r = Record{State: "COMPLETED", Status: 201, Value: b.Value, Aux: b.Op}
+		r = Record{State: "COMPLETED", Status: 201, Value: b.Value, Aux: b.Payload}
 		store(b.Key, b.Op, r)
 	}
 	if answer {
