@@ -10,12 +10,12 @@ import (
 
 // ExploreOptions bound a search by re-execution.
 type ExploreOptions struct {
-	MaxFaults    int         // faults per schedule
-	Promise      sim.Promise // 0 = the semantics' own (when Judge is nil)
+	MaxFaults int         // faults per schedule
+	Promise   sim.Promise // 0 = the semantics' own (when Judge is nil)
 	// Judge, if set, judges every schedule (Lab.JudgeFor: the scenario's
 	// row); it replaces Promise.
-	Judge *Judge
-	MaxSchedules int         // schedules before giving up; 0 = DefaultMaxSchedules
+	Judge        *Judge
+	MaxSchedules int // schedules before giving up; 0 = DefaultMaxSchedules
 	// Workers run schedules side by side (each with its own processes);
 	// 0 = GOMAXPROCS. The result does not depend on it.
 	Workers int
