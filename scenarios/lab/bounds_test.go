@@ -129,3 +129,34 @@ func TestNondeterministicGoNodeIsNamed(t *testing.T) {
 		t.Errorf("processes survived: %v", s)
 	}
 }
+
+// The store's operations, each one atomic step with its answer; a row
+// keeps its zero fields; an integer past 2^53 is refused, named.
+func TestStoreOperations(t *testing.T) {
+	l := newLab(t, "double-billing", "service", testNode("store-ops"), nil)
+	var logs strings.Builder
+	l.Logs = &logs
+	_, err := l.Run(sim.Idempotent, sim.NewRandom(1), nil)
+	if err == nil || !strings.Contains(err.Error(), "field body.record.value: 9007199254740992 is beyond ±2^53-1") {
+		t.Errorf("err = %v, want the integer past 2^53 refused", err)
+	}
+	want := []string{
+		`{"type":"insert_if_absent_ok","in_reply_to":1,"inserted":true}`,
+		`{"type":"insert_if_absent_ok","in_reply_to":2,"record":{"state":"PROCESSING","status":0,"value":0,"aux":0},"inserted":false}`,
+		`{"type":"read_ok","in_reply_to":3,"record":{"state":"PROCESSING","status":0,"value":0,"aux":0},"found":true}`,
+		`{"type":"compare_and_set_ok","in_reply_to":4,"record":{"state":"PROCESSING","status":0,"value":0,"aux":0},"found":true,"swapped":false}`,
+		`{"type":"compare_and_set_ok","in_reply_to":5,"record":{"state":"PROCESSING","status":0,"value":0,"aux":0},"found":true,"swapped":true}`,
+		`{"type":"update_ok","in_reply_to":6,"updated":false}`,
+		`{"type":"update_ok","in_reply_to":7,"updated":true}`,
+		`{"type":"read_ok","in_reply_to":8,"record":{"state":"COMPLETED","status":201,"value":0,"aux":0},"found":true}`,
+		`{"type":"set_nx_px_ok","in_reply_to":9,"acquired":true,"token":1}`,
+		`{"type":"set_nx_px_ok","in_reply_to":10,"record":{"state":"PROCESSING","status":0,"value":1,"aux":1},"acquired":false}`,
+		`{"type":"list_ok","in_reply_to":11,"keys":[7,9]}`,
+	}
+	got := logs.String()
+	for _, w := range want {
+		if !strings.Contains(got, w+"\n") {
+			t.Errorf("no answer %s in:\n%s", w, got)
+		}
+	}
+}

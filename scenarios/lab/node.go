@@ -53,8 +53,10 @@ type Node struct {
 	cancelled   map[int64]bool // timers cancelled in this incarnation
 	event       int64          // msg_id of the event being answered
 	eventDesc   string
-	queued      int // messages and timers queued by the event being answered
-	queuedRun   int // … and by the whole run
+	queued      int                   // messages and timers queued by the event being answered
+	queuedRun   int                   // … and by the whole run
+	expiry      [2]map[int64]sim.Time // per table: when a set_nx_px key expires
+	tokens      int64                 // fencing tokens granted by set_nx_px
 }
 
 // Start spawns a fresh process (incarnation 1 at boot, one more after
@@ -68,6 +70,7 @@ func (n *Node) Start(ctx *sim.Context) {
 	}
 	n.incarnation++
 	n.cancelled = map[int64]bool{}
+	n.expiry[tableVolatile] = nil // the volatile table was emptied by the crash
 	p, err := spawn(n.argv, n.s.lab.Dir)
 	if err != nil {
 		n.step++
@@ -340,68 +343,143 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 	return false, nil
 }
 
-// store performs one store request and answers it at once.
+// store performs one store request — one atomic step, as one statement
+// is in a real store — and answers it at once.
 func (n *Node) store(ctx *sim.Context, table sim.TableID, name string, b body) error {
 	if b.MsgID == nil {
 		return fieldErr("body.msg_id", "missing: a store request needs one, its answer carries it as in_reply_to")
 	}
 	reply := &body{InReplyTo: b.MsgID}
-	needKey := func() (int64, error) {
-		if b.Key == nil {
-			return 0, fieldErr("body.key", "missing")
-		}
-		return *b.Key, nil
-	}
 	op, err := n.op(ctx, b.Op, false)
 	if err != nil {
 		return err
 	}
+	var key int64
+	if b.Type != "list" {
+		if b.Key == nil {
+			return fieldErr("body.key", "missing")
+		}
+		key = *b.Key
+		n.expire(ctx, table, key, op)
+	}
+	newRow := func(field string, r *record) (sim.Record, error) {
+		if r == nil {
+			return sim.Record{}, fieldErr("body."+field, "missing")
+		}
+		return toRecord(*r)
+	}
+	yes := func(v bool) *bool { return &v }
 	switch b.Type {
 	case "read":
-		key, err := needKey()
-		if err != nil {
-			return err
-		}
 		r, ok := ctx.Get(table, key, op)
 		reply.Type, reply.Found = "read_ok", &ok
 		if ok {
 			reply.Record = fromRecord(r)
 		}
-	case "write":
-		key, err := needKey()
+	case "write", "insert":
+		r, err := newRow("record", b.Record)
 		if err != nil {
 			return err
 		}
-		if b.Record == nil {
-			return fieldErr("body.record", "missing")
-		}
-		r, err := toRecord(*b.Record)
-		if err != nil {
-			return err
-		}
+		n.setTTL(table, key, 0)
 		ctx.Put(table, key, op, r)
-		reply.Type = "write_ok"
-	case "delete":
-		key, err := needKey()
+		reply.Type = b.Type + "_ok"
+	case "insert_if_absent":
+		r, err := newRow("record", b.Record)
 		if err != nil {
 			return err
 		}
+		old, found := ctx.Get(table, key, op)
+		reply.Type, reply.Inserted = "insert_if_absent_ok", yes(!found)
+		if found {
+			reply.Record = fromRecord(old)
+		} else {
+			ctx.Put(table, key, op, r)
+		}
+	case "update":
+		r, err := newRow("record", b.Record)
+		if err != nil {
+			return err
+		}
+		_, found := ctx.Get(table, key, op)
+		reply.Type, reply.Updated = "update_ok", yes(found)
+		if found {
+			ctx.Put(table, key, op, r)
+		}
+	case "compare_and_set":
+		r, err := newRow("record", b.Record)
+		if err != nil {
+			return err
+		}
+		want, err := newRow("expected", b.Expected)
+		if err != nil {
+			return err
+		}
+		old, found := ctx.Get(table, key, op)
+		same := found && old.State == want.State && old.Status == want.Status && old.Value == want.Value && old.Aux == want.Aux
+		reply.Type, reply.Swapped, reply.Found = "compare_and_set_ok", yes(same), yes(found)
+		if found {
+			reply.Record = fromRecord(old)
+		}
+		if same {
+			ctx.Put(table, key, op, r)
+		}
+	case "set_nx_px":
+		if b.TTL == nil || *b.TTL <= 0 || *b.TTL > int64(sim.DefaultMaxTime) {
+			return fieldErr("body.ttl", "want the lock's time to live in milliseconds, 1..%d", int64(sim.DefaultMaxTime))
+		}
+		old, found := ctx.Get(table, key, op)
+		reply.Type, reply.Acquired = "set_nx_px_ok", yes(!found)
+		if found {
+			reply.Record = fromRecord(old)
+		} else {
+			n.tokens++
+			ctx.Put(table, key, op, sim.Record{State: roles.KeyProcessing, Value: val(b.Value), Aux: n.tokens})
+			n.setTTL(table, key, ctx.Now()+sim.Time(*b.TTL))
+			reply.Token = i64(n.tokens)
+		}
+	case "delete":
+		n.setTTL(table, key, 0)
 		ctx.Delete(table, key, op)
 		reply.Type = "delete_ok"
 	case "list":
 		rows := ctx.Rows(table)
-		keys := make([]int64, rows.Len())
-		for i := range keys {
-			keys[i], _ = rows.At(i)
+		keys := make([]int64, 0, rows.Len())
+		for i := range rows.Len() {
+			k, _ := rows.At(i)
+			if at, ok := n.expiry[table][k]; !ok || ctx.Now() < at {
+				keys = append(keys, k)
+			}
 		}
 		reply.Type, reply.Keys = "list_ok", &keys
 	default:
-		return fieldErr("body.type", "%q is not a store request (want read, write, delete, list)", b.Type)
+		return fieldErr("body.type", "%q is not a store request (want read, write, insert, insert_if_absent, update, compare_and_set, set_nx_px, delete, list)", b.Type)
 	}
 	if err := n.proc.writeLine(encodeLine(name, n.name, reply), n.s.lab.stepTimeout()); err != nil {
 		return n.ioErr(err)
 	}
 	return nil
+}
+
+// setTTL records when key of table expires (0: never).
+func (n *Node) setTTL(table sim.TableID, key int64, at sim.Time) {
+	if n.expiry[table] == nil {
+		n.expiry[table] = map[int64]sim.Time{}
+	}
+	if at == 0 {
+		delete(n.expiry[table], key)
+		return
+	}
+	n.expiry[table][key] = at
+}
+
+// expire removes key from table if its time to live is over (the trace
+// shows it expire), before a request reads it.
+func (n *Node) expire(ctx *sim.Context, table sim.TableID, key int64, op sim.OpID) {
+	if at, ok := n.expiry[table][key]; ok && ctx.Now() >= at {
+		delete(n.expiry[table], key)
+		ctx.Expire(table, key, op)
+	}
 }
 
 func fromRecord(r sim.Record) *record {

@@ -40,6 +40,22 @@ type event struct {
 	Key     int64  `json:"key"`
 }
 
+// storeScript is what node store-ops asks the durable store, in order.
+var storeScript = []string{
+	`{"type":"insert_if_absent","key":7,"record":{"state":"PROCESSING","value":0}}`,
+	`{"type":"insert_if_absent","key":7,"record":{"state":"COMPLETED","value":5}}`,
+	`{"type":"read","key":7}`,
+	`{"type":"compare_and_set","key":7,"expected":{"state":"COMPLETED"},"record":{"state":"COMPLETED","value":1}}`,
+	`{"type":"compare_and_set","key":7,"expected":{"state":"PROCESSING"},"record":{"state":"COMPLETED","value":9}}`,
+	`{"type":"update","key":8,"record":{"value":1}}`,
+	`{"type":"update","key":7,"record":{"state":"COMPLETED","status":201,"value":0,"aux":0}}`,
+	`{"type":"read","key":7}`,
+	`{"type":"set_nx_px","key":9,"value":1,"ttl":1000}`,
+	`{"type":"set_nx_px","key":9,"value":2,"ttl":1000}`,
+	`{"type":"list"}`,
+	`{"type":"insert","key":1,"record":{"value":9007199254740992}}`,
+}
+
 // runTestNode plays node name on stdin and stdout.
 func runTestNode(name string) {
 	in := bufio.NewScanner(os.Stdin)
@@ -79,6 +95,19 @@ func runTestNode(name string) {
 			if ev.Type == "deliver" {
 				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
+		case "store-ops": // every store request at init, each answer echoed on stderr
+			if ev.Type == "init" {
+				for i, req := range storeScript {
+					say("durable", strings.Replace(req, "{", fmt.Sprintf(`{"msg_id":%d,`, i+1), 1))
+					out.Flush()
+					if !in.Scan() {
+						os.Exit(8)
+					}
+					var ans line
+					_ = json.Unmarshal(in.Bytes(), &ans)
+					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
+				}
 			}
 		case "timer-flood":
 			for range 1000 {
