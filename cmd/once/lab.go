@@ -34,6 +34,8 @@ type labOptions struct {
 	stepTimeout time.Duration
 	logs        bool
 	twice       bool
+	replicas    int
+	preemptions int
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
 }
@@ -81,6 +83,8 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.IntVar(&o.schedules, "max-schedules", lab.DefaultMaxSchedules, "schedules --explore may run before it gives up")
 	fl.DurationVar(&o.stepTimeout, "step-timeout", lab.DefaultStepTimeout, "wall-clock time a node may take to answer one event")
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
+	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
+	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
@@ -153,9 +157,18 @@ func labError(err error) error {
 }
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
-	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice}
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas}
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
+	}
+	if o.replicas < 0 || o.replicas > lab.MaxReplicas {
+		return nil, usageErr("--replicas %d: want a count in [1, %d]", o.replicas, lab.MaxReplicas)
+	}
+	if seed > 1<<53-1 {
+		return nil, usageErr("--seed %d: a lab node reads the seed as a JSON number: want at most 2^53-1", seed)
+	}
+	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed("preempt") {
+		return nil, usageErr("--preempt: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)")
 	}
 	if o.logs {
 		l.Logs = stderr
@@ -186,6 +199,9 @@ func (o *labOptions) labCommandLine(sc *scenarios.Scenario, sem sim.Semantics, s
 	fmt.Fprintf(&b, " --semantics %s --seed %d --ops %d", sem.Alias(), seed, set.Ops)
 	if o.twice {
 		b.WriteString(" --twice")
+	}
+	if o.replicas > 0 {
+		fmt.Fprintf(&b, " --replicas %d", o.replicas)
 	}
 	for _, f := range faultChanges(sc.Faults, set.Faults) {
 		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
@@ -301,6 +317,9 @@ func (o *labOptions) replayLine(plan string) string {
 	}
 	if o.twice {
 		b.WriteString(" --twice")
+	}
+	if o.replicas > 0 {
+		fmt.Fprintf(&b, " --replicas %d", o.replicas)
 	}
 	fmt.Fprintf(&b, " --replay %s", plan)
 	return b.String()

@@ -200,3 +200,18 @@ func TestLabJudgedByTheRow(t *testing.T) {
 		t.Errorf("new-key-per-retry does not say the client breaks it:\n%s", out)
 	}
 }
+
+// --preempt and --faults preempt are refused where nothing can be
+// preempted: one process answers one event at a time.
+func TestLabRefusesPreemptionOfOneProcess(t *testing.T) {
+	for _, args := range [][]string{
+		{"double-billing", "--node", "service=/bin/true", "--preempt", "0.3"},
+		{"double-billing", "--node", "service=/bin/true", "--explore", "--faults", "loss,preempt"},
+		{"concurrent-same-key", "--node", "service=/bin/true", "--replicas", "1", "--explore", "--max-preemptions", "1"},
+	} {
+		code, _, errOut := runLabCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, "nothing to preempt") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line saying nothing can be preempted", args, code, errOut)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type event struct {
 	Op      int64  `json:"op"`
 	Attempt int64  `json:"attempt"`
 	Key     int64  `json:"key"`
+	Payload int64  `json:"payload"`
+	Value   int64  `json:"value"`
 }
 
 // storeScript is what node store-ops asks the durable store, in order.
@@ -109,6 +111,52 @@ func runTestNode(name string) {
 					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
 				}
 			}
+		case "racy-service", "unique-service": // check then insert, or one atomic insert
+			ask := func(req string) map[string]any {
+				say("durable", req)
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				var ans struct{ Body map[string]any }
+				_ = json.Unmarshal(in.Bytes(), &ans)
+				return ans.Body
+			}
+			switch ev.Type {
+			case "pay":
+				row := fmt.Sprintf(`{"state":"PROCESSING","value":%d,"aux":%d}`, ev.Payload, ev.Op)
+				var found bool
+				var state any
+				if name == "racy-service" {
+					a := ask(fmt.Sprintf(`{"type":"read","msg_id":1,"key":%d,"op":%d}`, ev.Key, ev.Op))
+					found = a["found"] == true
+					if !found {
+						ask(fmt.Sprintf(`{"type":"write","msg_id":2,"key":%d,"op":%d,"record":%s}`, ev.Key, ev.Op, row))
+					}
+					if rec, ok := a["record"].(map[string]any); ok {
+						state = rec["state"]
+					}
+				} else {
+					a := ask(fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"op":%d,"record":%s}`, ev.Key, ev.Op, row))
+					found = a["inserted"] == false
+					if rec, ok := a["record"].(map[string]any); ok {
+						state = rec["state"]
+					}
+				}
+				switch {
+				case !found:
+					say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+				case state == "COMPLETED":
+					a := ask(fmt.Sprintf(`{"type":"read","msg_id":3,"key":%d,"op":%d}`, ev.Key, ev.Op))
+					rec, _ := a["record"].(map[string]any)
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+				default:
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
+				}
+			case "charge-result":
+				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
+			}
 		case "timer-flood":
 			for range 1000 {
 				say("harness", `{"type":"set_timer","name":"retry","after":0}`)
@@ -119,7 +167,7 @@ func runTestNode(name string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))

@@ -47,6 +47,8 @@ type body struct {
 	Role        string   `json:"role,omitempty"`
 	Ops         int      `json:"ops,omitempty"`
 	Time        *int64   `json:"time,omitempty"`
+	Replica     *int64   `json:"replica,omitempty"`  // 1..replicas, when there are several
+	Replicas    *int64   `json:"replicas,omitempty"` // how many processes play the node
 
 	// timers
 	Name    string `json:"name,omitempty"`

@@ -2,11 +2,12 @@
 """Idempotent payment service for `once lab double-billing --node service=...`.
 
 The Idempotency-Key protocol, in this order:
-  1. look the key up in the durable store;
+  1. insert the key as PROCESSING if it is absent, in one atomic step
+     (insert_if_absent), or get the row that is there;
   2. COMPLETED: answer the stored response (same transaction id);
      PROCESSING: answer 409, the client retries later;
-  3. absent: write the key as PROCESSING *before* calling the gateway, and
-     pass the same key to the gateway;
+  3. inserted: call the gateway with the same key (the row is durable
+     before the call);
   4. when the charge returns, store the response (COMPLETED), then reply.
 After a crash (init with incarnation > 1) every key left PROCESSING is
 resolved by asking the gateway by that key (lookup), never by charging
@@ -59,7 +60,12 @@ def on_pay(body):
     if key == 0:  # no Idempotency-Key (the at-least-once client): nothing to dedup by
         charge(op, body["attempt"], 0, body["payload"])
         return
-    row = read(key, op)
+    # One atomic step creates the key's row, or returns the row that is
+    # there: no other request can slip between a check and an insert.
+    # PROCESSING is durable before the gateway is called; value keeps the body.
+    won = call("durable", {"type": "insert_if_absent", "key": key, "op": op,
+                           "record": {"state": "PROCESSING", "value": body["payload"], "aux": op}})
+    row = None if won["inserted"] else won["record"]
     if row is not None and body["payload"] != fingerprint(row):
         reply(body, 422, 0)  # the key of another request: refuse, change nothing
     elif row is not None and row.get("state") == "COMPLETED":
@@ -67,8 +73,6 @@ def on_pay(body):
     elif row is not None:
         reply(body, 409, 0)  # still PROCESSING: the client will retry
     else:
-        # PROCESSING is durable before the gateway is called; value keeps the body.
-        write(key, op, {"state": "PROCESSING", "value": body["payload"], "aux": op})
         charge(op, body["attempt"], key, body["payload"])
 
 
