@@ -48,8 +48,10 @@ test-split:
 test-short:
 	$(GO) test -short ./...
 
-# Refresh the golden scripts under testdata/ (CLI outputs and canonical
-# traces); review the diff before committing.
+# Refresh the golden files (CLI outputs, canonical traces, pinned digests
+# and explore verdicts, SVG diagrams, TUI screens); review the diff before
+# committing. The pinned digests refuse to move with an unchanged trace
+# unless sim.DigestFormat was bumped.
 update:
 	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
 	$(GO) test ./cmd/once/ -run 'TestLessonPlain$$' -rewrite
@@ -57,6 +59,8 @@ update:
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
 	$(GO) test ./scenarios/fileschema/ -run TestReference -rewrite
+	$(GO) test ./report/svg/ -run 'TestSVGGolden|TestSweepSVGGolden' -update-svg
+	$(GO) test ./tui/ -run TestScreensGolden -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out

@@ -148,6 +148,22 @@ func (c *Context) After(d Time, t Timer) {
 	it.msg.Kind, it.msg.Op, it.msg.Attempt, it.msg.Key, it.msg.Status = MsgKind(t.Kind), t.Op, t.Attempt, t.Key, t.Phase
 }
 
+// CancelTimers cancels every pending timer of this node of kind for
+// operation op, and returns how many it cancelled: a cancelled timer
+// never fires, so the trace shows no "timer" event for it (the retry timer
+// of an operation that has its answer). Timers a crash already cancelled
+// are not counted; a crashed node cancels nothing.
+func (c *Context) CancelTimers(kind TimerKind, op OpID) int {
+	if c.down() {
+		return 0
+	}
+	node, inc := c.node, c.w.nodes[c.node].incarnation
+	return c.w.q.removeIf(func(it *item) bool {
+		return it.kind == itemTimer && it.node == node && it.incarnation == inc &&
+			TimerKind(it.msg.Kind) == kind && it.msg.Op == op
+	})
+}
+
 func (c *Context) table(id TableID) (*Table, *TableSpec) {
 	return &c.w.nodes[c.node].tables[id], &c.w.cfg.Topology.Nodes[c.node].Tables[id]
 }
