@@ -131,6 +131,7 @@ type observeSpec struct {
 	Processor Scalar      `yaml:"processor"`
 	Sinks     []Scalar    `yaml:"sinks"`
 	Outcome   outcomeSpec `yaml:"outcome"` // the effect in the user's words
+	Refused   []Scalar    `yaml:"refused"` // final statuses that are the designed answer (400, 422, 503)
 }
 
 type expectSpec struct {
