@@ -390,13 +390,15 @@ func outcome(cfg *sim.Config, rec *counter, finished bool, elapsed, tick time.Du
 	for i := 1; i <= c.Ops(); i++ {
 		t := c.Tally(sim.OpID(i))
 		r := sim.OpResult{Op: sim.OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
-			Outcomes: t.Outcomes, DistinctOutcomes: t.DistinctOutcomes(), Verdict: sim.VerdictOf(t.MinEffects(n), t.MaxEffects(n))}
+			Outcomes: t.Outcomes, DistinctOutcomes: t.DistinctOutcomes(), Verdict: sim.VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
+			Outcome: c.OpOutcome(sim.OpID(i), finished)}
 		if n > 1 {
 			r.SinkEffects = append([]int32(nil), t.Sinks[:n]...)
 		}
 		o.Ops = append(o.Ops, r)
 	}
 	o.Status, o.Reason = c.JudgeReason(cfg.Semantics.Promise(), finished)
+	o.Guarantee = o.Status // the semantics' own promise, before the invariants below
 	if o.Status != sim.Violated {
 		for _, inv := range rec.invs {
 			if v := inv.Violation(finished); v != "" {

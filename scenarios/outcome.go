@@ -1,6 +1,10 @@
 package scenarios
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // OutcomeWords name an operation's effect count in the user's words, so a
 // report can say "charged twice" where the checker says "2 effects". A
@@ -43,4 +47,34 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 
 func outcomeWords(o outcomeSpec) OutcomeWords {
 	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text)}
+}
+
+// refusalStatuses are the statuses observe.refused may name: a request
+// refused before anything was done (400, 403, 409, 422, 429, 503).
+var refusalStatuses = []int{400, 403, 409, 422, 429, 503}
+
+// refusals reads observe.refused: the final statuses the scenario
+// declares as its designed answer, so that an operation answered with one
+// and never applied is "refused as designed", not lost.
+func (l *loader) refusals(ss []Scalar) ([]int32, error) {
+	var out []int32
+	for _, s := range ss {
+		n, err := strconv.Atoi(strings.TrimSpace(s.Text))
+		if err != nil || !slices.Contains(refusalStatuses, n) {
+			return nil, l.errAt(s, "observe.refused: %q is not a refusal status (one of %s)", s.Text, joinInts(refusalStatuses))
+		}
+		if slices.Contains(out, int32(n)) {
+			return nil, l.errAt(s, "observe.refused: %d is named twice", n)
+		}
+		out = append(out, int32(n))
+	}
+	return out, nil
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }

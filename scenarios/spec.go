@@ -131,6 +131,7 @@ type observeSpec struct {
 	Processor Scalar      `yaml:"processor" value:"word" doc:"the node whose deliveries are invocations"`
 	Sinks     []Scalar    `yaml:"sinks" value:"word" doc:"where effects are counted (up to 4)"`
 	Outcome   outcomeSpec `yaml:"outcome" doc:"the effect in the user's words, for reports"` // the effect in the user's words
+	Refused   []Scalar    `yaml:"refused" value:"int" doc:"final HTTP statuses that are the designed answer (400, 422, 503): an operation that ends with one is refused as designed, not lost"`
 }
 
 type expectSpec struct {

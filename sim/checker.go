@@ -11,6 +11,11 @@ type Observation struct {
 	// order a scenario declares them, never their numbers): at most
 	// MaxObservedSinks, a repeated sink counted once.
 	Sinks []SinkID
+	// Refusals are the final statuses the scenario declares as its
+	// designed answer (400 without a key, 422 on a reused key, 503 when
+	// failing closed): an operation answered with one and never applied
+	// is refused (OpRefused), not lost, and does not break a promise.
+	Refusals []int32
 }
 
 // MaxObservedSinks bounds how many sinks one scenario observes.
@@ -406,7 +411,7 @@ func (c *Checker) find(promise Promise) finding {
 		if promise == ExactlyOne && t.nDistinct > 1 {
 			return finding{findingDivergent, op, t.nDistinct}
 		}
-		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
+		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 && !(t.MaxEffects(c.nsinks) == 0 && t.refused(c.obs.Refusals)) {
 			missing = op
 		}
 	}
