@@ -249,6 +249,9 @@ var choiceKinds = [...]choiceKindSpec{
 	ChoicePreempt:   {name: "preempt", past: "preempted", fault: true, reorder: true},
 }
 
+// NumChoiceKinds is one past the largest choice kind.
+const NumChoiceKinds = ChoiceKind(len(choiceKinds))
+
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
 func (k ChoiceKind) String() string {
 	if k > 0 && int(k) < len(choiceKinds) {
