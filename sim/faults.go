@@ -255,10 +255,10 @@ const (
 type choiceKindSpec struct {
 	link    LinkEffect // what it does to a message on a link (network.Link asks it)
 	name    string     // in plan lines and traces: "loss from=… to=…", "pause node=… point=…"
-	past    string // in fault counts: "2 lost, 1 paused"
-	fault   bool   // the non-default alternative is a fault (costs 1)
-	atPoint bool   // identified by node and crash point, not by a message's link
-	reorder bool   // an interleaving: costs the explorer's preemption budget, not its fault budget
+	past    string     // in fault counts: "2 lost, 1 paused"
+	fault   bool       // the non-default alternative is a fault (costs 1)
+	atPoint bool       // identified by node and crash point, not by a message's link
+	reorder bool       // an interleaving: costs the explorer's preemption budget, not its fault budget
 }
 
 // choiceKinds is the engine's table, indexed by ChoiceKind.
