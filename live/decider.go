@@ -123,20 +123,20 @@ func (d *Decider) Transmit(m sim.Message) Fate {
 			return Fate{Drop: true}
 		}
 	}
-	if d.fault(sim.ChoiceLoss, l.LossProbability, &m) {
+	if d.fault(sim.ChoiceLoss, l.Probability[sim.ChoiceLoss], &m) {
 		d.record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropLoss, Msg: m})
 		return Fate{Drop: true}
 	}
 	f := Fate{Delay: l.Delay}
-	f.Duplicate = d.fault(sim.ChoiceDuplicate, l.DuplicateProbability, &m)
-	if d.fault(sim.ChoiceSlow, l.SlowProbability, &m) {
+	f.Duplicate = d.fault(sim.ChoiceDuplicate, l.Probability[sim.ChoiceDuplicate], &m)
+	if d.fault(sim.ChoiceSlow, l.Probability[sim.ChoiceSlow], &m) {
 		f.Slow = true
-		f.Delay += l.SlowDelay
+		f.Delay += l.Hold[sim.ChoiceSlow]
 		d.record(sim.Event{Kind: sim.EvSlow, Node: m.From, Peer: m.To, Msg: m})
 	}
-	if d.fault(sim.ChoiceLate, l.LateProbability, &m) {
+	if d.fault(sim.ChoiceLate, l.Probability[sim.ChoiceLate], &m) {
 		f.Late = true
-		f.Delay += l.LateDelay
+		f.Delay += l.Hold[sim.ChoiceLate]
 		d.record(sim.Event{Kind: sim.EvLate, Node: m.From, Peer: m.To, Msg: m})
 	}
 	f.Delay += d.jitter(l, &m, 0)

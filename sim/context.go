@@ -84,15 +84,14 @@ func (c *Context) Send(to NodeID, m Message) {
 		w.emit(e)
 		return
 	}
-	if fate.Slow {
-		e := w.event(EvSlow, c.node, to)
-		e.Msg = m
-		w.emit(e)
-	}
-	if fate.Late {
-		e := w.event(EvLate, c.node, to)
-		e.Msg = m
-		w.emit(e)
+	if fate.Held != 0 {
+		for _, k := range linkKinds { // table order: slow before late
+			if fate.Held.Has(k) {
+				e := w.event(holdEvents[k], c.node, to)
+				e.Msg = m
+				w.emit(e)
+			}
+		}
 	}
 	urgent := false
 	if from, dst := &w.cfg.Topology.Nodes[c.node], &w.cfg.Topology.Nodes[to]; from.Store || dst.Store {

@@ -78,7 +78,9 @@ func numberedWorld(t *testing.T, n numbering, ch sim.Chooser, rec sim.Recorder) 
 		},
 	}
 	net := network.New(2)
-	lossy := network.Link{LossProbability: 0.2, DuplicateProbability: 0.2, SlowProbability: 0.1, Delay: 5, Jitter: 20, SlowDelay: 60}
+	lossy := network.Link{Delay: 5, Jitter: 20}
+	lossy.Probability[sim.ChoiceLoss], lossy.Probability[sim.ChoiceDuplicate], lossy.Probability[sim.ChoiceSlow] = 0.2, 0.2, 0.1
+	lossy.Hold[sim.ChoiceSlow] = 60
 	*net.Link(client, service), *net.Link(service, client) = lossy, lossy
 	cfg := &sim.Config{
 		Topology: &sim.Topology{

@@ -43,6 +43,9 @@ const (
 type EventKindSpec struct {
 	Name  string
 	Label LabelNames
+	// Fault is the choice kind whose fault the event records (the
+	// checker's fault counts), 0 for none.
+	Fault ChoiceKind
 }
 
 // eventKinds is the table of event kinds, indexed by EventKind: one entry
@@ -51,20 +54,20 @@ var eventKinds = [...]EventKindSpec{
 	EvSend:        {Name: "send"},
 	EvDeliver:     {Name: "deliver"},
 	EvDrop:        {Name: "drop"},
-	EvDuplicate:   {Name: ChoiceDuplicate.String()},
-	EvSlow:        {Name: ChoiceSlow.String()},
+	EvDuplicate:   {Name: ChoiceDuplicate.String(), Fault: ChoiceDuplicate},
+	EvSlow:        {Name: ChoiceSlow.String(), Fault: ChoiceSlow},
 	EvTimerFire:   {Name: "timer", Label: LabelTimer},
-	EvCrash:       {Name: ChoiceCrash.String(), Label: LabelPoint},
+	EvCrash:       {Name: ChoiceCrash.String(), Label: LabelPoint, Fault: ChoiceCrash},
 	EvRestart:     {Name: "restart"},
 	EvStoreGet:    {Name: "get", Label: LabelTable},
 	EvStorePut:    {Name: "put", Label: LabelTable},
 	EvStoreDelete: {Name: "delete", Label: LabelTable},
 	EvEffect:      {Name: "effect", Label: LabelSink},
 	EvOutcome:     {Name: "outcome"},
-	EvPause:       {Name: ChoicePause.String(), Label: LabelPoint},
+	EvPause:       {Name: ChoicePause.String(), Label: LabelPoint, Fault: ChoicePause},
 	EvResume:      {Name: "resume"},
-	EvLate:        {Name: ChoiceLate.String()},
-	EvPreempt:     {Name: ChoicePreempt.String()},
+	EvLate:        {Name: ChoiceLate.String(), Fault: ChoiceLate},
+	EvPreempt:     {Name: ChoicePreempt.String(), Fault: ChoicePreempt},
 }
 
 // NumEventKinds is one past the largest event kind.
