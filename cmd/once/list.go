@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -53,17 +53,11 @@ func runList(o *listOptions, out io.Writer) error {
 	case "json":
 		return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
 	case "text":
-		var b strings.Builder
-		wName, wTopo, wSem := 0, 0, 0
+		rows := [][]string{{lang.T("list.scenario"), lang.T("list.topology"), lang.T("list.semantics"), lang.T("list.summary")}}
 		for _, e := range entries {
-			wName = max(wName, len(e.Name))
-			wTopo = max(wTopo, len(e.Topology))
-			wSem = max(wSem, len(strings.Join(e.Semantics, ",")))
+			rows = append(rows, []string{e.Name, e.Topology, strings.Join(e.Semantics, ","), e.Summary})
 		}
-		for _, e := range entries {
-			fmt.Fprintf(&b, "%-*s  %-*s  %-*s  %s\n", wName, e.Name, wTopo, e.Topology, wSem, strings.Join(e.Semantics, ","), e.Summary)
-		}
-		_, err := io.WriteString(out, b.String())
+		_, err := io.WriteString(out, report.Columns(rows))
 		return err
 	}
 	return usageErr("--format %q: want text or json", o.format)
