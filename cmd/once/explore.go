@@ -141,7 +141,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	}
 	// A budget given is a budget: 0 would silently mean the default.
 	for _, b := range []struct {
-		name string
+		name   string
 		v, def int
 	}{{"max-depth", o.maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", o.maxStates, sim.DefaultExploreMaxStates}} {
 		if b.v == 0 && o.changed != nil && o.changed(b.name) {

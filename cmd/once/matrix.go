@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/matrix"
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
