@@ -2,63 +2,49 @@ package main
 
 import (
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/runs"
 )
 
-type listOptions struct {
-	format string
+// newListCmd is `once list`, and newRolesCmd `once roles`: the catalog and
+// the roles, as a table or as JSON.
+func newListCmd() *cobra.Command {
+	return listing("list", "List the scenario catalog", func(format string, out io.Writer) error {
+		entries := runs.List(format == "text")
+		if format == "json" {
+			return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
+		}
+		return runs.WriteListText(out, entries)
+	})
 }
 
-func newListCmd() *cobra.Command {
-	o := &listOptions{}
+func newRolesCmd() *cobra.Command {
+	return listing("roles", "List the roles a scenario file can use, with their options", func(format string, out io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles()})
+		}
+		return runs.WriteRolesText(out, runs.Roles())
+	})
+}
+
+// listing is a command that prints a listing as text or JSON.
+func listing(name, short string, write func(format string, out io.Writer) error) *cobra.Command {
+	var format string
 	cmd := &cobra.Command{
-		Use:     "list",
-		Short:   "List the scenario catalog",
+		Use:     name,
+		Short:   short,
 		Args:    cobra.NoArgs,
-		Example: "  once list\n  once list --format json",
+		Example: "  once " + name + "\n  once " + name + " --format json",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runList(o, cmd.OutOrStdout())
+			if format != "text" && format != "json" {
+				return usageErr("--format %q: want text or json", format)
+			}
+			return write(format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text|json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
 	return cmd
-}
-
-type listEntry struct {
-	Name      string   `json:"name"`
-	Topology  string   `json:"topology"`
-	Semantics []string `json:"semantics"`
-	Summary   string   `json:"summary"`
-}
-
-func runList(o *listOptions, out io.Writer) error {
-	var entries []listEntry
-	for _, s := range scenarios.All() {
-		e := listEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary}
-		if o.format == "text" { // JSON stays English: it is a contract
-			e.Summary = lessonText(s, "summary", s.Summary)
-		}
-		for _, sem := range s.Semantics {
-			e.Semantics = append(e.Semantics, sem.Alias())
-		}
-		entries = append(entries, e)
-	}
-	switch o.format {
-	case "json":
-		return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
-	case "text":
-		rows := [][]string{{lang.T("list.scenario"), lang.T("list.topology"), lang.T("list.semantics"), lang.T("list.summary")}}
-		for _, e := range entries {
-			rows = append(rows, []string{e.Name, e.Topology, strings.Join(e.Semantics, ","), e.Summary})
-		}
-		_, err := io.WriteString(out, report.Columns(rows))
-		return err
-	}
-	return usageErr("--format %q: want text or json", o.format)
 }
