@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/tui/lesson"
 	course "github.com/oncesim/once/scenarios/lesson"
+	"github.com/oncesim/once/tui/lesson"
 )
 
 type lessonOptions struct {
