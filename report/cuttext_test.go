@@ -47,3 +47,11 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+func TestColumnsAlignsByCharacters(t *testing.T) {
+	got := Columns([][]string{{"сценарий", "x"}, {"ab", "long"}})
+	want := "сценарий  x\nab        long\n"
+	if got != want {
+		t.Errorf("Columns =\n%q, want\n%q", got, want)
+	}
+}

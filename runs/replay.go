@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
@@ -65,4 +66,31 @@ func Replay(l *plans.Loaded, file string, sems []sim.Semantics, shrink bool, std
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// SavePlans writes the fault plan of every run of sc on seed with set
+// (one per semantics: file gets ".ALIAS" before its extension when there
+// are several), all or nothing, and returns the paths written. A
+// scenario file is named relative to the plan, with its hash.
+func SavePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []Run) ([]string, error) {
+	var ref, hash string
+	if !FromCatalog(sc) {
+		var err error
+		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	var (
+		paths []string
+		ps    []*scenarios.Plan
+		topos []*sim.Topology
+		fs    [][]sim.Fault
+	)
+	for _, r := range rs {
+		paths = append(paths, plans.Path(file, r.Outcome.Semantics, len(rs)))
+		ps = append(ps, &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: r.Outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
+			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime})
+		topos, fs = append(topos, r.Config.Topology), append(fs, r.Faults)
+	}
+	return paths, plans.Save(paths, ps, topos, fs)
 }

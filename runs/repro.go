@@ -51,6 +51,15 @@ func FaultChanges(base, f scenarios.Faults) []FaultChange {
 func Command(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "once run %s --semantics %s --seed %d --ops %d", Ref(sc), sem.Alias(), seed, set.Ops)
+	return b.String() + SettingFlags(sc, set)
+}
+
+// SettingFlags spells what set changes of sc's defaults as flags: every
+// fault setting unlike the scenario's, every parameter (sorted) and the
+// budgets — the tail of every command line that reproduces a run (run,
+// lab, live).
+func SettingFlags(sc *scenarios.Scenario, set scenarios.Settings) string {
+	var b strings.Builder
 	for _, f := range FaultChanges(sc.Faults, set.Faults) {
 		fmt.Fprintf(&b, " --%s %s", f.Name, f.Value)
 	}

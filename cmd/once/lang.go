@@ -6,8 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/runs"
-	"github.com/oncesim/once/scenarios"
 )
 
 // registerLang adds --lang to every command and, before any of them runs,
@@ -28,10 +26,4 @@ func registerLang(root *cobra.Command) {
 		lang.Set(l)
 		return nil
 	}
-}
-
-// lessonText is a lesson field of sc in the chosen language (see
-// runs.Text).
-func lessonText(sc *scenarios.Scenario, field, english string) string {
-	return runs.Text(sc, field, english)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/report/lessonview"
 	course "github.com/oncesim/once/scenarios/lesson"
 )
@@ -23,7 +24,7 @@ func newLessonGradeCmd() *cobra.Command {
 			for _, f := range args {
 				data, err := os.ReadFile(f)
 				if err != nil {
-					return usageErr("%s: %v", f, unwrapPath(err))
+					return usageErr("%s: %v", f, fileio.UnwrapPath(err))
 				}
 				r, err := course.ParseRecord(data)
 				if err != nil {
@@ -41,7 +42,7 @@ func newLessonGradeCmd() *cobra.Command {
 func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".once-result-*")
 	if err != nil {
-		return usageErr("--result %s: cannot create a file in %s: %v", path, filepath.Dir(path), unwrapPath(err))
+		return usageErr("--result %s: cannot create a file in %s: %v", path, filepath.Dir(path), fileio.UnwrapPath(err))
 	}
 	_, werr := tmp.Write(data)
 	if err := errors.Join(werr, tmp.Close()); err != nil {

@@ -1,70 +1,50 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/runs"
 )
 
-type listOptions struct {
-	format string
+// newListCmd is `once list`, and newRolesCmd `once roles`: the catalog and
+// the roles, as a table or as JSON.
+func newListCmd() *cobra.Command {
+	return listing("list", "List the scenario catalog", func(format string, out io.Writer) error {
+		entries := runs.List(format == "text")
+		if format == "json" {
+			return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
+		}
+		return runs.WriteListText(out, entries)
+	})
 }
 
-func newListCmd() *cobra.Command {
-	o := &listOptions{}
+func newRolesCmd() *cobra.Command {
+	return listing("roles", "List the roles a scenario file can use, with their options", func(format string, out io.Writer) error {
+		if format == "json" {
+			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles()})
+		}
+		return runs.WriteRolesText(out, runs.Roles())
+	})
+}
+
+// listing is a command that prints a listing as text or JSON.
+func listing(name, short string, write func(format string, out io.Writer) error) *cobra.Command {
+	var format string
 	cmd := &cobra.Command{
-		Use:     "list",
-		Short:   "List the scenario catalog",
+		Use:     name,
+		Short:   short,
 		Args:    cobra.NoArgs,
-		Example: "  once list\n  once list --format json",
+		Example: "  once " + name + "\n  once " + name + " --format json",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runList(o, cmd.OutOrStdout())
+			if format != "text" && format != "json" {
+				return usageErr("--format %q: want text or json", format)
+			}
+			return write(format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "text", "output format: text|json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
 	return cmd
-}
-
-type listEntry struct {
-	Name      string   `json:"name"`
-	Topology  string   `json:"topology"`
-	Semantics []string `json:"semantics"`
-	Summary   string   `json:"summary"`
-}
-
-func runList(o *listOptions, out io.Writer) error {
-	var entries []listEntry
-	for _, s := range scenarios.All() {
-		e := listEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary}
-		if o.format == "text" { // JSON stays English: it is a contract
-			e.Summary = lessonText(s, "summary", s.Summary)
-		}
-		for _, sem := range s.Semantics {
-			e.Semantics = append(e.Semantics, sem.Alias())
-		}
-		entries = append(entries, e)
-	}
-	switch o.format {
-	case "json":
-		return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
-	case "text":
-		var b strings.Builder
-		wName, wTopo, wSem := 0, 0, 0
-		for _, e := range entries {
-			wName = max(wName, len(e.Name))
-			wTopo = max(wTopo, len(e.Topology))
-			wSem = max(wSem, len(strings.Join(e.Semantics, ",")))
-		}
-		for _, e := range entries {
-			fmt.Fprintf(&b, "%-*s  %-*s  %-*s  %s\n", wName, e.Name, wTopo, e.Topology, wSem, strings.Join(e.Semantics, ","), e.Summary)
-		}
-		_, err := io.WriteString(out, b.String())
-		return err
-	}
-	return usageErr("--format %q: want text or json", o.format)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
@@ -44,8 +43,6 @@ func newReplayCmd() *cobra.Command {
 	cmd.Flags().StringVar(&o.semantics, "semantics", "", "apply the plan's faults under these semantics instead of the plan's own: all, or a comma-separated list (one schedule, side by side)")
 	return cmd
 }
-
-func unwrapPath(err error) error { return fileio.UnwrapPath(err) }
 
 func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, runs.Formats...); err != nil {

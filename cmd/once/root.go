@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oncesim/once/internal/version"
 )
 
 // Exit codes.
@@ -62,7 +64,8 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = version.String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	registerLang(root)
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd(), newLessonCmd())
@@ -70,6 +73,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newRolesCmd(), newSchemaCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd())
+	registerCompletion(root)
 	return root
 }
 

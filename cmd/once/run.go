@@ -136,26 +136,8 @@ func (o *runOptions) defaultRun() bool {
 
 // savePlanFiles writes the plan of every run, all or nothing.
 func savePlanFiles(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []runs.Run, stderr io.Writer) error {
-	var ref, hash string
-	if !runs.FromCatalog(sc) {
-		var err error
-		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
-			return usageErr("--save %s: %v", file, err)
-		}
-	}
-	var (
-		paths []string
-		ps    []*scenarios.Plan
-		topos []*sim.Topology
-		fs    [][]sim.Fault
-	)
-	for _, r := range rs {
-		paths = append(paths, plans.Path(file, r.Outcome.Semantics, len(rs)))
-		ps = append(ps, &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: r.Outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
-			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime})
-		topos, fs = append(topos, r.Config.Topology), append(fs, r.Faults)
-	}
-	if err := plans.Save(paths, ps, topos, fs); err != nil {
+	paths, err := runs.SavePlans(file, sc, seed, set, rs)
+	if err != nil {
 		return usageErr("--save %v", err)
 	}
 	for _, p := range paths {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -46,29 +44,17 @@ func (f *simFlags) registerBudgets(fl *pflag.FlagSet) {
 	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default: the scenario's, else %s)", sim.DefaultMaxTime))
 }
 
-// budgetsInto overrides set's budgets by those given on the command line;
-// a budget left out keeps set's (0: the scenario's).
-func (f *simFlags) budgetsInto(set *scenarios.Settings) error {
-	changed := func(name string) bool { return f.flags != nil && f.flags.Changed(name) }
-	// A budget given is a budget: 0 would silently mean "the default".
-	if changed("max-events") {
-		if f.maxEvents < 1 || f.maxEvents > sim.MaxEventBudget {
-			return fmt.Errorf("--max-events %d: want a count in [1, %d] (leave it out for the scenario's budget)", f.maxEvents, sim.MaxEventBudget)
-		}
-		set.MaxEvents = f.maxEvents
+// overrides are the flags' values for package runs.
+func (f *simFlags) overrides() *runs.Overrides {
+	o := &runs.Overrides{Ops: f.ops, MaxEvents: f.maxEvents, MaxTime: f.maxTime, Faults: f.faults, Durations: f.durations, Sets: f.sets}
+	if f.flags != nil {
+		o.Changed = f.flags.Changed
 	}
-	if changed("max-time") {
-		d, err := scenarios.ParseDuration(f.maxTime)
-		if err != nil {
-			return fmt.Errorf("--max-time: %w", err)
-		}
-		if d < 1 {
-			return fmt.Errorf("--max-time %s: want a positive duration, at least 1ms (leave it out for the scenario's budget)", f.maxTime)
-		}
-		set.MaxTime = d
-	}
-	return nil
+	return o
 }
+
+// budgetsInto overrides set's budgets by those given on the command line.
+func (f *simFlags) budgetsInto(set *scenarios.Settings) error { return f.overrides().Budgets(set) }
 
 // registerFaults registers one flag per fault kind of sim.FaultKinds (its
 // probability) and one per duration setting. Every simulating command —
@@ -85,68 +71,11 @@ func (f *simFlags) registerFaults(fl *pflag.FlagSet) {
 
 // semanticsFor resolves --semantics against what sc supports.
 func (f *simFlags) semanticsFor(sc *scenarios.Scenario) ([]sim.Semantics, error) {
-	if strings.TrimSpace(f.semantics) == "all" {
-		return sc.Semantics, nil
-	}
-	var out []sim.Semantics
-	for _, s := range strings.Split(f.semantics, ",") {
-		sem, err := sim.ParseSemantics(s)
-		if err != nil {
-			return nil, fmt.Errorf("--semantics: %w", err)
-		}
-		if slices.Contains(out, sem) {
-			return nil, fmt.Errorf("--semantics %s: %s is given twice", f.semantics, sem)
-		}
-		if !sc.Supports(sem) {
-			var names []string
-			for _, s := range sc.Semantics {
-				names = append(names, s.Alias())
-			}
-			return nil, fmt.Errorf("--semantics %s: scenario %s supports %s", sem.Alias(), sc.Name, strings.Join(names, ", "))
-		}
-		out = append(out, sem)
-	}
-	return out, nil
+	return runs.ParseSemantics(f.semantics, sc)
 }
 
 // settingsFor builds the run settings: the scenario's defaults, overridden
 // by every flag the user actually set.
 func (f *simFlags) settingsFor(sc *scenarios.Scenario) (scenarios.Settings, error) {
-	set := scenarios.Settings{Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}}
-	changed := func(name string) bool { return f.flags != nil && f.flags.Changed(name) }
-	if changed("ops") {
-		if f.ops < 1 {
-			return set, fmt.Errorf("--ops %d: want a positive count", f.ops)
-		}
-		set.Ops = f.ops
-	}
-	if err := f.budgetsInto(&set); err != nil {
-		return set, err
-	}
-	for k := range sim.FaultKinds {
-		spec := &sim.FaultKinds[k]
-		if changed(spec.Name) {
-			if v := f.faults[k]; math.IsNaN(v) || v < 0 || v > 1 {
-				return set, fmt.Errorf("--%s %v: a probability must be within [0,1]", spec.Name, v)
-			}
-			set.Faults.Probability[k] = f.faults[k]
-		}
-		if d := spec.Duration; d != nil && changed(d.Name) {
-			if err := spec.CheckDuration(sim.Time(f.durations[k])); err != nil {
-				return set, err
-			}
-			set.Faults.Duration[k] = sim.Time(f.durations[k])
-		}
-	}
-	for _, s := range f.sets {
-		k, v, err := scenarios.ParseSet(s)
-		if err != nil {
-			return set, err
-		}
-		set.Params[k] = v
-	}
-	if _, err := scenarios.ResolveParams(sc.Params, set.Params); err != nil {
-		return set, fmt.Errorf("--set: %w", err)
-	}
-	return set, set.Faults.Validate()
+	return f.overrides().Settings(sc)
 }

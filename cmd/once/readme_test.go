@@ -1,0 +1,189 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// readmeCommand is one `once` command line of the README.
+type readmeCommand struct {
+	line int
+	args []string
+	text string // the line as written
+}
+
+// readmeCommands extracts every once command line from the README's sh
+// blocks: `once …`, `./once …`, `go run ./cmd/once …`, `<(once …)`, each
+// piece of a line split at ; & | and cut at a redirection or a comment.
+func readmeCommands(t *testing.T, readme string) []readmeCommand {
+	t.Helper()
+	var out []readmeCommand
+	inSh := false
+	split := regexp.MustCompile(`;|&&|&|\|`)
+	for n, line := range strings.Split(readme, "\n") {
+		switch {
+		case strings.HasPrefix(line, "```sh"):
+			inSh = true
+			continue
+		case strings.HasPrefix(line, "```"):
+			inSh = false
+			continue
+		}
+		if !inSh {
+			continue
+		}
+		if i := strings.Index(line, " #"); i >= 0 {
+			line = line[:i]
+		}
+		for _, piece := range split.Split(line, -1) {
+			toks := strings.Fields(strings.ReplaceAll(piece, "$i", "0"))
+			start := -1
+			for i, tok := range toks {
+				if tok == "once" || tok == "./once" || tok == "<(once" || (tok == "./cmd/once" && i >= 2 && toks[i-1] == "run" && toks[i-2] == "go") {
+					start = i + 1
+					break
+				}
+			}
+			if start < 0 || (start >= 2 && toks[start-2] == "-o") { // go build -o once
+				continue
+			}
+			var args []string
+			for _, tok := range toks[start:] {
+				if strings.HasPrefix(tok, ">") || strings.HasPrefix(tok, "<") {
+					break
+				}
+				args = append(args, strings.TrimSuffix(tok, ")"))
+			}
+			out = append(out, readmeCommand{line: n + 1, args: args, text: strings.TrimSpace(piece)})
+		}
+	}
+	return out
+}
+
+// TestReadmeCommandsHaveValidFlags: every once command of the README —
+// those a test runs and those it cannot (live, lab, Slurm, the TUI, a
+// million seeds) — names a command that exists, with flags it takes and
+// the arguments it wants; the install line names this module's command.
+func TestReadmeCommandsHaveValidFlags(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := readmeCommands(t, string(data))
+	if len(cmds) < 20 {
+		t.Fatalf("found %d once commands in the README, want at least 20", len(cmds))
+	}
+	for _, c := range cmds {
+		root := newRootCmd(io.Discard, io.Discard)
+		root.InitDefaultCompletionCmd()
+		root.InitDefaultVersionFlag()
+		cmd, rest, err := root.Find(c.args)
+		if err != nil {
+			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+			continue
+		}
+		if err := cmd.ParseFlags(rest); err != nil {
+			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+			continue
+		}
+		if err := cmd.ValidateArgs(cmd.Flags().Args()); err != nil && cmd != root {
+			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+		}
+	}
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := strings.Fields(strings.SplitN(string(mod), "\n", 2)[0])[1]
+	install := "go install " + module + "/cmd/once@latest"
+	if !strings.Contains(string(data), install) {
+		t.Errorf("README.md lacks the install line %q", install)
+	}
+	if _, err := os.Stat(filepath.Join("..", "once")); err != nil {
+		t.Errorf("the install line's package: %v", err)
+	}
+}
+
+// TestReadmeOutputBlocks: a README block that starts with `$ once ARGS`
+// shows what the command prints: its lines, up to a line "…", must be the
+// output's lines, in order and contiguous (each "…" elides some).
+func TestReadmeOutputBlocks(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != "```" || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "$ once ") {
+			continue
+		}
+		blocks++
+		start := i + 1
+		args := strings.Fields(strings.TrimPrefix(lines[start], "$ once "))
+		var shown []string
+		for i = start + 1; i < len(lines) && lines[i] != "```"; i++ {
+			shown = append(shown, lines[i])
+		}
+		code, out, errOut := runOnce(args...)
+		if code != exitOK && code != exitViolation {
+			t.Errorf("README.md:%d: once %s: exit %d: %s", start+1, strings.Join(args, " "), code, errOut)
+			continue
+		}
+		if msg := matchShown(strings.Split(out, "\n"), shown); msg != "" {
+			t.Errorf("README.md:%d: once %s: %s", start+1, strings.Join(args, " "), msg)
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no `$ once` output block in the README")
+	}
+}
+
+// matchShown checks shown (segments separated by "…") against the lines
+// of got: each segment contiguous, the first at the start, in order.
+func matchShown(got, shown []string) string {
+	pos := 0
+	var seg []string
+	check := func(first bool) string {
+		if len(seg) == 0 {
+			return ""
+		}
+		for p := pos; p+len(seg) <= len(got); p++ {
+			if equalLines(got[p:p+len(seg)], seg) {
+				pos = p + len(seg)
+				seg = nil
+				return ""
+			}
+			if first {
+				break
+			}
+		}
+		return "the README shows\n" + strings.Join(seg, "\n") + "\nbut the command prints\n" + strings.Join(got[:min(len(got), pos+len(seg)+2)], "\n")
+	}
+	first := true
+	for _, l := range shown {
+		if strings.TrimSpace(l) == "…" {
+			if msg := check(first); msg != "" {
+				return msg
+			}
+			first = false
+			continue
+		}
+		seg = append(seg, l)
+	}
+	return check(first)
+}
+
+func equalLines(a, b []string) bool {
+	for i := range a {
+		if strings.TrimRight(a[i], " ") != strings.TrimRight(b[i], " ") {
+			return false
+		}
+	}
+	return true
+}

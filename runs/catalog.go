@@ -1,0 +1,101 @@
+package runs
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
+)
+
+// ListEntry is one scenario of `once list`.
+type ListEntry struct {
+	Name      string   `json:"name"`
+	Topology  string   `json:"topology"`
+	Semantics []string `json:"semantics"`
+	Summary   string   `json:"summary"`
+}
+
+// List is the catalog as `once list` prints it; translated, the summary
+// is in the chosen language (JSON stays English: it is a contract).
+func List(translated bool) []ListEntry {
+	var out []ListEntry
+	for _, s := range scenarios.All() {
+		e := ListEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary}
+		if translated {
+			e.Summary = Text(s, "summary", s.Summary)
+		}
+		for _, sem := range s.Semantics {
+			e.Semantics = append(e.Semantics, sem.Alias())
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// WriteListText writes the catalog as a table with a header row.
+func WriteListText(w io.Writer, entries []ListEntry) error {
+	rows := [][]string{{lang.T("list.scenario"), lang.T("list.topology"), lang.T("list.semantics"), lang.T("list.summary")}}
+	for _, e := range entries {
+		rows = append(rows, []string{e.Name, e.Topology, strings.Join(e.Semantics, ","), e.Summary})
+	}
+	_, err := io.WriteString(w, report.Columns(rows))
+	return err
+}
+
+// RoleOption is one option of a role, as `once roles` prints it.
+type RoleOption struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Default string   `json:"default,omitempty"`
+	Values  []string `json:"values,omitempty"`
+	Doc     string   `json:"doc"`
+}
+
+// Role is one role a scenario file can use, with its options.
+type Role struct {
+	Name    string       `json:"name"`
+	Doc     string       `json:"doc"`
+	Options []RoleOption `json:"options"`
+}
+
+// Roles are the roles a scenario file can use.
+func Roles() []Role {
+	var out []Role
+	for _, r := range roles.All() {
+		d := Role{Name: r.Name, Doc: r.Doc, Options: []RoleOption{}}
+		for _, o := range r.Options {
+			opt := o.Describe()
+			d.Options = append(d.Options, RoleOption{Name: opt.Name, Kind: opt.Kind, Default: opt.Default, Values: opt.Values, Doc: opt.Doc})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// WriteRolesText writes each role, then its options one a line.
+func WriteRolesText(w io.Writer, rs []Role) error {
+	var b strings.Builder
+	for i, d := range rs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s — %s\n", d.Name, d.Doc)
+		for _, opt := range d.Options {
+			kind := opt.Kind
+			if len(opt.Values) > 0 {
+				kind = strings.Join(opt.Values, "|")
+			}
+			def := ""
+			if opt.Default != "" {
+				def = " (default " + opt.Default + ")"
+			}
+			fmt.Fprintf(&b, "    %-16s %s%s: %s\n", opt.Name, kind, def, opt.Doc)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
