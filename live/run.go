@@ -220,7 +220,6 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
-	start := dec.start
 
 	var cleanups []func()
 	defer func() {
@@ -322,7 +321,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 
 	lost := watchDatabase(runCtx, db, cancelRun)
 	dec.Begin()
-	start = time.Now()
+	start := time.Now()
 	cl := p.clientRole
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
