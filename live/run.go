@@ -271,7 +271,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		point, _ := cfg.Topology.PointByName("store-down")
 		st := &cfg.Topology.Nodes[p.store]
 		back.Store = &storeGate{dec: dec, act: act, service: p.service, store: p.store, point: point, tick: o.Tick,
-			restart: st.RestartAfter, preempt: st.PreemptFor, done: done}
+			restart: st.RestartAfter, preempt: st.PreemptFor, timeout: p.checked.StoreTimeout, done: done}
 	}
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
 		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
