@@ -169,7 +169,7 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 	ops, agree := a.Total()
 	fmt.Fprintf(w, "# Live mode against the simulator: per-operation agreement\n\n")
 	fmt.Fprintf(w, "Written by `%s`. Every variant runs in the simulator and live on the same seeds (%d each), "+
-		"with one real millisecond per %s of scenario time; an operation agrees when its effects (rows of `charges`, "+
+		"with %s of real time per millisecond of scenario time; an operation agrees when its effects (rows of `charges`, "+
 		"charges in the simulator) are equal.\n\n", how, a.Seeds, a.Tick)
 	fmt.Fprintf(w, "**%d of %d operations agree (%.1f %%).**\n\n", agree, ops, pct(agree, ops))
 	fmt.Fprintf(w, "| variant | database | runs | verdicts agree | operations | agree | %% |\n|---|---|---|---|---|---|---|\n")

@@ -142,49 +142,54 @@ func (s *Service) storeResponse(ctx context.Context, key string, op, attempt int
 var errStoreAway = errors.New("the key store did not answer in time")
 
 // storeStep runs one key store statement as a step of the checked
-// service: the fault layer is asked before it (is the store reachable?),
-// the statement runs, and the fault layer is told after it (the reply's
-// fate: it may hold the request at the preempt barrier). With a store
-// timeout, the whole step has that deadline.
+// service: the fault layer is asked before it (is the store reachable? it
+// answers "down" when the store timeout has passed with no reply), the
+// statement runs under the store timeout, and the fault layer is told
+// after it (the reply's fate: it may hold the request at the preempt
+// barrier). Waiting for the turn is the scheduler's time, not the store's:
+// the deadline starts when the statement is sent.
 func (s *Service) storeStep(ctx context.Context, msg, replyMsg string, op, attempt int32, stmt func(context.Context) error) error {
+	verdict, err := s.gate(ctx, "before", msg, op, attempt)
+	switch {
+	case err != nil:
+		return err
+	case verdict == gateDown:
+		return errStoreAway
+	}
 	sctx := ctx
 	if s.cfg.StoreTimeoutMs > 0 {
 		var cancel context.CancelFunc
 		sctx, cancel = context.WithTimeout(ctx, time.Duration(s.cfg.StoreTimeoutMs)*time.Millisecond)
 		defer cancel()
 	}
-	away := func(err error) error {
+	if err := stmt(sctx); err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return errStoreAway
 		}
-		return err
+		return fmt.Errorf("key store %s: %w", msg, err)
 	}
-	if err := s.gate(sctx, "before", msg, op, attempt); err != nil {
-		return away(err)
-	}
-	if err := stmt(sctx); err != nil {
-		return away(fmt.Errorf("key store %s: %w", msg, err))
-	}
-	// The reply's fate is asked with the run's context: a reply that came
-	// back is not lost to the deadline while it is held.
-	return s.gate(ctx, "after", replyMsg, op, attempt)
+	// The reply's fate is asked with the request's context: a reply that
+	// came back is not lost to the deadline while it is held.
+	_, err = s.gate(ctx, "after", replyMsg, op, attempt)
+	return err
 }
 
-// gate asks the fault layer about one key store step.
-func (s *Service) gate(ctx context.Context, step, msg string, op, attempt int32) error {
+// gate asks the fault layer about one key store step and returns its
+// answer: go-on, or down.
+func (s *Service) gate(ctx context.Context, step, msg string, op, attempt int32) (string, error) {
 	q := url.Values{"step": {step}, "msg": {msg}, "op": {strconv.Itoa(int(op))}, "attempt": {strconv.Itoa(int(attempt))}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.Gateway+PathStore+"?"+q.Encode(), nil)
 	if err != nil {
-		return fmt.Errorf("key store gate: %w", err)
+		return "", fmt.Errorf("key store gate: %w", err)
 	}
 	resp, err := s.ctl.Do(req)
 	if err != nil {
-		return fmt.Errorf("key store gate: %w", err)
+		return "", fmt.Errorf("key store gate: %w", err)
 	}
 	defer resp.Body.Close()
 	verdict, _ := io.ReadAll(io.LimitReader(resp.Body, 16))
-	if resp.StatusCode != http.StatusOK || string(verdict) != oracleGoOn {
-		return fmt.Errorf("key store gate: %s %q", resp.Status, verdict)
+	if resp.StatusCode != http.StatusOK || (string(verdict) != oracleGoOn && string(verdict) != gateDown) {
+		return "", fmt.Errorf("key store gate: %s %q", resp.Status, verdict)
 	}
-	return nil
+	return string(verdict), nil
 }

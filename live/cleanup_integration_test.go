@@ -5,18 +5,35 @@ package live
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
+
+// onLine is a writer that calls do once, at the first write holding line.
+type onLine struct {
+	w    io.Writer
+	line string
+	do   func()
+	once sync.Once
+}
+
+func (o *onLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), o.line) {
+		o.once.Do(o.do)
+	}
+	return o.w.Write(p)
+}
 
 // children lists the processes whose parent is this test process.
 func children(t *testing.T) []string {
@@ -61,11 +78,12 @@ func TestIntegrationNothingLeftRunning(t *testing.T) {
 	for _, cancelAfter := range []time.Duration{0, 150 * time.Millisecond} {
 		var log bytes.Buffer
 		ctx, cancel := context.WithCancel(context.Background())
-		if cancelAfter > 0 {
-			time.AfterFunc(cancelAfter, cancel)
+		var logw io.Writer = &log
+		if cancelAfter > 0 { // Ctrl-C in the middle: cancelAfter after the service started
+			logw = &onLine{w: &log, line: "service pid", do: func() { time.AfterFunc(cancelAfter, cancel) }}
 		}
 		_, err := Run(ctx, Options{Config: cfg, Chooser: sim.NewRandom(5), Binary: onceBinary,
-			Tick: liveTick, Deadline: time.Minute, Log: &log})
+			Tick: liveTick, Deadline: time.Minute, Log: logw})
 		cancel()
 		if cancelAfter == 0 && err != nil {
 			t.Fatalf("run: %v", err)

@@ -92,7 +92,10 @@ func Open(dsn string) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("live: open postgres: %w", err)
 		}
+		// Idle connections are kept: a connection opened per statement
+		// costs more than a store timeout on a loaded machine.
 		db.SetMaxOpenConns(8)
+		db.SetMaxIdleConns(8)
 		return &DB{DB: db, Dialect: Postgres}, nil
 	}
 	db, err := sql.Open("sqlite", sqliteDSN(dsn))
@@ -100,6 +103,7 @@ func Open(dsn string) (*DB, error) {
 		return nil, fmt.Errorf("live: open sqlite %s: %w", dsn, err)
 	}
 	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
 	return &DB{DB: db, Dialect: SQLite}, nil
 }
 

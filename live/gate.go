@@ -10,6 +10,10 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
+// gateDown is the store gate's answer to a statement that never reached
+// the store: the service's store timeout has passed.
+const gateDown = "down"
+
 // holdBound bounds how long the preempt barrier holds a request when the
 // others never reach a point where it may go on (a service that hangs):
 // the run stays bounded in time whatever the service does.
@@ -204,7 +208,11 @@ type storeGate struct {
 	point            sim.PointID
 	tick             time.Duration
 	restart, preempt sim.Time
-	done             <-chan struct{}
+	// timeout is the service's store timeout (0: none): a statement that
+	// does not reach the store is answered "down" when it has passed, as
+	// the service's deadline would fire on a reply that never comes.
+	timeout sim.Time
+	done    <-chan struct{}
 
 	mu        sync.Mutex
 	downUntil time.Time
@@ -228,7 +236,16 @@ func (g *storeGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !g.before(m) {
 			g.act.set(id, away)
 			defer g.act.set(id, running)
-			select { // unreachable: no answer until the caller gives up
+			var deadline <-chan time.Time
+			if g.timeout > 0 {
+				t := time.NewTimer(time.Duration(g.timeout) * g.tick)
+				defer t.Stop()
+				deadline = t.C
+			}
+			select { // unreachable: no answer until the service's deadline
+			case <-deadline:
+				io.WriteString(w, gateDown)
+				return
 			case <-r.Context().Done():
 			case <-g.done:
 			}

@@ -220,7 +220,6 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
-	start := dec.start
 
 	var cleanups []func()
 	defer func() {
@@ -272,7 +271,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		point, _ := cfg.Topology.PointByName("store-down")
 		st := &cfg.Topology.Nodes[p.store]
 		back.Store = &storeGate{dec: dec, act: act, service: p.service, store: p.store, point: point, tick: o.Tick,
-			restart: st.RestartAfter, preempt: st.PreemptFor, done: done}
+			restart: st.RestartAfter, preempt: st.PreemptFor, timeout: p.checked.StoreTimeout, done: done}
 	}
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
 		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
@@ -322,7 +321,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 
 	lost := watchDatabase(runCtx, db, cancelRun)
 	dec.Begin()
-	start = time.Now()
+	start := time.Now()
 	cl := p.clientRole
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,

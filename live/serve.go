@@ -43,6 +43,9 @@ func ServeMain(configJSON string, stdin io.Reader, stdout io.Writer) error {
 	} else {
 		s.keys = newMemKeys()
 	}
+	if err := db.PingContext(ctx); err != nil { // a connection ready before the first request
+		return fmt.Errorf("live-serve: database: %w", err)
+	}
 	if err := s.Recover(ctx); err != nil {
 		return fmt.Errorf("live-serve: recovery: %w", err)
 	}
