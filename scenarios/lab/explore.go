@@ -155,6 +155,15 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
 				if r.status == sim.Violated {
+					// A counterexample must replay: run it again, whole, and
+					// name a node that answers it another way.
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1})
+					if again.err != nil {
+						return nil, again.err
+					}
+					if err := compareSteps(r.res.Steps, again.res.Steps, -1); err != nil {
+						return nil, err
+					}
 					res.Holds, res.Why, res.Choices = false, r.why, r.vc.answers
 					return res, nil
 				}

@@ -31,6 +31,9 @@ type Lab struct {
 	// StepTimeout bounds, in wall-clock time, each read of a node's answer;
 	// 0 = DefaultStepTimeout.
 	StepTimeout time.Duration
+	// StartAllowance is added to StepTimeout for a process's first answer
+	// (its start-up); 0 = DefaultStartAllowance, < 0 = none.
+	StartAllowance time.Duration
 	// Twice hands every delivery to the lab nodes twice in a row (the
 	// idempotence check): a handler that is not idempotent shows as a
 	// duplicated effect.
@@ -76,6 +79,20 @@ func (l *Lab) DefaultReplicas() int {
 // Preemptible reports whether a run of the lab has anything to preempt:
 // more than one replica, whose store answers can be held back.
 func (l *Lab) Preemptible() bool { return l.replicas() > 1 }
+
+// DefaultStartAllowance is the start-up a process's first answer may
+// add to the step timeout.
+const DefaultStartAllowance = 30 * time.Second
+
+func (l *Lab) startAllowance() time.Duration {
+	switch {
+	case l.StartAllowance < 0:
+		return 0
+	case l.StartAllowance == 0:
+		return DefaultStartAllowance
+	}
+	return l.StartAllowance
+}
 
 func (l *Lab) stepTimeout() time.Duration {
 	if l.StepTimeout > 0 {
