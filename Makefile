@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-lab
 
 all: build test
 
@@ -78,3 +78,9 @@ spin-compare:
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.
 bench-peer:
 	GO=$(GO) bash bench/peer.sh
+
+# Lab exploration with a Python node (issue 20): the idempotent Python
+# starter on double-billing, 2 operations, at most 3 faults, with python3
+# as found on PATH; prints the statistics and the wall time. Not CI.
+bench-lab:
+	GO=$(GO) bash bench/lab.sh

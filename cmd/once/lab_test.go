@@ -215,3 +215,45 @@ func TestLabRefusesPreemptionOfOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// An explore killed by SIGTERM (a time limit) prints INCOMPLETE with the
+// statistics it has, and leaves nothing running.
+func TestLabExploreInterruptedIsIncomplete(t *testing.T) {
+	spawned := make(chan struct{}, 1)
+	o := &labOptions{onSpawn: func(int) {
+		select {
+		case spawned <- struct{}{}:
+		default:
+		}
+	}}
+	cmd := labCommand(o)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.BuildGo(t, "idempotent_service"), "--explore", "--max-faults", "3", "--ops", "3"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-spawned:
+	case err := <-done:
+		t.Fatalf("the command ended before starting its node: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no node started within 30s")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the command did not end within 60s of SIGTERM")
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "INCOMPLETE: no violation found, but the search was cut: interrupted") || !strings.Contains(out, "explored ") {
+		t.Errorf("output lacks INCOMPLETE and the statistics:\n%s%s", out, stderr.String())
+	}
+	if s := labtest.Marked(t); len(s) > 0 {
+		t.Errorf("processes survived: %v", s)
+	}
+}

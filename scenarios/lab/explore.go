@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -139,6 +140,11 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			batch := level[start:min(start+chunk, len(level))]
 			results := l.runJobs(sem, opt, batch)
 			for i, r := range results {
+				if r.err != nil && errors.Is(r.err, errInterrupted) {
+					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
+					res.Complete, res.Cut = false, "interrupted"
+					return res, nil
+				}
 				if r.err != nil {
 					return nil, r.err
 				}
