@@ -12,26 +12,6 @@ import (
 	"github.com/oncesim/once/scenarios/lab/labtest"
 )
 
-// starter is a scenario and the node its starters play.
-type starter struct {
-	scenario, node, naive, idempotent string
-}
-
-var starters = []starter{
-	{"double-billing", "service", "naive_service", "idempotent_service"},
-	{"at-least-once-duplicate", "consumer", "naive_consumer", "idempotent_consumer"},
-}
-
-// command is how the test runs starter name in language lang.
-func starterCommand(t *testing.T, lang, name string) string {
-	t.Helper()
-	root := labtest.Root(t)
-	if lang == "python" {
-		return labtest.Python(t) + " " + root + "/examples/lab/python/" + name + ".py"
-	}
-	return labtest.BuildGo(t, name)
-}
-
 func runLabCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
