@@ -29,7 +29,6 @@ func starterCommand(t *testing.T, lang, name string) string {
 	return labtest.BuildGo(t, name)
 }
 
-
 // The "done when": the naive starters fail --check with a
 // duplicated effect and a shrunk plan; the idempotent ones pass --check
 // and --explore --max-faults 3 — in Python and in Go.
