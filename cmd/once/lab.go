@@ -167,8 +167,8 @@ func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, se
 	if seed > 1<<53-1 {
 		return nil, usageErr("--seed %d: a lab node reads the seed as a JSON number: want at most 2^53-1", seed)
 	}
-	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed("preempt") {
-		return nil, usageErr("--preempt: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)")
+	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed(sim.FaultPreempt.String()) {
+		return nil, usageErr("--%s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
 	}
 	if o.logs {
 		l.Logs = stderr

@@ -51,8 +51,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if !l.Preemptible() && slices.Contains(kinds, "preempt") {
-		return usageErr("--faults preempt: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)")
+	if !l.Preemptible() && slices.Contains(kinds, sim.FaultPreempt.String()) {
+		return usageErr("--faults %s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
 	}
 	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
 		return usageErr("%v", err)

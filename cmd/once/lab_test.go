@@ -237,3 +237,14 @@ func TestLabExploreInterruptedIsIncomplete(t *testing.T) {
 		t.Errorf("processes survived: %v", s)
 	}
 }
+
+// concurrent-same-key is playable: two replicas of the service behind
+// one address, preempted at store answers; the idempotent starter (one
+// insert_if_absent) passes --check.
+func TestLabConcurrentSameKey(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	code, out, errOut := runLabCLI(t, "concurrent-same-key", "--node", cmd, "--check")
+	if code != exitOK || !strings.Contains(out, "judged against row `idem lock=unique-insert` of concurrent-same-key (=1)") || !strings.Contains(out, "preempted") {
+		t.Errorf("exit %d, want 0, the row and preemptions\n%s%s", code, out, errOut)
+	}
+}
