@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-lab
+.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
@@ -82,5 +82,6 @@ bench-peer:
 # Lab exploration with a Python node (issue 20): the idempotent Python
 # starter on double-billing, 2 operations, at most 3 faults, with python3
 # as found on PATH; prints the statistics and the wall time. Not CI.
+.PHONY: bench-lab
 bench-lab:
 	GO=$(GO) bash bench/lab.sh
