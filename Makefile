@@ -101,6 +101,13 @@ clean:
 spin-compare:
 	GO=$(GO) bash testdata/spin/compare.sh
 
+# Lab exploration with a Python node (issue 20): the idempotent Python
+# starter on double-billing, 2 operations, at most 3 faults, with python3
+# as found on PATH; prints the statistics and the wall time. Not CI.
+.PHONY: bench-lab
+bench-lab:
+	GO=$(GO) bash bench/lab.sh
+
 # The SimPy model of double-billing (bench/simpy_double_billing.py, needs
 # Debian's python3-simpy3) beside once matrix --workers 1 on the same
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.

@@ -167,8 +167,8 @@ func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, se
 	if seed > 1<<53-1 {
 		return nil, usageErr("--seed %d: a lab node reads the seed as a JSON number: want at most 2^53-1", seed)
 	}
-	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed("preempt") {
-		return nil, usageErr("--preempt: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)")
+	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed(sim.FaultPreempt.String()) {
+		return nil, usageErr("--%s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
 	}
 	if o.logs {
 		l.Logs = stderr
@@ -328,27 +328,17 @@ func (o *labOptions) replayLine(plan string) string {
 // labShrink shrinks a violating run's faults (fresh processes for every
 // candidate) and describes the minimal run.
 func labShrink(l *lab.Lab, sem sim.Semantics, judge lab.Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
-	plan, err := l.Shrink(sem, judge, faults, jitter)
+	m, err := l.Minimize(sem, judge, faults, jitter)
 	if err != nil {
 		return nil, err
 	}
-	var rest sim.Chooser
-	if jitter != nil {
-		rest = jitter()
-	}
-	trace := &sim.Trace{}
-	_, r, err := l.Violates(sem, judge, plan, rest, trace)
-	if err != nil {
-		return nil, err
-	}
-	_, why := judge.Verdict(r.World)
-	topo := r.Config.Topology
+	topo := m.Result.Config.Topology
 	cex := &report.Counterexample{
-		Cause: report.Cause(topo, why, plan), Steps: report.Steps(topo, trace.Events),
-		Digest: report.DigestString(r.World.Digest()), FoundFaults: len(faults),
-		Faults: make([]string, 0, len(plan)),
+		Cause: report.Cause(topo, m.Why, m.Plan), Steps: report.Steps(topo, m.Trace.Events),
+		Digest: report.DigestString(m.Result.World.Digest()), FoundFaults: m.Found,
+		Faults: make([]string, 0, len(m.Plan)),
 	}
-	for _, f := range plan {
+	for _, f := range m.Plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
 	}
 	return cex, nil

@@ -47,26 +47,15 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if !o.flags.Changed("ops") && sc.ExploreDefaults.Ops > 0 {
 		set.Ops = sc.ExploreDefaults.Ops
 	}
-	if !o.flags.Changed("max-preemptions") {
-		o.preemptions = sc.ExploreDefaults.MaxPreemptions
-	}
-	if o.preemptions < 0 || o.preemptions > sim.MaxExplorePreemptions {
-		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.preemptions, sim.MaxExplorePreemptions)
-	}
 	l, err := o.buildLab(sc, set, o.seed, stderr)
 	if err != nil {
 		return err
 	}
-	switch {
-	case !l.Preemptible() && slices.Contains(kinds, "preempt"):
-		return usageErr("--faults preempt: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)")
-	case !l.Preemptible() && o.flags.Changed("max-preemptions") && o.preemptions > 0:
-		return usageErr("--max-preemptions %d: nothing to preempt: your node runs as one process (give --replicas 2)", o.preemptions)
-	case !l.Preemptible():
-		o.preemptions = 0
-	case o.preemptions > 0:
-		// The preemption budget offers the choice at every store answer.
-		l.Settings.Faults.Probability[sim.FaultPreempt] = 0.5
+	if !l.Preemptible() && slices.Contains(kinds, sim.FaultPreempt.String()) {
+		return usageErr("--faults %s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
+	}
+	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
+		return usageErr("%v", err)
 	}
 	start := time.Now()
 	drawn := false

@@ -5,7 +5,29 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/oncesim/once/scenarios/lab/labtest"
 )
+
+// starter is a scenario and the node its starters play.
+type starter struct {
+	scenario, node, naive, idempotent string
+}
+
+var starters = []starter{
+	{"double-billing", "service", "naive_service", "idempotent_service"},
+	{"at-least-once-duplicate", "consumer", "naive_consumer", "idempotent_consumer"},
+}
+
+// command is how the test runs starter name in language lang.
+func starterCommand(t *testing.T, lang, name string) string {
+	t.Helper()
+	root := labtest.Root(t)
+	if lang == "python" {
+		return labtest.Python(t) + " " + root + "/examples/lab/python/" + name + ".py"
+	}
+	return labtest.BuildGo(t, name)
+}
 
 // The "done when": the naive starters fail --check with a
 // duplicated effect and a shrunk plan; the idempotent ones pass --check
@@ -45,5 +67,21 @@ func TestIntegrationLabStarters(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The race: the check-then-insert Python starter is caught by
+// --explore with one preemption and no fault; the idempotent one, with
+// insert_if_absent, is proved with two.
+func TestIntegrationLabRace(t *testing.T) {
+	racy := "service=" + starterCommand(t, "python", "racy_service")
+	code, out, errOut := runLabCLI(t, "concurrent-same-key", "--node", racy, "--explore")
+	if code != exitViolation || !strings.Contains(out, "faults (shrunk from") || !strings.Contains(out, "preempt from=service to=service msg=read_ok") {
+		t.Errorf("racy: exit %d, want 1 and one preemption at a read\n%s%s", code, out, errOut)
+	}
+	idem := "service=" + starterCommand(t, "python", "idempotent_service")
+	code, out, errOut = runLabCLI(t, "concurrent-same-key", "--node", idem, "--explore", "--max-preemptions", "2")
+	if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ 1 faults and ≤ 2 preemptions keeps =1") {
+		t.Errorf("idempotent: exit %d, want HOLDS\n%s%s", code, out, errOut)
 	}
 }

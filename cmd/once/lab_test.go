@@ -12,26 +12,6 @@ import (
 	"github.com/oncesim/once/scenarios/lab/labtest"
 )
 
-// starter is a scenario and the node its starters play.
-type starter struct {
-	scenario, node, naive, idempotent string
-}
-
-var starters = []starter{
-	{"double-billing", "service", "naive_service", "idempotent_service"},
-	{"at-least-once-duplicate", "consumer", "naive_consumer", "idempotent_consumer"},
-}
-
-// command is how the test runs starter name in language lang.
-func starterCommand(t *testing.T, lang, name string) string {
-	t.Helper()
-	root := labtest.Root(t)
-	if lang == "python" {
-		return labtest.Python(t) + " " + root + "/examples/lab/python/" + name + ".py"
-	}
-	return labtest.BuildGo(t, name)
-}
-
 func runLabCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
@@ -213,5 +193,58 @@ func TestLabRefusesPreemptionOfOneProcess(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, "nothing to preempt") || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line saying nothing can be preempted", args, code, errOut)
 		}
+	}
+}
+
+// An explore killed by SIGTERM (a time limit) prints INCOMPLETE with the
+// statistics it has, and leaves nothing running.
+func TestLabExploreInterruptedIsIncomplete(t *testing.T) {
+	spawned := make(chan struct{}, 1)
+	o := &labOptions{onSpawn: func(int) {
+		select {
+		case spawned <- struct{}{}:
+		default:
+		}
+	}}
+	cmd := labCommand(o)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.BuildGo(t, "idempotent_service"), "--explore", "--max-faults", "3", "--ops", "3"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-spawned:
+	case err := <-done:
+		t.Fatalf("the command ended before starting its node: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no node started within 30s")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the command did not end within 60s of SIGTERM")
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "INCOMPLETE: no violation found, but the search was cut: interrupted") || !strings.Contains(out, "explored ") {
+		t.Errorf("output lacks INCOMPLETE and the statistics:\n%s%s", out, stderr.String())
+	}
+	if s := labtest.Marked(t); len(s) > 0 {
+		t.Errorf("processes survived: %v", s)
+	}
+}
+
+// concurrent-same-key is playable: two replicas of the service behind
+// one address, preempted at store answers; the idempotent starter (one
+// insert_if_absent) passes --check.
+func TestLabConcurrentSameKey(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	code, out, errOut := runLabCLI(t, "concurrent-same-key", "--node", cmd, "--check")
+	if code != exitOK || !strings.Contains(out, "judged against row `idem lock=unique-insert` of concurrent-same-key (=1)") || !strings.Contains(out, "preempted") {
+		t.Errorf("exit %d, want 0, the row and preemptions\n%s%s", code, out, errOut)
 	}
 }

@@ -22,7 +22,7 @@ func TestNothingLeftRunning(t *testing.T) {
 			l := newLab(t, "double-billing", "service", testNode(node), nil)
 			l.Settings.Ops = 1
 			if node == "hang" {
-				l.StepTimeout = 300e6
+				l.StepTimeout, l.StartAllowance = 300e6, -1
 			}
 			_, err := l.Run(sim.Idempotent, sim.NewRandom(1), nil)
 			if node == "hang" || node == "die" {
@@ -158,5 +158,20 @@ func TestStoreOperations(t *testing.T) {
 		if !strings.Contains(got, w+"\n") {
 			t.Errorf("no answer %s in:\n%s", w, got)
 		}
+	}
+}
+
+// A counterexample that does not replay is not reported as one: explore
+// runs it again and names the node that answered it another way.
+func TestExploreCounterexampleMustReplay(t *testing.T) {
+	l := newLab(t, "at-least-once-duplicate", "consumer", testNode("first-run-bills-twice", t.TempDir()+"/ran"), nil)
+	l.Settings.Ops = 1
+	_, err := l.Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 0, Workers: 1})
+	var ne *lab.NondeterminismError
+	if !errors.As(err, &ne) {
+		t.Fatalf("err = %v, want a *lab.NondeterminismError", err)
+	}
+	if ne.Node != "consumer" || ne.Step != 2 {
+		t.Errorf("got %+v, want consumer's step 2", ne)
 	}
 }

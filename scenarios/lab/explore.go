@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -139,6 +140,11 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			batch := level[start:min(start+chunk, len(level))]
 			results := l.runJobs(sem, opt, batch)
 			for i, r := range results {
+				if r.err != nil && errors.Is(r.err, errInterrupted) {
+					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
+					res.Complete, res.Cut = false, "interrupted"
+					return res, nil
+				}
 				if r.err != nil {
 					return nil, r.err
 				}
@@ -155,6 +161,15 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
 				if r.status == sim.Violated {
+					// A counterexample must replay: run it again, whole, and
+					// name a node that answers it another way.
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1})
+					if again.err != nil {
+						return nil, again.err
+					}
+					if err := compareSteps(r.res.Steps, again.res.Steps, -1); err != nil {
+						return nil, err
+					}
 					res.Holds, res.Why, res.Choices = false, r.why, r.vc.answers
 					return res, nil
 				}

@@ -38,6 +38,7 @@ func TestIntegrationBrokenNodesGiveOneLineAndLeaveNothing(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			pids := &labtest.Pids{}
 			l := newLab(t, "double-billing", "service", fixture(t, c.file), pids)
+			l.StartAllowance = -1
 			_, err := l.Run(sim.Idempotent, sim.NewRandom(1), nil)
 			var le *lab.Error
 			if !errors.As(err, &le) {

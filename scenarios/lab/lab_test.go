@@ -1,6 +1,7 @@
 package lab_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +62,29 @@ func TestValidateRefusesWhatItCannotPlay(t *testing.T) {
 		if err := l.Validate(); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("--node %s: err = %v, want %q", node, err, want)
 		}
+	}
+}
+
+// A pyenv-style shim (a shims/python3 script) is replaced by the
+// interpreter it selects; any other command is kept.
+func TestParseCommandResolvesAPythonShim(t *testing.T) {
+	dir := t.TempDir() + "/shims"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shim := dir + "/python3"
+	if err := os.WriteFile(shim, []byte("#!/bin/sh\necho /bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, argv, err := lab.ParseCommand("service=" + shim + " my.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv[0] != "/bin/sh" || argv[1] != "my.py" {
+		t.Errorf("argv = %q, want the interpreter the shim selects", argv)
+	}
+	_, argv, err = lab.ParseCommand("service=/bin/true x")
+	if err != nil || argv[0] != "/bin/true" {
+		t.Errorf("argv = %q, %v: want /bin/true kept", argv, err)
 	}
 }

@@ -261,7 +261,15 @@ const (
 func (n *Node) actions(ctx *sim.Context, r *replica) int {
 	desc := r.eventDesc
 	for range maxActions {
-		raw, err := r.proc.readLine(n.s.lab.stepTimeout())
+		timeout := n.s.lab.stepTimeout()
+		if !r.started {
+			// A process's first answer also waits for its start-up (an
+			// interpreter behind a version manager's shim, on a busy
+			// machine, takes seconds): not the node's doing.
+			timeout += n.s.lab.startAllowance()
+		}
+		raw, err := r.proc.readLine(timeout)
+		r.started = true
 		if err != nil {
 			n.fail(ctx, desc, n.ioErr(err))
 			return stepEnded

@@ -17,12 +17,12 @@ import (
 const nodeArg = "lab-node"
 
 // testNode is argv for the test binary playing node name.
-func testNode(name string) []string {
+func testNode(name string, args ...string) []string {
 	exe, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	return []string{exe, nodeArg, name}
+	return append([]string{exe, nodeArg, name}, args...)
 }
 
 type line struct {
@@ -58,8 +58,8 @@ var storeScript = []string{
 	`{"type":"insert","key":1,"record":{"value":9007199254740992}}`,
 }
 
-// runTestNode plays node name on stdin and stdout.
-func runTestNode(name string) {
+// runTestNode plays node name on stdin and stdout; arg is its argument.
+func runTestNode(name, arg string) {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	out := bufio.NewWriter(os.Stdout)
@@ -93,6 +93,15 @@ func runTestNode(name string) {
 		case "die":
 			fmt.Fprintln(os.Stderr, "giving up")
 			os.Exit(3)
+		case "first-run-bills-twice": // keeps state across runs in file arg
+			if ev.Type == "deliver" {
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				if f, err := os.OpenFile(arg, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+					f.Close()
+					say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				}
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
 		case "random-consumer": // bills a value drawn from the clock
 			if ev.Type == "deliver" {
 				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))

@@ -13,6 +13,7 @@ type replica struct {
 	proc      *process
 	cancelled map[int64]bool // timers cancelled in this incarnation
 	timerSeq  int64
+	started   bool // it has written a line: its start-up is over
 
 	busy      bool // between an event and its done
 	held      []byte

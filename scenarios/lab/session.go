@@ -1,9 +1,12 @@
 package lab
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -31,6 +34,9 @@ type Lab struct {
 	// StepTimeout bounds, in wall-clock time, each read of a node's answer;
 	// 0 = DefaultStepTimeout.
 	StepTimeout time.Duration
+	// StartAllowance is added to StepTimeout for a process's first answer
+	// (its start-up); 0 = DefaultStartAllowance, < 0 = none.
+	StartAllowance time.Duration
 	// Twice hands every delivery to the lab nodes twice in a row (the
 	// idempotence check): a handler that is not idempotent shows as a
 	// duplicated effect.
@@ -77,6 +83,20 @@ func (l *Lab) DefaultReplicas() int {
 // more than one replica, whose store answers can be held back.
 func (l *Lab) Preemptible() bool { return l.replicas() > 1 }
 
+// DefaultStartAllowance is the start-up a process's first answer may
+// add to the step timeout.
+const DefaultStartAllowance = 30 * time.Second
+
+func (l *Lab) startAllowance() time.Duration {
+	switch {
+	case l.StartAllowance < 0:
+		return 0
+	case l.StartAllowance == 0:
+		return DefaultStartAllowance
+	}
+	return l.StartAllowance
+}
+
 func (l *Lab) stepTimeout() time.Duration {
 	if l.StepTimeout > 0 {
 		return l.StepTimeout
@@ -100,8 +120,30 @@ func ParseCommand(s string) (string, []string, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("--node %s: cannot run %q: %v", name, argv[0], unwrapExec(err))
 	}
-	argv[0] = path
+	argv[0] = resolveShim(path)
 	return name, argv, nil
+}
+
+// resolveShim replaces a version manager's Python shim (pyenv's
+// ~/.pyenv/shims/python3: a shell script that runs `pyenv exec`, ~0.1 s
+// per start, paid again by every process an explore starts) by the
+// interpreter it selects here, asked once. Anything else, or a shim that
+// does not answer within 10 s, is kept as it is.
+func resolveShim(path string) string {
+	if filepath.Base(filepath.Dir(path)) != "shims" || !strings.HasPrefix(filepath.Base(path), "python") {
+		return path
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return path
+	}
+	exe := strings.TrimSpace(string(out))
+	if st, err := os.Stat(exe); err != nil || st.IsDir() || st.Mode()&0o111 == 0 || !filepath.IsAbs(exe) {
+		return path
+	}
+	return exe
 }
 
 func unwrapExec(err error) error {
