@@ -142,6 +142,12 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
+	if budget, capped := memoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
+		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", sim.FormatBytes(maxMemory), sim.FormatBytes(budget))
+		maxMemory = budget
+	} else if capped {
+		maxMemory = budget // the default, capped silently: the cut names it
+	}
 	var promise sim.Promise
 	switch o.property {
 	case "exactly-once":
@@ -188,7 +194,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if o.merged != nil {
 		res, o.timing = o.merged.res, false // no search ran here: no time to report
 	} else {
+		restore := limitHeap(maxMemory)
 		res, err = sim.Explore(cfg, opt)
+		restore()
 	}
 	line.end() // before any other output, interrupted or not
 	if err != nil {
