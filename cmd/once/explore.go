@@ -221,7 +221,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
 	}
 	if !res.Holds {
-		cex, err := counterexample(cfg, promise, sc, set, res, o, stderr)
+		cex, err := minimalCounterexample(cfg, promise, sc, set, res, opt, o, stderr)
 		if err != nil {
 			return err
 		}
@@ -252,24 +252,10 @@ func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
 	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
-// counterexample turns the explorer's path into a fault plan, shrinks it,
-// and renders the shrunk run.
-func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, res *sim.ExploreResult, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
-	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
-	w, err := sim.NewWorld(cfg, rec, nil)
-	if err != nil {
-		return nil, err
-	}
-	w.Run()
-	found := rec.Faults
-	violates := func(plan []sim.Fault) bool {
-		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
-		return err == nil && v
-	}
-	plan := found
-	if violates(found) {
-		plan = sim.Shrink(found, violates)
-	}
+// counterexample renders the run of a shrunk plan (found: the faults on
+// the path the search found) as the report's counterexample; maxFaults is
+// the budget of the search that found it, for the replay line.
+func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, found, plan []sim.Fault, maxFaults int, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
 	trace := &sim.Trace{}
 	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
 	if err != nil {
@@ -304,7 +290,7 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 		cex.Replay = "once replay " + o.save
 	} else {
 		var b strings.Builder
-		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
+		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, maxFaults, o.faults, o.property)
 		for _, kv := range sortedSets(set.Params) {
 			fmt.Fprintf(&b, " --set %s", kv)
 		}
