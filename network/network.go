@@ -78,6 +78,22 @@ func (l *Link) SetProbability(k sim.ChoiceKind, p float64) {
 	}
 }
 
+// Probability returns the probability of the message fault kind k on the
+// link (0 for kinds that are not link faults).
+func (l *Link) Probability(k sim.ChoiceKind) float64 {
+	switch k {
+	case sim.ChoiceLoss:
+		return l.LossProbability
+	case sim.ChoiceDuplicate:
+		return l.DuplicateProbability
+	case sim.ChoiceSlow:
+		return l.SlowProbability
+	case sim.ChoiceLate:
+		return l.LateProbability
+	}
+	return 0
+}
+
 // Network is a full mesh of directed links between n nodes.
 type Network struct {
 	n     int

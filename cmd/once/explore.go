@@ -175,6 +175,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		set.Params[k] = v
 	}
+	if err := o.onlyKindsThatBranch(sc, &set, &kinds); err != nil {
+		return err
+	}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
