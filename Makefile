@@ -72,6 +72,7 @@ clean:
 # bounds (see testdata/spin/README.md). Needs spin and gcc; not part of CI.
 spin-compare:
 	GO=$(GO) bash testdata/spin/compare.sh
+	GO=$(GO) bash testdata/spin/paired.sh
 
 # The SimPy model of double-billing (bench/simpy_double_billing.py, needs
 # Debian's python3-simpy3) beside once matrix --workers 1 on the same
