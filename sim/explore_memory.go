@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -30,13 +31,18 @@ const meterChunk = 1 << 20
 type partsMeter struct {
 	budget int64
 	mu     sync.Mutex
+	freed  *sync.Cond // a part ended and gave its memory back
 	total  int64
 	held   [exploreParts]int64
 	run    [exploreParts]bool
 	stop   [exploreParts]atomic.Bool
 }
 
-func newPartsMeter(budget int64) *partsMeter { return &partsMeter{budget: budget} }
+func newPartsMeter(budget int64) *partsMeter {
+	m := &partsMeter{budget: budget}
+	m.freed = sync.NewCond(&m.mu)
+	return m
+}
 
 // start marks part j running with nothing reserved.
 func (m *partsMeter) start(j int) {
@@ -51,6 +57,7 @@ func (m *partsMeter) end(j int) {
 	m.mu.Lock()
 	m.total -= m.held[j]
 	m.run[j], m.held[j] = false, 0
+	m.freed.Broadcast()
 	m.mu.Unlock()
 }
 
@@ -69,7 +76,8 @@ func (m *partsMeter) lowest() int {
 
 // reserve brings e's reservation up to its peak (in chunks): past the
 // budget, e goes on if it is the lowest running part (the others are told
-// to stop), or is told to stop itself.
+// to stop, and e waits until they have given their memory back), or is
+// told to stop itself.
 func (m *partsMeter) reserve(e *explorer) {
 	want := (e.peak + meterChunk - 1) / meterChunk * meterChunk
 	if want <= e.reserved {
@@ -88,10 +96,30 @@ func (m *partsMeter) reserve(e *explorer) {
 		m.stop[j].Store(true)
 		return
 	}
+	others := false
 	for k, r := range m.run {
 		if r && k != j {
 			m.stop[k].Store(true)
+			others = true
 		}
+	}
+	// Wait for the stopped parts to give their memory back before taking
+	// more: without the wait, the lowest part's next allocation (a
+	// doubled visited set) would sit beside what they still hold.
+	stopped := others
+	for others && m.total > m.budget {
+		m.freed.Wait()
+		others = false
+		for k, r := range m.run {
+			others = others || (r && k != j)
+		}
+	}
+	if stopped {
+		// What the stopped parts held is garbage now: collect it and
+		// give it back to the system before this part takes more, so
+		// the process's resident size follows the meter (a rare event:
+		// only when memory runs short).
+		debug.FreeOSMemory()
 	}
 }
 

@@ -26,16 +26,23 @@ import (
 // spare capacity, the invariants' copies.
 const heapSlack = 32 << 20
 
+// addressSlack is the address space a search needs beside twice its
+// budget: the heap grows by 64 MiB arenas (reserved whole) with their
+// metadata, and threads and the runtime map more as the search starts.
+// With 32 MiB the runtime died at 33 MB in use under a limit that left
+// a 16 MiB budget (TestIntegrationExploreUnderAddressSpaceLimit).
+const addressSlack = 256 << 20
+
 // memoryBudget returns the budget a search gets for the asked one: capped
 // so that twice it (the heap and the garbage collector's headroom) fits in
 // what the address-space limit leaves beside the process's present
-// mappings. capped says the cap applied.
+// mappings and addressSlack. capped says the cap applied.
 func memoryBudget(asked int64) (budget int64, capped bool) {
 	limit := addressSpaceLimit()
 	if limit <= 0 {
 		return asked, false
 	}
-	room := (limit - mappedBytes() - heapSlack) / 2
+	room := (limit - mappedBytes() - addressSlack) / 2
 	room = max(room, 1<<20) // something to count against: the search is cut at once
 	if asked > room {
 		return room &^ (1<<20 - 1), true // whole MiB, as FormatBytes prints it
