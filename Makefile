@@ -100,6 +100,7 @@ clean:
 # bounds (see testdata/spin/README.md). Needs spin and gcc; not part of CI.
 spin-compare:
 	GO=$(GO) bash testdata/spin/compare.sh
+	GO=$(GO) bash testdata/spin/paired.sh
 
 # Lab exploration with a Python node (issue 20): the idempotent Python
 # starter on double-billing, 2 operations, at most 3 faults, with python3

@@ -59,6 +59,23 @@ type Counterexample struct {
 	Replay      string `json:"replay"`
 	Digest      string `json:"trace_digest"`
 	FoundFaults int    `json:"found_faults"` // faults on the path the search found, before shrinking
+	// Minimal says whether a schedule with fewer faults was looked for
+	// over every requested kind, and how far (nil: not looked for).
+	Minimal *Minimality `json:"minimal,omitempty"`
+}
+
+// Minimality is how far explore looked for a counterexample with fewer
+// faults than the one it reports.
+type Minimality struct {
+	// Proved: every budget below the counterexample's fault count was
+	// searched to its end, and no schedule there violates.
+	Proved bool `json:"proved"`
+	// CompleteBelow: every schedule with fewer than this many faults was
+	// searched and keeps the property.
+	CompleteBelow int `json:"complete_below"`
+	// Cut is why the search of CompleteBelow faults ended early, if it
+	// did.
+	Cut string `json:"cut,omitempty"`
 }
 
 // DescribeFault says in lesson terms what one fault did.
@@ -177,6 +194,13 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		}
 		for _, f := range c.Faults {
 			fmt.Fprintf(&b, "  %s\n", f)
+		}
+		if m := c.Minimal; m != nil && len(c.Faults) > 0 {
+			if m.Proved {
+				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.T("explore.minimal")))
+			} else {
+				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("explore.minimal_upto", map[string]any{"N": m.CompleteBelow, "Cut": CutText(m.Cut)})))
+			}
 		}
 		fmt.Fprintf(&b, "\n%s\n", lang.T("explore.steps"))
 		steps := c.StepsText

@@ -100,6 +100,9 @@ type ExploreResult struct {
 	Reason  Reason // Why as data
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
+
+	memoryCut bool // Cut is the memory budget's
+	stopped   bool // a part stopped to give its memory to a lower part (explore_memory.go)
 }
 
 // Sequence is a Chooser that answers choices from a fixed list, in order,

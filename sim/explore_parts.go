@@ -49,11 +49,11 @@ import (
 // Budgets are those of the parts run one after another. --max-states is
 // spent in part order (searchParts): part j has what parts before it left,
 // and the parts after the one that used it up are not searched. Each part
-// has the whole of --max-memory, and the reported memory is the most one
-// part held: what a one-worker search holds at once. n workers hold n
-// parts at once, which together hold less than the undivided search as
-// long as no part holds more than 1/n of the states (at 6 / 8 the largest
-// holds 21 %). The checkpoint discipline, the state cache and everything
+// has the whole of --max-memory, the parts after one cut by it are not
+// searched either, and the reported memory is the most one part held:
+// what a one-worker search holds at once. n workers hold n parts at once;
+// together they stay within --max-memory, because a part that would take
+// the sum past it stops and runs again later (explore_memory.go). The checkpoint discipline, the state cache and everything
 // else of a part's search are those of the undivided one
 // (explore_search.go).
 
@@ -94,6 +94,7 @@ func searchSplit(root *World, opt ExploreOptions, shard *ExploreShard, every, wi
 	if plan.depth == 0 { // no level to deal out: the search stays undivided
 		return newExplorer(one, every, window).run(root)
 	}
+	res = nil // the dropped start's memory is free for the parts
 	return searchParts(root, opt, plan, every, window)
 }
 
@@ -114,20 +115,28 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	}
 	results := make([]*ExploreResult, exploreParts)
 	progress := newPartsProgress(opt.Progress)
-	var next atomic.Int32
+	q := newPartsQueue(min(max(opt.Workers, 1), exploreParts), opt.MaxMemory, plan.bytes())
 	var finished atomic.Int64 // states of the finished parts
 	var wg sync.WaitGroup
-	for range min(max(opt.Workers, 1), exploreParts) {
+	for range q.workers {
 		wg.Go(func() {
 			var pool []*worldBuf // the world buffers of the worker's parts, reused
-			for j := int(next.Add(1)) - 1; j < exploreParts; j = int(next.Add(1)) - 1 {
+			for j := q.take(); j >= 0; j = q.take() {
 				if finished.Load() >= int64(opt.MaxStates) {
-					break // every later part is past the budget
+					q.done(j, nil)
+					continue // every later part is past the budget
 				}
-				results[j] = runPart(roots[j], opt, plan, j, opt.MaxStates, progress.of(j), &pool, every, window)
+				r := runPart(roots[j], opt, plan, j, opt.MaxStates, progress.of(j), &pool, q.meter, every, window)
+				if r.stopped {
+					roots[j] = q.clone(root) // the run used its root up
+					q.defer_(j)              // it gave its memory back: run again later
+					continue
+				}
+				results[j] = r
 				roots[j] = nil
-				finished.Add(int64(results[j].States))
-				progress.done(j, results[j].ExploreStats)
+				finished.Add(int64(r.States))
+				progress.done(j, r.ExploreStats)
+				q.done(j, r)
 			}
 		})
 	}
@@ -135,31 +144,40 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	spent := 0
 	for j, r := range results {
 		share := opt.MaxStates - spent
-		if share <= 0 || r == nil { // r is nil only past the budget, or when interrupted
+		if share <= 0 || r == nil { // r is nil only past a budget, or when interrupted
 			results = results[:j]
 			break
 		}
 		if r.States >= share {
-			r = runPart(root.Clone(), opt, plan, j, share, nil, nil, every, window)
+			r = runPart(root.Clone(), opt, plan, j, share, nil, nil, nil, every, window)
 			if r.States >= share {
 				r.Cut = fmt.Sprintf("state budget of %d exhausted", opt.MaxStates) // not the part's share
 			}
 			results[j] = r
 		}
 		spent += r.States
+		if r.memoryCut {
+			// The memory budget ends the search here, as the state budget
+			// does: the parts after this one are not part of it.
+			results = results[:j+1]
+			break
+		}
 	}
 	return mergeParts(results)
 }
 
 // runPart runs part j of plan from root with a state budget of maxStates,
 // taking world buffers from *pool and leaving its own there, if pool is
-// set. (A buffer is overwritten whole before use, and the search counts
-// worlds by their sizes, so the reuse changes nothing it reports.)
-func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates int, progress func(ExploreStats), pool *[]*worldBuf, every, window int) *ExploreResult {
+// set, and reserving its memory from meter, if set. (A buffer is
+// overwritten whole before use, and the search counts worlds by their
+// sizes, so the reuse changes nothing it reports.)
+func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates int, progress func(ExploreStats), pool *[]*worldBuf, meter *partsMeter, every, window int) *ExploreResult {
 	opt.Shard = plan.forPart(j)
 	opt.MaxStates = maxStates
 	opt.Progress = progress
 	e := newExplorer(opt, every, window)
+	e.fixedBytes = plan.bytes()
+	e.meter, e.part = meter, j
 	if pool != nil {
 		e.pool = *pool
 	}

@@ -77,6 +77,13 @@ type explorer struct {
 	maxWorld   int64 // the largest counted world seen (the child and replay buffers)
 	frameBytes int64 // frames, alternative vectors, the path
 	peak       int64 // the most bytes counted at once
+	fixedBytes int64 // what the search holds from its start: the shard plan
+
+	// meter, if set, is the memory shared by the parts running at once
+	// (explore_memory.go); part is this search's part index there.
+	meter    *partsMeter
+	part     int
+	reserved int64 // bytes reserved from meter
 }
 
 func newExplorer(opt ExploreOptions, every, window int) *explorer {
@@ -118,6 +125,10 @@ func (e *explorer) search() {
 				return
 			default:
 			}
+		}
+		if e.meter != nil && e.meter.aborted(e.part) {
+			res.stopped = true // the part gives its memory back and runs again later
+			return
 		}
 		top := len(e.stack) - 1
 		f := &e.stack[top]
@@ -171,6 +182,21 @@ func (e *explorer) search() {
 				e.audited[t.fp] = cw.Clone()
 			}
 		}
+		if !opt.Stateless && e.visited.full() {
+			// The set must double before it takes another state: the new
+			// table is held beside the old one while the entries move,
+			// so the grown set must fit the budget with that transient.
+			if e.memory()+e.visited.growBytes() > opt.MaxMemory {
+				e.note(0)
+				e.memoryCut(t)
+				return
+			}
+			if e.note(e.visited.growBytes()); e.meter != nil && e.meter.aborted(e.part) {
+				res.stopped = true // a lower part needs the memory: give it back before growing
+				return
+			}
+			e.visited.grow()
+		}
 		if !opt.Stateless && !e.visited.add(stateKey(t.fp, t.used), budgetFaults(t.used)) {
 			res.Revisits++
 			e.drop(t.child)
@@ -194,8 +220,7 @@ func (e *explorer) search() {
 			return
 		}
 		if e.note(t.size); e.peak > opt.MaxMemory {
-			res.Complete = false
-			res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(opt.MaxMemory))
+			e.memoryCut(t)
 			return
 		}
 		if depth >= opt.MaxDepth {
@@ -207,6 +232,15 @@ func (e *explorer) search() {
 		res.MaxDepth = max(res.MaxDepth, depth)
 		e.push(t.child, t.size, t.used, t.via, f.pathHash)
 	}
+}
+
+// memoryCut ends the search at the memory budget, with the child of t
+// given back.
+func (e *explorer) memoryCut(t transition) {
+	e.drop(t.child)
+	e.res.Complete = false
+	e.res.Cut = fmt.Sprintf("memory budget of %s exhausted", FormatBytes(e.opt.MaxMemory))
+	e.res.memoryCut = true
 }
 
 // compute runs the step of level top's next alternative on a copy of its
@@ -323,12 +357,18 @@ func (e *explorer) acquire() *worldBuf {
 // note records the peak of the counted bytes, with extra bytes of a child
 // about to be kept.
 func (e *explorer) note(extra int64) {
-	e.peak = max(e.peak, e.memory()+extra)
+	if m := e.memory() + extra; m > e.peak {
+		e.peak = m
+		if e.meter != nil {
+			e.meter.reserve(e)
+		}
+	}
 }
 
 // memory is the number of bytes the search holds, counted from sizes:
-// the visited set, the stack (frames, alternative vectors, the path), the
-// worlds the levels hold and two scratch worlds (the child being stepped
+// the visited set (and, while it grows, its doubled table: see search),
+// the stack (frames, alternative vectors, the path), the shard plan's
+// prefixes, the worlds the levels hold and two scratch worlds (the child being stepped
 // and the replay buffer), each world at its counted size
 // (World.stateBytes). It does not read the Go runtime, nor the capacity of
 // buffers, so a search that hits the budget hits it at the same state on
@@ -336,7 +376,7 @@ func (e *explorer) note(extra int64) {
 // memory is larger by the runtime, the buffers' spare capacity, the
 // invariants' copies and the garbage collector's headroom.
 func (e *explorer) memory() int64 {
-	return e.visited.bytes() + e.heldBytes + 2*e.maxWorld + e.frameBytes
+	return e.visited.bytes() + e.heldBytes + 2*e.maxWorld + e.frameBytes + e.fixedBytes
 }
 
 // holdAgain gives level j back its world in the checkpoint discipline, as

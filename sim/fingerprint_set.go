@@ -43,9 +43,6 @@ func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
 		case v == 0:
 			s.slots[i] = tag | u
 			s.n++
-			if 4*s.n > 3*len(s.slots) {
-				s.grow()
-			}
 			return true
 		case v&^fingerprintUsedMask == tag:
 			if v&fingerprintUsedMask <= u {
@@ -56,6 +53,16 @@ func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
 		}
 	}
 }
+
+// full reports whether the table is loaded past 3/4 and must grow before
+// the next add. The explorer grows it (grow) only when the memory budget
+// holds the new table beside the old one, so the table never outgrows
+// the budget behind the explorer's back.
+func (s *fingerprintSet) full() bool { return 4*s.n > 3*len(s.slots) }
+
+// growBytes is what grow allocates: the doubled table, held beside the
+// old one while the entries are moved.
+func (s *fingerprintSet) growBytes() int64 { return 2 * s.bytes() }
 
 // grow doubles the table and re-inserts every entry.
 func (s *fingerprintSet) grow() {

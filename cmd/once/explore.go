@@ -152,6 +152,12 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
+	if budget, capped := memoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
+		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", sim.FormatBytes(maxMemory), sim.FormatBytes(budget))
+		maxMemory = budget
+	} else if capped {
+		maxMemory = budget // the default, capped silently: the cut names it
+	}
 	var promise sim.Promise
 	switch o.property {
 	case "exactly-once":
@@ -179,6 +185,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		set.Params[k] = v
 	}
+	if err := o.onlyKindsThatBranch(sc, &set, &kinds); err != nil {
+		return err
+	}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
@@ -201,7 +210,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
 	} else {
+		restore := limitHeap(maxMemory)
 		res, err = sim.Explore(cfg, opt)
+		restore()
 	}
 	line.end() // before any other output, interrupted or not
 	if err != nil {
@@ -226,7 +237,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
 	}
 	if !res.Holds {
-		cex, err := counterexample(cfg, promise, sc, set, res, o, stderr)
+		cex, err := minimalCounterexample(cfg, promise, sc, set, res, opt, o, stderr)
 		if err != nil {
 			return err
 		}
@@ -257,24 +268,10 @@ func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
 	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
-// counterexample turns the explorer's path into a fault plan, shrinks it,
-// and renders the shrunk run.
-func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, res *sim.ExploreResult, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
-	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
-	w, err := sim.NewWorld(cfg, rec, nil)
-	if err != nil {
-		return nil, err
-	}
-	w.Run()
-	found := rec.Faults
-	violates := func(plan []sim.Fault) bool {
-		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
-		return err == nil && v
-	}
-	plan := found
-	if violates(found) {
-		plan = sim.Shrink(found, violates)
-	}
+// counterexample renders the run of a shrunk plan (found: the faults on
+// the path the search found) as the report's counterexample; maxFaults is
+// the budget of the search that found it, for the replay line.
+func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, found, plan []sim.Fault, maxFaults int, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
 	trace := &sim.Trace{}
 	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
 	if err != nil {
@@ -309,7 +306,7 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 		cex.Replay = "once replay " + o.save
 	} else {
 		var b strings.Builder
-		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, o.maxFaults, o.faults, o.property)
+		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, maxFaults, o.faults, o.property)
 		for _, kv := range sortedSets(set.Params) {
 			fmt.Fprintf(&b, " --set %s", kv)
 		}
