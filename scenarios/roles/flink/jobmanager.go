@@ -36,6 +36,7 @@ const (
 	jobCreated int32 = iota + 1
 	jobRunning
 	jobFinished
+	jobFailed // a task rethrew a failed commit: no more checkpoints, no restart
 )
 
 // Checkpoint states.
@@ -90,7 +91,7 @@ func (j *JobManager) Timer(ctx *sim.Context, t sim.Timer) {
 		return
 	}
 	job := j.job(ctx)
-	if job.State == jobFinished {
+	if job.State == jobFinished || job.State == jobFailed {
 		return
 	}
 	if job.State == jobRunning {
@@ -111,6 +112,10 @@ func (j *JobManager) Receive(ctx *sim.Context, m sim.Message) {
 		j.register(ctx, decodeRegister(m))
 	case MsgAck:
 		j.ack(ctx, m.From == j.Source, decodeAck(m))
+	case MsgJobFailed:
+		job := j.job(ctx)
+		job.State, job.At = jobFailed, 0
+		ctx.Put(fjJob, fjRowJob, 0, job.encode())
 	case MsgCommitted:
 		c := decodeCheckpointMsg(m)
 		sink := j.sinkSeen(ctx)
@@ -141,6 +146,9 @@ func (j *JobManager) register(ctx *sim.Context, r register) {
 	// Fail over: a new attempt, every task restarts from the latest
 	// completed checkpoint.
 	job.Attempt++
+	if job.State == jobFailed {
+		return
+	}
 	if job.State != jobFinished {
 		job.State = jobRunning
 	}

@@ -28,6 +28,7 @@ var (
 	MsgAck          = roles.Message("checkpoint-ack")      // task → job manager: my snapshot for checkpoint n
 	MsgComplete     = roles.Message("checkpoint-complete") // job manager → sink: notifyCheckpointComplete(n)
 	MsgCommitted    = roles.Message("committed")           // sink → job manager: everything up to n is committed
+	MsgJobFailed    = roles.Message("job-failed")          // sink → job manager: a rethrown failed commit fails the job (registered last: no digest moves)
 	TimerCheckpoint = roles.Timer("checkpoint-interval")   // the job manager triggers a checkpoint
 	TimerEmit       = roles.Timer("emit")                  // the source emits its next record
 	TimerRegister   = roles.Timer("register-retry")        // the sink repeats its registration

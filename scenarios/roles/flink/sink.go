@@ -24,6 +24,18 @@ import (
 // acknowledges barriers with no state: whatever it wrote after the
 // restored checkpoint is written again by the replay.
 //
+// A commit that finds its transaction gone (db-commit-failed: the database
+// aborted it on its timeout) is handled as FailOnFailedCommit says. By
+// default the sink logs it and goes on, as Flink's Kafka connector does
+// (FlinkKafkaProducer.recoverAndCommit catches the InvalidTxnStateException
+// or ProducerFencedException and logs a warning): the records of that
+// transaction are lost, silently. With FailOnFailedCommit it rethrows, as
+// the generic TwoPhaseCommitSinkFunction.recoverAndCommitInternal does
+// unless ignoreFailuresAfterTransactionTimeout() was called: the job fails
+// (here at once, as with a restart strategy that allows no restart — with
+// restarts it would restore the same checkpoint and fail the same way),
+// and the sink writes nothing more: the loss is loud.
+//
 // Its task manager keeps one durable thing, a boot count, so the job
 // manager can tell a restart from a repeated registration.
 //
@@ -40,7 +52,14 @@ type Sink struct {
 	DB         sim.NodeID
 	RetryAfter sim.Time
 	Operator   int32 // operatorNone, operatorCheckpointed or operatorUnmanaged
+
+	FailOnFailedCommit bool        // rethrow a failed commit: the job fails
+	jobStatus          sim.TableID // the job-status table (only with FailOnFailedCommit)
 }
+
+// jobFailed is the job-status row's state once a failed commit failed the
+// job.
+const jobFailedRow int32 = 1
 
 // Kinds of operator state of the sink.
 const (
@@ -77,7 +96,20 @@ func (s *Sink) tables() []sim.TableSpec {
 	if s.Operator != operatorNone {
 		t = append(t, sim.TableSpec{Name: operatorTableName, Durable: s.Operator == operatorUnmanaged, Traced: true})
 	}
+	if s.FailOnFailedCommit {
+		s.jobStatus = sim.TableID(len(t))
+		t = append(t, sim.TableSpec{Name: "job-status", Durable: true, Traced: true, States: []string{"", "FAILED"}})
+	}
 	return t
+}
+
+// failed reports whether a failed commit has failed the job.
+func (s *Sink) failed(ctx *sim.Context) bool {
+	if !s.FailOnFailedCommit {
+		return false
+	}
+	r, _ := ctx.Get(s.jobStatus, 1, 0)
+	return r.State == jobFailedRow
 }
 
 // counted is the operator state: records counted so far.
@@ -106,6 +138,9 @@ func (s *Sink) register(ctx *sim.Context) {
 
 // Start counts the boot and registers with the job manager.
 func (s *Sink) Start(ctx *sim.Context) {
+	if s.failed(ctx) {
+		return
+	}
 	b, _ := ctx.Get(fkBoots, 1, 0)
 	b.Value++
 	ctx.Put(fkBoots, 1, 0, b)
@@ -114,16 +149,25 @@ func (s *Sink) Start(ctx *sim.Context) {
 
 // Timer repeats the registration until a deployment arrives.
 func (s *Sink) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind == TimerRegister && s.state(ctx).Attempt == 0 {
+	if t.Kind == TimerRegister && s.state(ctx).Attempt == 0 && !s.failed(ctx) {
 		s.register(ctx)
 	}
 }
 
 // Receive handles deployment, the stream and the commit notifications.
 func (s *Sink) Receive(ctx *sim.Context, m sim.Message) {
+	if s.failed(ctx) {
+		return // the job has failed: nothing runs
+	}
 	r := s.state(ctx)
 	twoPC := ctx.Semantics() == sim.Transactional
 	switch m.Kind {
+	case kafka.MsgDBCommitFailed:
+		if s.FailOnFailedCommit {
+			ctx.Put(s.jobStatus, 1, 0, sim.Record{State: jobFailedRow, Value: kafka.DecodeDBCommit(m).Txn})
+			ctx.Send(s.JobManager, sim.Message{Kind: MsgJobFailed, Key: kafka.DecodeDBCommit(m).Txn})
+		}
+		// Otherwise logged and ignored: the transaction's records are lost.
 	case MsgDeploy:
 		s.deploy(ctx, decodeDeploy(m), r, twoPC)
 	case MsgRecord:
@@ -251,15 +295,18 @@ var (
 	flinkSinkRetry      = roles.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed")
 	flinkSinkOperator   = roles.Enum("operator", "none", []string{"none", "checkpointed", "unmanaged"},
 		"a running count of the records it handles: none, Flink state in the checkpoint, or kept outside it")
+	flinkSinkOnFailedCommit = roles.Enum("on-failed-commit", "log", []string{"log", "fail"},
+		"a commit whose transaction the database already aborted: log it and go on (FlinkKafkaProducer.recoverAndCommit), or rethrow and fail the job (TwoPhaseCommitSinkFunction.recoverAndCommitInternal without ignoreFailuresAfterTransactionTimeout)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "flink-sink",
 		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
-		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry, flinkSinkOperator},
+		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry, flinkSinkOperator, flinkSinkOnFailedCommit},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &Sink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a)}
+			s := &Sink{JobManager: flinkSinkJobmanager.Get(a), Source: flinkSinkSource.Get(a), DB: flinkSinkDB.Get(a), RetryAfter: flinkSinkRetry.Get(a),
+				FailOnFailedCommit: flinkSinkOnFailedCommit.Get(a) == "fail"}
 			switch flinkSinkOperator.Get(a) {
 			case "checkpointed":
 				s.Operator = operatorCheckpointed

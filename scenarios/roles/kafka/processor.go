@@ -39,6 +39,11 @@ type Processor struct {
 	Batch       int64
 	Timeout     sim.Time
 	Heartbeat   sim.Time // 0: no consumer group protocol (it owns the input from the start)
+	// OffsetsOutside commits the consumed offsets outside the transaction
+	// (commitSync after commitTransaction) instead of sending them into it
+	// (sendOffsetsToTransaction): a crash between the two replays records
+	// whose outputs are already committed.
+	OffsetsOutside bool
 }
 
 // Processor phases: what it is waiting for.
@@ -156,7 +161,7 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 		ctx.Send(p.Broker, m.encode())
 	case kpCommitOffsets:
 		gen := p.generation(ctx)
-		if txnMode(ctx) {
+		if txnMode(ctx) && !p.OffsetsOutside {
 			ctx.Send(p.Broker, txnOffsets{PID: prod.PID, Epoch: epoch, Position: run.Position, Corr: corr, Generation: int32(gen)}.encode())
 		} else {
 			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr, Generation: gen}.encode())
@@ -226,6 +231,10 @@ func (p *Processor) next(ctx *sim.Context) {
 	r := p.run(ctx)
 	if int64(r.InTxn) < p.Batch && r.Position <= int64(ctx.Ops()) {
 		p.request(ctx, kpFetch)
+		return
+	}
+	if txnMode(ctx) && p.OffsetsOutside {
+		p.request(ctx, kpEndTxn) // the offsets follow the commit, outside it
 		return
 	}
 	if !txnMode(ctx) {
@@ -341,7 +350,7 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		a := decodeOffsetAck(m)
-		if !txnMode(ctx) {
+		if !txnMode(ctx) || p.OffsetsOutside {
 			switch {
 			case a.Err != 0:
 				p.reinit(ctx) // the group moved on: rejoin
@@ -372,6 +381,14 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		p.put(ctx, kpProducer, clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}.encode())
+		if r.Phase == kpEndTxn && p.OffsetsOutside {
+			// Outputs committed, position not committed yet.
+			if ctx.CrashPoint(PointBeforeCommit, nil) {
+				return
+			}
+			p.request(ctx, kpCommitOffsets)
+			return
+		}
 		if r.Phase == kpEndTxn {
 			p.begin(ctx)
 			return
@@ -411,19 +428,21 @@ var (
 	kafkaProcessorDB          = roles.OptionalNode("db", "an external database also written for every record (outside the transaction)")
 	kafkaProcessorBatch       = roles.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
 	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
-	kafkaProcessorHeartbeat   = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
+	kafkaProcessorOffsets     = roles.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
+		"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)")
+	kafkaProcessorHeartbeat = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-processor",
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat},
+		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
-				Heartbeat: kafkaProcessorHeartbeat.Get(a),
+				Heartbeat: kafkaProcessorHeartbeat.Get(a), OffsetsOutside: kafkaProcessorOffsets.Get(a) == "commit-sync",
 			}
 			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
 			return p, kafkaProcessorTables()

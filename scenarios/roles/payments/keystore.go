@@ -22,6 +22,8 @@ import (
 //   - db-lock is SET key holder NX PX ttl: granted (OK) when the key is
 //     absent or its lock has expired, held (nil) otherwise — nothing more,
 //     as Redis answers (redis.io/commands/set): no fencing token;
+//   - db-update-if-version writes the row's next version only if its
+//     version is the expected one (optimistic concurrency; absent is 0);
 //   - db-next-token increments the store's counter and answers its new
 //     value: a store used as a fencing-token counter (a ZooKeeper zxid, an
 //     etcd revision, a database sequence), a node of its own.
@@ -116,6 +118,13 @@ func (s *KeyStore) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		s.put(ctx, call.Key, m.Op, lock)
 		s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreInserted, State: keyLocked})
+	case MsgDBVersioned:
+		if int64(call.Status) != row.Value { // absent: version 0
+			s.reply(ctx, m, MsgDBVersionedOK, StoreCall{Key: call.Key, Status: StoreConflict, State: row.State, Value: row.Value})
+			return
+		}
+		s.put(ctx, call.Key, m.Op, storeRow{State: roles.KeyCompleted, Value: row.Value + 1})
+		s.reply(ctx, m, MsgDBVersionedOK, StoreCall{Key: call.Key, Status: StoreFound, State: roles.KeyCompleted, Value: row.Value + 1})
 	case MsgDBNext:
 		s.reply(ctx, m, MsgDBNextOK, StoreCall{Key: call.Key, Status: StoreFound, Value: s.next(ctx)})
 	}

@@ -11,6 +11,14 @@ var (
 	MsgLedgerResult = roles.Message("ledger-result") // ledger → worker: 200 applied, 409 fenced off (a newer token was seen)
 
 	TimerLockRetry = roles.Timer("lock-retry") // a worker that found the job's lock held asks again
+
+	// PointAfterCheck is where a worker without a lock (NoLock) stands
+	// between finding the job not done and writing it. It reuses the name
+	// after-lock: registering a new point name shifts the numbers of the
+	// points registered after it, and today's trace digests depend on
+	// those numbers (idempotent-consumer-dedup amo moved when it was
+	// "after-check").
+	PointAfterCheck = PointAfterLock
 )
 
 // LockedWorker is one replica of a job runner: every replica's scheduler
@@ -38,6 +46,12 @@ type LockedWorker struct {
 	Interval  sim.Time
 	TTL       sim.Time
 	Retry     sim.Time
+	// NoLock skips the lock: the worker writes as soon as it finds the job
+	// not done (two reconcilers without a lease).
+	NoLock bool
+	// StartDelay shifts this replica's schedule (a second reconciler that
+	// runs a little later).
+	StartDelay sim.Time
 }
 
 // jobKey and doneKey are the key-store rows of job op: its lock, and the
@@ -49,7 +63,7 @@ func doneKey(op sim.OpID) int64 { return 2_000_000 + int64(op) }
 // fires every job.
 func (w *LockedWorker) Start(ctx *sim.Context) {
 	for op := 1; op <= ctx.Ops(); op++ {
-		ctx.After(sim.Time(op-1)*w.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op), Attempt: 1})
+		ctx.After(w.StartDelay+sim.Time(op-1)*w.Interval, sim.Timer{Kind: roles.TimerStartOp, Op: sim.OpID(op), Attempt: 1})
 	}
 }
 
@@ -67,6 +81,13 @@ func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
 	case MsgDBGot:
 		if got := DecodeStoreCall(m); got.Status == StoreFound && got.State == roles.KeyCompleted {
 			return // the job ran
+		}
+		if w.NoLock {
+			if ctx.CrashPoint(PointAfterCheck, &m) {
+				return
+			}
+			ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op)}.Encode(envelope{Kind: MsgLedgerWrite, Op: m.Op, Attempt: m.Attempt}))
+			return
 		}
 		e.Kind = MsgDBLock
 		ctx.Send(w.Store, StoreCall{Key: jobKey(m.Op), Status: int32(ctx.Self()), Payload: int64(w.TTL)}.Encode(e))
@@ -107,6 +128,8 @@ var (
 	lockedWorkerLedger   = roles.Node("ledger", "the ledger the job writes to (role fenced-ledger)")
 	lockedWorkerInterval = roles.Duration("interval", "100ms", "time between two jobs")
 	lockedWorkerTTL      = roles.Duration("ttl", "1s", "the lock's expiry (SET … PX ttl)")
+	lockedWorkerLock     = roles.Enum("lock", "on", []string{"on", "off"}, "take the job's lock (SET NX PX ttl) before writing, or write as soon as the job is found not done")
+	lockedWorkerDelay    = roles.Duration("start-delay", "0", "how much later than (op-1)·interval this replica fires each job")
 	lockedWorkerRetry    = roles.Duration("retry", "300ms", "how long a worker that found the lock held waits before it asks again")
 )
 
@@ -114,12 +137,13 @@ func init() {
 	roles.Register(&roles.Role{
 		Name:    "locked-worker",
 		Doc:     "a job runner replica: takes the job's lock (SET NX PX) in the key store, a fencing token from a separate counter, writes to the ledger with it, marks the job done",
-		Options: []roles.Option{lockedWorkerStore, lockedWorkerTokens, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry},
+		Options: []roles.Option{lockedWorkerStore, lockedWorkerTokens, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry, lockedWorkerLock, lockedWorkerDelay},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			tokens, hasTokens := lockedWorkerTokens.Get(a)
 			return &LockedWorker{
 				Store: lockedWorkerStore.Get(a), Tokens: tokens, HasTokens: hasTokens, Ledger: lockedWorkerLedger.Get(a),
 				Interval: lockedWorkerInterval.Get(a), TTL: lockedWorkerTTL.Get(a), Retry: lockedWorkerRetry.Get(a),
+				NoLock: lockedWorkerLock.Get(a) == "off", StartDelay: lockedWorkerDelay.Get(a),
 			}, nil
 		},
 	})

@@ -30,6 +30,12 @@ var (
 var (
 	MsgDBNext   = roles.Message("db-next-token")        // INCR the counter: the next fencing token
 	MsgDBNextOK = roles.Message("db-next-token-result") // 200, with the token (greater than every token before it)
+
+	// Optimistic concurrency: UPDATE … SET version = v+1 WHERE key = K AND
+	// version = v (an absent row is version 0), the commit of a closure
+	// that read version v.
+	MsgDBVersioned   = roles.Message("db-update-if-version")        // write if the row's version (Value) is the expected one (Status)
+	MsgDBVersionedOK = roles.Message("db-update-if-version-result") // 200 written, 409 a newer version is there (serialization failure)
 )
 
 // Reply statuses of the key store.
