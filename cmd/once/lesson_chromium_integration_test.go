@@ -85,10 +85,6 @@ func survivors(profile string) []string {
 	return out
 }
 
-var (
-	mermaidCodeRE = regexp.MustCompile(`(?s)<code class="language-mermaid"[^>]*>(.*?)</code>`)
-	roleRE        = regexp.MustCompile(`aria-roledescription="([a-z]+)"`)
-)
 
 // The pack's HTML pages, opened in headless Chromium with mermaid.js from
 
