@@ -85,7 +85,6 @@ func survivors(profile string) []string {
 	return out
 }
 
-
 // The pack's HTML pages, opened in headless Chromium with mermaid.js from
 
 // offline are the flags that take Chromium off the network: every host
