@@ -16,6 +16,7 @@ import (
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
+	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/sim"
 )
 
@@ -31,8 +32,10 @@ var (
 // Russian columns, the terms the course keeps in English, and every word
 // in backquotes) and from the code's identifiers: scenario, node,
 // message, timer, sink, crash point, table and state names, parameters
-// and their values, metrics, invariants, semantics, fault kinds and every
-// command's flags.
+// and their values, metrics, invariants, semantics, fault kinds, the
+// message and record fields a trace names, the HTTP paths the stories
+// name, the course's step and run ids, every command's flags and the
+// values and syntax their help lists (text|json|trace, name=value).
 func keptWords(t *testing.T) map[string]bool {
 	t.Helper()
 	kept := map[string]bool{}
@@ -103,6 +106,16 @@ func keptWords(t *testing.T) map[string]bool {
 			add(ty.Field(i).Name)
 		}
 	}
+	c, err := course.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range c.Steps { // the course's ids: steps and runs
+		add(st.ID)
+		for _, r := range st.Runs {
+			add(r.ID)
+		}
+	}
 	for _, s := range []sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent, sim.Transactional} {
 		add(s.String())
 		add(s.Alias())
@@ -169,7 +182,8 @@ func englishOnly(t *testing.T, kept map[string]bool) map[string]bool {
 }
 
 // The Romanian and Russian outputs a student reads — run, its trace,
-// explain and the lesson — hold no English word outside the glossary's
+// explain, the lesson and the lesson pack's pages (its matrix excerpt
+// aside: the matrix's own output) — hold no English word outside the glossary's
 // kept terms and the code's identifiers.
 func TestNoEnglishLeftInTranslations(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
@@ -183,9 +197,26 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 			{"run", "double-billing", "--semantics", "idem", "--format", "trace"},
 			{"explain", "double-billing"},
 			{"lesson", "--plain", "--steps", "1,3", "--student", "ada"},
+			{"pack"},
 		} {
 			args := append(slices.Clone(args), "--lang", l)
 			_, out, _ := executeWithInput(args, "a\nb\nc\nd\na\n")
+			if args[0] == "pack" { // the lesson pack's pages, both editions
+				dir := filepath.Join(t.TempDir(), "pack")
+				if code, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--steps", "1,3", "--student", "ada", "--lang", l}, ""); code != 0 {
+					t.Fatalf("lesson --out: %s", stderr)
+				}
+				pages, _ := filepath.Glob(filepath.Join(dir, "*", "0*.md"))
+				out = ""
+				for _, p := range pages {
+					data, _ := os.ReadFile(p)
+					out += string(data)
+				}
+				// The matrix excerpt is the matrix command's (see its own
+				// translation); the pack's text is what is scanned here.
+				out = regexp.MustCompile(`(?s)## [^\n]*once matrix[^\n]*\n.*?\n## `).ReplaceAllString(out, "## ")
+				out = regexp.MustCompile(`\]\([^)]*\)`).ReplaceAllString(out, "]") // link targets: file names`
+			}
 			leaks := map[string]int{}
 			out = strings.ReplaceAll(out, "ada", "") // the student's name
 			if l == "ro" {
