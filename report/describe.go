@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
 
@@ -64,59 +65,61 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	}
 	m := &e.Msg
 	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
+	w := wordsOfTrace()
 	switch e.Kind {
 	case sim.EvSend:
-		return fmt.Sprintf("%-9s send     → %-9s %s", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.send, peer, msgLabel(topo, m))
 	case sim.EvDeliver:
-		return fmt.Sprintf("%-9s deliver  ← %-9s %s", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %-8s ← %-9s %s", node, w.deliver, peer, msgLabel(topo, m))
 	case sim.EvDrop:
-		return fmt.Sprintf("%-9s DROP(%s) → %s %s", node, e.Reason, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %s(%s) → %s %s", node, w.drop, w.reason(e.Reason), peer, msgLabel(topo, m))
 	case sim.EvDuplicate:
-		return fmt.Sprintf("%-9s DUPLICATE → %s %s", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %s → %s %s", node, w.duplicate, peer, msgLabel(topo, m))
 	case sim.EvSlow:
-		return fmt.Sprintf("%-9s SLOW     → %-9s %s", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.slow, peer, msgLabel(topo, m))
 	case sim.EvLate:
-		return fmt.Sprintf("%-9s LATE     → %-9s %s", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.late, peer, msgLabel(topo, m))
 	case sim.EvPreempt:
-		return fmt.Sprintf("%-9s PREEMPT  → %-9s %s held back: other handlers run first", node, peer, msgLabel(topo, m))
+		return fmt.Sprintf("%-9s %-8s → %-9s %s %s", node, w.preempt, peer, msgLabel(topo, m), w.heldBack)
 	case sim.EvTimerFire:
-		s := fmt.Sprintf("%-9s timer    %s %s #%d", node, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
+		s := fmt.Sprintf("%-9s %-8s %s %s #%d", node, w.timer, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
 		if m.Status != 0 { // the timer's phase (sim.Timer.Phase)
-			s += fmt.Sprintf(" phase %d", m.Status)
+			s += fmt.Sprintf(" %s %d", w.phase, m.Status)
 		}
 		return s
 	case sim.EvCrash:
-		s := fmt.Sprintf("%-9s CRASH    at %s", node, topo.PointName(sim.PointID(e.Label)))
+		s := fmt.Sprintf("%-9s %-8s %s %s", node, w.crash, w.at, topo.PointName(sim.PointID(e.Label)))
 		if m.Op != 0 {
 			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
 		}
 		return s
 	case sim.EvRestart:
-		return fmt.Sprintf("%-9s RESTART  durable state kept, volatile state lost", node)
+		return fmt.Sprintf("%-9s %-8s %s", node, w.restart, w.restarted)
 	case sim.EvPause:
-		s := fmt.Sprintf("%-9s PAUSE    at %s for %s, all state kept", node, topo.PointName(sim.PointID(e.Label)), sim.Time(m.Value))
+		s := fmt.Sprintf("%-9s %-8s %s %s %s", node, w.pause, w.at, topo.PointName(sim.PointID(e.Label)),
+			lang.Current().Tf(traceID+"pause_for", map[string]any{"For": sim.Time(m.Value).String()}))
 		if m.Op != 0 {
 			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
 		}
 		return s
 	case sim.EvResume:
-		return fmt.Sprintf("%-9s RESUME   held sends, queued deliveries and timers run now", node)
+		return fmt.Sprintf("%-9s %-8s %s", node, w.resume, w.resumed)
 	case sim.EvStoreGet:
 		if !e.Found {
-			return fmt.Sprintf("%-9s get      %s[%d] → not found", node, table(), m.Key)
+			return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, w.get, table(), m.Key, w.notFound)
 		}
-		return fmt.Sprintf("%-9s get      %s[%d] → %s", node, table(), m.Key, recordLabel(topo, e))
+		return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, w.get, table(), m.Key, recordLabel(topo, e))
 	case sim.EvStorePut:
-		return fmt.Sprintf("%-9s put      %s[%d] = %s", node, table(), m.Key, recordLabel(topo, e))
+		return fmt.Sprintf("%-9s %-8s %s[%d] = %s", node, w.put, table(), m.Key, recordLabel(topo, e))
 	case sim.EvStoreDelete:
 		if e.Found {
-			return fmt.Sprintf("%-9s expire   %s[%d] (its time to live is over)", node, table(), m.Key)
+			return fmt.Sprintf("%-9s %-8s %s[%d] %s", node, w.expire, table(), m.Key, w.expired)
 		}
-		return fmt.Sprintf("%-9s delete   %s[%d]", node, table(), m.Key)
+		return fmt.Sprintf("%-9s %-8s %s[%d]", node, w.deleted, table(), m.Key)
 	case sim.EvEffect:
-		return fmt.Sprintf("%-9s EFFECT   %s %s value=%d", node, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+		return fmt.Sprintf("%-9s %-8s %s %s value=%d", node, w.effect, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
 	case sim.EvOutcome:
-		return fmt.Sprintf("%-9s outcome  %s status=%d value=%d", node, m.Op, m.Status, m.Value)
+		return fmt.Sprintf("%-9s %-8s %s status=%d value=%d", node, w.out, m.Op, m.Status, m.Value)
 	}
 	return fmt.Sprintf("%-9s %s", node, e.Kind)
 }
@@ -127,8 +130,25 @@ func WriteTimeline(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 	var b strings.Builder
 	for i := range events {
 		e := &events[i]
-		fmt.Fprintf(&b, "%8s  %s\n", e.At, Describe(topo, e))
+		fmt.Fprintf(&b, "%8s  %s\n", TimeWords(e.At), Describe(topo, e))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// TimeWords is a virtual time as the current language writes it: "481ms"
+// and "62s" in English (the trace's contract), the number, a space and
+// the language's unit otherwise ("481 мс", "62 s").
+func TimeWords(t sim.Time) string {
+	s := t.String()
+	l := lang.Current()
+	if l == lang.English {
+		return s
+	}
+	for _, unit := range []string{"ms", "s"} {
+		if n, ok := strings.CutSuffix(s, unit); ok && n != "" && strings.Trim(n, "0123456789.") == "" {
+			return n + " " + l.Unit(unit, n)
+		}
+	}
+	return s
 }

@@ -60,6 +60,25 @@ var claimWords = map[string]string{
 	"violation":                        "claim.violation",
 }
 
+// claimShortID prefixes the short words of a claim.
+const claimShortID = "claim.short."
+
+// ClaimsShort is claims as the expect rows write them ("≥1 dup"), with
+// the words translated in Romanian and Russian ("≥1 дубликат"); the
+// bounds (≤1, =1, ≥1) stay.
+func ClaimsShort(claims string) string {
+	if lang.Current() == lang.English {
+		return claims
+	}
+	f := strings.Fields(claims)
+	for i, c := range f {
+		if _, ok := claimWords[c]; ok && !strings.ContainsAny(c, "=≤≥") {
+			f[i] = lang.T(claimShortID + c)
+		}
+	}
+	return strings.Join(f, " ")
+}
+
 // ClaimsInWords renders claims ("≥1 dup") as a sentence.
 func ClaimsInWords(claims string) string {
 	var parts []string
@@ -115,7 +134,7 @@ func WriteExplainText(w io.Writer, d ExplainDoc) error {
 				if e.Variant != "" {
 					label = lang.Tf("explain.with", map[string]any{"Variant": e.Variant}) + ":"
 				}
-				line := fmt.Sprintf("%s %s — %s", label, e.Claims, ClaimsInWords(e.Claims))
+				line := fmt.Sprintf("%s %s — %s", label, ClaimsShort(e.Claims), ClaimsInWords(e.Claims))
 				if e.Note != "" {
 					line += " (" + e.Note + ")"
 				}
@@ -172,7 +191,7 @@ func WriteExplainMarkdown(w io.Writer, d ExplainDoc) error {
 				if e.Variant != "" {
 					label = lang.Tf("explain.with_md", map[string]any{"Variant": "`" + e.Variant + "`"})
 				}
-				fmt.Fprintf(&b, "- %s: **%s** — %s", label, e.Claims, ClaimsInWords(e.Claims))
+				fmt.Fprintf(&b, "- %s: **%s** — %s", label, ClaimsShort(e.Claims), ClaimsInWords(e.Claims))
 				if e.Note != "" {
 					fmt.Fprintf(&b, " (%s)", e.Note)
 				}

@@ -206,7 +206,12 @@ func StatusText(o *sim.Outcome) string {
 	return o.Status.String()
 }
 
-func unfinishedText(status, end string) string { return status + " (unfinished: " + end + ")" }
+func unfinishedText(status, end string) string {
+	if lang.Current() == lang.English {
+		return status + " (unfinished: " + end + ")" // the English reports' wording, unchanged
+	}
+	return lang.Tf("claim.unfinished", map[string]any{"Status": lang.Word("verdict", status), "End": lang.Word("fault", end)})
+}
 
 // DigestString formats a trace digest as 16 hex digits.
 func DigestString(d sim.Digest) string { return fmt.Sprintf("%016x", uint64(d)) }

@@ -340,7 +340,7 @@ func TestTranslatedScreens(t *testing.T) {
 		l     lang.Lang
 		wants []string
 	}{
-		{lang.Romanian, []string{"încălcarea 1/1", "debitat de două ori", "promisiunea proprie", "ajutor", "EFECT"}},
+		{lang.Romanian, []string{"încălcarea 1/1", "taxată de două ori", "garanția semanticii", "ajutor", "EFECT"}},
 		{lang.Russian, []string{"нарушение 1/1", "помощь", "ЭФФЕКТ", "сбои"}},
 	} {
 		lang.Set(c.l)

@@ -76,7 +76,7 @@ func TestRunAndListTranslated(t *testing.T) {
 		}
 	}
 	out, _, _ = runLang(t, "list", "--lang", "ro")
-	if !strings.Contains(out, "gateway-ul face charge") {
+	if !strings.Contains(out, "gateway-ul taxează cardul") {
 		t.Errorf("list --lang ro: summary not Romanian:\n%s", out)
 	}
 }

@@ -22,6 +22,7 @@ type lessonOptions struct {
 	steps   string
 	student string
 	result  string
+	slides  bool
 }
 
 func newLessonCmd() *cobra.Command {
@@ -49,16 +50,20 @@ success rate of every question.
 On a terminal it opens an interactive screen; --plain (and any output that
 is not a terminal) makes it a line quiz that reads one answer per line from
 standard input — a number or a letter —, so it works over ssh and from a
-file of answers. --out DIR writes the lesson pack for an instructor instead:
-one Markdown page (and its HTML twin) per step, with diagrams, commands,
-the questions and the answers in a "For the teacher" section.`,
+file of answers. --out DIR writes the lesson pack for an instructor instead,
+in two editions: student/ (story, commands, diagrams, questions) and
+teacher/ (the same with the outcomes, the answers, "For the teacher" and
+the timing of a 90-minute class), one Markdown page and its HTML twin per
+step; the diagrams are the project's own SVG, one per semantics, and no
+page loads anything from the network. --slides adds slides/, the
+diagrams as 16:9 pages.`,
 		Args: cobra.NoArgs,
 		Example: `  once lesson
   once lesson --plain --lang ro
   once lesson --plain --from outbox < answers.txt
   once lesson --plain --student ada --result ada.json
   once lesson grade ada.json bogdan.json chen.json
-  once lesson --out pack --lang ro`,
+  once lesson --out pack --lang ro --slides`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLesson(o, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
@@ -70,6 +75,7 @@ the questions and the answers in a "For the teacher" section.`,
 	cmd.Flags().StringVar(&o.steps, "steps", "", "only these steps: numbers or ids, comma-separated")
 	cmd.Flags().StringVar(&o.student, "student", "", "run every step on this student's own seed (the text says which)")
 	cmd.Flags().StringVar(&o.result, "result", "", "with the line quiz: write the answers and the score to FILE (JSON)")
+	cmd.Flags().BoolVar(&o.slides, "slides", false, "with --out: add slides/, the diagrams as 16:9 pages (1920×1080, text at least 18 px)")
 	cmd.AddCommand(newLessonGradeCmd())
 	return cmd
 }
@@ -95,10 +101,10 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 		if o.result != "" {
 			return usageErr("--result: only with the line quiz, not with --out")
 		}
-		return writeLessonPack(c, steps, o.out, o.force, out)
+		return writeLessonPack(c, steps, o.out, o.force, o.slides, out)
 	}
-	if o.force {
-		return usageErr("--force: only with --out DIR")
+	if o.force || o.slides {
+		return usageErr("--force and --slides: only with --out DIR")
 	}
 	if o.plain || !isTerminal(out) {
 		return runPlainLesson(c, steps, o.result, in, out)

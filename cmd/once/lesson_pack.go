@@ -18,7 +18,7 @@ const lessonMatrixSeeds = 100
 
 // writeLessonPack renders the pack of the given steps and puts it in dir
 // at once (see lessonview.WritePack).
-func writeLessonPack(c *course.Course, steps []int, dir string, force bool, out io.Writer) error {
+func writeLessonPack(c *course.Course, steps []int, dir string, force, slides bool, out io.Writer) error {
 	var views []*lessonview.StepView
 	for _, i := range steps {
 		v, err := lessonview.Build(c, i)
@@ -27,7 +27,7 @@ func writeLessonPack(c *course.Course, steps []int, dir string, force bool, out 
 		}
 		views = append(views, v)
 	}
-	files, err := lessonview.Pack(views, lessonMatrix)
+	files, err := lessonview.Pack(views, lessonMatrix, slides)
 	if err != nil {
 		return err
 	}

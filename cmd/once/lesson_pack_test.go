@@ -26,13 +26,15 @@ func writeTestPack(t *testing.T, l lang.Lang) string {
 var (
 	mdLinkRE   = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	htmlLinkRE = regexp.MustCompile(`(?:href|src)="([^"]+)"`)
-	mermaidRE  = regexp.MustCompile("(?s)```mermaid\n(.*?)```")
+	// remoteRE finds anything a page could fetch from the network.
+	remoteRE = regexp.MustCompile(`(?i)(?:src|href)\s*=\s*"(?:https?:)?//|<script|@import|url\(\s*["']?(?:https?:)?//`)
 )
 
-// Every relative link of every page (Markdown and HTML) names a file the
-// pack wrote; the index lists every step's page in the course's order;
-// every page has its questions, its Mermaid blocks and the teacher's
-// answers.
+// Every relative link of every page (Markdown and HTML) of both editions
+// names a file the pack wrote; each edition's index lists every step's
+// page in the course's order; no HTML page loads anything (no script, no
+// remote URL); the teacher's pages answer every question and time the
+// class, the student's pages hold no answer.
 func TestLessonPackLinks(t *testing.T) {
 	c, err := course.Load()
 	if err != nil {
@@ -40,53 +42,73 @@ func TestLessonPackLinks(t *testing.T) {
 	}
 	for _, l := range []lang.Lang{lang.English, lang.Romanian} {
 		dir := writeTestPack(t, l)
-		pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
-		htmls, _ := filepath.Glob(filepath.Join(dir, "*.html"))
-		if len(pages) != len(c.Steps)+1 || len(htmls) != len(pages) {
-			t.Fatalf("%s: %d Markdown and %d HTML pages, want %d each", l, len(pages), len(htmls), len(c.Steps)+1)
-		}
 		links := 0
-		for _, p := range append(pages, htmls...) {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
+		for _, edition := range []string{"student", "teacher"} {
+			pages, _ := filepath.Glob(filepath.Join(dir, edition, "*.md"))
+			htmls, _ := filepath.Glob(filepath.Join(dir, edition, "*.html"))
+			if len(pages) != len(c.Steps)+1 || len(htmls) != len(pages) {
+				t.Fatalf("%s %s: %d Markdown and %d HTML pages, want %d each", l, edition, len(pages), len(htmls), len(c.Steps)+1)
 			}
-			re := mdLinkRE
-			if strings.HasSuffix(p, ".html") {
-				re = htmlLinkRE
+			for _, p := range append(pages, htmls...) {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				re := mdLinkRE
+				if strings.HasSuffix(p, ".html") {
+					re = htmlLinkRE
+					if m := remoteRE.Find(data); m != nil {
+						t.Errorf("%s %s/%s loads something: %q", l, edition, filepath.Base(p), m)
+					}
+				}
+				for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+					target := m[1]
+					if strings.HasPrefix(target, "#") {
+						continue
+					}
+					links++
+					if _, err := os.Stat(filepath.Join(filepath.Dir(p), filepath.FromSlash(target))); err != nil {
+						t.Errorf("%s: %s/%s: link %s does not resolve", l, edition, filepath.Base(p), target)
+					}
+				}
 			}
-			for _, m := range re.FindAllStringSubmatch(string(data), -1) {
-				target := m[1]
-				if strings.Contains(target, "://") || strings.HasPrefix(target, "#") {
-					continue
+			index, _ := os.ReadFile(filepath.Join(dir, edition, "index.md"))
+			last := -1
+			steps := slices.DeleteFunc(pages, func(p string) bool { return filepath.Base(p) == "index.md" })
+			for i, s := range c.Steps {
+				page := filepath.Base(steps[i])
+				at := strings.Index(string(index), "("+page+")")
+				if !strings.HasSuffix(page, "-"+s.ID+".md") || at < last {
+					t.Errorf("%s %s: index: step %d (%s) missing or out of order", l, edition, i+1, s.ID)
 				}
-				links++
-				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(target))); err != nil {
-					t.Errorf("%s: %s: link %s does not resolve", l, filepath.Base(p), target)
+				last = at
+				data, _ := os.ReadFile(steps[i])
+				text := string(data)
+				if strings.Contains(text, "```mermaid") {
+					t.Errorf("%s: %s/%s has a Mermaid block (drawn by a script, not offline)", l, edition, page)
 				}
+				if n := strings.Count(text, "](../diagrams/"); n < 2 {
+					t.Errorf("%s: %s/%s shows %d diagrams, want one per semantics of its runs", l, edition, page, n)
+				}
+				teacher := "## " + l.T("lesson.teacher")
+				answers := strings.Count(text, "**"+l.T("lesson.answer")+":")
+				switch edition {
+				case "teacher":
+					if !strings.Contains(text, teacher) || answers != len(s.Questions) {
+						t.Errorf("%s: %s: the teacher's section does not answer its %d questions", l, page, len(s.Questions))
+					}
+				case "student":
+					if strings.Contains(text, teacher) || answers != 0 {
+						t.Errorf("%s: student/%s holds answers", l, page)
+					}
+				}
+			}
+			if edition == "teacher" && !strings.Contains(string(index), l.Tf("lesson.timing", map[string]any{"N": 90})) {
+				t.Errorf("%s: the teacher's index does not time the 90-minute class", l)
 			}
 		}
-		if links < 4*len(c.Steps) {
+		if links < 8*len(c.Steps) {
 			t.Errorf("%s: only %d relative links: is the pattern stale?", l, links)
-		}
-		index, _ := os.ReadFile(filepath.Join(dir, "index.md"))
-		last := -1
-		for i, s := range c.Steps {
-			page := filepath.Base(pages[i])
-			at := strings.Index(string(index), "("+page+")")
-			if !strings.HasSuffix(page, "-"+s.ID+".md") || at < last {
-				t.Errorf("%s: index: step %d (%s) missing or out of order", l, i+1, s.ID)
-			}
-			last = at
-			data, _ := os.ReadFile(pages[i])
-			text := string(data)
-			if n := len(mermaidRE.FindAllString(text, -1)); n == 0 {
-				t.Errorf("%s: %s has no Mermaid block", l, page)
-			}
-			teacher := "## " + l.T("lesson.teacher")
-			if !strings.Contains(text, teacher) || strings.Count(text[strings.Index(text, teacher):], "**"+l.T("lesson.answer")+":") != len(s.Questions) {
-				t.Errorf("%s: %s: the teacher's section does not answer its %d questions", l, page, len(s.Questions))
-			}
 		}
 	}
 }
@@ -117,7 +139,7 @@ func TestLessonPackRefusesNonEmpty(t *testing.T) {
 	if _, err := os.Stat(mine); err == nil {
 		t.Error("--force kept the old contents")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "01-double-billing.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "student", "01-double-billing.md")); err != nil {
 		t.Error(err)
 	}
 	entries, _ := os.ReadDir(parent)

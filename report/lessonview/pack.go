@@ -13,14 +13,8 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
-	"github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/sim"
 )
-
-// MermaidScript is where the pack's HTML pages load mermaid.js from to
-// draw their sequence diagrams (Markdown viewers such as GitHub's draw
-// the Markdown pages' Mermaid blocks themselves).
-const MermaidScript = "https://cdn.jsdelivr.net/npm/mermaid@12.3.0/dist/mermaid.min.js"
 
 // A PackFile is one file of the lesson pack: its path relative to the
 // pack's root (slash-separated) and its contents.
@@ -32,41 +26,91 @@ type PackFile struct {
 // Matrix returns the Markdown excerpt of `once matrix` for a scenario.
 type Matrix func(scenario string) (string, error)
 
-// Pack renders the lesson pack of the given steps: index.md, one page per
-// step (NN-id.md), the HTML twin of every page, and the space-time
-// diagrams the pages show (NN-id.RUN.svg). matrix supplies each
-// scenario's matrix excerpt.
-func Pack(views []*StepView, matrix Matrix) ([]PackFile, error) {
+// The pack's two editions: the student's handout (story, commands,
+// diagrams, questions) and the teacher's (the same with each run's
+// outcome, the answers and the why in "For the teacher", the matrix
+// excerpt and the timing of a 90-minute class).
+const (
+	Student = "student"
+	Teacher = "teacher"
+)
+
+// ClassMinutes is the length of the class the teacher's edition times.
+const ClassMinutes = 90
+
+// Pack renders the lesson pack of the given steps: index.md (the two
+// editions), and in student/ and teacher/ an index, one page per step
+// (NN-id.md) and the HTML twin of every page; the space-time diagrams
+// the pages show, one SVG per semantics drawn at full width (diagrams/,
+// shared by both editions). No page loads anything from the network:
+// the diagrams are the project's own SVG, drawn when the pack is written.
+// matrix supplies each scenario's matrix excerpt; slides adds the
+// diagrams as 16:9 slides (see Slides).
+func Pack(views []*StepView, matrix Matrix, slides bool) ([]PackFile, error) {
 	var files []PackFile
 	add := func(path string, data []byte) { files = append(files, PackFile{Path: path, Data: data}) }
-	var index strings.Builder
-	fmt.Fprintf(&index, "# %s\n\n%s\n\n", lang.T("lesson.index_title"), lang.T("lesson.index_intro"))
-	for i, v := range views {
-		name := PageName(v)
-		fmt.Fprintf(&index, "%d. [%s](%s.md) ([HTML](%s.html))\n", v.Number, v.Title, name, name)
-		var prev, next string
-		if i > 0 {
-			prev = PageName(views[i-1])
-		}
-		if i+1 < len(views) {
-			next = PageName(views[i+1])
-		}
-		page, svgs, err := stepPage(v, prev, next, matrix)
+	diagrams := map[string][]Diagram{}
+	for _, v := range views {
+		ds, err := StepDiagrams(v)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range svgs {
-			add(s.Path, s.Data)
+		diagrams[v.ID] = ds
+		for _, d := range ds {
+			add("diagrams/"+d.File, d.SVG)
 		}
-		add(name+".md", []byte(page))
-		h, err := htmlTwin(v.Title, page)
-		if err != nil {
-			return nil, err
-		}
-		add(name+".html", h)
 	}
-	add("index.md", []byte(index.String()))
-	h, err := htmlTwin(lang.T("lesson.index_title"), index.String())
+	if slides {
+		sl, err := Slides(views, diagrams)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, sl...)
+	}
+	minutes := timing(views)
+	for _, edition := range []string{Student, Teacher} {
+		var index strings.Builder
+		intro := map[string]string{Student: lang.T("lesson.index_intro_student"), Teacher: lang.T("lesson.index_intro_teacher")}[edition]
+		fmt.Fprintf(&index, "# %s\n\n%s\n\n", lang.T("lesson.index_title"), intro)
+		for i, v := range views {
+			name := PageName(v)
+			fmt.Fprintf(&index, "%d. [%s](%s.md) ([HTML](%s.html))", v.Number, v.Title, name, name)
+			if edition == Teacher {
+				fmt.Fprintf(&index, " — %s", lang.Tf("lesson.minutes", map[string]any{"N": minutes[i]}))
+			}
+			index.WriteString("\n")
+			var prev, next string
+			if i > 0 {
+				prev = PageName(views[i-1])
+			}
+			if i+1 < len(views) {
+				next = PageName(views[i+1])
+			}
+			page, err := stepPage(v, prev, next, matrix, diagrams[v.ID], edition, minutes[i])
+			if err != nil {
+				return nil, err
+			}
+			add(edition+"/"+name+".md", []byte(page))
+			h, err := htmlTwin(v.Title, page)
+			if err != nil {
+				return nil, err
+			}
+			add(edition+"/"+name+".html", h)
+		}
+		if edition == Teacher {
+			fmt.Fprintf(&index, "\n%s\n", lang.Tf("lesson.timing", map[string]any{"N": ClassMinutes}))
+		}
+		add(edition+"/index.md", []byte(index.String()))
+		h, err := htmlTwin(lang.T("lesson.index_title"), index.String())
+		if err != nil {
+			return nil, err
+		}
+		add(edition+"/index.html", h)
+	}
+	root := fmt.Sprintf("# %s\n\n- [%s](student/index.md) ([HTML](student/index.html))\n- [%s](teacher/index.md) ([HTML](teacher/index.html))\n",
+		lang.T("lesson.index_title"), lang.T("lesson.edition_student"), lang.T("lesson.edition_teacher"))
+	add("index.md", []byte(root))
+	h, err := htmlTwin(lang.T("lesson.index_title"), root)
 	if err != nil {
 		return nil, err
 	}
@@ -74,13 +118,66 @@ func Pack(views []*StepView, matrix Matrix) ([]PackFile, error) {
 	return files, nil
 }
 
+// timing shares a 90-minute class among the steps by their questions (a
+// step of four questions gets more time than one of two), in whole
+// minutes that add up to ClassMinutes less 10 for the opening and the
+// wrap-up.
+func timing(views []*StepView) []int {
+	const reserved = 10
+	weight := 0
+	for _, v := range views {
+		weight += len(v.Questions) + 1
+	}
+	out := make([]int, len(views))
+	left := ClassMinutes - reserved
+	for i, v := range views {
+		out[i] = (ClassMinutes - reserved) * (len(v.Questions) + 1) / max(weight, 1)
+		left -= out[i]
+	}
+	for i := 0; left > 0 && len(out) > 0; i = (i + 1) % len(out) {
+		out[i]++
+		left--
+	}
+	return out
+}
+
 // PageName is the file name of a step's page, without extension.
 func PageName(v *StepView) string { return fmt.Sprintf("%02d-%s", v.Number, v.ID) }
 
-// stepPage writes one step's Markdown page and the SVG files it links.
-func stepPage(v *StepView, prev, next string, matrix Matrix) (string, []PackFile, error) {
+// A Diagram is one semantics of one run of a step, drawn on its own.
+type Diagram struct {
+	Run, File, Caption string
+	SVG                []byte
+}
+
+// StepDiagrams draws every run of a step, one SVG per semantics, in the
+// order the step shows them: the broken variant and its fix one after
+// the other, each at the page's full width.
+func StepDiagrams(v *StepView) ([]Diagram, error) {
+	var out []Diagram
+	for _, r := range v.Runs {
+		res := v.Results[r.ID]
+		for _, sr := range res.Runs {
+			o := sr.Outcome
+			title := fmt.Sprintf("%s: %s\n%s", o.Semantics, OutcomeWords(res.Scenario, o), report.PromiseText(o))
+			events, note := report.FocusEvents(sr.Trace.Events, focusOps(o))
+			if note != "" {
+				title += "\n" + note
+			}
+			var b bytes.Buffer
+			if err := svg.WritePanels(&b, []svg.Panel{{Topology: sr.Config.Topology, Events: events, Title: title}}); err != nil {
+				return nil, fmt.Errorf("lesson pack: %s: %w", res.Spec.ID, err)
+			}
+			out = append(out, Diagram{Run: r.ID, File: fmt.Sprintf("%s.%s.%s.svg", PageName(v), r.ID, o.Semantics.Alias()),
+				Caption: fmt.Sprintf("%s — %s", r.Command, o.Semantics), SVG: b.Bytes()})
+		}
+	}
+	return out, nil
+}
+
+// stepPage writes one step's Markdown page in an edition.
+func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram, edition string, minutes int) (string, error) {
 	var b strings.Builder
-	name := PageName(v)
 	fmt.Fprintf(&b, "# %s · %s\n\n", lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}), v.Title)
 	nav := []string{fmt.Sprintf("[%s](index.md)", lang.T("lesson.back"))}
 	if prev != "" {
@@ -89,7 +186,14 @@ func stepPage(v *StepView, prev, next string, matrix Matrix) (string, []PackFile
 	if next != "" {
 		nav = append(nav, fmt.Sprintf("[%s](%s.md)", lang.T("lesson.next_page"), next))
 	}
-	fmt.Fprintf(&b, "%s\n\n## %s\n\n", strings.Join(nav, " · "), lang.T("lesson.story"))
+	fmt.Fprintf(&b, "%s\n\n", strings.Join(nav, " · "))
+	if edition == Teacher {
+		fmt.Fprintf(&b, "*%s*\n\n", lang.Tf("lesson.minutes", map[string]any{"N": minutes}))
+	}
+	if v.Student != "" {
+		fmt.Fprintf(&b, "%s\n\n", SeedLine(v))
+	}
+	fmt.Fprintf(&b, "## %s\n\n", lang.T("lesson.story"))
 	for _, s := range v.Stories {
 		fmt.Fprintf(&b, "### `%s` — %s\n\n%s\n\n**%s.** %s\n\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), oneLine(s.Watch))
 	}
@@ -106,38 +210,29 @@ func stepPage(v *StepView, prev, next string, matrix Matrix) (string, []PackFile
 		fmt.Fprintf(&b, "%s --format trace\n", r.Command)
 	}
 	b.WriteString("```\n\n")
-	var svgs []PackFile
 	fmt.Fprintf(&b, "## %s\n\n", lang.T("lesson.diagrams"))
 	for _, r := range v.Runs {
-		res := v.Results[r.ID]
-		file := name + "." + r.ID + ".svg"
-		data, err := runSVG(res)
-		if err != nil {
-			return "", nil, err
-		}
-		svgs = append(svgs, PackFile{Path: file, Data: data})
-		fmt.Fprintf(&b, "`%s`\n\n", r.Command)
-		for _, l := range r.Lines {
-			fmt.Fprintf(&b, "- %s\n", l)
-		}
-		fmt.Fprintf(&b, "\n![%s](%s)\n\n", r.Command, file)
-	}
-	fmt.Fprintf(&b, "## %s\n\n", lang.T("lesson.sequence"))
-	for _, r := range v.Runs {
-		res := v.Results[r.ID]
-		for _, sr := range res.Runs {
-			fmt.Fprintf(&b, "### %s — `%s`\n\n```mermaid\n", sr.Outcome.Semantics, r.Command)
-			if err := report.WriteMermaidFocus(&b, sr.Config.Topology, sr.Trace.Events, focusOps(sr.Outcome)); err != nil {
-				return "", nil, err
+		fmt.Fprintf(&b, "### `%s`\n\n", r.Command)
+		if edition == Teacher {
+			for _, l := range r.Lines {
+				fmt.Fprintf(&b, "- %s\n", l)
 			}
-			b.WriteString("```\n\n")
+			b.WriteString("\n")
 		}
+		for _, d := range diagrams {
+			if d.Run == r.ID {
+				fmt.Fprintf(&b, "![%s](../diagrams/%s)\n\n", d.Caption, d.File)
+			}
+		}
+	}
+	if edition != Teacher {
+		return b.String(), nil
 	}
 	fmt.Fprintf(&b, "## %s\n\n", lang.T("lesson.matrix"))
 	for _, s := range v.Stories {
 		m, err := matrix(s.Scenario)
 		if err != nil {
-			return "", nil, err
+			return "", err
 		}
 		fmt.Fprintf(&b, "```sh\nonce matrix %s --seeds 100\n```\n\n%s\n", s.Scenario, strings.TrimSpace(m)+"\n")
 	}
@@ -146,33 +241,7 @@ func stepPage(v *StepView, prev, next string, matrix Matrix) (string, []PackFile
 		fmt.Fprintf(&b, "%d. %s  \n   **%s: %c) %s**  \n   %s (%s): %s\n\n", j+1, q.Text, lang.T("lesson.answer"),
 			'a'+q.Answer, q.Choices[q.Answer], lang.T("lesson.why"), q.Semantics, oneLine(q.Why))
 	}
-	return b.String(), svgs, nil
-}
-
-// runSVG draws one run's semantics side by side on one time axis, the
-// way `once run --format svg` does.
-func runSVG(res *lesson.Result) ([]byte, error) {
-	var panels []svg.Panel
-	for _, sr := range res.Runs {
-		o := sr.Outcome
-		title := fmt.Sprintf("%s: %s\n%s", o.Semantics, OutcomeWords(res.Scenario, o), report.PromiseText(o))
-		events, note := report.FocusEvents(sr.Trace.Events, focusOps(o))
-		if note != "" {
-			title += "\n" + note
-		}
-		panels = append(panels, svg.Panel{Topology: sr.Config.Topology, Events: events, Title: title})
-	}
-	var b bytes.Buffer
-	var err error
-	if len(panels) == 1 {
-		err = svg.WritePanels(&b, panels)
-	} else {
-		err = svg.WriteColumns(&b, fmt.Sprintf("%s · seed %d", res.Scenario.Name, res.Spec.Seed), panels)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lesson pack: %s: %w", res.Spec.ID, err)
-	}
-	return b.Bytes(), nil
+	return b.String(), nil
 }
 
 // focusOps are the operations a long diagram keeps: those that did not end
@@ -192,8 +261,8 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 var mdLink = regexp.MustCompile(`href="([^":]+)\.md"`)
 
 // htmlTwin renders a page's Markdown as a standalone HTML page: links to
-// other pages point at their HTML twins, and mermaid.js draws every
-// Mermaid block.
+// other pages point at their HTML twins; no script, no web font, nothing
+// loaded from the network (a classroom projector, an exam room).
 func htmlTwin(title, md string) ([]byte, error) {
 	var body bytes.Buffer
 	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert([]byte(md), &body); err != nil {
@@ -211,19 +280,13 @@ body { font-family: sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 
 table { border-collapse: collapse; font-size: 0.85rem; }
 th, td { border: 1px solid #bbb; padding: 0.2rem 0.4rem; }
 pre { background: #f5f5f5; padding: 0.5rem; overflow-x: auto; }
-img { max-width: 100%%; border: 1px solid #ddd; }
-code.language-mermaid { background: white; }
+img { width: 100%%; height: auto; border: 1px solid #ddd; }
 </style>
 </head>
 <body>
 %s
-<script src="%s"></script>
-<script>
-mermaid.initialize({startOnLoad: false});
-mermaid.run({querySelector: "code.language-mermaid"});
-</script>
 </body>
 </html>
-`, lang.Current(), html.EscapeString(title), out, MermaidScript)
+`, lang.Current(), html.EscapeString(title), out)
 	return b.Bytes(), nil
 }

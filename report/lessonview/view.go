@@ -147,7 +147,7 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 
 // OutcomeWords is what the operations of o came to in the scenario's
 // words, in the current language: "1 charged once ✓ · 2 charged twice ✗",
-// "nedebitat: 1 ✗ · debitat o dată: 2 ✓".
+// "netaxată: 1 ✗ · taxată o dată: 2 ✓".
 func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 	w := report.OutcomeWords(sc.Outcome)
 	tr := func(s string) string { return lang.Word("outcome", s) }
@@ -159,7 +159,7 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 	add := func(n int, word, mark string) {
 		if n > 0 {
 			// as the summary table does: a label before the count in
-			// Romanian and Russian ("debitat o dată: 2 ✓")
+			// Romanian and Russian ("taxată o dată: 2 ✓")
 			parts = append(parts, lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": word, "Mark": mark}))
 		}
 	}

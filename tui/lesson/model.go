@@ -29,7 +29,8 @@ type Model struct {
 	given         []int // the answers to the current step's questions
 	revealed      bool
 	finished      bool
-	scroll        int // first line shown of the body
+	story         bool // asking: the story and what to watch fill the body (s toggles)
+	scroll        int  // first line shown of the body
 	right, asked  int
 	width, height int
 	err           error
@@ -43,7 +44,7 @@ func New(c *course.Course, steps []int) Model {
 
 // enter builds the step at position pos and asks its first question.
 func (m Model) enter(pos int) Model {
-	m.pos, m.question, m.cursor, m.revealed, m.scroll = pos, 0, 0, false, 0
+	m.pos, m.question, m.cursor, m.revealed, m.scroll, m.story = pos, 0, 0, false, 0, false
 	if pos >= len(m.steps) {
 		m.finished = true
 		return m
@@ -80,9 +81,26 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 	if m.err != nil || m.finished {
 		return m, nil
 	}
+	if !m.revealed && m.story {
+		switch k {
+		case "s", "enter":
+			m.story, m.scroll = false, 0
+		case "down", "j":
+			m.scroll++
+		case "up", "k":
+			m.scroll = max(0, m.scroll-1)
+		case "pgdown", "space":
+			m.scroll += max(1, m.bodyRoom()-1)
+		case "pgup":
+			m.scroll = max(0, m.scroll-max(1, m.bodyRoom()-1))
+		}
+		return m, nil
+	}
 	if !m.revealed {
 		n := len(m.view.Questions[m.question].Choices)
 		switch {
+		case k == "s":
+			m.story, m.scroll = true, 0
 		case k == "up" || k == "k":
 			m.cursor = (m.cursor + n - 1) % n
 		case k == "down" || k == "j" || k == "tab":
@@ -149,8 +167,11 @@ func (m Model) View() tea.View {
 func (m Model) Screen() string {
 	score := lang.Tf("lesson.score", map[string]any{"Right": m.right, "Asked": m.asked})
 	keys := lang.T("lesson.keys")
-	if m.revealed {
+	switch {
+	case m.revealed:
 		keys = lang.T("lesson.keys_reveal")
+	case m.story:
+		keys = lang.T("lesson.keys_story")
 	}
 	keys = faintStyle.Render(truncate(keys, m.width))
 	var title, body string
@@ -161,15 +182,18 @@ func (m Model) Screen() string {
 		title, body = "once lesson", lang.T("lesson.done")
 	default:
 		title = lang.Tf("lesson.step_of", map[string]any{"N": m.view.Number, "Total": m.view.Total}) + " · " + m.view.Title
-		if m.revealed {
+		switch {
+		case m.revealed:
 			body = m.revealBody()
-		} else {
+		case m.story:
+			body = m.storyBody()
+		default:
 			body = m.askBody()
 		}
 	}
 	lines := strings.Split(wrap(body, m.width), "\n")
 	room := m.bodyRoom()
-	if m.revealed && !m.finished {
+	if (m.revealed || m.story) && !m.finished {
 		start := min(m.scroll, max(0, len(lines)-room))
 		lines = lines[start:]
 	} else if len(lines) > room { // asking: keep the question and its choices in view
@@ -182,6 +206,19 @@ func (m Model) Screen() string {
 		lines = append(lines, "")
 	}
 	return titleStyle.Render(truncate(title, m.width)) + "\n\n" + strings.Join(lines, "\n") + "\n" + score + "\n" + keys
+}
+
+// storyBody is the step's story and what to watch, for every scenario
+// it runs: reachable at any time while answering (s).
+func (m Model) storyBody() string {
+	var b strings.Builder
+	if m.view.Student != "" {
+		fmt.Fprintf(&b, "%s\n\n", lessonview.SeedLine(m.view))
+	}
+	for _, s := range m.view.Stories {
+		fmt.Fprintf(&b, "%s — %s\n\n%s\n\n%s:\n%s\n\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func (m Model) askBody() string {

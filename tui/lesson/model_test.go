@@ -112,3 +112,38 @@ func TestLessonModelFitsTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// At 80×24 the story and what to watch stay reachable while answering:
+// s shows them (scrolling to their end), s again goes back to the
+// question, the answer so far kept.
+func TestLessonStoryReachableAt80x24(t *testing.T) {
+	c, err := course.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(c, []int{0})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = next.(Model)
+	m, _ = press(m, "b", "enter") // question 1 answered, question 2 asked
+	s := screen(m)
+	if strings.Contains(s, "What to watch") {
+		t.Fatalf("the question screen already shows what to watch: is the test stale?\n%s", s)
+	}
+	m, _ = press(m, "s")
+	s = screen(m)
+	if !strings.Contains(s, m.view.Stories[0].Summary[:30]) || strings.Count(s, "\n")+1 != 24 {
+		t.Fatalf("s does not show the story at 80×24:\n%s", s)
+	}
+	watched := false
+	for i := 0; i < 60 && !watched; i++ {
+		watched = strings.Contains(screen(m), "What to watch") && strings.Contains(screen(m), "Count charges")
+		m, _ = press(m, "down")
+	}
+	if !watched {
+		t.Fatal("scrolling the story never reached what to watch")
+	}
+	m, _ = press(m, "s")
+	if s := screen(m); !strings.Contains(s, "Predict before you run · 1 of 4 answered") {
+		t.Fatalf("s did not go back to question 2:\n%s", s)
+	}
+}

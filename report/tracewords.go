@@ -1,0 +1,51 @@
+package report
+
+import (
+	"sync"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/sim"
+)
+
+// traceWords are the words of the text trace (Describe) in one language:
+// the verb column and the few phrases after it. In English they are the
+// trace's own words, byte for byte (the golden traces); in Romanian and
+// Russian a student reads them in the course's words, message kinds, node
+// and table names staying as they are.
+type traceWords struct {
+	send, deliver, drop, duplicate, slow, late, preempt, heldBack        string
+	timer, phase, crash, at, restart, restarted, pause, pauseFor, resume string
+	resumed, get, put, expire, expired, deleted, notFound, effect, out   string
+	english                                                              bool
+}
+
+// traceID prefixes the message ids of the trace's words.
+const traceID = "trace."
+
+var traceWordCache sync.Map // lang.Lang → *traceWords
+
+// wordsOfTrace are the trace's words in the current language.
+func wordsOfTrace() *traceWords {
+	l := lang.Current()
+	if w, ok := traceWordCache.Load(l); ok {
+		return w.(*traceWords)
+	}
+	t := func(id string) string { return l.T(traceID + id) }
+	w := &traceWords{send: t("send"), deliver: t("deliver"), drop: t("drop"), duplicate: t("duplicated"), slow: t("slowed"),
+		late: t("held_late"), preempt: t("preempted"), heldBack: t("held_back"), timer: t("timer"), phase: t("phase"),
+		crash: t("crashed"), at: t("at"), restart: t("restart"), restarted: t("restarted"), pause: t("paused"),
+		pauseFor: t("pause_for"), resume: t("resume"), resumed: t("resumed"), get: t("get"), put: t("put"),
+		expire: t("expire"), expired: t("expired"), deleted: t("delete"), notFound: t("not_found"),
+		effect: t("effect"), out: t("outcome"), english: l == lang.English}
+	traceWordCache.Store(l, w)
+	return w
+}
+
+// reason is a drop's reason as the trace says it: the English identifier
+// (loss, partition, down) in English, the course's words otherwise.
+func (w *traceWords) reason(r sim.DropReason) string {
+	if w.english {
+		return r.String()
+	}
+	return DropReasonWords(r)
+}
