@@ -7,32 +7,60 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: all build test test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
 build:
 	$(GO) build -o bin/once ./cmd/once
 
-# The test command of the README and of CI: formatting, vet, every test.
-test:
+# The test command of the README and of CI: formatting, vet, every unit
+# test. Fast (no process, browser, database or scheduler is started): the
+# tests that start them are integration tests, run by test-integration.
+test: test-split
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags integration ./...
 	$(GO) test -count=1 ./...
+
+# The integration tests: lab nodes in Python and Go, the TUI in tmux, the
+# lesson pack in Chromium, live mode on SQLite and PostgreSQL, the deploy/
+# recipes (and a real Slurm cluster where ONCE_TEST_SLURM is set, as
+# .ci/run sets it). They live in *_integration_test.go files built with
+# -tags integration, and their names start with TestIntegration.
+test-integration: test-split
+	$(GO) test -count=1 -tags integration -run '^TestIntegration' ./...
 	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The split's rule, checked before either test target: an integration
+# test file carries the build tag and holds only TestIntegration tests,
+# and no other test file declares one.
+test-split:
+	@bad=0; for f in $$(git ls-files '*_integration_test.go'); do \
+	  if [ "$$(head -1 $$f)" != "//go:build integration" ]; then echo "$$f: first line must be //go:build integration"; bad=1; fi; \
+	  if grep -n '^func Test' $$f | grep -v '^[0-9]*:func TestIntegration\|^[0-9]*:func TestMain(' ; then echo "$$f: its tests must be named TestIntegration…"; bad=1; fi; \
+	done; \
+	for f in $$(git ls-files '*_test.go' | grep -v '_integration_test.go$$'); do \
+	  if grep -n '^func TestIntegration' $$f; then echo "$$f: a TestIntegration test belongs in a *_integration_test.go file"; bad=1; fi; \
+	done; exit $$bad
 
 test-short:
 	$(GO) test -short ./...
 
-# Refresh the golden scripts under testdata/ (CLI outputs and canonical
-# traces); review the diff before committing.
+# Refresh the golden files (CLI outputs, canonical traces, pinned digests
+# and explore verdicts, SVG diagrams, TUI screens); review the diff before
+# committing. The pinned digests refuse to move with an unchanged trace
+# unless sim.DigestFormat was bumped.
 update:
 	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
 	$(GO) test ./cmd/once/ -run 'TestLessonPlain$$' -rewrite
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
+	$(GO) test ./scenarios/fileschema/ -run TestReference -rewrite
+	$(GO) test ./report/svg/ -run 'TestSVGGolden|TestSweepSVGGolden' -update-svg
+	$(GO) test ./tui/ -run TestScreensGolden -rewrite
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out
@@ -73,8 +101,23 @@ clean:
 spin-compare:
 	GO=$(GO) bash testdata/spin/compare.sh
 
+# Lab exploration with a Python node (issue 20): the idempotent Python
+# starter on double-billing, 2 operations, at most 3 faults, with python3
+# as found on PATH; prints the statistics and the wall time. Not CI.
+.PHONY: bench-lab
+bench-lab:
+	GO=$(GO) bash bench/lab.sh
+
 # The SimPy model of double-billing (bench/simpy_double_billing.py, needs
 # Debian's python3-simpy3) beside once matrix --workers 1 on the same
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.
 bench-peer:
 	GO=$(GO) bash bench/peer.sh
+
+# Live mode against the simulator, per operation, on every supported
+# scenario and variant over SEEDS seeds, on SQLite and (ONCE_TEST_POSTGRES)
+# PostgreSQL: writes docs/live-agreement.md. Starts processes; not CI
+# (CI runs TestIntegrationAgreementSubset).
+SEEDS ?= 20
+live-agreement:
+	$(GO) run ./live/agreement -seeds $(SEEDS) -out docs/live-agreement.md

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -40,62 +41,82 @@ type Client struct {
 	HTTP        *http.Client
 	Decider     *Decider
 	Node        sim.NodeID // the client's node, for outcome events
+	// KeyPrefix starts every Idempotency-Key: a run of its own against a
+	// service that keeps its keys from run to run (--target).
+	KeyPrefix string
 }
 
 // Run runs every operation and returns when each has its final answer or
-// has stopped trying, or when ctx ends.
+// has stopped trying, or when ctx ends. Every attempt is sent at the time
+// the simulator's client sends it — operation op at (op-1)·Interval, a
+// retry Timeout after the attempt before — measured from the run's start,
+// and carries that time (HeaderSentAt): the fault layer delays it from
+// there, so requests that arrive together in the simulator arrive
+// together here, in the simulator's order.
 func (c *Client) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for op := 1; op <= c.Ops; op++ {
 		wg.Add(1)
 		go func(op int32) {
 			defer wg.Done()
-			if !sleepCtx(ctx, time.Duration(op-1)*c.Interval) {
-				return
-			}
 			c.operation(ctx, op)
 		}(int32(op))
 	}
 	wg.Wait()
 }
 
-// key returns the Idempotency-Key of an attempt, "" for none.
-func (c *Client) key(op, attempt int32) string {
+// sleepUntil waits until the run's offset at; false when ctx ends first.
+func (c *Client) sleepUntil(ctx context.Context, at time.Duration) bool {
+	return sleepCtx(ctx, time.Until(c.Decider.At(at)))
+}
+
+// key returns the Idempotency-Key of an attempt, "" for none, and the
+// simulator's number for that key (its client's: 1 000 000 + op, or the
+// tuple key of op and attempt).
+func (c *Client) key(op, attempt int32) (string, int64) {
 	switch {
 	case !roles.Idempotent(c.Semantics):
-		return ""
+		return "", 0
 	case c.KeyPerTry:
-		return fmt.Sprintf("pay-op-%d-attempt-%d", op, attempt)
+		return fmt.Sprintf("%spay-op-%d-attempt-%d", c.KeyPrefix, op, attempt), roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 	case c.ReuseFirst:
-		return "pay-op-1"
+		return c.KeyPrefix + "pay-op-1", simKeyBase + 1
 	}
-	return fmt.Sprintf("pay-op-%d", op)
+	return fmt.Sprintf("%spay-op-%d", c.KeyPrefix, op), simKeyBase + int64(op)
 }
+
+// simKeyBase is the simulator's http-client's first key, less one.
+const simKeyBase = 1_000_000
 
 func (c *Client) operation(ctx context.Context, op int32) {
 	final := make(chan struct{})
 	var once sync.Once
 	var requests sync.WaitGroup
-	post := func(attempt int32) {
+	post := func(attempt int32, at time.Duration) {
 		requests.Add(1)
 		go func() {
 			defer requests.Done()
-			if c.post(ctx, op, attempt) {
+			if c.post(ctx, op, attempt, at) {
 				once.Do(func() { close(final) })
 			}
 		}()
 	}
+	at := time.Duration(op-1) * c.Interval
+	if !c.sleepUntil(ctx, at) {
+		return
+	}
 	clicks := max(c.Clicks, 1)
 	for a := int32(1); a < clicks; a++ {
-		post(a) // the double click: more copies at once, one retry timer
+		post(a, at) // the double click: more copies at once, one retry timer
 	}
 	for attempt := clicks; ; attempt++ {
-		post(attempt)
+		post(attempt, at)
 		last := c.Semantics == sim.AtMostOnce || (c.MaxAttempts > 0 && attempt >= c.MaxAttempts) || attempt >= attemptCap
 		if last {
 			break
 		}
-		t := time.NewTimer(c.Timeout)
+		at += c.Timeout
+		t := time.NewTimer(time.Until(c.Decider.At(at)))
 		select {
 		case <-final:
 		case <-ctx.Done():
@@ -109,7 +130,7 @@ func (c *Client) operation(ctx context.Context, op int32) {
 }
 
 // post sends one attempt and reports whether its answer was final.
-func (c *Client) post(ctx context.Context, op, attempt int32) bool {
+func (c *Client) post(ctx context.Context, op, attempt int32, at time.Duration) bool {
 	body, _ := json.Marshal(paymentRequest{Amount: roles.Payload(sim.OpID(op))})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+PathPayments, bytes.NewReader(body))
 	if err != nil {
@@ -117,7 +138,10 @@ func (c *Client) post(ctx context.Context, op, attempt int32) bool {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	setIdentity(req.Header, op, attempt)
-	if k := c.key(op, attempt); k != "" {
+	c.Decider.sent.sent(op, attempt)
+	req.Header.Set(HeaderSentAt, strconv.FormatInt(at.Microseconds(), 10))
+	if k, id := c.key(op, attempt); k != "" {
+		c.Decider.SetKeyID(k, id)
 		req.Header.Set(HeaderIdempotencyKey, k)
 	}
 	resp, err := c.HTTP.Do(req)
@@ -128,7 +152,7 @@ func (c *Client) post(ctx context.Context, op, attempt int32) bool {
 	var pr paymentResponse
 	readJSON(resp.Body, &pr)
 	if resp.StatusCode == http.StatusConflict || resp.StatusCode == http.StatusAccepted || resp.StatusCode >= 500 {
-		return false // in flight, or a failure: the retry timer will ask again
+		return false // in flight, not now (503), or a failure: the retry timer will ask again
 	}
 	c.Decider.Record(sim.Event{Kind: sim.EvOutcome, Node: c.Node, Peer: sim.NoNode,
 		Msg: sim.Message{Op: sim.OpID(op), Attempt: attempt, Value: pr.TxnID, Status: int32(resp.StatusCode)}})

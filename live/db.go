@@ -2,10 +2,8 @@ package live
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -94,7 +92,10 @@ func Open(dsn string) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("live: open postgres: %w", err)
 		}
+		// Idle connections are kept: a connection opened per statement
+		// costs more than a store timeout on a loaded machine.
 		db.SetMaxOpenConns(8)
+		db.SetMaxIdleConns(8)
 		return &DB{DB: db, Dialect: Postgres}, nil
 	}
 	db, err := sql.Open("sqlite", sqliteDSN(dsn))
@@ -102,6 +103,7 @@ func Open(dsn string) (*DB, error) {
 		return nil, fmt.Errorf("live: open sqlite %s: %w", dsn, err)
 	}
 	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
 	return &DB{DB: db, Dialect: SQLite}, nil
 }
 
@@ -146,51 +148,56 @@ func (d *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Effects counts the charges on the gateway's ledger per operation: the
-// verdict's one source of effects.
-func (d *DB) Effects(ctx context.Context) (map[int32]int32, error) {
-	rows, err := d.Query(ctx, "SELECT op, count(*) FROM charges GROUP BY op ORDER BY op")
+// Effects lists the charges on the gateway's ledger per operation, as
+// transaction ids in the order they were made: the verdict's one source of
+// effects (SELECT op, id FROM charges ORDER BY id).
+func (d *DB) Effects(ctx context.Context) (map[int32][]int64, error) {
+	rows, err := d.Query(ctx, "SELECT op, id FROM charges ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("live: count charges: %w", err)
 	}
 	defer rows.Close()
-	out := map[int32]int32{}
+	out := map[int32][]int64{}
 	for rows.Next() {
-		var op, n int64
-		if err := rows.Scan(&op, &n); err != nil {
+		var op, id int64
+		if err := rows.Scan(&op, &id); err != nil {
 			return nil, fmt.Errorf("live: count charges: %w", err)
 		}
-		out[int32(op)] = int32(n)
+		out[int32(op)] = append(out[int32(op)], id+firstTxn)
 	}
 	return out, rows.Err()
 }
 
 // postgresSchema creates a fresh schema for one run in the PostgreSQL
-// database dsn and returns the DSN that uses it (search_path) and a
-// function that drops it. Runs sharing one database never see each other's
-// rows.
-func postgresSchema(ctx context.Context, dsn string) (string, func(), error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", nil, fmt.Errorf("live: schema name: %w", err)
+// database dsn, named after the owner pid (after sweeping the schemas of
+// this machine's runs whose owner is gone), and returns the DSN that uses
+// it (search_path) and a function that drops it, retried. Runs sharing one
+// database never see each other's rows.
+func postgresSchema(ctx context.Context, dsn string, pid int) (string, func(), error) {
+	schema, err := schemaName(pid)
+	if err != nil {
+		return "", nil, err
 	}
-	schema := "once_live_" + hex.EncodeToString(b[:])
 	admin, err := Open(dsn)
 	if err != nil {
 		return "", nil, err
 	}
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+	cctx, cancel := context.WithTimeout(ctx, lostAfter+2*time.Second)
+	defer cancel()
+	if _, err := SweepSchemas(cctx, admin); err != nil {
 		admin.Close()
-		return "", nil, fmt.Errorf("live: create schema in %s: %w", redact(dsn), err)
+		return "", nil, fmt.Errorf("live: %s: %v", redact(dsn), firstLine(err))
+	}
+	if _, err := admin.ExecContext(cctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("live: create schema in %s: %v", redact(dsn), firstLine(err))
 	}
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
 	drop := func() {
-		dctx, cancel := context.WithTimeout(context.Background(), dropTimeout)
-		defer cancel()
-		admin.ExecContext(dctx, "DROP SCHEMA "+schema+" CASCADE")
+		dropSchema(admin, schema)
 		admin.Close()
 	}
 	return dsn + sep + "search_path=" + schema, drop, nil

@@ -30,6 +30,46 @@ type Decider struct {
 	start time.Time
 	tick  time.Duration
 	seq   uint32
+	// keyIDs maps an Idempotency-Key to the simulator's number for it,
+	// as the client registers them; a key no client registered gets a
+	// number of its own.
+	keyIDs map[string]int64
+	sent   attempts
+}
+
+// LastAttempt is the latest attempt of op the client sent (1 before any).
+func (d *Decider) LastAttempt(op int32) int32 { return d.sent.of(op) }
+
+// unregisteredKeys numbers the keys no client registered, above any key
+// the simulator's clients make.
+const unregisteredKeys = int64(1) << 60
+
+// SetKeyID registers the simulator's number for an Idempotency-Key.
+func (d *Decider) SetKeyID(key string, id int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.keyIDs == nil {
+		d.keyIDs = map[string]int64{}
+	}
+	d.keyIDs[key] = id
+}
+
+// KeyID returns the simulator's number for an Idempotency-Key, 0 for none.
+func (d *Decider) KeyID(key string) int64 {
+	if key == "" {
+		return 0
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.keyIDs == nil {
+		d.keyIDs = map[string]int64{}
+	}
+	id, ok := d.keyIDs[key]
+	if !ok {
+		id = unregisteredKeys + int64(len(d.keyIDs))
+		d.keyIDs[key] = id
+	}
+	return id
 }
 
 // NewDecider returns a Decider for a scenario's configuration.
@@ -42,6 +82,7 @@ type Fate struct {
 	Drop      bool
 	Duplicate bool
 	Slow      bool
+	Late      bool
 	Delay     sim.Time // base delay, jitter and slowness, in ticks
 	DupDelay  sim.Time // delay of the duplicate
 }
@@ -75,16 +116,28 @@ func (d *Decider) Transmit(m sim.Message) Fate {
 	defer d.mu.Unlock()
 	d.record(sim.Event{Kind: sim.EvSend, Node: m.From, Peer: m.To, Msg: m})
 	l := d.net.Link(m.From, m.To)
-	if d.fault(sim.ChoiceLoss, l.LossProbability, &m) {
+	now := d.now()
+	for _, w := range l.Partitions {
+		if w.Contains(now) {
+			d.record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropPartition, Msg: m})
+			return Fate{Drop: true}
+		}
+	}
+	if d.fault(sim.ChoiceLoss, l.Probability[sim.ChoiceLoss], &m) {
 		d.record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropLoss, Msg: m})
 		return Fate{Drop: true}
 	}
 	f := Fate{Delay: l.Delay}
-	f.Duplicate = d.fault(sim.ChoiceDuplicate, l.DuplicateProbability, &m)
-	if d.fault(sim.ChoiceSlow, l.SlowProbability, &m) {
+	f.Duplicate = d.fault(sim.ChoiceDuplicate, l.Probability[sim.ChoiceDuplicate], &m)
+	if d.fault(sim.ChoiceSlow, l.Probability[sim.ChoiceSlow], &m) {
 		f.Slow = true
-		f.Delay += l.SlowDelay
+		f.Delay += l.Hold[sim.ChoiceSlow]
 		d.record(sim.Event{Kind: sim.EvSlow, Node: m.From, Peer: m.To, Msg: m})
+	}
+	if d.fault(sim.ChoiceLate, l.Probability[sim.ChoiceLate], &m) {
+		f.Late = true
+		f.Delay += l.Hold[sim.ChoiceLate]
+		d.record(sim.Event{Kind: sim.EvLate, Node: m.From, Peer: m.To, Msg: m})
 	}
 	f.Delay += d.jitter(l, &m, 0)
 	if f.Duplicate {
@@ -98,20 +151,78 @@ func (d *Decider) Transmit(m sim.Message) Fate {
 // as sim.Context.CrashPoint does: only a crashable node with a crash
 // probability offers the choice. A crash is recorded.
 func (d *Decider) Crash(node sim.NodeID, p sim.PointID, m sim.Message) bool {
+	crash, _ := d.Point(node, p, m)
+	return crash
+}
+
+// Point decides what happens to node at crash point p while it handles m,
+// as sim.Context.CrashPoint does: a crash (if the node's crash probability
+// is not zero), else a pause of the returned ticks (if its pause
+// probability is not zero). Each is recorded.
+func (d *Decider) Point(node sim.NodeID, p sim.PointID, m sim.Message) (crash bool, pause sim.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	spec := &d.topo.Nodes[node]
-	if !spec.Crashable || spec.CrashProbability <= 0 {
+	if !spec.Crashable {
+		return false, 0
+	}
+	c := sim.Choice{N: 2, Node: node, Peer: sim.NoNode, Point: p, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	if spec.CrashProbability > 0 {
+		c.Kind, c.P = sim.ChoiceCrash, spec.CrashProbability
+		if d.choose(c) != 0 {
+			d.record(sim.Event{Kind: sim.EvCrash, Node: node, Peer: sim.NoNode, Label: uint8(p), Msg: m})
+			return true, 0
+		}
+	}
+	if spec.PauseProbability > 0 {
+		c.Kind, c.P = sim.ChoicePause, spec.PauseProbability
+		if d.choose(c) != 0 {
+			pause = max(spec.PauseFor, 1)
+			d.record(sim.Event{Kind: sim.EvPause, Node: node, Peer: sim.NoNode, Label: uint8(p),
+				Msg: sim.Message{Op: m.Op, Attempt: m.Attempt, Value: int64(pause)}})
+		}
+	}
+	return false, pause
+}
+
+// Preempt decides whether the reply m of a store node to its caller is
+// held back so that other handlers run first, as the simulator asks on
+// every reply of a store node — with probability 0 too, so a plan from
+// explore, whose interleavings are not in the profile, is replayed; a
+// preempt is recorded.
+func (d *Decider) Preempt(m sim.Message) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	spec := &d.topo.Nodes[m.From]
+	if !spec.Store {
 		return false
 	}
-	c := sim.Choice{Kind: sim.ChoiceCrash, N: 2, P: spec.CrashProbability, Node: node, Peer: sim.NoNode, Point: p,
-		Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	c := sim.Choice{Kind: sim.ChoicePreempt, N: 2, P: spec.PreemptProbability, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
 	if d.choose(c) == 0 {
 		return false
 	}
-	d.record(sim.Event{Kind: sim.EvCrash, Node: node, Peer: sim.NoNode, Label: uint8(p), Msg: m})
+	d.record(sim.Event{Kind: sim.EvPreempt, Node: m.From, Peer: m.To, Msg: m})
 	return true
 }
+
+// Begin marks the start of the run's time: the client's first operation
+// starts now, and every event is stamped from here.
+func (d *Decider) Begin() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.start = time.Now()
+}
+
+// At returns the wall-clock time of the run's offset at.
+func (d *Decider) At(at time.Duration) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.start.Add(at)
+}
+
+// now is the run's elapsed time in ticks. The caller holds mu or reads
+// only immutable fields.
+func (d *Decider) now() sim.Time { return sim.Time(time.Since(d.start) / d.tick) }
 
 // Record records an event that is not a decision: a delivery, a drop
 // because the receiver is down, an effect, an outcome, a restart.
@@ -122,7 +233,7 @@ func (d *Decider) Record(e sim.Event) {
 }
 
 func (d *Decider) record(e sim.Event) {
-	e.At = sim.Time(time.Since(d.start) / d.tick)
+	e.At = d.now()
 	e.Seq = d.seq
 	d.seq++
 	if d.rec != nil {

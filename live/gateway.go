@@ -20,6 +20,7 @@ const firstTxn = 8820
 type Gateway struct {
 	DB   *DB
 	Mode string // plain | lookup | idempotent
+	Ops  int    // operations of the run
 }
 
 // ServeHTTP routes POST /charges and GET /charges/lookup.
@@ -28,8 +29,16 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && r.URL.Path == PathCharges:
 		var req chargeRequest
 		if err := readJSON(r.Body, &req); err != nil {
-			http.Error(w, "bad charge: "+err.Error(), http.StatusBadRequest)
+			writeProblem(w, http.StatusBadRequest, "bad charge: "+err.Error())
 			return
+		}
+		if req.Op == 0 { // a charge from the user's service: named by the fault layer
+			if op, attempt, err := identity(r.Header); err == nil {
+				req.Op, req.Attempt = op, attempt
+			}
+		}
+		if req.Key == "" {
+			req.Key = r.Header.Get(HeaderIdempotencyKey)
 		}
 		txn, err := g.charge(r.Context(), req)
 		if err != nil {

@@ -26,6 +26,7 @@ type keyRow struct {
 	ResponseBody string
 	CreatedAtMs  int64
 	ExpiresAtMs  int64 // 0: never
+	LockedAtMs   int64 // the lease of a PROCESSING key; 0: none (free to take over)
 }
 
 // keyStore is where the payment service keeps its idempotency keys: the
@@ -43,6 +44,17 @@ type keyStore interface {
 	// Complete stores the response of a key and marks it COMPLETED.
 	Complete(ctx context.Context, key string, code int, body string) error
 	Delete(ctx context.Context, key string) error
+	// DeleteExpired deletes key only if it has expired at nowMs, checked
+	// in the same statement: a concurrent request's fresh claim of the
+	// key is never deleted by a retry that read the old row.
+	DeleteExpired(ctx context.Context, key string, nowMs int64) error
+	// TakeOver leases a PROCESSING key to the caller if its lease is unset
+	// or older than staleMs (compare and set in one statement), and
+	// reports whether it did.
+	TakeOver(ctx context.Context, key string, nowMs, staleMs int64) (bool, error)
+	// Release drops the lease of a PROCESSING key, so a retry may take it
+	// over at once (the call it guarded failed).
+	Release(ctx context.Context, key string) error
 	// Processing lists the keys left PROCESSING, by key.
 	Processing(ctx context.Context) ([]keyRow, error)
 }
@@ -50,21 +62,24 @@ type keyStore interface {
 // sqlKeys is the durable key store: the idempotency_keys table.
 type sqlKeys struct{ db *DB }
 
-const keyColumns = "idempotency_key, request_hash, request_body, op, status, response_code, response_body, created_at_ms, expires_at_ms"
+const keyColumns = "idempotency_key, request_hash, request_body, op, status, response_code, response_body, created_at_ms, expires_at_ms, locked_at_ms"
 
 func keyArgs(r keyRow) []any {
-	var code, body, expires any
+	var code, body, expires, locked any
 	if r.Status == StatusCompleted {
 		code, body = r.ResponseCode, r.ResponseBody
 	}
 	if r.ExpiresAtMs > 0 {
 		expires = r.ExpiresAtMs
 	}
-	return []any{r.Key, r.RequestHash, r.RequestBody, r.Op, r.Status, code, body, r.CreatedAtMs, expires}
+	if r.LockedAtMs > 0 && r.Status == StatusProcessing {
+		locked = r.LockedAtMs
+	}
+	return []any{r.Key, r.RequestHash, r.RequestBody, r.Op, r.Status, code, body, r.CreatedAtMs, expires, locked}
 }
 
 func (s sqlKeys) Insert(ctx context.Context, r keyRow) (bool, error) {
-	res, err := s.db.Exec(ctx, "INSERT INTO idempotency_keys ("+keyColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING", keyArgs(r)...)
+	res, err := s.db.Exec(ctx, "INSERT INTO idempotency_keys ("+keyColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING", keyArgs(r)...)
 	if err != nil {
 		return false, fmt.Errorf("insert key %s: %w", r.Key, err)
 	}
@@ -76,10 +91,10 @@ func (s sqlKeys) Insert(ctx context.Context, r keyRow) (bool, error) {
 }
 
 func (s sqlKeys) Upsert(ctx context.Context, r keyRow) error {
-	_, err := s.db.Exec(ctx, "INSERT INTO idempotency_keys ("+keyColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+	_, err := s.db.Exec(ctx, "INSERT INTO idempotency_keys ("+keyColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
 		"ON CONFLICT (idempotency_key) DO UPDATE SET request_hash = excluded.request_hash, request_body = excluded.request_body, "+
 		"op = excluded.op, status = excluded.status, response_code = excluded.response_code, response_body = excluded.response_body, "+
-		"created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms", keyArgs(r)...)
+		"created_at_ms = excluded.created_at_ms, expires_at_ms = excluded.expires_at_ms, locked_at_ms = excluded.locked_at_ms", keyArgs(r)...)
 	if err != nil {
 		return fmt.Errorf("upsert key %s: %w", r.Key, err)
 	}
@@ -88,10 +103,10 @@ func (s sqlKeys) Upsert(ctx context.Context, r keyRow) error {
 
 func scanKey(sc interface{ Scan(...any) error }) (keyRow, error) {
 	var r keyRow
-	var code, expires sql.NullInt64
+	var code, expires, locked sql.NullInt64
 	var body sql.NullString
-	err := sc.Scan(&r.Key, &r.RequestHash, &r.RequestBody, &r.Op, &r.Status, &code, &body, &r.CreatedAtMs, &expires)
-	r.ResponseCode, r.ResponseBody, r.ExpiresAtMs = int(code.Int64), body.String, expires.Int64
+	err := sc.Scan(&r.Key, &r.RequestHash, &r.RequestBody, &r.Op, &r.Status, &code, &body, &r.CreatedAtMs, &expires, &locked)
+	r.ResponseCode, r.ResponseBody, r.ExpiresAtMs, r.LockedAtMs = int(code.Int64), body.String, expires.Int64, locked.Int64
 	return r, err
 }
 
@@ -107,7 +122,7 @@ func (s sqlKeys) Get(ctx context.Context, key string) (keyRow, bool, error) {
 }
 
 func (s sqlKeys) Complete(ctx context.Context, key string, code int, body string) error {
-	_, err := s.db.Exec(ctx, "UPDATE idempotency_keys SET status = ?, response_code = ?, response_body = ? WHERE idempotency_key = ?",
+	_, err := s.db.Exec(ctx, "UPDATE idempotency_keys SET status = ?, response_code = ?, response_body = ?, locked_at_ms = NULL WHERE idempotency_key = ?",
 		StatusCompleted, code, body, key)
 	if err != nil {
 		return fmt.Errorf("complete key %s: %w", key, err)
@@ -118,6 +133,40 @@ func (s sqlKeys) Complete(ctx context.Context, key string, code int, body string
 func (s sqlKeys) Delete(ctx context.Context, key string) error {
 	if _, err := s.db.Exec(ctx, "DELETE FROM idempotency_keys WHERE idempotency_key = ?", key); err != nil {
 		return fmt.Errorf("delete key %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s sqlKeys) DeleteExpired(ctx context.Context, key string, nowMs int64) error {
+	if _, err := s.db.Exec(ctx, deleteExpiredSQL, key, nowMs); err != nil {
+		return fmt.Errorf("expire key %s: %w", key, err)
+	}
+	return nil
+}
+
+// deleteExpiredSQL deletes a key only if it has expired: the expiry is
+// checked by the statement that deletes.
+const deleteExpiredSQL = "DELETE FROM idempotency_keys WHERE idempotency_key = ? AND expires_at_ms IS NOT NULL AND expires_at_ms <= ?"
+
+// takeOverSQL leases a PROCESSING key whose lease is unset or stale, in one
+// statement: of two requests that try, one updates the row.
+const takeOverSQL = "UPDATE idempotency_keys SET locked_at_ms = ? WHERE idempotency_key = ? AND status = 'PROCESSING' AND (locked_at_ms IS NULL OR locked_at_ms <= ?)"
+
+func (s sqlKeys) TakeOver(ctx context.Context, key string, nowMs, staleMs int64) (bool, error) {
+	res, err := s.db.Exec(ctx, takeOverSQL, nowMs, key, nowMs-staleMs)
+	if err != nil {
+		return false, fmt.Errorf("take over key %s: %w", key, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("take over key %s: %w", key, err)
+	}
+	return n == 1, nil
+}
+
+func (s sqlKeys) Release(ctx context.Context, key string) error {
+	if _, err := s.db.Exec(ctx, "UPDATE idempotency_keys SET locked_at_ms = NULL WHERE idempotency_key = ? AND status = 'PROCESSING'", key); err != nil {
+		return fmt.Errorf("release key %s: %w", key, err)
 	}
 	return nil
 }
@@ -186,6 +235,37 @@ func (m *memKeys) Delete(_ context.Context, key string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.rows, key)
+	return nil
+}
+
+func (m *memKeys) DeleteExpired(_ context.Context, key string, nowMs int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.rows[key]; ok && r.ExpiresAtMs > 0 && r.ExpiresAtMs <= nowMs {
+		delete(m.rows, key)
+	}
+	return nil
+}
+
+func (m *memKeys) TakeOver(_ context.Context, key string, nowMs, staleMs int64) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.rows[key]
+	if !ok || r.Status != StatusProcessing || r.LockedAtMs > nowMs-staleMs {
+		return false, nil
+	}
+	r.LockedAtMs = nowMs
+	m.rows[key] = r
+	return true, nil
+}
+
+func (m *memKeys) Release(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r, ok := m.rows[key]; ok && r.Status == StatusProcessing {
+		r.LockedAtMs = 0
+		m.rows[key] = r
+	}
 	return nil
 }
 

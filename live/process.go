@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/oncesim/once/sim"
@@ -229,4 +230,27 @@ func (s *supervisor) kill() {
 	}
 	cmd.Process.Kill()
 	<-exited
+}
+
+// freeze stops the service process (SIGSTOP) for d, then lets it go on
+// (SIGCONT): the simulator's pause, memory and connections kept. The
+// process is continued on every path, the run's end included, so a
+// stopped process is never left behind.
+func (s *supervisor) freeze(d time.Duration, done <-chan struct{}) {
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	if cmd.Process.Signal(syscall.SIGSTOP) != nil {
+		return
+	}
+	defer cmd.Process.Signal(syscall.SIGCONT)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-done:
+	}
 }

@@ -17,11 +17,19 @@ const (
 	HeaderIdempotencyKey = "Idempotency-Key"
 	HeaderOp             = "X-Once-Op"
 	HeaderAttempt        = "X-Once-Attempt"
+	// HeaderSentAt is when the client meant to send a request, in
+	// microseconds since the run began: the fault layer's delays count
+	// from there.
+	HeaderSentAt = "X-Once-Sent-At"
+	// HeaderReplayed marks a response replayed from the key store, as
+	// Brandur's and Stripe's services do.
+	HeaderReplayed = "Idempotent-Replayed"
 
 	PathPayments = "/payments"       // payment service: POST a payment
 	PathCharges  = "/charges"        // gateway: POST a charge
 	PathLookup   = "/charges/lookup" // gateway: GET ?key=… what happened to this key
 	PathCrash    = "/_once/crash"    // fault layer: GET ?point=…&msg=…: kill or go-on at this crash point
+	PathStore    = "/_once/store"    // fault layer: GET ?step=before|after&msg=…: the key store's fate of one statement
 )
 
 // maxBody bounds every request and response body the live services read.
@@ -68,6 +76,30 @@ func identity(h http.Header) (int32, int32, error) {
 func setIdentity(h http.Header, op, attempt int32) {
 	h.Set(HeaderOp, strconv.Itoa(int(op)))
 	h.Set(HeaderAttempt, strconv.Itoa(int(attempt)))
+}
+
+// problemType is the media type of error answers (RFC 9457, the IETF
+// Idempotency-Key draft's error format).
+const problemType = "application/problem+json"
+
+// problemDetails is an error answer's body.
+type problemDetails struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func problemBody(code int, detail string) []byte {
+	body, _ := json.Marshal(problemDetails{Type: "about:blank", Title: http.StatusText(code), Status: code, Detail: detail})
+	return body
+}
+
+// writeProblem answers an error as application/problem+json.
+func writeProblem(w http.ResponseWriter, code int, detail string) {
+	w.Header().Set("Content-Type", problemType)
+	w.WriteHeader(code)
+	w.Write(problemBody(code, detail))
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -3,6 +3,7 @@ package live
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -17,6 +18,10 @@ import (
 type route struct {
 	from, to  sim.NodeID
 	req, resp sim.MsgKind
+	// payment marks POST /payments: its request carries the key and the
+	// body's fingerprint, its response the status and the result, into
+	// the events the invariants and metrics read.
+	payment bool
 }
 
 // Proxy is the fault layer on one link (client → service, or service →
@@ -28,13 +33,22 @@ type route struct {
 // ticks. The receiver is looked up at each call, so a restarted service on
 // a new port is found.
 type Proxy struct {
-	Decider  *Decider
-	Routes   map[string]route // by URL path
-	Target   func() string    // the receiver's base URL, "" while it is down
-	Tick     time.Duration    // real duration of one tick (one virtual millisecond)
-	Client   *http.Client
-	Crash    http.Handler // serves PathCrash, nil when the link has none
-	Done     <-chan struct{}
+	Decider *Decider
+	Routes  map[string]route // by URL path
+	Target  func() string    // the receiver's base URL, "" while it is down
+	Tick    time.Duration    // real duration of one tick (one virtual millisecond)
+	Client  *http.Client
+	Crash   http.Handler // serves PathCrash, nil when the link has none
+	Store   http.Handler // serves PathStore, nil when the link has none
+	Done    <-chan struct{}
+	// Act, when not nil, is told what the receiver's requests do: on the
+	// client → service link a delivered request is inside the service
+	// (Inside); on the service → gateway link the caller waits outside it.
+	Act    *activity
+	Inside bool
+	// Infer, when not nil, names a call that carries no identity headers
+	// (a charge from the user's own service, under --target).
+	Infer    func(r *http.Request, body []byte) (op, attempt int32, ok bool)
 	inflight atomic.Int64
 }
 
@@ -49,37 +63,70 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Crash.ServeHTTP(w, r)
 		return
 	}
+	if r.URL.Path == PathStore && p.Store != nil {
+		p.Store.ServeHTTP(w, r)
+		return
+	}
 	rt, ok := p.Routes[r.URL.Path]
 	if !ok {
 		http.NotFound(w, r)
-		return
-	}
-	op, attempt, err := identity(r.Header)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
 		return
 	}
+	op, attempt, err := identity(r.Header)
+	if err != nil && p.Infer != nil {
+		var ok bool
+		if op, attempt, ok = p.Infer(r, body); ok {
+			err = nil
+		}
+	}
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if p.Act != nil && !p.Inside {
+		id := reqID{op, attempt}
+		was := p.Act.set(id, away)
+		defer p.Act.set(id, was)
+	}
 	m := sim.Message{From: rt.from, To: rt.to, Kind: rt.req, Op: sim.OpID(op), Attempt: attempt}
+	if rt.payment {
+		m.Key = p.Decider.KeyID(r.Header.Get(HeaderIdempotencyKey))
+		var pr paymentRequest
+		if json.Unmarshal(body, &pr) == nil {
+			m.Payload = pr.Amount
+		}
+	}
 	fate := p.Decider.Transmit(m)
 	if fate.Drop {
 		panic(http.ErrAbortHandler) // lost before the handler: no answer, the connection closes
+	}
+	// A request that says when it was sent is delayed from then (the
+	// simulator's send time), not from when it reached the fault layer.
+	var sent time.Duration
+	if us, err := strconv.ParseInt(r.Header.Get(HeaderSentAt), 10, 64); err == nil {
+		sent = time.Until(p.Decider.At(time.Duration(us) * time.Microsecond))
+	}
+	if p.Act != nil && p.Inside {
+		// The request's place in the simulator's order: when it arrives.
+		p.Act.expect(reqID{op, attempt}, time.Since(p.Decider.At(0))+sent+time.Duration(fate.Delay)*p.Tick)
+		defer p.Act.forgetPending(reqID{op, attempt}) // never delivered (the service down, the run over)
 	}
 	if fate.Duplicate {
 		p.inflight.Add(1)
 		go func() {
 			defer p.inflight.Add(-1)
-			if p.sleep(fate.DupDelay) {
+			if p.sleepFor(sent + time.Duration(fate.DupDelay)*p.Tick) {
 				if res, ok := p.deliver(r, m, body); ok {
 					p.respond(rt, m, res) // the copy's answer goes nowhere: the client reads one
 				}
 			}
 		}()
 	}
-	if !p.sleep(fate.Delay) {
+	if !p.sleepFor(sent + time.Duration(fate.Delay)*p.Tick) {
 		panic(http.ErrAbortHandler)
 	}
 	res, ok := p.deliver(r, m, body)
@@ -112,6 +159,11 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 		return relayed{}, false
 	}
 	p.Decider.Record(sim.Event{Kind: sim.EvDeliver, Node: m.To, Peer: m.From, Msg: m})
+	if p.Act != nil && p.Inside {
+		id := reqID{int32(m.Op), m.Attempt}
+		p.Act.enter(id)
+		defer p.Act.leave(id)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -130,6 +182,9 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 			req.Header.Set(h, v)
 		}
 	}
+	if p.Infer != nil && r.Header.Get(HeaderOp) == "" { // the inferred identity, for the gateway's ledger
+		setIdentity(req.Header, int32(m.Op), m.Attempt)
+	}
 	resp, err := p.Client.Do(req)
 	if err != nil {
 		return relayed{}, false
@@ -140,8 +195,10 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 		return relayed{}, false
 	}
 	h := http.Header{}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
-		h.Set("Content-Type", ct)
+	for _, k := range []string{"Content-Type", HeaderReplayed} {
+		if v := resp.Header.Get(k); v != "" {
+			h.Set(k, v)
+		}
 	}
 	h.Set("Content-Length", strconv.Itoa(len(data)))
 	return relayed{code: resp.StatusCode, header: h, body: data}, true
@@ -149,8 +206,13 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 
 // respond decides the fate of the answer to m and sleeps its delay; false
 // when it is lost.
-func (p *Proxy) respond(rt route, m sim.Message, _ relayed) bool {
+func (p *Proxy) respond(rt route, m sim.Message, res relayed) bool {
 	back := sim.Message{From: rt.to, To: rt.from, Kind: rt.resp, Op: m.Op, Attempt: m.Attempt}
+	if rt.payment {
+		var pr paymentResponse
+		json.Unmarshal(res.body, &pr)
+		back.Status, back.Value = int32(res.code), pr.TxnID
+	}
 	fate := p.Decider.Transmit(back)
 	if fate.Drop {
 		return false
@@ -161,11 +223,14 @@ func (p *Proxy) respond(rt route, m sim.Message, _ relayed) bool {
 }
 
 // sleep waits d ticks in real time; false when the run is cancelled.
-func (p *Proxy) sleep(d sim.Time) bool {
+func (p *Proxy) sleep(d sim.Time) bool { return p.sleepFor(time.Duration(d) * p.Tick) }
+
+// sleepFor waits d; false when the run is cancelled.
+func (p *Proxy) sleepFor(d time.Duration) bool {
 	if d <= 0 {
 		return true
 	}
-	t := time.NewTimer(time.Duration(d) * p.Tick)
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:

@@ -2,14 +2,15 @@ package live
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,7 +21,10 @@ import (
 
 // Options configure one live run.
 type Options struct {
-	Config  *sim.Config // the scenario's configuration for one semantics
+	Config *sim.Config // the scenario's configuration for one semantics
+	// Faults, when not nil, is the fault profile Config was made with:
+	// a fault it asks for that live cannot inject is refused.
+	Faults  *sim.FaultProfile
 	Chooser sim.Chooser // keyed random from --seed, or a scripted plan
 	DSN     string      // a PostgreSQL URL; "" = a SQLite file in a temporary directory
 	Binary  string      // the once executable, started as the service process
@@ -35,10 +39,31 @@ type Options struct {
 	// deliveries, crashes, restarts, outcomes, effects) stamped with the
 	// ticks elapsed: the timeline of once live --format trace.
 	Trace *sim.Trace
+	// Target, when not empty, is the base URL of the user's own payment
+	// service: the client drives it through the fault layer instead of
+	// once's service process; it charges through the provider fault layer
+	// listening on ProviderAddr (ONCE_PROVIDER_URL).
+	Target       string
+	ProviderAddr string
 	// Log, when not nil, gets one line per server and service process the
 	// run starts, with its address (and pid): what a user can check is
 	// gone after the run.
 	Log io.Writer
+}
+
+// Validate reports, in one line, an option out of range: the tick, the
+// deadline, a DSN that is not a PostgreSQL URL.
+func (o *Options) Validate() error {
+	if o.Tick < 0 || o.Tick > time.Second {
+		return fmt.Errorf("tick %s: want real time per virtual millisecond in (0, 1s]", o.Tick)
+	}
+	if o.Deadline < 0 {
+		return fmt.Errorf("deadline %s: want a positive duration", o.Deadline)
+	}
+	if o.DSN != "" && !IsPostgres(o.DSN) {
+		return fmt.Errorf("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.DSN)
+	}
+	return nil
 }
 
 // DefaultDeadline is the wall-clock budget of a run.
@@ -56,10 +81,18 @@ type parts struct {
 	gatewayRole                                *payments.Gateway
 	pay, payResponse                           sim.MsgKind
 	charge, chargeResult, lookup, lookupResult sim.MsgKind
+	// checked is the checked-payment-service of concurrent-same-key and
+	// store-outage-fail-closed, whose key store is a node of its own.
+	checked *payments.CheckedService
+	store   sim.NodeID
 }
 
-// ErrNotLive is returned for a scenario live mode cannot run.
-var ErrNotLive = errors.New("live mode runs the scenarios with an http-client, a payment-service and a card-gateway")
+// ErrNotLive is returned, wrapped with the reason, for a scenario or a
+// fault live mode cannot run for real.
+var ErrNotLive = errors.New("not runnable live")
+
+// errNoParts is why a scenario is not runnable live.
+var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked-payment-service and its key-store) and a card-gateway", ErrNotLive)
 
 func findParts(cfg *sim.Config) (*parts, error) {
 	p := &parts{}
@@ -73,9 +106,9 @@ func findParts(cfg *sim.Config) (*parts, error) {
 			p.service, p.serviceRole = sim.NodeID(i), r
 			found |= 2
 		case *payments.CheckedService:
-			// concurrent-same-key's service: check-then-insert (no lock)
-			// or INSERT … ON CONFLICT; the rest as the plain service.
-			p.service, p.serviceRole, p.noLock = sim.NodeID(i), &payments.PaymentService{}, !r.Unique
+			// concurrent-same-key's and store-outage's service: each store
+			// statement a step of its own, at the key store node.
+			p.service, p.serviceRole, p.noLock, p.checked, p.store = sim.NodeID(i), &payments.PaymentService{}, !r.Unique, r, r.Store
 			found |= 2
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
@@ -83,7 +116,12 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		}
 	}
 	if found != 7 || p.clientRole.Orders || p.clientRole.ServerIssued {
-		return nil, ErrNotLive
+		return nil, errNoParts
+	}
+	if p.checked != nil {
+		if _, ok := cfg.Nodes[p.store].(*payments.KeyStore); !ok {
+			return nil, errNoParts
+		}
 	}
 	t := cfg.Topology
 	for name, k := range map[string]*sim.MsgKind{"pay": &p.pay, "pay-response": &p.payResponse, "charge": &p.charge,
@@ -97,19 +135,33 @@ func findParts(cfg *sim.Config) (*parts, error) {
 	return p, nil
 }
 
-// counter forwards events to the checker (and the trace, if any) and
-// counts them.
+// counter forwards events to the checker, the scenario's invariants and
+// metrics (and the trace, if any) and counts them; past the event budget
+// it cuts the run.
 type counter struct {
 	checker *sim.Checker
+	invs    []sim.Invariant
+	metrics []sim.Metric
 	trace   *sim.Trace
 	n       int
+	budget  int
+	cut     func()
 }
 
 func (c *counter) Record(e *sim.Event) {
 	c.n++
 	c.checker.Record(e)
+	for _, inv := range c.invs {
+		inv.Record(e)
+	}
+	for _, m := range c.metrics {
+		m.Record(e)
+	}
 	if c.trace != nil {
 		c.trace.Record(e)
+	}
+	if c.budget > 0 && c.n == c.budget && c.cut != nil {
+		c.cut()
 	}
 }
 
@@ -127,6 +179,14 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := Supports(cfg, o.Faults); err != nil {
+		return nil, err
+	}
+	if o.Target != "" {
+		if err := SupportsTarget(cfg, o.Faults); err != nil {
+			return nil, err
+		}
+	}
 	netw, ok := cfg.Network.(*network.Network)
 	if !ok {
 		return nil, fmt.Errorf("live: the scenario's network is not a link table")
@@ -137,16 +197,29 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Deadline <= 0 {
 		o.Deadline = DefaultDeadline
 	}
+	if maxTime := cfg.MaxTime; maxTime > 0 && time.Duration(maxTime)*o.Tick < o.Deadline {
+		o.Deadline = time.Duration(maxTime) * o.Tick // the scenario's time budget, in real time
+	}
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace}
+	runCtx, cancelRun := context.WithTimeout(ctx, o.Deadline)
+	defer cancelRun()
+	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace, budget: cfg.MaxEvents, cut: cancelRun}
+	if rec.budget == 0 {
+		rec.budget = sim.DefaultMaxEvents
+	}
+	if cfg.Invariants != nil {
+		rec.invs = cfg.Invariants()
+	}
+	if cfg.Metrics != nil {
+		rec.metrics = cfg.Metrics()
+	}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
-	start := dec.start
 
 	var cleanups []func()
 	defer func() {
@@ -154,21 +227,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 			cleanups[i]()
 		}
 	}()
-	dsn := o.DSN
-	if dsn == "" {
-		dir, err := os.MkdirTemp("", "once-live-")
-		if err != nil {
-			return nil, fmt.Errorf("live: temporary directory: %w", err)
-		}
-		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
-		dsn = filepath.Join(dir, "once-live.db")
-	} else {
-		scoped, drop, err := postgresSchema(ctx, dsn)
-		if err != nil {
-			return nil, err
-		}
-		cleanups = append(cleanups, drop)
-		dsn = scoped
+	dsn, err := workspace(ctx, o.DSN, &cleanups)
+	if err != nil {
+		return nil, err
 	}
 	db, err := Open(dsn)
 	if err != nil {
@@ -179,8 +240,6 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		return nil, err
 	}
 
-	runCtx, cancelRun := context.WithTimeout(ctx, o.Deadline)
-	defer cancelRun()
 	done := make(chan struct{})
 	var closeDone sync.Once
 	stopAll := func() { closeDone.Do(func() { close(done) }) }
@@ -192,22 +251,32 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	cleanups = append(cleanups, transport.CloseIdleConnections)
 	relay := &http.Client{Transport: transport, Timeout: gatewayCallTimeout + 10*time.Second}
 
-	gatewayURL, err := serve(&Gateway{DB: db, Mode: p.gatewayRole.Mode}, &cleanups)
+	gatewayURL, err := serve(&Gateway{DB: db, Mode: p.gatewayRole.Mode, Ops: cfg.Ops}, &cleanups)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(o.Log, "live: gateway listening on %s\n", gatewayURL)
 	sup := &supervisor{binary: o.Binary, node: p.service, dec: dec, done: done, stderr: o.Stderr, log: o.Log,
 		restart: time.Duration(cfg.Topology.Nodes[p.service].RestartAfter) * o.Tick}
-	back := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done,
+	act := newActivity()
+	back := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Act: act,
 		Target: func() string { return gatewayURL },
 		Routes: map[string]route{
 			PathCharges: {from: p.service, to: p.gateway, req: p.charge, resp: p.chargeResult},
 			PathLookup:  {from: p.service, to: p.gateway, req: p.lookup, resp: p.lookupResult},
 		},
-		Crash: crashOracle(dec, cfg.Topology, p.service),
+		Crash: &pointOracle{dec: dec, topo: cfg.Topology, node: p.service, sup: sup, tick: o.Tick, done: done},
 	}
-	backURL, err := serve(back, &cleanups)
+	if p.checked != nil {
+		point, _ := cfg.Topology.PointByName("store-down")
+		st := &cfg.Topology.Nodes[p.store]
+		back.Store = &storeGate{dec: dec, act: act, service: p.service, store: p.store, point: point, tick: o.Tick,
+			restart: st.RestartAfter, preempt: st.PreemptFor, timeout: p.checked.StoreTimeout, done: done}
+	}
+	if o.Target != "" { // the user's service: no crash oracle, identities inferred
+		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
+	}
+	backURL, err := serveAt(o.ProviderAddr, back, &cleanups)
 	if err != nil {
 		return nil, err
 	}
@@ -219,42 +288,67 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		Durable:   len(spec.Tables) == 0 || spec.Tables[0].Durable,
 		MarkAfter: svc.MarkAfter, NoLock: p.noLock, Reuse: svc.Reuse,
 		TTLMs:     (time.Duration(svc.TTL) * o.Tick).Milliseconds(),
-		Crashable: spec.Crashable && spec.CrashProbability > 0 || spec.Crashable && scripted(o.Chooser),
+		Crashable: spec.Crashable && (spec.CrashProbability > 0 || spec.PauseProbability > 0 || scripted(o.Chooser)),
 		TimeoutMs: gatewayCallTimeout.Milliseconds(),
+		LeaseMs:   leaseTimeout.Milliseconds(),
+	}
+	if c := p.checked; c != nil {
+		sup.config.Checked, sup.config.FailOpen = true, c.FailOpen
+		sup.config.StoreTimeoutMs = (time.Duration(c.StoreTimeout) * o.Tick).Milliseconds()
+		if c.StoreTimeout > 0 && sup.config.StoreTimeoutMs == 0 {
+			sup.config.StoreTimeoutMs = 1
+		}
 	}
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
 	}
-	cleanups = append(cleanups, sup.stop) // runs after done is closed (cleanups run in reverse)
+	var host serviceHost = sup
+	if o.Target != "" {
+		host = fixedHost(strings.TrimRight(o.Target, "/"))
+	}
+	cleanups = append(cleanups, host.stop) // runs after done is closed (cleanups run in reverse)
 	cleanups = append(cleanups, stopAll)
-	if err := sup.start(); err != nil {
+	if err := host.start(); err != nil {
 		return nil, err
 	}
-	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: sup.Target,
-		Routes: map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse}}}
+	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: host.Target, Act: act, Inside: true,
+		Routes: map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse, payment: true}}}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(o.Log, "live: fault layer client→service listening on %s\n", frontURL)
 
+	lost := watchDatabase(runCtx, db, cancelRun)
+	dec.Begin()
+	start := time.Now()
 	cl := p.clientRole
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
 		MaxAttempts: cl.MaxAttempts, KeyPerTry: cl.KeyPerTry, ReuseFirst: cl.ReuseFirst, Clicks: cl.Clicks,
 		HTTP: &http.Client{Transport: transport}, Decider: dec, Node: p.client}
+	if o.Target != "" {
+		var b [4]byte
+		rand.Read(b[:])
+		client.KeyPrefix = "run-" + hex.EncodeToString(b[:]) + "-"
+	}
 	client.Run(runCtx)
-	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && sup.Settled() })
+	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && host.Settled() })
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("live: interrupted: %w", ctx.Err())
 	}
-	if err := sup.Err(); err != nil {
+	if err := lost(); err != nil {
+		return nil, err
+	}
+	if err := host.Err(); err != nil {
 		return nil, err
 	}
 	stopAll()
-	sup.stop()
+	host.stop()
 
-	effects, err := db.Effects(context.Background())
+	readCtx, cancelRead := context.WithTimeout(context.Background(), lostAfter)
+	defer cancelRead()
+	effects, err := db.Effects(readCtx)
 	if err != nil {
 		return nil, err
 	}
@@ -263,9 +357,14 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		sink = cfg.Observe.Sinks[0]
 	}
 	for op := 1; op <= cfg.Ops; op++ {
-		for i := int32(0); i < effects[int32(op)]; i++ {
+		for _, txn := range effects[int32(op)] {
 			dec.Record(sim.Event{Kind: sim.EvEffect, Node: p.gateway, Peer: sim.NoNode, Label: uint8(sink),
-				Msg: sim.Message{Op: sim.OpID(op)}})
+				Msg: sim.Message{Op: sim.OpID(op), Value: txn}})
+		}
+	}
+	if p.checked == nil && sup.config.Durable && o.Target == "" {
+		if err := replayKeyHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
+			return nil, err
 		}
 	}
 	return outcome(cfg, rec, finished, time.Since(start), o.Tick), nil
@@ -290,13 +389,32 @@ func outcome(cfg *sim.Config, rec *counter, finished bool, elapsed, tick time.Du
 	for i := 1; i <= c.Ops(); i++ {
 		t := c.Tally(sim.OpID(i))
 		r := sim.OpResult{Op: sim.OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
-			Outcomes: t.Outcomes, DistinctOutcomes: t.DistinctOutcomes(), Verdict: sim.VerdictOf(t.MinEffects(n), t.MaxEffects(n))}
+			Outcomes: t.Outcomes, DistinctOutcomes: t.DistinctOutcomes(), Verdict: sim.VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
+			Outcome: c.OpOutcome(sim.OpID(i), finished)}
 		if n > 1 {
 			r.SinkEffects = append([]int32(nil), t.Sinks[:n]...)
 		}
 		o.Ops = append(o.Ops, r)
 	}
-	o.Status, o.Why = c.Judge(cfg.Semantics.Promise(), finished)
+	o.Status, o.Reason = c.JudgeReason(cfg.Semantics.Promise(), finished)
+	o.Guarantee = o.Status // the semantics' own promise, before the invariants below
+	if o.Status != sim.Violated {
+		for _, inv := range rec.invs {
+			if v := inv.Violation(finished); v != "" {
+				o.Status, o.Reason = sim.Violated, sim.Reason{Kind: sim.ReasonInvariant, Promise: cfg.Semantics.Promise(),
+					Invariant: inv.Name(), Detail: v, Message: sim.DetailOf(inv, finished)}
+				break
+			}
+		}
+	}
+	o.Why = o.Reason.String()
+	for _, m := range rec.metrics {
+		o.Metrics = append(o.Metrics, sim.MetricValue{Name: m.Name(), Value: m.Value()})
+	}
+	for _, inv := range rec.invs {
+		d := sim.DetailOf(inv, finished)
+		o.Invariants = append(o.Invariants, sim.InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d})
+	}
 	return o
 }
 
@@ -322,9 +440,17 @@ func waitQuiet(ctx context.Context, quiet func() bool) bool {
 // serve starts h on a free port of 127.0.0.1 and returns its base URL; the
 // server's shutdown is added to cleanups.
 func serve(h http.Handler, cleanups *[]func()) (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return serveAt("", h, cleanups)
+}
+
+// serveAt is serve on addr ("" = a free port of 127.0.0.1).
+func serveAt(addr string, h http.Handler, cleanups *[]func()) (string, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return "", fmt.Errorf("live: listen: %w", err)
+		return "", fmt.Errorf("live: listen on %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLog}
 	served := make(chan struct{})
@@ -336,24 +462,39 @@ func serve(h http.Handler, cleanups *[]func()) (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
-// crashOracle answers the service's question at a crash point: "crash" or
-// "run", decided by the Decider under the simulator's identity.
-func crashOracle(dec *Decider, topo *sim.Topology, node sim.NodeID) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		point, ok1 := topo.PointByName(q.Get("point"))
-		msg, ok2 := topo.MessageByName(q.Get("msg"))
-		op, err1 := strconv.ParseInt(q.Get("op"), 10, 32)
-		attempt, err2 := strconv.ParseInt(q.Get("attempt"), 10, 32)
-		if !ok1 || !ok2 || err1 != nil || err2 != nil {
-			http.Error(w, "bad crash point", http.StatusBadRequest)
-			return
-		}
-		m := sim.Message{To: node, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
-		if dec.Crash(node, point, m) {
-			io.WriteString(w, oracleKill)
-			return
-		}
-		io.WriteString(w, oracleGoOn)
-	})
+// pointOracle answers the service's question at a crash point: "kill" or
+// "go-on", decided by the Decider under the simulator's identity. A pause
+// is SIGSTOP of the service process for the pause time, then SIGCONT: the
+// process keeps its memory and every connection, as the simulator's
+// paused node keeps its state; the answer comes after the resume.
+type pointOracle struct {
+	dec  *Decider
+	topo *sim.Topology
+	node sim.NodeID
+	sup  *supervisor
+	tick time.Duration
+	done <-chan struct{}
+}
+
+func (o *pointOracle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	point, ok1 := o.topo.PointByName(q.Get("point"))
+	msg, ok2 := o.topo.MessageByName(q.Get("msg"))
+	op, err1 := strconv.ParseInt(q.Get("op"), 10, 32)
+	attempt, err2 := strconv.ParseInt(q.Get("attempt"), 10, 32)
+	if !ok1 || !ok2 || err1 != nil || err2 != nil {
+		http.Error(w, "bad crash point", http.StatusBadRequest)
+		return
+	}
+	m := sim.Message{To: o.node, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
+	crash, pause := o.dec.Point(o.node, point, m)
+	if crash {
+		io.WriteString(w, oracleKill)
+		return
+	}
+	if pause > 0 {
+		o.sup.freeze(time.Duration(pause)*o.tick, o.done)
+		o.dec.Record(sim.Event{Kind: sim.EvResume, Node: o.node, Peer: sim.NoNode})
+	}
+	io.WriteString(w, oracleGoOn)
 }

@@ -35,11 +35,16 @@ func ServeMain(configJSON string, stdin io.Reader, stdout io.Writer) error {
 	defer db.Close()
 	s := &Service{cfg: cfg, db: db, die: killSelf,
 		http: &http.Client{Timeout: time.Duration(max(cfg.TimeoutMs, 1)) * time.Millisecond,
-			Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}}
+			Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}},
+		ctl: &http.Client{Timeout: time.Duration(max(cfg.TimeoutMs, 1)) * time.Millisecond,
+			Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 32}}}
 	if cfg.Durable {
 		s.keys = sqlKeys{db}
 	} else {
 		s.keys = newMemKeys()
+	}
+	if err := db.PingContext(ctx); err != nil { // a connection ready before the first request
+		return fmt.Errorf("live-serve: database: %w", err)
 	}
 	if err := s.Recover(ctx); err != nil {
 		return fmt.Errorf("live-serve: recovery: %w", err)

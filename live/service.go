@@ -28,6 +28,42 @@ type ServiceConfig struct {
 	TTLMs     int64  `json:"ttl_ms"`     // real milliseconds a key is kept; 0 = forever
 	Crashable bool   `json:"crashable"`  // ask the fault layer at every crash point
 	TimeoutMs int64  `json:"timeout_ms"` // bound of one gateway call
+	LeaseMs   int64  `json:"lease_ms"`   // a PROCESSING key whose lease is older is taken over
+	// Checked runs the checked-payment-service: each key store statement
+	// a step the fault layer sees (PathStore), with a deadline of
+	// StoreTimeoutMs (0: none) after which FailOpen decides.
+	Checked        bool  `json:"checked"`
+	StoreTimeoutMs int64 `json:"store_timeout_ms"`
+	FailOpen       bool  `json:"fail_open"`
+}
+
+// leaseTimeout is how long a PROCESSING key is leased to the request that
+// holds it: longer than one gateway call, so only a request that failed or
+// hung for good loses its key to a retry.
+const leaseTimeout = gatewayCallTimeout + 10*time.Second
+
+// Key limits: an Idempotency-Key is 1 to maxKeyLen printable ASCII
+// characters (no space), as the IETF draft and Stripe ask.
+const maxKeyLen = 255
+
+// checkKey reports what is wrong with an Idempotency-Key, "" if nothing.
+func checkKey(key string) string {
+	if len(key) > maxKeyLen {
+		return fmt.Sprintf("the Idempotency-Key is %d characters long; at most %d are allowed", len(key), maxKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x21 || c > 0x7e {
+			return fmt.Sprintf("the Idempotency-Key has a character outside printable ASCII at position %d", i+1)
+		}
+	}
+	return ""
+}
+
+// reply is the service's answer to one request.
+type reply struct {
+	code     int
+	body     []byte
+	replayed bool // the stored response of a key, sent again
 }
 
 // Service is the payment service: POST /payments charges the card at the
@@ -50,7 +86,11 @@ type Service struct {
 	db   *DB
 	keys keyStore
 	http *http.Client
-	die  func() // a crash: the process is killed, nothing is flushed
+	// ctl asks the fault layer (crash points, key store steps): POST over
+	// kept-alive connections — a POST without a key is never resent by
+	// net/http, so no question is asked twice.
+	ctl *http.Client
+	die func() // a crash: the process is killed, nothing is flushed
 }
 
 func (s *Service) idempotent() bool { return s.cfg.Semantics == "idem" || s.cfg.Semantics == "txn" }
@@ -58,12 +98,12 @@ func (s *Service) idempotent() bool { return s.cfg.Semantics == "idem" || s.cfg.
 // ServeHTTP handles POST /payments.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != PathPayments {
-		http.NotFound(w, r)
+		writeProblem(w, http.StatusNotFound, "no such endpoint: POST /payments is the one there is")
 		return
 	}
 	op, attempt, err := identity(r.Header)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, paymentResponse{Status: http.StatusBadRequest, Error: err.Error()})
+		writeProblem(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
@@ -72,26 +112,40 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err = json.Unmarshal(body, &req)
 	}
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, paymentResponse{Status: http.StatusBadRequest, Error: "body: " + err.Error()})
+		writeProblem(w, http.StatusBadRequest, "body: "+err.Error())
 		return
 	}
-	var code int
-	var resp []byte
-	if s.idempotent() {
-		code, resp, err = s.payIdempotent(r.Context(), r.Header.Get(HeaderIdempotencyKey), op, attempt, string(body), req.Amount)
-	} else {
-		code, resp, err = s.payNaive(r.Context(), op, attempt, req.Amount)
+	var rep reply
+	key := r.Header.Get(HeaderIdempotencyKey)
+	switch {
+	case s.idempotent() && key == "":
+		rep = problem(http.StatusBadRequest, "the Idempotency-Key header is required")
+	case s.idempotent() && checkKey(key) != "":
+		rep = problem(http.StatusBadRequest, checkKey(key))
+	case s.idempotent() && s.cfg.Checked:
+		rep, err = s.payChecked(r.Context(), key, op, attempt, req.Amount)
+	case s.idempotent():
+		rep, err = s.payIdempotent(r.Context(), key, op, attempt, string(body), req.Amount)
+	default:
+		rep, err = s.payNaive(r.Context(), op, attempt, req.Amount)
 	}
 	if err != nil {
-		writeJSON(w, http.StatusBadGateway, paymentResponse{Status: http.StatusBadGateway, Error: err.Error()})
+		writeProblem(w, http.StatusBadGateway, err.Error())
 		return
 	}
-	if code == 0 {
+	if rep.code == 0 {
 		panic(http.ErrAbortHandler) // no answer at all: the connection is closed
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	w.Write(resp)
+	if rep.code >= 200 && rep.code < 300 {
+		w.Header().Set("Content-Type", "application/json")
+	} else {
+		w.Header().Set("Content-Type", problemType)
+	}
+	if rep.replayed {
+		w.Header().Set(HeaderReplayed, "true")
+	}
+	w.WriteHeader(rep.code)
+	w.Write(rep.body)
 }
 
 func created(txn int64) (int, []byte) {
@@ -99,57 +153,53 @@ func created(txn int64) (int, []byte) {
 	return http.StatusCreated, body
 }
 
-func answer(code int, msg string) (int, []byte) {
-	body, _ := json.Marshal(paymentResponse{Status: code, Error: msg})
-	return code, body
+// problem is an error answer as application/problem+json.
+func problem(code int, detail string) reply {
+	return reply{code: code, body: problemBody(code, detail)}
 }
 
 // payNaive charges every request. At-most-once first records (op,
 // attempt) in seen_requests and answers nothing to a copy it has seen.
-func (s *Service) payNaive(ctx context.Context, op, attempt int32, amount int64) (int, []byte, error) {
+func (s *Service) payNaive(ctx context.Context, op, attempt int32, amount int64) (reply, error) {
 	if s.cfg.Semantics == "amo" {
 		res, err := s.db.Exec(ctx, "INSERT INTO seen_requests (op, attempt) VALUES (?, ?) ON CONFLICT (op, attempt) DO NOTHING", op, attempt)
 		if err != nil {
-			return 0, nil, fmt.Errorf("seen request: %w", err)
+			return reply{}, fmt.Errorf("seen request: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return 0, nil, nil
+			return reply{}, nil
 		}
 	}
 	txn, err := s.charge(ctx, "", op, attempt, amount)
 	if err != nil {
-		return 0, nil, err
+		return reply{}, err
 	}
 	s.crashPoint(ctx, "after-charge", "charge-result", op, attempt)
 	code, body := created(txn)
-	return code, body, nil
+	return reply{code: code, body: body}, nil
 }
 
 // payIdempotent is the Idempotency-Key protocol.
-func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int32, body string, amount int64) (int, []byte, error) {
-	if key == "" {
-		c, b := answer(http.StatusBadRequest, "the Idempotency-Key header is required")
-		return c, b, nil
-	}
+func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int32, body string, amount int64) (reply, error) {
 	sum := sha256.Sum256([]byte(body))
 	hash := hex.EncodeToString(sum[:])
 	now := time.Now().UnixMilli()
-	row := keyRow{Key: key, RequestHash: hash, RequestBody: body, Op: op, Status: StatusProcessing, CreatedAtMs: now}
+	row := keyRow{Key: key, RequestHash: hash, RequestBody: body, Op: op, Status: StatusProcessing, CreatedAtMs: now, LockedAtMs: now}
 	if s.cfg.TTLMs > 0 {
 		row.ExpiresAtMs = now + s.cfg.TTLMs
+		// An expired key is forgotten; the statement checks the expiry
+		// itself, so a fresh claim made meanwhile is never deleted.
+		if err := s.keys.DeleteExpired(ctx, key, now); err != nil {
+			return reply{}, err
+		}
 	}
+	resume := false // a stuck key taken over: ask the gateway before charging
 	// Two rounds at most: a unique insert that loses to a concurrent
 	// request looks the winner's row up once more.
 	for round := 0; round < 2; round++ {
 		old, known, err := s.keys.Get(ctx, key)
 		if err != nil {
-			return 0, nil, err
-		}
-		if known && old.ExpiresAtMs > 0 && now >= old.ExpiresAtMs {
-			if err := s.keys.Delete(ctx, key); err != nil { // the key is forgotten
-				return 0, nil, err
-			}
-			known = false
+			return reply{}, err
 		}
 		again := false
 		if known {
@@ -157,50 +207,79 @@ func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int
 			case old.RequestHash != hash && s.cfg.Reuse == "overwrite":
 				again = true
 			case old.RequestHash != hash && s.cfg.Reuse != "replay":
-				c, b := answer(http.StatusUnprocessableEntity, "this Idempotency-Key was used with another request")
-				return c, b, nil
-			case old.Status == StatusProcessing && s.cfg.NoLock:
-				again = true
+				return problem(http.StatusUnprocessableEntity, "this Idempotency-Key was used with another request"), nil
+			case old.Status == StatusProcessing && !s.cfg.NoLock:
+				taken, err := s.keys.TakeOver(ctx, key, now, s.cfg.LeaseMs)
+				if err != nil {
+					return reply{}, err
+				}
+				if !taken {
+					return problem(http.StatusConflict, "a request with this Idempotency-Key is in flight"), nil
+				}
+				row, resume = old, true
 			case old.Status == StatusProcessing:
-				c, b := answer(http.StatusConflict, "a request with this Idempotency-Key is in flight")
-				return c, b, nil
+				again = true // lock=none: the key does not stop a second request
 			default:
-				return old.ResponseCode, []byte(old.ResponseBody), nil // the stored response, byte for byte
+				return reply{code: old.ResponseCode, body: []byte(old.ResponseBody), replayed: true}, nil // byte for byte
 			}
 		}
-		if s.cfg.MarkAfter {
-			break // check, call, mark: nothing is written before the charge
+		if resume || s.cfg.MarkAfter {
+			break // taken over; or check, call, mark: nothing is written before the charge
 		}
 		if again || s.cfg.NoLock {
 			if err := s.keys.Upsert(ctx, row); err != nil {
-				return 0, nil, err
+				return reply{}, err
 			}
 			break
 		}
 		inserted, err := s.keys.Insert(ctx, row)
 		if err != nil {
-			return 0, nil, err
+			return reply{}, err
 		}
 		if inserted {
 			break
 		}
 		if round == 1 {
-			c, b := answer(http.StatusConflict, "a request with this Idempotency-Key is in flight")
-			return c, b, nil
+			return problem(http.StatusConflict, "a request with this Idempotency-Key is in flight"), nil
 		}
 	}
-	if !s.cfg.MarkAfter {
+	if !s.cfg.MarkAfter && !resume {
 		s.crashPoint(ctx, "after-lock", "pay", op, attempt)
 	}
-	txn, err := s.charge(ctx, key, op, attempt, amount)
-	if err != nil {
-		return 0, nil, err
+	var txn int64
+	found, msg := false, "charge-result"
+	if resume {
+		t, ok, err := s.lookup(ctx, key, op)
+		if err != nil {
+			return reply{}, s.release(ctx, key, err)
+		}
+		txn, found, msg = t, ok, "lookup-result"
+	}
+	if !found {
+		var err error
+		if txn, err = s.charge(ctx, key, op, attempt, amount); err != nil {
+			return reply{}, s.release(ctx, key, err)
+		}
+		msg = "charge-result"
 	}
 	code, resp := created(txn)
-	if err := s.complete(ctx, row, op, attempt, code, resp, "charge-result"); err != nil {
-		return 0, nil, err
+	if err := s.complete(ctx, row, op, attempt, code, resp, msg); err != nil {
+		return reply{}, err
 	}
-	return code, resp, nil
+	return reply{code: code, body: resp}, nil
+}
+
+// release gives up the lease of key after its call failed, so the next
+// retry takes the key over at once instead of meeting 409 until the
+// lease runs out, and returns the failure.
+func (s *Service) release(ctx context.Context, key string, failure error) error {
+	if s.cfg.MarkAfter {
+		return failure
+	}
+	if err := s.keys.Release(context.WithoutCancel(ctx), key); err != nil {
+		return fmt.Errorf("%w (and %v)", failure, err)
+	}
+	return failure
 }
 
 // complete stores the response under the key (the crash points on either
@@ -310,11 +389,11 @@ func (s *Service) crashPoint(ctx context.Context, point, msg string, op, attempt
 		return
 	}
 	q := url.Values{"point": {point}, "msg": {msg}, "op": {strconv.Itoa(int(op))}, "attempt": {strconv.Itoa(int(attempt))}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.cfg.Gateway+PathCrash+"?"+q.Encode(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.Gateway+PathCrash+"?"+q.Encode(), nil)
 	if err != nil {
 		return
 	}
-	resp, err := s.http.Do(req)
+	resp, err := s.ctl.Do(req)
 	if err != nil {
 		return
 	}

@@ -26,34 +26,50 @@ type Window struct {
 // Contains reports whether t falls inside w.
 func (w Window) Contains(t sim.Time) bool { return t >= w.From && t < w.To }
 
-// Link is one direction between two nodes. Probabilities are per message.
+// Link is one direction between two nodes. Its fault probabilities are
+// per message and indexed by choice kind: the link kinds of sim's table
+// (sim.LinkChoiceKinds: loss, duplicate, slow, late), each doing what its
+// sim.LinkEffect says — a new link kind needs no field and no case here.
 type Link struct {
-	LossProbability      float64  // the message is dropped
-	DuplicateProbability float64  // a second copy is delivered
-	SlowProbability      float64  // the message takes SlowDelay extra: a retry can overtake it
-	Delay                sim.Time // base one-way delay
-	Jitter               sim.Time // extra delay drawn uniformly from [0, Jitter]
-	SlowDelay            sim.Time // extra delay of a slow message
-	LateProbability      float64  // the message is held LateDelay: it arrives past a horizon
-	LateDelay            sim.Time // extra delay of a late message
-	Partitions           []Window // while one is open, every message is dropped
+	Probability [sim.NumChoiceKinds]float64  // by choice kind: how often it hits a message
+	Hold        [sim.NumChoiceKinds]sim.Time // by LinkHold kind: how long a message it hits is held
+	Delay       sim.Time                     // base one-way delay
+	Jitter      sim.Time                     // extra delay drawn uniformly from [0, Jitter]
+	Partitions  []Window                     // while one is open, every message is dropped
 }
 
 // Validate reports the first field out of range.
 func (l *Link) Validate() error {
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{sim.ChoiceLoss.String(), l.LossProbability}, {sim.ChoiceDuplicate.String(), l.DuplicateProbability}, {sim.ChoiceSlow.String(), l.SlowProbability}, {sim.ChoiceLate.String(), l.LateProbability}} {
-		if !(p.v >= 0 && p.v <= 1) {
-			return fmt.Errorf("network: %s probability %v is outside [0,1]", p.name, p.v)
+	for k, p := range l.Probability {
+		if p == 0 {
+			continue
+		}
+		if sim.ChoiceKind(k).OnLink() == sim.NotOnLink {
+			return fmt.Errorf("network: %s is not a link fault", sim.ChoiceKind(k))
+		}
+		if !(p >= 0 && p <= 1) {
+			return fmt.Errorf("network: %s probability %v is outside [0,1]", sim.ChoiceKind(k), p)
 		}
 	}
-	if l.Delay < 0 || l.Jitter < 0 || l.SlowDelay < 0 || l.LateDelay < 0 {
-		return fmt.Errorf("network: negative delay (delay %d, jitter %d, slow %d, late %d)", l.Delay, l.Jitter, l.SlowDelay, l.LateDelay)
+	delays := []struct {
+		name string
+		d    sim.Time
+	}{{"delay", l.Delay}, {"jitter", l.Jitter}}
+	for _, k := range sim.LinkChoiceKinds() {
+		if k.OnLink() == sim.LinkHold {
+			delays = append(delays, struct {
+				name string
+				d    sim.Time
+			}{k.String(), l.Hold[k]})
+		}
 	}
-	if l.Delay > MaxDelay || l.Jitter > MaxDelay || l.SlowDelay > MaxDelay || l.LateDelay > MaxDelay {
-		return fmt.Errorf("network: delay above %d ticks (delay %d, jitter %d, slow %d, late %d)", MaxDelay, l.Delay, l.Jitter, l.SlowDelay, l.LateDelay)
+	for _, d := range delays {
+		if d.d < 0 {
+			return fmt.Errorf("network: negative delay (%s %d)", d.name, d.d)
+		}
+		if d.d > MaxDelay {
+			return fmt.Errorf("network: delay above %d ticks (%s %d)", MaxDelay, d.name, d.d)
+		}
 	}
 	for _, w := range l.Partitions {
 		if w.To < w.From {
@@ -61,21 +77,6 @@ func (l *Link) Validate() error {
 		}
 	}
 	return nil
-}
-
-// SetProbability sets the probability of the message fault kind k
-// (loss, duplicate, slow or late) on the link; other kinds are not link faults.
-func (l *Link) SetProbability(k sim.ChoiceKind, p float64) {
-	switch k {
-	case sim.ChoiceLoss:
-		l.LossProbability = p
-	case sim.ChoiceDuplicate:
-		l.DuplicateProbability = p
-	case sim.ChoiceSlow:
-		l.SlowProbability = p
-	case sim.ChoiceLate:
-		l.LateProbability = p
-	}
 }
 
 // Network is a full mesh of directed links between n nodes.
@@ -104,13 +105,6 @@ func (n *Network) Validate() error {
 	return nil
 }
 
-// choose asks the fault of kind with probability p on m; a fault that
-// cannot happen is not asked (small enough to inline: most links leave
-// most kinds at 0, and a send checks four).
-func choose(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
-	return p > 0 && ask(ch, kind, p, m)
-}
-
 func ask(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
 	c := sim.Choice{Kind: kind, N: 2, P: p, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
 	return ch.Choose(c) == 1
@@ -131,9 +125,11 @@ func askJitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 }
 
 // Transmit implements sim.Network. The choices are asked in a fixed order —
-// loss, duplicate, slow, late, then jitter per copy — so a list of answers (an
-// explored schedule) means the same thing on every machine; a random run
-// answers each by its identity, so there the order does not matter.
+// the link kinds in sim's table order (loss, duplicate, slow, late), then
+// jitter per copy — so a list of answers (an explored schedule) means the
+// same thing on every machine; a random run answers each by its identity,
+// so there the order does not matter. A kind whose probability is 0 is not
+// asked.
 func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fate {
 	l := n.Link(m.From, m.To)
 	for _, w := range l.Partitions {
@@ -141,18 +137,21 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 			return sim.Fate{Drop: sim.DropPartition}
 		}
 	}
-	if choose(ch, sim.ChoiceLoss, l.LossProbability, m) {
-		return sim.Fate{Drop: sim.DropLoss}
-	}
 	f := sim.Fate{Delay: l.Delay}
-	f.Duplicate = choose(ch, sim.ChoiceDuplicate, l.DuplicateProbability, m)
-	if choose(ch, sim.ChoiceSlow, l.SlowProbability, m) {
-		f.Slow = true
-		f.Delay += l.SlowDelay
-	}
-	if choose(ch, sim.ChoiceLate, l.LateProbability, m) {
-		f.Late = true
-		f.Delay += l.LateDelay
+	for _, k := range sim.LinkChoiceKinds() {
+		p := l.Probability[k]
+		if p <= 0 || !ask(ch, k, p, m) {
+			continue
+		}
+		switch k.OnLink() {
+		case sim.LinkDrop:
+			return sim.Fate{Drop: sim.DropLoss}
+		case sim.LinkCopy:
+			f.Duplicate = true
+		case sim.LinkHold:
+			f.Held = f.Held.With(k)
+			f.Delay += l.Hold[k]
+		}
 	}
 	f.Delay += jitter(ch, l, m, 0)
 	if f.Duplicate {

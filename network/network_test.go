@@ -69,7 +69,7 @@ func TestZeroLinkIsPerfect(t *testing.T) {
 // every other link alone: ack loss is loss on the way back only.
 func TestLinksArePerDirection(t *testing.T) {
 	n := New(3)
-	n.Link(1, 0).LossProbability = 1
+	n.Link(1, 0).Probability[sim.ChoiceLoss] = 1
 	for from := range sim.NodeID(3) {
 		for to := range sim.NodeID(3) {
 			f := n.Transmit(sim.NewRandom(1), msg(from, to), 0)
@@ -86,10 +86,10 @@ func TestLinksArePerDirection(t *testing.T) {
 // the window is half-open [From, To).
 func TestPartitionDropsWithoutChoice(t *testing.T) {
 	n := New(2)
-	*n.Link(0, 1) = Link{
-		LossProbability: 0.5, DuplicateProbability: 0.5, SlowProbability: 0.5, Jitter: 10, Delay: 5,
-		Partitions: []Window{{From: 100, To: 200}, {From: 300, To: 301}},
-	}
+	*n.Link(0, 1) = linkSpec{
+		loss: 0.5, dup: 0.5, slow: 0.5, jitter: 10, delay: 5,
+		parts: []Window{{From: 100, To: 200}, {From: 300, To: 301}},
+	}.link()
 	for _, now := range []sim.Time{100, 150, 199, 300} {
 		ch := &script{}
 		if f := n.Transmit(ch, msg(0, 1), now); f != (sim.Fate{Drop: sim.DropPartition}) {
@@ -118,7 +118,7 @@ func TestPartitionDropsWithoutChoice(t *testing.T) {
 // duplicate, slow, late, then jitter per copy — the identity each choice
 // carries, and the fate built from the answers.
 func TestChoiceOrder(t *testing.T) {
-	full := Link{LossProbability: 0.1, DuplicateProbability: 0.2, SlowProbability: 0.3, Delay: 10, Jitter: 6, SlowDelay: 1000}
+	full := linkSpec{loss: 0.1, dup: 0.2, slow: 0.3, delay: 10, jitter: 6, slowHold: 1000}.link()
 	cases := []struct {
 		name    string
 		link    Link
@@ -128,19 +128,19 @@ func TestChoiceOrder(t *testing.T) {
 	}{
 		{"lost", full, []int{1}, "loss", sim.Fate{Drop: sim.DropLoss}},
 		{"delivered", full, []int{0, 0, 0, 4}, "loss,duplicate,slow,jitter", sim.Fate{Delay: 14}},
-		{"slow", full, []int{0, 0, 1, 2}, "loss,duplicate,slow,jitter", sim.Fate{Delay: 1012, Slow: true}},
+		{"slow", full, []int{0, 0, 1, 2}, "loss,duplicate,slow,jitter", sim.Fate{Delay: 1012, Held: held(sim.ChoiceSlow)}},
 		{"duplicated", full, []int{0, 1, 0, 3, 6}, "loss,duplicate,slow,jitter,jitter",
 			sim.Fate{Delay: 13, Duplicate: true, DupDelay: 16}},
 		{"duplicated and slow", full, []int{0, 1, 1, 0, 5}, "loss,duplicate,slow,jitter,jitter",
-			sim.Fate{Delay: 1010, Slow: true, Duplicate: true, DupDelay: 15}},
-		{"no loss configured", Link{DuplicateProbability: 0.2, SlowProbability: 0.3, Jitter: 1}, []int{0, 0, 1},
+			sim.Fate{Delay: 1010, Held: held(sim.ChoiceSlow), Duplicate: true, DupDelay: 15}},
+		{"no loss configured", linkSpec{dup: 0.2, slow: 0.3, jitter: 1}.link(), []int{0, 0, 1},
 			"duplicate,slow,jitter", sim.Fate{Delay: 1}},
-		{"only slow", Link{SlowProbability: 1, SlowDelay: 7}, []int{1}, "slow", sim.Fate{Delay: 7, Slow: true}},
-		{"only jitter", Link{Jitter: 3}, []int{3}, "jitter", sim.Fate{Delay: 3}},
-		{"late", Link{LateProbability: 0.5, LateDelay: 60_000, Delay: 10}, []int{1}, "late", sim.Fate{Delay: 60_010, Late: true}},
-		{"slow and late", Link{SlowProbability: 0.3, SlowDelay: 1000, LateProbability: 0.5, LateDelay: 60_000}, []int{1, 1}, "slow,late",
-			sim.Fate{Delay: 61_000, Slow: true, Late: true}},
-		{"not late", Link{LateProbability: 0.5, LateDelay: 60_000, Delay: 10}, []int{0}, "late", sim.Fate{Delay: 10}},
+		{"only slow", linkSpec{slow: 1, slowHold: 7}.link(), []int{1}, "slow", sim.Fate{Delay: 7, Held: held(sim.ChoiceSlow)}},
+		{"only jitter", linkSpec{jitter: 3}.link(), []int{3}, "jitter", sim.Fate{Delay: 3}},
+		{"late", linkSpec{late: 0.5, lateHold: 60_000, delay: 10}.link(), []int{1}, "late", sim.Fate{Delay: 60_010, Held: held(sim.ChoiceLate)}},
+		{"slow and late", linkSpec{slow: 0.3, slowHold: 1000, late: 0.5, lateHold: 60_000}.link(), []int{1, 1}, "slow,late",
+			sim.Fate{Delay: 61_000, Held: held(sim.ChoiceSlow, sim.ChoiceLate)}},
+		{"not late", linkSpec{late: 0.5, lateHold: 60_000, delay: 10}.link(), []int{0}, "late", sim.Fate{Delay: 10}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,10 +162,10 @@ func TestChoiceOrder(t *testing.T) {
 					n int32
 					p float64
 				}{
-					sim.ChoiceLoss:      {2, tc.link.LossProbability},
-					sim.ChoiceDuplicate: {2, tc.link.DuplicateProbability},
-					sim.ChoiceSlow:      {2, tc.link.SlowProbability},
-					sim.ChoiceLate:      {2, tc.link.LateProbability},
+					sim.ChoiceLoss:      {2, tc.link.Probability[sim.ChoiceLoss]},
+					sim.ChoiceDuplicate: {2, tc.link.Probability[sim.ChoiceDuplicate]},
+					sim.ChoiceSlow:      {2, tc.link.Probability[sim.ChoiceSlow]},
+					sim.ChoiceLate:      {2, tc.link.Probability[sim.ChoiceLate]},
 					sim.ChoiceJitter:    {int32(tc.link.Jitter) + 1, 0},
 				}[c.Kind]
 				if c.N != want.n || c.P != want.p {
@@ -180,7 +180,7 @@ func TestChoiceOrder(t *testing.T) {
 // [Delay, Delay+Jitter] and that both ends are reached.
 func TestJitterRange(t *testing.T) {
 	n := New(2)
-	*n.Link(0, 1) = Link{Delay: 40, Jitter: 20}
+	*n.Link(0, 1) = linkSpec{delay: 40, jitter: 20}.link()
 	r := sim.NewRandom(3)
 	seen := map[sim.Time]bool{}
 	for range 2000 {
@@ -201,8 +201,8 @@ func TestJitterRange(t *testing.T) {
 func TestValidate(t *testing.T) {
 	good := []Link{
 		{},
-		{LossProbability: 1, DuplicateProbability: 1, SlowProbability: 1},
-		{LossProbability: 0.5, Delay: 1, Jitter: 1, SlowDelay: 1, Partitions: []Window{{0, 0}, {5, 10}}},
+		linkSpec{loss: 1, dup: 1, slow: 1}.link(),
+		linkSpec{loss: 0.5, delay: 1, jitter: 1, slowHold: 1, parts: []Window{{0, 0}, {5, 10}}}.link(),
 	}
 	for i, l := range good {
 		if err := l.Validate(); err != nil {
@@ -214,17 +214,18 @@ func TestValidate(t *testing.T) {
 		link Link
 		want string
 	}{
-		{Link{LossProbability: -0.01}, "loss probability"},
-		{Link{LossProbability: 1.01}, "loss probability"},
-		{Link{LossProbability: nan}, "loss probability NaN"},
-		{Link{LossProbability: inf}, "loss probability"},
-		{Link{DuplicateProbability: nan}, "duplicate probability"},
-		{Link{DuplicateProbability: -inf}, "duplicate probability"},
-		{Link{SlowProbability: 2}, "slow probability"},
-		{Link{SlowProbability: nan}, "slow probability"},
-		{Link{Delay: -1}, "negative delay"},
-		{Link{Jitter: -1}, "negative delay"},
-		{Link{SlowDelay: -1}, "negative delay"},
+		{linkSpec{loss: -0.01}.link(), "loss probability"},
+		{linkSpec{loss: 1.01}.link(), "loss probability"},
+		{linkSpec{loss: nan}.link(), "loss probability NaN"},
+		{linkSpec{loss: inf}.link(), "loss probability"},
+		{linkSpec{dup: nan}.link(), "duplicate probability"},
+		{linkSpec{dup: -inf}.link(), "duplicate probability"},
+		{linkSpec{slow: 2}.link(), "slow probability"},
+		{linkSpec{slow: nan}.link(), "slow probability"},
+		{linkSpec{delay: -1}.link(), "negative delay"},
+		{linkSpec{jitter: -1}.link(), "negative delay"},
+		{linkSpec{slowHold: -1}.link(), "negative delay"},
+		{func() Link { var l Link; l.Probability[sim.ChoiceCrash] = 0.5; return l }(), "crash is not a link fault"},
 		{Link{Partitions: []Window{{5, 10}, {10, 9}}}, "partition window [10,9)"},
 	}
 	for _, tc := range bad {
@@ -234,7 +235,7 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	n := New(3)
-	n.Link(2, 1).DuplicateProbability = nan
+	n.Link(2, 1).Probability[sim.ChoiceDuplicate] = nan
 	if err := n.Validate(); err == nil || !strings.Contains(err.Error(), "link 2→1") {
 		t.Fatalf("network with a bad 2→1 link: %v, want an error naming link 2→1", err)
 	}
@@ -250,4 +251,31 @@ func TestWindowContains(t *testing.T) {
 	if (Window{From: 5, To: 5}).Contains(5) {
 		t.Fatal("an empty window contains its start")
 	}
+}
+
+// linkSpec builds a Link with the four link kinds named as fields.
+type linkSpec struct {
+	loss, dup, slow, late             float64
+	delay, jitter, slowHold, lateHold sim.Time
+	parts                             []Window
+}
+
+func (s linkSpec) link() Link {
+	l := Link{Delay: s.delay, Jitter: s.jitter, Partitions: s.parts}
+	l.Probability[sim.ChoiceLoss] = s.loss
+	l.Probability[sim.ChoiceDuplicate] = s.dup
+	l.Probability[sim.ChoiceSlow] = s.slow
+	l.Probability[sim.ChoiceLate] = s.late
+	l.Hold[sim.ChoiceSlow] = s.slowHold
+	l.Hold[sim.ChoiceLate] = s.lateHold
+	return l
+}
+
+// held is the set of hold kinds.
+func held(kinds ...sim.ChoiceKind) sim.KindSet {
+	var s sim.KindSet
+	for _, k := range kinds {
+		s = s.With(k)
+	}
+	return s
 }

@@ -46,7 +46,7 @@ func TestPropertyUniqueInsertExactlyOnceUnderInterleavings(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		r := runDrawn(t, "concurrent-same-key", drawConcurrent(t, "unique-insert"))
 		count.add(r.out)
-		preempted += r.out.Faults.Preempt
+		preempted += r.out.Faults.Of(sim.ChoicePreempt)
 		checkExactlyOnce(t, r)
 	})
 	count.check(t)
@@ -72,7 +72,7 @@ func TestPropertyCheckThenInsertDuplicatesUnderInterleavings(t *testing.T) {
 	if !found || last == nil {
 		t.Fatalf("rapid found no interleaving where check-then-insert charges twice:\n%s", report)
 	}
-	if last.out.Faults.Preempt == 0 {
+	if last.out.Faults.Of(sim.ChoicePreempt) == 0 {
 		t.Fatalf("the duplicate needs no interleaving, so it does not show the race:\n%s", last)
 	}
 	t.Logf("%s\nshrunk counterexample: %s", firstLine(report), last)

@@ -3,8 +3,10 @@ package scenarios_test
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,11 +16,18 @@ import (
 )
 
 const digestsHeader = `# The trace digest of every catalog scenario under each of its semantics:
-# seed 1, the scenario's default operations, faults and parameters.
-# Any change to a digest is a visible diff here. Refresh with
+# seed 1, the scenario's default operations, faults and parameters, and a
+# hash of the run's text trace (report.WriteTimeline). Any change to a
+# digest is a visible diff here. Refresh with
 #   go test ./scenarios/ -run TestPinnedDigests -rewrite
-# scenario semantics digest
+# which refuses to change a digest whose trace text is unchanged unless
+# sim.DigestFormat (recorded below) was bumped: a digest that moves with
+# the same trace depends on something it must not (registration order, a
+# file name) — or its format changed, on purpose, in that commit.
 `
+
+// digestFormatLine records sim.DigestFormat in testdata/digests.txt.
+const digestFormatLine = "# digest-format "
 
 // rewriting reports whether the test binary runs with -rewrite (the flag
 // of the datadriven golden files, which this package links).
@@ -35,6 +44,34 @@ func rewriting() bool {
 	return v
 }
 
+// pinnedRun is one line of testdata/digests.txt.
+type pinnedRun struct {
+	digest, text string
+}
+
+// readPinned parses testdata/digests.txt: the digest format it records and
+// its runs by "scenario semantics".
+func readPinned(data string) (format int, runs map[string]pinnedRun, err error) {
+	runs = map[string]pinnedRun{}
+	for i, l := range strings.Split(data, "\n") {
+		if v, ok := strings.CutPrefix(l, digestFormatLine); ok {
+			if format, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+				return 0, nil, fmt.Errorf("line %d: digest format %q: %w", i+1, v, err)
+			}
+			continue
+		}
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) != 4 {
+			return 0, nil, fmt.Errorf("line %d: want scenario semantics digest trace-hash, got %q", i+1, l)
+		}
+		runs[f[0]+" "+f[1]] = pinnedRun{digest: f[2], text: f[3]}
+	}
+	return format, runs, nil
+}
+
 // TestPinnedDigests pins the digest of one run per scenario × semantics in
 // testdata/digests.txt, so that whatever changes a trace — the engine, a
 // role, keyed randomness, the order Go files register kinds in (it must
@@ -42,42 +79,76 @@ func rewriting() bool {
 func TestPinnedDigests(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(digestsHeader)
+	fmt.Fprintf(&b, "%s%d\n# scenario semantics digest trace-hash\n", digestFormatLine, sim.DigestFormat)
+	now := map[string]pinnedRun{}
+	var order []string
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {
-			o, err := sc.Run(scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(1), nil)
+			set := scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}
+			cfg, err := sc.Config(set)
 			if err != nil {
 				t.Fatalf("%s %s: %v", sc.Name, sem.Alias(), err)
 			}
-			fmt.Fprintf(&b, "%s %s %s\n", sc.Name, sem.Alias(), report.DigestString(o.Digest))
+			var tr sim.Trace
+			w, err := sim.NewWorld(cfg, sim.NewRandom(1), &tr)
+			if err != nil {
+				t.Fatalf("%s %s: %v", sc.Name, sem.Alias(), err)
+			}
+			o := w.Run()
+			var text strings.Builder
+			if err := report.WriteTimeline(&text, cfg.Topology, tr.Events); err != nil {
+				t.Fatal(err)
+			}
+			h := fnv.New64a()
+			h.Write([]byte(text.String()))
+			key := sc.Name + " " + sem.Alias()
+			run := pinnedRun{digest: report.DigestString(o.Digest), text: fmt.Sprintf("%016x", h.Sum64())}
+			now[key] = run
+			order = append(order, key)
+			fmt.Fprintf(&b, "%s %s %s\n", key, run.digest, run.text)
 		}
 	}
 	file := filepath.Join("..", "testdata", "digests.txt")
+	data, err := os.ReadFile(file)
+	if err != nil && !(rewriting() && os.IsNotExist(err)) {
+		t.Fatalf("%v (create it with -rewrite)", err)
+	}
+	format, pinned, err := readPinned(string(data))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
 	if rewriting() {
+		refused := 0
+		for _, key := range order {
+			p, ok := pinned[key]
+			if ok && format == sim.DigestFormat && p.digest != now[key].digest && p.text == now[key].text {
+				t.Errorf("%s: digest %s → %s with the same trace text: refused (the digest depends on something outside the trace; if its format changed on purpose, bump sim.DigestFormat)", key, p.digest, now[key].digest)
+				refused++
+			}
+		}
+		if refused > 0 {
+			t.Fatalf("%s not rewritten: %d digests changed with unchanged traces", file, refused)
+		}
 		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (create it with -rewrite)", err)
+	if format != sim.DigestFormat {
+		t.Errorf("%s records digest format %d, the build's is %d (refresh with -rewrite)", file, format, sim.DigestFormat)
 	}
-	got := strings.Split(b.String(), "\n")
-	lines := strings.Split(string(want), "\n")
-	pinned := map[string]bool{}
-	for _, l := range lines {
-		pinned[l] = true
-	}
-	current := map[string]bool{}
-	for _, l := range got {
-		current[l] = true
-		if !pinned[l] {
-			t.Errorf("now:    %s", l)
+	for _, key := range order {
+		p, ok := pinned[key]
+		switch {
+		case !ok:
+			t.Errorf("now:    %s %s (not pinned)", key, now[key].digest)
+		case p != now[key]:
+			t.Errorf("pinned: %s %s %s\nnow:    %s %s %s", key, p.digest, p.text, key, now[key].digest, now[key].text)
 		}
 	}
-	for _, l := range lines {
-		if !current[l] {
-			t.Errorf("pinned: %s", l)
+	for key := range pinned {
+		if _, ok := now[key]; !ok {
+			t.Errorf("pinned: %s (no such run now)", key)
 		}
 	}
 	if t.Failed() {

@@ -22,6 +22,10 @@ import (
 
 var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "custom"}
 
+// linkClasses are the values of a link's class: request (--loss applies),
+// response (--ack-loss applies), reliable (FIFO, no faults).
+var linkClasses = []string{"request", "response", "reliable"}
+
 // Load reads a scenario file: strict YAML (unknown fields are errors),
 // then every name, reference and value is checked, and the scenario is
 // built once per semantics with its defaults so that nothing can fail
@@ -410,8 +414,8 @@ func (l *loader) checkStructure() error {
 			}
 			links[p] = true
 		}
-		if k.Class.Set && !contains([]string{"request", "response", "reliable"}, k.Class.Text) {
-			return l.errAt(k.Class, "link class %q is not one of request, response, reliable", k.Class.Text)
+		if k.Class.Set && !contains(linkClasses, k.Class.Text) {
+			return l.errAt(k.Class, "link class %q is not one of %s", k.Class.Text, strings.Join(linkClasses, ", "))
 		}
 	}
 	for _, n := range []struct {
@@ -443,6 +447,9 @@ func (l *loader) checkStructure() error {
 		}
 	}
 	if err := l.checkOutcome(s.Observe.Outcome); err != nil {
+		return err
+	}
+	if _, err := l.refusals(s.Observe.Refused); err != nil {
 		return err
 	}
 	for _, inv := range s.Invariants {
@@ -724,6 +731,7 @@ func (l *loader) build(b *builder) error {
 	}
 	request, _ := indexOfName(roles.MessageNames(), s.Observe.Request.Text)
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
+	b.observe.Refusals, _ = l.refusals(s.Observe.Refused)
 	for _, k := range s.Observe.Sinks {
 		i, _ := indexOfName(roles.SinkNames(), k.Text)
 		b.observe.Sinks = append(b.observe.Sinks, sim.SinkID(i))

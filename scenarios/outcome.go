@@ -1,6 +1,10 @@
 package scenarios
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // OutcomeWords name an operation's effect count in the user's words, so a
 // report can say "charged twice" where the checker says "2 effects". A
@@ -14,9 +18,9 @@ type OutcomeWords struct {
 
 // outcomeSpec is observe.outcome in a scenario file.
 type outcomeSpec struct {
-	None Scalar `yaml:"none"`
-	Once Scalar `yaml:"once"`
-	Many Scalar `yaml:"many"`
+	None Scalar `yaml:"none" value:"text" doc:"no effect, e.g. not charged"`
+	Once Scalar `yaml:"once" value:"text" doc:"exactly one effect, e.g. charged once"`
+	Many Scalar `yaml:"many" value:"text" doc:"more than one effect, e.g. charged twice"`
 }
 
 // maxOutcomeWordLen keeps an outcome word short enough for a table cell.
@@ -43,4 +47,34 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 
 func outcomeWords(o outcomeSpec) OutcomeWords {
 	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text)}
+}
+
+// refusalStatuses are the statuses observe.refused may name: a request
+// refused before anything was done (400, 403, 409, 422, 429, 503).
+var refusalStatuses = []int{400, 403, 409, 422, 429, 503}
+
+// refusals reads observe.refused: the final statuses the scenario
+// declares as its designed answer, so that an operation answered with one
+// and never applied is "refused as designed", not lost.
+func (l *loader) refusals(ss []Scalar) ([]int32, error) {
+	var out []int32
+	for _, s := range ss {
+		n, err := strconv.Atoi(strings.TrimSpace(s.Text))
+		if err != nil || !slices.Contains(refusalStatuses, n) {
+			return nil, l.errAt(s, "observe.refused: %q is not a refusal status (one of %s)", s.Text, joinInts(refusalStatuses))
+		}
+		if slices.Contains(out, int32(n)) {
+			return nil, l.errAt(s, "observe.refused: %d is named twice", n)
+		}
+		out = append(out, int32(n))
+	}
+	return out, nil
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }

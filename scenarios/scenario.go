@@ -181,20 +181,17 @@ func (b *builder) wire() { b.net = network.New(len(b.nodes)) }
 // fault-free (a service and its gateway in one data centre).
 func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time, windows []network.Window) {
 	f := b.set.Faults
-	l := network.Link{Delay: delay, Jitter: jitter, SlowDelay: slowDelay, LateDelay: f.DurationOf(sim.FaultLate), Partitions: windows}
+	l := network.Link{Delay: delay, Jitter: jitter, Partitions: windows}
 	if class == "reliable" {
 		l.Jitter = 0
 		*b.net.Link(from, to) = l
 		return
 	}
 	for k := range sim.FaultKinds {
-		if spec := &sim.FaultKinds[k]; spec.Links != sim.AtPoints && spec.Links.Covers(class == "response") {
-			l.SetProbability(spec.Choice, f.Probability[k])
+		if spec := &sim.FaultKinds[k]; spec.Choice.OnLink() != sim.NotOnLink && spec.Links.Covers(class == "response") {
+			l.Probability[spec.Choice] = f.Probability[k]
+			l.Hold[spec.Choice] = f.HoldOf(sim.FaultKind(k))
 		}
 	}
 	*b.net.Link(from, to) = l
 }
-
-// slowDelay is how late a "slow" message arrives: past any retry timeout of
-// the catalog, so the retry overtakes it.
-const slowDelay sim.Time = 5_000

@@ -37,21 +37,21 @@ type SweepRate struct {
 
 // sweepSpec is sweep: in a scenario file.
 type sweepSpec struct {
-	Marks []sweepMarkSpec `yaml:"marks"`
-	Rate  *sweepRateSpec  `yaml:"rate"`
+	Marks []sweepMarkSpec `yaml:"marks" doc:"values to mark on the axis when a parameter is swept: the threshold of the lesson"`
+	Rate  *sweepRateSpec  `yaml:"rate" doc:"when a duration parameter is swept, the rate it sets (1/value per second) beside a metric, with the knee marked"`
 }
 
 type sweepMarkSpec struct {
-	Vary  Scalar `yaml:"vary"`
-	At    Scalar `yaml:"at"`
-	Label Scalar `yaml:"label"`
+	Vary  Scalar `yaml:"vary" value:"word" doc:"the swept parameter"`
+	At    Scalar `yaml:"at" value:"any" doc:"a duration, or $NAME: the parameter's value in the run"`
+	Label Scalar `yaml:"label" value:"text" doc:"the mark's label"`
 }
 
 type sweepRateSpec struct {
-	Vary       Scalar `yaml:"vary"`
-	Name       Scalar `yaml:"name"`
-	Versus     Scalar `yaml:"versus"`
-	VersusName Scalar `yaml:"versus-name"`
+	Vary       Scalar `yaml:"vary" value:"word" doc:"the swept duration parameter"`
+	Name       Scalar `yaml:"name" value:"word" doc:"the rate's name on the chart"`
+	Versus     Scalar `yaml:"versus" value:"word" doc:"the metric (a rate per second) it is compared with"`
+	VersusName Scalar `yaml:"versus-name" value:"text" doc:"the metric's name on the chart"`
 }
 
 // durationParam reports whether name is a duration parameter of sc.

@@ -11,6 +11,11 @@ type Observation struct {
 	// order a scenario declares them, never their numbers): at most
 	// MaxObservedSinks, a repeated sink counted once.
 	Sinks []SinkID
+	// Refusals are the final statuses the scenario declares as its
+	// designed answer (400 without a key, 422 on a reused key, 503 when
+	// failing closed): an operation answered with one and never applied
+	// is refused (OpRefused), not lost, and does not break a promise.
+	Refusals []int32
 }
 
 // MaxObservedSinks bounds how many sinks one scenario observes.
@@ -120,17 +125,13 @@ type outcomeResult struct {
 // for the operation (saturating at a small cap).
 func (t *OpTally) DistinctOutcomes() int32 { return t.nDistinct }
 
-// FaultCounts counts the faults that hit a run, by kind.
+// FaultCounts counts the faults that hit a run, indexed by choice kind
+// (the fault table, faults.go), and the drops that are consequences, not
+// choices: a partition window, a crashed receiver.
 type FaultCounts struct {
-	Loss      int `json:"loss"`
-	Duplicate int `json:"duplicate"`
-	Slow      int `json:"slow"`
-	Crash     int `json:"crash"`
-	Pause     int `json:"pause"`
-	Late      int `json:"late"`
-	Partition int `json:"partition"`
-	Down      int `json:"down"`
-	Preempt   int `json:"preempt,omitempty"`
+	ByKind    [NumChoiceKinds]int
+	Partition int
+	Down      int
 }
 
 // Total returns the number of injected faults (partition and down drops are
@@ -149,23 +150,17 @@ func (f FaultCounts) Total() int {
 
 // Of returns the count of faults of choice kind k.
 func (f FaultCounts) Of(k ChoiceKind) int {
-	switch k {
-	case ChoiceLoss:
-		return f.Loss
-	case ChoiceDuplicate:
-		return f.Duplicate
-	case ChoiceSlow:
-		return f.Slow
-	case ChoiceCrash:
-		return f.Crash
-	case ChoicePause:
-		return f.Pause
-	case ChoiceLate:
-		return f.Late
-	case ChoicePreempt:
-		return f.Preempt
+	if k < NumChoiceKinds {
+		return f.ByKind[k]
 	}
 	return 0
+}
+
+// Add counts n more faults of choice kind k.
+func (f *FaultCounts) Add(k ChoiceKind, n int) {
+	if k < NumChoiceKinds {
+		f.ByKind[k] += n
+	}
 }
 
 // Checker folds a trace, event by event, into per-operation tallies. It is
@@ -235,18 +230,12 @@ func (c *Checker) Record(e *Event) {
 		c.outcome(e.Msg.Op, e.Msg.Value, e.Msg.Status)
 	case EvDrop:
 		c.dropped(e.Reason)
-	case EvDuplicate:
-		c.faults.Duplicate++
-	case EvSlow:
-		c.faults.Slow++
-	case EvCrash:
-		c.faults.Crash++
-	case EvPause:
-		c.faults.Pause++
-	case EvLate:
-		c.faults.Late++
-	case EvPreempt:
-		c.faults.Preempt++
+	default:
+		if e.Kind < NumEventKinds {
+			if k := eventKinds[e.Kind].Fault; k != 0 {
+				c.faults.ByKind[k]++ // the fault the event records (the event table)
+			}
+		}
 	}
 }
 
@@ -301,7 +290,7 @@ func (c *Checker) outcome(op OpID, value int64, status int32) {
 func (c *Checker) dropped(reason DropReason) {
 	switch reason {
 	case DropLoss:
-		c.faults.Loss++
+		c.faults.ByKind[ChoiceLoss]++
 	case DropPartition:
 		c.faults.Partition++
 	case DropDown:
@@ -406,7 +395,7 @@ func (c *Checker) find(promise Promise) finding {
 		if promise == ExactlyOne && t.nDistinct > 1 {
 			return finding{findingDivergent, op, t.nDistinct}
 		}
-		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 {
+		if t.MinEffects(c.nsinks) == 0 && promise != AtMostOne && missing == 0 && !(t.MaxEffects(c.nsinks) == 0 && t.refused(c.obs.Refusals)) {
 			missing = op
 		}
 	}

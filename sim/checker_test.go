@@ -186,7 +186,11 @@ func TestCheckerFaultCounts(t *testing.T) {
 		ev(EvDuplicate).ev(EvSlow).ev(EvSlow).ev(EvCrash).
 		ev(EvSend).ev(EvRestart).ev(EvTimerFire)
 	got := fold(1, s).Faults()
-	want := FaultCounts{Loss: 2, Duplicate: 1, Slow: 2, Crash: 1, Partition: 1, Down: 3}
+	want := FaultCounts{Partition: 1, Down: 3}
+	want.Add(ChoiceLoss, 2)
+	want.Add(ChoiceDuplicate, 1)
+	want.Add(ChoiceSlow, 2)
+	want.Add(ChoiceCrash, 1)
 	if got != want {
 		t.Fatalf("faults = %+v, want %+v", got, want)
 	}
@@ -334,7 +338,9 @@ func TestCheckerCopyIsIndependent(t *testing.T) {
 	if got := effects(&dst, 1); got != 1 {
 		t.Errorf("copy's op-1 effects = %d after the source changed, want 1", got)
 	}
-	if got := dst.Faults(); got != (FaultCounts{Loss: 1}) {
+	var oneLoss FaultCounts
+	oneLoss.Add(ChoiceLoss, 1)
+	if got := dst.Faults(); got != oneLoss {
 		t.Errorf("copy's faults = %+v after the source changed, want one loss", got)
 	}
 	if got := effects(src, 1); got != 2 {

@@ -299,7 +299,7 @@ func TestRecordReplayDoubleBilling(t *testing.T) {
 			if len(plan) > 0 {
 				withFaults++
 			}
-			if orig.Faults.Crash > 0 {
+			if orig.Faults.Of(sim.ChoiceCrash) > 0 {
 				crashes++
 			}
 			// Negative control: the same plan with another seed's jitter

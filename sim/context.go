@@ -84,15 +84,14 @@ func (c *Context) Send(to NodeID, m Message) {
 		w.emit(e)
 		return
 	}
-	if fate.Slow {
-		e := w.event(EvSlow, c.node, to)
-		e.Msg = m
-		w.emit(e)
-	}
-	if fate.Late {
-		e := w.event(EvLate, c.node, to)
-		e.Msg = m
-		w.emit(e)
+	if fate.Held != 0 {
+		for _, k := range linkKinds { // table order: slow before late
+			if fate.Held.Has(k) {
+				e := w.event(holdEvents[k], c.node, to)
+				e.Msg = m
+				w.emit(e)
+			}
+		}
 	}
 	urgent := false
 	if from, dst := &w.cfg.Topology.Nodes[c.node], &w.cfg.Topology.Nodes[to]; from.Store || dst.Store {
@@ -146,6 +145,22 @@ func (c *Context) After(d Time, t Timer) {
 	it := c.w.queueAt(at, false)
 	it.kind, it.node, it.incarnation = itemTimer, c.node, ns.incarnation
 	it.msg.Kind, it.msg.Op, it.msg.Attempt, it.msg.Key, it.msg.Status = MsgKind(t.Kind), t.Op, t.Attempt, t.Key, t.Phase
+}
+
+// CancelTimers cancels every pending timer of this node of kind for
+// operation op, and returns how many it cancelled: a cancelled timer
+// never fires, so the trace shows no "timer" event for it (the retry timer
+// of an operation that has its answer). Timers a crash already cancelled
+// are not counted; a crashed node cancels nothing.
+func (c *Context) CancelTimers(kind TimerKind, op OpID) int {
+	if c.down() {
+		return 0
+	}
+	node, inc := c.node, c.w.nodes[c.node].incarnation
+	return c.w.q.removeIf(func(it *item) bool {
+		return it.kind == itemTimer && it.node == node && it.incarnation == inc &&
+			TimerKind(it.msg.Kind) == kind && it.msg.Op == op
+	})
 }
 
 func (c *Context) table(id TableID) (*Table, *TableSpec) {

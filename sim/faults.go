@@ -73,6 +73,9 @@ type FaultKindSpec struct {
 	ExploreDefault bool
 	// Duration is the kind's duration setting, nil for instant faults.
 	Duration *DurationSetting
+	// Hold is how long a message the kind hits is held when the kind has
+	// no duration setting (slow: past any retry timeout of the catalog).
+	Hold Time
 }
 
 // DurationSetting is the length of a fault that lasts (a pause), in
@@ -94,7 +97,7 @@ var FaultKinds = [NumFaultKinds]FaultKindSpec{
 		Help: "probability that a response or acknowledgement is lost"},
 	FaultDup: {Name: "dup", JSON: "duplicate", Choice: ChoiceDuplicate, Links: AllLinks,
 		Help: "probability that a message is delivered twice"},
-	FaultSlow: {Name: "slow", JSON: "slow", Choice: ChoiceSlow, Links: AllLinks,
+	FaultSlow: {Name: "slow", JSON: "slow", Choice: ChoiceSlow, Links: AllLinks, Hold: 5_000,
 		Help: "probability that a message is overtaken by the retry waiting for it"},
 	FaultCrash: {Name: "crash", JSON: "crash", Choice: ChoiceCrash, Links: AtPoints, ExploreDefault: true,
 		Help: "probability that the service/consumer crashes at each crash point"},
@@ -184,6 +187,15 @@ func (p *FaultProfile) DurationOf(k FaultKind) Time {
 	return d.Default
 }
 
+// HoldOf returns how long a message a link fault of kind k hits is held:
+// its duration (setting or default), or its fixed Hold.
+func (p *FaultProfile) HoldOf(k FaultKind) Time {
+	if FaultKinds[k].Duration != nil {
+		return p.DurationOf(k)
+	}
+	return FaultKinds[k].Hold
+}
+
 // Validate reports the first setting out of range, naming it as a flag.
 func (p *FaultProfile) Validate() error {
 	for k := range FaultKinds {
@@ -228,26 +240,41 @@ func (p *FaultProfile) ApplyToStore(spec *NodeSpec) {
 	spec.PreemptFor = p.DurationOf(FaultPreempt)
 }
 
+// LinkEffect says what a message fault kind does to a message on a link.
+type LinkEffect uint8
+
+// What a link fault does.
+const (
+	NotOnLink LinkEffect = iota // not a link fault (a point fault, jitter, an interleaving)
+	LinkDrop                    // the message is dropped (DropLoss)
+	LinkCopy                    // a second copy is delivered
+	LinkHold                    // the message is held for the link's hold of the kind
+)
+
 // choiceKindSpec describes one engine choice kind.
 type choiceKindSpec struct {
-	name    string // in plan lines and traces: "loss from=… to=…", "pause node=… point=…"
-	past    string // in fault counts: "2 lost, 1 paused"
-	fault   bool   // the non-default alternative is a fault (costs 1)
-	atPoint bool   // identified by node and crash point, not by a message's link
-	reorder bool   // an interleaving: costs the explorer's preemption budget, not its fault budget
+	link    LinkEffect // what it does to a message on a link (network.Link asks it)
+	name    string     // in plan lines and traces: "loss from=… to=…", "pause node=… point=…"
+	past    string     // in fault counts: "2 lost, 1 paused"
+	fault   bool       // the non-default alternative is a fault (costs 1)
+	atPoint bool       // identified by node and crash point, not by a message's link
+	reorder bool       // an interleaving: costs the explorer's preemption budget, not its fault budget
 }
 
 // choiceKinds is the engine's table, indexed by ChoiceKind.
 var choiceKinds = [...]choiceKindSpec{
-	ChoiceLoss:      {name: "loss", past: "lost", fault: true},
-	ChoiceDuplicate: {name: "duplicate", past: "duplicated", fault: true},
-	ChoiceSlow:      {name: "slow", past: "slow", fault: true},
+	ChoiceLoss:      {name: "loss", past: "lost", fault: true, link: LinkDrop},
+	ChoiceDuplicate: {name: "duplicate", past: "duplicated", fault: true, link: LinkCopy},
+	ChoiceSlow:      {name: "slow", past: "slow", fault: true, link: LinkHold},
 	ChoiceCrash:     {name: "crash", past: "crashed", fault: true, atPoint: true},
 	ChoiceJitter:    {name: "jitter"},
 	ChoicePause:     {name: "pause", past: "paused", fault: true, atPoint: true},
-	ChoiceLate:      {name: "late", past: "late", fault: true},
+	ChoiceLate:      {name: "late", past: "late", fault: true, link: LinkHold},
 	ChoicePreempt:   {name: "preempt", past: "preempted", fault: true, reorder: true},
 }
+
+// NumChoiceKinds is one past the largest choice kind.
+const NumChoiceKinds = ChoiceKind(len(choiceKinds))
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
 func (k ChoiceKind) String() string {
@@ -277,6 +304,43 @@ func (k ChoiceKind) IsReorder() bool { return int(k) < len(choiceKinds) && choic
 // AtPoint reports whether the choice is asked at a node's crash point (so
 // a plan names it with node= and point=) rather than on a message's link.
 func (k ChoiceKind) AtPoint() bool { return int(k) < len(choiceKinds) && choiceKinds[k].atPoint }
+
+// OnLink says what the kind does to a message on a link.
+func (k ChoiceKind) OnLink() LinkEffect {
+	if k < NumChoiceKinds {
+		return choiceKinds[k].link
+	}
+	return NotOnLink
+}
+
+// linkKinds lists the link fault kinds in table order: the order a link
+// asks them of the Chooser.
+var linkKinds = func() []ChoiceKind {
+	var out []ChoiceKind
+	for i := range choiceKinds {
+		if choiceKinds[i].link != NotOnLink {
+			out = append(out, ChoiceKind(i))
+		}
+	}
+	return out
+}()
+
+// LinkChoiceKinds lists the link fault kinds in table order (loss,
+// duplicate, slow, late): the order network.Link asks them in.
+func LinkChoiceKinds() []ChoiceKind { return linkKinds }
+
+// HoldEvent returns the event kind that records a hold of link kind k
+// (EvSlow, EvLate), from the event table.
+func HoldEvent(k ChoiceKind) EventKind { return holdEvents[k] }
+
+var holdEvents = func() (ev [NumChoiceKinds]EventKind) {
+	for e := EventKind(1); e < NumEventKinds; e++ {
+		if f := eventKinds[e].Fault; f != 0 && choiceKinds[f].link == LinkHold {
+			ev[f] = e
+		}
+	}
+	return ev
+}()
 
 // Past is the kind's label in fault counts ("lost", "paused").
 func (k ChoiceKind) Past() string {

@@ -37,7 +37,7 @@ var (
 
 // numberedWorld is a client that pays three operations with retries and a
 // service that charges, audits, may crash and answers, over a lossy,
-// duplicating, slow and jittery network — every kind of name and every kind
+// duplicating, slow and jittery network, with crashes and pauses — every kind of name and every kind
 // of choice — numbered by n.
 func numberedWorld(t *testing.T, n numbering, ch sim.Chooser, rec sim.Recorder) *sim.World {
 	const client, service = sim.NodeID(0), sim.NodeID(1)
@@ -78,13 +78,15 @@ func numberedWorld(t *testing.T, n numbering, ch sim.Chooser, rec sim.Recorder) 
 		},
 	}
 	net := network.New(2)
-	lossy := network.Link{LossProbability: 0.2, DuplicateProbability: 0.2, SlowProbability: 0.1, Delay: 5, Jitter: 20, SlowDelay: 60}
+	lossy := network.Link{Delay: 5, Jitter: 20}
+	lossy.Probability[sim.ChoiceLoss], lossy.Probability[sim.ChoiceDuplicate], lossy.Probability[sim.ChoiceSlow] = 0.2, 0.2, 0.1
+	lossy.Hold[sim.ChoiceSlow] = 60
 	*net.Link(client, service), *net.Link(service, client) = lossy, lossy
 	cfg := &sim.Config{
 		Topology: &sim.Topology{
 			Nodes: []sim.NodeSpec{
 				{Name: "client", Tables: []sim.TableSpec{{Name: "done", Traced: true}}},
-				{Name: "service", Crashable: true, CrashProbability: 0.1, RestartAfter: 30},
+				{Name: "service", Crashable: true, CrashProbability: 0.1, PauseProbability: 0.1, PauseFor: 25, RestartAfter: 30},
 			},
 			Messages: n.messages, Timers: n.timers, Sinks: n.sinks, Points: n.points,
 		},

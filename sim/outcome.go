@@ -10,6 +10,10 @@ type OpResult struct {
 	Outcomes         int32
 	DistinctOutcomes int32
 	Verdict          Verdict
+	// Outcome is what the operation came to for the customer (see
+	// OpOutcome): Verdict with designed refusals, unstarted, pending
+	// and partly applied operations told apart.
+	Outcome OpOutcome
 }
 
 // Outcome is the result of one run under one semantics.
@@ -21,6 +25,11 @@ type Outcome struct {
 	Ops        []OpResult
 	Faults     FaultCounts
 	Status     Status // did the promise of Semantics and every invariant hold?
+	// Guarantee is whether the promise of Semantics alone held (no
+	// invariant counted): what a report shows as the semantics'
+	// guarantee, apart from the invariants and from the customer's
+	// outcome. Zero in an Outcome built without it.
+	Guarantee Status
 	Why        string // the first violation, or why Unknown, in English
 	Reason     Reason // Why as data, for a report in another language
 	Invariants []InvariantResult
@@ -82,6 +91,7 @@ func (w *World) outcomeInto(o *Outcome) {
 		r := OpResult{
 			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
 			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
+			Outcome: ClassifyOp(t, n, w.checker.obs.Refusals, w.end == Quiescent),
 		}
 		if n > 1 {
 			r.SinkEffects = append(sinks[:0], t.Sinks[:n]...)
@@ -91,6 +101,7 @@ func (w *World) outcomeInto(o *Outcome) {
 	o.Ops = ops
 	o.Status, o.Reason = w.JudgeReason(w.cfg.Semantics.Promise())
 	o.Why = o.Reason.String()
+	o.Guarantee = w.checker.status(w.cfg.Semantics.Promise(), w.end == Quiescent)
 	for _, m := range w.metrics {
 		metrics = append(metrics, MetricValue{Name: m.Name(), Value: m.Value()})
 	}

@@ -77,8 +77,10 @@ func (w *World) resume(node NodeID) {
 // ids, sequence numbers and times left out, as in AppendState). tables
 // are the node's table declarations: a held store event's row is encoded
 // with its age, except a row of an age-free table, which has none (its At
-// is 0, like that of every event that carries no row).
-func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec) []byte {
+// is 0, like that of every event that carries no row). Kinds and labels
+// are encoded by the keys of their names (k), as the digest folds them, so
+// the encoding does not depend on registration order.
+func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec, k *nameKeys) []byte {
 	b = append(b, boolByte(ns.paused))
 	if !ns.paused {
 		return b
@@ -90,10 +92,13 @@ func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec) []byte 
 		m := &h.msg
 		if h.send {
 			b = append(b, 0xe0, byte(h.to))
+			b = binary.LittleEndian.AppendUint64(b, keyAt(k.messages, int(m.Kind)))
 		} else {
 			e := &h.event
 			m = &e.Msg
-			b = append(b, 0xe1, byte(e.Kind), e.Label, boolByte(e.Found))
+			b = append(b, 0xe1, byte(e.Kind), boolByte(e.Found))
+			b = binary.LittleEndian.AppendUint64(b, k.label(e))
+			b = binary.LittleEndian.AppendUint64(b, k.msgKind(e))
 			r := &e.Rec
 			b = binary.AppendVarint(b, int64(r.State))
 			b = binary.AppendVarint(b, int64(r.Status))
@@ -101,7 +106,6 @@ func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec) []byte 
 			b = binary.AppendVarint(b, r.Aux)
 			b = binary.AppendVarint(b, int64(rowAge(e, now, tables)))
 		}
-		b = append(b, byte(m.Kind))
 		b = binary.AppendVarint(b, int64(m.Op))
 		b = binary.AppendVarint(b, int64(m.Attempt))
 		b = binary.AppendVarint(b, m.Key)

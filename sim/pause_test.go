@@ -105,8 +105,8 @@ func pausePlan() *sim.Scripted {
 // run is the control.
 func TestPauseFreezesANodeWithItsState(t *testing.T) {
 	var control pauseProbe
-	if out := pauseWorld(t, &control, sim.Defaults{}, nil).Run(); out.Faults.Pause != 0 {
-		t.Fatalf("control run paused %d times", out.Faults.Pause)
+	if out := pauseWorld(t, &control, sim.Defaults{}, nil).Run(); out.Faults.Of(sim.ChoicePause) != 0 {
+		t.Fatalf("control run paused %d times", out.Faults.Of(sim.ChoicePause))
 	}
 	if got := fmt.Sprint(control.delivered); got != "[op-2@105ms op-3@205ms]" {
 		t.Fatalf("control run: deliveries %s", got)
@@ -119,7 +119,7 @@ func TestPauseFreezesANodeWithItsState(t *testing.T) {
 	var trace sim.Trace
 	w := pauseWorld(t, &probe, pausePlan(), &trace)
 	out := w.Run()
-	if out.End != sim.Quiescent || out.Faults.Pause != 1 || out.Faults.Total() != 1 {
+	if out.End != sim.Quiescent || out.Faults.Of(sim.ChoicePause) != 1 || out.Faults.Total() != 1 {
 		t.Fatalf("end %s, faults %+v; want finished with one pause", out.End, out.Faults)
 	}
 	if probe.paused {

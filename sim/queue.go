@@ -119,3 +119,55 @@ func (q *queue) popInto(dst *item) {
 	items[i] = *last
 	q.items = items[:n]
 }
+
+// removeIf removes every item for which drop returns true and returns how
+// many it removed. The heap is rebuilt from what is left: the pop order is
+// the (at, urgent, seq) order of the items, whatever their layout.
+func (q *queue) removeIf(drop func(*item) bool) int {
+	items := q.items
+	n := 0
+	for i := range items {
+		if !drop(&items[i]) {
+			if n != i {
+				items[n] = items[i]
+			}
+			n++
+		}
+	}
+	removed := len(items) - n
+	if removed == 0 {
+		return 0
+	}
+	clear(items[n:])
+	q.items = items[:n]
+	for i := (n - 2) / 4; n > 1 && i >= 0; i-- {
+		q.siftDown(i)
+	}
+	return removed
+}
+
+// siftDown moves the item at i down to where the heap order wants it.
+func (q *queue) siftDown(i int) {
+	items := q.items
+	n := len(items)
+	x := items[i]
+	for {
+		first := 4*i + 1
+		if first >= n {
+			break
+		}
+		m := first
+		end := min(first+4, n)
+		for c := first + 1; c < end; c++ {
+			if items[c].less(&items[m]) {
+				m = c
+			}
+		}
+		if !items[m].less(&x) {
+			break
+		}
+		items[i] = items[m]
+		i = m
+	}
+	items[i] = x
+}

@@ -60,6 +60,15 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 					ref = append(ref, it)
 				}
 			},
+			"remove": func(t *rapid.T) {
+				node := NodeID(rapid.IntRange(0, 6).Draw(t, "node"))
+				drop := func(it *item) bool { return it.node == node }
+				want := len(ref)
+				ref = slices.DeleteFunc(ref, func(it item) bool { return drop(&it) })
+				if got := q.removeIf(drop); got != want-len(ref) {
+					t.Fatalf("removeIf removed %d items, want %d", got, want-len(ref))
+				}
+			},
 			"pop": func(t *rapid.T) {
 				if len(ref) == 0 {
 					t.Skip("empty")

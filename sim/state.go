@@ -86,7 +86,7 @@ func (w *World) AppendState(b []byte) []byte {
 		ns := &w.nodes[i]
 		b = append(b, 0xf0, boolByte(ns.down))
 		specs := w.cfg.Topology.Nodes[i].Tables
-		b = ns.appendPause(b, w.now, specs)
+		b = ns.appendPause(b, w.now, specs, w.names)
 		for t := range ns.tables {
 			tb := &ns.tables[t]
 			now := w.now // rows' ages are now − At; an age-free table's At are all 0 and encoded as such

@@ -45,7 +45,7 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 		s.word(0xf0<<8 | uint64(boolByte(ns.down)))
 		specs := w.cfg.Topology.Nodes[i].Tables
 		if ns.paused {
-			*scratch = ns.appendPause((*scratch)[:0], w.now, specs)
+			*scratch = ns.appendPause((*scratch)[:0], w.now, specs, w.names)
 			s.bytes(*scratch)
 		} else {
 			s.word(0)

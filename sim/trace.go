@@ -24,12 +24,67 @@ const (
 	EvPreempt                          // store Node's reply Msg to Peer is held back: other handlers run first
 )
 
-var eventKindNames = [...]string{"", "send", "deliver", "drop", ChoiceDuplicate.String(), ChoiceSlow.String(), "timer", ChoiceCrash.String(), "restart", "get", "put", "delete", "effect", "outcome", ChoicePause.String(), "resume", ChoiceLate.String(), ChoicePreempt.String()}
+// LabelNames says which of a topology's name lists an event's Label is a
+// number in: the digest keys the label by that name, never by the number
+// registration order gave it.
+type LabelNames uint8
+
+// What an event's Label indexes.
+const (
+	LabelNone  LabelNames = iota // the event carries no label (Label is 0)
+	LabelTable                   // a table of the event's node
+	LabelSink                    // an observed sink
+	LabelPoint                   // a crash point
+	LabelTimer                   // a timer kind
+)
+
+// EventKindSpec describes one event kind: its name in traces and what its
+// label names.
+type EventKindSpec struct {
+	Name  string
+	Label LabelNames
+	// Fault is the choice kind whose fault the event records (the
+	// checker's fault counts), 0 for none.
+	Fault ChoiceKind
+}
+
+// eventKinds is the table of event kinds, indexed by EventKind: one entry
+// per kind, pause included, so no kind's label falls through to its number.
+var eventKinds = [...]EventKindSpec{
+	EvSend:        {Name: "send"},
+	EvDeliver:     {Name: "deliver"},
+	EvDrop:        {Name: "drop"},
+	EvDuplicate:   {Name: ChoiceDuplicate.String(), Fault: ChoiceDuplicate},
+	EvSlow:        {Name: ChoiceSlow.String(), Fault: ChoiceSlow},
+	EvTimerFire:   {Name: "timer", Label: LabelTimer},
+	EvCrash:       {Name: ChoiceCrash.String(), Label: LabelPoint, Fault: ChoiceCrash},
+	EvRestart:     {Name: "restart"},
+	EvStoreGet:    {Name: "get", Label: LabelTable},
+	EvStorePut:    {Name: "put", Label: LabelTable},
+	EvStoreDelete: {Name: "delete", Label: LabelTable},
+	EvEffect:      {Name: "effect", Label: LabelSink},
+	EvOutcome:     {Name: "outcome"},
+	EvPause:       {Name: ChoicePause.String(), Label: LabelPoint, Fault: ChoicePause},
+	EvResume:      {Name: "resume"},
+	EvLate:        {Name: ChoiceLate.String(), Fault: ChoiceLate},
+	EvPreempt:     {Name: ChoicePreempt.String(), Fault: ChoicePreempt},
+}
+
+// NumEventKinds is one past the largest event kind.
+const NumEventKinds = EventKind(len(eventKinds))
+
+// Spec returns the kind's table entry (a zero entry for an unknown kind).
+func (k EventKind) Spec() EventKindSpec {
+	if k < NumEventKinds {
+		return eventKinds[k]
+	}
+	return EventKindSpec{}
+}
 
 // String returns the event kind's name.
 func (k EventKind) String() string {
-	if int(k) < len(eventKindNames) {
-		return eventKindNames[k]
+	if k > 0 && k < NumEventKinds {
+		return eventKinds[k].Name
 	}
 	return "unknown"
 }
@@ -90,6 +145,12 @@ func (t *Trace) Record(e *Event) { t.Events = append(t.Events, *e) }
 // registration order gave them.
 type Digest uint64
 
+// DigestFormat is the version of the digest's format: what it folds and
+// how. testdata/digests.txt records it; a pinned digest may change with an
+// unchanged trace only in a commit that bumps it (TestPinnedDigests
+// -rewrite refuses otherwise). 2: a pause's crash point by name.
+const DigestFormat = 2
+
 // NewDigest returns the digest of the empty trace.
 func NewDigest() Digest { return Digest(0xcbf29ce484222325) }
 
@@ -126,19 +187,24 @@ func (d Digest) add(k *nameKeys, e *Event) Digest {
 	return d
 }
 
-// label returns the key of the name e.Label stands for: a table, a sink, a
-// crash point or a timer kind, by event kind.
+// label returns the key of the name e.Label stands for, by the event
+// kind's entry in the table: a table, a sink, a crash point or a timer
+// kind; a kind without a label (or an unknown kind) folds its number.
 func (k *nameKeys) label(e *Event) uint64 {
-	switch e.Kind {
-	case EvStoreGet, EvStorePut, EvStoreDelete:
+	if e.Kind >= NumEventKinds {
+		return uint64(e.Label)
+	}
+	switch eventKinds[e.Kind].Label {
+	case LabelTable:
 		if int(e.Node) < len(k.tables) {
 			return keyAt(k.tables[e.Node], int(e.Label))
 		}
-	case EvEffect:
+		return unnamedKey(int(e.Label))
+	case LabelSink:
 		return keyAt(k.sinks, int(e.Label))
-	case EvCrash:
+	case LabelPoint:
 		return keyAt(k.points, int(e.Label))
-	case EvTimerFire:
+	case LabelTimer:
 		return keyAt(k.timers, int(e.Label))
 	}
 	return uint64(e.Label)

@@ -7,8 +7,7 @@ import "fmt"
 type Fate struct {
 	Drop      DropReason // non-zero: the message is not delivered
 	Delay     Time       // delay of the first copy
-	Slow      bool       // the delay includes a "slow network" fault
-	Late      bool       // the delay includes a "late" fault: held past a horizon
+	Held      KindSet    // the link holds (LinkHold kinds: slow, late) its delay includes
 	Duplicate bool       // a second copy is delivered
 	DupDelay  Time       // delay of the second copy
 }

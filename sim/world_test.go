@@ -219,8 +219,8 @@ func TestCrashKeepsDurableLosesVolatile(t *testing.T) {
 	var control crashProbe
 	var controlTrace sim.Trace
 	out := crashWorld(t, &control, sim.Defaults{}, &controlTrace, 0.5).Run()
-	if out.End != sim.Quiescent || out.Faults.Crash != 0 {
-		t.Fatalf("control run: end %s, %d crashes", out.End, out.Faults.Crash)
+	if out.End != sim.Quiescent || out.Faults.Of(sim.ChoiceCrash) != 0 {
+		t.Fatalf("control run: end %s, %d crashes", out.End, out.Faults.Of(sim.ChoiceCrash))
 	}
 	if got := fmt.Sprint(firedTimers(controlTrace.Events, victim)); got != "[3 1 2]" {
 		t.Fatalf("control run: victim timers fired %s, want [3 1 2]", got)
@@ -313,13 +313,13 @@ func TestCrashPointAsksOnlyCrashableNodes(t *testing.T) {
 	out := crashWorld(t, &probe, ch, nil, 0.5).Run()
 	// Only the victim's first crash point is reached by a live node; the
 	// post-crash CrashPoint call returns early without asking.
-	if ch.asked != 1 || out.Faults.Crash != 1 {
-		t.Fatalf("crash choices asked %d, crashes %d; want 1 and 1", ch.asked, out.Faults.Crash)
+	if ch.asked != 1 || out.Faults.Of(sim.ChoiceCrash) != 1 {
+		t.Fatalf("crash choices asked %d, crashes %d; want 1 and 1", ch.asked, out.Faults.Of(sim.ChoiceCrash))
 	}
 	ch = &alwaysCrash{}
 	out = crashWorld(t, &crashProbe{}, ch, nil, 0).Run()
-	if ch.asked != 0 || out.Faults.Crash != 0 {
-		t.Fatalf("crash probability 0: crash choices asked %d, crashes %d; want none", ch.asked, out.Faults.Crash)
+	if ch.asked != 0 || out.Faults.Of(sim.ChoiceCrash) != 0 {
+		t.Fatalf("crash probability 0: crash choices asked %d, crashes %d; want none", ch.asked, out.Faults.Of(sim.ChoiceCrash))
 	}
 }
 

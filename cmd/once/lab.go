@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,8 @@ type labOptions struct {
 	stepTimeout time.Duration
 	logs        bool
 	twice       bool
+	replicas    int
+	preemptions int
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
 }
@@ -61,7 +64,9 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
 				o.progress = stderr
 			}
-			return runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err := runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			showStderrTail(cmd.ErrOrStderr(), err, o.logs)
+			return err
 		},
 	}
 	o.register(cmd, "idem")
@@ -78,6 +83,8 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.IntVar(&o.schedules, "max-schedules", lab.DefaultMaxSchedules, "schedules --explore may run before it gives up")
 	fl.DurationVar(&o.stepTimeout, "step-timeout", lab.DefaultStepTimeout, "wall-clock time a node may take to answer one event")
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
+	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
+	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
@@ -94,13 +101,13 @@ func (o *labOptions) scenarioArgsOrReplay(cmd *cobra.Command, args []string) err
 	return o.scenarioArgs(cmd, args)
 }
 
-// interruptKillsLabNodes makes Ctrl-C kill every process group the lab
-// started before the program ends: the one goroutine of a lab run, and it
-// touches no run state.
+// interruptKillsLabNodes makes Ctrl-C, SIGTERM and SIGHUP kill every
+// process the lab started before the program ends: the one goroutine of a
+// lab run, and it touches no run state.
 func interruptKillsLabNodes() func() {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
-	signal.Notify(ch, os.Interrupt)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case <-ch:
@@ -115,7 +122,31 @@ func interruptKillsLabNodes() func() {
 	}
 }
 
-// labError turns a lab node's failure into one line and exit 2.
+// errorTail is how much of a failed node's stderr is shown with its
+// error when --logs is off (with --logs, every incarnation's last 64 KiB
+// were shown as it ended).
+const errorTail = 4 << 10
+
+// showStderrTail writes, before a node's one-line error, the end of what
+// the failing incarnation wrote on stderr: most often its traceback.
+func showStderrTail(w io.Writer, err error, logs bool) {
+	var le *lab.Error
+	if logs || !errors.As(err, &le) || len(le.Stderr) == 0 {
+		return
+	}
+	tail := le.Stderr
+	if len(tail) > errorTail {
+		tail = tail[len(tail)-errorTail:]
+	}
+	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, tail)
+	if tail[len(tail)-1] != '\n' {
+		fmt.Fprintln(w)
+	}
+}
+
+// labError turns a lab node's failure into one line and exit 2. With
+// --logs, the tail of the failing incarnation's stderr comes first (it
+// was already shown, incarnation by incarnation, when the node ended).
 func labError(err error) error {
 	var le *lab.Error
 	var ne *lab.NondeterminismError
@@ -126,9 +157,18 @@ func labError(err error) error {
 }
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
-	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice}
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas}
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
+	}
+	if o.replicas < 0 || o.replicas > lab.MaxReplicas {
+		return nil, usageErr("--replicas %d: want a count in [1, %d]", o.replicas, lab.MaxReplicas)
+	}
+	if seed > 1<<53-1 {
+		return nil, usageErr("--seed %d: a lab node reads the seed as a JSON number: want at most 2^53-1", seed)
+	}
+	if set.Faults.Probability[sim.FaultPreempt] > 0 && !l.Preemptible() && o.flags.Changed(sim.FaultPreempt.String()) {
+		return nil, usageErr("--%s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
 	}
 	if o.logs {
 		l.Logs = stderr
@@ -159,6 +199,9 @@ func (o *labOptions) labCommandLine(sc *scenarios.Scenario, sem sim.Semantics, s
 	fmt.Fprintf(&b, " --semantics %s --seed %d --ops %d", sem.Alias(), seed, set.Ops)
 	if o.twice {
 		b.WriteString(" --twice")
+	}
+	if o.replicas > 0 {
+		fmt.Fprintf(&b, " --replicas %d", o.replicas)
 	}
 	for _, f := range faultChanges(sc.Faults, set.Faults) {
 		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
@@ -197,6 +240,7 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var runs []simulated
+	judges := map[sim.Semantics]lab.Judge{}
 	for _, sem := range sems {
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
 		trace := &sim.Trace{}
@@ -204,6 +248,8 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return labError(err)
 		}
+		judges[sem] = l.JudgeFor(sem)
+		judgeOutcome(judges[sem], r)
 		if o.check {
 			if err := l.CheckDeterminism(sem, func() sim.Chooser { return sim.NewRandom(o.seed) }); err != nil {
 				return labError(err)
@@ -226,7 +272,8 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 				continue
 			}
 			seed := o.seed
-			cex, err := labShrink(l, runs[i].outcome.Semantics, runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
+			sem := runs[i].outcome.Semantics
+			cex, err := labShrink(l, sem, judges[sem], runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
 			if err != nil {
 				return labError(err)
 			}
@@ -234,10 +281,32 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 			runs[i].shrunk = cex
 		}
 	}
+	if o.format == "text" {
+		writeJudges(stdout, sems, judges)
+	}
 	if err := render(stdout, o.format, sc, o.seed, set, runs, nil); err != nil {
 		return err
 	}
 	return checkRuns(o.check, runs)
+}
+
+// judgeOutcome replaces a lab run's verdict (the semantics' bare promise)
+// with the scenario row's: what `once matrix` judges for it.
+func judgeOutcome(j lab.Judge, r *lab.Result) {
+	r.Outcome.Status, r.Outcome.Reason = j.VerdictReason(r.World)
+	r.Outcome.Why = r.Outcome.Reason.String()
+}
+
+// writeJudges names, before the report, the row each semantics was
+// judged against, and what a row that expects a broken promise says.
+func writeJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]lab.Judge) {
+	for _, sem := range sems {
+		j := judges[sem]
+		fmt.Fprintf(w, "judged against %s\n", j.Against())
+		if b := j.Broken(); b != "" {
+			fmt.Fprintf(w, "  %s\n", b)
+		}
+	}
 }
 
 func (o *labOptions) replayLine(plan string) string {
@@ -249,35 +318,27 @@ func (o *labOptions) replayLine(plan string) string {
 	if o.twice {
 		b.WriteString(" --twice")
 	}
+	if o.replicas > 0 {
+		fmt.Fprintf(&b, " --replicas %d", o.replicas)
+	}
 	fmt.Fprintf(&b, " --replay %s", plan)
 	return b.String()
 }
 
 // labShrink shrinks a violating run's faults (fresh processes for every
 // candidate) and describes the minimal run.
-func labShrink(l *lab.Lab, sem sim.Semantics, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
-	promise := sem.Promise()
-	plan, err := l.Shrink(sem, promise, faults, jitter)
+func labShrink(l *lab.Lab, sem sim.Semantics, judge lab.Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
+	m, err := l.Minimize(sem, judge, faults, jitter)
 	if err != nil {
 		return nil, err
 	}
-	var rest sim.Chooser
-	if jitter != nil {
-		rest = jitter()
-	}
-	trace := &sim.Trace{}
-	_, r, err := l.Violates(sem, promise, plan, rest, trace)
-	if err != nil {
-		return nil, err
-	}
-	_, why := r.World.JudgeAgainst(promise)
-	topo := r.Config.Topology
+	topo := m.Result.Config.Topology
 	cex := &report.Counterexample{
-		Cause: report.Cause(topo, why, plan), Steps: report.Steps(topo, trace.Events),
-		Digest: report.DigestString(r.World.Digest()), FoundFaults: len(faults),
-		Faults: make([]string, 0, len(plan)),
+		Cause: report.Cause(topo, m.Why, m.Plan), Steps: report.Steps(topo, m.Trace.Events),
+		Digest: report.DigestString(m.Result.World.Digest()), FoundFaults: m.Found,
+		Faults: make([]string, 0, len(m.Plan)),
 	}
-	for _, f := range plan {
+	for _, f := range m.Plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
 	}
 	return cex, nil
@@ -308,15 +369,20 @@ func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return labError(err)
 	}
+	judge := l.JudgeFor(plan.Semantics)
+	judgeOutcome(judge, r)
 	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, chooser.Used(), len(faults))
 	runs := []simulated{{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: faults, replay: o.replayLine(o.replay)}}
 	if o.check && r.Outcome.Status == sim.Violated {
-		cex, err := labShrink(l, plan.Semantics, faults, jitter)
+		cex, err := labShrink(l, plan.Semantics, judge, faults, jitter)
 		if err != nil {
 			return labError(err)
 		}
 		cex.Replay = runs[0].replay
 		runs[0].shrunk = cex
+	}
+	if o.format == "text" {
+		writeJudges(stdout, []sim.Semantics{plan.Semantics}, map[sim.Semantics]lab.Judge{plan.Semantics: judge})
 	}
 	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
 		return err

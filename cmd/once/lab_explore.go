@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,6 +51,12 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	if !l.Preemptible() && slices.Contains(kinds, sim.FaultPreempt.String()) {
+		return usageErr("--faults %s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
+	}
+	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
+		return usageErr("%v", err)
+	}
 	start := time.Now()
 	drawn := false
 	progress := func(s lab.ExploreStats) {
@@ -60,7 +67,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
 		drawn = true
 	}
-	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxSchedules: o.schedules, Progress: progress})
+	judge := l.JudgeFor(sem)
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Progress: progress, Judge: &judge})
 	if drawn {
 		fmt.Fprint(o.progress, "\r\033[K")
 	}
@@ -68,13 +76,28 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		return labError(err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s · nodes played by your programs: %s\n",
-		sc.Name, sem, set.Ops, o.maxFaults, strings.Join(kinds, ","), strings.Join(labNodeNames(o.nodes), ", "))
+	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s", sc.Name, sem, set.Ops, o.maxFaults, strings.Join(kinds, ","))
+	if l.Preemptible() {
+		fmt.Fprintf(&b, " · ≤ %d preemptions", o.preemptions)
+	}
+	fmt.Fprintf(&b, " · nodes played by your programs: %s", strings.Join(labNodeNames(o.nodes), ", "))
+	if l.Preemptible() {
+		fmt.Fprintf(&b, " (%d replicas each)", l.ReplicaCount())
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "judged against %s\n", judge.Against())
+	if br := judge.Broken(); br != "" {
+		fmt.Fprintf(&b, "  %s\n", br)
+	}
 	fmt.Fprintf(&b, "explored %d complete schedules (fresh processes each, prefix replayed), %d node steps, up to %d choices per schedule\n",
 		res.Schedules, res.Steps, res.MaxDepth)
 	switch {
 	case res.Holds && res.Complete:
-		fmt.Fprintf(&b, "HOLDS: every schedule with ≤ %d faults keeps %s; your nodes answered every replayed prefix identically\n", o.maxFaults, promiseText(sem))
+		within := fmt.Sprintf("≤ %d faults", o.maxFaults)
+		if l.Preemptible() {
+			within += fmt.Sprintf(" and ≤ %d preemptions", o.preemptions)
+		}
+		fmt.Fprintf(&b, "HOLDS: every schedule with %s keeps %s; your nodes answered every replayed prefix identically\n", within, judge.Keeps())
 	case res.Holds:
 		fmt.Fprintf(&b, "INCOMPLETE: no violation found, but the search was cut: %s\n", res.Cut)
 	default:
@@ -82,7 +105,7 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		if err != nil {
 			return labError(err)
 		}
-		cex, err := labShrink(l, sem, found, nil)
+		cex, err := labShrink(l, sem, judge, found, nil)
 		if err != nil {
 			return labError(err)
 		}
@@ -97,7 +120,11 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		}
 		again := set
 		again.Faults = sc.Faults // --faults, not the probabilities, drive a search
-		fmt.Fprintf(&b, "\nreplay: %s --explore --max-faults %d --faults %s\n", o.labCommandLine(sc, sem, o.seed, again), o.maxFaults, o.faults)
+		fmt.Fprintf(&b, "\nreplay: %s --explore --max-faults %d --faults %s", o.labCommandLine(sc, sem, o.seed, again), o.maxFaults, o.faults)
+		if l.Preemptible() {
+			fmt.Fprintf(&b, " --max-preemptions %d", o.preemptions)
+		}
+		b.WriteString("\n")
 	}
 	if _, err := io.WriteString(stdout, b.String()); err != nil {
 		return err
@@ -123,10 +150,6 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
-}
-
-func promiseText(sem sim.Semantics) string {
-	return sem.Promise().String()
 }
 
 func labNodeNames(specs []string) []string {

@@ -12,72 +12,11 @@ import (
 	"github.com/oncesim/once/scenarios/lab/labtest"
 )
 
-// starter is a scenario and the node its starters play.
-type starter struct {
-	scenario, node, naive, idempotent string
-}
-
-var starters = []starter{
-	{"double-billing", "service", "naive_service", "idempotent_service"},
-	{"at-least-once-duplicate", "consumer", "naive_consumer", "idempotent_consumer"},
-}
-
-// command is how the test runs starter name in language lang.
-func starterCommand(t *testing.T, lang, name string) string {
-	t.Helper()
-	root := labtest.Root(t)
-	if lang == "python" {
-		return labtest.Python(t) + " " + root + "/examples/lab/python/" + name + ".py"
-	}
-	return labtest.BuildGo(t, name)
-}
-
 func runLabCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := execute(append([]string{"lab"}, args...), &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
-}
-
-// The issue's "done when": the naive starters fail --check with a
-// duplicated effect and a shrunk plan; the idempotent ones pass --check
-// and --explore --max-faults 3 — in Python and in Go.
-func TestLabStarters(t *testing.T) {
-	for _, lang := range []string{"go", "python"} {
-		for _, s := range starters {
-			t.Run(lang+"/"+s.naive, func(t *testing.T) {
-				code, out, errOut := runLabCLI(t, s.scenario, "--node", s.node+"="+starterCommand(t, lang, s.naive), "--check")
-				if code != exitViolation {
-					t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
-				}
-				for _, want := range []string{"duplicated", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
-					if !strings.Contains(out, want) {
-						t.Errorf("output lacks %q:\n%s", want, out)
-					}
-				}
-			})
-			t.Run(lang+"/"+s.idempotent, func(t *testing.T) {
-				cmd := s.node + "=" + starterCommand(t, lang, s.idempotent)
-				if code, out, errOut := runLabCLI(t, s.scenario, "--node", cmd, "--check", "--crash", "0.2"); code != exitOK {
-					t.Fatalf("--check: exit %d, want 0\n%s%s", code, out, errOut)
-				}
-				// Every schedule starts a process: a Go starter takes milliseconds,
-				// Python tens of them (a minute per starter at the scenario's 2
-				// operations on a busy machine), so Python explores 1 operation.
-				faults, args := "3", []string{s.scenario, "--node", cmd, "--explore"}
-				if lang == "python" {
-					args = append(args, "--ops", "1")
-					if testing.Short() {
-						faults = "1"
-					}
-				}
-				code, out, errOut := runLabCLI(t, append(args, "--max-faults", faults)...)
-				if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ "+faults+" faults keeps =1") {
-					t.Fatalf("--explore: exit %d, want 0 and HOLDS\n%s%s", code, out, errOut)
-				}
-			})
-		}
-	}
 }
 
 // The naive consumer's counterexample under --explore is shrunk and
@@ -160,45 +99,46 @@ func TestLabTwice(t *testing.T) {
 	}
 }
 
-// Ctrl-C during a run kills every process group the lab started, the
-// grandchild included, and the command ends with one line.
-func TestLabInterruptKillsNodes(t *testing.T) {
-	pids := &labtest.Pids{}
-	spawned := make(chan struct{}, 1)
-	o := &labOptions{onSpawn: func(pid int) {
-		pids.Add(pid)
-		spawned <- struct{}{}
-	}}
-	cmd := labCommand(o)
-	var stdout, stderr bytes.Buffer
-	cmd.SetOut(&stdout)
-	cmd.SetErr(&stderr)
-	hang := filepath.Join(labtest.Root(t), "scenarios", "lab", "testdata", "hang.py")
-	cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.Python(t) + " " + hang, "--step-timeout", "60s"})
-	done := make(chan error, 1)
-	go func() { done <- cmd.Execute() }()
-	select {
-	case <-spawned:
-	case err := <-done:
-		t.Fatalf("the command ended before starting its node: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("no node started within 30s")
-	}
-	time.Sleep(200 * time.Millisecond) // let it start its child
-	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the command did not end within 30s of Ctrl-C")
-	}
-	if err == nil || !strings.Contains(err.Error(), "lab: node service, step 1 (init, incarnation 1): interrupted") {
-		t.Errorf("err = %v, want the interrupted step", err)
-	}
-	if s := pids.Survivors(t); len(s) > 0 {
-		t.Errorf("processes survived Ctrl-C: %v", s)
+// Ctrl-C, SIGTERM and SIGHUP during a run kill every process the lab
+// started, the child in the node's group and the grandchild in a session
+// of its own included, and the command ends with one line.
+func TestLabSignalsKillNodes(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			spawned := make(chan struct{}, 1)
+			o := &labOptions{onSpawn: func(int) { spawned <- struct{}{} }}
+			cmd := labCommand(o)
+			var stdout, stderr bytes.Buffer
+			cmd.SetOut(&stdout)
+			cmd.SetErr(&stderr)
+			hang := filepath.Join(labtest.Root(t), "scenarios", "lab", "testdata", "hang.sh")
+			cmd.SetArgs([]string{"double-billing", "--node", "service=sh " + hang, "--step-timeout", "60s"})
+			done := make(chan error, 1)
+			go func() { done <- cmd.Execute() }()
+			select {
+			case <-spawned:
+			case err := <-done:
+				t.Fatalf("the command ended before starting its node: %v", err)
+			case <-time.After(30 * time.Second):
+				t.Fatal("no node started within 30s")
+			}
+			time.Sleep(200 * time.Millisecond) // let it start its children
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the command did not end within 30s of %s", sig)
+			}
+			if err == nil || !strings.Contains(err.Error(), "lab: node service, step 1 (init, incarnation 1): interrupted") {
+				t.Errorf("err = %v, want the interrupted step", err)
+			}
+			if s := labtest.Marked(t); len(s) > 0 {
+				t.Errorf("processes survived %s: %v", sig, s)
+			}
+		})
 	}
 }
 
@@ -218,5 +158,93 @@ func TestLabExploreProgress(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "HOLDS") {
 		t.Errorf("stdout = %q", stdout.String())
+	}
+}
+
+// --check and --explore judge the scenario's row: a service that answers
+// 422 to a reused key passes key-reuse-different-payload (its refused
+// payments are lost by design); new-key-per-retry says the client breaks
+// the promise whatever the service does.
+func TestLabJudgedByTheRow(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	code, out, errOut := runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--check")
+	if code != exitOK || !strings.Contains(out, "judged against row `idem` of key-reuse-different-payload (≤1 lost invariants)") {
+		t.Errorf("key-reuse --check: exit %d, want 0 naming the row\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--explore", "--max-faults", "1")
+	if code != exitOK || !strings.Contains(out, "HOLDS: every schedule with ≤ 1 faults keeps ≤1 invariants") {
+		t.Errorf("key-reuse --explore: exit %d, want 0 and HOLDS\n%s%s", code, out, errOut)
+	}
+	_, out, _ = runLabCLI(t, "new-key-per-retry", "--node", cmd, "--seed", "1")
+	if !strings.Contains(out, "judged against row `idem` of new-key-per-retry (dup ≥1)") || !strings.Contains(out, "whatever your node does (another node is at fault)") {
+		t.Errorf("new-key-per-retry does not say the client breaks it:\n%s", out)
+	}
+}
+
+// --preempt and --faults preempt are refused where nothing can be
+// preempted: one process answers one event at a time.
+func TestLabRefusesPreemptionOfOneProcess(t *testing.T) {
+	for _, args := range [][]string{
+		{"double-billing", "--node", "service=/bin/true", "--preempt", "0.3"},
+		{"double-billing", "--node", "service=/bin/true", "--explore", "--faults", "loss,preempt"},
+		{"concurrent-same-key", "--node", "service=/bin/true", "--replicas", "1", "--explore", "--max-preemptions", "1"},
+	} {
+		code, _, errOut := runLabCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, "nothing to preempt") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line saying nothing can be preempted", args, code, errOut)
+		}
+	}
+}
+
+// An explore killed by SIGTERM (a time limit) prints INCOMPLETE with the
+// statistics it has, and leaves nothing running.
+func TestLabExploreInterruptedIsIncomplete(t *testing.T) {
+	spawned := make(chan struct{}, 1)
+	o := &labOptions{onSpawn: func(int) {
+		select {
+		case spawned <- struct{}{}:
+		default:
+		}
+	}}
+	cmd := labCommand(o)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.BuildGo(t, "idempotent_service"), "--explore", "--max-faults", "3", "--ops", "3"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.Execute() }()
+	select {
+	case <-spawned:
+	case err := <-done:
+		t.Fatalf("the command ended before starting its node: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("no node started within 30s")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the command did not end within 60s of SIGTERM")
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "INCOMPLETE: no violation found, but the search was cut: interrupted") || !strings.Contains(out, "explored ") {
+		t.Errorf("output lacks INCOMPLETE and the statistics:\n%s%s", out, stderr.String())
+	}
+	if s := labtest.Marked(t); len(s) > 0 {
+		t.Errorf("processes survived: %v", s)
+	}
+}
+
+// concurrent-same-key is playable: two replicas of the service behind
+// one address, preempted at store answers; the idempotent starter (one
+// insert_if_absent) passes --check.
+func TestLabConcurrentSameKey(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	code, out, errOut := runLabCLI(t, "concurrent-same-key", "--node", cmd, "--check")
+	if code != exitOK || !strings.Contains(out, "judged against row `idem lock=unique-insert` of concurrent-same-key (=1)") || !strings.Contains(out, "preempted") {
+		t.Errorf("exit %d, want 0, the row and preemptions\n%s%s", code, out, errOut)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,8 +75,8 @@ func TestLessonAllRightScoresAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "Score: 27 of 27 predictions right.\n") {
-		t.Error("all_right.txt does not end with a full score")
+	if !strings.Contains(string(data), "Score: 38 of 38 predictions right.\n") {
+		t.Error("all_right.txt does not end with a full score (38 of 38)")
 	}
 }
 
@@ -88,7 +89,7 @@ func TestLessonDeterministic(t *testing.T) {
 			t.Fatalf("run %d differs from the first", i+2)
 		}
 	}
-	if !strings.Contains(first, "Счёт:") {
+	if !strings.Contains(first, "Результат: верно") {
 		t.Errorf("no Russian score in:\n%s", first)
 	}
 }
@@ -98,7 +99,11 @@ func TestLessonBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"lesson", "--plain", "--from", "nope"},
 		{"lesson", "--plain", "--steps", "0"},
-		{"lesson", "--plain", "--steps", "11"},
+		{"lesson", "--plain", "--steps", "14"},
+		{"lesson", "--plain", "--student", " "},
+		{"lesson", "--out", "x", "--result", "r.json"},
+		{"lesson", "grade"},
+		{"lesson", "grade", "no-such-file.json"},
 		{"lesson", "--plain", "--from", "2", "--steps", "3"},
 		{"lesson", "--plain", "--force"},
 		{"lesson", "extra"},
@@ -112,8 +117,54 @@ func TestLessonBadFlags(t *testing.T) {
 
 // Without --plain, output that is not a terminal gets the line quiz.
 func TestLessonFallsBackToPlain(t *testing.T) {
-	code, stdout, _ := executeWithInput([]string{"lesson", "--steps", "10"}, "b\n")
-	if code != exitOK || !strings.Contains(stdout, "Your answer (a-b): b") || !strings.Contains(stdout, "Score: 1 of 1") {
+	code, stdout, _ := executeWithInput([]string{"lesson", "--steps", "3"}, "c\n")
+	if code != exitOK || !strings.Contains(stdout, "Your answer (a-d): c") || !strings.Contains(stdout, "Score: 1 of 1") {
 		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}
+
+// Three students' result files: each is the record of its quiz (answers,
+// score), and grade prints the roster and every question's success rate.
+func TestLessonResultAndGrade(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, s := range []struct{ name, answers string }{
+		{"ada", "c\na\ng\nc\n"}, // ada's right answers to step 1
+		{"bogdan", "a\na\na\na\n"},
+		{"chen", "b\nb\n"}, // the end of input before the results: nothing revealed
+	} {
+		f := filepath.Join(dir, s.name+".json")
+		code, _, stderr := executeWithInput([]string{"lesson", "--plain", "--steps", "1", "--student", s.name, "--result", f}, s.answers)
+		if code != exitOK {
+			t.Fatalf("student %d: exit %d: %s", i, code, stderr)
+		}
+		files = append(files, f)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"student": "ada"`, `"right": 4`, `"asked": 4`, `"step": "double-billing"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("ada's result lacks %s:\n%s", want, data)
+		}
+	}
+	code, stdout, stderr := executeWithInput(append([]string{"lesson", "grade"}, files...), "")
+	if code != exitOK {
+		t.Fatalf("grade: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"ada ", "4/4", "bogdan", "chen", "0/0", "double-billing#1", "double-billing#4", " %"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the roster lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !regexp.MustCompile(`double-billing#1\s+\d/2\s+\d+ %`).MatchString(stdout) {
+		t.Errorf("no success rate over the two students who answered question 1:\n%s", stdout)
+	}
+	// A tampered file is refused with one line, exit 2.
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(strings.Replace(string(data), `"right": 4`, `"right": 9`, 1)), 0o644)
+	if code, _, stderr := executeWithInput([]string{"lesson", "grade", bad}, ""); code != exitUsage || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a tampered result: exit %d, %q", code, stderr)
 	}
 }

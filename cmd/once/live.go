@@ -29,6 +29,10 @@ type liveOptions struct {
 	deadline time.Duration
 	verbose  bool
 	binary   string // the once executable to start as the service; "" = this one
+	target   string
+	provider string
+	remote   bool
+	printEnv bool
 }
 
 func newLiveCmd() *cobra.Command {
@@ -48,6 +52,9 @@ op) and judged like once run. SQLite (a file in a temporary directory) unless
 --db names a PostgreSQL database. Unlike once run, a live run is not
 reproducible to the byte: real time and real concurrency decide the rest.`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if o.printEnv && len(args) == 0 {
+				return nil
+			}
 			if o.replay != "" {
 				if len(args) != 0 {
 					return usageErr("--replay %s: give no SCENARIO, the plan names it", o.replay)
@@ -59,7 +66,9 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 		Example: `  once live double-billing --semantics alo --seed 3
   once live double-billing --semantics idem --seed 3 --db postgres://postgres@127.0.0.1/once
   once live double-billing --semantics idem --set store=memory --crash 0.3 --seed 2
-  once explore double-billing --semantics alo --save cex.txt && once live --replay cex.txt`,
+  once explore double-billing --semantics alo --save cex.txt && once live --replay cex.txt
+  eval "$(once live --print-env)"; python3 examples/live/python/idempotent_service.py 8000 &
+  once live double-billing --semantics idem --target http://127.0.0.1:8000 --check`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -76,6 +85,10 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.Float64Var(&o.tickMs, "tick", 1, "real milliseconds per virtual millisecond of the scenario (delays, timeouts, restarts)")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every server and service process started, with its address and pid, on stderr")
 	fl.DurationVar(&o.deadline, "deadline", live.DefaultDeadline, "wall-clock budget of each run")
+	fl.StringVar(&o.target, "target", "", "drive YOUR payment service at this base URL (contract in docs/live.md) instead of once's own")
+	fl.StringVar(&o.provider, "provider-addr", live.DefaultProviderAddr, "with --target: where the card provider (through its fault layer) listens for your service")
+	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1")
+	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
 
@@ -105,14 +118,34 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
 		return err
 	}
+	if o.printEnv {
+		if len(args) > 0 || o.replay != "" {
+			return usageErr("--print-env: give nothing else; it prints the environment and exits")
+		}
+		fmt.Fprintf(stdout, "export %s=http://%s\n", live.ProviderEnv, o.provider)
+		return nil
+	}
+	if o.target == "" && (o.remote || o.provider != live.DefaultProviderAddr) {
+		return usageErr("--allow-remote and --provider-addr go with --target")
+	}
+	if o.target != "" {
+		if err := live.CheckTarget(o.target, o.remote); err != nil {
+			return usageErr("%v", err)
+		}
+	}
 	if !(o.tickMs > 0 && o.tickMs <= 1000) { // NaN fails both comparisons
 		return usageErr("--tick %v: want real milliseconds per virtual one in (0, 1000]", o.tickMs)
 	}
 	if o.deadline <= 0 {
 		return usageErr("--deadline %s: want a positive duration", o.deadline)
 	}
-	if o.db != "" && !live.IsPostgres(o.db) {
-		return usageErr("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.db)
+	base := live.Options{DSN: o.db, Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr,
+		Target: o.target}
+	if o.target != "" {
+		base.ProviderAddr = o.provider
+	}
+	if err := base.Validate(); err != nil {
+		return usageErr("%v", err)
 	}
 	sc, seed, runs, err := o.liveRuns(args)
 	if err != nil {
@@ -124,23 +157,38 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 			return fmt.Errorf("live: the once executable: %w", err)
 		}
 	}
+	for _, r := range runs { // refuse before anything starts
+		if err := live.Supports(r.cfg, &r.set.Faults); err != nil {
+			return usageErr("scenario %s: %v", sc.Name, err)
+		}
+		if o.target != "" {
+			if err := live.SupportsTarget(r.cfg, &r.set.Faults); err != nil {
+				return usageErr("scenario %s: %v", sc.Name, err)
+			}
+		}
+	}
 	var done []simulated
 	for _, r := range runs {
 		db := "SQLite"
 		if o.db != "" {
 			db = "PostgreSQL"
 		}
-		fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, r.set.Semantics.Alias(), db)
+		if o.target != "" {
+			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); no crash, pause or preempt: once has no process of yours\n",
+				sc.Name, r.set.Semantics.Alias(), o.target, o.provider, db)
+		} else {
+			fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, r.set.Semantics.Alias(), db)
+		}
 		var logw io.Writer
 		if o.verbose {
 			logw = stderr
 		}
-		var trace *sim.Trace
-		if o.format == "trace" {
-			trace = &sim.Trace{}
-		}
-		out, err := live.Run(ctx, live.Options{Config: r.cfg, Chooser: r.chooser, DSN: o.db, Binary: binary,
-			Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr, Trace: trace, Log: logw})
+		// The trace is kept for every format, as once run keeps it: the
+		// ledger lists each operation's charges (transaction ids) from it.
+		trace := &sim.Trace{}
+		opts := base
+		opts.Config, opts.Faults, opts.Chooser, opts.Binary, opts.Trace, opts.Log = r.cfg, &r.set.Faults, r.chooser, binary, trace, logw
+		out, err := live.Run(ctx, opts)
 		if sc, ok := r.chooser.(*sim.Scripted); ok {
 			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", sc.Used(), r.planned)
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/oncesim/once/scenarios/lab/labtest"
 )
 
 // TestMain clears the locale, so every test prints English unless it
@@ -12,5 +14,7 @@ func TestMain(m *testing.M) {
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
 		os.Unsetenv(name)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	labtest.Cleanup() // the Go starters the lab tests built
+	os.Exit(code)
 }

@@ -70,7 +70,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd(), newLessonCmd())
 	root.AddCommand(newLabCmd())
-	root.AddCommand(newRolesCmd())
+	root.AddCommand(newRolesCmd(), newSchemaCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd())
 	registerCompletion(root)

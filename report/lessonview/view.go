@@ -26,6 +26,8 @@ type StepView struct {
 	Runs          []RunView
 	Questions     []QuestionView
 	Results       map[string]*lesson.Result // by run id: the pack draws its diagrams from them
+	Student       string                    // whose seed the runs have ("" for the course's own)
+	Seed          uint64                    // the step's seed when Student is set
 }
 
 // A Story is one scenario's lesson text the step tells before asking.
@@ -45,8 +47,11 @@ type RunView struct {
 type QuestionView struct {
 	Text      string
 	Choices   []string
-	Answer    int    // index into Choices
-	Run       string // the run id it asks about
+	Keys      []string // the choices' keys (lesson.Choice.Key): "0", "4+", "op-2", "none"…
+	Ask       string   // the kind of question (lesson.AskCount…)
+	Class     string   // what a count or first question counts (lesson.ClassMany…)
+	Answer    int      // index into Choices
+	Run       string   // the run id it asks about
 	Semantics sim.Semantics
 	Diagram   string // the text trace of what it asks about (see revealEvents)
 	Why       string // the scenario's why for the semantics
@@ -60,7 +65,11 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &StepView{Number: i + 1, Total: len(c.Steps), ID: s.ID, Title: lang.T("lesson.step." + s.ID), Results: results}
+	v := &StepView{Number: i + 1, Total: len(c.Steps), ID: s.ID, Title: lang.T("lesson.step." + s.ID), Results: results,
+		Student: s.Student}
+	if s.Student != "" {
+		v.Seed = s.Runs[0].Seed
+	}
 	var told []string
 	for j := range s.Runs {
 		r := results[s.Runs[j].ID]
@@ -87,7 +96,8 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		r := results[q.Run]
 		sem, _ := sim.ParseSemantics(q.Semantics)
 		run := r.Of(sem)
-		qv := QuestionView{Text: questionText(q, r, sem), Choices: choiceLabels(q, r.Scenario, sem),
+		qv := QuestionView{Text: questionText(q, r, sem), Choices: choiceLabels(q, results),
+			Keys: choiceKeys(q, results), Ask: q.Ask, Class: q.Class,
 			Answer: answer, Run: q.Run, Semantics: sem,
 			Why: strings.TrimSpace(lang.Lesson(r.Scenario.Name, "why."+sem.Alias(), r.Scenario.Lesson.Why[sem]))}
 		var b strings.Builder
@@ -159,9 +169,10 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 	return strings.Join(parts, " · ")
 }
 
-// questionText words q; a run with parameters names them after the
-// scenario ("outbox (write=publish-then-commit)"), so two runs of one
-// scenario are told apart.
+// questionText words q: about this run (its scenario, its settings and
+// its semantics), never naming the operation of interest nor an internal
+// id; the counts and choices come from the run's own words ("charged
+// twice or more").
 func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) string {
 	name := r.Scenario.Name
 	if len(r.Spec.Set) > 0 {
@@ -172,33 +183,64 @@ func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) strin
 		slices.Sort(sets)
 		name += " (" + strings.Join(sets, ", ") + ")"
 	}
-	data := map[string]any{"Semantics": sem.String(), "Scenario": name, "Op": sim.OpID(q.Op).String(),
-		"Name": q.Name, "Promise": sem.Promise().String()}
+	w := report.OutcomeWords(r.Scenario.Outcome)
+	tr := func(s string) string { return lang.Word("outcome", s) }
+	words := map[string]string{lesson.ClassNone: tr(w.None), lesson.ClassOnce: tr(w.Once), lesson.ClassMany: manyWords(w)}
+	data := map[string]any{"Semantics": sem.String(), "Scenario": name, "N": r.Settings.Ops,
+		"Words": words[q.Class], "Once": tr(w.Once), "Of": q.Of}
+	switch q.Ask {
+	case lesson.AskCount, lesson.AskFirst:
+		id := "lesson.question." + q.Ask
+		if q.Class == lesson.ClassCaught {
+			id += "_caught"
+		}
+		return lang.Tf(id, data)
+	case lesson.AskMetric:
+		return lang.Tf("lesson.metric."+q.Name, data)
+	}
 	return lang.Tf("lesson.question."+q.Ask, data)
 }
 
-// choiceLabels are q's choices in words: the scenario's own for effects
-// ("not charged", "charged once", "charged twice or more").
-func choiceLabels(q *lesson.Question, sc *scenarios.Scenario, sem sim.Semantics) []string {
+// manyWords are the words of "two or more effects" ("charged twice or
+// more").
+func manyWords(w scenarios.OutcomeWords) string {
+	many := lang.Word("outcome", w.Many)
+	if w.Many != report.WordOutcomeMany {
+		many += " " + lang.Word("outcome", "or more")
+	}
+	return many
+}
+
+// choiceKeys are the keys of q's choices for its run.
+func choiceKeys(q *lesson.Question, results map[string]*lesson.Result) []string {
 	var out []string
-	w := report.OutcomeWords(sc.Outcome)
-	tr := func(s string) string { return lang.Word("outcome", s) }
-	for _, c := range q.Choices() {
-		switch c.Key {
-		case "none":
-			out = append(out, tr(w.None))
-		case "once":
-			out = append(out, tr(w.Once))
-		case "many":
-			many := tr(w.Many)
-			if w.Many != report.WordOutcomeMany {
-				many += " " + tr("or more")
+	for _, c := range q.ChoicesFor(results) {
+		out = append(out, c.Key)
+	}
+	return out
+}
+
+// choiceLabels are q's choices in words: counts, operations ("op-2"),
+// messages ("message #2"), "none of them", "general-a alone".
+func choiceLabels(q *lesson.Question, results map[string]*lesson.Result) []string {
+	var out []string
+	for _, c := range q.ChoicesFor(results) {
+		k := c.Key
+		switch {
+		case strings.HasSuffix(k, "+"):
+			out = append(out, lang.Tf("lesson.choice.or_more", map[string]any{"N": strings.TrimSuffix(k, "+")}))
+		case strings.HasPrefix(k, "#"):
+			out = append(out, lang.Tf("lesson.choice.message", map[string]any{"N": strings.TrimPrefix(k, "#")}))
+		case strings.HasPrefix(k, "alone:"):
+			out = append(out, lang.Tf("lesson.choice.alone", map[string]any{"Node": strings.TrimPrefix(k, "alone:")}))
+		case k == "none" || k == "both" || k == "neither":
+			id := "lesson.choice." + k
+			if k == "none" && q.Ask == lesson.AskDrop {
+				id = "lesson.choice.none_lost"
 			}
-			out = append(out, many)
-		case "kept", "broken":
-			out = append(out, lang.T("promise."+c.Key)+" ("+sem.Promise().String()+")")
-		default:
-			out = append(out, lang.T("lesson.choice."+c.Key))
+			out = append(out, lang.T(id))
+		default: // a count, an operation
+			out = append(out, k)
 		}
 	}
 	return out
@@ -210,9 +252,10 @@ func choiceLabels(q *lesson.Question, sc *scenarios.Scenario, sem sim.Semantics)
 // them. A question about a run where every operation ended once shows the
 // first operation: the normal path.
 func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
-	op := sim.OpID(q.Op)
-	if q.Ask != lesson.AskEffects {
-		op = 1
+	op := sim.OpID(1)
+	if q.Ask == lesson.AskFirst && lesson.First(run.Outcome, q.Class) != 0 {
+		op = lesson.First(run.Outcome, q.Class)
+	} else {
 		for _, r := range run.Outcome.Ops {
 			if r.Verdict != sim.ExactlyOnce {
 				op = r.Op

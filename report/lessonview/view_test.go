@@ -44,13 +44,13 @@ func TestLessonMessagesExist(t *testing.T) {
 	for _, s := range c.Steps {
 		ids = append(ids, "lesson.step."+s.ID)
 		for _, q := range s.Questions {
-			ids = append(ids, "lesson.question."+q.Ask)
-			for _, ch := range q.Choices() {
-				switch ch.Key {
-				case "none", "once", "many", "kept", "broken":
-				default:
-					ids = append(ids, "lesson.choice."+ch.Key)
-				}
+			switch {
+			case q.Ask == lesson.AskMetric:
+				ids = append(ids, "lesson.metric."+q.Name)
+			case q.Class == lesson.ClassCaught:
+				ids = append(ids, "lesson.question."+q.Ask+"_caught")
+			default:
+				ids = append(ids, "lesson.question."+q.Ask)
 			}
 		}
 	}

@@ -33,8 +33,8 @@ func TestPauseInEveryTraceView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out := w.Run(); out.Faults.Pause != 1 {
-		t.Fatalf("the plan paused %d times, want 1", out.Faults.Pause)
+	if out := w.Run(); out.Faults.Of(sim.ChoicePause) != 1 {
+		t.Fatalf("the plan paused %d times, want 1", out.Faults.Of(sim.ChoicePause))
 	}
 	var text strings.Builder
 	for i := range trace.Events {

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -10,9 +11,15 @@ import (
 
 // ExploreOptions bound a search by re-execution.
 type ExploreOptions struct {
-	MaxFaults    int         // faults per schedule
-	Promise      sim.Promise // 0 = the semantics' own
-	MaxSchedules int         // schedules before giving up; 0 = DefaultMaxSchedules
+	MaxFaults int // faults per schedule
+	// MaxPreemptions bounds the preemptions per schedule (a replica held
+	// at a store answer), apart from the faults.
+	MaxPreemptions int
+	Promise        sim.Promise // 0 = the semantics' own (when Judge is nil)
+	// Judge, if set, judges every schedule (Lab.JudgeFor: the scenario's
+	// row); it replaces Promise.
+	Judge        *Judge
+	MaxSchedules int // schedules before giving up; 0 = DefaultMaxSchedules
 	// Workers run schedules side by side (each with its own processes);
 	// 0 = GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -52,7 +59,8 @@ type ExploreResult struct {
 type vectorChooser struct {
 	prefix  []int
 	answers []int
-	fault   []bool
+	fault   []bool // a fault or a preemption: the search branches on it
+	reorder []bool // a preemption
 }
 
 func (v *vectorChooser) Choose(c sim.Choice) int {
@@ -63,15 +71,17 @@ func (v *vectorChooser) Choose(c sim.Choice) int {
 	}
 	v.answers = append(v.answers, a)
 	v.fault = append(v.fault, isFault)
+	v.reorder = append(v.reorder, c.Kind.IsReorder())
 	return a
 }
 
 // job is one schedule to run: a prefix of choices whose last one is its
 // newest fault, and the run it was derived from.
 type job struct {
-	prefix []int
-	parent []Step // the parent run's steps (nil for the fault-free run)
-	last   int    // index of the newest fault (-1 for the fault-free run)
+	faults, preempts int // spent by the prefix
+	prefix           []int
+	parent           []Step // the parent run's steps (nil for the fault-free run)
+	last             int    // index of the newest fault (-1 for the fault-free run)
 }
 
 // outcome of one job.
@@ -101,6 +111,9 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	if opt.Promise == 0 {
 		opt.Promise = sem.Promise()
 	}
+	if opt.Judge == nil {
+		opt.Judge = &Judge{Scenario: l.Scenario.Name, Promise: opt.Promise}
+	}
 	if opt.MaxSchedules <= 0 {
 		opt.MaxSchedules = DefaultMaxSchedules
 	}
@@ -108,8 +121,11 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	res := &ExploreResult{Holds: true, Complete: true}
+	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > sim.MaxExplorePreemptions {
+		return nil, fmt.Errorf("lab: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, sim.MaxExplorePreemptions)
+	}
 	level := []job{{last: -1}}
-	for faults := 0; faults <= opt.MaxFaults && len(level) > 0; faults++ {
+	for faults := 0; len(level) > 0; faults++ {
 		res.Faults = faults
 		var next []job
 		for start := 0; start < len(level); start += chunk {
@@ -124,6 +140,11 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			batch := level[start:min(start+chunk, len(level))]
 			results := l.runJobs(sem, opt, batch)
 			for i, r := range results {
+				if r.err != nil && errors.Is(r.err, errInterrupted) {
+					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
+					res.Complete, res.Cut = false, "interrupted"
+					return res, nil
+				}
 				if r.err != nil {
 					return nil, r.err
 				}
@@ -140,6 +161,15 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
 				if r.status == sim.Violated {
+					// A counterexample must replay: run it again, whole, and
+					// name a node that answers it another way.
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1})
+					if again.err != nil {
+						return nil, again.err
+					}
+					if err := compareSteps(r.res.Steps, again.res.Steps, -1); err != nil {
+						return nil, err
+					}
 					res.Holds, res.Why, res.Choices = false, r.why, r.vc.answers
 					return res, nil
 				}
@@ -147,9 +177,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					res.Complete, res.Cut = false, fmt.Sprintf("schedule budget of %d exhausted", opt.MaxSchedules)
 					return res, nil
 				}
-				if faults < opt.MaxFaults {
-					next = append(next, children(j, r)...)
-				}
+				next = append(next, children(j, r, opt)...)
 			}
 			if opt.Progress != nil {
 				opt.Progress(res.ExploreStats)
@@ -160,18 +188,28 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	return res, nil
 }
 
-// children derives, from a run, every schedule with one more fault: each
-// fault choice after the newest fault, answered "fault" instead.
-func children(j job, r jobResult) []job {
+// children derives, from a run, every schedule with one more fault or
+// preemption, within their budgets: each such choice after the newest,
+// answered 1 instead of 0.
+func children(j job, r jobResult, opt ExploreOptions) []job {
 	var out []job
 	for i := j.last + 1; i < len(r.vc.answers); i++ {
 		if !r.vc.fault[i] || r.vc.answers[i] != 0 {
 			continue
 		}
-		prefix := make([]int, i+1)
-		copy(prefix, r.vc.answers[:i])
-		prefix[i] = 1
-		out = append(out, job{prefix: prefix, parent: r.res.Steps, last: i})
+		c := job{faults: j.faults, preempts: j.preempts, parent: r.res.Steps, last: i}
+		if r.vc.reorder[i] {
+			c.preempts++
+		} else {
+			c.faults++
+		}
+		if c.faults > opt.MaxFaults || c.preempts > opt.MaxPreemptions {
+			continue
+		}
+		c.prefix = make([]int, i+1)
+		copy(c.prefix, r.vc.answers[:i])
+		c.prefix[i] = 1
+		out = append(out, c)
 	}
 	return out
 }
@@ -187,7 +225,7 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = l.runJob(sem, opt.Promise, batch[i])
+				results[i] = l.runJob(sem, opt.Judge, batch[i])
 			}
 		}()
 	}
@@ -199,13 +237,13 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 	return results
 }
 
-func (l *Lab) runJob(sem sim.Semantics, promise sim.Promise, j job) jobResult {
+func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job) jobResult {
 	vc := &vectorChooser{prefix: j.prefix}
 	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) })
 	if err != nil {
 		return jobResult{err: err}
 	}
-	status, why := r.World.JudgeAgainst(promise)
+	status, why := judge.Verdict(r.World)
 	return jobResult{vc: vc, res: r, status: status, why: why}
 }
 

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -15,19 +17,31 @@ import (
 // maxLine bounds one line a node writes; a longer one breaks the protocol.
 const maxLine = 1 << 20
 
-// maxLog bounds the stderr a node's incarnation may show with --logs.
+// maxLog is how much of an incarnation's stderr is kept: the last maxLog
+// bytes, shown with --logs or when the node fails.
 const maxLog = 64 << 10
 
+// maxStderr bounds the stderr one incarnation may write: past it the node
+// fails (a log that floods is a loop, and reading it costs the run).
+const maxStderr = 64 << 20
+
+// MarkerEnv is the environment variable every lab process is started
+// with: "<pid of once>.<spawn number>". Its descendants inherit it, so the
+// harness finds them in /proc even after they left the process group
+// (setsid) and their parent died.
+const MarkerEnv = "ONCE_LAB_NODE"
+
 // process is one incarnation of an external node: its own process group,
-// stdin and stdout pipes, stderr in a temporary file (a file, not a pipe,
-// so a chatty process never blocks on a reader the lock-step loop is not
-// running).
+// stdin and stdout pipes, stderr drained into a bounded ring (a pipe
+// read by a goroutine, so a chatty process never blocks and never fills
+// a disk).
 type process struct {
 	proc   *os.Process
+	marker string
 	stdin  *os.File
 	stdout *os.File
 	out    *bufio.Reader
-	stderr *os.File
+	stderr *ring
 	exited bool
 	status string // how it ended, once known
 }
@@ -36,19 +50,30 @@ type process struct {
 // can kill them all (KillAll) from the signal handler's goroutine.
 var groups = struct {
 	sync.Mutex
-	live        map[int]bool
+	live        map[int]string // pgid → marker
 	interrupted bool
-}{live: map[int]bool{}}
+}{live: map[int]string{}}
 
-// KillAll kills every process group the harness started and marks the
-// program interrupted: the run stops at its next read with "interrupted".
-// It is safe to call from a signal handler's goroutine.
+var spawned atomic.Int64
+
+// KillAll kills every process group the harness started, and every
+// descendant of them it can find, and marks the program interrupted: the
+// run stops at its next read with "interrupted". It is safe to call from
+// a signal handler's goroutine.
 func KillAll() {
 	groups.Lock()
-	defer groups.Unlock()
 	groups.interrupted = true
-	for pgid := range groups.live {
+	live := make(map[int]string, len(groups.live))
+	for pgid, m := range groups.live {
+		live[pgid] = m
+	}
+	groups.Unlock()
+	for pgid, m := range live {
+		for _, d := range descendants(pgid) {
+			_ = syscall.Kill(d, syscall.SIGKILL)
+		}
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		sweep(m)
 	}
 }
 
@@ -66,56 +91,60 @@ func interrupted() bool {
 	return groups.interrupted
 }
 
-// spawn starts argv in a new process group.
+// spawn starts argv in a new process group, marked for the sweep.
 func spawn(argv []string, dir string) (*process, error) {
+	becomeSubreaper()
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
+	files = append(files, inR, inW)
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
+		closeAll()
 		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
-	errF, err := os.CreateTemp("", "once-lab-stderr-*")
+	files = append(files, outR, outW)
+	errR, errW, err := os.Pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, fmt.Errorf("stderr file: %w", err)
+		closeAll()
+		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
-	os.Remove(errF.Name()) // the open file is all we need
+	files = append(files, errR, errW)
+	marker := strconv.Itoa(os.Getpid()) + "." + strconv.FormatInt(spawned.Add(1), 10)
 	groups.Lock()
 	if groups.interrupted {
 		groups.Unlock()
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		errF.Close()
+		closeAll()
 		return nil, errInterrupted
 	}
 	p, err := os.StartProcess(argv[0], argv, &os.ProcAttr{
 		Dir:   dir,
-		Env:   os.Environ(),
-		Files: []*os.File{inR, outW, errF},
+		Env:   append(os.Environ(), MarkerEnv+"="+marker),
+		Files: []*os.File{inR, outW, errW},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
 	if err == nil {
-		groups.live[p.Pid] = true
+		groups.live[p.Pid] = marker
 	}
 	groups.Unlock()
 	inR.Close()
 	outW.Close()
+	errW.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		errF.Close()
+		errR.Close()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
-	return &process{proc: p, stdin: inW, stdout: outR, out: bufio.NewReaderSize(outR, 64<<10), stderr: errF}, nil
+	return &process{proc: p, marker: marker, stdin: inW, stdout: outR, out: bufio.NewReaderSize(outR, 64<<10),
+		stderr: drain(errR)}, nil
 }
 
 var (
@@ -190,14 +219,21 @@ func (p *process) exitStatus() string {
 	return ""
 }
 
-// kill kills the process's whole group, reaps the process and closes its
-// pipes. It returns what the process wrote on stderr (at most maxLog
-// bytes). Calling it twice is harmless.
+// kill ends the process, its whole group and every descendant that left
+// the group (setsid, a double fork), reaps what it can and closes the
+// pipes. It returns the last maxLog bytes the process wrote on stderr.
+// Calling it twice is harmless.
 func (p *process) kill() []byte {
 	if p.proc == nil {
 		return nil
 	}
 	pgid := p.proc.Pid
+	// The descendants first, while the tree still hangs together; what
+	// escapes (a child forked meanwhile) is reparented to this process,
+	// the subreaper, and swept below.
+	for _, d := range descendants(pgid) {
+		_ = syscall.Kill(d, syscall.SIGKILL)
+	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	if !p.exited {
 		_, _ = p.proc.Wait()
@@ -205,16 +241,64 @@ func (p *process) kill() []byte {
 	} else {
 		_ = p.proc.Release()
 	}
+	sweep(p.marker)
 	groups.Lock()
 	delete(groups.live, pgid)
 	groups.Unlock()
 	p.stdin.Close()
 	p.stdout.Close()
-	var log []byte
-	if _, err := p.stderr.Seek(0, io.SeekStart); err == nil {
-		log, _ = io.ReadAll(io.LimitReader(p.stderr, maxLog))
-	}
-	p.stderr.Close()
+	log := p.stderr.close()
 	p.proc = nil
 	return log
+}
+
+// stderrBytes is how much the process has written on stderr so far.
+func (p *process) stderrBytes() int64 { return p.stderr.total.Load() }
+
+// ring keeps the last maxLog bytes of a stream and counts all of them.
+type ring struct {
+	f     *os.File
+	done  chan struct{}
+	total atomic.Int64
+	mu    sync.Mutex
+	buf   []byte // at most maxLog bytes, the newest last
+}
+
+// drain reads f to its end in a goroutine of its own, keeping the tail.
+func drain(f *os.File) *ring {
+	r := &ring{f: f, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		chunk := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(chunk)
+			if n > 0 {
+				r.total.Add(int64(n))
+				r.mu.Lock()
+				r.buf = append(r.buf, chunk[:n]...)
+				if len(r.buf) > maxLog {
+					r.buf = append(r.buf[:0], r.buf[len(r.buf)-maxLog:]...)
+				}
+				r.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// close waits a bounded while for the writers' end (they are dead), then
+// closes the pipe and returns the tail.
+func (r *ring) close() []byte {
+	select {
+	case <-r.done:
+	case <-time.After(200 * time.Millisecond):
+	}
+	r.f.Close()
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]byte(nil), r.buf...)
 }

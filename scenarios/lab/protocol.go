@@ -47,6 +47,8 @@ type body struct {
 	Role        string   `json:"role,omitempty"`
 	Ops         int      `json:"ops,omitempty"`
 	Time        *int64   `json:"time,omitempty"`
+	Replica     *int64   `json:"replica,omitempty"`  // 1..replicas, when there are several
+	Replicas    *int64   `json:"replicas,omitempty"` // how many processes play the node
 
 	// timers
 	Name    string `json:"name,omitempty"`
@@ -54,17 +56,70 @@ type body struct {
 	TimerID *int64 `json:"timer_id,omitempty"`
 
 	// stores
-	Record *record  `json:"record,omitempty"`
-	Found  *bool    `json:"found,omitempty"`
-	Keys   *[]int64 `json:"keys,omitempty"`
+	Record   *record  `json:"record,omitempty"`
+	Expected *record  `json:"expected,omitempty"` // compare_and_set
+	TTL      *int64   `json:"ttl,omitempty"`      // set_nx_px, milliseconds
+	Found    *bool    `json:"found,omitempty"`
+	Inserted *bool    `json:"inserted,omitempty"` // insert_if_absent
+	Updated  *bool    `json:"updated,omitempty"`  // update
+	Swapped  *bool    `json:"swapped,omitempty"`  // compare_and_set
+	Acquired *bool    `json:"acquired,omitempty"` // set_nx_px
+	Token    *int64   `json:"token,omitempty"`    // set_nx_px: the fencing token
+	Keys     *[]int64 `json:"keys,omitempty"`
 }
 
 // record is a row of a store: the fields of sim.Record a student may set.
+// Every field is written, zero or not, so a row reads back with the same
+// fields it was written with ("state" is "" for none).
 type record struct {
-	State  string `json:"state,omitempty"`
-	Status int32  `json:"status,omitempty"`
-	Value  int64  `json:"value,omitempty"`
-	Aux    int64  `json:"aux,omitempty"`
+	State  string `json:"state"`
+	Status int32  `json:"status"`
+	Value  int64  `json:"value"`
+	Aux    int64  `json:"aux"`
+}
+
+// maxSafe is the largest integer every JSON parser holds exactly
+// (JavaScript's Number.MAX_SAFE_INTEGER is 2^53 - 1).
+const maxSafe = 1<<53 - 1
+
+// checkSafe refuses an integer a JavaScript node could not read back: the
+// harness keeps int64, JSON.parse a double.
+func checkSafe(field string, v *int64) error {
+	if v != nil && (*v > maxSafe || *v < -maxSafe) {
+		return fieldErr(field, "%d is beyond ±2^53-1: a JSON number past it is not exact in JavaScript and other parsers (keep integers within ±9007199254740991)", *v)
+	}
+	return nil
+}
+
+// checkInts checks every integer of a body a node wrote.
+func (b *body) checkInts() error {
+	ints := []struct {
+		name string
+		v    *int64
+	}{{"msg_id", b.MsgID}, {"in_reply_to", b.InReplyTo}, {"op", b.Op}, {"attempt", b.Attempt}, {"key", b.Key},
+		{"payload", b.Payload}, {"value", b.Value}, {"status", b.Status}, {"after", b.After}, {"timer_id", b.TimerID}, {"ttl", b.TTL}}
+	for _, f := range ints {
+		if err := checkSafe("body."+f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for _, r := range []struct {
+		name string
+		r    *record
+	}{{"record", b.Record}, {"expected", b.Expected}} {
+		if r.r == nil {
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			v    int64
+		}{{"value", r.r.Value}, {"aux", r.r.Aux}} {
+			if err := checkSafe("body."+r.name+"."+f.name, &f.v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // protocolError is a line that is JSON but breaks the protocol; it names
@@ -130,6 +185,9 @@ func parseLine(line []byte) (envelope, body, error) {
 	}
 	if b.Type == "" {
 		return env, b, fieldErr("body.type", "missing")
+	}
+	if err := b.checkInts(); err != nil {
+		return env, b, err
 	}
 	return env, b, nil
 }

@@ -56,26 +56,26 @@ func (l *Lab) CheckDeterminism(sem sim.Semantics, ch func() sim.Chooser) error {
 }
 
 // Violates runs plan (jitter from rest, nil for none) and reports whether
-// promise is violated, with the run.
-func (l *Lab) Violates(sem sim.Semantics, promise sim.Promise, plan []sim.Fault, rest sim.Chooser, rec sim.Recorder) (bool, *Result, error) {
+// judge finds it violated, with the run.
+func (l *Lab) Violates(sem sim.Semantics, judge Judge, plan []sim.Fault, rest sim.Chooser, rec sim.Recorder) (bool, *Result, error) {
 	r, err := l.Run(sem, sim.NewScripted(plan, rest), rec)
 	if err != nil {
 		return false, nil, err
 	}
-	status, _ := r.World.JudgeAgainst(promise)
+	status, _ := judge.Verdict(r.World)
 	return status == sim.Violated, r, nil
 }
 
-// Shrink reduces faults to a 1-minimal plan that still violates promise,
-// re-running fresh processes for every candidate.
-func (l *Lab) Shrink(sem sim.Semantics, promise sim.Promise, faults []sim.Fault, rest func() sim.Chooser) ([]sim.Fault, error) {
+// Shrink reduces faults to a 1-minimal plan that judge still finds
+// violated, re-running fresh processes for every candidate.
+func (l *Lab) Shrink(sem sim.Semantics, judge Judge, faults []sim.Fault, rest func() sim.Chooser) ([]sim.Fault, error) {
 	var firstErr error
 	violates := func(plan []sim.Fault) bool {
 		var ch sim.Chooser
 		if rest != nil {
 			ch = rest()
 		}
-		v, _, err := l.Violates(sem, promise, plan, ch, nil)
+		v, _, err := l.Violates(sem, judge, plan, ch, nil)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}

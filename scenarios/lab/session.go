@@ -1,9 +1,13 @@
 package lab
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,18 +34,67 @@ type Lab struct {
 	// StepTimeout bounds, in wall-clock time, each read of a node's answer;
 	// 0 = DefaultStepTimeout.
 	StepTimeout time.Duration
+	// StartAllowance is added to StepTimeout for a process's first answer
+	// (its start-up); 0 = DefaultStartAllowance, < 0 = none.
+	StartAllowance time.Duration
 	// Twice hands every delivery to the lab nodes twice in a row (the
 	// idempotence check): a handler that is not idempotent shows as a
 	// duplicated effect.
 	Twice bool
 	// Logs, if set, receives each incarnation's stderr when it ends.
 	Logs io.Writer
+	// Replicas is how many processes play each lab node, sharing its
+	// stores (0: DefaultReplicas). With more than one, the explorer and
+	// random runs may preempt a replica at a store answer.
+	Replicas int
 	// OnSpawn, if set, is told (from --explore's workers: it must be safe
 	// for concurrent use) the pid (= process group) of every process
 	// started: tests check that none survives.
 	OnSpawn func(pid int)
 
 	logMu sync.Mutex // --explore closes sessions side by side
+}
+
+// MaxReplicas bounds --replicas: each replica is a process per run.
+const MaxReplicas = 8
+
+// ReplicaCount is how many processes play each lab node.
+func (l *Lab) ReplicaCount() int { return l.replicas() }
+
+// replicas is how many processes play a node.
+func (l *Lab) replicas() int {
+	if l.Replicas > 0 {
+		return l.Replicas
+	}
+	return l.DefaultReplicas()
+}
+
+// DefaultReplicas is what the scenario needs: 2 when its lesson is a race
+// (its explore bound allows preemptions: a double click reaches two
+// instances behind a balancer), 1 otherwise.
+func (l *Lab) DefaultReplicas() int {
+	if l.Scenario.ExploreDefaults.MaxPreemptions > 0 {
+		return 2
+	}
+	return 1
+}
+
+// Preemptible reports whether a run of the lab has anything to preempt:
+// more than one replica, whose store answers can be held back.
+func (l *Lab) Preemptible() bool { return l.replicas() > 1 }
+
+// DefaultStartAllowance is the start-up a process's first answer may
+// add to the step timeout.
+const DefaultStartAllowance = 30 * time.Second
+
+func (l *Lab) startAllowance() time.Duration {
+	switch {
+	case l.StartAllowance < 0:
+		return 0
+	case l.StartAllowance == 0:
+		return DefaultStartAllowance
+	}
+	return l.StartAllowance
 }
 
 func (l *Lab) stepTimeout() time.Duration {
@@ -67,8 +120,30 @@ func ParseCommand(s string) (string, []string, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("--node %s: cannot run %q: %v", name, argv[0], unwrapExec(err))
 	}
-	argv[0] = path
+	argv[0] = resolveShim(path)
 	return name, argv, nil
+}
+
+// resolveShim replaces a version manager's Python shim (pyenv's
+// ~/.pyenv/shims/python3: a shell script that runs `pyenv exec`, ~0.1 s
+// per start, paid again by every process an explore starts) by the
+// interpreter it selects here, asked once. Anything else, or a shim that
+// does not answer within 10 s, is kept as it is.
+func resolveShim(path string) string {
+	if filepath.Base(filepath.Dir(path)) != "shims" || !strings.HasPrefix(filepath.Base(path), "python") {
+		return path
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return path
+	}
+	exe := strings.TrimSpace(string(out))
+	if st, err := os.Stat(exe); err != nil || st.IsDir() || st.Mode()&0o111 == 0 || !filepath.IsAbs(exe) {
+		return path
+	}
+	return exe
 }
 
 func unwrapExec(err error) error {
@@ -126,8 +201,8 @@ func (l *Lab) nodeNames() []string {
 // one a lab node may play.
 func roleName(n sim.Node) string {
 	switch n.(type) {
-	case *payments.PaymentService:
-		return "payment-service"
+	case *payments.PaymentService, *payments.CheckedService:
+		return "payment-service" // the checked one keeps its keys in a store node; yours keeps them in durable
 	case *queue.Consumer:
 		return "consumer"
 	}
@@ -159,6 +234,24 @@ type Session struct {
 	nextID     int64 // msg_id of the events the harness sends
 	transcript transcript
 	logs       []string
+
+	resumeTimer sim.TimerKind // the harness's own timer: a held store answer is handed over
+	preemptP    float64       // the preempt probability (0: never asked)
+	preemptFor  sim.Time      // how long a held answer waits
+	replyBase   sim.MsgKind   // the store answers' message kinds, in storeReplies order
+}
+
+// storeReplies name the store's answers as message kinds of a lab
+// session's topology, so a preemption's plan line names the answer held.
+var storeReplies = []string{"read_ok", "write_ok", "insert_ok", "insert_if_absent_ok", "update_ok",
+	"compare_and_set_ok", "set_nx_px_ok", "delete_ok", "list_ok"}
+
+// preemptible reports whether store answers may be held back in this run.
+func (s *Session) preemptible() bool { return s.preemptP > 0 && s.lab.replicas() > 1 }
+
+// replyKind is the message kind of a store answer type.
+func (s *Session) replyKind(t string) sim.MsgKind {
+	return s.replyBase + sim.MsgKind(slices.Index(storeReplies, t))
 }
 
 // NewSession builds a config for semantics sem with the lab's nodes played
@@ -173,6 +266,14 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}}
 	old := cfg.Topology
 	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks, Points: old.Points}
+	if l.replicas() > 1 {
+		topo.Timers = append(slices.Clip(old.Timers), "lab-resume")
+		s.resumeTimer = sim.TimerKind(len(topo.Timers) - 1)
+		s.replyBase = sim.MsgKind(len(old.Messages))
+		topo.Messages = append(slices.Clip(old.Messages), storeReplies...)
+		s.preemptP = set.Faults.Probability[sim.FaultPreempt]
+		s.preemptFor = set.Faults.DurationOf(sim.FaultPreempt)
+	}
 	nodes := append([]sim.Node(nil), cfg.Nodes...)
 	for _, name := range l.nodeNames() {
 		id, ok := topo.NodeByName(name)

@@ -22,19 +22,22 @@ type transcript struct {
 	pos   func() int // choices made so far, nil when nobody counts
 }
 
-func (t *transcript) mark() {
-	if n := len(t.steps); n > 0 && t.pos != nil {
-		t.steps[n-1].choices = t.pos()
+// mark records, when step i ends, the choices made so far.
+func (t *transcript) mark(i int) {
+	if i < len(t.steps) && t.pos != nil {
+		t.steps[i].choices = t.pos()
 	}
 }
 
-func (t *transcript) begin(node string, n int, event, in string) {
+// begin opens a step and returns its index (replicas interleave steps).
+func (t *transcript) begin(node string, n int, event, in string) int {
 	t.steps = append(t.steps, Step{Node: node, N: n, Event: event, In: in})
+	return len(t.steps) - 1
 }
 
-func (t *transcript) action(line string) {
-	if n := len(t.steps); n > 0 {
-		t.steps[n-1].Out = append(t.steps[n-1].Out, line)
+func (t *transcript) action(i int, line string) {
+	if i < len(t.steps) {
+		t.steps[i].Out = append(t.steps[i].Out, line)
 	}
 }
 

@@ -2,74 +2,179 @@ package lesson
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/oncesim/once/sim"
 )
 
-// A Choice is one answer a question offers. Key names it for the texts
-// ("none", "once", "many", "kept", "broken", "held", "violated", "equals-zero",
-// "above-zero"); Matches says whether a run's outcome is that answer.
+// A Choice is one answer a question offers. Key names it for the texts:
+// a count ("0", "1", "4+"), an operation ("op-2"), a message ("#3"),
+// "none", "both", "neither" or "alone:NODE". Matches says whether a run
+// is that answer.
 type Choice struct {
 	Key     string
-	Matches func(o *sim.Outcome) bool
+	Matches func(run *SemanticsRun) bool
 }
 
-// Choices are the answers q offers, in the order they are shown. They are
-// meant to be exclusive and to cover every outcome: the course's test
-// checks that exactly one matches each question's run.
-func (q *Question) Choices() []Choice {
+// maxCount is the largest count a count question offers by itself; the
+// last choice is "maxCount or more" when the run has more operations.
+const maxCount = 5
+
+// opClass is what operation i (0-based) of o came to, read from the
+// checker's result as it is today (its verdict and its counts). It is
+// the one place the quiz reads an operation's outcome: when the checker
+// classifies outcomes itself (refused as designed, not started), switch
+// here.
+func opClass(o *sim.Outcome, i int) string {
+	op := &o.Ops[i]
+	switch op.Verdict {
+	case sim.Lost:
+		return ClassNone
+	case sim.Duplicated:
+		return ClassMany
+	}
+	return ClassOnce
+}
+
+// hasClass says whether operation i of o counts for class: caught is an
+// operation delivered more than once and yet applied once.
+func hasClass(o *sim.Outcome, i int, class string) bool {
+	c := opClass(o, i)
+	if class == ClassCaught {
+		return c == ClassOnce && o.Ops[i].Deliveries > 1
+	}
+	return c == class
+}
+
+// RowHolds says whether a run's row holds for the customer: the checker
+// found no violation (the semantics' promise and every invariant) and
+// every operation took effect exactly once. A row of at-least-once that
+// keeps its own promise (≥1) with a payment charged twice does not hold.
+// Read from the checker's result as it is today, like opClass.
+func RowHolds(o *sim.Outcome) bool {
+	return o.Status == sim.Held && Count(o, ClassOnce) == len(o.Ops)
+}
+
+// RowViolated says whether the checker found a violation in a run: its
+// promise or an invariant (the Two Generals' agreement).
+func RowViolated(o *sim.Outcome) bool { return o.Status == sim.Violated }
+
+// Count is how many operations of o came to class.
+func Count(o *sim.Outcome, class string) int {
+	n := 0
+	for i := range o.Ops {
+		if hasClass(o, i, class) {
+			n++
+		}
+	}
+	return n
+}
+
+// First is the lowest-numbered operation of o that came to class, 0 when
+// none did.
+func First(o *sim.Outcome, class string) sim.OpID {
+	for i := range o.Ops {
+		if hasClass(o, i, class) {
+			return o.Ops[i].Op
+		}
+	}
+	return 0
+}
+
+// FirstDrop is the number (#n, the message's attempt field as the trace
+// shows it) of the first message the network lost, 0 when none was.
+func FirstDrop(t *sim.Trace) int32 {
+	for _, e := range t.Events {
+		if e.Kind == sim.EvDrop && e.Reason == sim.DropLoss {
+			return e.Msg.Attempt
+		}
+	}
+	return 0
+}
+
+// Acted are the nodes that applied an effect, in node order.
+func Acted(run *SemanticsRun) []string {
+	seen := map[sim.NodeID]bool{}
+	for _, e := range run.Trace.Events {
+		if e.Kind == sim.EvEffect {
+			seen[e.Node] = true
+		}
+	}
+	var out []string
+	for id := range run.Config.Topology.Nodes {
+		if seen[sim.NodeID(id)] {
+			out = append(out, run.Config.Topology.NodeName(sim.NodeID(id)))
+		}
+	}
+	return out
+}
+
+// Metric is the value of metric name in o.
+func Metric(o *sim.Outcome, name string) (float64, bool) {
+	for _, m := range o.Metrics {
+		if m.Name == name {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// countChoices are 0, 1, … up to n, the last one "maxCount+" when n is
+// larger; at least 0, 1, 2.
+func countChoices(n int, value func(*SemanticsRun) (int, bool)) []Choice {
+	top := min(max(n, 2), maxCount)
+	var out []Choice
+	for k := 0; k <= top; k++ {
+		key := strconv.Itoa(k)
+		if k == top && n > top {
+			key += "+"
+		}
+		out = append(out, Choice{key, func(r *SemanticsRun) bool {
+			v, ok := value(r)
+			return ok && (v == k || k == top && v > top)
+		}})
+	}
+	return out
+}
+
+// Choices are the answers q offers, in the order they are shown: at least
+// three, exclusive, covering every run (the course's test checks that
+// exactly one matches each question's run). They depend on the course
+// alone (the operation count, the nodes), never on a run's outcome.
+func (q *Question) Choices(nodes []string) []Choice {
 	switch q.Ask {
-	case AskEffects:
-		effects := func(o *sim.Outcome) int32 {
-			for _, op := range o.Ops {
-				if int(op.Op) == q.Op {
-					return op.Effects
-				}
-			}
-			return -1
-		}
-		return []Choice{
-			{"none", func(o *sim.Outcome) bool { return effects(o) == 0 }},
-			{"once", func(o *sim.Outcome) bool { return effects(o) == 1 }},
-			{"many", func(o *sim.Outcome) bool { return effects(o) >= 2 }},
-		}
-	case AskPromise:
-		return []Choice{
-			{"kept", func(o *sim.Outcome) bool { return o.Status == sim.Held }},
-			{"broken", func(o *sim.Outcome) bool { return o.Status == sim.Violated }},
-		}
-	case AskInvariant:
-		held := func(o *sim.Outcome) (bool, bool) {
-			for _, inv := range o.Invariants {
-				if inv.Name == q.Name {
-					return inv.Violation == "", true
-				}
-			}
-			return false, false
-		}
-		return []Choice{
-			{"held", func(o *sim.Outcome) bool { h, ok := held(o); return ok && h }},
-			{"violated", func(o *sim.Outcome) bool { h, ok := held(o); return ok && !h }},
-		}
+	case AskCount:
+		return countChoices(q.ops, func(r *SemanticsRun) (int, bool) { return Count(r.Outcome, q.Class), true })
 	case AskMetric:
-		value := func(o *sim.Outcome) (float64, bool) {
-			for _, m := range o.Metrics {
-				if m.Name == q.Name {
-					return m.Value, true
-				}
-			}
-			return 0, false
+		return countChoices(maxCount+1, func(r *SemanticsRun) (int, bool) { // the last choice is "4+"
+			v, ok := Metric(r.Outcome, q.Name)
+			return int(v), ok && v == float64(int(v)) && v >= 0
+		})
+	case AskFirst:
+		var out []Choice
+		for k := 1; k <= q.ops; k++ {
+			out = append(out, Choice{sim.OpID(k).String(), func(r *SemanticsRun) bool { return int(First(r.Outcome, q.Class)) == k }})
 		}
-		return []Choice{
-			{"equals-zero", func(o *sim.Outcome) bool { v, ok := value(o); return ok && v == 0 }},
-			{"above-zero", func(o *sim.Outcome) bool { v, ok := value(o); return ok && v > 0 }},
+		return append(out, Choice{"none", func(r *SemanticsRun) bool { return First(r.Outcome, q.Class) == 0 }})
+	case AskDrop:
+		var out []Choice
+		for k := 1; k <= q.Of; k++ {
+			out = append(out, Choice{"#" + strconv.Itoa(k), func(r *SemanticsRun) bool { return int(FirstDrop(r.Trace)) == k }})
 		}
+		return append(out, Choice{"none", func(r *SemanticsRun) bool { return FirstDrop(r.Trace) == 0 }})
+	case AskActed:
+		acted := func(r *SemanticsRun) []string { return Acted(r) }
+		out := []Choice{{"both", func(r *SemanticsRun) bool { return len(acted(r)) >= 2 }}}
+		for _, n := range nodes {
+			out = append(out, Choice{"alone:" + n, func(r *SemanticsRun) bool { a := acted(r); return len(a) == 1 && a[0] == n }})
+		}
+		return append(out, Choice{"neither", func(r *SemanticsRun) bool { return len(acted(r)) == 0 }})
 	}
 	return nil
 }
 
-// Outcome is the outcome q asks about, from the step's results.
-func (q *Question) Outcome(results map[string]*Result) (*sim.Outcome, error) {
+// SemanticsRun is the semantics run q asks about, from the step's results.
+func (q *Question) SemanticsRun(results map[string]*Result) (*SemanticsRun, error) {
 	r := results[q.Run]
 	if r == nil {
 		return nil, fmt.Errorf("lesson: question on run %q: not run", q.Run)
@@ -82,19 +187,38 @@ func (q *Question) Outcome(results map[string]*Result) (*sim.Outcome, error) {
 	if run == nil {
 		return nil, fmt.Errorf("lesson: run %s has no %s", q.Run, sem)
 	}
-	return run.Outcome, nil
+	return run, nil
+}
+
+// ChoicesFor are q's choices for its run in results.
+func (q *Question) ChoicesFor(results map[string]*Result) []Choice {
+	r := results[q.Run]
+	if r == nil || len(r.Runs) == 0 {
+		return q.Choices(nil)
+	}
+	return q.Choices(actors(r.Runs[0].Config.Topology))
+}
+
+// actors are the nodes that can apply an effect: those with a name in
+// the topology, in order (a two-node scenario's both nodes).
+func actors(t *sim.Topology) []string {
+	var out []string
+	for i := range t.Nodes {
+		out = append(out, t.NodeName(sim.NodeID(i)))
+	}
+	return out
 }
 
 // Answer is the index of q's right choice, computed from the run it asks
 // about; an error when not exactly one choice matches (a broken course).
 func (q *Question) Answer(results map[string]*Result) (int, error) {
-	o, err := q.Outcome(results)
+	run, err := q.SemanticsRun(results)
 	if err != nil {
 		return 0, err
 	}
 	answer := -1
-	for i, c := range q.Choices() {
-		if c.Matches(o) {
+	for i, c := range q.ChoicesFor(results) {
+		if c.Matches(run) {
 			if answer >= 0 {
 				return 0, fmt.Errorf("lesson: question on %s: choices %d and %d both match", q.Run, answer+1, i+1)
 			}

@@ -25,6 +25,10 @@ type Step struct {
 	ID        string     `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
 	Runs      []RunSpec  `yaml:"runs"` // in the order they are shown
 	Questions []Question `yaml:"questions"`
+
+	// Student is whose seeds the runs have (ForStudent), "" for the
+	// course's own.
+	Student string `yaml:"-"`
 }
 
 // A RunSpec names one deterministic run of a catalog scenario: its seed,
@@ -37,14 +41,37 @@ type RunSpec struct {
 	Seed      uint64            `yaml:"seed"`
 	Ops       int               `yaml:"ops"`
 	Set       map[string]string `yaml:"set"`
+	// Claims are what the run's rows show, by semantics alias: "holds"
+	// (the fixed row) or "fails" (the broken row). A student's seed is
+	// the first one at or after the student's hash whose rows still show
+	// every claim of the step (see ForStudent).
+	Claims map[string]string `yaml:"claims"`
 }
 
-// The kinds of question, by what the answer is computed from.
+// The claims a row can make.
 const (
-	AskEffects   = "effects"   // how many effects operation Op had: none, once, twice or more
-	AskPromise   = "promise"   // did the semantics keep its own promise (and every invariant): the "its own promise" column
-	AskInvariant = "invariant" // did invariant Name hold
-	AskMetric    = "metric"    // was metric Name zero or above zero
+	ClaimHolds    = "holds"    // RowHolds: every operation once, nothing violated
+	ClaimFails    = "fails"    // not RowHolds: a loss, a duplicate or a violation
+	ClaimViolated = "violated" // the checker found a violation (the promise or an invariant)
+)
+
+// The kinds of question, by what the answer is read from. Every kind asks
+// about this run's mechanism — how many, which one, which message — so a
+// slogan ("at-least-once duplicates") does not answer it.
+const (
+	AskCount  = "count"  // how many of the operations came to Class (none, once, many, caught)
+	AskFirst  = "first"  // which operation (the lowest-numbered) came to Class, or none
+	AskMetric = "metric" // the value of metric Name, as a count (the text says what it means)
+	AskDrop   = "drop"   // which message (the trace's #n of the operation) was the first lost, or none
+	AskActed  = "acted"  // which nodes applied an effect: both, one of them alone, neither
+)
+
+// The classes of operation a count or first question asks about.
+const (
+	ClassNone   = "none"   // no effect (lost)
+	ClassOnce   = "once"   // exactly one effect
+	ClassMany   = "many"   // two or more effects
+	ClassCaught = "caught" // delivered more than once, yet one effect: the fix at work
 )
 
 // A Question asks the student to predict one fact of one run under one
@@ -52,9 +79,12 @@ const (
 type Question struct {
 	Run       string `yaml:"run"`       // a RunSpec id of the same step
 	Semantics string `yaml:"semantics"` // alias: amo, alo, idem, txn
-	Ask       string `yaml:"ask"`       // AskEffects, AskPromise, AskInvariant, AskMetric
-	Op        int    `yaml:"op"`        // AskEffects: the operation's number (op-Op)
-	Name      string `yaml:"name"`      // AskInvariant, AskMetric: its name
+	Ask       string `yaml:"ask"`       // AskCount, AskFirst, AskMetric, AskDrop, AskActed
+	Class     string `yaml:"class"`     // AskCount, AskFirst: ClassNone, ClassOnce, ClassMany, ClassCaught
+	Name      string `yaml:"name"`      // AskMetric: the metric (its meaning is the text lesson.metric.<name>)
+	Of        int    `yaml:"of"`        // AskDrop: how many messages the choices offer (#1..#Of)
+
+	ops int // the operation count of its run (set by Parse)
 }
 
 // Load parses the embedded course and checks it against the catalog.
@@ -97,6 +127,9 @@ func (s *Step) check() error {
 		if r.ID == "" {
 			return fmt.Errorf("run of %s: no id", r.Scenario)
 		}
+		if r.Seed != s.Runs[0].Seed {
+			return fmt.Errorf("run %s: seed %d: the runs of a step share one seed (%d), the one a student replays", r.ID, r.Seed, s.Runs[0].Seed)
+		}
 		sems, err := r.semantics(sc)
 		if err != nil {
 			return fmt.Errorf("run %s: %w", r.ID, err)
@@ -119,21 +152,56 @@ func (s *Step) check() error {
 		if err != nil || !slices.Contains(sems, sem) {
 			return fmt.Errorf("question %d: semantics %q is not run by %s", i+1, q.Semantics, r.ID)
 		}
+		q.ops = r.ops(sc)
 		switch q.Ask {
-		case AskEffects:
-			if q.Op < 1 || q.Op > r.ops(sc) {
-				return fmt.Errorf("question %d: op %d: want 1..%d", i+1, q.Op, r.ops(sc))
+		case AskCount, AskFirst:
+			if !slices.Contains([]string{ClassNone, ClassOnce, ClassMany, ClassCaught}, q.Class) {
+				return fmt.Errorf("question %d: class %q: want none, once, many or caught", i+1, q.Class)
 			}
-		case AskPromise:
-		case AskInvariant, AskMetric:
+			if q.ops < 2 {
+				return fmt.Errorf("question %d: %s over %d operation: want at least 2 (3 choices)", i+1, q.Ask, q.ops)
+			}
+		case AskMetric:
 			if q.Name == "" {
-				return fmt.Errorf("question %d: %s needs a name", i+1, q.Ask)
+				return fmt.Errorf("question %d: metric needs a name", i+1)
 			}
+		case AskDrop:
+			if q.Of < 2 {
+				return fmt.Errorf("question %d: drop needs of >= 2 (3 choices)", i+1)
+			}
+		case AskActed:
 		default:
-			return fmt.Errorf("question %d: ask %q: want effects, promise, invariant or metric", i+1, q.Ask)
+			return fmt.Errorf("question %d: ask %q: want count, first, metric, drop or acted", i+1, q.Ask)
+		}
+	}
+	for id, c := range s.claims() {
+		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated {
+			return fmt.Errorf("claim %s: %q: want holds, fails or violated", id, c)
+		}
+	}
+	for i := range s.Runs {
+		r := &s.Runs[i]
+		sc, _ := scenarios.Lookup(r.Scenario)
+		sems, _ := r.semantics(sc)
+		for a := range r.Claims {
+			sem, err := sim.ParseSemantics(a)
+			if err != nil || !slices.Contains(sems, sem) {
+				return fmt.Errorf("run %s: claim on %q: not a semantics the run runs", r.ID, a)
+			}
 		}
 	}
 	return nil
+}
+
+// claims are every claim of the step, keyed "run/semantics".
+func (s *Step) claims() map[string]string {
+	out := map[string]string{}
+	for _, r := range s.Runs {
+		for a, c := range r.Claims {
+			out[r.ID+"/"+a] = c
+		}
+	}
+	return out
 }
 
 // Run is the step's run with id, or nil.

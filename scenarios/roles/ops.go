@@ -19,11 +19,14 @@ func Payload(op sim.OpID) int64 { return 100 + int64(op) }
 // fields of a row (the attempt a retry timer must match, an issued key)
 // only while it is pending, so forgetting them changes no behaviour, and
 // finished operations that took different numbers of attempts are then
-// one state to the explorer. (The ops tables are not traced: the pinned
-// digests and canonical traces of the catalog stay the same.)
+// one state to the explorer. (The ops tables are not traced.) The
+// operation's retry timer (TimerRetry) is cancelled: it would find the
+// operation done and do nothing, and a trace that shows "timer retry op-2
+// #2" after op-2 finished reads as a bug.
 func FinishOp(ctx *sim.Context, ops sim.TableID, op sim.OpID) {
 	r, ok := ctx.Get(ops, int64(op), op)
 	if ok && r.State == OpPending {
 		ctx.Put(ops, int64(op), op, sim.Record{State: OpDone})
+		ctx.CancelTimers(TimerRetry, op)
 	}
 }

@@ -36,7 +36,7 @@ func press(m Model, keys ...string) (Model, bool) {
 
 func screen(m Model) string { return ansi.Strip(m.Screen()) }
 
-// A student answers the first step's three predictions — right with
+// A student answers the first step's four predictions — right with
 // letters, wrong with the arrow keys —, sees the reveal and the score,
 // goes on to the next step and quits.
 func TestLessonModelDrivenByKeys(t *testing.T) {
@@ -52,7 +52,7 @@ func TestLessonModelDrivenByKeys(t *testing.T) {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
 	s := screen(m)
-	if !strings.Contains(s, "Step 1 of 10") || !strings.Contains(s, v.Questions[0].Text[:30]) || !strings.Contains(s, "Score: 0 of 0") {
+	if !strings.Contains(s, "Step 1 of 13") || !strings.Contains(s, v.Questions[0].Text[:30]) || !strings.Contains(s, "Score: 0 of 0") {
 		t.Fatalf("first screen:\n%s", s)
 	}
 	if n := strings.Count(s, "\n") + 1; n != 24 {
@@ -65,10 +65,10 @@ func TestLessonModelDrivenByKeys(t *testing.T) {
 	if !strings.Contains(screen(m), "Score: 0 of 0") {
 		t.Fatalf("the score moved before the reveal (it would tell the answers):\n%s", screen(m))
 	}
-	m, _ = press(m, right(2), "down", "enter")
+	m, _ = press(m, right(2), "enter", right(3), "down", "enter")
 	s = screen(m)
-	if !m.revealed || !strings.Contains(s, "Score: 2 of 3") {
-		t.Fatalf("after the third answer, want the reveal and 2 of 3:\n%s", s)
+	if !m.revealed || !strings.Contains(s, "Score: 3 of 4") {
+		t.Fatalf("after the fourth answer, want the results and 3 of 4:\n%s", s)
 	}
 	if !strings.Contains(s, "The run") || !strings.Contains(s, "once run double-billing") {
 		t.Errorf("the reveal does not show the run:\n%s", s)
@@ -81,7 +81,7 @@ func TestLessonModelDrivenByKeys(t *testing.T) {
 		t.Fatalf("scrolling never reached the end of the reveal")
 	}
 	m, _ = press(m, "n")
-	if s := screen(m); !strings.Contains(s, "Step 2 of 10") || m.revealed {
+	if s := screen(m); !strings.Contains(s, "Step 2 of 13") || m.revealed {
 		t.Fatalf("n did not go to step 2:\n%s", s)
 	}
 	if _, quit := press(m, "q"); !quit {

@@ -2,11 +2,12 @@
 """Idempotent payment service for `once lab double-billing --node service=...`.
 
 The Idempotency-Key protocol, in this order:
-  1. look the key up in the durable store;
+  1. insert the key as PROCESSING if it is absent, in one atomic step
+     (insert_if_absent), or get the row that is there;
   2. COMPLETED: answer the stored response (same transaction id);
      PROCESSING: answer 409, the client retries later;
-  3. absent: write the key as PROCESSING *before* calling the gateway, and
-     pass the same key to the gateway;
+  3. inserted: call the gateway with the same key (the row is durable
+     before the call);
   4. when the charge returns, store the response (COMPLETED), then reply.
 After a crash (init with incarnation > 1) every key left PROCESSING is
 resolved by asking the gateway by that key (lookup), never by charging
@@ -59,22 +60,34 @@ def on_pay(body):
     if key == 0:  # no Idempotency-Key (the at-least-once client): nothing to dedup by
         charge(op, body["attempt"], 0, body["payload"])
         return
-    row = read(key, op)
-    if row is not None and row.get("state") == "COMPLETED":
+    # One atomic step creates the key's row, or returns the row that is
+    # there: no other request can slip between a check and an insert.
+    # PROCESSING is durable before the gateway is called; value keeps the body.
+    won = call("durable", {"type": "insert_if_absent", "key": key, "op": op,
+                           "record": {"state": "PROCESSING", "value": body["payload"], "aux": op}})
+    row = None if won["inserted"] else won["record"]
+    if row is not None and body["payload"] != fingerprint(row):
+        reply(body, 422, 0)  # the key of another request: refuse, change nothing
+    elif row is not None and row.get("state") == "COMPLETED":
         reply(body, row["status"], row.get("value", 0))  # the stored response
     elif row is not None:
         reply(body, 409, 0)  # still PROCESSING: the client will retry
     else:
-        # PROCESSING is durable before the gateway is called; value keeps the body.
-        write(key, op, {"state": "PROCESSING", "value": body["payload"], "aux": op})
         charge(op, body["attempt"], key, body["payload"])
+
+
+def fingerprint(row):
+    """The body a key's row was created for: value while PROCESSING (aux
+    holds the op, for recovery), aux once COMPLETED (value is the
+    transaction id)."""
+    return row.get("aux", 0) if row.get("state") == "COMPLETED" else row.get("value", 0)
 
 
 def complete(body, answer):
     key, op = body["key"], body["op"]
     row = read(key, op)
     if row is None or row.get("state") != "COMPLETED":
-        row = {"state": "COMPLETED", "status": 201, "value": body["value"], "aux": op}
+        row = {"state": "COMPLETED", "status": 201, "value": body["value"], "aux": body["payload"]}
         write(key, op, row)
     if answer:
         reply(body, row["status"], row["value"])

@@ -4,6 +4,7 @@
 package labtest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,12 +50,14 @@ func Root(t testing.TB) string {
 }
 
 var (
-	buildMu sync.Mutex
-	built   = map[string]string{}
+	buildMu  sync.Mutex
+	built    = map[string]string{}
+	buildDir string
 )
 
 // BuildGo builds examples/lab/go/NAME into a temporary directory and
-// returns the binary's path (built once per test binary).
+// returns the binary's path (built once per test binary; Cleanup, from
+// TestMain, removes the directory).
 func BuildGo(t testing.TB, name string) string {
 	t.Helper()
 	buildMu.Lock()
@@ -62,11 +65,14 @@ func BuildGo(t testing.TB, name string) string {
 	if p, ok := built[name]; ok {
 		return p
 	}
-	dir, err := os.MkdirTemp("", "once-lab-starter-*")
-	if err != nil {
-		t.Fatal(err)
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "once-lab-starter-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
 	}
-	bin := filepath.Join(dir, name)
+	bin := filepath.Join(buildDir, name)
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go tool builds the Go starters: %v", err)
@@ -78,6 +84,68 @@ func BuildGo(t testing.TB, name string) string {
 	}
 	built[name] = bin
 	return bin
+}
+
+// Cleanup removes the binaries BuildGo built. Call it from TestMain after
+// m.Run: the binaries are shared by every test of the package.
+func Cleanup() {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+		buildDir, built = "", map[string]string{}
+	}
+}
+
+// Marked lists every live process (zombies excepted) that carries the
+// lab's marker (lab.MarkerEnv) of this test process: whatever the
+// harness started, with all their descendants, setsid ones included. A
+// test that ran a lab calls it at its end and wants none.
+func Marked(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	for try := 0; try < 50; try++ {
+		if out = markedOnce(t); len(out) == 0 {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return out
+}
+
+func markedOnce(t testing.TB) []string {
+	t.Helper()
+	prefix := []byte("ONCE_LAB_NODE=" + strconv.Itoa(os.Getpid()) + ".")
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatalf("read /proc: %v", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, prefix) {
+			continue
+		}
+		if !bytes.HasPrefix(env, prefix) && !bytes.Contains(env, append([]byte{0}, prefix...)) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(s[i+1:]); len(f) > 0 && f[0] != "Z" {
+			out = append(out, s[:i+1]+" state "+f[0])
+		}
+	}
+	return out
 }
 
 // Pids collects the pids (= process groups) the harness starts; its Add

@@ -15,8 +15,10 @@ import (
 //   - an epoch older than the one it knows: INVALID_PRODUCER_EPOCH;
 //   - a new producer or a newer epoch: the numbering starts again, the
 //     batch must be sequence 1;
-//   - a sequence among the last idemWindow appended: a duplicate,
-//     acknowledged (DUPLICATE_SEQUENCE_NUMBER) and not appended;
+//   - a sequence among the last idemWindow appended: a duplicate, not
+//     appended, and answered as a success with the offset the batch got
+//     when it was appended (a modern broker's answer: the cached batch
+//     metadata of ProducerStateEntry.findDuplicateBatch, no error);
 //   - last + 1: appended;
 //   - anything else — a gap, or an old sequence it no longer remembers:
 //     OUT_OF_ORDER_SEQUENCE_NUMBER. The leader cannot tell a retry of a
@@ -33,7 +35,15 @@ const idemWindow = 5
 const (
 	plLog       sim.TableID = iota // offset → {Value: op, Status: partition}
 	plProducers                    // (pid, partition) → a seqStateRow
+	plBatches                      // (pid, partition, sequence) → {Value: offset}: the last idemWindow batches
 )
+
+// seqDigits is the width of the sequence field in a batch-metadata key.
+const seqDigits = 6
+
+// batchKey is the batch-metadata key of sequence seq under key (a
+// (producer id, partition) key).
+func batchKey(key, seq int64) int64 { return roles.TupleKey(key, seq, seqDigits) }
 
 // partitionDigits is the width of the partition field in a (producer id,
 // partition) key.
@@ -68,17 +78,38 @@ func (l *PartitionLeader) Receive(ctx *sim.Context, m sim.Message) {
 			ack.Err = kafkaOutOfOrderSequence
 			break
 		}
+		if known {
+			l.forget(ctx, key, s.LastSeq, b.Op) // a new numbering: the old window is over
+		}
 		ack.Offset = l.append(ctx, b)
+		l.remember(ctx, key, 1, ack.Offset, b.Op)
 		ctx.Put(plProducers, key, b.Op, seqStateRow{Epoch: int32(b.Epoch), LastSeq: 1, LastOffset: ack.Offset}.encode())
 	case b.Seq <= s.LastSeq && b.Seq > s.LastSeq-idemWindow:
-		ack.Err = kafkaDuplicateSequence
+		r, _ := ctx.Get(plBatches, batchKey(key, b.Seq), b.Op)
+		ack.Offset = r.Value // a duplicate: success, with the offset it was appended at
 	case b.Seq == s.LastSeq+1:
 		ack.Offset = l.append(ctx, b)
+		l.remember(ctx, key, b.Seq, ack.Offset, b.Op)
+		if b.Seq > idemWindow {
+			ctx.Delete(plBatches, batchKey(key, b.Seq-idemWindow), b.Op)
+		}
 		ctx.Put(plProducers, key, b.Op, seqStateRow{Epoch: s.Epoch, LastSeq: b.Seq, LastOffset: ack.Offset}.encode())
 	default:
 		ack.Err = kafkaOutOfOrderSequence
 	}
 	ctx.Send(m.From, ack.encode())
+}
+
+// remember keeps the offset of sequence seq in the window.
+func (l *PartitionLeader) remember(ctx *sim.Context, key, seq, offset int64, op sim.OpID) {
+	ctx.Put(plBatches, batchKey(key, seq), op, sim.Record{State: 1, Value: offset})
+}
+
+// forget drops the window that ends at sequence last.
+func (l *PartitionLeader) forget(ctx *sim.Context, key, last int64, op sim.OpID) {
+	for seq := max(1, last-idemWindow+1); seq <= last; seq++ {
+		ctx.Delete(plBatches, batchKey(key, seq), op)
+	}
 }
 
 func (l *PartitionLeader) append(ctx *sim.Context, b batch) int64 {
@@ -91,11 +122,12 @@ func (l *PartitionLeader) append(ctx *sim.Context, b batch) int64 {
 func init() {
 	roles.Register(&roles.Role{
 		Name: "kafka-partition-leader",
-		Doc:  "leader of the idempotent producer's partitions: per (producer id, partition) an epoch and a window of the last 5 sequences; every append is an effect on partition-records",
+		Doc:  "leader of the idempotent producer's partitions: per (producer id, partition) an epoch and a window of the last 5 sequences (a duplicate among them answered with its original offset); every append is an effect on partition-records",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &PartitionLeader{}, []sim.TableSpec{
 				{Name: "partition-log", Durable: true, Traced: true, States: []string{"", "RECORD"}},
 				{Name: "producer-state", Durable: true, Traced: true},
+				{Name: "batch-metadata", Durable: true},
 			}
 		},
 	})

@@ -26,11 +26,29 @@ import (
 // Which operations are done survives a crash (the application's own
 // durable state); the producer id, epoch and sequences do not: a restart
 // is a new producer id, and its resends look new.
+//
+// Idempotence is enable.idempotence as the Java client resolves it
+// (ProducerConfig.postProcessAndValidateIdempotenceConfigs): on by
+// default, but switched off when it was left to its default and
+// max.in.flight.requests.per.connection is above 5; set explicitly to true
+// with more than 5 in flight, the client refuses the configuration (the
+// role's New reports it, so the scenario is refused at load).
 type IdemProducer struct {
 	Broker      sim.NodeID
 	Partitions  int64
 	MaxInFlight int64
 	Timeout     sim.Time
+	Idempotence bool // enable.idempotence after the client's resolution
+}
+
+// maxInFlightForIdempotence is the client's cap on requests in flight for
+// an idempotent producer.
+const maxInFlightForIdempotence = 5
+
+// idem reports whether this run's batches carry a producer id and
+// sequence numbers: the idempotent semantics with idempotence enabled.
+func (p *IdemProducer) idem(ctx *sim.Context) bool {
+	return p.Idempotence && roles.Idempotent(ctx.Semantics())
 }
 
 const (
@@ -114,7 +132,7 @@ func (p *IdemProducer) fill(ctx *sim.Context) {
 func (p *IdemProducer) send(ctx *sim.Context, op sim.OpID, attempt int32, fresh bool) {
 	r := p.op(ctx, op)
 	b := batch{Op: op, Attempt: attempt, Partition: int32(p.partition(op))}
-	if roles.Idempotent(ctx.Semantics()) {
+	if p.idem(ctx) {
 		s, _ := ctx.Get(ipSession, 1, 0)
 		epoch := p.epoch(ctx)
 		if fresh || r.Epoch != epoch {
@@ -161,7 +179,7 @@ func (p *IdemProducer) Receive(ctx *sim.Context, m sim.Message) {
 	if r.State != roles.OpPending {
 		return
 	}
-	idem := roles.Idempotent(ctx.Semantics())
+	idem := p.idem(ctx)
 	if idem && (a.Epoch != r.Epoch || a.Seq != r.Seq) {
 		return // the answer to a numbering it has given up
 	}
@@ -197,17 +215,29 @@ var (
 	idemProducerParts    = roles.Int("partitions", 2, 1, 99, "partitions the records are spread over (operation n to partition (n-1) mod partitions)")
 	idemProducerInFlight = roles.Int("max-in-flight", 5, 1, 100, "max.in.flight.requests.per.connection: batches sent and not yet acknowledged")
 	idemProducerTimeout  = roles.PositiveDuration("timeout", "200ms", "how long it waits for an acknowledgement before resending")
+	idemProducerIdem     = roles.Enum("idempotence", "default", []string{"default", "true", "false"},
+		"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-idem-producer",
 		Doc:     "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence",
-		Options: []roles.Option{idemProducerBroker, idemProducerParts, idemProducerInFlight, idemProducerTimeout},
+		Options: []roles.Option{idemProducerBroker, idemProducerParts, idemProducerInFlight, idemProducerTimeout, idemProducerIdem},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &IdemProducer{
 				Broker: idemProducerBroker.Get(a), Partitions: idemProducerParts.Get(a),
 				MaxInFlight: idemProducerInFlight.Get(a), Timeout: idemProducerTimeout.Get(a),
+			}
+			switch idemProducerIdem.Get(a) {
+			case "true":
+				if p.MaxInFlight > maxInFlightForIdempotence {
+					a.Fail(idemProducerInFlight.Name, "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most %d. Current value is %d. (the Java client's ConfigException with idempotence=true)",
+						maxInFlightForIdempotence, p.MaxInFlight)
+				}
+				p.Idempotence = true
+			case "default":
+				p.Idempotence = p.MaxInFlight <= maxInFlightForIdempotence
 			}
 			return p, idemProducerTables()
 		},

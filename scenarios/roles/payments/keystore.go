@@ -19,9 +19,12 @@ import (
 //   - db-update overwrites a row;
 //   - db-compare-and-set writes only if the row's state is the expected
 //     one (SELECT … FOR UPDATE then UPDATE, in one step);
-//   - db-lock is SET key holder NX PX ttl: granted when the key is absent
-//     or its lock has expired, with a fencing token that grows with every
-//     grant.
+//   - db-lock is SET key holder NX PX ttl: granted (OK) when the key is
+//     absent or its lock has expired, held (nil) otherwise — nothing more,
+//     as Redis answers (redis.io/commands/set): no fencing token;
+//   - db-next-token increments the store's counter and answers its new
+//     value: a store used as a fencing-token counter (a ZooKeeper zxid, an
+//     etcd revision, a database sequence), a node of its own.
 //
 // The reply is sent before anything else the store does, and carries the
 // row as it is after the operation.
@@ -43,7 +46,7 @@ type KeyStore struct {
 }
 
 // KeyStoreTables declares the tables of a KeyStore: its rows, and the
-// sequence that numbers fencing tokens and inserted rows.
+// sequence that numbers fencing tokens (db-next-token) and inserted rows.
 func KeyStoreTables() []sim.TableSpec {
 	return []sim.TableSpec{
 		{Name: "rows", Durable: true, Traced: true, States: storeStates},
@@ -107,13 +110,14 @@ func (s *KeyStore) Receive(ctx *sim.Context, m sim.Message) {
 			s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreConflict, State: row.State, Value: row.Value})
 			return
 		}
-		token := s.next(ctx)
-		lock := storeRow{State: keyLocked, Value: token, Holder: call.Status}
+		lock := storeRow{State: keyLocked, Holder: call.Status}
 		if ttl := sim.Time(call.Payload); ttl > 0 {
 			lock.Expires = ctx.Now() + ttl
 		}
 		s.put(ctx, call.Key, m.Op, lock)
-		s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreInserted, State: keyLocked, Value: token})
+		s.reply(ctx, m, MsgDBLocked, StoreCall{Key: call.Key, Status: StoreInserted, State: keyLocked})
+	case MsgDBNext:
+		s.reply(ctx, m, MsgDBNextOK, StoreCall{Key: call.Key, Status: StoreFound, Value: s.next(ctx)})
 	}
 }
 
@@ -136,7 +140,7 @@ func (s *KeyStore) put(ctx *sim.Context, key int64, op sim.OpID, row storeRow) {
 }
 
 // next issues the next number of the store's sequence: fencing tokens
-// 1, 2, 3… in grant order, and row numbers.
+// 1, 2, 3… in request order, and row numbers.
 func (s *KeyStore) next(ctx *sim.Context) int64 {
 	r, _ := ctx.Get(storeSequence, 0, 0)
 	r.Value++
@@ -159,7 +163,7 @@ func (s *KeyStore) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, answ
 func init() {
 	roles.Register(&roles.Role{
 		Name:  "key-store",
-		Doc:   "a database or key store reached over the network: get, insert (with or without a unique constraint), update, compare-and-set, SET NX PX with fencing tokens; one atomic operation per message",
+		Doc:   "a database or key store reached over the network: get, insert (with or without a unique constraint), update, compare-and-set, SET NX PX (no token), a fencing-token counter; one atomic operation per message",
 		Store: true,
 		New: func(*roles.Args) (sim.Node, []sim.TableSpec) {
 			return &KeyStore{}, KeyStoreTables()

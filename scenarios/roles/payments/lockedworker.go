@@ -18,21 +18,26 @@ var (
 // holder NX PX TTL) is meant to let only one of them run it. A run goes:
 //
 //  1. db-get done:op — a COMPLETED row means the job ran: stop;
-//  2. db-lock job:op — granted with a fencing token, or held: ask again
-//     after Retry, from step 1;
-//  3. (crash point after-lock, where a pause freezes the worker)
-//  4. ledger-write with the token; 5. on 200, db-update done:op COMPLETED.
+//  2. db-lock job:op — granted (OK, no token: Redis hands out none), or
+//     held: ask again after Retry, from step 1;
+//  3. with a token counter (Tokens), db-next-token there: the fencing
+//     token, a number greater than every one issued before;
+//  4. (crash point after-lock, where a pause freezes the worker)
+//  5. ledger-write with the token (0 without a counter); 6. on 200,
+//     db-update done:op COMPLETED.
 //
 // The worker trusts its lock until it is done: it never checks the clock.
 // If it is paused past the TTL, the lock expires, another replica takes
 // it, and the paused one resumes as a zombie that still believes it holds
 // the lock. Only the ledger's fencing check can stop its write.
 type LockedWorker struct {
-	Store    sim.NodeID
-	Ledger   sim.NodeID
-	Interval sim.Time
-	TTL      sim.Time
-	Retry    sim.Time
+	Store     sim.NodeID
+	Tokens    sim.NodeID // the fencing-token counter, when HasTokens
+	HasTokens bool
+	Ledger    sim.NodeID
+	Interval  sim.Time
+	TTL       sim.Time
+	Retry     sim.Time
 }
 
 // jobKey and doneKey are the key-store rows of job op: its lock, and the
@@ -66,16 +71,18 @@ func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
 		e.Kind = MsgDBLock
 		ctx.Send(w.Store, StoreCall{Key: jobKey(m.Op), Status: int32(ctx.Self()), Payload: int64(w.TTL)}.Encode(e))
 	case MsgDBLocked:
-		lock := DecodeStoreCall(m)
-		if lock.Status != StoreInserted {
+		if DecodeStoreCall(m).Status != StoreInserted {
 			ctx.After(w.Retry, sim.Timer{Kind: TimerLockRetry, Op: m.Op, Attempt: m.Attempt + 1})
 			return
 		}
-		if ctx.CrashPoint(PointAfterLock, &m) {
+		if w.HasTokens {
+			e.Kind = MsgDBNext
+			ctx.Send(w.Tokens, StoreCall{Key: jobKey(m.Op)}.Encode(e))
 			return
 		}
-		e.Kind = MsgLedgerWrite
-		ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op), Value: lock.Value}.Encode(e))
+		w.write(ctx, m, 0)
+	case MsgDBNextOK:
+		w.write(ctx, m, DecodeStoreCall(m).Value)
 	case MsgLedgerResult:
 		if DecodeStoreCall(m).Status != roles.StatusOK {
 			return // fenced off: a newer holder ran the job
@@ -85,8 +92,18 @@ func (w *LockedWorker) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
+// write sends the job's ledger write with token, after the crash point
+// where a pause freezes the holder with its lock (and token) in hand.
+func (w *LockedWorker) write(ctx *sim.Context, m sim.Message, token int64) {
+	if ctx.CrashPoint(PointAfterLock, &m) {
+		return
+	}
+	ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op), Value: token}.Encode(envelope{Kind: MsgLedgerWrite, Op: m.Op, Attempt: m.Attempt}))
+}
+
 var (
 	lockedWorkerStore    = roles.Node("store", "the key store holding the job locks (role key-store)")
+	lockedWorkerTokens   = roles.OptionalNode("tokens", "the fencing-token counter (a key-store node of its own: a ZooKeeper zxid, an etcd revision, a database sequence); none: write with token 0")
 	lockedWorkerLedger   = roles.Node("ledger", "the ledger the job writes to (role fenced-ledger)")
 	lockedWorkerInterval = roles.Duration("interval", "100ms", "time between two jobs")
 	lockedWorkerTTL      = roles.Duration("ttl", "1s", "the lock's expiry (SET … PX ttl)")
@@ -96,11 +113,12 @@ var (
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "locked-worker",
-		Doc:     "a job runner replica: takes the job's lock (SET NX PX) in the key store, writes to the ledger with the lock's fencing token, marks the job done",
-		Options: []roles.Option{lockedWorkerStore, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry},
+		Doc:     "a job runner replica: takes the job's lock (SET NX PX) in the key store, a fencing token from a separate counter, writes to the ledger with it, marks the job done",
+		Options: []roles.Option{lockedWorkerStore, lockedWorkerTokens, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
+			tokens, hasTokens := lockedWorkerTokens.Get(a)
 			return &LockedWorker{
-				Store: lockedWorkerStore.Get(a), Ledger: lockedWorkerLedger.Get(a),
+				Store: lockedWorkerStore.Get(a), Tokens: tokens, HasTokens: hasTokens, Ledger: lockedWorkerLedger.Get(a),
 				Interval: lockedWorkerInterval.Get(a), TTL: lockedWorkerTTL.Get(a), Retry: lockedWorkerRetry.Get(a),
 			}, nil
 		},

@@ -19,8 +19,17 @@ var (
 	MsgDBCompareSet   = roles.Message("db-compare-and-set")        // UPDATE … WHERE key = K AND state = expected
 	MsgDBCompareSetOK = roles.Message("db-compare-and-set-result") // 200 swapped, 409 the state was not the expected one
 	MsgDBLock         = roles.Message("db-lock")                   // SET K holder NX PX ttl
-	MsgDBLocked       = roles.Message("db-lock-result")            // 201 granted with a fencing token, 409 held by another
+	MsgDBLocked       = roles.Message("db-lock-result")            // 201 granted (OK: no token, as Redis answers), 409 held by another
 	MsgDBUnavailable  = roles.Message("db-unavailable")            // 503: the store refused the operation (it is down or partitioned)
+)
+
+// Message kinds of a monotonic counter kept apart from the lock (a
+// ZooKeeper zxid, an etcd revision, a database sequence): the source of
+// fencing tokens, which Redis' SET NX PX does not hand out. Registered
+// after the names of scenarios/roles/kinds.go, so no digest moves.
+var (
+	MsgDBNext   = roles.Message("db-next-token")        // INCR the counter: the next fencing token
+	MsgDBNextOK = roles.Message("db-next-token-result") // 200, with the token (greater than every token before it)
 )
 
 // Reply statuses of the key store.

@@ -110,9 +110,16 @@ func (c *DedupConsumer) deliver(ctx *sim.Context, m sim.Message) {
 	ctx.Send(c.Store, payments.StoreCall{Key: dedupDoneKey(m.Op)}.Encode(envelope{Kind: payments.MsgDBGet, Op: m.Op, Attempt: m.Attempt}))
 }
 
-// charge calls the gateway (a charge or a lookup) under op's reference.
+// charge calls the gateway (a charge or a lookup). Under the idempotent
+// semantics the call carries op as its reference (the Idempotency-Key a
+// gateway with provider=idempotent dedups charges by); at-most-once and
+// at-least-once consumers send no key.
 func (c *DedupConsumer) charge(ctx *sim.Context, m sim.Message, kind sim.MsgKind) {
-	ctx.Send(c.Gateway, payments.ProviderCall{Reference: int64(m.Op), Body: roles.Payload(m.Op)}.Encode(kind, m.Op, m.Attempt))
+	var ref int64
+	if roles.Idempotent(ctx.Semantics()) {
+		ref = int64(m.Op)
+	}
+	ctx.Send(c.Gateway, payments.ProviderCall{Reference: ref, Body: roles.Payload(m.Op)}.Encode(kind, m.Op, m.Attempt))
 }
 
 // charged finishes a charge: mark done:op (idempotent semantics), then

@@ -1,8 +1,9 @@
 // Command idempotent_service is the idempotent payment service for
 // `once lab double-billing --node service=...`. The Idempotency-Key
-// protocol, in this order: look the key up in the durable store; COMPLETED
-// answers the stored response, PROCESSING answers 409; an absent key is
-// written PROCESSING *before* the gateway is called with the same key;
+// protocol, in this order: insert the key as PROCESSING if it is absent,
+// in one atomic step (insert_if_absent), or get the row that is there;
+// COMPLETED answers the stored response, PROCESSING answers 409; an
+// inserted key is durable *before* the gateway is called with that key;
 // the response is stored (COMPLETED) when the charge returns, then sent.
 // After a crash (incarnation > 1) every key left PROCESSING is resolved by
 // asking the gateway by that key, never by charging again blindly.
@@ -18,7 +19,8 @@ import (
 
 // Record is a row of the harness's store: the key's state, the response
 // status, the transaction id (the body's fingerprint while PROCESSING),
-// and in Aux the operation.
+// and in Aux the operation while PROCESSING, the body's fingerprint once
+// COMPLETED (a key reused with another body is answered 422).
 type Record struct {
 	State  string `json:"state,omitempty"`
 	Status int64  `json:"status,omitempty"`
@@ -41,6 +43,7 @@ type Body struct {
 	Status      int64   `json:"status,omitempty"`
 	Record      *Record `json:"record,omitempty"`
 	Found       bool    `json:"found,omitempty"`
+	Inserted    bool    `json:"inserted,omitempty"`
 	Keys        []int64 `json:"keys,omitempty"`
 }
 
@@ -110,22 +113,41 @@ func pay(b Body) {
 		charge(b.Op, b.Attempt, 0, b.Payload)
 		return
 	}
-	r, ok := lookup(b.Key, b.Op)
+	// One atomic step creates the key's row, or returns the row that is
+	// there: no other request can slip between a check and an insert.
+	won := call("durable", Body{Type: "insert_if_absent", Key: b.Key, Op: b.Op,
+		Record: &Record{State: "PROCESSING", Value: b.Payload, Aux: b.Op}})
+	ok := !won.Inserted && won.Record != nil
+	var r Record
+	if ok {
+		r = *won.Record
+	}
 	switch {
+	case ok && b.Payload != fingerprint(r):
+		reply(b, 422, 0) // the key of another request: refuse, change nothing
 	case ok && r.State == "COMPLETED":
 		reply(b, r.Status, r.Value) // the stored response
 	case ok:
 		reply(b, 409, 0) // still PROCESSING: the client retries later
-	default:
-		store(b.Key, b.Op, Record{State: "PROCESSING", Value: b.Payload, Aux: b.Op})
+	default: // inserted: the row is durable before the gateway is called
 		charge(b.Op, b.Attempt, b.Key, b.Payload)
 	}
+}
+
+// fingerprint is the body a key's row was created for: a PROCESSING row
+// keeps it in value (and the op in aux, for recovery), a COMPLETED row in
+// aux (value is the transaction id).
+func fingerprint(r Record) int64 {
+	if r.State == "COMPLETED" {
+		return r.Aux
+	}
+	return r.Value
 }
 
 func complete(b Body, answer bool) {
 	r, ok := lookup(b.Key, b.Op)
 	if !ok || r.State != "COMPLETED" {
-		r = Record{State: "COMPLETED", Status: 201, Value: b.Value, Aux: b.Op}
+		r = Record{State: "COMPLETED", Status: 201, Value: b.Value, Aux: b.Payload}
 		store(b.Key, b.Op, r)
 	}
 	if answer {

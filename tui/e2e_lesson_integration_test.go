@@ -1,3 +1,5 @@
+//go:build integration
+
 package tui
 
 import (
@@ -10,11 +12,11 @@ import (
 	"time"
 )
 
-// TestEndToEndOpensOnTheLesson runs `once tui double-billing` in a real
+// TestIntegrationEndToEndOpensOnTheLesson runs `once tui double-billing` in a real
 // 80x24 terminal, in English and (from LANG alone) in Romanian: the first
 // screen, before any key, shows the headline violation — the second
 // charge under the cursor — and fits the terminal.
-func TestEndToEndOpensOnTheLesson(t *testing.T) {
+func TestIntegrationEndToEndOpensOnTheLesson(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("tmux is not installed, and CI=%q requires this test to run", os.Getenv("CI"))

@@ -1,4 +1,4 @@
-package main
+package lessonview
 
 import (
 	"bufio"
@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
+	"github.com/oncesim/once/scenarios/lesson"
 )
 
 // maxAnswerTries is how many answers a question reads before an invalid
@@ -20,43 +19,54 @@ const maxAnswerTries = 3
 // errEndOfInput stops the quiz when standard input ends.
 var errEndOfInput = fmt.Errorf("lesson: end of input")
 
-// runPlainLesson is the line quiz: for each step the story, the
-// predictions (one answer a line: a number or a letter), the runs, the
-// reveal with a text trace and the why; the score at the end, or when the
-// input ends.
-func runPlainLesson(c *course.Course, steps []int, in io.Reader, out io.Writer) error {
+// maxAnswerLine is the longest answer line read (a longer one is an
+// error, not a crash).
+const maxAnswerLine = 4096
+
+// Quiz is the line quiz: for each step the story, the predictions (one
+// answer a line: a number or a letter), the runs, the results with a
+// text trace and the why; the score at the end, or when the input ends.
+// It returns the record of the answers revealed (see lesson.Record).
+func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.Record, error) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	answers := bufio.NewScanner(in)
+	answers.Buffer(make([]byte, 0, 256), maxAnswerLine)
+	rec := &lesson.Record{Schema: lesson.RecordSchema, Lang: string(lang.Current())}
 	right, asked := 0, 0
 	for _, i := range steps {
-		v, err := lessonview.Build(c, i)
+		v, err := Build(c, i)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		r, a, err := plainStep(v, answers, w)
+		rec.Student = v.Student
+		r, a, err := plainStep(v, answers, w, rec)
 		right, asked = right+r, asked+a
 		if err == errEndOfInput {
 			fmt.Fprintf(w, "\n%s\n", lang.T("lesson.eof"))
 			break
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if i == steps[len(steps)-1] {
 			fmt.Fprintf(w, "\n%s\n", lang.T("lesson.done"))
 		}
 	}
 	fmt.Fprintf(w, "%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
-	return w.Flush()
+	rec.Right, rec.Asked = right, asked
+	return rec, w.Flush()
 }
 
 // plainStep takes one step; it returns how many predictions were right of
 // how many were revealed: a step cut short by the end of input scores
 // nothing, its predictions never revealed.
-func plainStep(v *lessonview.StepView, answers *bufio.Scanner, w *bufio.Writer) (right, asked int, err error) {
+func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson.Record) (right, asked int, err error) {
 	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
 	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
+	if v.Student != "" {
+		fmt.Fprintf(w, "\n%s\n", SeedLine(v))
+	}
 	for _, s := range v.Stories {
 		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
 	}
@@ -85,6 +95,12 @@ func plainStep(v *lessonview.StepView, answers *bufio.Scanner, w *bufio.Writer) 
 	for j, q := range v.Questions {
 		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
 		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
+		ra := lesson.RecordAnswer{Step: v.ID, N: j + 1, Seed: v.Seed, Answer: string(rune('a' + q.Answer)),
+			AnswerKey: q.Keys[q.Answer], Right: given[j] == q.Answer}
+		if given[j] >= 0 {
+			ra.Given, ra.GivenKey = string(rune('a'+given[j])), q.Keys[given[j]]
+		}
+		rec.Questions = append(rec.Questions, ra)
 		switch {
 		case given[j] == q.Answer:
 			right++
@@ -140,6 +156,11 @@ func parseAnswer(s string, n int) (int, bool) {
 		return int(r[0] - 'a'), true
 	}
 	return 0, false
+}
+
+// SeedLine says whose seed a step runs and that its commands replay it.
+func SeedLine(v *StepView) string {
+	return lang.Tf("lesson.student_seed", map[string]any{"Student": v.Student, "Seed": v.Seed})
 }
 
 // oneParagraph joins a text's lines into one: the why reads as a paragraph

@@ -1,3 +1,5 @@
+//go:build integration
+
 package live
 
 import (
@@ -9,8 +11,9 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// liveTick makes the tests' runs twice as fast as the scenario's time.
-const liveTick = 500 * time.Microsecond
+// liveTick is the real time of one virtual millisecond in the tests: the
+// scenario's own pace, which a loaded machine still keeps.
+const liveTick = time.Millisecond
 
 // runBoth runs a scenario in the simulator and live, under one seed, and
 // returns both outcomes.
@@ -65,9 +68,9 @@ func testDoubleBilling(t *testing.T, dsn string) {
 	}
 }
 
-func TestDoubleBillingSQLite(t *testing.T) { testDoubleBilling(t, "") }
+func TestIntegrationDoubleBillingSQLite(t *testing.T) { testDoubleBilling(t, "") }
 
-func TestDoubleBillingPostgres(t *testing.T) { testDoubleBilling(t, postgresDSN(t)) }
+func TestIntegrationDoubleBillingPostgres(t *testing.T) { testDoubleBilling(t, postgresDSN(t)) }
 
 // Every buggy --set variant is a real code path that double-charges in
 // the database, and its fix does not — the simulator's expectations, shown
@@ -84,8 +87,10 @@ func testVariants(t *testing.T, dsn string) {
 		{"in-memory-dedup-restart", map[string]string{"store": "durable"}, false},
 		{"new-key-per-retry", nil, true}, // key=per-attempt
 		{"new-key-per-retry", map[string]string{"key": "per-operation"}, false},
-		{"concurrent-same-key", nil, true}, // no lock: the double click charges twice
+		{"concurrent-same-key", nil, true}, // no lock: SELECT then INSERT, the preempt between them
 		{"concurrent-same-key", map[string]string{"lock": "unique-insert"}, false},
+		{"store-outage-fail-closed", nil, true}, // fail open: a retry during the outage charges again
+		{"store-outage-fail-closed", map[string]string{"on-store-down": "fail-closed"}, false},
 	} {
 		simulated, real := runBoth(t, dsn, c.scenario, sim.Idempotent, 3, c.params)
 		if got := real.Count(sim.Duplicated) > 0; got != c.dup {
@@ -97,14 +102,14 @@ func testVariants(t *testing.T, dsn string) {
 	}
 }
 
-func TestVariantsSQLite(t *testing.T) {
+func TestIntegrationVariantsSQLite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: eight live runs")
 	}
 	testVariants(t, "")
 }
 
-func TestVariantsPostgres(t *testing.T) {
+func TestIntegrationVariantsPostgres(t *testing.T) {
 	dsn := postgresDSN(t)
 	if testing.Short() {
 		t.Skip("-short: eight live runs")
@@ -113,7 +118,7 @@ func TestVariantsPostgres(t *testing.T) {
 }
 
 // A key reused with another body is refused with 422 and never charged.
-func TestKeyReuseIsRefused(t *testing.T) {
+func TestIntegrationKeyReuseIsRefused(t *testing.T) {
 	_, real := runBoth(t, "", "key-reuse-different-payload", sim.Idempotent, 3, nil)
 	got := effects(real)
 	if got[0] != 1 || got[1] != 0 || got[2] != 0 {

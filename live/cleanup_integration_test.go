@@ -1,20 +1,39 @@
+//go:build integration
+
 package live
 
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
+
+// onLine is a writer that calls do once, at the first write holding line.
+type onLine struct {
+	w    io.Writer
+	line string
+	do   func()
+	once sync.Once
+}
+
+func (o *onLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), o.line) {
+		o.once.Do(o.do)
+	}
+	return o.w.Write(p)
+}
 
 // children lists the processes whose parent is this test process.
 func children(t *testing.T) []string {
@@ -37,12 +56,12 @@ func children(t *testing.T) []string {
 	return out
 }
 
-// TestNothingLeftRunning: after a run — one that ends, and one cancelled
+// TestIntegrationNothingLeftRunning: after a run — one that ends, and one cancelled
 // in the middle as Ctrl-C cancels it — no service process is left and
 // none of the addresses the run listened on still accepts a connection.
 // Crashes are frequent here, so service processes are killed and
 // restarted during the run.
-func TestNothingLeftRunning(t *testing.T) {
+func TestIntegrationNothingLeftRunning(t *testing.T) {
 	sc, err := scenarios.Lookup("double-billing")
 	if err != nil {
 		t.Fatal(err)
@@ -59,11 +78,12 @@ func TestNothingLeftRunning(t *testing.T) {
 	for _, cancelAfter := range []time.Duration{0, 150 * time.Millisecond} {
 		var log bytes.Buffer
 		ctx, cancel := context.WithCancel(context.Background())
-		if cancelAfter > 0 {
-			time.AfterFunc(cancelAfter, cancel)
+		var logw io.Writer = &log
+		if cancelAfter > 0 { // Ctrl-C in the middle: cancelAfter after the service started
+			logw = &onLine{w: &log, line: "service pid", do: func() { time.AfterFunc(cancelAfter, cancel) }}
 		}
 		_, err := Run(ctx, Options{Config: cfg, Chooser: sim.NewRandom(5), Binary: onceBinary,
-			Tick: liveTick, Deadline: time.Minute, Log: &log})
+			Tick: liveTick, Deadline: time.Minute, Log: logw})
 		cancel()
 		if cancelAfter == 0 && err != nil {
 			t.Fatalf("run: %v", err)

@@ -1,3 +1,5 @@
+//go:build integration
+
 package tui
 
 import (
@@ -67,11 +69,11 @@ func (s *tmuxSession) waitFor(what string, want ...string) string {
 	}
 }
 
-// TestEndToEndInTmux builds the once binary and drives `once tui` in a
+// TestIntegrationEndToEndInTmux builds the once binary and drives `once tui` in a
 // real terminal: pick double-billing, which opens on at-least-once's
 // double charge, go back to the first event, ask a what-if, quit. It runs with NO_COLOR set and checks
 // that no colour reaches the terminal (bold and reverse may).
-func TestEndToEndInTmux(t *testing.T) {
+func TestIntegrationEndToEndInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		// CI installs tmux (.ci/run); there a missing tmux is a broken
 		// install step, not a reason to pass quietly.

@@ -1,0 +1,199 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// Variant is one scenario, semantics and --set of the agreement table.
+type Variant struct {
+	Scenario  string
+	Semantics sim.Semantics
+	Params    map[string]string
+}
+
+func (v Variant) String() string {
+	var sets []string
+	for k, val := range v.Params {
+		sets = append(sets, k+"="+val)
+	}
+	sort.Strings(sets)
+	s := v.Scenario + " " + v.Semantics.Alias()
+	if len(sets) > 0 {
+		s += " " + strings.Join(sets, ",")
+	}
+	return s
+}
+
+// Variants are the supported scenarios with their bug and their fix.
+func Variants() []Variant {
+	p := func(k, v string) map[string]string { return map[string]string{k: v} }
+	return []Variant{
+		{"double-billing", sim.AtLeastOnce, nil},
+		{"double-billing", sim.Idempotent, nil},
+		{"new-key-per-retry", sim.Idempotent, nil},
+		{"new-key-per-retry", sim.Idempotent, p("key", "per-operation")},
+		{"key-reuse-different-payload", sim.Idempotent, nil},
+		{"key-reuse-different-payload", sim.Idempotent, p("reuse", "overwrite")},
+		{"mark-after-effect", sim.Idempotent, nil},
+		{"mark-after-effect", sim.Idempotent, p("mark", "before")},
+		{"in-memory-dedup-restart", sim.Idempotent, nil},
+		{"in-memory-dedup-restart", sim.Idempotent, p("store", "durable")},
+		{"concurrent-same-key", sim.Idempotent, nil},
+		{"concurrent-same-key", sim.Idempotent, p("lock", "unique-insert")},
+		{"store-outage-fail-closed", sim.Idempotent, nil},
+		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-closed")},
+	}
+}
+
+// Disagreement is one operation whose effects differ between the
+// simulator and live, with the evidence that explains it.
+type Disagreement struct {
+	Variant  Variant
+	DB       string
+	Seed     uint64
+	Op       int
+	Sim      sim.OpResult
+	Live     sim.OpResult
+	SimEnd   sim.Time
+	LiveEnd  sim.Time
+	SimFault sim.FaultCounts
+	LiveFlt  sim.FaultCounts
+}
+
+// AgreementRow is one variant on one database.
+type AgreementRow struct {
+	Variant          Variant
+	DB               string
+	Runs, Ops, Agree int
+	VerdictsAgree    int
+}
+
+// Agreement compares live runs with the simulator, variant by variant,
+// seed by seed, operation by operation (its effects), on SQLite and, if
+// dsn is not empty, on PostgreSQL.
+type Agreement struct {
+	Binary string
+	DSN    string
+	Tick   time.Duration
+	Seeds  int
+	Log    io.Writer
+
+	Rows          []AgreementRow
+	Disagreements []Disagreement
+}
+
+// Run makes every comparison.
+func (a *Agreement) Run(ctx context.Context, variants []Variant) error {
+	dbs := []string{""}
+	if a.DSN != "" {
+		dbs = append(dbs, a.DSN)
+	}
+	for _, v := range variants {
+		sc, err := scenarios.Lookup(v.Scenario)
+		if err != nil {
+			return err
+		}
+		set := scenarios.Settings{Semantics: v.Semantics, Ops: sc.Ops, Faults: sc.Faults, Params: v.Params}
+		cfgFor := func() (*sim.Config, error) { return sc.Config(set) }
+		for _, dsn := range dbs {
+			row := AgreementRow{Variant: v, DB: dbName(dsn)}
+			for seed := uint64(1); seed <= uint64(a.Seeds); seed++ {
+				simulated, err := sc.Run(set, sim.NewRandom(seed), nil)
+				if err != nil {
+					return fmt.Errorf("%s seed %d: %w", v, seed, err)
+				}
+				cfg, err := cfgFor()
+				if err != nil {
+					return err
+				}
+				prof := set.Faults
+				real, err := Run(ctx, Options{Config: cfg, Faults: &prof, Chooser: sim.NewRandom(seed), DSN: dsn,
+					Binary: a.Binary, Tick: a.Tick, Deadline: time.Minute})
+				if err != nil {
+					return fmt.Errorf("%s seed %d on %s: %w", v, seed, row.DB, err)
+				}
+				row.Runs++
+				if real.Status == simulated.Status {
+					row.VerdictsAgree++
+				}
+				for i := range simulated.Ops {
+					row.Ops++
+					if i < len(real.Ops) && real.Ops[i].Effects == simulated.Ops[i].Effects {
+						row.Agree++
+						continue
+					}
+					d := Disagreement{Variant: v, DB: row.DB, Seed: seed, Op: i + 1, Sim: simulated.Ops[i],
+						SimEnd: simulated.EndTime, LiveEnd: real.EndTime, SimFault: simulated.Faults, LiveFlt: real.Faults}
+					if i < len(real.Ops) {
+						d.Live = real.Ops[i]
+					}
+					a.Disagreements = append(a.Disagreements, d)
+				}
+				if a.Log != nil {
+					fmt.Fprintf(a.Log, "%s on %s seed %d: %d/%d ops agree so far\n", v, row.DB, seed, row.Agree, row.Ops)
+				}
+			}
+			a.Rows = append(a.Rows, row)
+		}
+	}
+	return nil
+}
+
+func dbName(dsn string) string {
+	if dsn == "" {
+		return "SQLite"
+	}
+	return "PostgreSQL"
+}
+
+// Total returns the operations compared and those that agree.
+func (a *Agreement) Total() (ops, agree int) {
+	for _, r := range a.Rows {
+		ops += r.Ops
+		agree += r.Agree
+	}
+	return ops, agree
+}
+
+// WriteMarkdown writes the report: the table, the total, every
+// disagreement with its seed, operation and evidence.
+func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
+	ops, agree := a.Total()
+	fmt.Fprintf(w, "# Live mode against the simulator: per-operation agreement\n\n")
+	fmt.Fprintf(w, "Written by `%s`. Every variant runs in the simulator and live on the same seeds (%d each), "+
+		"with %s of real time per millisecond of scenario time; an operation agrees when its effects (rows of `charges`, "+
+		"charges in the simulator) are equal.\n\n", how, a.Seeds, a.Tick)
+	fmt.Fprintf(w, "**%d of %d operations agree (%.1f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "| variant | database | runs | verdicts agree | operations | agree | %% |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range a.Rows {
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %.1f |\n", r.Variant, r.DB, r.Runs, r.VerdictsAgree, r.Ops, r.Agree, pct(r.Agree, r.Ops))
+	}
+	fmt.Fprintf(w, "\n## Disagreements\n\n")
+	if len(a.Disagreements) == 0 {
+		fmt.Fprintf(w, "None.\n")
+		return
+	}
+	fmt.Fprintf(w, "Each with the evidence: attempts and deliveries of the operation in both worlds, the faults of the run, "+
+		"and the run's end time (ticks): a live run whose retries came later or earlier than the simulator's shows it here.\n\n")
+	fmt.Fprintf(w, "| variant | database | seed | op | effects sim / live | attempts sim / live | deliveries sim / live | faults sim / live | end sim / live |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, d := range a.Disagreements {
+		fmt.Fprintf(w, "| %s | %s | %d | op-%d | %d / %d | %d / %d | %d / %d | %d / %d | %d / %d |\n", d.Variant, d.DB, d.Seed, d.Op,
+			d.Sim.Effects, d.Live.Effects, d.Sim.Attempts, d.Live.Attempts, d.Sim.Deliveries, d.Live.Deliveries,
+			d.SimFault.Total(), d.LiveFlt.Total(), d.SimEnd, d.LiveEnd)
+	}
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

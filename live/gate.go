@@ -1,0 +1,342 @@
+package live
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/oncesim/once/sim"
+)
+
+// gateDown is the store gate's answer to a statement that never reached
+// the store: the service's store timeout has passed.
+const gateDown = "down"
+
+// holdBound bounds how long the preempt barrier holds a request when the
+// others never reach a point where it may go on (a service that hangs):
+// the run stays bounded in time whatever the service does.
+const holdBound = 5 * time.Second
+
+// The states of a request inside the payment service, as the fault layer
+// sees them.
+const (
+	running = iota // running service code
+	pending        // on its way to the service: delivered soon, at its arrival time
+	atGate         // waiting at the store gate for its turn
+	away           // waiting outside the service: on the gateway, on an unreachable store
+	held           // held at the preempt barrier
+)
+
+// reqID names a request by the simulator's identity.
+type reqID struct{ op, attempt int32 }
+
+// reqState is one request inside the service: its place in delivery
+// order, and its state.
+type reqState struct {
+	arrival time.Duration // when the simulator delivers it, from the run's start
+	seq     int64         // order of arrival times given, for ties
+	state   int
+	copies  int // a duplicate delivered while the first is inside
+}
+
+// before reports whether r arrives before o in the simulator's order.
+func (r *reqState) before(o *reqState) bool {
+	if r.arrival != o.arrival {
+		return r.arrival < o.arrival
+	}
+	return r.seq < o.seq
+}
+
+// activity is what the fault layer knows of the requests inside the
+// payment service, and the scheduler that makes their store steps follow
+// the simulator's: in the simulator a store step with no delay is
+// answered before anything else runs, so a request's statements follow
+// each other with no other request's statement between them — unless a
+// preempt holds its reply. Here a request may take a store step only when
+// every request delivered before it waits (outside, held, or finished),
+// and a preempted request waits at the barrier until every other request
+// waits: the order of delivery, not of the OS scheduler, decides.
+type activity struct {
+	mu      sync.Mutex
+	seq     int64
+	reqs    map[reqID]*reqState
+	changed chan struct{} // closed and replaced on every change
+}
+
+func newActivity() *activity {
+	return &activity{reqs: map[reqID]*reqState{}, changed: make(chan struct{})}
+}
+
+func (a *activity) wake() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+// expect records a request on its way to the service, to arrive at
+// arrival (the run's offset): requests take their store steps in the
+// order of these times, not in the order the OS delivers them.
+func (a *activity) expect(id reqID, arrival time.Duration) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.reqs[id]; ok {
+		return
+	}
+	a.seq++
+	a.reqs[id] = &reqState{arrival: arrival, seq: a.seq, state: pending}
+	a.wake()
+}
+
+// forgetPending forgets a request that was expected and never delivered.
+func (a *activity) forgetPending(id reqID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.reqs[id]; ok && r.state == pending {
+		delete(a.reqs, id)
+		a.wake()
+	}
+}
+
+// enter records a request delivered to the service.
+func (a *activity) enter(id reqID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.reqs[id]; ok {
+		if r.state == pending {
+			r.state = running
+		} else {
+			r.copies++
+		}
+		a.wake()
+		return
+	}
+	a.seq++
+	a.reqs[id] = &reqState{arrival: 1<<62 + time.Duration(a.seq), seq: a.seq}
+	a.wake()
+}
+
+// leave records a request answered (or lost with the service).
+func (a *activity) leave(id reqID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.reqs[id]; ok && r.copies > 0 {
+		r.copies--
+		return
+	}
+	delete(a.reqs, id)
+	a.wake()
+}
+
+// set moves a request to state st and returns its previous state.
+func (a *activity) set(id reqID, st int) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.reqs[id]
+	if !ok {
+		return running
+	}
+	was := r.state
+	r.state = st
+	a.wake()
+	return was
+}
+
+// waitTurn blocks the request id at the store gate until every request
+// that arrives before it in the simulator's order is delivered and waits,
+// or stop ends, or holdBound passes.
+func (a *activity) waitTurn(id reqID, stop <-chan struct{}) {
+	a.set(id, atGate)
+	defer a.set(id, running)
+	bound := time.NewTimer(holdBound)
+	defer bound.Stop()
+	for {
+		a.mu.Lock()
+		me, ok := a.reqs[id]
+		turn := true
+		for other, r := range a.reqs {
+			if ok && other != id && r.before(me) && (r.state == running || r.state == atGate || r.state == pending) {
+				turn = false
+			}
+		}
+		changed := a.changed
+		a.mu.Unlock()
+		if turn {
+			return
+		}
+		select {
+		case <-changed:
+		case <-bound.C:
+			return
+		case <-stop:
+			return
+		}
+	}
+}
+
+// othersBusy reports whether a request other than id runs service code or
+// waits for its turn at the gate, and returns a channel closed at the
+// next change.
+func (a *activity) othersBusy(id reqID) (bool, <-chan struct{}) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for other, r := range a.reqs {
+		if other != id && (r.state == running || r.state == atGate) {
+			return true, a.changed
+		}
+	}
+	return false, a.changed
+}
+
+// storeGate is the fault layer of the key store node of the
+// checked-payment-service scenarios (concurrent-same-key,
+// store-outage-fail-closed). The service asks it before each store
+// statement — is the store reachable? — and after it — the fate of the
+// reply. Before: the key store may go down at its crash point (the
+// simulator's store-down), and while it is down every statement is
+// unreachable: the gate holds the call until the service gives up (its
+// store timeout), as a store that does not answer. After: the preempt
+// decision holds the request at a barrier, between its SELECT and its
+// INSERT, until the preempt time has passed and every other request in the
+// service has reached a point where it waits (on the gateway, on the
+// store, or at the barrier): the interleaving the simulator's preempt
+// makes, decided by the Decider, never by a sleep alone.
+type storeGate struct {
+	dec              *Decider
+	act              *activity
+	service, store   sim.NodeID
+	point            sim.PointID
+	tick             time.Duration
+	restart, preempt sim.Time
+	// timeout is the service's store timeout (0: none): a statement that
+	// does not reach the store is answered "down" when it has passed, as
+	// the service's deadline would fire on a reply that never comes.
+	timeout sim.Time
+	done    <-chan struct{}
+
+	mu        sync.Mutex
+	downUntil time.Time
+}
+
+// ServeHTTP answers GET PathStore?step=before|after&msg=…&op=…&attempt=….
+func (g *storeGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	msg, ok := g.dec.topo.MessageByName(q.Get("msg"))
+	op, err1 := strconv.ParseInt(q.Get("op"), 10, 32)
+	attempt, err2 := strconv.ParseInt(q.Get("attempt"), 10, 32)
+	if !ok || err1 != nil || err2 != nil {
+		http.Error(w, "bad store step", http.StatusBadRequest)
+		return
+	}
+	id := reqID{int32(op), int32(attempt)}
+	switch q.Get("step") {
+	case "before":
+		g.act.waitTurn(id, mergeDone(r, g.done))
+		m := sim.Message{From: g.service, To: g.store, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
+		if !g.before(m) {
+			g.act.set(id, away)
+			defer g.act.set(id, running)
+			var deadline <-chan time.Time
+			if g.timeout > 0 {
+				t := time.NewTimer(time.Duration(g.timeout) * g.tick)
+				defer t.Stop()
+				deadline = t.C
+			}
+			select { // unreachable: no answer until the service's deadline
+			case <-deadline:
+				io.WriteString(w, gateDown)
+				return
+			case <-r.Context().Done():
+			case <-g.done:
+			}
+			panic(http.ErrAbortHandler)
+		}
+	case "after":
+		m := sim.Message{From: g.store, To: g.service, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
+		g.dec.Transmit(m)
+		if g.dec.Preempt(m) {
+			g.hold(r, id)
+		}
+	default:
+		http.Error(w, "bad store step", http.StatusBadRequest)
+		return
+	}
+	io.WriteString(w, oracleGoOn)
+}
+
+// before decides whether the statement m reaches the store: false when the
+// store is down or goes down now (the statement is lost).
+func (g *storeGate) before(m sim.Message) bool {
+	if g.dec.Transmit(m).Drop {
+		return false
+	}
+	g.mu.Lock()
+	down := time.Now().Before(g.downUntil)
+	g.mu.Unlock()
+	if down {
+		g.dec.Record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropDown, Msg: m})
+		return false
+	}
+	g.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: m.To, Peer: m.From, Msg: m})
+	if crash, _ := g.dec.Point(g.store, g.point, m); !crash {
+		return true
+	}
+	outage := time.Duration(g.restart) * g.tick
+	g.mu.Lock()
+	g.downUntil = time.Now().Add(outage)
+	g.mu.Unlock()
+	go func() { // the store comes back: the simulator's restart event
+		t := time.NewTimer(outage)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			g.dec.Record(sim.Event{Kind: sim.EvRestart, Node: g.store, Peer: sim.NoNode})
+		case <-g.done:
+		}
+	}()
+	return false
+}
+
+// hold is the preempt barrier: the request waits until the preempt time
+// has passed and no other request runs service code or waits for its
+// turn, or the run ends, or holdBound passes.
+func (g *storeGate) hold(r *http.Request, id reqID) {
+	g.act.set(id, held)
+	defer g.act.set(id, running)
+	minimum := time.NewTimer(time.Duration(g.preempt) * g.tick)
+	defer minimum.Stop()
+	bound := time.NewTimer(holdBound)
+	defer bound.Stop()
+	waited := false
+	for {
+		busy, changed := g.act.othersBusy(id)
+		if waited && !busy {
+			return
+		}
+		select {
+		case <-minimum.C:
+			waited = true
+		case <-changed:
+		case <-bound.C:
+			return
+		case <-r.Context().Done():
+			return
+		case <-g.done:
+			return
+		}
+	}
+}
+
+// mergeDone returns a channel closed when the request's context ends or
+// the run is done.
+func mergeDone(r *http.Request, done <-chan struct{}) <-chan struct{} {
+	out := make(chan struct{})
+	go func() {
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		}
+		close(out)
+	}()
+	return out
+}

@@ -1,0 +1,114 @@
+//go:build integration
+
+package live
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freeAddr returns a free port of 127.0.0.1.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startService starts one example service on a free port, with the
+// provider's URL in its environment, and waits until it accepts
+// connections; it is killed when the test ends.
+func startService(t *testing.T, provider string, argv ...string) string {
+	t.Helper()
+	addr := freeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(argv[0], append(argv[1:], port)...)
+	cmd.Env = append(os.Environ(), ProviderEnv+"=http://"+provider)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if !waitFor(20*time.Second, func() bool {
+		c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}) {
+		t.Fatalf("%s did not listen on %s", strings.Join(argv, " "), addr)
+	}
+	return "http://" + addr
+}
+
+// TestIntegrationTargetExamples points once live --target at the example
+// services of examples/live: the naive ones double-charge (exit 1, with
+// the operation charged twice in the table), the idempotent ones pass
+// --check on every seed.
+func TestIntegrationTargetExamples(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is not installed: CI must run the --target examples")
+		}
+		t.Skip("python3 is not installed")
+	}
+	seeds := 20
+	if s, err := strconv.Atoi(os.Getenv("ONCE_TARGET_SEEDS")); err == nil && s > 0 {
+		seeds = s
+	}
+	bin := t.TempDir()
+	for _, ex := range []string{"naive", "idempotent"} {
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, ex), "../examples/live/go/"+ex)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", ex, err, out)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		argv  []string
+		naive bool
+	}{
+		{"python naive", []string{python, "../examples/live/python/naive_service.py"}, true},
+		{"python idempotent", []string{python, "../examples/live/python/idempotent_service.py"}, false},
+		{"go naive", []string{filepath.Join(bin, "naive")}, true},
+		{"go idempotent", []string{filepath.Join(bin, "idempotent")}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			provider := freeAddr(t)
+			target := startService(t, provider, c.argv...)
+			run := func(seed int) (string, int) {
+				out, errs, code := once(t, "live", "double-billing", "--semantics", "idem", "--target", target,
+					"--provider-addr", provider, "--check", "--seed", strconv.Itoa(seed))
+				return out + errs, code
+			}
+			if c.naive {
+				out, code := run(3)
+				if code != 1 || !strings.Contains(out, "duplicated") || !strings.Contains(out, "effect ids") {
+					t.Fatalf("seed 3: exit %d, want 1 with a duplicated operation and its charges:\n%s", code, out)
+				}
+				return
+			}
+			for seed := 1; seed <= seeds; seed++ {
+				if out, code := run(seed); code != 0 {
+					t.Fatalf("seed %d: exit %d, want 0:\n%s", seed, code, out)
+				}
+			}
+		})
+	}
+	if _, _, code := once(t, "live", "double-billing", "--target", "http://192.0.2.1:8000"); code != 2 {
+		t.Errorf("a target outside loopback without --allow-remote: exit %d, want 2", code)
+	}
+	if out, _, code := once(t, "live", "--print-env"); code != 0 || !strings.HasPrefix(out, "export "+ProviderEnv+"=http://") {
+		t.Errorf("--print-env: exit %d: %q", code, out)
+	}
+}

@@ -1,0 +1,142 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/sim"
+)
+
+// checklist reports a missing step of CONTRIBUTING.md's checklists, naming
+// the step as the document numbers it.
+type checklist struct {
+	t        *testing.T
+	contrib  string
+	reported map[string]bool
+}
+
+func (c *checklist) missing(step, what string) {
+	c.t.Helper()
+	if !strings.Contains(c.contrib, "**"+step+"**") {
+		c.t.Errorf("CONTRIBUTING.md has no step %s, which this test checks", step)
+	}
+	c.t.Errorf("CONTRIBUTING.md step %s: %s", step, what)
+}
+
+func readRepo(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// tomlSection returns the keys of [section] in a TOML file's text (a
+// line scan: the locale files keep one key a line).
+func tomlSection(text, section string) map[string]bool {
+	keys := map[string]bool{}
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			in = line == "["+section+"]"
+			continue
+		}
+		if k, _, ok := strings.Cut(line, "="); in && ok {
+			keys[strings.Trim(strings.TrimSpace(k), `"`)] = true
+		}
+	}
+	return keys
+}
+
+// TestContributingChecklist follows CONTRIBUTING.md's two checklists for
+// everything the build holds: every catalog scenario has its YAML lesson,
+// translations, README row, docs section, canonical trace and pinned
+// digests (R2–R7); every fault kind has its table entries, its
+// trace event and its word in every language, and a README flag (F1–F4).
+// A missing piece fails with the step that says how to add it.
+func TestContributingChecklist(t *testing.T) {
+	c := &checklist{t: t, contrib: readRepo(t, "CONTRIBUTING.md")}
+	readme := readRepo(t, "README.md")
+	docs := readRepo(t, filepath.Join("docs", "scenarios.md"))
+	digests := readRepo(t, filepath.Join("testdata", "digests.txt"))
+	readmeRows := map[string]bool{}
+	for _, line := range strings.Split(readme, "\n") {
+		if m := readmeRow.FindStringSubmatch(line); m != nil {
+			readmeRows[m[1]] = true
+		}
+	}
+	docSections := map[string]bool{}
+	for _, s := range parseScenariosDoc(docs) {
+		docSections[s.name] = true
+	}
+	exists := func(path string) bool {
+		_, err := os.Stat(filepath.Join("..", path))
+		return err == nil
+	}
+	for _, sc := range All() {
+		n := sc.Name
+		if !exists(filepath.Join("scenarios", "catalog", n+".yaml")) {
+			c.missing("R2", n+": no scenarios/catalog/"+n+".yaml")
+		}
+		if l := sc.Lesson; strings.TrimSpace(l.Story) == "" || strings.TrimSpace(l.Fix) == "" || len(l.Try) == 0 {
+			c.missing("R2", n+": its lesson lacks a story, a fix or commands to try")
+		}
+		for _, lang := range []string{"ro", "ru"} {
+			if f := filepath.Join("scenarios", "catalog", "i18n", n+"."+lang+".toml"); !exists(f) {
+				c.missing("R3", n+": no "+f)
+			}
+		}
+		if !readmeRows[n] {
+			c.missing("R4", n+": no row in README.md's scenario table")
+		}
+		if !docSections[n] {
+			c.missing("R5", n+": no section in docs/scenarios.md")
+		}
+		if f := filepath.Join("testdata", "traces", n+".txt"); !exists(f) {
+			c.missing("R6", n+": no canonical trace "+f)
+		}
+		for _, sem := range sc.Semantics {
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(n+" "+sem.Alias()) + ` `).MatchString(digests) {
+				c.missing("R7", n+" "+sem.Alias()+": no pinned digest in testdata/digests.txt (make update)")
+			}
+		}
+	}
+
+	words := map[string]map[string]bool{}
+	for _, lang := range []string{"en", "ro", "ru"} {
+		words[lang] = tomlSection(readRepo(t, filepath.Join("report", "lang", "locales", "core."+lang+".toml")), "fault")
+	}
+	recorded := map[sim.ChoiceKind]bool{}
+	for e := sim.EventKind(1); e < sim.NumEventKinds; e++ {
+		if f := e.Spec().Fault; f != 0 {
+			recorded[f] = true
+		}
+	}
+	for k := range sim.FaultKinds {
+		s := &sim.FaultKinds[k]
+		if s.Name == "" || s.JSON == "" || s.Help == "" || s.Choice == 0 || s.Choice.String() == "unknown" {
+			c.missing("F1", "fault kind "+s.Name+": its table entry lacks a name, JSON key, help or choice kind")
+		}
+		if !strings.Contains(readme, "--"+s.Name) {
+			c.missing("F4", "fault kind "+s.Name+": README.md does not name --"+s.Name)
+		}
+	}
+	for _, k := range sim.FaultChoiceKinds() {
+		if k.Past() == "" || k.Past() == "unknown" {
+			c.missing("F1", "choice kind "+k.String()+": no past tense in the choice-kind table")
+		}
+		if !recorded[k] && k.OnLink() != sim.LinkDrop { // a drop is EvDrop with its reason
+			c.missing("F2", "choice kind "+k.String()+": no event kind records it (Fault in sim/trace.go's event table)")
+		}
+		for lang, keys := range words {
+			if !keys[k.Past()] {
+				c.missing("F3", "choice kind "+k.String()+": no [fault] "+k.Past()+" in report/lang/locales/core."+lang+".toml")
+			}
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package lab_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The test binary plays lab nodes itself: started as `<test binary>
+// lab-node NAME`, TestMain runs node NAME instead of the tests. A fast
+// Go node, no interpreter and no build.
+const nodeArg = "lab-node"
+
+// testNode is argv for the test binary playing node name.
+func testNode(name string, args ...string) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	return append([]string{exe, nodeArg, name}, args...)
+}
+
+type line struct {
+	Src  string          `json:"src"`
+	Dest string          `json:"dest"`
+	Body json.RawMessage `json:"body"`
+}
+
+type event struct {
+	Type    string `json:"type"`
+	MsgID   int64  `json:"msg_id"`
+	NodeID  string `json:"node_id"`
+	Op      int64  `json:"op"`
+	Attempt int64  `json:"attempt"`
+	Key     int64  `json:"key"`
+	Payload int64  `json:"payload"`
+	Value   int64  `json:"value"`
+}
+
+// storeScript is what node store-ops asks the durable store, in order.
+var storeScript = []string{
+	`{"type":"insert_if_absent","key":7,"record":{"state":"PROCESSING","value":0}}`,
+	`{"type":"insert_if_absent","key":7,"record":{"state":"COMPLETED","value":5}}`,
+	`{"type":"read","key":7}`,
+	`{"type":"compare_and_set","key":7,"expected":{"state":"COMPLETED"},"record":{"state":"COMPLETED","value":1}}`,
+	`{"type":"compare_and_set","key":7,"expected":{"state":"PROCESSING"},"record":{"state":"COMPLETED","value":9}}`,
+	`{"type":"update","key":8,"record":{"value":1}}`,
+	`{"type":"update","key":7,"record":{"state":"COMPLETED","status":201,"value":0,"aux":0}}`,
+	`{"type":"read","key":7}`,
+	`{"type":"set_nx_px","key":9,"value":1,"ttl":1000}`,
+	`{"type":"set_nx_px","key":9,"value":2,"ttl":1000}`,
+	`{"type":"list"}`,
+	`{"type":"insert","key":1,"record":{"value":9007199254740992}}`,
+}
+
+// runTestNode plays node name on stdin and stdout; arg is its argument.
+func runTestNode(name, arg string) {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	me := ""
+	say := func(dest, body string) {
+		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
+	}
+	for in.Scan() {
+		var l line
+		var ev event
+		if json.Unmarshal(in.Bytes(), &l) != nil || json.Unmarshal(l.Body, &ev) != nil {
+			os.Exit(9)
+		}
+		if ev.Type == "init" {
+			me = ev.NodeID
+		}
+		switch name {
+		case "hang": // a child in its group, then no answer
+			_ = exec.Command("sleep", "300").Start()
+			time.Sleep(300 * time.Second)
+		case "setsid": // a grandchild in a session of its own
+			if ev.Type == "init" {
+				c := exec.Command("sleep", "300")
+				c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+				_ = c.Start()
+			}
+		case "double-fork": // a grandchild whose parent exits at once: an orphan
+			if ev.Type == "init" {
+				_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
+			}
+		case "die":
+			fmt.Fprintln(os.Stderr, "giving up")
+			os.Exit(3)
+		case "first-run-bills-twice": // keeps state across runs in file arg
+			if ev.Type == "deliver" {
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				if f, err := os.OpenFile(arg, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+					f.Close()
+					say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				}
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
+		case "random-consumer": // bills a value drawn from the clock
+			if ev.Type == "deliver" {
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
+		case "store-ops": // every store request at init, each answer echoed on stderr
+			if ev.Type == "init" {
+				for i, req := range storeScript {
+					say("durable", strings.Replace(req, "{", fmt.Sprintf(`{"msg_id":%d,`, i+1), 1))
+					out.Flush()
+					if !in.Scan() {
+						os.Exit(8)
+					}
+					var ans line
+					_ = json.Unmarshal(in.Bytes(), &ans)
+					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
+				}
+			}
+		case "racy-service", "unique-service": // check then insert, or one atomic insert
+			ask := func(req string) map[string]any {
+				say("durable", req)
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				var ans struct{ Body map[string]any }
+				_ = json.Unmarshal(in.Bytes(), &ans)
+				return ans.Body
+			}
+			switch ev.Type {
+			case "pay":
+				row := fmt.Sprintf(`{"state":"PROCESSING","value":%d,"aux":%d}`, ev.Payload, ev.Op)
+				var found bool
+				var state any
+				if name == "racy-service" {
+					a := ask(fmt.Sprintf(`{"type":"read","msg_id":1,"key":%d,"op":%d}`, ev.Key, ev.Op))
+					found = a["found"] == true
+					if !found {
+						ask(fmt.Sprintf(`{"type":"write","msg_id":2,"key":%d,"op":%d,"record":%s}`, ev.Key, ev.Op, row))
+					}
+					if rec, ok := a["record"].(map[string]any); ok {
+						state = rec["state"]
+					}
+				} else {
+					a := ask(fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"op":%d,"record":%s}`, ev.Key, ev.Op, row))
+					found = a["inserted"] == false
+					if rec, ok := a["record"].(map[string]any); ok {
+						state = rec["state"]
+					}
+				}
+				switch {
+				case !found:
+					say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+				case state == "COMPLETED":
+					a := ask(fmt.Sprintf(`{"type":"read","msg_id":3,"key":%d,"op":%d}`, ev.Key, ev.Op))
+					rec, _ := a["record"].(map[string]any)
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+				default:
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
+				}
+			case "charge-result":
+				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
+			}
+		case "timer-flood":
+			for range 1000 {
+				say("harness", `{"type":"set_timer","name":"retry","after":0}`)
+			}
+		case "stderr-flood":
+			chunk := strings.Repeat("x", 1<<20-1) + "\n"
+			for range 20 {
+				os.Stderr.WriteString(chunk)
+			}
+		}
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" { // answered at once, never charged: the run ends soon
+			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
+		}
+		say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))
+		out.Flush()
+	}
+}
