@@ -219,8 +219,8 @@ func ExploreFaults(list string) (Faults, []string, error) {
 		list = strings.Join(all, ",")
 	}
 	var names []string
-	if strings.TrimSpace(list) == "" {
-		return f, nil, nil
+	if strings.Trim(list, ", \t") == "" {
+		return f, nil, nil // no kind at all: the caller says so
 	}
 	for _, k := range strings.Split(list, ",") {
 		k = strings.TrimSpace(k)
