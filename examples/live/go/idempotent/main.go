@@ -2,16 +2,19 @@
 // Idempotency-Key pattern, its keys in SQLite (modernc.org/sqlite):
 //
 //   - no key: 400; a key longer than 255: 400;
+//
 //   - INSERT the key as PROCESSING under its primary key *before* the
 //     provider is called; a key already there answers 422 when the body
 //     differs, 409 while PROCESSING, the stored response when COMPLETED
 //     (with Idempotent-Replayed: true);
+//
 //   - the provider is charged with the same key;
+//
 //   - the response is stored (COMPLETED) before it is sent.
 //
-//	eval "$(once live --print-env)"
-//	go run ./examples/live/go/idempotent 8003 &
-//	once live double-billing --semantics idem --target http://127.0.0.1:8003 --check   # exit 0
+//     eval "$(once live --print-env)"
+//     go run ./examples/live/go/idempotent 8003 &
+//     once live double-billing --semantics idem --target http://127.0.0.1:8003 --check   # exit 0
 package main
 
 import (
