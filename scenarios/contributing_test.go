@@ -15,7 +15,6 @@ import (
 type checklist struct {
 	t        *testing.T
 	contrib  string
-	reported map[string]bool
 }
 
 func (c *checklist) missing(step, what string) {
