@@ -13,9 +13,8 @@ import (
 // checklist reports a missing step of CONTRIBUTING.md's checklists, naming
 // the step as the document numbers it.
 type checklist struct {
-	t        *testing.T
-	contrib  string
-	reported map[string]bool
+	t       *testing.T
+	contrib string
 }
 
 func (c *checklist) missing(step, what string) {
