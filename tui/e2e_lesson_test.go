@@ -31,7 +31,7 @@ func TestEndToEndOpensOnTheLesson(t *testing.T) {
 		wants []string
 	}{
 		{"LC_ALL= LC_MESSAGES= LANG=en_US.UTF-8", []string{"violation 1/1", "op-3 charged twice", "at-least-once ≥1"}},
-		{"LC_ALL= LC_MESSAGES= LANG=ro_RO.UTF-8", []string{"încălcarea 1/1", "op-3 debitat de două ori", "at-least-once ≥1"}},
+		{"LC_ALL= LC_MESSAGES= LANG=ro_RO.UTF-8", []string{"încălcarea 1/1", "op-3 taxat de două ori", "at-least-once ≥1"}},
 	} {
 		s := &tmuxSession{t: t, socket: fmt.Sprintf("once-tui-lesson-%d-%d", os.Getpid(), i), name: "once"}
 		if out, err := s.tmux("new-session", "-d", "-s", s.name, "-x", "80", "-y", "24",

@@ -340,7 +340,7 @@ func TestTranslatedScreens(t *testing.T) {
 		l     lang.Lang
 		wants []string
 	}{
-		{lang.Romanian, []string{"încălcarea 1/1", "debitat de două ori", "promisiunea proprie", "ajutor", "EFECT"}},
+		{lang.Romanian, []string{"încălcarea 1/1", "taxat de două ori", "garanția semanticii", "ajutor", "EFECT"}},
 		{lang.Russian, []string{"нарушение 1/1", "помощь", "ЭФФЕКТ", "сбои"}},
 	} {
 		lang.Set(c.l)
@@ -351,7 +351,7 @@ func TestTranslatedScreens(t *testing.T) {
 			if strings.Contains(s, "tui.") {
 				t.Errorf("%s after %v: a message id leaks:\n%s", c.l, keys, s)
 			}
-			for _, en := range []string{"violation", "its own promise", "lanes", "timeline", "next event", "pick a scenario"} {
+			for _, en := range []string{"violation", "its own promise", "semantics' guarantee", "for the customer", "lanes", "timeline", "next event", "pick a scenario"} {
 				if strings.Contains(s, en) {
 					t.Errorf("%s after %v: English %q on screen:\n%s", c.l, keys, en, s)
 				}

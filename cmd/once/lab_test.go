@@ -50,7 +50,7 @@ func TestLabStarters(t *testing.T) {
 				if code != exitViolation {
 					t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 				}
-				for _, want := range []string{"duplicated", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
+				for _, want := range []string{"verdict: violated", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
 					if !strings.Contains(out, want) {
 						t.Errorf("output lacks %q:\n%s", want, out)
 					}
@@ -151,7 +151,7 @@ func TestLabTwice(t *testing.T) {
 	noFaults := []string{"--loss", "0", "--ack-loss", "0", "--crash", "0", "--check", "--twice"}
 	naive := "consumer=" + labtest.BuildGo(t, "naive_consumer")
 	code, out, errOut := runLabCLI(t, append([]string{"at-least-once-duplicate", "--node", naive}, noFaults...)...)
-	if code != exitViolation || !strings.Contains(out, "duplicated") {
+	if code != exitViolation || !strings.Contains(out, "twice ✗") {
 		t.Errorf("naive --twice: exit %d, want 1 with a duplicated effect\n%s%s", code, out, errOut)
 	}
 	idem := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")

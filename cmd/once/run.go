@@ -159,7 +159,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range runs {
-		run := report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk}
+		run := report.Run{Outcome: r.outcome, Replay: r.replay, Shrunk: r.shrunk, Sinks: report.SinkNames(r.cfg.Observe)}
 		for _, f := range r.faults {
 			run.FaultPlan = append(run.FaultPlan, r.cfg.Topology.FaultLine(f))
 		}
@@ -194,7 +194,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 				}
 				fmt.Fprintf(stdout, "%%%% %s\n", r.outcome.Semantics)
 			}
-			if err := report.WriteMermaidFocus(stdout, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
+			if err := report.WriteMermaidOutcome(stdout, r.cfg.Topology, r.trace.Events, focusOps(r.outcome), report.FramingLine(r.outcome, sc.Outcome, report.SinkNames(r.cfg.Observe))); err != nil {
 				return err
 			}
 		}
@@ -205,7 +205,7 @@ func render(stdout io.Writer, format string, sc *scenarios.Scenario, seed uint64
 		diagrams := make([]string, len(runs))
 		for i, r := range runs {
 			var m strings.Builder
-			if err := report.WriteMermaidFocus(&m, r.cfg.Topology, r.trace.Events, focusOps(r.outcome)); err != nil {
+			if err := report.WriteMermaidOutcome(&m, r.cfg.Topology, r.trace.Events, focusOps(r.outcome), report.FramingLine(r.outcome, sc.Outcome, report.SinkNames(r.cfg.Observe))); err != nil {
 				return err
 			}
 			diagrams[i] = m.String()

@@ -19,15 +19,15 @@ func writeSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, runs []simulated
 	var panels []svg.Panel
 	for _, r := range runs {
 		o := r.outcome
-		outcome := report.LocalOutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+		outcome := report.LocalOutcomeOf(sc.Outcome, o)
 		var title string
 		if len(runs) == 1 {
 			title = fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), outcome, report.PromiseText(o))
 		} else {
 			title = fmt.Sprintf("%s: %s\n%s", o.Semantics, outcome, report.PromiseText(o))
 		}
-		if o.Why != "" {
-			title += " — " + lang.Reason(o.Reason)
+		if o.Why != "" && o.Reason.Kind != sim.ReasonInvariant {
+			title += " — " + lang.Reason(o.Reason) // an invariant is named in PromiseText
 		}
 		events, note := report.FocusEvents(r.trace.Events, focusOps(o))
 		if note != "" {

@@ -128,6 +128,7 @@ type shardRowDoc struct {
 	Runs            int                  `json:"runs"`
 	Finished        int                  `json:"finished"`
 	WithLost        int                  `json:"runs_with_lost"`
+	WithRefused     int                  `json:"runs_with_refused"`
 	WithDup         int                  `json:"runs_with_duplicated"`
 	InvViolated     int                  `json:"runs_with_violation"`
 	Ops             int                  `json:"ops"`
@@ -141,7 +142,7 @@ type shardRowDoc struct {
 
 func rowDoc(label string, t *batch.Tally) shardRowDoc {
 	return shardRowDoc{
-		Label: label, Runs: t.Runs, Finished: t.Finished, WithLost: t.WithLost, WithDup: t.WithDup,
+		Label: label, Runs: t.Runs, Finished: t.Finished, WithLost: t.WithLost, WithRefused: t.WithRefused, WithDup: t.WithDup,
 		InvViolated: t.InvViolated, Ops: t.Ops, Effects: t.Effects, Metrics: append([]scenarios.ExactSum{}, t.Metrics...),
 		FirstLost: t.FirstLost, FirstDup: t.FirstDup, FirstViolation: t.FirstViolation, FirstUnfinished: t.FirstUnfinished,
 	}
@@ -149,7 +150,7 @@ func rowDoc(label string, t *batch.Tally) shardRowDoc {
 
 func (r *shardRowDoc) tally() batch.Tally {
 	return batch.Tally{
-		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithDup: r.WithDup,
+		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithRefused: r.WithRefused, WithDup: r.WithDup,
 			InvViolated: r.InvViolated, Ops: r.Ops, Effects: r.Effects, Metrics: r.Metrics},
 		FirstLost: r.FirstLost, FirstDup: r.FirstDup, FirstViolation: r.FirstViolation, FirstUnfinished: r.FirstUnfinished,
 	}

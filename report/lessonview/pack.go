@@ -127,7 +127,7 @@ func stepPage(v *StepView, prev, next string, matrix Matrix) (string, []PackFile
 		res := v.Results[r.ID]
 		for _, sr := range res.Runs {
 			fmt.Fprintf(&b, "### %s — `%s`\n\n```mermaid\n", sr.Outcome.Semantics, r.Command)
-			if err := report.WriteMermaidFocus(&b, sr.Config.Topology, sr.Trace.Events, focusOps(sr.Outcome)); err != nil {
+			if err := report.WriteMermaidOutcome(&b, sr.Config.Topology, sr.Trace.Events, focusOps(sr.Outcome), report.FramingLine(sr.Outcome, res.Scenario.Outcome, report.SinkNames(sr.Config.Observe))); err != nil {
 				return "", nil, err
 			}
 			b.WriteString("```\n\n")

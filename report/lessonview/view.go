@@ -123,40 +123,17 @@ func Command(r *lesson.Result) string {
 }
 
 // OutcomeLine says what one semantics came to, in the user's words, apart
-// from whether it kept its own promise.
+// from its guarantee and the invariants it violated (report.PromiseText).
 func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
-	line := fmt.Sprintf("%s: %s · %s %s", o.Semantics, OutcomeWords(sc, o), lang.T("lesson.own_promise"),
-		report.PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
-	for _, inv := range o.Invariants {
-		if inv.Violation != "" {
-			line += " · " + inv.Name + ": " + lang.Violation(inv.Detail)
-		}
-	}
-	return line
+	return fmt.Sprintf("%s: %s · %s", o.Semantics, OutcomeWords(sc, o), report.PromiseText(o))
 }
 
 // OutcomeWords is what the operations of o came to in the scenario's
-// words, in the current language: "1 charged once ✓ · 2 charged twice ✗",
-// "nedebitat: 1 ✗ · debitat o dată: 2 ✓".
+// words, in the current language (report.LocalOutcomeOf): "1 charged once
+// ✓ · 2 charged twice ✗", "taxat o dată: 1 ✓ · refuzat conform
+// designului: 2 ✓".
 func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
-	w := report.OutcomeWords(sc.Outcome)
-	tr := func(s string) string { return lang.Word("outcome", s) }
-	many := tr(w.Many)
-	if o.MaxEffects() > 2 && w.Many != report.WordOutcomeMany {
-		many += " " + tr("or more")
-	}
-	var parts []string
-	add := func(n int, word, mark string) {
-		if n > 0 {
-			// as the summary table does: a label before the count in
-			// Romanian and Russian ("debitat o dată: 2 ✓")
-			parts = append(parts, lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": word, "Mark": mark}))
-		}
-	}
-	add(o.Count(sim.Lost), tr(w.None), report.MarkBad)
-	add(o.Count(sim.ExactlyOnce), tr(w.Once), report.MarkGood)
-	add(o.Count(sim.Duplicated), many, report.MarkBad)
-	return strings.Join(parts, " · ")
+	return report.LocalOutcomeOf(sc.Outcome, o)
 }
 
 // questionText words q; a run with parameters names them after the
