@@ -282,9 +282,9 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		held := styleGood.Render(c.Expected + " " + MarkGood)
 		switch c.Expectation {
 		case "failed":
-			held = styleBad.Render(c.Expected + " " + MarkBad + " " + c.FailedClaim)
+			held = styleBad.Render(c.Expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": c.FailedClaim}))
 		case "unknown":
-			held = styleWarn.Render(c.Expected + " ? " + c.UnknownClaim)
+			held = styleWarn.Render(c.Expected + " · " + lang.Tf("matrix.unknown_claim", map[string]any{"Claim": c.UnknownClaim}))
 		}
 		broken := "–"
 		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
