@@ -56,6 +56,7 @@ var claimWords = map[string]string{
 	"≥1":                               "claim.at_least_one",
 	scenarios.ClaimDuplicates.String(): "claim.dup",
 	"lost":                             "claim.lost",
+	"refused":                          "claim.refused",
 	"invariants":                       "claim.invariants",
 	"violation":                        "claim.violation",
 }

@@ -29,6 +29,9 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 // "4 charged once ✓ · 1 charged twice ✗" ("charged twice or more" when
 // some operation had more than two effects). Counts of zero are left out;
 // "none" only when there were no operations at all.
+//
+// Deprecated: it counts verdicts, so a designed refusal reads as a loss;
+// use CustomerText, which renders sim's outcome classification.
 func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
 	return outcomeTextIn(func(english string) string { return english }, englishCount, w, lost, once, many, maxEffects)
 }
@@ -76,6 +79,10 @@ func outcomeTextIn(tr func(string) string, count func(n int, words, mark string)
 
 // PromiseWord is whether a semantics kept its own promise, with the
 // promise: "kept (≥1)", "broken (=1)", "unknown (≥1)".
+//
+// Deprecated: a bare "kept" reads as good news beside a duplicate; use
+// GuaranteeText (or FramingLine), which keeps the guarantee apart from
+// what the customer got.
 func PromiseWord(status string, promise string) string {
 	w := WordUnknown
 	switch status {
@@ -89,10 +96,18 @@ func PromiseWord(status string, promise string) string {
 	return w + " (" + promise + ")"
 }
 
-// PromiseText names the semantics with its promise's fate, for titles:
-// "at-least-once promise: kept (≥1)".
+// PromiseText names the semantics with its guarantee's fate, invariants
+// apart, for titles: "at-least-once guarantee: ≥1 — holds"; a violated
+// invariant follows, named: "… · violated: agreement — general-a attacks
+// alone".
 func PromiseText(o *sim.Outcome) string {
-	return lang.Tf("promise.of", map[string]any{"Semantics": o.Semantics.String()}) + ": " + PromiseWord(o.Status.String(), o.Semantics.Promise().String())
+	s := lang.Tf("guarantee.of", map[string]any{"Semantics": o.Semantics.String()}) + ": " + GuaranteeOf(o)
+	for _, inv := range o.Invariants {
+		if inv.Violation != "" {
+			s += " · " + lang.T("customer.invariant_violated") + ": " + inv.Name + " — " + lang.Violation(inv.Detail)
+		}
+	}
+	return s
 }
 
 // EffectValues lists, per operation, the values of its effects on the

@@ -1,11 +1,13 @@
 package report
 
 import (
+	"charm.land/lipgloss/v2"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
@@ -38,12 +40,15 @@ type MatrixCell struct {
 	Note               string            `json:"note,omitempty"`
 	Runs               int               `json:"runs"`
 	Finished           int               `json:"finished"`
-	RunsUnfinished     int               `json:"runs_unfinished"` // runs cut by a budget: Runs - Finished
-	RunsWithLost       int               `json:"runs_with_lost"`  // finished runs only
+	RunsUnfinished     int               `json:"runs_unfinished"`   // runs cut by a budget: Runs - Finished
+	RunsWithLost       int               `json:"runs_with_lost"`    // finished runs only; a designed refusal is not a loss
+	RunsWithRefused    int               `json:"runs_with_refused"` // finished runs with an operation refused as designed
 	RunsWithDuplicated int               `json:"runs_with_duplicated"`
 	RunsWithViolation  int               `json:"runs_with_violation"`
 	LostRate           float64           `json:"lost_rate"`
 	LostCI95           [2]float64        `json:"lost_ci95"`
+	RefusedRate        float64           `json:"refused_rate"`
+	RefusedCI95        [2]float64        `json:"refused_ci95"`
 	DuplicatedRate     float64           `json:"duplicated_rate"`
 	DuplicatedCI95     [2]float64        `json:"duplicated_ci95"`
 	ViolationRate      float64           `json:"violation_rate"` // runs where an invariant broke
@@ -85,11 +90,12 @@ func (c *MatrixCell) SetExpectation(verdict, claim string) {
 // NewMatrixCell fills the measured part of a cell from a tally.
 func NewMatrixCell(t *scenarios.Tally) MatrixCell {
 	c := MatrixCell{
-		Runs: t.Runs, Finished: t.Finished, RunsUnfinished: t.Runs - t.Finished, RunsWithLost: t.WithLost, RunsWithDuplicated: t.WithDup,
+		Runs: t.Runs, Finished: t.Finished, RunsUnfinished: t.Runs - t.Finished, RunsWithLost: t.WithLost, RunsWithRefused: t.WithRefused, RunsWithDuplicated: t.WithDup,
 		RunsWithViolation: t.InvViolated,
 	}
 	c.UnfinishedRate, c.UnfinishedCI95 = rate(c.RunsUnfinished, t.Runs)
 	c.LostRate, c.LostCI95 = rate(t.WithLost, t.Runs)
+	c.RefusedRate, c.RefusedCI95 = rate(t.WithRefused, t.Runs)
 	c.DuplicatedRate, c.DuplicatedCI95 = rate(t.WithDup, t.Runs)
 	c.ViolationRate, c.ViolationCI95 = rate(t.InvViolated, t.Runs)
 	if t.Ops > 0 {
@@ -123,19 +129,6 @@ func (c *MatrixCell) label() string {
 		return c.Row
 	}
 	return c.Row + " · " + c.Changes
-}
-
-// asDeclaredText is the matrix's self-test in a short cell: "yes" when the
-// runs showed what the scenario declares, else "FAILED dup" or "UNKNOWN
-// ≥1": the claim they did not show.
-func asDeclaredText(c *MatrixCell) string {
-	switch c.Expectation {
-	case "held":
-		return lang.T("matrix.yes")
-	case "failed":
-		return lang.Tf("matrix.failed_claim", map[string]any{"Claim": c.FailedClaim})
-	}
-	return lang.Tf("matrix.unknown_claim", map[string]any{"Claim": c.UnknownClaim})
 }
 
 func heldText(c *MatrixCell) string {
@@ -176,6 +169,24 @@ func anyUnfinished(cells []MatrixCell) bool {
 	}
 	return false
 }
+
+// anyRefused reports whether some cell refused an operation as designed,
+// or declares that it does: only then do the tables show a "refused as
+// designed" column.
+func anyRefused(cells []MatrixCell) bool {
+	for i := range cells {
+		if cells[i].RunsWithRefused > 0 || strings.Contains(cells[i].Expected, "refused") {
+			return true
+		}
+	}
+	return false
+}
+
+// matrixLabelMin is the narrowest the text matrix's label column gets. A
+// label wider than its column is cut with a numbered mark and printed in
+// full below the table, so that no label wraps onto a line of its own
+// (where it would read as a scenario).
+const matrixLabelMin = 24
 
 // tally counts the cells that failed and those left unknown.
 func tally(cells []MatrixCell) (failed, unknown int) {
@@ -238,40 +249,88 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(line))
 	}
 	b.WriteString("\n")
-	unfinished := anyUnfinished(d.Cells)
+	unfinished, refused := anyUnfinished(d.Cells), anyRefused(d.Cells)
 	headers := []string{lang.T("matrix.head_row"), lang.T("matrix.head_lost"), lang.T("matrix.head_dup"), lang.T("matrix.head_broken")}
+	if refused {
+		headers = append(headers, lang.T("matrix.head_refused"))
+	}
 	if unfinished {
 		headers = append(headers, lang.T("matrix.head_unfinished"))
 	}
-	t := newTable(append(headers, lang.T("matrix.head_effects"), lang.T("matrix.head_expected"), lang.T("matrix.head_as_declared"))...).
-		Width(MatrixTextWidth).FitContent().Wrap(true)
+	// the declared claims and whether the runs showed them share a
+	// column, so that every label fits whole in MatrixTextWidth
+	headers = append(headers, lang.T("matrix.head_effects"), lang.T("matrix.head_as_declared"))
+	t := newTable(headers...)
+	type cellRow struct {
+		scenario string // a scenario's heading row before this one
+		label    string
+		rest     []string
+	}
+	var rows []cellRow
+	widths := make([]int, len(headers)) // of every column but the label's
+	for i, h := range headers {
+		widths[i] = lipgloss.Width(h)
+	}
 	for i := range d.Cells {
 		c := &d.Cells[i]
+		r := cellRow{label: c.label()}
 		if i == 0 || d.Cells[i-1].Scenario != c.Scenario {
-			row := make([]string, len(headers)+3)
-			row[0] = styleTitle.Render(c.Scenario)
-			t.Row(row...)
+			r.scenario = c.Scenario
 		}
-		held := styleGood.Render(asDeclaredText(c))
+		// the declared claims, marked: the failed or unknown claim is
+		// named again in the lines below the table
+		held := styleGood.Render(c.Expected + " " + MarkGood)
 		switch c.Expectation {
 		case "failed":
-			held = styleBad.Render(asDeclaredText(c))
+			held = styleBad.Render(c.Expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": c.FailedClaim}))
 		case "unknown":
-			held = styleWarn.Render(asDeclaredText(c))
+			held = styleWarn.Render(c.Expected + " · " + lang.Tf("matrix.unknown_claim", map[string]any{"Claim": c.UnknownClaim}))
 		}
 		broken := "–"
 		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
 			broken = pctNum(c.ViolationRate) + "%"
 		}
-		row := []string{"  " + c.label(), pctNum(c.LostRate) + "%", pctNum(c.DuplicatedRate) + "%", broken}
-		if unfinished {
-			row = append(row, pctNum(c.UnfinishedRate)+"%")
+		r.rest = []string{pctNum(c.LostRate) + "%", pctNum(c.DuplicatedRate) + "%", broken}
+		if refused {
+			r.rest = append(r.rest, pctNum(c.RefusedRate)+"%")
 		}
-		t.Row(append(row, strconv.FormatFloat(c.EffectsPerOp, 'f', 2, 64), c.Expected, held)...)
+		if unfinished {
+			r.rest = append(r.rest, pctNum(c.UnfinishedRate)+"%")
+		}
+		r.rest = append(r.rest, strconv.FormatFloat(c.EffectsPerOp, 'f', 2, 64), held)
+		for j, v := range r.rest {
+			widths[j+1] = max(widths[j+1], lipgloss.Width(v))
+		}
+		rows = append(rows, r)
+	}
+	// the label column gets what the others leave of MatrixTextWidth
+	// (each cell is padded by one on each side, one border per column)
+	labelWidth := MatrixTextWidth - 1
+	for _, w := range widths[1:] {
+		labelWidth -= w + 3
+	}
+	labelWidth = max(labelWidth-2-3, matrixLabelMin) // the indent and the label's own padding and border
+	var notes []string                               // the labels too long for their column, in full
+	for _, r := range rows {
+		if r.scenario != "" {
+			row := make([]string, len(headers))
+			row[0] = styleTitle.Render(r.scenario)
+			t.Row(row...)
+		}
+		label := r.label
+		if utf8.RuneCountInString(label) > labelWidth {
+			notes = append(notes, label)
+			mark := fmt.Sprintf(" [%d]", len(notes))
+			label = string([]rune(label)[:labelWidth-utf8.RuneCountInString(mark)-1]) + "…" + mark
+		}
+		t.Row(append([]string{"  " + label}, r.rest...)...)
 	}
 	if len(d.Cells) > 0 {
 		b.WriteString(t.String())
 		b.WriteString("\n")
+	}
+	for i, n := range notes {
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("[%d] %s", i+1, n)))
 	}
 	failed, unknown := tally(d.Cells)
 	switch {
@@ -290,15 +349,14 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 // course pages.
 func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost or duplicated operation, with 95%% Wilson intervals.\n\n", d.Seeds)
+	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost, duplicated or refused-as-designed operation, or a violated invariant, with 95%% Wilson intervals.\n\n", d.Seeds)
 	unfinished := anyUnfinished(d.Cells)
+	head, align := "| scenario | row | runs | lost | duplicated | invariant violated | refused as designed |", "|---|---|--:|--:|--:|--:|--:|"
 	if unfinished {
-		b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | unfinished | effects/op | expected | as declared | note |\n")
-		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|\n")
-	} else {
-		b.WriteString("| scenario | row | runs | lost | duplicated | invariant broken | effects/op | expected | as declared | note |\n")
-		b.WriteString("|---|---|--:|--:|--:|--:|--:|---|---|---|\n")
+		head, align = head+" unfinished |", align+"--:|"
 	}
+	b.WriteString(head + " effects/op | expected | as declared | note |\n")
+	b.WriteString(align + "--:|---|---|---|\n")
 	for i := range d.Cells {
 		c := &d.Cells[i]
 		held := heldText(c)
@@ -309,8 +367,8 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 		if unfinished {
 			extra = " " + pct(c.UnfinishedRate, c.UnfinishedCI95) + " |"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), c.label(), c.Runs,
-			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), extra,
+		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
+			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,
 			c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
 	}
 	b.WriteString(summaryLines(lang.English, d.Cells, "- ", true)) // Markdown stays English, as run's does

@@ -39,6 +39,13 @@ func WriteMermaid(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 // left out is one note that names the operations it covered and points to
 // --format trace.
 func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID) error {
+	return WriteMermaidOutcome(w, topo, events, focus, "")
+}
+
+// WriteMermaidOutcome is WriteMermaidFocus ending with a note that says
+// what the run came to (a FramingLine: the guarantee apart from what the
+// customer got); an empty line adds no note.
+func WriteMermaidOutcome(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID, line string) error {
 	lines := mermaidLines(topo, events, nil)
 	for _, keep := range focusTiers(focus) {
 		if len(lines) <= MermaidMaxLines {
@@ -50,6 +57,11 @@ func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focu
 	b.WriteString("sequenceDiagram\n")
 	for _, l := range lines {
 		b.WriteString("    " + l + "\n")
+	}
+	if line != "" && len(events) > 0 {
+		// a semicolon ends a Mermaid statement: write it as an entity
+		id := strings.ReplaceAll(topo.NodeName(firstNode(events)), "-", "_")
+		fmt.Fprintf(&b, "    Note over %s: %s\n", id, strings.ReplaceAll(line, ";", "#59;"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

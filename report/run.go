@@ -17,7 +17,8 @@ import (
 )
 
 // RunSchema identifies the JSON document of `once run`. It changes only
-// when fields are removed or change meaning; new fields may appear.
+// when fields are removed or change meaning; new fields may appear (the
+// outcome classification came as run_outcome, guarantee and ops[].outcome).
 const RunSchema = "once.run/v1"
 
 // RunDoc is the JSON contract of `once run --format json`.
@@ -59,8 +60,20 @@ type RunResult struct {
 	MaxEffects  int32  `json:"max_effects"`
 	PromiseHeld *bool  `json:"promise_held"` // null when unknown: the run did not finish
 	// Outcome says in the user's words what the operations came to:
-	// "4 charged once ✓ · 1 charged twice ✗".
+	// "4 charged once ✓ · 1 charged twice ✗", "1 charged once ✓ · 2
+	// refused as designed ✓" (RunOutcome.Text).
 	Outcome string `json:"outcome"`
+	// RunOutcome is the outcome classification of the run (computed in
+	// sim, see sim.RunOutcome): how it ended, the invariants it violated,
+	// the operations per outcome.
+	RunOutcome RunOutcomeDoc `json:"run_outcome"`
+	// Guarantee is whether the semantics' own promise held, invariants
+	// apart: "held", "violated" or "unknown". Status folds the
+	// invariants in.
+	Guarantee string `json:"guarantee"`
+	// Framing is the one-line framing in the reader's language (see
+	// FramingLine), for the text report.
+	Framing string `json:"-"`
 
 	Status string `json:"status"`
 	Why    string `json:"why,omitempty"`
@@ -100,6 +113,10 @@ type OpDoc struct {
 	// observed sinks, in order: the transaction ids of its charges.
 	EffectValues []int64 `json:"effect_values,omitempty"`
 	Verdict      string  `json:"verdict"`
+	// Outcome is what the operation came to for the customer (a
+	// sim.OpOutcome): "lost", "exactly-once", "duplicated", "refused",
+	// "not-started", "pending" or "partial".
+	Outcome string `json:"outcome"`
 }
 
 // InvariantDoc is one scenario invariant's verdict.
@@ -132,6 +149,9 @@ type Run struct {
 	Row, Note string
 	// NoteText is Note in the reader's language (empty: Note).
 	NoteText string
+	// Sinks names the observed sinks (see SinkNames), for an operation
+	// done on some of them only; nil: unnamed.
+	Sinks []string
 }
 
 // NewRunDoc assembles the JSON document.
@@ -167,14 +187,18 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
 		Row: r.Row, Note: r.Note, NoteText: r.NoteText,
-		Outcome:   OutcomeText(w, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects()),
 		FaultPlan: append([]string{}, r.FaultPlan...),
+		Guarantee: guaranteeOf(o).String(), Framing: FramingLine(o, w, r.Sinks),
 	}
+	ro := o.RunOutcome()
+	res.RunOutcome = RunOutcomeDoc{Run: ro.End.String(), Invariants: ro.Invariants, Counts: CountsOf(ro)}
+	res.RunOutcome.Text = CustomerText(w, res.RunOutcome.Counts, o.MaxEffects())
+	res.Outcome = res.RunOutcome.Text
 	for _, op := range o.Ops {
 		res.Ops = append(res.Ops, OpDoc{
 			Op: int32(op.Op), Attempts: op.Attempts, Deliveries: op.Deliveries, Effects: op.Effects,
 			SinkEffects: op.SinkEffects, DistinctResponses: op.DistinctOutcomes, Verdict: op.Verdict.String(),
-			EffectValues: r.Effects[op.Op],
+			EffectValues: r.Effects[op.Op], Outcome: op.Class().String(),
 		})
 	}
 	for _, inv := range o.Invariants {
@@ -235,21 +259,6 @@ var (
 	styleHeadCell = lipgloss.NewStyle().Padding(0, 1).Bold(true)
 )
 
-func verdictStyle(v string) lipgloss.Style {
-	switch v {
-	case "lost", "duplicated", "violated":
-		return styleBad
-	case "exactly-once", "held":
-		return styleGood
-	case "unknown":
-		return styleWarn
-	}
-	if strings.HasPrefix(v, "unknown") {
-		return styleWarn
-	}
-	return lipgloss.NewStyle()
-}
-
 func newTable(headers ...string) *table.Table {
 	return table.New().Border(lipgloss.NormalBorder()).BorderStyle(styleBorder).Headers(headers...).
 		StyleFunc(func(row, col int) lipgloss.Style {
@@ -277,18 +286,19 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %s · %s · %s",
 			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": sim.Time(r.EndTimeMs)}),
 			lang.Tf("run.trace", map[string]any{"Digest": r.TraceDigest}))))
-		b.WriteString(ledgerTable(r))
+		b.WriteString(ledgerTable(r, scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}))
 		for _, inv := range r.Invariants {
 			if !inv.Held {
 				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), lang.Violation(inv.Detail))
 			}
 		}
+		fmt.Fprintf(&b, "%s\n", r.Framing)
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {
 				style = styleWarn
 			}
-			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("promise.of", map[string]any{"Semantics": r.Semantics})+" "+PromiseWord(r.Status, r.Promise)+":"), lang.Reason(r.Reason))
+			fmt.Fprintf(&b, "%s %s\n", style.Render(lang.Tf("guarantee.verdict", map[string]any{"Status": lang.Word("verdict", r.Status)})), lang.Reason(r.Reason))
 			if c := r.Counterexample; c != nil {
 				fmt.Fprintf(&b, "%s %s\n", styleDim.Render(lang.T("run.shrunk")), c.Text())
 				fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("run.minimal", map[string]any{"Minimal": len(c.Faults), "Found": c.FoundFaults})))

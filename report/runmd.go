@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios"
 )
 
 // WriteRunMarkdown writes `once run --format md`: the summary table as
@@ -15,16 +18,17 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\n", doc.Scenario, summary)
 	fmt.Fprintf(&b, "seed %d · %d operations · %s\n\n", doc.Seed, doc.Ops, strings.Join(FaultParts(doc.Faults, "", false), " · "))
-	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", headSemantics, headOutcome, headMaxEffects, headFaults, headOwnPromise)
+	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", lang.T("column.semantics"), lang.T("customer.head"), lang.T("column.max_effects"), lang.T("column.faults"), lang.T("guarantee.head"))
 	for _, r := range append(append([]RunResult{}, doc.Results...), doc.Headlines...) {
 		name := r.Semantics
 		if r.Row != "" {
 			name = r.Row
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", mdCell(name), mdCell(r.Outcome), r.MaxEffects, mdCell(faultSummary(r.Faults)), mdCell(PromiseWord(r.Status, r.Promise)))
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", mdCell(name), mdCell(LocalCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects)), r.MaxEffects, mdCell(faultSummary(r.Faults)),
+			mdCell(GuaranteeText(statusNamed(r.Guarantee), r.Promise, r.Finished, r.End)))
 	}
 	for i, r := range doc.Results {
-		fmt.Fprintf(&b, "\n## %s: %s\n\n%s %s: %s", r.Semantics, r.Outcome, r.Semantics, WordPromise, PromiseWord(r.Status, r.Promise))
+		fmt.Fprintf(&b, "\n## %s: %s\n\n%s", r.Semantics, LocalCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects), r.Framing)
 		if r.Why != "" {
 			fmt.Fprintf(&b, " — %s", r.Why)
 		}
@@ -42,4 +46,9 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// docWords are a run document's outcome words.
+func docWords(doc RunDoc) scenarios.OutcomeWords {
+	return scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}
 }

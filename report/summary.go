@@ -27,14 +27,14 @@ func summaryTable(doc RunDoc) string {
 		}
 		hasInvariants = hasInvariants || len(r.Invariants) > 0
 	}
-	head := []string{lang.T("column.semantics"), lang.T("column.outcome"), lang.T("column.max_effects"), lang.T("column.faults")}
+	head := []string{lang.T("column.semantics"), lang.T("customer.head"), lang.T("column.max_effects"), lang.T("column.faults")}
 	for _, m := range metrics {
 		head = append(head, MetricHead(m))
 	}
 	if hasInvariants {
 		head = append(head, lang.T("column.invariants"))
 	}
-	head = append(head, lang.T("column.own_promise"))
+	head = append(head, lang.T("guarantee.head"))
 	t := newTable(head...)
 	for i, r := range all {
 		name := r.Semantics
@@ -42,22 +42,26 @@ func summaryTable(doc RunDoc) string {
 			name = r.Row
 		}
 		ow := scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}
-		row := []string{name, outcomeStyled(localOutcomeText(ow, r.Lost, r.ExactlyOnce, r.Duplicated, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
+		row := []string{name, outcomeStyled(LocalCustomerText(ow, r.RunOutcome.Counts, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
 		for _, m := range metrics {
 			row = append(row, metricCell(r.Metrics, m.Name))
 		}
 		if hasInvariants {
 			row = append(row, invariantsCell(r.Invariants))
 		}
-		held := PromiseWord(r.Status, r.Promise)
-		if r.Status == sim.Unknown.String() && !r.Finished {
-			held = unfinishedText(WordUnknown, r.End)
-		}
-		row = append(row, promiseStyle(r.Status).Render(held))
+		held := GuaranteeText(statusNamed(r.Guarantee), r.Promise, r.Finished, r.End)
+		row = append(row, promiseStyle(r.Guarantee).Render(held))
 		t.Row(row...)
 	}
 	var b strings.Builder
 	b.WriteString(t.String())
+	for i, r := range all {
+		name := r.Semantics
+		if i >= len(doc.Results) {
+			name = r.Row
+		}
+		fmt.Fprintf(&b, "\n%s %s", styleDim.Render(name+":"), r.Framing)
+	}
 	for _, r := range doc.Headlines {
 		note := r.Note
 		if r.NoteText != "" {
@@ -134,14 +138,14 @@ func invariantsCell(invs []InvariantDoc) string {
 		return "–"
 	}
 	if len(bad) == 0 {
-		return styleGood.Render(lang.Word("verdict", wordHeld))
+		return styleGood.Render(lang.T("customer.invariant_held"))
 	}
-	return styleBad.Render(lang.Word("verdict", wordViolated) + ": " + strings.Join(bad, ", "))
+	return styleBad.Render(lang.T("customer.invariant_violated") + ": " + strings.Join(bad, ", "))
 }
 
 // ledgerTable is one semantics' per-operation ledger, with the values of
 // each operation's effects (its transaction ids) and a red second effect.
-func ledgerTable(r RunResult) string {
+func ledgerTable(r RunResult, words scenarios.OutcomeWords) string {
 	withIDs := false
 	for _, op := range r.Ops {
 		withIDs = withIDs || len(op.EffectValues) > 0
@@ -150,14 +154,14 @@ func ledgerTable(r RunResult) string {
 	if withIDs {
 		head = append(head, lang.T("column.effect_ids"))
 	}
-	head = append(head, lang.T("column.responses"), lang.T("column.verdict"))
+	head = append(head, lang.T("column.responses"), lang.T("customer.outcome"))
 	lt := newTable(head...)
 	for _, op := range r.Ops {
 		row := []string{sim.OpID(op.Op).String(), strconv.Itoa(int(op.Attempts)), strconv.Itoa(int(op.Deliveries)), strconv.Itoa(int(op.Effects))}
 		if withIDs {
 			row = append(row, effectIDs(op.EffectValues))
 		}
-		row = append(row, strconv.Itoa(int(op.DistinctResponses)), verdictStyle(op.Verdict).Render(lang.Word("verdict", op.Verdict)))
+		row = append(row, strconv.Itoa(int(op.DistinctResponses)), opOutcomeCell(op, words))
 		lt.Row(row...)
 	}
 	return lt.String() + "\n"
@@ -193,4 +197,39 @@ func effectIDs(vs []int64) string {
 // metricNum rounds a metric for reading: three decimals at most.
 func metricNum(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
+
+// statusNamed is the status a JSON status word names.
+func statusNamed(s string) sim.Status {
+	switch s {
+	case sim.Held.String():
+		return sim.Held
+	case sim.Violated.String():
+		return sim.Violated
+	}
+	return sim.Unknown
+}
+
+// opOutcomeCell is one operation's outcome in a ledger, in the scenario's
+// words and coloured by whether the customer got what they should.
+func opOutcomeCell(op OpDoc, words scenarios.OutcomeWords) string {
+	k := opOutcomeNamed(op.Outcome)
+	text := OpOutcomeWord(k, words)
+	switch {
+	case k.Good():
+		return styleGood.Render(text + " " + MarkGood)
+	case k == sim.OpPending || k == sim.OpNotStarted:
+		return styleWarn.Render(text)
+	}
+	return styleBad.Render(text + " " + MarkBad)
+}
+
+// opOutcomeNamed is the outcome a JSON outcome word names.
+func opOutcomeNamed(s string) sim.OpOutcome {
+	for _, k := range sim.OpOutcomes() {
+		if k.String() == s {
+			return k
+		}
+	}
+	return sim.OpLost
 }

@@ -26,13 +26,6 @@ const (
 	// WordPromise follows a semantics' name: "at-least-once promise".
 	WordPromise = "promise"
 
-	headSemantics  = "semantics"
-	headOutcome    = "outcome for the user"
-	headMaxEffects = "max effects"
-	headFaults     = "faults"
-	headInvariants = "invariants"
-	headOwnPromise = "its own promise"
-
 	wordChecksExactlyOnce    = "exactly-once (=1 effect per operation) — stricter than %s's own promise (%s)"
 	wordChecksExactlyOnceOwn = "exactly-once (=1 effect per operation), %s's own promise"
 	wordChecksPromise        = "%s's own promise (%s) and the scenario's invariants"

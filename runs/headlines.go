@@ -31,7 +31,7 @@ func Headlines(sc *scenarios.Scenario, sems []sim.Semantics, seed uint64) ([]rep
 			return nil, fmt.Errorf("headline row %s: %w", x.Label(), err)
 		}
 		r := report.Run{Outcome: w.Run(), Replay: Command(sc, x.Semantics, seed, set), Row: x.Label(), Note: x.Note, NoteText: Text(sc, "note."+x.RowKey(sc), x.Note),
-			Effects: report.EffectValues(cfg.Observe, trace.Events)}
+			Effects: report.EffectValues(cfg.Observe, trace.Events), Sinks: report.SinkNames(cfg.Observe)}
 		for _, f := range rec.Faults {
 			r.FaultPlan = append(r.FaultPlan, cfg.Topology.FaultLine(f))
 		}

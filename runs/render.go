@@ -36,7 +36,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for _, r := range rs {
-		run := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk}
+		run := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Observe)}
 		for _, f := range r.Faults {
 			run.FaultPlan = append(run.FaultPlan, r.Config.Topology.FaultLine(f))
 		}
@@ -66,7 +66,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 			if format == "trace" {
 				err = report.WriteTimeline(w, r.Config.Topology, r.Trace.Events)
 			} else {
-				err = report.WriteMermaidFocus(w, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome))
+				err = report.WriteMermaidOutcome(w, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Observe)))
 			}
 			if err != nil {
 				return err
@@ -79,7 +79,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 		diagrams := make([]string, len(rs))
 		for i, r := range rs {
 			var m strings.Builder
-			if err := report.WriteMermaidFocus(&m, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome)); err != nil {
+			if err := report.WriteMermaidOutcome(&m, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Observe))); err != nil {
 				return err
 			}
 			diagrams[i] = m.String()
@@ -97,15 +97,15 @@ func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error 
 	var panels []svg.Panel
 	for _, r := range rs {
 		o := r.Outcome
-		outcome := report.LocalOutcomeText(sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+		outcome := report.LocalOutcomeOf(sc.Outcome, o)
 		var title string
 		if len(rs) == 1 {
 			title = fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), outcome, report.PromiseText(o))
 		} else {
 			title = fmt.Sprintf("%s: %s\n%s", o.Semantics, outcome, report.PromiseText(o))
 		}
-		if o.Why != "" {
-			title += " — " + lang.Reason(o.Reason)
+		if o.Why != "" && o.Reason.Kind != sim.ReasonInvariant {
+			title += " — " + lang.Reason(o.Reason) // an invariant is named in PromiseText
 		}
 		events, note := report.FocusEvents(r.Trace.Events, FocusOps(o))
 		if note != "" {

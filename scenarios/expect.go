@@ -20,11 +20,13 @@ const (
 	ClaimLosses                       // "lost": some finished run loses an op
 	ClaimInvariants                   // "invariants": all runs — every invariant holds
 	ClaimViolation                    // "violation": some run violates an invariant
+	ClaimRefusals                     // "refused": some finished run refuses an op as designed (observe.refused)
 )
 
 var claimNames = map[string]Claim{
 	"=1": ClaimExactlyOnce, "<=1": ClaimAtMostOnce, "≤1": ClaimAtMostOnce, ">=1": ClaimAtLeastOnce, "≥1": ClaimAtLeastOnce,
 	"dup": ClaimDuplicates, "lost": ClaimLosses, "invariants": ClaimInvariants, "violation": ClaimViolation,
+	"refused": ClaimRefusals,
 }
 
 // String returns the claim's canonical spelling.
@@ -44,6 +46,8 @@ func (c Claim) String() string {
 		return "invariants"
 	case ClaimViolation:
 		return "violation"
+	case ClaimRefusals:
+		return "refused"
 	}
 	return "?"
 }
@@ -53,7 +57,7 @@ func ParseClaim(s string) (Claim, error) {
 	if c, ok := claimNames[strings.TrimSpace(s)]; ok {
 		return c, nil
 	}
-	return 0, fmt.Errorf("unknown claim %q (want =1, <=1, >=1, dup, lost, invariants, violation)", s)
+	return 0, fmt.Errorf("unknown claim %q (want =1, <=1, >=1, dup, lost, refused, invariants, violation)", s)
 }
 
 // Expectation is what a scenario declares it must show under one
@@ -112,7 +116,8 @@ func (e *Expectation) Settings(sc *Scenario) Settings {
 type Tally struct {
 	Runs        int        `json:"runs"`
 	Finished    int        `json:"finished"`
-	WithLost    int        `json:"runs_with_lost"`       // finished runs with a lost op
+	WithLost    int        `json:"runs_with_lost"`       // finished runs with a lost op (a designed refusal is not a loss)
+	WithRefused int        `json:"runs_with_refused"`    // finished runs with an op refused as designed
 	WithDup     int        `json:"runs_with_duplicated"` // runs with a duplicated op
 	InvViolated int        `json:"runs_with_violation"`  // runs where an invariant was violated
 	Ops         int        `json:"ops"`
@@ -123,10 +128,12 @@ type Tally struct {
 // Add folds one outcome in.
 func (t *Tally) Add(o *sim.Outcome) {
 	t.Runs++
-	lost, dup := false, false // one pass over the operations
+	lost, dup, refused := false, false, false // one pass over the operations
 	for i := range o.Ops {
 		op := &o.Ops[i]
-		lost = lost || op.Verdict == sim.Lost
+		k := op.Class()
+		refused = refused || k == sim.OpRefused
+		lost = lost || (op.Verdict == sim.Lost && k != sim.OpRefused)
 		dup = dup || op.Verdict == sim.Duplicated
 		t.Effects += int(op.Effects)
 	}
@@ -135,6 +142,9 @@ func (t *Tally) Add(o *sim.Outcome) {
 		t.Finished++
 		if lost {
 			t.WithLost++
+		}
+		if refused {
+			t.WithRefused++
 		}
 	}
 	if dup {
@@ -161,6 +171,7 @@ func (t *Tally) Merge(u *Tally) {
 	t.Runs += u.Runs
 	t.Finished += u.Finished
 	t.WithLost += u.WithLost
+	t.WithRefused += u.WithRefused
 	t.WithDup += u.WithDup
 	t.InvViolated += u.InvViolated
 	t.Ops += u.Ops
@@ -186,6 +197,8 @@ func (c Claim) Holds(t *Tally) bool {
 		return t.WithDup > 0
 	case ClaimLosses:
 		return t.WithLost > 0
+	case ClaimRefusals:
+		return t.WithRefused > 0
 	case ClaimInvariants:
 		return t.InvViolated == 0
 	case ClaimViolation:

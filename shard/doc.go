@@ -57,6 +57,7 @@ type Row struct {
 	Runs            int                  `json:"runs"`
 	Finished        int                  `json:"finished"`
 	WithLost        int                  `json:"runs_with_lost"`
+	WithRefused     int                  `json:"runs_with_refused"`
 	WithDup         int                  `json:"runs_with_duplicated"`
 	InvViolated     int                  `json:"runs_with_violation"`
 	Ops             int                  `json:"ops"`
@@ -71,7 +72,7 @@ type Row struct {
 // NewRow is the row of label with tally t.
 func NewRow(label string, t *batch.Tally) Row {
 	return Row{
-		Label: label, Runs: t.Runs, Finished: t.Finished, WithLost: t.WithLost, WithDup: t.WithDup,
+		Label: label, Runs: t.Runs, Finished: t.Finished, WithLost: t.WithLost, WithRefused: t.WithRefused, WithDup: t.WithDup,
 		InvViolated: t.InvViolated, Ops: t.Ops, Effects: t.Effects, Metrics: append([]scenarios.ExactSum{}, t.Metrics...),
 		FirstLost: t.FirstLost, FirstDup: t.FirstDup, FirstViolation: t.FirstViolation, FirstUnfinished: t.FirstUnfinished,
 	}
@@ -80,7 +81,7 @@ func NewRow(label string, t *batch.Tally) Row {
 // Tally is the row as a batch tally.
 func (r *Row) Tally() batch.Tally {
 	return batch.Tally{
-		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithDup: r.WithDup,
+		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithRefused: r.WithRefused, WithDup: r.WithDup,
 			InvViolated: r.InvViolated, Ops: r.Ops, Effects: r.Effects, Metrics: r.Metrics},
 		FirstLost: r.FirstLost, FirstDup: r.FirstDup, FirstViolation: r.FirstViolation, FirstUnfinished: r.FirstUnfinished,
 	}

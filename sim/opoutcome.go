@@ -122,9 +122,9 @@ type RunEnd uint8
 
 // The run ends.
 const (
-	RunCompleted          RunEnd = iota + 1 // finished, every invariant held
-	RunInvariantViolated                    // some invariant was violated (they are named)
-	RunNeverCompletes                       // cut by a budget: it did not finish (a livelock, an endless retry)
+	RunCompleted         RunEnd = iota + 1 // finished, every invariant held
+	RunInvariantViolated                   // some invariant was violated (they are named)
+	RunNeverCompletes                      // cut by a budget: it did not finish (a livelock, an endless retry)
 )
 
 // String returns "completed", "invariant-violated" or "never-completes".

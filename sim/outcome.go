@@ -18,18 +18,18 @@ type OpResult struct {
 
 // Outcome is the result of one run under one semantics.
 type Outcome struct {
-	Semantics  Semantics
-	End        End
-	Events     int
-	EndTime    Time
-	Ops        []OpResult
-	Faults     FaultCounts
-	Status     Status // did the promise of Semantics and every invariant hold?
+	Semantics Semantics
+	End       End
+	Events    int
+	EndTime   Time
+	Ops       []OpResult
+	Faults    FaultCounts
+	Status    Status // did the promise of Semantics and every invariant hold?
 	// Guarantee is whether the promise of Semantics alone held (no
 	// invariant counted): what a report shows as the semantics'
 	// guarantee, apart from the invariants and from the customer's
 	// outcome. Zero in an Outcome built without it.
-	Guarantee Status
+	Guarantee  Status
 	Why        string // the first violation, or why Unknown, in English
 	Reason     Reason // Why as data, for a report in another language
 	Invariants []InvariantResult

@@ -108,7 +108,7 @@ func ledgerView(r *result, changed map[sim.OpID]bool, focus sim.OpID, width, row
 		if wide {
 			line += idsCell(values[op.Op], idsWidth) + " "
 		}
-		b.WriteString("\n" + fit(line+verdictStyle(op.Verdict).Render(verdictWord(op.Verdict)), width))
+		b.WriteString("\n" + fit(line+opCell(op), width))
 	}
 	if n > rows {
 		b.WriteString("\n" + styleDim.Render(fit("  "+lang.Tf("tui.ledger.more", map[string]any{

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
@@ -27,17 +29,21 @@ func (v runView) summary(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// promiseLine is "its own promise: kept (≥1) · 70 events · 2.2s"
-// (without its label: "kept (≥1) · 70 events · 2.2s").
+// promiseLine is "semantics' guarantee: ≥1 — holds · 70 events · 2.2s"
+// (without its label: "≥1 — holds · 70 events · 2.2s"): the semantics'
+// promise alone, never what the customer got.
 func promiseLine(o *sim.Outcome, label bool) string {
 	end := styleDim.Render(" · " + lang.N("count.events", o.Events) + " · " + o.EndTime.String())
 	if !o.Finished() {
 		end = styleWarn.Render(" · " + lang.Tf("tui.summary.unfinished", map[string]any{"End": lang.Word("end", o.End.String())}))
 	}
-	word := report.PromiseWord(o.Status.String(), o.Semantics.Promise().String())
-	s := statusStyle(o.Status).Render(word) + end
+	g := o.Guarantee
+	if g == 0 {
+		g = o.Status
+	}
+	s := statusStyle(g).Render(report.GuaranteeOf(o)) + end
 	if label {
-		s = lang.T("column.own_promise") + ": " + s
+		s = lang.T("guarantee.head") + ": " + s
 	}
 	return s
 }
@@ -45,9 +51,9 @@ func promiseLine(o *sim.Outcome, label bool) string {
 // outcomeLine says in the user's words what the operations came to:
 // "4 charged once ✓ · 1 charged twice ✗".
 func (v runView) outcomeLine(o *sim.Outcome) string {
-	text := report.LocalOutcomeText(v.spec.sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+	text := report.LocalOutcomeOf(v.spec.sc.Outcome, o)
 	st := styleGood
-	if o.Count(sim.Lost)+o.Count(sim.Duplicated) > 0 {
+	if report.CustomerHarmed(o) {
 		st = styleBad
 	}
 	return st.Render(text)
@@ -56,9 +62,9 @@ func (v runView) outcomeLine(o *sim.Outcome) string {
 // outcomeLines is outcomeLine broken at its " · " into lines of at most
 // width cells, so that "charged twice" is never cut off.
 func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
-	text := report.LocalOutcomeText(v.spec.sc.Outcome, o.Count(sim.Lost), o.Count(sim.ExactlyOnce), o.Count(sim.Duplicated), o.MaxEffects())
+	text := report.LocalOutcomeOf(v.spec.sc.Outcome, o)
 	st := styleGood
-	if o.Count(sim.Lost)+o.Count(sim.Duplicated) > 0 {
+	if report.CustomerHarmed(o) {
 		st = styleBad
 	}
 	var lines []string
@@ -77,18 +83,24 @@ func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
 	return append(lines, st.Render(line))
 }
 
-// countsLine is "0 lost · 4 exactly-once · 1 duplicated", with the
-// reports' column words (plural, where a language inflects); Romanian and
-// Russian read the words as a label before the count ("pierdute: 0"), as
-// the summary table does.
+// countsLine is "0 lost · 4 exactly-once · 1 duplicated" (and the
+// operations refused as designed or not started, when there are some),
+// with the reports' column words (plural, where a language inflects);
+// Romanian and Russian read the words as a label before the count
+// ("pierdute: 0"), as the summary table does.
 func countsLine(o *sim.Outcome) string {
+	ro := o.RunOutcome()
 	var parts []string
-	for _, c := range []struct {
-		v  sim.Verdict
-		id string
-	}{{sim.Lost, "column.lost"}, {sim.ExactlyOnce, "column.exactly_once"}, {sim.Duplicated, "column.duplicated"}} {
-		parts = append(parts, lang.Tf("outcomefmt.faults", map[string]any{
-			"Count": verdictStyle(c.v).Render(fmt.Sprint(o.Count(c.v))), "Words": lang.T(c.id)}))
+	add := func(n int, words string, st lipgloss.Style) {
+		parts = append(parts, lang.Tf("outcomefmt.faults", map[string]any{"Count": st.Render(fmt.Sprint(n)), "Words": words}))
+	}
+	add(ro.Count(sim.OpLost)+ro.Count(sim.OpPartial), lang.T("column.lost"), verdictStyle(sim.Lost))
+	add(ro.Count(sim.OpExactlyOnce), lang.T("column.exactly_once"), verdictStyle(sim.ExactlyOnce))
+	add(ro.Count(sim.OpDuplicated), lang.T("column.duplicated"), verdictStyle(sim.Duplicated))
+	for _, k := range []sim.OpOutcome{sim.OpRefused, sim.OpPending, sim.OpNotStarted} {
+		if n := ro.Count(k); n > 0 {
+			add(n, report.OpOutcomeWord(k, scenarios.OutcomeWords{}), styleDim)
+		}
 	}
 	return strings.Join(parts, " · ")
 }
@@ -168,7 +180,7 @@ func (v runView) whatIfLines() []string {
 			verdictStyle(c.from.Verdict).Render(verdictWord(c.from.Verdict)), verdictStyle(c.to.Verdict).Render(verdictWord(c.to.Verdict))))
 	}
 	if b, c := v.base.outcome.Status, v.cur.outcome.Status; b != c {
-		lines = append(lines, fmt.Sprintf("%s: %s → %s", lang.T("column.own_promise"),
+		lines = append(lines, fmt.Sprintf("%s: %s → %s", lang.T("column.verdict"),
 			statusStyle(b).Render(statusWord(b)), statusStyle(c).Render(statusWord(c))))
 	}
 	return lines
@@ -198,8 +210,8 @@ func (v runView) metricsView(width, height int) string {
 			}
 		}
 	}
-	section(lang.T("column.outcome"), []string{v.outcomeLine(o), countsLine(o)})
-	section(lang.T("column.own_promise"), []string{promiseLine(o, false)})
+	section(lang.T("customer.head"), []string{v.outcomeLine(o), countsLine(o)})
+	section(lang.T("guarantee.head"), []string{promiseLine(o, false)})
 	section(lang.T("column.invariants"), invariantLines(o))
 	section(lang.T("tui.panel.metrics"), metricLines(o))
 	section(lang.T("column.faults"), []string{faultText(o.Faults)})

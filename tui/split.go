@@ -61,7 +61,7 @@ func (v runView) splitColumn(r *result, sem sim.Semantics, cursor int, exact boo
 		if op.Op == focus {
 			mark = "▸ "
 		}
-		lines = append(lines, fmt.Sprintf("%s%-6s %s %s", mark, op.Op, idsCell(values[op.Op], 11), verdictStyle(op.Verdict).Render(verdictWord(op.Verdict))))
+		lines = append(lines, fmt.Sprintf("%s%-6s %s %s", mark, op.Op, idsCell(values[op.Op], 11), opCell(op)))
 	}
 	if !exact {
 		lines = append(lines, styleDim.Render(lang.T("tui.split.no_same_event")))

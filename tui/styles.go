@@ -6,6 +6,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
 
@@ -132,4 +134,19 @@ func wrap(text string, width int) []string {
 		}
 	}
 	return out
+}
+
+// opCell is one operation's verdict in a ledger, or its outcome where the
+// verdict alone would mislead: a designed refusal is not "lost", nor is
+// an operation an unfinished run never started (sim.OpOutcome).
+func opCell(op *sim.OpResult) string {
+	switch k := op.Class(); k {
+	case sim.OpRefused:
+		return styleGood.Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
+	case sim.OpNotStarted, sim.OpPending:
+		return styleDim.Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
+	case sim.OpPartial:
+		return styleWarn.Bold(true).Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
+	}
+	return verdictStyle(op.Verdict).Render(verdictWord(op.Verdict))
 }

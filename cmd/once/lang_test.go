@@ -70,7 +70,7 @@ func TestJSONStaysEnglish(t *testing.T) {
 func TestRunAndListTranslated(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	out, _, code := runLang(t, "run", "double-billing", "--lang", "ru", "--semantics", "alo")
-	for _, want := range []string{"5 операций", "семантика", "вердикт", "gateway списывает деньги"} {
+	for _, want := range []string{"5 операций", "семантика", "итог", "гарантия семантики", "gateway списывает деньги"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("run --lang ru: exit %d, lacks %q:\n%s", code, want, out)
 		}

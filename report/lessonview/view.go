@@ -146,27 +146,11 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 }
 
 // OutcomeWords is what the operations of o came to in the scenario's
-// words, in the current language: "1 charged once ✓ · 2 charged twice ✗",
-// "netaxată: 1 ✗ · taxată o dată: 2 ✓".
+// words, in the current language (report.LocalOutcomeOf): "1 charged once
+// ✓ · 2 charged twice ✗", "taxată o dată: 1 ✓ · refuzată conform
+// designului: 2 ✓".
 func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
-	w := report.OutcomeWords(sc.Outcome)
-	tr := func(s string) string { return lang.Word("outcome", s) }
-	many := tr(w.Many)
-	if o.MaxEffects() > 2 && w.Many != report.WordOutcomeMany {
-		many += " " + tr("or more")
-	}
-	var parts []string
-	add := func(n int, word, mark string) {
-		if n > 0 {
-			// as the summary table does: a label before the count in
-			// Romanian and Russian ("taxată o dată: 2 ✓")
-			parts = append(parts, lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": word, "Mark": mark}))
-		}
-	}
-	add(o.Count(sim.Lost), tr(w.None), report.MarkBad)
-	add(o.Count(sim.ExactlyOnce), tr(w.Once), report.MarkGood)
-	add(o.Count(sim.Duplicated), many, report.MarkBad)
-	return strings.Join(parts, " · ")
+	return report.LocalOutcomeOf(sc.Outcome, o)
 }
 
 // questionText words q: about this run (its scenario, its settings and

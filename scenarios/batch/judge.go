@@ -53,6 +53,8 @@ func (t *Tally) JudgeClaim(c scenarios.Claim) Verdict {
 		shown, all = t.WithDup > 0, false
 	case scenarios.ClaimLosses:
 		shown, all = t.WithLost > 0, false
+	case scenarios.ClaimRefusals:
+		shown, all = t.WithRefused > 0, false
 	case scenarios.ClaimViolation:
 		shown, all = t.InvViolated > 0, false
 	default:
