@@ -57,7 +57,7 @@ func TestExploreReplayIsExact(t *testing.T) {
 		{"double-billing", "loss", sim.AtLeastOnce, 2, 3, 0},
 		{"at-least-once-duplicate", "all", sim.Idempotent, 2, 2, 0},
 		{"two-generals", "loss", sim.AtMostOnce, 1, 2, 0},
-		{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 3000},
+		{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 1000},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s", c.name, c.sem.Alias()), func(t *testing.T) {

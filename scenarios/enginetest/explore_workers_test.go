@@ -25,7 +25,7 @@ var workerCases = []struct {
 	{"double-billing", "loss,ack-loss", sim.Idempotent, 3, 5, 0, 0, 64 << 10},
 	{"at-least-once-duplicate", "all", sim.Idempotent, 2, 2, 0, 0, 0},
 	{"two-generals", "loss", sim.AtMostOnce, 1, 4, 0, 0, 0},
-	{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 0, 3000, 0},
+	{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 0, 1000, 0},
 	{"concurrent-same-key", "loss,ack-loss", sim.Idempotent, 1, 1, 2, 0, 0},
 }
 

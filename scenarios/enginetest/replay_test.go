@@ -11,7 +11,7 @@ import (
 
 // TestRecordReplayDoubleBilling is the replay promise end to end: record
 // the faults of a random run, replay them with Scripted and the seed's
-// jitter, and get the same trace digest — for 200 seeds under every
+// jitter, and get the same trace digest — for 50 seeds under every
 // semantics of double-billing, with crashes on.
 func TestRecordReplayDoubleBilling(t *testing.T) {
 	sc, err := scenarios.Lookup("double-billing")
@@ -20,9 +20,9 @@ func TestRecordReplayDoubleBilling(t *testing.T) {
 	}
 	faults := sc.Faults
 	faults.Probability[sim.FaultCrash] = 0.2
-	seeds := uint64(200)
+	seeds := uint64(50)
 	if testing.Short() {
-		seeds = 40
+		seeds = 20
 	}
 	for _, sem := range []sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent} {
 		set := scenarios.Settings{Semantics: sem, Ops: 10, Faults: faults}
