@@ -2,7 +2,7 @@
 GO        ?= go
 BENCHTIME ?= 1s
 COUNT     ?= 6
-BENCHPKGS ?= ./sim/ ./scenarios/ ./cmd/once/
+BENCHPKGS ?= ./sim/ ./scenarios/ ./scenarios/enginetest/ ./cmd/once/
 STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
@@ -35,8 +35,12 @@ test-integration: test-split
 
 # The split's rule, checked before either test target: an integration
 # test file carries the build tag and holds only TestIntegration tests,
-# and no other test file declares one.
+# and no other test file declares one. And the engine's tests do not
+# depend on the catalog built on it: nothing sim/'s tests import, directly
+# or not, is under scenarios/ (the catalog tests are in scenarios/enginetest).
 test-split:
+	@deps="$$($(GO) list -test -deps ./sim/... | grep '^github.com/oncesim/once/scenarios\(/\|$$\)')"; \
+	  if [ -n "$$deps" ]; then echo "sim/ tests import the catalog (move them to scenarios/enginetest):"; echo "$$deps"; exit 1; fi
 	@bad=0; for f in $$(git ls-files '*_integration_test.go'); do \
 	  if [ "$$(head -1 $$f)" != "//go:build integration" ]; then echo "$$f: first line must be //go:build integration"; bad=1; fi; \
 	  if grep -n '^func Test' $$f | grep -v '^[0-9]*:func TestIntegration\|^[0-9]*:func TestMain(' ; then echo "$$f: its tests must be named TestIntegration…"; bad=1; fi; \

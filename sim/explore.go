@@ -71,6 +71,9 @@ type ExploreOptions struct {
 	// Shard, if set, searches only one part of the choice tree (see
 	// explore_shard.go); the result is that part's.
 	Shard *ExploreShard
+	// Tuning trades memory against time (explore_tuning.go); the zero
+	// value is the defaults.
+	Tuning ExploreTuning
 }
 
 // ExploreStats counts the work of a search.
@@ -276,21 +279,17 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 //
 // Memory grows with the distinct states, not with depth times the size of
 // a world: the stack keeps, per level, only the choices that led there and
-// the next alternative to try; a world is kept every checkpointEvery
-// levels and for the last window levels, and any other level's world is
+// the next alternative to try; a world is kept every
+// opt.Tuning.CheckpointEvery levels and for the last opt.Tuning.Window levels, and any other level's world is
 // rebuilt, when it is needed again, by replaying the recorded choices from
 // the nearest kept world (see explorer.restore). The search counts the
 // bytes it holds (visited set, stack, world buffers) and stops at
 // opt.MaxMemory, like at any other budget.
 func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
-	return explore(cfg, opt, checkpointEvery, window, exploreSplitStates)
-}
-
-// explore is Explore with the checkpoint spacing and window as parameters
-// (tests shrink them to force replays; window must be ≥ every), and the
-// states at which a search is split into parts (tests shrink it to split
-// small searches; see explore_parts.go).
-func explore(cfg *Config, opt ExploreOptions, every, window, splitAt int) (*ExploreResult, error) {
+	every, window, splitAt, err := opt.Tuning.resolve()
+	if err != nil {
+		return nil, err
+	}
 	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
 		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
 	}

@@ -40,11 +40,11 @@ import (
 // part, and a search that finds a violation early would have to run every
 // part to its own end instead of stopping there. Every search therefore
 // starts undivided, on one goroutine, and is kept as it is when it ends —
-// proof, violation or budget cut — before it has counted exploreSplitStates
+// proof, violation or budget cut — before it has counted ExploreTuning.SplitAt
 // states; a search that gets there is dropped and run again as parts. The
 // cut is a property of the tree and the bounds, so it is the same for
 // every number of workers; the dropped start costs at most
-// exploreSplitStates states (about 1 % of the search at 6 / 8).
+// DefaultExploreSplitAt states (about 1 % of the search at 6 / 8).
 //
 // Budgets are those of the parts run one after another. --max-states is
 // spent in part order (searchParts): part j has what parts before it left,
@@ -64,11 +64,7 @@ import (
 // and the workers claim it first, so 2 to 4 workers stay busy to the end;
 // the repeated upper levels add 0.17 %. (32 parts, dealt round-robin,
 // added 2 %.)
-const exploreParts = 16
-
-// exploreSplitStates is how many states a search counts, undivided, before
-// it is run as parts instead.
-const exploreSplitStates = 1 << 14
+const exploreParts = ExploreParts
 
 // searchSplit runs the search of shard (0/1 for the whole tree) from
 // root, undivided if it ends before counting splitAt states, else as its

@@ -6,12 +6,9 @@ import (
 )
 
 // Checkpointing of the explorer's stack: the world of a level is kept when
-// the level is a multiple of checkpointEvery or within window levels of the
-// top; rebuilding another level replays fewer than checkpointEvery steps.
-const (
-	checkpointEvery = 64
-	window          = 64
-)
+// the level is a multiple of every or within window levels of the top;
+// rebuilding another level replays fewer than every steps
+// (ExploreTuning sets both).
 
 // worldBuf is a world the explorer owns.
 type worldBuf struct {

@@ -1,4 +1,4 @@
-package sim_test
+package enginetest_test
 
 import (
 	"reflect"
@@ -13,9 +13,9 @@ import (
 // outcome with a fresh world's: reuse must leave nothing of one seed in
 // the next (tables, queue, tallies, chooser counts, invariants).
 func TestRunsMatchFreshWorlds(t *testing.T) {
-	seeds := uint64(40)
+	seeds := uint64(10) // enough: a leak shows in the seed after the first that dirties the field
 	if testing.Short() {
-		seeds = 8
+		seeds = 5
 	}
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {

@@ -1,4 +1,4 @@
-package sim_test
+package enginetest_test
 
 import (
 	"fmt"

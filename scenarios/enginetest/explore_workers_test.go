@@ -1,4 +1,4 @@
-package sim_test
+package enginetest_test
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ var workerCases = []struct {
 	{"double-billing", "loss,ack-loss", sim.Idempotent, 3, 5, 0, 0, 64 << 10},
 	{"at-least-once-duplicate", "all", sim.Idempotent, 2, 2, 0, 0, 0},
 	{"two-generals", "loss", sim.AtMostOnce, 1, 4, 0, 0, 0},
-	{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 0, 3000, 0},
+	{"flink-2pc-sink", "loss", sim.Transactional, 2, 2, 0, 1000, 0},
 	{"concurrent-same-key", "loss,ack-loss", sim.Idempotent, 1, 1, 2, 0, 0},
 }
 
@@ -40,21 +40,22 @@ func TestExploreSameForEveryWorkerCount(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%s/%d/%d/%d/%d", c.name, c.sem.Alias(), c.ops, c.max, c.maxStates, c.maxMemory), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
 			opt := sim.ExploreOptions{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, MaxStates: c.maxStates, MaxMemory: c.maxMemory}
-			for _, k := range [][3]int{{sim.ExploreCheckpointEvery, sim.ExploreWindow, 0}, {sim.ExploreCheckpointEvery, sim.ExploreWindow, 40}, {2, 3, 40}} {
+			for _, k := range []sim.ExploreTuning{{SplitAt: -1}, {SplitAt: 40}, {CheckpointEvery: 2, Window: 3, SplitAt: 40}} {
+				opt.Tuning = k
 				opt.Workers = 1
-				want, err := sim.ExploreTuned(cfg, opt, k[0], k[1], k[2])
+				want, err := sim.Explore(cfg, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, workers := range []int{2, 3, 8} {
 					opt.Workers = workers
-					got, err := sim.ExploreTuned(cfg, opt, k[0], k[1], k[2])
+					got, err := sim.Explore(cfg, opt)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if got.ExploreStats != want.ExploreStats || !sameSearch(got, want) {
-						t.Errorf("every=%d window=%d split at %d, %d workers: %+v holds=%v complete=%v cut=%q why=%q choices=%v\none worker: %+v holds=%v complete=%v cut=%q why=%q choices=%v",
-							k[0], k[1], k[2], workers, got.ExploreStats, got.Holds, got.Complete, got.Cut, got.Why, got.Choices,
+						t.Errorf("%+v, %d workers: %+v holds=%v complete=%v cut=%q why=%q choices=%v\none worker: %+v holds=%v complete=%v cut=%q why=%q choices=%v",
+							k, workers, got.ExploreStats, got.Holds, got.Complete, got.Cut, got.Why, got.Choices,
 							want.ExploreStats, want.Holds, want.Complete, want.Cut, want.Why, want.Choices)
 					}
 				}
@@ -76,11 +77,13 @@ func TestExploreSplitFindsTheUndividedCounterexample(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%s/%d/%d", c.name, c.sem.Alias(), c.ops, c.max), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
 			opt := sim.ExploreOptions{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, Workers: 2}
-			want, err := sim.ExploreTuned(cfg, opt, sim.ExploreCheckpointEvery, sim.ExploreWindow, 0)
+			opt.Tuning.SplitAt = -1 // never
+			want, err := sim.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := sim.ExploreTuned(cfg, opt, sim.ExploreCheckpointEvery, sim.ExploreWindow, 40)
+			opt.Tuning.SplitAt = 40
+			got, err := sim.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,8 +107,8 @@ func TestExploreSplitSpendsTheStateBudgetInPartOrder(t *testing.T) {
 	for _, budget := range []int{500, 2000, 4000} { // below the 5 332 states of the complete search
 		var first *sim.ExploreResult
 		for _, workers := range []int{1, 2, 5} {
-			opt := sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxStates: budget, Workers: workers}
-			res, err := sim.ExploreTuned(cfg, opt, sim.ExploreCheckpointEvery, sim.ExploreWindow, 40)
+			opt := sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxStates: budget, Workers: workers, Tuning: sim.ExploreTuning{SplitAt: 40}}
+			res, err := sim.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
