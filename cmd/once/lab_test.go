@@ -90,7 +90,7 @@ func TestLabTwice(t *testing.T) {
 	noFaults := []string{"--loss", "0", "--ack-loss", "0", "--crash", "0", "--check", "--twice"}
 	naive := "consumer=" + labtest.BuildGo(t, "naive_consumer")
 	code, out, errOut := runLabCLI(t, append([]string{"at-least-once-duplicate", "--node", naive}, noFaults...)...)
-	if code != exitViolation || !strings.Contains(out, "duplicated") {
+	if code != exitViolation || !strings.Contains(out, "has 2 effects") {
 		t.Errorf("naive --twice: exit %d, want 1 with a duplicated effect\n%s%s", code, out, errOut)
 	}
 	idem := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")
@@ -168,7 +168,7 @@ func TestLabExploreProgress(t *testing.T) {
 func TestLabJudgedByTheRow(t *testing.T) {
 	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
 	code, out, errOut := runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--check")
-	if code != exitOK || !strings.Contains(out, "judged against row `idem` of key-reuse-different-payload (≤1 lost invariants)") {
+	if code != exitOK || !strings.Contains(out, "judged against row `idem` of key-reuse-different-payload (≤1 refused invariants)") {
 		t.Errorf("key-reuse --check: exit %d, want 0 naming the row\n%s%s", code, out, errOut)
 	}
 	code, out, errOut = runLabCLI(t, "key-reuse-different-payload", "--node", cmd, "--explore", "--max-faults", "1")

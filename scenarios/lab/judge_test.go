@@ -18,8 +18,8 @@ func TestJudgeForPicksTheRow(t *testing.T) {
 		against  string
 		broken   bool
 	}{
-		{"key-reuse-different-payload", nil, "row `idem` of key-reuse-different-payload (≤1 lost invariants)", false},
-		{"key-reuse-different-payload", map[string]string{"reuse": "overwrite"}, "row `idem` of key-reuse-different-payload (≤1 lost invariants)", false},
+		{"key-reuse-different-payload", nil, "row `idem` of key-reuse-different-payload (≤1 refused invariants)", false},
+		{"key-reuse-different-payload", map[string]string{"reuse": "overwrite"}, "row `idem` of key-reuse-different-payload (≤1 refused invariants)", false},
 		{"new-key-per-retry", nil, "row `idem` of new-key-per-retry (dup ≥1)", true},
 		{"new-key-per-retry", map[string]string{"key": "per-operation"}, "row `idem key=per-operation` of new-key-per-retry (=1)", false},
 		{"concurrent-same-key", nil, "row `idem lock=unique-insert` of concurrent-same-key (=1)", false},
