@@ -68,7 +68,7 @@ func EventWords(topo *sim.Topology, e *sim.Event, msg string, nth int) string {
 		case sim.EvResume:
 			return t("resume", nil)
 		}
-		return label
+		return label + " " + topo.NodeName(e.Node)
 	case sim.ClassStore:
 		switch {
 		case e.Kind == sim.EvStoreGet:

@@ -127,7 +127,11 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		case sim.ClassDeliver:
 			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Peer), id(e.Node), msgLabel(topo, m)))
 		case sim.ClassDrop:
-			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), lang.Word("svg", e.Reason.String())))
+			why := lang.Word("svg", e.Reason.String())
+			if e.Kind != sim.EvDrop {
+				why = KindLabel(e.Kind) + ": " + why
+			}
+			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), why))
 		case sim.ClassInFlight:
 			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), mermaidInFlight(e.Kind, msgLabel(topo, m))))
 		case sim.ClassStore:

@@ -583,7 +583,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	var lines, labels, marks strings.Builder // back to front
 	for i := range d.events {
 		e := &d.events[i]
-		if e.Kind != sim.EvSend {
+		if e.Kind.Class() != sim.ClassSend {
 			continue
 		}
 		m := d.msgs[e.Msg.ID]
@@ -629,7 +629,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 					line, col, why = color, svgRed, lang.Word("svg", drop.Reason.String())
 				}
 				x1, y1 := xr-dir*30, d.y[di]
-				word := d.dropLabel(x1, y1, -dir, why, col)
+				word := d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
 				d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
 				d.cross(&marks, x1, y1, col)
 				marks.WriteString(word)
@@ -649,7 +649,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if drop.Reason == sim.DropDown {
 				line, col = svgDownGrey, svgDownGrey
 			}
-			word := d.dropLabel(x1, y1, 0, why, col)
+			word := d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
 			d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
 			d.cross(&marks, x1, y1, col)
 			marks.WriteString(word)
@@ -662,6 +662,15 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	b.WriteString(lines.String())
 	b.WriteString(labels.String())
 	b.WriteString(marks.String())
+}
+
+// dropWhy is the word under a dropped message's cross: why, after the
+// kind's label for a drop-class kind other than the plain drop.
+func dropWhy(e *sim.Event, why string) string {
+	if e.Kind == sim.EvDrop {
+		return why
+	}
+	return report.KindLabel(e.Kind) + ": " + why
 }
 
 // cross draws the ✕ where a dropped message ends.
