@@ -66,60 +66,61 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	m := &e.Msg
 	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
 	w := wordsOfTrace()
-	switch e.Kind {
-	case sim.EvSend:
-		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.send, peer, msgLabel(topo, m))
-	case sim.EvDeliver:
-		return fmt.Sprintf("%-9s %-8s ← %-9s %s", node, w.deliver, peer, msgLabel(topo, m))
-	case sim.EvDrop:
-		return fmt.Sprintf("%-9s %s(%s) → %s %s", node, w.drop, w.reason(e.Reason), peer, msgLabel(topo, m))
-	case sim.EvDuplicate:
-		return fmt.Sprintf("%-9s %s → %s %s", node, w.duplicate, peer, msgLabel(topo, m))
-	case sim.EvSlow:
-		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.slow, peer, msgLabel(topo, m))
-	case sim.EvLate:
-		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, w.late, peer, msgLabel(topo, m))
-	case sim.EvPreempt:
-		return fmt.Sprintf("%-9s %-8s → %-9s %s %s", node, w.preempt, peer, msgLabel(topo, m), w.heldBack)
-	case sim.EvTimerFire:
-		s := fmt.Sprintf("%-9s %-8s %s %s #%d", node, w.timer, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
+	word := w.kind(e.Kind)
+	switch e.Kind.Class() {
+	case sim.ClassSend:
+		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, word, peer, msgLabel(topo, m))
+	case sim.ClassDeliver:
+		return fmt.Sprintf("%-9s %-8s ← %-9s %s", node, word, peer, msgLabel(topo, m))
+	case sim.ClassDrop:
+		return fmt.Sprintf("%-9s %s(%s) → %s %s", node, word, w.reason(e.Reason), peer, msgLabel(topo, m))
+	case sim.ClassInFlight:
+		switch e.Kind {
+		case sim.EvDuplicate:
+			return fmt.Sprintf("%-9s %s → %s %s", node, word, peer, msgLabel(topo, m))
+		case sim.EvPreempt:
+			return fmt.Sprintf("%-9s %-8s → %-9s %s %s", node, word, peer, msgLabel(topo, m), w.heldBack)
+		}
+		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, word, peer, msgLabel(topo, m))
+	case sim.ClassTimer:
+		s := fmt.Sprintf("%-9s %-8s %s %s #%d", node, word, topo.TimerName(sim.TimerKind(e.Label)), m.Op, m.Attempt)
 		if m.Status != 0 { // the timer's phase (sim.Timer.Phase)
 			s += fmt.Sprintf(" %s %d", w.phase, m.Status)
 		}
 		return s
-	case sim.EvCrash:
-		s := fmt.Sprintf("%-9s %-8s %s %s", node, w.crash, w.at, topo.PointName(sim.PointID(e.Label)))
+	case sim.ClassStop:
+		s := fmt.Sprintf("%-9s %-8s %s %s", node, word, w.at, topo.PointName(sim.PointID(e.Label)))
+		if e.Kind == sim.EvPause {
+			s += " " + lang.Current().Tf(traceID+"pause_for", map[string]any{"For": sim.Time(m.Value).String()})
+		}
 		if m.Op != 0 {
 			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
 		}
 		return s
-	case sim.EvRestart:
-		return fmt.Sprintf("%-9s %-8s %s", node, w.restart, w.restarted)
-	case sim.EvPause:
-		s := fmt.Sprintf("%-9s %-8s %s %s %s", node, w.pause, w.at, topo.PointName(sim.PointID(e.Label)),
-			lang.Current().Tf(traceID+"pause_for", map[string]any{"For": sim.Time(m.Value).String()}))
-		if m.Op != 0 {
-			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
+	case sim.ClassStart:
+		switch e.Kind {
+		case sim.EvRestart:
+			return fmt.Sprintf("%-9s %-8s %s", node, word, w.restarted)
+		case sim.EvResume:
+			return fmt.Sprintf("%-9s %-8s %s", node, word, w.resumed)
 		}
-		return s
-	case sim.EvResume:
-		return fmt.Sprintf("%-9s %-8s %s", node, w.resume, w.resumed)
-	case sim.EvStoreGet:
-		if !e.Found {
-			return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, w.get, table(), m.Key, w.notFound)
-		}
-		return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, w.get, table(), m.Key, recordLabel(topo, e))
-	case sim.EvStorePut:
-		return fmt.Sprintf("%-9s %-8s %s[%d] = %s", node, w.put, table(), m.Key, recordLabel(topo, e))
-	case sim.EvStoreDelete:
-		if e.Found {
+		return fmt.Sprintf("%-9s %s", node, word)
+	case sim.ClassStore:
+		switch {
+		case e.Kind == sim.EvStoreGet && !e.Found:
+			return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, word, table(), m.Key, w.notFound)
+		case e.Kind == sim.EvStoreGet:
+			return fmt.Sprintf("%-9s %-8s %s[%d] → %s", node, word, table(), m.Key, recordLabel(topo, e))
+		case e.Kind == sim.EvStorePut:
+			return fmt.Sprintf("%-9s %-8s %s[%d] = %s", node, word, table(), m.Key, recordLabel(topo, e))
+		case e.Kind == sim.EvStoreDelete && e.Found:
 			return fmt.Sprintf("%-9s %-8s %s[%d] %s", node, w.expire, table(), m.Key, w.expired)
 		}
-		return fmt.Sprintf("%-9s %-8s %s[%d]", node, w.deleted, table(), m.Key)
-	case sim.EvEffect:
-		return fmt.Sprintf("%-9s %-8s %s %s value=%d", node, w.effect, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
-	case sim.EvOutcome:
-		return fmt.Sprintf("%-9s %-8s %s status=%d value=%d", node, w.out, m.Op, m.Status, m.Value)
+		return fmt.Sprintf("%-9s %-8s %s[%d]", node, word, table(), m.Key)
+	case sim.ClassEffect:
+		return fmt.Sprintf("%-9s %-8s %s %s value=%d", node, word, topo.SinkName(sim.SinkID(e.Label)), m.Op, m.Value)
+	case sim.ClassOutcome:
+		return fmt.Sprintf("%-9s %-8s %s status=%d value=%d", node, word, m.Op, m.Status, m.Value)
 	}
 	return fmt.Sprintf("%-9s %s", node, e.Kind)
 }

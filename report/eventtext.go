@@ -21,48 +21,76 @@ func EventWords(topo *sim.Topology, e *sim.Event, msg string, nth int) string {
 	m := &e.Msg
 	t := func(id string, data map[string]any) string { return lang.Tf(eventID+id, data) }
 	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
-	switch e.Kind {
-	case sim.EvSend:
-		return t("send", map[string]any{"Msg": msg})
-	case sim.EvDeliver:
-		return t("deliver", map[string]any{"Msg": msg})
-	case sim.EvDrop:
-		return t("drop", map[string]any{"Reason": DropReasonWords(e.Reason), "Msg": msg})
-	case sim.EvDuplicate:
-		return t("dup_msg", map[string]any{"Msg": msg})
-	case sim.EvSlow:
-		return t("slow_msg", map[string]any{"Msg": msg})
-	case sim.EvLate:
-		return t("late_msg", map[string]any{"Msg": msg})
-	case sim.EvTimerFire:
-		return t("timer", map[string]any{"Timer": topo.TimerName(sim.TimerKind(e.Label)), "Op": m.Op.String()})
-	case sim.EvCrash:
-		return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
-	case sim.EvRestart:
-		return t("restart", nil)
-	case sim.EvPause:
-		return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
-	case sim.EvResume:
-		return t("resume", nil)
-	case sim.EvStoreGet:
-		return t("get", map[string]any{"Table": table(), "Key": m.Key})
-	case sim.EvStorePut:
-		return t("put", map[string]any{"Table": table(), "Key": m.Key})
-	case sim.EvStoreDelete:
-		if e.Found {
-			return t("expire", map[string]any{"Table": table(), "Key": m.Key})
+	label := KindLabel(e.Kind)
+	switch e.Kind.Class() {
+	case sim.ClassSend:
+		if e.Kind == sim.EvSend {
+			return t("send", map[string]any{"Msg": msg})
 		}
-		return t("delete", map[string]any{"Table": table(), "Key": m.Key})
-	case sim.EvEffect:
+		return label + " " + msg
+	case sim.ClassDeliver:
+		if e.Kind == sim.EvDeliver {
+			return t("deliver", map[string]any{"Msg": msg})
+		}
+		return label + " " + msg
+	case sim.ClassDrop:
+		if e.Kind == sim.EvDrop {
+			return t("drop", map[string]any{"Reason": DropReasonWords(e.Reason), "Msg": msg})
+		}
+		return fmt.Sprintf("%s (%s) %s", label, DropReasonWords(e.Reason), msg)
+	case sim.ClassInFlight:
+		switch e.Kind {
+		case sim.EvDuplicate:
+			return t("dup_msg", map[string]any{"Msg": msg})
+		case sim.EvSlow:
+			return t("slow_msg", map[string]any{"Msg": msg})
+		case sim.EvLate:
+			return t("late_msg", map[string]any{"Msg": msg})
+		}
+		return label + " " + msg
+	case sim.ClassTimer:
+		if e.Kind == sim.EvTimerFire {
+			return t("timer", map[string]any{"Timer": topo.TimerName(sim.TimerKind(e.Label)), "Op": m.Op.String()})
+		}
+		return fmt.Sprintf("%s %s %s", label, topo.TimerName(sim.TimerKind(e.Label)), m.Op)
+	case sim.ClassStop:
+		switch e.Kind {
+		case sim.EvCrash:
+			return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
+		case sim.EvPause:
+			return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+		}
+		return label + " " + topo.PointName(sim.PointID(e.Label))
+	case sim.ClassStart:
+		switch e.Kind {
+		case sim.EvRestart:
+			return t("restart", nil)
+		case sim.EvResume:
+			return t("resume", nil)
+		}
+		return label + " " + topo.NodeName(e.Node)
+	case sim.ClassStore:
+		switch {
+		case e.Kind == sim.EvStoreGet:
+			return t("get", map[string]any{"Table": table(), "Key": m.Key})
+		case e.Kind == sim.EvStorePut:
+			return t("put", map[string]any{"Table": table(), "Key": m.Key})
+		case e.Kind == sim.EvStoreDelete && e.Found:
+			return t("expire", map[string]any{"Table": table(), "Key": m.Key})
+		case e.Kind == sim.EvStoreDelete:
+			return t("delete", map[string]any{"Table": table(), "Key": m.Key})
+		}
+		return fmt.Sprintf("%s %s[%d]", label, table(), m.Key)
+	case sim.ClassEffect:
 		data := map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value, "N": nth}
 		if nth > 1 {
 			return t("effect_again", data)
 		}
 		return t("effect", data)
-	case sim.EvOutcome:
+	case sim.ClassOutcome:
 		return t("result", map[string]any{"Op": m.Op.String(), "Status": m.Status})
 	}
-	return e.Kind.String()
+	return label
 }
 
 // DropReasonWords is why a message was dropped, in the current language:
@@ -94,20 +122,20 @@ func DescribeHere(topo *sim.Topology, e *sim.Event) string {
 	}
 	node := topo.NodeName(e.Node)
 	words := EventWords(topo, e, msgLabel(topo, &e.Msg), 0)
-	switch e.Kind {
-	case sim.EvSend, sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate, sim.EvPreempt:
+	switch c := e.Kind.Class(); {
+	case c == sim.ClassSend || c == sim.ClassDrop || c == sim.ClassInFlight:
 		words += " → " + topo.NodeName(e.Peer)
-	case sim.EvDeliver:
+	case c == sim.ClassDeliver:
 		words += " ← " + topo.NodeName(e.Peer)
-	case sim.EvStoreGet:
+	case e.Kind == sim.EvStoreGet:
 		if e.Found {
 			words += " → " + recordLabel(topo, e)
 		} else {
 			words += " → " + lang.T("event.not_found")
 		}
-	case sim.EvStorePut:
+	case e.Kind == sim.EvStorePut:
 		words += " = " + recordLabel(topo, e)
-	case sim.EvOutcome:
+	case c == sim.ClassOutcome:
 		if e.Msg.Value != 0 {
 			words += fmt.Sprintf(" value=%d", e.Msg.Value)
 		}

@@ -50,13 +50,11 @@ func focusTiers(focus []sim.OpID) []func(*sim.Event) bool {
 	return tiers
 }
 
-func isStoreEvent(k sim.EventKind) bool {
-	return k == sim.EvStoreGet || k == sim.EvStorePut || k == sim.EvStoreDelete
-}
+func isStoreEvent(k sim.EventKind) bool { return k.Class() == sim.ClassStore }
 
 func isMessageEvent(k sim.EventKind) bool {
-	switch k {
-	case sim.EvSend, sim.EvDeliver, sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate, sim.EvPreempt:
+	switch k.Class() {
+	case sim.ClassSend, sim.ClassDeliver, sim.ClassDrop, sim.ClassInFlight:
 		return true
 	}
 	return false

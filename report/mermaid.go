@@ -120,41 +120,42 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		}
 		flush()
 		usedNode[e.Node] = true
-		if e.Peer != sim.NoNode && (e.Kind == sim.EvDeliver || e.Kind == sim.EvDrop || e.Kind == sim.EvDuplicate || e.Kind == sim.EvSlow || e.Kind == sim.EvLate || e.Kind == sim.EvPreempt) {
+		if e.Peer != sim.NoNode && mermaidBetween(e.Kind.Class()) {
 			usedNode[e.Peer] = true
 		}
-		switch e.Kind {
-		case sim.EvDeliver:
+		switch e.Kind.Class() {
+		case sim.ClassDeliver:
 			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Peer), id(e.Node), msgLabel(topo, m)))
-		case sim.EvDrop:
-			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), lang.Word("svg", e.Reason.String())))
-		case sim.EvDuplicate:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.duplicates", map[string]any{"Msg": msgLabel(topo, m)})))
-		case sim.EvSlow:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.slow", map[string]any{"Msg": msgLabel(topo, m)})))
-		case sim.EvLate:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.late", map[string]any{"Msg": msgLabel(topo, m)})))
-		case sim.EvPreempt:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), lang.Tf("mermaid.preempt", map[string]any{"Msg": msgLabel(topo, m)})))
-		case sim.EvStoreGet:
-			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			res := lang.T("mermaid.not_found")
-			if e.Found {
-				res = recordLabel(topo, e)
+		case sim.ClassDrop:
+			why := lang.Word("svg", e.Reason.String())
+			if e.Kind != sim.EvDrop {
+				why = KindLabel(e.Kind) + ": " + why
 			}
-			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.get", map[string]any{"Key": m.Key})),
-				fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Label), id(e.Node), m.Key, res))
-		case sim.EvStorePut:
+			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), why))
+		case sim.ClassInFlight:
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), mermaidInFlight(e.Kind, msgLabel(topo, m))))
+		case sim.ClassStore:
 			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.put", map[string]any{"Key": m.Key, "Record": recordLabel(topo, e)})))
-		case sim.EvStoreDelete:
-			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
-			what := "mermaid.delete"
-			if e.Found {
-				what = "mermaid.expire"
+			switch {
+			case e.Kind == sim.EvStoreGet:
+				res := lang.T("mermaid.not_found")
+				if e.Found {
+					res = recordLabel(topo, e)
+				}
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.get", map[string]any{"Key": m.Key})),
+					fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Label), id(e.Node), m.Key, res))
+			case e.Kind == sim.EvStorePut:
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.put", map[string]any{"Key": m.Key, "Record": recordLabel(topo, e)})))
+			case e.Kind == sim.EvStoreDelete:
+				what := "mermaid.delete"
+				if e.Found {
+					what = "mermaid.expire"
+				}
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf(what, map[string]any{"Key": m.Key})))
+			default:
+				body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), KindLabel(e.Kind), m.Key))
 			}
-			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf(what, map[string]any{"Key": m.Key})))
-		case sim.EvEffect:
+		case sim.ClassEffect:
 			k := [2]int64{int64(e.Label), int64(m.Op)}
 			effects[k]++
 			note := fmt.Sprintf("Note right of %s: %s", id(e.Node), lang.Tf("mermaid.effect", map[string]any{"Sink": topo.SinkName(sim.SinkID(e.Label)), "Op": m.Op.String(), "Value": m.Value}))
@@ -164,15 +165,27 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 				continue
 			}
 			body = append(body, note)
-		case sim.EvCrash:
-			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.crash", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})))
-		case sim.EvRestart:
-			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.T("mermaid.restart")))
-		case sim.EvPause:
-			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})))
-		case sim.EvResume:
-			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.T("mermaid.resume")))
-		case sim.EvOutcome:
+		case sim.ClassStop:
+			var note string
+			switch e.Kind {
+			case sim.EvCrash:
+				note = lang.Tf("mermaid.crash", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
+			case sim.EvPause:
+				note = lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+			default:
+				note = KindLabel(e.Kind) + " " + topo.PointName(sim.PointID(e.Label))
+			}
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), note))
+		case sim.ClassStart:
+			note := KindLabel(e.Kind)
+			switch e.Kind {
+			case sim.EvRestart:
+				note = lang.T("mermaid.restart")
+			case sim.EvResume:
+				note = lang.T("mermaid.resume")
+			}
+			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), note))
+		case sim.ClassOutcome:
 			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), lang.Tf("mermaid.outcome", map[string]any{"Op": m.Op.String(), "Status": m.Status, "Value": m.Value})))
 		}
 	}
@@ -206,11 +219,27 @@ const mermaidRed = "rect rgb(254, 226, 226)"
 // mermaidDrawn reports whether WriteMermaid draws events of kind k (sends
 // show as their delivery or drop; timers are left out).
 func mermaidDrawn(k sim.EventKind) bool {
-	switch k {
-	case sim.EvSend, sim.EvTimerFire:
+	switch k.Class() {
+	case sim.ClassSend, sim.ClassTimer:
 		return false
 	}
 	return true
+}
+
+// mermaidBetween reports whether events of class c are drawn between
+// their node and its peer.
+func mermaidBetween(c sim.RenderClass) bool {
+	return c == sim.ClassDeliver || c == sim.ClassDrop || c == sim.ClassInFlight
+}
+
+// mermaidInFlight is the note over a message the network does something
+// to on its way: the kind's own sentence, or its label and the message.
+func mermaidInFlight(k sim.EventKind, msg string) string {
+	id := map[sim.EventKind]string{sim.EvDuplicate: "mermaid.duplicates", sim.EvSlow: "mermaid.slow", sim.EvLate: "mermaid.late", sim.EvPreempt: "mermaid.preempt"}[k]
+	if id == "" {
+		return KindLabel(k) + " " + msg
+	}
+	return lang.Tf(id, map[string]any{"Msg": msg})
 }
 
 // firstNode is the node of the first event, where summary notes go.

@@ -49,3 +49,53 @@ func (w *traceWords) reason(r sim.DropReason) string {
 	}
 	return DropReasonWords(r)
 }
+
+// kind is the trace's word for an event kind: the verb column. A kind the
+// words above do not name (one a build registered) is its name, looked up
+// under trace.<name> in the locale files.
+func (w *traceWords) kind(k sim.EventKind) string {
+	switch k {
+	case sim.EvSend:
+		return w.send
+	case sim.EvDeliver:
+		return w.deliver
+	case sim.EvDrop:
+		return w.drop
+	case sim.EvDuplicate:
+		return w.duplicate
+	case sim.EvSlow:
+		return w.slow
+	case sim.EvLate:
+		return w.late
+	case sim.EvPreempt:
+		return w.preempt
+	case sim.EvTimerFire:
+		return w.timer
+	case sim.EvCrash:
+		return w.crash
+	case sim.EvRestart:
+		return w.restart
+	case sim.EvPause:
+		return w.pause
+	case sim.EvResume:
+		return w.resume
+	case sim.EvStoreGet:
+		return w.get
+	case sim.EvStorePut:
+		return w.put
+	case sim.EvStoreDelete:
+		return w.deleted
+	case sim.EvEffect:
+		return w.effect
+	case sim.EvOutcome:
+		return w.out
+	}
+	return lang.Word("kind", k.String())
+}
+
+// KindLabel is an event kind's label in the current language, the word
+// the text trace's verb column gives it ("send", "slowed", "preempted";
+// the course's words in Romanian and Russian): a kind the locale files do
+// not name (one a build registered) is its name in the event-kind table,
+// translated under kind.<name> when the locale files have it.
+func KindLabel(k sim.EventKind) string { return wordsOfTrace().kind(k) }

@@ -115,6 +115,9 @@ func TestContributingChecklist(t *testing.T) {
 		if f := e.Spec().Fault; f != 0 {
 			recorded[f] = true
 		}
+		if rc := e.Class(); rc == sim.ClassNone || rc >= sim.NumRenderClasses {
+			c.missing("F2", "event kind "+e.String()+": no render class (Class in sim/trace.go's event table), so no view draws it")
+		}
 	}
 	for k := range sim.FaultKinds {
 		s := &sim.FaultKinds[k]

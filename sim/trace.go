@@ -38,11 +38,35 @@ const (
 	LabelTimer                   // a timer kind
 )
 
-// EventKindSpec describes one event kind: its name in traces and what its
-// label names.
+// RenderClass is how the views draw an event kind: every renderer (the
+// text trace, the TUI, the SVG and Mermaid diagrams) switches on the class,
+// never on the kind, and names the kind by its label, so a kind added to
+// the table renders everywhere in its class's form.
+type RenderClass uint8
+
+// The render classes.
+const (
+	ClassNone     RenderClass = iota
+	ClassSend                 // a message leaves Node for Peer
+	ClassDeliver              // a message reaches Node from Peer
+	ClassDrop                 // a message from Node to Peer is lost; Reason says why
+	ClassInFlight             // the network does something to a message from Node to Peer on its way (duplicate, slow, late, preempt)
+	ClassTimer                // a timer of Node fires
+	ClassStop                 // Node stops at crash point Label (crash, pause)
+	ClassStart                // Node runs again (restart, resume)
+	ClassStore                // Node reads, writes or deletes Msg.Key in table Label
+	ClassEffect               // Node applies an effect on sink Label
+	ClassOutcome              // a client accepts an operation's final result
+	NumRenderClasses
+)
+
+// EventKindSpec describes one event kind: its name in traces, what its
+// label names and how the views draw it.
 type EventKindSpec struct {
 	Name  string
 	Label LabelNames
+	// Class is how every view draws the kind.
+	Class RenderClass
 	// Fault is the choice kind whose fault the event records (the
 	// checker's fault counts), 0 for none.
 	Fault ChoiceKind
@@ -50,28 +74,53 @@ type EventKindSpec struct {
 
 // eventKinds is the table of event kinds, indexed by EventKind: one entry
 // per kind, pause included, so no kind's label falls through to its number.
-var eventKinds = [...]EventKindSpec{
-	EvSend:        {Name: "send"},
-	EvDeliver:     {Name: "deliver"},
-	EvDrop:        {Name: "drop"},
-	EvDuplicate:   {Name: ChoiceDuplicate.String(), Fault: ChoiceDuplicate},
-	EvSlow:        {Name: ChoiceSlow.String(), Fault: ChoiceSlow},
-	EvTimerFire:   {Name: "timer", Label: LabelTimer},
-	EvCrash:       {Name: ChoiceCrash.String(), Label: LabelPoint, Fault: ChoiceCrash},
-	EvRestart:     {Name: "restart"},
-	EvStoreGet:    {Name: "get", Label: LabelTable},
-	EvStorePut:    {Name: "put", Label: LabelTable},
-	EvStoreDelete: {Name: "delete", Label: LabelTable},
-	EvEffect:      {Name: "effect", Label: LabelSink},
-	EvOutcome:     {Name: "outcome"},
-	EvPause:       {Name: ChoicePause.String(), Label: LabelPoint, Fault: ChoicePause},
-	EvResume:      {Name: "resume"},
-	EvLate:        {Name: ChoiceLate.String(), Fault: ChoiceLate},
-	EvPreempt:     {Name: ChoicePreempt.String(), Fault: ChoicePreempt},
+var eventKinds = []EventKindSpec{
+	EvSend:        {Name: "send", Class: ClassSend},
+	EvDeliver:     {Name: "deliver", Class: ClassDeliver},
+	EvDrop:        {Name: "drop", Class: ClassDrop},
+	EvDuplicate:   {Name: ChoiceDuplicate.String(), Fault: ChoiceDuplicate, Class: ClassInFlight},
+	EvSlow:        {Name: ChoiceSlow.String(), Fault: ChoiceSlow, Class: ClassInFlight},
+	EvTimerFire:   {Name: "timer", Label: LabelTimer, Class: ClassTimer},
+	EvCrash:       {Name: ChoiceCrash.String(), Label: LabelPoint, Fault: ChoiceCrash, Class: ClassStop},
+	EvRestart:     {Name: "restart", Class: ClassStart},
+	EvStoreGet:    {Name: "get", Label: LabelTable, Class: ClassStore},
+	EvStorePut:    {Name: "put", Label: LabelTable, Class: ClassStore},
+	EvStoreDelete: {Name: "delete", Label: LabelTable, Class: ClassStore},
+	EvEffect:      {Name: "effect", Label: LabelSink, Class: ClassEffect},
+	EvOutcome:     {Name: "outcome", Class: ClassOutcome},
+	EvPause:       {Name: ChoicePause.String(), Label: LabelPoint, Fault: ChoicePause, Class: ClassStop},
+	EvResume:      {Name: "resume", Class: ClassStart},
+	EvLate:        {Name: ChoiceLate.String(), Fault: ChoiceLate, Class: ClassInFlight},
+	EvPreempt:     {Name: ChoicePreempt.String(), Fault: ChoicePreempt, Class: ClassInFlight},
 }
 
-// NumEventKinds is one past the largest event kind.
-const NumEventKinds = EventKind(len(eventKinds))
+// NumEventKinds is one past the largest event kind (RegisterEventKind
+// raises it).
+var NumEventKinds = EventKind(len(eventKinds))
+
+// RegisterEventKind adds a kind to the table and returns it: a kind a
+// build (or a test) adds renders in every view by its class and its name.
+// It must run before any world does (from an init function or TestMain);
+// a nameless, classless or already-taken name panics.
+func RegisterEventKind(spec EventKindSpec) EventKind {
+	if spec.Name == "" || spec.Class == ClassNone || spec.Class >= NumRenderClasses {
+		panic("sim: RegisterEventKind needs a name and a render class")
+	}
+	for _, s := range eventKinds {
+		if s.Name == spec.Name {
+			panic("sim: event kind " + spec.Name + " registered twice")
+		}
+	}
+	if len(eventKinds) > 255 {
+		panic("sim: too many event kinds")
+	}
+	eventKinds = append(eventKinds, spec)
+	NumEventKinds = EventKind(len(eventKinds))
+	return NumEventKinds - 1
+}
+
+// Class is the kind's render class (ClassNone for an unknown kind).
+func (k EventKind) Class() RenderClass { return k.Spec().Class }
 
 // Spec returns the kind's table entry (a zero entry for an unknown kind).
 func (k EventKind) Spec() EventKindSpec {

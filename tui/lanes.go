@@ -126,12 +126,13 @@ func advanceDown(down []rune, e *sim.Event) {
 	if int(e.Node) >= len(down) {
 		return
 	}
-	switch e.Kind {
-	case sim.EvCrash:
+	switch e.Kind.Class() {
+	case sim.ClassStop:
 		down[e.Node] = laneDown
-	case sim.EvPause:
-		down[e.Node] = lanePaused
-	case sim.EvRestart, sim.EvResume:
+		if e.Kind == sim.EvPause {
+			down[e.Node] = lanePaused
+		}
+	case sim.ClassStart:
 		down[e.Node] = laneUp
 	}
 }
@@ -220,20 +221,23 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 	}
 	node := g.col(e.Node)
 	hasPeer := e.Peer != sim.NoNode && g.has(e.Peer) && g.has(e.Node)
-	switch e.Kind {
-	case sim.EvSend:
+	switch e.Kind.Class() {
+	case sim.ClassSend:
 		if hasPeer {
 			arrow(node, g.col(e.Peer), '─', '●', '▷', 1)
 		}
-	case sim.EvDuplicate:
-		if hasPeer {
-			arrow(node, g.col(e.Peer), '═', '●', '▷', 1)
+	case sim.ClassInFlight:
+		line := '┈'
+		if e.Kind == sim.EvDuplicate {
+			line = '═'
 		}
-	case sim.EvSlow, sim.EvLate:
-		if hasPeer {
-			arrow(node, g.col(e.Peer), '┈', '●', '▷', 1)
+		switch {
+		case hasPeer && e.Peer != e.Node:
+			arrow(node, g.col(e.Peer), line, '●', '▷', 1)
+		case e.Peer == e.Node: // held back on its own node (a preemption)
+			set(node, '●')
 		}
-	case sim.EvDeliver:
+	case sim.ClassDeliver:
 		if hasPeer {
 			// from the sender's lane (exclusive) to the receiver: ───▶◆
 			peer := g.col(e.Peer)
@@ -251,7 +255,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 			}
 			set(node, '◆')
 		}
-	case sim.EvDrop:
+	case sim.ClassDrop:
 		if hasPeer {
 			to := g.col(e.Peer)
 			mid := (node + to) / 2
@@ -264,21 +268,25 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 			}
 			set(mid, '✕')
 		}
-	case sim.EvTimerFire:
+	case sim.ClassTimer:
 		set(node, '○')
-	case sim.EvCrash:
-		set(node, '╳')
-	case sim.EvRestart:
-		set(node, '↺')
-	case sim.EvPause:
-		set(node, '⏸')
-	case sim.EvResume:
-		set(node, '▶')
-	case sim.EvEffect:
+	case sim.ClassStop:
+		if e.Kind == sim.EvPause {
+			set(node, '⏸')
+		} else {
+			set(node, '╳')
+		}
+	case sim.ClassStart:
+		if e.Kind == sim.EvResume {
+			set(node, '▶')
+		} else {
+			set(node, '↺')
+		}
+	case sim.ClassEffect:
 		set(node, '★')
-	case sim.EvOutcome:
+	case sim.ClassOutcome:
 		set(node, '✓')
-	case sim.EvStoreGet, sim.EvStorePut, sim.EvStoreDelete:
+	case sim.ClassStore:
 		set(node, '·')
 	}
 	st := eventStyle(e.Kind)

@@ -53,18 +53,18 @@ func statusStyle(s sim.Status) lipgloss.Style {
 
 // eventStyle colours a timeline line or a lane mark by what happened.
 func eventStyle(k sim.EventKind) lipgloss.Style {
-	switch k {
-	case sim.EvDrop, sim.EvCrash, sim.EvPause:
+	switch k.Class() {
+	case sim.ClassDrop, sim.ClassStop:
 		return styleBad
-	case sim.EvEffect:
+	case sim.ClassEffect:
 		return styleWarn.Bold(true)
-	case sim.EvDuplicate, sim.EvSlow, sim.EvLate:
+	case sim.ClassInFlight:
 		return styleMagenta
-	case sim.EvRestart, sim.EvResume:
+	case sim.ClassStart:
 		return styleAccent
-	case sim.EvOutcome:
+	case sim.ClassOutcome:
 		return styleGood
-	case sim.EvStoreGet, sim.EvStorePut, sim.EvStoreDelete, sim.EvTimerFire:
+	case sim.ClassStore, sim.ClassTimer:
 		return styleDim
 	}
 	return lipgloss.NewStyle()

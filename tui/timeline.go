@@ -83,8 +83,8 @@ func nextMatching(events []sim.Event, from, dir int, pred func(*sim.Event) bool)
 
 // notable is what n/N jump between: faults, crashes, restarts and effects.
 func notable(e *sim.Event) bool {
-	switch e.Kind {
-	case sim.EvDrop, sim.EvDuplicate, sim.EvSlow, sim.EvLate, sim.EvCrash, sim.EvRestart, sim.EvPause, sim.EvResume, sim.EvEffect:
+	switch e.Kind.Class() {
+	case sim.ClassDrop, sim.ClassInFlight, sim.ClassStop, sim.ClassStart, sim.ClassEffect:
 		return true
 	}
 	return false

@@ -251,7 +251,7 @@ func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
 	for _, e := range run.Trace.Events {
 		switch {
 		case e.Msg.Op == op:
-		case e.Kind == sim.EvCrash || e.Kind == sim.EvRestart || e.Kind == sim.EvPause || e.Kind == sim.EvResume:
+		case e.Kind.Class() == sim.ClassStop || e.Kind.Class() == sim.ClassStart:
 		default:
 			continue
 		}

@@ -270,20 +270,20 @@ func prepareDiagram(p *Panel) *svgDiagram {
 				d.lanes = int(n) + 1
 			}
 		}
-		switch e.Kind {
-		case sim.EvSend:
+		switch c := e.Kind.Class(); c {
+		case sim.ClassSend:
 			d.msgs[e.Msg.ID] = &svgMsg{send: i}
-		case sim.EvDeliver, sim.EvDrop, sim.EvSlow, sim.EvLate:
+		case sim.ClassDeliver, sim.ClassDrop, sim.ClassInFlight:
 			m := d.msgs[e.Msg.ID]
 			if m == nil {
 				continue
 			}
-			switch e.Kind {
-			case sim.EvDeliver:
+			switch {
+			case c == sim.ClassDeliver:
 				m.deliveries = append(m.deliveries, i)
-			case sim.EvDrop:
+			case c == sim.ClassDrop:
 				m.drops = append(m.drops, i)
-			default:
+			case e.Kind == sim.EvSlow || e.Kind == sim.EvLate:
 				m.slow = true
 			}
 		}
@@ -327,10 +327,12 @@ func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
 // loss at the send, a duplicate or a slow mark take none.
 func (d *svgDiagram) slotNode(i int) (sim.NodeID, bool) {
 	e := &d.events[i]
-	switch e.Kind {
-	case sim.EvDuplicate, sim.EvSlow, sim.EvLate:
-		return 0, false
-	case sim.EvDrop:
+	switch e.Kind.Class() {
+	case sim.ClassInFlight:
+		if svgOnArrow(e.Kind) {
+			return 0, false
+		}
+	case sim.ClassDrop:
 		if m := d.msgs[e.Msg.ID]; m != nil && d.events[m.send].At == e.At {
 			return 0, false
 		}
@@ -581,7 +583,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	var lines, labels, marks strings.Builder // back to front
 	for i := range d.events {
 		e := &d.events[i]
-		if e.Kind != sim.EvSend {
+		if e.Kind.Class() != sim.ClassSend {
 			continue
 		}
 		m := d.msgs[e.Msg.ID]
@@ -627,7 +629,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 					line, col, why = color, svgRed, lang.Word("svg", drop.Reason.String())
 				}
 				x1, y1 := xr-dir*30, d.y[di]
-				word := d.dropLabel(x1, y1, -dir, why, col)
+				word := d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
 				d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
 				d.cross(&marks, x1, y1, col)
 				marks.WriteString(word)
@@ -647,7 +649,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if drop.Reason == sim.DropDown {
 				line, col = svgDownGrey, svgDownGrey
 			}
-			word := d.dropLabel(x1, y1, 0, why, col)
+			word := d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
 			d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
 			d.cross(&marks, x1, y1, col)
 			marks.WriteString(word)
@@ -660,6 +662,15 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	b.WriteString(lines.String())
 	b.WriteString(labels.String())
 	b.WriteString(marks.String())
+}
+
+// dropWhy is the word under a dropped message's cross: why, after the
+// kind's label for a drop-class kind other than the plain drop.
+func dropWhy(e *sim.Event, why string) string {
+	if e.Kind == sim.EvDrop {
+		return why
+	}
+	return report.KindLabel(e.Kind) + ": " + why
 }
 
 // cross draws the ✕ where a dropped message ends.
@@ -850,8 +861,8 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		}
 		x, y := d.nodeX(e.Node), d.y[i]
 		m := &e.Msg
-		switch e.Kind {
-		case sim.EvTimerFire:
+		switch e.Kind.Class() {
+		case sim.ClassTimer:
 			element(b, "circle", "cx", svgNum(x), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 			fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\"/>\n",
 				svgNum(x), svgNum(y-3.2), svgNum(y), svgNum(x+2.6), svgMuted)
@@ -863,7 +874,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += " #" + strconv.Itoa(int(m.Attempt))
 			}
 			d.markLabel(b, x+10, y+3.5, t, svgMuted, "", 9)
-		case sim.EvStoreGet, sim.EvStorePut, sim.EvStoreDelete:
+		case sim.ClassStore:
 			table := d.topo.TableName(e.Node, sim.TableID(e.Label)) + "[" + strconv.FormatInt(m.Key, 10) + "]"
 			var t, fill string
 			switch e.Kind {
@@ -876,19 +887,22 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			case sim.EvStorePut:
 				fill = svgStore
 				t = lang.Tf("svg.put", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Label, e.Rec.State)})
-			default:
+			case sim.EvStoreDelete:
 				fill = "#e5e7eb"
 				t = lang.Tf("svg.delete", map[string]any{"Table": table})
 				if e.Found {
 					t = lang.Tf("svg.expire", map[string]any{"Table": table})
 				}
+			default:
+				fill = "#ffffff"
+				t = report.KindLabel(e.Kind) + " " + table
 			}
 			element(b, "rect", "x", svgNum(x+6), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
 			if e.Kind == sim.EvStoreDelete {
 				fmt.Fprintf(b, "<path d=\"M%s %sL%s %s\" stroke=\"%s\" stroke-width=\"1.3\"/>\n", svgNum(x+6), svgNum(y+4), svgNum(x+14), svgNum(y-4), svgStore)
 			}
 			d.markLabel(b, x+18, y+3.5, t, svgStore, "", 9.5)
-		case sim.EvEffect:
+		case sim.ClassEffect:
 			k := [2]int64{int64(e.Label), int64(m.Op)}
 			effects[k]++
 			n := effects[k]
@@ -906,7 +920,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
 				svgStar(x, y, 9, 4), fill, stroke)
 			d.markLabel(b, x+16, y+4, t, ink, "bold", 11)
-		case sim.EvOutcome:
+		case sim.ClassOutcome:
 			fmt.Fprintf(b, "<path d=\"M%s %sL%s %sL%s %s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n",
 				svgNum(x-5), svgNum(y), svgNum(x-1.5), svgNum(y+4), svgNum(x+6), svgNum(y-5), svgGreen)
 			t := lang.Tf("svg.done", map[string]any{"Op": m.Op.String()})
@@ -917,34 +931,55 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += lang.Tf("svg.value", map[string]any{"Value": strconv.FormatInt(v, 10)})
 			}
 			d.markLabel(b, x+12, y+4, t, svgGreen, "bold", 10)
-		case sim.EvCrash:
+		case sim.ClassStop:
+			ink := svgRed
+			t := report.KindLabel(e.Kind) + " " + d.topo.PointName(sim.PointID(e.Label))
+			switch e.Kind {
+			case sim.EvCrash:
+				t = lang.Tf("svg.crash", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label))})
+			case sim.EvPause:
+				ink = svgPauseInk
+				t = lang.Tf("svg.pause", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+			}
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
-				svgNum(x-10), svgNum(y), svgNum(x+10), svgRed)
-			t := lang.Tf("svg.crash", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label))})
+				svgNum(x-10), svgNum(y), svgNum(x+10), ink)
 			if m.Op != 0 {
 				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
 			}
-			d.markLabel(b, x+14, y+4, t, svgRed, "bold", 10)
-		case sim.EvRestart:
-			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
-				svgNum(x-10), svgNum(y), svgNum(x+10), svgGreen)
-			d.markLabel(b, x+14, y+4, lang.T("svg.restart"), svgGreen, "bold", 10)
-		case sim.EvPause:
-			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
-				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
-			t := lang.Tf("svg.pause", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
-			if m.Op != 0 {
-				t += " (" + m.Op.String() + " #" + strconv.Itoa(int(m.Attempt)) + ")"
+			d.markLabel(b, x+14, y+4, t, ink, "bold", 10)
+		case sim.ClassStart:
+			ink, t := svgGreen, report.KindLabel(e.Kind)
+			switch e.Kind {
+			case sim.EvRestart:
+				t = lang.T("svg.restart")
+			case sim.EvResume:
+				ink, t = svgPauseInk, lang.T("svg.resume")
 			}
-			d.markLabel(b, x+14, y+4, t, svgPauseInk, "bold", 10)
-		case sim.EvResume:
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
-				svgNum(x-10), svgNum(y), svgNum(x+10), svgPauseInk)
-			d.markLabel(b, x+14, y+4, lang.T("svg.resume"), svgPauseInk, "bold", 10)
-		case sim.EvDuplicate:
-			// The second delivery's arrow says "(dup)".
+				svgNum(x-10), svgNum(y), svgNum(x+10), ink)
+			d.markLabel(b, x+14, y+4, t, ink, "bold", 10)
+		case sim.ClassInFlight:
+			// A duplicate, a slow or a late message is marked on its
+			// arrow ("(dup)", "(slow)"); any other kind (a preemption)
+			// is a mark on its node's lane: its label, the peer and the
+			// message.
+			if svgOnArrow(e.Kind) {
+				continue
+			}
+			element(b, "circle", "cx", svgNum(x), "cy", svgNum(y), "r", "4", "fill", "#ffffff", "stroke", svgPauseInk, "stroke-width", "1.3")
+			t := report.KindLabel(e.Kind) + " → " + d.topo.NodeName(e.Peer) + " " + d.topo.MessageName(m.Kind)
+			if m.Op != 0 {
+				t += " " + m.Op.String()
+			}
+			d.markLabel(b, x+10, y+3.5, t, svgPauseInk, "", 9)
 		}
 	}
+}
+
+// svgOnArrow reports whether events of kind k are drawn on their
+// message's arrow rather than as a mark of their own.
+func svgOnArrow(k sim.EventKind) bool {
+	return k == sim.EvDuplicate || k == sim.EvSlow || k == sim.EvLate
 }
 
 // svgStar is the path of a five-pointed star centred on (x,y).

@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/svg"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// extraKinds are event kinds this test build registers, one in each
+// render class a fault leaves (a lost, a meddled-with message, a node
+// stopping and starting) and a store kind: the views know them only by
+// their class and their name in the event-kind table.
+var extraKinds = []sim.EventKind{
+	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-vanish", Class: sim.ClassDrop}),
+	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-reorder", Class: sim.ClassInFlight}),
+	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-freeze", Label: sim.LabelPoint, Class: sim.ClassStop}),
+	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-thaw", Class: sim.ClassStart}),
+	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-scan", Label: sim.LabelTable, Class: sim.ClassStore}),
+}
+
+// TestExtraEventKindInEveryView appends one event of each extra kind to
+// double-billing's trace and checks that the text timeline (the trace),
+// the TUI's timeline and lanes, the SVG and the Mermaid diagrams each show
+// it with its label, in English and in a translated language: a new kind
+// never renders as a bare word nor goes missing from a view.
+func TestExtraEventKindInEveryView(t *testing.T) {
+	sc, err := scenarios.Lookup("double-billing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := &sim.Trace{}
+	w, err := sim.NewWorld(cfg, sim.NewScripted(nil, nil), trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run()
+	events := trace.Events
+	var send sim.Event
+	for _, e := range events {
+		if e.Kind == sim.EvSend {
+			send = e
+			break
+		}
+	}
+	service, _ := cfg.Topology.NodeByName("service")
+	last := events[len(events)-1].At
+	for k, kind := range extraKinds {
+		e := send
+		e.Kind, e.At, e.Seq, e.Reason = kind, last+sim.Time(k+1), uint32(len(events)), sim.DropLoss
+		if c := kind.Class(); c == sim.ClassStop || c == sim.ClassStart || c == sim.ClassStore {
+			e.Node, e.Peer, e.Label = service, sim.NoNode, 0
+		}
+		events = append(events, e)
+	}
+	first := len(trace.Events)
+
+	defer lang.Set(lang.Current())
+	for _, l := range []lang.Lang{lang.English, lang.Romanian} {
+		lang.Set(l)
+		var text, mermaid, diagram bytes.Buffer
+		if err := report.WriteTimeline(&text, cfg.Topology, events); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WriteMermaid(&mermaid, cfg.Topology, events); err != nil {
+			t.Fatal(err)
+		}
+		if err := svg.WriteTrace(&diagram, cfg.Topology, events, "extra kinds"); err != nil {
+			t.Fatal(err)
+		}
+		r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(sc.Outcome), events: events, outcome: &sim.Outcome{}}
+		r.index()
+		timeline := timeline{cursor: 0}.view(&r, nil, 200, len(events))
+		for k, kind := range extraKinds {
+			label := kind.String()
+			i := first + k
+			views := map[string]string{
+				"text":       text.String(),
+				"trace line": report.Describe(cfg.Topology, &events[i]),
+				"event text": report.EventWords(cfg.Topology, &events[i], "pay op-1", 0),
+				"tui":        timeline,
+				"tui lanes":  lanesView(&r, i, 200, 3),
+				"svg":        diagram.String(),
+				"mermaid":    mermaid.String(),
+			}
+			for _, view := range []string{"text", "trace line", "event text", "tui", "tui lanes", "svg", "mermaid"} {
+				if !strings.Contains(views[view], label) {
+					t.Errorf("%s: the %s view lacks the %s kind's label", l, view, label)
+				}
+			}
+			if words := report.EventWords(cfg.Topology, &events[i], "pay op-1", 0); strings.TrimSpace(words) == label {
+				t.Errorf("%s: %s renders as the bare word %q", l, label, words)
+			}
+		}
+	}
+}
