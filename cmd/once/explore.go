@@ -15,9 +15,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -77,7 +78,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 				context.AfterFunc(ctx, stop) // a second Ctrl-C ends the process as usual
 				o.interrupt = ctx.Done()
 			}
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && explore.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			o.canon = canonicalArgs(cmd, args)
@@ -148,11 +149,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 			return usageErr("--%s 0: want at least 1 (leave it out for the default, %d)", b.name, b.def)
 		}
 	}
-	maxMemory, err := parseBytes(o.maxMemory)
+	maxMemory, err := explore.ParseBytes(o.maxMemory)
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
-	if budget, capped := memoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
+	replay := explore.Replay{Save: o.save, Property: o.property, MaxDepth: o.maxDepth, MaxStates: o.maxStates}
+	if o.changed != nil && o.changed("max-memory") {
+		replay.MaxMemory = maxMemory
+	}
+	if budget, capped := explore.MemoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
 		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", sim.FormatBytes(maxMemory), sim.FormatBytes(budget))
 		maxMemory = budget
 	} else if capped {
@@ -185,20 +190,22 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		set.Params[k] = v
 	}
-	if err := o.onlyKindsThatBranch(sc, &set, &kinds); err != nil {
-		return err
+	ks := explore.Kinds{Faults: o.faults, MaxPreemptions: o.maxPreemptions, Changed: o.changed}
+	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
+		return usageErr("%v", err)
 	}
+	o.faults, o.maxPreemptions = ks.Faults, ks.MaxPreemptions
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 
-	line := newProgressLine(o.progress)
+	line := explore.NewProgressLine(o.progress)
 	start := time.Now()
 	opt := sim.ExploreOptions{
 		MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
-		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
+		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	}
 	if o.batch.sharded {
 		opt.Shard = &sim.ExploreShard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
@@ -210,11 +217,11 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
 	} else {
-		restore := limitHeap(maxMemory)
+		restore := explore.LimitHeap(maxMemory)
 		res, err = sim.Explore(cfg, opt)
 		restore()
 	}
-	line.end() // before any other output, interrupted or not
+	line.End() // before any other output, interrupted or not
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
@@ -224,7 +231,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	elapsed := time.Since(start)
 	doc := report.ExploreDoc{
 		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ChecksText: report.CheckedPropertyText(o.property, sem), ParamsSet: sortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
+		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ChecksText: report.CheckedPropertyText(o.property, sem), ParamsSet: runs.SortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
 		MemoryBytes: res.Memory,
 	}
@@ -237,7 +244,8 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
 	}
 	if !res.Holds {
-		cex, err := minimalCounterexample(cfg, promise, sc, set, res, opt, o, stderr)
+		replay.Faults, replay.MaxPreemptions = o.faults, o.maxPreemptions
+		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)
 		if err != nil {
 			return err
 		}
@@ -268,110 +276,6 @@ func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
 	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
-// counterexample renders the run of a shrunk plan (found: the faults on
-// the path the search found) as the report's counterexample; maxFaults is
-// the budget of the search that found it, for the replay line.
-func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, found, plan []sim.Fault, maxFaults int, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
-	trace := &sim.Trace{}
-	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
-	if err != nil {
-		return nil, err
-	}
-	_, why := end.JudgeReason(promise)
-	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
-		StepsText: report.LocalSteps(cfg.Topology, trace.Events),
-		Digest:    report.DigestString(end.Digest()), FoundFaults: len(found),
-		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
-	}
-	if cex.Steps == nil {
-		cex.Steps = []string{}
-	}
-	for _, f := range plan {
-		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
-	}
-	if o.save != "" {
-		p := &scenarios.Plan{Scenario: sc.Name, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
-		if !fromCatalog(sc) {
-			ref, hash, err := plans.FileRef(sc.File, o.save)
-			if err != nil {
-				return nil, usageErr("--save %s: %v", o.save, err)
-			}
-			p.File, p.FileHash = ref, hash
-		}
-		if err := writePlanFile(o.save, p, cfg.Topology, plan); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "saved counterexample plan %s\n", o.save)
-		cex.Replay = "once replay " + o.save
-	} else {
-		var b strings.Builder
-		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, maxFaults, o.faults, o.property)
-		for _, kv := range sortedSets(set.Params) {
-			fmt.Fprintf(&b, " --set %s", kv)
-		}
-		if o.maxPreemptions > 0 {
-			fmt.Fprintf(&b, " --max-preemptions %d", o.maxPreemptions)
-		}
-		if o.maxDepth > 0 {
-			fmt.Fprintf(&b, " --max-depth %d", o.maxDepth)
-		}
-		if o.maxStates > 0 {
-			fmt.Fprintf(&b, " --max-states %d", o.maxStates)
-		}
-		if o.changed != nil && o.changed("max-memory") {
-			// The memory budget can cut the search before it reaches this
-			// counterexample: the search line must be the same search.
-			if m, err := parseBytes(o.maxMemory); err == nil {
-				fmt.Fprintf(&b, " --max-memory %s", sim.FormatBytes(m))
-			}
-		}
-		b.WriteString(" --save cex.plan && once replay cex.plan")
-		cex.Replay = b.String()
-	}
-	return cex, nil
-}
-
-// writePlanFile writes a plan atomically (0644).
-func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []sim.Fault) error {
-	if err := plans.Save([]string{dst}, []*scenarios.Plan{p}, []*sim.Topology{topo}, [][]sim.Fault{faults}); err != nil {
-		return usageErr("--save %v", err)
-	}
-	return nil
-}
-
-// progressLine redraws one line of progress on a terminal while a search
-// runs, and ends it — cleared, the cursor back at column 0 — before
-// anything else is printed, also when the search was interrupted.
-type progressLine struct {
-	w     io.Writer // nil: no progress line
-	start time.Time
-	drawn bool
-}
-
-func newProgressLine(w io.Writer) *progressLine {
-	return &progressLine{w: w, start: time.Now()}
-}
-
-// draw redraws the line with the search's statistics so far.
-func (p *progressLine) draw(s sim.ExploreStats) {
-	if p.w == nil {
-		return
-	}
-	rate := float64(s.States) / max(time.Since(p.start).Seconds(), 1e-9)
-	fmt.Fprintf(p.w, "\r\033[Kexploring: %d states · %d schedules · depth %d · %s held · %.0f states/s",
-		s.States, s.Schedules, s.MaxDepth, humanBytes(s.Memory), rate)
-	p.drawn = true
-}
-
-// end clears the line if one was drawn.
-func (p *progressLine) end() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
 // applyScenarioDefaults fills every flag the user did not set from the
 // scenario's explore defaults.
 func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
@@ -398,15 +302,4 @@ func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
 		o.property = d.Property
 	}
 
-}
-
-// isTerminal reports whether w is a terminal: progress lines are drawn
-// there and nowhere else, so piped output stays clean.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
@@ -61,7 +62,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			stop := interruptKillsLabNodes()
 			defer stop()
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && explore.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			err := runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())

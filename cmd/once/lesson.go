@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/report/lessonview"
 	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/tui/lesson"
@@ -106,7 +107,7 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	if o.force || o.slides {
 		return usageErr("--force and --slides: only with --out DIR")
 	}
-	if o.plain || !isTerminal(out) {
+	if o.plain || !explore.IsTerminal(out) {
 		return runPlainLesson(c, steps, o.result, in, out)
 	}
 	if o.result != "" {

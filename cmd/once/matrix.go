@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios/batch"
@@ -135,7 +136,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 // terminal and erases it when done, or nil when stderr is not a terminal
 // (piped output stays clean).
 func progressBar(stderr io.Writer, what string) func(done, total int) {
-	if !isTerminal(stderr) {
+	if !explore.IsTerminal(stderr) {
 		return nil
 	}
 	start := time.Now()
