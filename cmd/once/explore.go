@@ -12,13 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/explore"
-	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
 
@@ -46,9 +44,9 @@ type exploreOptions struct {
 	progress      io.Writer
 	progressEvery int
 	scenarioFlag
-	batch  batchFlags     // --out and --shard
-	canon  []string       // the arguments that decide the result (for shards)
-	merged *exploreMerged // set by merge: the shards' result replaces the search
+	batch  batchFlags           // --out and --shard
+	canon  []string             // the arguments that decide the result (for shards)
+	merged *shard.ExploreMerged // set by merge: the shards' result replaces the search
 }
 
 func newExploreCmd() *cobra.Command { return exploreCommand(&exploreOptions{}) }
@@ -199,7 +197,6 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 
 	line := explore.NewProgressLine(o.progress)
 	start := time.Now()
@@ -226,23 +223,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("explore: %w", err)
 	}
 	if o.batch.sharded {
-		return writeExploreShard(stdout, o, res)
+		return explore.WriteShard(stdout, shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count}, res)
 	}
 	elapsed := time.Since(start)
-	doc := report.ExploreDoc{
-		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ChecksText: report.CheckedPropertyText(o.property, sem), ParamsSet: runs.SortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
-		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
-		MemoryBytes: res.Memory,
-	}
-	if doc.Params == nil {
-		doc.Params = []string{}
-	}
+	search := explore.Search{Scenario: sc, Settings: set, Property: o.property, MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Kinds: kinds}
+	var took *time.Duration
 	if o.timing {
-		ms := float64(elapsed.Microseconds()) / 1000
-		rate := float64(res.States) / max(elapsed.Seconds(), 1e-9)
-		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
+		took = &elapsed
 	}
+	doc := search.Doc(res, took)
 	if !res.Holds {
 		replay.Faults, replay.MaxPreemptions = o.faults, o.maxPreemptions
 		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)
@@ -251,29 +240,18 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		doc.Counterexample = cex
 	}
-	switch {
-	case o.merged != nil:
-		if err := writeMergedExplore(stdout, o.format, doc, o.merged.Shards); err != nil {
-			return err
-		}
-	case o.format == "json":
-		if err := report.WriteJSON(stdout, doc); err != nil {
-			return err
-		}
-	default:
-		if err := writeExploreText(stdout, doc); err != nil {
-			return err
-		}
+	if o.merged != nil {
+		err = explore.WriteMerged(stdout, o.format, doc, o.merged.Shards)
+	} else {
+		err = explore.Write(stdout, o.format, doc)
+	}
+	if err != nil {
+		return err
 	}
 	if o.check && (!res.Holds || !res.Complete) {
 		return errViolation
 	}
 	return nil
-}
-
-// writeExploreText writes the human report, styled as the terminal allows.
-func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
-	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
 // applyScenarioDefaults fills every flag the user did not set from the
