@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/oncesim/once/sim"
@@ -40,15 +39,4 @@ func (p *ProgressLine) End() {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.drawn = false
 	}
-}
-
-// IsTerminal reports whether w is a terminal: progress lines are drawn
-// there and nowhere else, so piped output stays clean.
-func IsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

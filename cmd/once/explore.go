@@ -8,35 +8,30 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/explore"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
 
 type exploreOptions struct {
-	semantics      string
-	ops            int
-	maxFaults      int
-	maxPreemptions int
-	faults         string
-	sets           []string
-	maxDepth       int
-	maxStates      int
-	maxMemory      string
-	workers        int
-	format         string
-	save           string
-	timing         bool
-	check          bool
-	property       string
-	changed        func(string) bool
+	explore.Bounds
+	sets      []string
+	maxDepth  int
+	maxStates int
+	maxMemory string
+	workers   int
+	format    string
+	save      string
+	timing    bool
+	check     bool
+	changed   func(string) bool
 	// interrupt, when closed, stops the search (Ctrl-C): it ends as
 	// INCOMPLETE with its statistics and the progress line is ended.
 	interrupt <-chan struct{}
@@ -76,7 +71,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 				context.AfterFunc(ctx, stop) // a second Ctrl-C ends the process as usual
 				o.interrupt = ctx.Done()
 			}
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && explore.IsTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			o.canon = canonicalArgs(cmd, args)
@@ -88,11 +83,11 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	o.changed = fl.Changed
 	// Flags whose default comes from the scenario are registered with an
 	// empty default, so the help prints no default but the scenario's.
-	fl.StringVar(&o.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
-	fl.IntVar(&o.ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
-	fl.IntVar(&o.maxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
-	fl.IntVar(&o.maxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
-	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
+	fl.StringVar(&o.Semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
+	fl.IntVar(&o.Ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
+	fl.IntVar(&o.MaxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
+	fl.IntVar(&o.MaxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.StringVar(&o.Faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
 	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
@@ -103,7 +98,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
 	o.batch.registerExplore(fl)
-	fl.StringVar(&o.property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
+	fl.StringVar(&o.Property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
 }
 
@@ -121,19 +116,19 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	o.applyScenarioDefaults(sc)
-	sem, err := sim.ParseSemantics(o.semantics)
+	o.Defaults(sc, o.changed)
+	sem, err := sim.ParseSemantics(o.Semantics)
 	if err != nil {
 		return usageErr("--semantics: %v", err)
 	}
-	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
-		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	if o.MaxFaults < 0 || o.MaxFaults > sim.MaxExploreFaults {
+		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.MaxFaults, sim.MaxExploreFaults)
 	}
 	if o.workers < 1 {
 		return usageErr("--workers %d: want at least 1", o.workers)
 	}
-	if o.maxPreemptions < 0 || o.maxPreemptions > sim.MaxExplorePreemptions {
-		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.maxPreemptions, sim.MaxExplorePreemptions)
+	if o.MaxPreemptions < 0 || o.MaxPreemptions > sim.MaxExplorePreemptions {
+		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.MaxPreemptions, sim.MaxExplorePreemptions)
 	}
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
@@ -151,7 +146,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
-	replay := explore.Replay{Save: o.save, Property: o.property, MaxDepth: o.maxDepth, MaxStates: o.maxStates}
+	replay := explore.Replay{Save: o.save, Property: o.Property, MaxDepth: o.maxDepth, MaxStates: o.maxStates}
 	if o.changed != nil && o.changed("max-memory") {
 		replay.MaxMemory = maxMemory
 	}
@@ -162,15 +157,15 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		maxMemory = budget // the default, capped silently: the cut names it
 	}
 	var promise sim.Promise
-	switch o.property {
+	switch o.Property {
 	case "exactly-once":
 		promise = sim.ExactlyOne
 	case "promise":
 		promise = sem.Promise()
 	default:
-		return usageErr("--property %q: want exactly-once or promise", o.property)
+		return usageErr("--property %q: want exactly-once or promise", o.Property)
 	}
-	faults, kinds, err := sc.ExploreFaults(o.faults)
+	faults, kinds, err := sc.ExploreFaults(o.Faults)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -178,9 +173,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		// An empty list would prove a property of the fault-free run only
 		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
 		// for that).
-		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.faults, strings.Join(sim.FaultKindNames(), ", "))
+		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.Faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
-	set := scenarios.Settings{Semantics: sem, Ops: o.ops, Faults: faults, Params: map[string]string{}}
+	set := scenarios.Settings{Semantics: sem, Ops: o.Ops, Faults: faults, Params: map[string]string{}}
 	for _, s := range o.sets {
 		k, v, err := scenarios.ParseSet(s)
 		if err != nil {
@@ -188,11 +183,11 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		set.Params[k] = v
 	}
-	ks := explore.Kinds{Faults: o.faults, MaxPreemptions: o.maxPreemptions, Changed: o.changed}
+	ks := explore.Kinds{Faults: o.Faults, MaxPreemptions: o.MaxPreemptions, Changed: o.changed}
 	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
 		return usageErr("%v", err)
 	}
-	o.faults, o.maxPreemptions = ks.Faults, ks.MaxPreemptions
+	o.Faults, o.MaxPreemptions = ks.Faults, ks.MaxPreemptions
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
@@ -201,7 +196,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	line := explore.NewProgressLine(o.progress)
 	start := time.Now()
 	opt := sim.ExploreOptions{
-		MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
+		MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
 		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	}
 	if o.batch.sharded {
@@ -210,7 +205,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	var res *sim.ExploreResult
 	if o.merged != nil {
 		res, o.timing = o.merged.Result, false // no search ran here: no time to report
-		if err := o.merged.CheckCounterexample(cfg, promise, o.maxFaults); err != nil {
+		if err := o.merged.CheckCounterexample(cfg, promise, o.MaxFaults); err != nil {
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
 	} else {
@@ -226,14 +221,14 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return explore.WriteShard(stdout, shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count}, res)
 	}
 	elapsed := time.Since(start)
-	search := explore.Search{Scenario: sc, Settings: set, Property: o.property, MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Kinds: kinds}
+	search := explore.Search{Scenario: sc, Settings: set, Property: o.Property, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Kinds: kinds}
 	var took *time.Duration
 	if o.timing {
 		took = &elapsed
 	}
 	doc := search.Doc(res, took)
 	if !res.Holds {
-		replay.Faults, replay.MaxPreemptions = o.faults, o.maxPreemptions
+		replay.Faults, replay.MaxPreemptions = o.Faults, o.MaxPreemptions
 		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)
 		if err != nil {
 			return err
@@ -252,32 +247,4 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return errViolation
 	}
 	return nil
-}
-
-// applyScenarioDefaults fills every flag the user did not set from the
-// scenario's explore defaults.
-func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
-	changed := func(name string) bool { return o.changed != nil && o.changed(name) }
-	d := sc.ExploreDefaults
-	if !changed("semantics") && len(sc.Semantics) > 0 {
-		// The strongest semantics the scenario supports: the one whose
-		// promise is worth proving (idem, or txn for Kafka and Flink).
-		o.semantics = slices.Max(sc.Semantics).Alias()
-	}
-	if !changed("ops") {
-		o.ops = d.Ops
-	}
-	if !changed("max-faults") {
-		o.maxFaults = d.MaxFaults
-	}
-	if !changed("max-preemptions") {
-		o.maxPreemptions = d.MaxPreemptions
-	}
-	if !changed("faults") {
-		o.faults = d.Faults
-	}
-	if !changed("property") {
-		o.property = d.Property
-	}
-
 }

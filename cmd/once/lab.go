@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/explore"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
@@ -60,7 +60,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			stop := lab.KillOnInterrupt()
 			defer stop()
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && explore.IsTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			err := runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())

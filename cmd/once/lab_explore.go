@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
@@ -57,21 +55,10 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
 		return usageErr("%v", err)
 	}
-	start := time.Now()
-	drawn := false
-	progress := func(s lab.ExploreStats) {
-		if o.progress == nil {
-			return
-		}
-		fmt.Fprintf(o.progress, "\r\033[Kexploring: %d schedules · now those with %d fault(s) · %d node steps · %.0f schedules/s",
-			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
-		drawn = true
-	}
+	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
 	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Progress: progress, Judge: &judge})
-	if drawn {
-		fmt.Fprint(o.progress, "\r\033[K")
-	}
+	end()
 	if err != nil {
 		return labError(err)
 	}

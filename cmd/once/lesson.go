@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/explore"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report/lessonview"
 	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/tui/lesson"
@@ -106,7 +106,7 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	if o.force || o.slides {
 		return usageErr("--force and --slides: only with --out DIR")
 	}
-	if o.plain || !explore.IsTerminal(out) {
+	if o.plain || !progress.IsTerminal(out) {
 		return runPlainLesson(c, steps, o.result, in, out)
 	}
 	if o.result != "" {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/explore"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/tui"
@@ -61,7 +61,7 @@ first run instead.`,
 				return err
 			}
 			in, out := cmd.InOrStdin(), cmd.OutOrStdout()
-			if w, ok := in.(io.Writer); !ok || !explore.IsTerminal(w) || !explore.IsTerminal(out) {
+			if w, ok := in.(io.Writer); !ok || !progress.IsTerminal(w) || !progress.IsTerminal(out) {
 				return usageErr("tui needs a terminal on stdin and stdout; without one, try: once run %s --format trace, or once lesson --plain", tuiExample(args, o.file))
 			}
 			return tui.Run(opts, in, out)

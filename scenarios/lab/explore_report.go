@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -79,4 +80,27 @@ func (l *Lab) WriteExplore(w io.Writer, r ExploreReport, res *ExploreResult) err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ProgressLine returns the progress callback of a search, redrawing one
+// line on w, and the function that ends the line (cleared, the cursor
+// back at column 0) if one was drawn. A nil w draws nothing.
+func ProgressLine(w io.Writer) (draw func(ExploreStats), end func()) {
+	start := time.Now()
+	drawn := false
+	draw = func(s ExploreStats) {
+		if w == nil {
+			return
+		}
+		fmt.Fprintf(w, "\r\033[Kexploring: %d schedules · now those with %d fault(s) · %d node steps · %.0f schedules/s",
+			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
+		drawn = true
+	}
+	end = func() {
+		if drawn {
+			fmt.Fprint(w, "\r\033[K")
+			drawn = false
+		}
+	}
+	return draw, end
 }

@@ -86,3 +86,20 @@ func TestWriteExploreReportsAShrunkCounterexample(t *testing.T) {
 		}
 	}
 }
+
+func TestProgressLineEndsOnlyWhatItDrew(t *testing.T) {
+	var w bytes.Buffer
+	draw, end := lab.ProgressLine(&w)
+	end()
+	if w.Len() != 0 {
+		t.Fatalf("an undrawn line was cleared: %q", w.String())
+	}
+	draw(lab.ExploreStats{Schedules: 4, Faults: 1, Steps: 9})
+	end()
+	if got := w.String(); !strings.HasPrefix(got, "\r\033[Kexploring: 4 schedules · now those with 1 fault(s) · 9 node steps · ") || !strings.HasSuffix(got, "\r\033[K") {
+		t.Errorf("progress line = %q", got)
+	}
+	draw, end = lab.ProgressLine(nil)
+	draw(lab.ExploreStats{})
+	end() // nothing drawn, no panic
+}
