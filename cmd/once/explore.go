@@ -8,36 +8,30 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/explore"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/plans"
+	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
 
 type exploreOptions struct {
-	semantics      string
-	ops            int
-	maxFaults      int
-	maxPreemptions int
-	faults         string
-	sets           []string
-	maxDepth       int
-	maxStates      int
-	maxMemory      string
-	workers        int
-	format         string
-	save           string
-	timing         bool
-	check          bool
-	property       string
-	changed        func(string) bool
+	explore.Bounds
+	sets      []string
+	maxDepth  int
+	maxStates int
+	maxMemory string
+	workers   int
+	format    string
+	save      string
+	timing    bool
+	check     bool
+	changed   func(string) bool
 	// interrupt, when closed, stops the search (Ctrl-C): it ends as
 	// INCOMPLETE with its statistics and the progress line is ended.
 	interrupt <-chan struct{}
@@ -45,9 +39,9 @@ type exploreOptions struct {
 	progress      io.Writer
 	progressEvery int
 	scenarioFlag
-	batch  batchFlags     // --out and --shard
-	canon  []string       // the arguments that decide the result (for shards)
-	merged *exploreMerged // set by merge: the shards' result replaces the search
+	batch  batchFlags           // --out and --shard
+	canon  []string             // the arguments that decide the result (for shards)
+	merged *shard.ExploreMerged // set by merge: the shards' result replaces the search
 }
 
 func newExploreCmd() *cobra.Command { return exploreCommand(&exploreOptions{}) }
@@ -77,7 +71,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 				context.AfterFunc(ctx, stop) // a second Ctrl-C ends the process as usual
 				o.interrupt = ctx.Done()
 			}
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			o.canon = canonicalArgs(cmd, args)
@@ -89,11 +83,11 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	o.changed = fl.Changed
 	// Flags whose default comes from the scenario are registered with an
 	// empty default, so the help prints no default but the scenario's.
-	fl.StringVar(&o.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
-	fl.IntVar(&o.ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
-	fl.IntVar(&o.maxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
-	fl.IntVar(&o.maxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
-	fl.StringVar(&o.faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
+	fl.StringVar(&o.Semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
+	fl.IntVar(&o.Ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
+	fl.IntVar(&o.MaxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
+	fl.IntVar(&o.MaxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.StringVar(&o.Faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
 	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
@@ -104,7 +98,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
 	o.batch.registerExplore(fl)
-	fl.StringVar(&o.property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
+	fl.StringVar(&o.Property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
 }
 
@@ -122,19 +116,19 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	o.applyScenarioDefaults(sc)
-	sem, err := sim.ParseSemantics(o.semantics)
+	o.Defaults(sc, o.changed)
+	sem, err := sim.ParseSemantics(o.Semantics)
 	if err != nil {
 		return usageErr("--semantics: %v", err)
 	}
-	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
-		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	if o.MaxFaults < 0 || o.MaxFaults > sim.MaxExploreFaults {
+		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.MaxFaults, sim.MaxExploreFaults)
 	}
 	if o.workers < 1 {
 		return usageErr("--workers %d: want at least 1", o.workers)
 	}
-	if o.maxPreemptions < 0 || o.maxPreemptions > sim.MaxExplorePreemptions {
-		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.maxPreemptions, sim.MaxExplorePreemptions)
+	if o.MaxPreemptions < 0 || o.MaxPreemptions > sim.MaxExplorePreemptions {
+		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.MaxPreemptions, sim.MaxExplorePreemptions)
 	}
 	if o.maxDepth < 0 || o.maxStates < 0 {
 		return usageErr("--max-depth and --max-states must not be negative")
@@ -148,26 +142,30 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 			return usageErr("--%s 0: want at least 1 (leave it out for the default, %d)", b.name, b.def)
 		}
 	}
-	maxMemory, err := parseBytes(o.maxMemory)
+	maxMemory, err := explore.ParseBytes(o.maxMemory)
 	if err != nil {
 		return usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
-	if budget, capped := memoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
+	replay := explore.Replay{Save: o.save, Property: o.Property, MaxDepth: o.maxDepth, MaxStates: o.maxStates}
+	if o.changed != nil && o.changed("max-memory") {
+		replay.MaxMemory = maxMemory
+	}
+	if budget, capped := explore.MemoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
 		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", sim.FormatBytes(maxMemory), sim.FormatBytes(budget))
 		maxMemory = budget
 	} else if capped {
 		maxMemory = budget // the default, capped silently: the cut names it
 	}
 	var promise sim.Promise
-	switch o.property {
+	switch o.Property {
 	case "exactly-once":
 		promise = sim.ExactlyOne
 	case "promise":
 		promise = sem.Promise()
 	default:
-		return usageErr("--property %q: want exactly-once or promise", o.property)
+		return usageErr("--property %q: want exactly-once or promise", o.Property)
 	}
-	faults, kinds, err := sc.ExploreFaults(o.faults)
+	faults, kinds, err := sc.ExploreFaults(o.Faults)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -175,9 +173,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		// An empty list would prove a property of the fault-free run only
 		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
 		// for that).
-		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.faults, strings.Join(sim.FaultKindNames(), ", "))
+		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.Faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
-	set := scenarios.Settings{Semantics: sem, Ops: o.ops, Faults: faults, Params: map[string]string{}}
+	set := scenarios.Settings{Semantics: sem, Ops: o.Ops, Faults: faults, Params: map[string]string{}}
 	for _, s := range o.sets {
 		k, v, err := scenarios.ParseSet(s)
 		if err != nil {
@@ -185,20 +183,21 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 		set.Params[k] = v
 	}
-	if err := o.onlyKindsThatBranch(sc, &set, &kinds); err != nil {
-		return err
+	ks := explore.Kinds{Faults: o.Faults, MaxPreemptions: o.MaxPreemptions, Changed: o.changed}
+	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
+		return usageErr("%v", err)
 	}
+	o.Faults, o.MaxPreemptions = ks.Faults, ks.MaxPreemptions
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 
-	line := newProgressLine(o.progress)
+	line := explore.NewProgressLine(o.progress)
 	start := time.Now()
 	opt := sim.ExploreOptions{
-		MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
-		Stop: o.interrupt, Progress: line.draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
+		MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
+		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	}
 	if o.batch.sharded {
 		opt.Shard = &sim.ExploreShard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
@@ -206,207 +205,46 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	var res *sim.ExploreResult
 	if o.merged != nil {
 		res, o.timing = o.merged.Result, false // no search ran here: no time to report
-		if err := o.merged.CheckCounterexample(cfg, promise, o.maxFaults); err != nil {
+		if err := o.merged.CheckCounterexample(cfg, promise, o.MaxFaults); err != nil {
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
 	} else {
-		restore := limitHeap(maxMemory)
+		restore := explore.LimitHeap(maxMemory)
 		res, err = sim.Explore(cfg, opt)
 		restore()
 	}
-	line.end() // before any other output, interrupted or not
+	line.End() // before any other output, interrupted or not
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
 	if o.batch.sharded {
-		return writeExploreShard(stdout, o, res)
+		return explore.WriteShard(stdout, shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count}, res)
 	}
 	elapsed := time.Since(start)
-	doc := report.ExploreDoc{
-		Schema: report.ExploreSchema, Scenario: sc.Name, Semantics: sem.String(), Ops: o.ops, Params: vals.Sorted(),
-		Property: o.property, Checks: report.CheckedProperty(o.property, sem), ChecksText: report.CheckedPropertyText(o.property, sem), ParamsSet: sortedSets(set.Params), MaxFaults: o.maxFaults, MaxPreemptions: o.maxPreemptions, Faults: kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
-		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
-		MemoryBytes: res.Memory,
-	}
-	if doc.Params == nil {
-		doc.Params = []string{}
-	}
+	search := explore.Search{Scenario: sc, Settings: set, Property: o.Property, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Kinds: kinds}
+	var took *time.Duration
 	if o.timing {
-		ms := float64(elapsed.Microseconds()) / 1000
-		rate := float64(res.States) / max(elapsed.Seconds(), 1e-9)
-		doc.ElapsedMs, doc.StatesPerSecond = &ms, &rate
+		took = &elapsed
 	}
+	doc := search.Doc(res, took)
 	if !res.Holds {
-		cex, err := minimalCounterexample(cfg, promise, sc, set, res, opt, o, stderr)
+		replay.Faults, replay.MaxPreemptions = o.Faults, o.MaxPreemptions
+		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)
 		if err != nil {
 			return err
 		}
 		doc.Counterexample = cex
 	}
-	switch {
-	case o.merged != nil:
-		if err := writeMergedExplore(stdout, o.format, doc, o.merged.Shards); err != nil {
-			return err
-		}
-	case o.format == "json":
-		if err := report.WriteJSON(stdout, doc); err != nil {
-			return err
-		}
-	default:
-		if err := writeExploreText(stdout, doc); err != nil {
-			return err
-		}
+	if o.merged != nil {
+		err = explore.WriteMerged(stdout, o.format, doc, o.merged.Shards)
+	} else {
+		err = explore.Write(stdout, o.format, doc)
+	}
+	if err != nil {
+		return err
 	}
 	if o.check && (!res.Holds || !res.Complete) {
 		return errViolation
 	}
 	return nil
-}
-
-// writeExploreText writes the human report, styled as the terminal allows.
-func writeExploreText(w io.Writer, doc report.ExploreDoc) error {
-	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
-}
-
-// counterexample renders the run of a shrunk plan (found: the faults on
-// the path the search found) as the report's counterexample; maxFaults is
-// the budget of the search that found it, for the replay line.
-func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, found, plan []sim.Fault, maxFaults int, o *exploreOptions, stderr io.Writer) (*report.Counterexample, error) {
-	trace := &sim.Trace{}
-	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
-	if err != nil {
-		return nil, err
-	}
-	_, why := end.JudgeReason(promise)
-	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
-		StepsText: report.LocalSteps(cfg.Topology, trace.Events),
-		Digest:    report.DigestString(end.Digest()), FoundFaults: len(found),
-		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
-	}
-	if cex.Steps == nil {
-		cex.Steps = []string{}
-	}
-	for _, f := range plan {
-		cex.Faults = append(cex.Faults, scenarios.FaultLine(cfg.Topology, f))
-	}
-	if o.save != "" {
-		p := &scenarios.Plan{Scenario: sc.Name, Semantics: set.Semantics, Ops: set.Ops, Faults: set.Faults, Params: set.Params}
-		if !fromCatalog(sc) {
-			ref, hash, err := plans.FileRef(sc.File, o.save)
-			if err != nil {
-				return nil, usageErr("--save %s: %v", o.save, err)
-			}
-			p.File, p.FileHash = ref, hash
-		}
-		if err := writePlanFile(o.save, p, cfg.Topology, plan); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "saved counterexample plan %s\n", o.save)
-		cex.Replay = "once replay " + o.save
-	} else {
-		var b strings.Builder
-		fmt.Fprintf(&b, "once explore %s --semantics %s --ops %d --max-faults %d --faults %s --property %s", scenarioRef(sc), set.Semantics.Alias(), set.Ops, maxFaults, o.faults, o.property)
-		for _, kv := range sortedSets(set.Params) {
-			fmt.Fprintf(&b, " --set %s", kv)
-		}
-		if o.maxPreemptions > 0 {
-			fmt.Fprintf(&b, " --max-preemptions %d", o.maxPreemptions)
-		}
-		if o.maxDepth > 0 {
-			fmt.Fprintf(&b, " --max-depth %d", o.maxDepth)
-		}
-		if o.maxStates > 0 {
-			fmt.Fprintf(&b, " --max-states %d", o.maxStates)
-		}
-		if o.changed != nil && o.changed("max-memory") {
-			// The memory budget can cut the search before it reaches this
-			// counterexample: the search line must be the same search.
-			if m, err := parseBytes(o.maxMemory); err == nil {
-				fmt.Fprintf(&b, " --max-memory %s", sim.FormatBytes(m))
-			}
-		}
-		b.WriteString(" --save cex.plan && once replay cex.plan")
-		cex.Replay = b.String()
-	}
-	return cex, nil
-}
-
-// writePlanFile writes a plan atomically (0644).
-func writePlanFile(dst string, p *scenarios.Plan, topo *sim.Topology, faults []sim.Fault) error {
-	if err := plans.Save([]string{dst}, []*scenarios.Plan{p}, []*sim.Topology{topo}, [][]sim.Fault{faults}); err != nil {
-		return usageErr("--save %v", err)
-	}
-	return nil
-}
-
-// progressLine redraws one line of progress on a terminal while a search
-// runs, and ends it — cleared, the cursor back at column 0 — before
-// anything else is printed, also when the search was interrupted.
-type progressLine struct {
-	w     io.Writer // nil: no progress line
-	start time.Time
-	drawn bool
-}
-
-func newProgressLine(w io.Writer) *progressLine {
-	return &progressLine{w: w, start: time.Now()}
-}
-
-// draw redraws the line with the search's statistics so far.
-func (p *progressLine) draw(s sim.ExploreStats) {
-	if p.w == nil {
-		return
-	}
-	rate := float64(s.States) / max(time.Since(p.start).Seconds(), 1e-9)
-	fmt.Fprintf(p.w, "\r\033[Kexploring: %d states · %d schedules · depth %d · %s held · %.0f states/s",
-		s.States, s.Schedules, s.MaxDepth, humanBytes(s.Memory), rate)
-	p.drawn = true
-}
-
-// end clears the line if one was drawn.
-func (p *progressLine) end() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-// applyScenarioDefaults fills every flag the user did not set from the
-// scenario's explore defaults.
-func (o *exploreOptions) applyScenarioDefaults(sc *scenarios.Scenario) {
-	changed := func(name string) bool { return o.changed != nil && o.changed(name) }
-	d := sc.ExploreDefaults
-	if !changed("semantics") && len(sc.Semantics) > 0 {
-		// The strongest semantics the scenario supports: the one whose
-		// promise is worth proving (idem, or txn for Kafka and Flink).
-		o.semantics = slices.Max(sc.Semantics).Alias()
-	}
-	if !changed("ops") {
-		o.ops = d.Ops
-	}
-	if !changed("max-faults") {
-		o.maxFaults = d.MaxFaults
-	}
-	if !changed("max-preemptions") {
-		o.maxPreemptions = d.MaxPreemptions
-	}
-	if !changed("faults") {
-		o.faults = d.Faults
-	}
-	if !changed("property") {
-		o.property = d.Property
-	}
-
-}
-
-// isTerminal reports whether w is a terminal: progress lines are drawn
-// there and nowhere else, so piped output stays clean.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/shard"
 )
 
 // heavyExplores are the catalog scenarios whose own explore bounds take
@@ -57,9 +58,9 @@ func TestShardedExploreEqualsUnsharded(t *testing.T) {
 		}
 		for _, n := range []int{1, 2, 3, 7} {
 			got := shardThenMerge(t, n, args...)
-			note := "merged from " + strconv.Itoa(n) + " shards: " + mergedCountsNote + "\n"
+			note := "merged from " + strconv.Itoa(n) + " shards: " + shard.CountsNote + "\n"
 			if n == 1 {
-				note = "merged from 1 shard: " + mergedCountsNote + "\n"
+				note = "merged from 1 shard: " + shard.CountsNote + "\n"
 			}
 			if !strings.HasSuffix(got, note) {
 				t.Errorf("%s in %d shards: no note on the summed counts:\n%s", name, n, got)
@@ -105,7 +106,7 @@ func TestShardedExploreJSONAndCheck(t *testing.T) {
 	if err := json.Unmarshal([]byte(want), &w); err != nil {
 		t.Fatal(err)
 	}
-	if g["shards"] != 3.0 || g["counts"] != mergedCountsNote || w["counterexample"] == nil {
+	if g["shards"] != 3.0 || g["counts"] != shard.CountsNote || w["counterexample"] == nil {
 		t.Errorf("merged JSON: shards %v, counts %v; unsharded counterexample %v", g["shards"], g["counts"], w["counterexample"])
 	}
 	for _, k := range []string{"shards", "counts", "states", "schedules", "transitions", "revisits", "max_depth", "memory_bytes"} {

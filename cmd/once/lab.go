@@ -4,17 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/internal/progress"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -59,13 +58,13 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
   once lab at-least-once-duplicate --node consumer="python3 examples/lab/python/idempotent_consumer.py" --format mermaid
   once lab double-billing --node service=./mysvc --save plan.txt && once lab --node service=./mysvc --replay plan.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop := interruptKillsLabNodes()
+			stop := lab.KillOnInterrupt()
 			defer stop()
-			if stderr := cmd.ErrOrStderr(); o.progress == nil && isTerminal(stderr) {
+			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
 			err := runLab(o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			showStderrTail(cmd.ErrOrStderr(), err, o.logs)
+			lab.WriteStderrTail(cmd.ErrOrStderr(), err, o.logs)
 			return err
 		},
 	}
@@ -99,49 +98,6 @@ func (o *labOptions) scenarioArgsOrReplay(cmd *cobra.Command, args []string) err
 		return nil
 	}
 	return o.scenarioArgs(cmd, args)
-}
-
-// interruptKillsLabNodes makes Ctrl-C, SIGTERM and SIGHUP kill every
-// process the lab started before the program ends: the one goroutine of a
-// lab run, and it touches no run state.
-func interruptKillsLabNodes() func() {
-	ch := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		select {
-		case <-ch:
-			lab.KillAll()
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
-		lab.ClearInterrupt()
-	}
-}
-
-// errorTail is how much of a failed node's stderr is shown with its
-// error when --logs is off (with --logs, every incarnation's last 64 KiB
-// were shown as it ended).
-const errorTail = 4 << 10
-
-// showStderrTail writes, before a node's one-line error, the end of what
-// the failing incarnation wrote on stderr: most often its traceback.
-func showStderrTail(w io.Writer, err error, logs bool) {
-	var le *lab.Error
-	if logs || !errors.As(err, &le) || len(le.Stderr) == 0 {
-		return
-	}
-	tail := le.Stderr
-	if len(tail) > errorTail {
-		tail = tail[len(tail)-errorTail:]
-	}
-	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, tail)
-	if tail[len(tail)-1] != '\n' {
-		fmt.Fprintln(w)
-	}
 }
 
 // labError turns a lab node's failure into one line and exit 2. With
@@ -189,28 +145,9 @@ func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, se
 	return l, nil
 }
 
-// labCommandLine is the command that reruns what this one did, with sem.
-func (o *labOptions) labCommandLine(sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "once lab %s", scenarioRef(sc))
-	for _, n := range o.nodes {
-		fmt.Fprintf(&b, " --node %q", n)
-	}
-	fmt.Fprintf(&b, " --semantics %s --seed %d --ops %d", sem.Alias(), seed, set.Ops)
-	if o.twice {
-		b.WriteString(" --twice")
-	}
-	if o.replicas > 0 {
-		fmt.Fprintf(&b, " --replicas %d", o.replicas)
-	}
-	for _, f := range faultChanges(sc.Faults, set.Faults) {
-		fmt.Fprintf(&b, " --%s %s", f.name, f.value)
-	}
-	for _, kv := range sortedSets(set.Params) {
-		fmt.Fprintf(&b, " --set %s", kv)
-	}
-	b.WriteString(budgetFlags(set))
-	return b.String()
+// command is what a lab command line repeats of the flags.
+func (o *labOptions) command() lab.Command {
+	return lab.Command{Nodes: o.nodes, Twice: o.twice, Replicas: o.replicas}
 }
 
 func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
@@ -239,7 +176,7 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var runs []simulated
+	var rs []runs.Run
 	judges := map[sim.Semantics]lab.Judge{}
 	for _, sem := range sems {
 		rec := sim.NewRecording(sim.NewRandom(o.seed))
@@ -249,99 +186,42 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 			return labError(err)
 		}
 		judges[sem] = l.JudgeFor(sem)
-		judgeOutcome(judges[sem], r)
+		judges[sem].Rejudge(r)
 		if o.check {
 			if err := l.CheckDeterminism(sem, func() sim.Chooser { return sim.NewRandom(o.seed) }); err != nil {
 				return labError(err)
 			}
 		}
-		runs = append(runs, simulated{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: rec.Faults,
-			replay: o.labCommandLine(sc, sem, o.seed, set)})
+		rs = append(rs, runs.Run{Config: r.Config, Outcome: r.Outcome, Trace: trace, Faults: rec.Faults,
+			Replay: o.command().Line(sc, sem, o.seed, set)})
 	}
 	if o.save != "" {
-		if err := savePlans(o.save, sc, o.seed, set, runs, stderr); err != nil {
+		if err := savePlanFiles(o.save, sc, o.seed, set, rs, stderr); err != nil {
 			return err
 		}
-		for i := range runs {
-			runs[i].replay = o.replayLine(planPath(o.save, runs[i].outcome.Semantics, len(runs)))
+		for i := range rs {
+			rs[i].Replay = o.command().ReplayLine(plans.Path(o.save, rs[i].Outcome.Semantics, len(rs)))
 		}
 	}
 	if o.check {
-		for i := range runs {
-			if runs[i].outcome.Status != sim.Violated {
+		for i := range rs {
+			if rs[i].Outcome.Status != sim.Violated {
 				continue
 			}
 			seed := o.seed
-			sem := runs[i].outcome.Semantics
-			cex, err := labShrink(l, sem, judges[sem], runs[i].faults, func() sim.Chooser { return sim.NewJitter(seed) })
+			sem := rs[i].Outcome.Semantics
+			cex, err := l.Counterexample(sem, judges[sem], rs[i].Faults, func() sim.Chooser { return sim.NewJitter(seed) })
 			if err != nil {
 				return labError(err)
 			}
-			cex.Replay = runs[i].replay
-			runs[i].shrunk = cex
+			cex.Replay = rs[i].Replay
+			rs[i].Shrunk = cex
 		}
 	}
 	if o.format == "text" {
-		writeJudges(stdout, sems, judges)
+		lab.WriteJudges(stdout, sems, judges)
 	}
-	if err := render(stdout, o.format, sc, o.seed, set, runs, nil); err != nil {
-		return err
-	}
-	return checkRuns(o.check, runs)
-}
-
-// judgeOutcome replaces a lab run's verdict (the semantics' bare promise)
-// with the scenario row's: what `once matrix` judges for it.
-func judgeOutcome(j lab.Judge, r *lab.Result) {
-	r.Outcome.Status, r.Outcome.Reason = j.VerdictReason(r.World)
-	r.Outcome.Why = r.Outcome.Reason.String()
-}
-
-// writeJudges names, before the report, the row each semantics was
-// judged against, and what a row that expects a broken promise says.
-func writeJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]lab.Judge) {
-	for _, sem := range sems {
-		j := judges[sem]
-		fmt.Fprintf(w, "judged against %s\n", j.Against())
-		if b := j.Broken(); b != "" {
-			fmt.Fprintf(w, "  %s\n", b)
-		}
-	}
-}
-
-func (o *labOptions) replayLine(plan string) string {
-	var b strings.Builder
-	b.WriteString("once lab")
-	for _, n := range o.nodes {
-		fmt.Fprintf(&b, " --node %q", n)
-	}
-	if o.twice {
-		b.WriteString(" --twice")
-	}
-	if o.replicas > 0 {
-		fmt.Fprintf(&b, " --replicas %d", o.replicas)
-	}
-	fmt.Fprintf(&b, " --replay %s", plan)
-	return b.String()
-}
-
-// labShrink shrinks a violating run's faults (fresh processes for every
-// candidate) and describes the minimal run.
-func labShrink(l *lab.Lab, sem sim.Semantics, judge lab.Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
-	m, err := l.Minimize(sem, judge, faults, jitter)
-	if err != nil {
-		return nil, err
-	}
-	topo := m.Result.Config.Topology
-	cex := &report.Counterexample{
-		Cause: report.Cause(topo, m.Why, m.Plan), Steps: report.Steps(topo, m.Trace.Events),
-		Digest: report.DigestString(m.Result.World.Digest()), FoundFaults: m.Found,
-		Faults: make([]string, 0, len(m.Plan)),
-	}
-	for _, f := range m.Plan {
-		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
-	}
-	return cex, nil
+	return renderChecked(stdout, o.format, o.check, sc, o.seed, set, rs)
 }
 
 func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
@@ -370,22 +250,19 @@ func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
 		return labError(err)
 	}
 	judge := l.JudgeFor(plan.Semantics)
-	judgeOutcome(judge, r)
+	judge.Rejudge(r)
 	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, chooser.Used(), len(faults))
-	runs := []simulated{{cfg: r.Config, outcome: r.Outcome, trace: trace, faults: faults, replay: o.replayLine(o.replay)}}
+	rs := []runs.Run{{Config: r.Config, Outcome: r.Outcome, Trace: trace, Faults: faults, Replay: o.command().ReplayLine(o.replay)}}
 	if o.check && r.Outcome.Status == sim.Violated {
-		cex, err := labShrink(l, plan.Semantics, judge, faults, jitter)
+		cex, err := l.Counterexample(plan.Semantics, judge, faults, jitter)
 		if err != nil {
 			return labError(err)
 		}
-		cex.Replay = runs[0].replay
-		runs[0].shrunk = cex
+		cex.Replay = rs[0].Replay
+		rs[0].Shrunk = cex
 	}
 	if o.format == "text" {
-		writeJudges(stdout, []sim.Semantics{plan.Semantics}, map[sim.Semantics]lab.Judge{plan.Semantics: judge})
+		lab.WriteJudges(stdout, []sim.Semantics{plan.Semantics}, map[sim.Semantics]lab.Judge{plan.Semantics: judge})
 	}
-	if err := render(stdout, o.format, sc, plan.Seed, set, runs, nil); err != nil {
-		return err
-	}
-	return checkRuns(o.check, runs)
+	return renderChecked(stdout, o.format, o.check, sc, plan.Seed, set, rs)
 }

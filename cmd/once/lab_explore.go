@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
@@ -57,77 +55,17 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
 		return usageErr("%v", err)
 	}
-	start := time.Now()
-	drawn := false
-	progress := func(s lab.ExploreStats) {
-		if o.progress == nil {
-			return
-		}
-		fmt.Fprintf(o.progress, "\r\033[Kexploring: %d schedules · now those with %d fault(s) · %d node steps · %.0f schedules/s",
-			s.Schedules, s.Faults, s.Steps, float64(s.Schedules)/max(time.Since(start).Seconds(), 1e-9))
-		drawn = true
-	}
+	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
 	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Progress: progress, Judge: &judge})
-	if drawn {
-		fmt.Fprint(o.progress, "\r\033[K")
-	}
+	end()
 	if err != nil {
 		return labError(err)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s under %s · %d ops · ≤ %d faults of %s", sc.Name, sem, set.Ops, o.maxFaults, strings.Join(kinds, ","))
-	if l.Preemptible() {
-		fmt.Fprintf(&b, " · ≤ %d preemptions", o.preemptions)
-	}
-	fmt.Fprintf(&b, " · nodes played by your programs: %s", strings.Join(labNodeNames(o.nodes), ", "))
-	if l.Preemptible() {
-		fmt.Fprintf(&b, " (%d replicas each)", l.ReplicaCount())
-	}
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "judged against %s\n", judge.Against())
-	if br := judge.Broken(); br != "" {
-		fmt.Fprintf(&b, "  %s\n", br)
-	}
-	fmt.Fprintf(&b, "explored %d complete schedules (fresh processes each, prefix replayed), %d node steps, up to %d choices per schedule\n",
-		res.Schedules, res.Steps, res.MaxDepth)
-	switch {
-	case res.Holds && res.Complete:
-		within := fmt.Sprintf("≤ %d faults", o.maxFaults)
-		if l.Preemptible() {
-			within += fmt.Sprintf(" and ≤ %d preemptions", o.preemptions)
-		}
-		fmt.Fprintf(&b, "HOLDS: every schedule with %s keeps %s; your nodes answered every replayed prefix identically\n", within, judge.Keeps())
-	case res.Holds:
-		fmt.Fprintf(&b, "INCOMPLETE: no violation found, but the search was cut: %s\n", res.Cut)
-	default:
-		found, err := l.Faults(sem, res.Choices)
-		if err != nil {
-			return labError(err)
-		}
-		cex, err := labShrink(l, sem, judge, found, nil)
-		if err != nil {
-			return labError(err)
-		}
-		fmt.Fprintf(&b, "COUNTEREXAMPLE: %s\n", cex.Cause)
-		fmt.Fprintf(&b, "\nfaults (shrunk from %d to %d):\n", cex.FoundFaults, len(cex.Faults))
-		for _, f := range cex.Faults {
-			fmt.Fprintf(&b, "  %s\n", f)
-		}
-		b.WriteString("\nsteps:\n")
-		for _, s := range cex.Steps {
-			fmt.Fprintf(&b, "  %s\n", s)
-		}
-		again := set
-		again.Faults = sc.Faults // --faults, not the probabilities, drive a search
-		fmt.Fprintf(&b, "\nreplay: %s --explore --max-faults %d --faults %s", o.labCommandLine(sc, sem, o.seed, again), o.maxFaults, o.faults)
-		if l.Preemptible() {
-			fmt.Fprintf(&b, " --max-preemptions %d", o.preemptions)
-		}
-		b.WriteString("\n")
-	}
-	if _, err := io.WriteString(stdout, b.String()); err != nil {
-		return err
+	rep := lab.ExploreReport{Scenario: sc, Semantics: sem, Settings: set, Seed: o.seed, MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions,
+		Faults: o.faults, Kinds: kinds, Command: o.command(), Judge: judge}
+	if err := l.WriteExplore(stdout, rep, res); err != nil {
+		return labError(err)
 	}
 	if !res.Holds || (o.check && !res.Complete) {
 		return errViolation
@@ -150,13 +88,4 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
-}
-
-func labNodeNames(specs []string) []string {
-	var out []string
-	for _, s := range specs {
-		name, _, _ := strings.Cut(s, "=")
-		out = append(out, name)
-	}
-	return out
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report/lessonview"
 	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/tui/lesson"
@@ -85,9 +85,9 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	steps, err := o.selectSteps(c)
+	steps, err := c.Select(o.from, o.steps)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
 	if o.student != "" {
 		if strings.TrimSpace(o.student) == "" {
@@ -106,7 +106,7 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	if o.force || o.slides {
 		return usageErr("--force and --slides: only with --out DIR")
 	}
-	if o.plain || !isTerminal(out) {
+	if o.plain || !progress.IsTerminal(out) {
 		return runPlainLesson(c, steps, o.result, in, out)
 	}
 	if o.result != "" {
@@ -130,53 +130,4 @@ func runPlainLesson(c *course.Course, steps []int, result string, in io.Reader, 
 		return fmt.Errorf("lesson: --result: %w", err)
 	}
 	return writeFileAtomic(result, append(data, '\n'))
-}
-
-// selectSteps are the indices of the steps to take, in the course's order.
-func (o *lessonOptions) selectSteps(c *course.Course) ([]int, error) {
-	if o.from != "" && o.steps != "" {
-		return nil, usageErr("give --from or --steps, not both")
-	}
-	all := make([]int, len(c.Steps))
-	for i := range all {
-		all[i] = i
-	}
-	switch {
-	case o.from != "":
-		i, err := stepIndex(c, o.from)
-		if err != nil {
-			return nil, usageErr("--from %v", err)
-		}
-		return all[i:], nil
-	case o.steps != "":
-		var out []int
-		for _, s := range strings.Split(o.steps, ",") {
-			i, err := stepIndex(c, s)
-			if err != nil {
-				return nil, usageErr("--steps %v", err)
-			}
-			out = append(out, i)
-		}
-		return out, nil
-	}
-	return all, nil
-}
-
-// stepIndex reads a step by number (1-based) or id.
-func stepIndex(c *course.Course, s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 1 || n > len(c.Steps) {
-			return 0, fmt.Errorf("%d: want a step 1..%d", n, len(c.Steps))
-		}
-		return n - 1, nil
-	}
-	var ids []string
-	for i, st := range c.Steps {
-		if st.ID == s {
-			return i, nil
-		}
-		ids = append(ids, st.ID)
-	}
-	return 0, fmt.Errorf("%q: no such step (want 1..%d or one of %s)", s, len(c.Steps), strings.Join(ids, ", "))
 }

@@ -19,25 +19,14 @@ const lessonMatrixSeeds = 100
 // writeLessonPack renders the pack of the given steps and puts it in dir
 // at once (see lessonview.WritePack).
 func writeLessonPack(c *course.Course, steps []int, dir string, force, slides bool, out io.Writer) error {
-	var views []*lessonview.StepView
-	for _, i := range steps {
-		v, err := lessonview.Build(c, i)
-		if err != nil {
-			return err
-		}
-		views = append(views, v)
+	n, err := lessonview.WriteSteps(c, steps, dir, force, slides, lessonMatrix)
+	if errors.Is(err, lessonview.ErrPackDir) {
+		return usageErr("%v", strings.TrimPrefix(err.Error(), lessonview.ErrPackDir.Error()+": "))
 	}
-	files, err := lessonview.Pack(views, lessonMatrix, slides)
 	if err != nil {
 		return err
 	}
-	if err := lessonview.WritePack(dir, force, files); err != nil {
-		if errors.Is(err, lessonview.ErrPackDir) {
-			return usageErr("%v", strings.TrimPrefix(err.Error(), lessonview.ErrPackDir.Error()+": "))
-		}
-		return err
-	}
-	fmt.Fprintf(out, "%s: index.md and %d files\n", dir, len(files)-1)
+	fmt.Fprintf(out, "%s: index.md and %d files\n", dir, n)
 	return nil
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/live"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -105,15 +105,6 @@ func newLiveServeCmd() *cobra.Command {
 	}
 }
 
-// liveRun is one live run to make: its settings and its chooser.
-type liveRun struct {
-	set     scenarios.Settings
-	cfg     *sim.Config
-	chooser sim.Chooser
-	replay  string
-	planned int // faults in the plan (--replay)
-}
-
 func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
 		return err
@@ -147,69 +138,28 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 	if err := base.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
-	sc, seed, runs, err := o.liveRuns(args)
+	sc, seed, planned, err := o.liveRuns(args)
 	if err != nil {
 		return err
 	}
-	binary := o.binary
-	if binary == "" {
-		if binary, err = os.Executable(); err != nil {
+	if base.Binary = o.binary; base.Binary == "" {
+		if base.Binary, err = os.Executable(); err != nil {
 			return fmt.Errorf("live: the once executable: %w", err)
 		}
 	}
-	for _, r := range runs { // refuse before anything starts
-		if err := live.Supports(r.cfg, &r.set.Faults); err != nil {
-			return usageErr("scenario %s: %v", sc.Name, err)
-		}
-		if o.target != "" {
-			if err := live.SupportsTarget(r.cfg, &r.set.Faults); err != nil {
-				return usageErr("scenario %s: %v", sc.Name, err)
-			}
-		}
+	if err := live.CheckAll(sc, planned, o.target != ""); err != nil { // refuse before anything starts
+		return usageErr("%v", err)
 	}
-	var done []simulated
-	for _, r := range runs {
-		db := "SQLite"
-		if o.db != "" {
-			db = "PostgreSQL"
-		}
-		if o.target != "" {
-			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); no crash, pause or preempt: once has no process of yours\n",
-				sc.Name, r.set.Semantics.Alias(), o.target, o.provider, db)
-		} else {
-			fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, r.set.Semantics.Alias(), db)
-		}
-		var logw io.Writer
-		if o.verbose {
-			logw = stderr
-		}
-		// The trace is kept for every format, as once run keeps it: the
-		// ledger lists each operation's charges (transaction ids) from it.
-		trace := &sim.Trace{}
-		opts := base
-		opts.Config, opts.Faults, opts.Chooser, opts.Binary, opts.Trace, opts.Log = r.cfg, &r.set.Faults, r.chooser, binary, trace, logw
-		out, err := live.Run(ctx, opts)
-		if sc, ok := r.chooser.(*sim.Scripted); ok {
-			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", sc.Used(), r.planned)
-		}
-		if errors.Is(err, live.ErrNotLive) {
-			return usageErr("scenario %s: %v", sc.Name, err)
-		}
-		if err != nil {
-			return err
-		}
-		done = append(done, simulated{cfg: r.cfg, outcome: out, trace: trace, replay: r.replay})
-	}
-	set := runs[0].set
-	if err := render(stdout, o.format, sc, seed, set, done, nil); err != nil {
+	done, err := live.RunAll(ctx, base, sc, planned, o.verbose)
+	if err != nil {
 		return err
 	}
-	return checkRuns(o.check, done)
+	return renderChecked(stdout, o.format, o.check, sc, seed, planned[0].Settings, done)
 }
 
 // liveRuns resolves the runs to make: one per semantics from the flags, or
 // the one run of a plan file.
-func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []liveRun, error) {
+func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []live.Planned, error) {
 	if o.replay != "" {
 		plan, sc, cfg, faults, err := loadPlan(o.replay)
 		if err != nil {
@@ -220,8 +170,8 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 			rest = sim.NewJitter(plan.Seed)
 		}
 		set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
-		return sc, plan.Seed, []liveRun{{set: set, cfg: cfg, chooser: sim.NewScripted(faults, rest),
-			replay: "once replay " + o.replay, planned: len(faults)}}, nil
+		return sc, plan.Seed, []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewScripted(faults, rest),
+			Replay: "once replay " + o.replay, Planned: len(faults)}}, nil
 	}
 	sc, err := o.scenario(args)
 	if err != nil {
@@ -235,14 +185,14 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 	if err != nil {
 		return nil, 0, nil, usageErr("%v", err)
 	}
-	var runs []liveRun
+	var ps []live.Planned
 	for _, sem := range sems {
 		set.Semantics = sem
 		cfg, err := sc.Config(set)
 		if err != nil {
 			return nil, 0, nil, usageErr("%v", err)
 		}
-		runs = append(runs, liveRun{set: set, cfg: cfg, chooser: sim.NewRandom(o.seed), replay: replayCommand(sc, sem, o.seed, set)})
+		ps = append(ps, live.Planned{Settings: set, Config: cfg, Chooser: sim.NewRandom(o.seed), Replay: runs.Command(sc, sem, o.seed, set)})
 	}
-	return sc, o.seed, runs, nil
+	return sc, o.seed, ps, nil
 }

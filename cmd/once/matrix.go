@@ -1,16 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"runtime"
-	"strings"
-	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios/batch"
@@ -109,7 +107,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, err := o.batch.tallies("matrix", o.canon, cfgs, labels, o.seeds, o.workers, progressBar(stderr, "matrix"), stdout)
+	tallies, done, err := o.batch.tallies("matrix", o.canon, cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
 	if done || err != nil {
 		return err
 	}
@@ -129,25 +127,4 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 		return errViolation
 	}
 	return nil
-}
-
-// progressBar returns a progress callback that redraws one line on a
-// terminal and erases it when done, or nil when stderr is not a terminal
-// (piped output stays clean).
-func progressBar(stderr io.Writer, what string) func(done, total int) {
-	if !isTerminal(stderr) {
-		return nil
-	}
-	start := time.Now()
-	const width = 30
-	return func(done, total int) {
-		if done >= total {
-			fmt.Fprint(stderr, "\r\033[K")
-			return
-		}
-		n := done * width / max(total, 1)
-		rate := float64(done) / max(time.Since(start).Seconds(), 1e-9)
-		fmt.Fprintf(stderr, "\r\033[K%s [%s%s] %d/%d runs · %.0f runs/s", what,
-			strings.Repeat("█", n), strings.Repeat("·", width-n), done, total, rate)
-	}
 }

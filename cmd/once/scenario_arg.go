@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 )
 
@@ -56,8 +55,3 @@ func loadScenarioFile(file string) (*scenarios.Scenario, error) {
 	}
 	return sc, nil
 }
-
-// fromCatalog and scenarioRef forward to package runs (used by the lab,
-// live and explore commands).
-func fromCatalog(sc *scenarios.Scenario) bool   { return runs.FromCatalog(sc) }
-func scenarioRef(sc *scenarios.Scenario) string { return runs.Ref(sc) }

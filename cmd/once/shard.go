@@ -78,19 +78,8 @@ func (b *batchFlags) tallies(command string, canon []string, cfgs []*sim.Config,
 		}
 		return b.merged.Tallies, false, nil
 	case b.sharded:
-		r := b.shard.Seeds(seeds)
-		ts := batch.RunSeeds(cfgs, r, workers, progress)
-		doc := &shard.Doc{Header: shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count},
-			Seeds: seeds, From: r.Lo, To: r.Hi, Rows: make([]shard.Row, len(cfgs))}
-		for i := range ts {
-			doc.Rows[i] = shard.NewRow(labels[i], &ts[i])
-		}
-		data, err := shard.Encode(doc)
-		if err != nil {
-			return nil, true, err
-		}
-		_, err = stdout.Write(data)
-		return nil, true, err
+		h := shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count}
+		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress)
 	}
 	return batch.Run(cfgs, seeds, workers, progress), false, nil
 }

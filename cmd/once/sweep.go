@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
@@ -128,7 +129,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	tallies, done, err := o.batch.tallies("sweep", o.canon, cfgs, spec.Labels(), o.seeds, o.workers, progressBar(stderr, "sweep"), stdout)
+	tallies, done, err := o.batch.tallies("sweep", o.canon, cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
 	if done || err != nil {
 		return err
 	}

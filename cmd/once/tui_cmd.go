@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/tui"
@@ -60,7 +61,7 @@ first run instead.`,
 				return err
 			}
 			in, out := cmd.InOrStdin(), cmd.OutOrStdout()
-			if w, ok := in.(io.Writer); !ok || !isTerminal(w) || !isTerminal(out) {
+			if w, ok := in.(io.Writer); !ok || !progress.IsTerminal(w) || !progress.IsTerminal(out) {
 				return usageErr("tui needs a terminal on stdin and stdout; without one, try: once run %s --format trace, or once lesson --plain", tuiExample(args, o.file))
 			}
 			return tui.Run(opts, in, out)
@@ -116,24 +117,14 @@ func tuiStart(o *tuiOptions, args []string) (tui.Options, error) {
 		if err != nil {
 			return opts, usageErr("%v", err)
 		}
-		if set.Faults != sc.Faults { // a fault flag: its profile replaces the scenario's
-			opts.Faults = &set.Faults
-		}
-		if len(set.Params) > 0 {
-			opts.Params = set.Params
-		}
-		opts.Start = sc
-	} else if o.faults.flags.NFlag() > 0 {
-		for _, name := range append(sim.FaultSettingNames(), "set") {
-			if o.faults.flags.Changed(name) {
-				return opts, usageErr("--%s: name a SCENARIO to run with it", name)
-			}
+		opts.Open(sc, set)
+		return opts, nil
+	}
+	for _, name := range append(sim.FaultSettingNames(), "set") {
+		if o.faults.flags.NFlag() > 0 && o.faults.flags.Changed(name) {
+			return opts, usageErr("--%s: name a SCENARIO to run with it", name)
 		}
 	}
-	for _, s := range scenarios.All() {
-		if opts.Start == nil || s.Name != opts.Start.Name || s == opts.Start {
-			opts.Scenarios = append(opts.Scenarios, s)
-		}
-	}
+	opts.Scenarios = scenarios.All()
 	return opts, nil
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/oncesim/once/scenarios/lesson"
 )
 
 // ErrPackDir marks a pack directory that cannot be used as given (not
@@ -59,4 +61,26 @@ func WritePack(dir string, force bool, files []PackFile) error {
 		return fmt.Errorf("lesson pack: %w", err)
 	}
 	return nil
+}
+
+// WriteSteps renders the pack of the given steps of c (their views, the
+// matrix excerpts from matrix, slides if asked) and puts it in dir at
+// once (WritePack). It returns how many files besides index.md it wrote.
+func WriteSteps(c *lesson.Course, steps []int, dir string, force, slides bool, matrix Matrix) (int, error) {
+	var views []*StepView
+	for _, i := range steps {
+		v, err := Build(c, i)
+		if err != nil {
+			return 0, err
+		}
+		views = append(views, v)
+	}
+	files, err := Pack(views, matrix, slides)
+	if err != nil {
+		return 0, err
+	}
+	if err := WritePack(dir, force, files); err != nil {
+		return 0, err
+	}
+	return len(files) - 1, nil
 }

@@ -1,4 +1,4 @@
-package main
+package explore
 
 import (
 	"os"
@@ -33,11 +33,11 @@ const heapSlack = 32 << 20
 // a 16 MiB budget (TestIntegrationExploreUnderAddressSpaceLimit).
 const addressSlack = 256 << 20
 
-// memoryBudget returns the budget a search gets for the asked one: capped
+// MemoryBudget returns the budget a search gets for the asked one: capped
 // so that twice it (the heap and the garbage collector's headroom) fits in
 // what the address-space limit leaves beside the process's present
 // mappings and addressSlack. capped says the cap applied.
-func memoryBudget(asked int64) (budget int64, capped bool) {
+func MemoryBudget(asked int64) (budget int64, capped bool) {
 	limit := addressSpaceLimit()
 	if limit <= 0 {
 		return asked, false
@@ -50,9 +50,9 @@ func memoryBudget(asked int64) (budget int64, capped bool) {
 	return asked, false
 }
 
-// limitHeap sets the Go heap's soft limit for a search with the given
+// LimitHeap sets the Go heap's soft limit for a search with the given
 // budget, and returns a function restoring the previous limit.
-func limitHeap(budget int64) func() {
+func LimitHeap(budget int64) func() {
 	old := debug.SetMemoryLimit(budget + budget/16 + heapSlack)
 	return func() { debug.SetMemoryLimit(old) }
 }

@@ -1,4 +1,4 @@
-package main
+package explore
 
 import (
 	"errors"
@@ -7,10 +7,10 @@ import (
 	"github.com/dustin/go-humanize"
 )
 
-// parseBytes reads a positive size such as 512MiB, 2GiB, 1.5GB or 4096
+// ParseBytes reads a positive size such as 512MiB, 2GiB, 1.5GB or 4096
 // (go-humanize's ParseBytes: binary and decimal units, any case; a bare
 // number is bytes), at most 1024 TiB.
-func parseBytes(s string) (int64, error) {
+func ParseBytes(s string) (int64, error) {
 	n, err := humanize.ParseBytes(strings.TrimSpace(s))
 	if err != nil || strings.Contains(strings.ToLower(s), "nan") {
 		return 0, errors.New("not a size: want a number with a unit, e.g. 512MiB or 2GiB")
@@ -21,5 +21,5 @@ func parseBytes(s string) (int64, error) {
 	return int64(n), nil
 }
 
-// humanBytes writes a size in a readable binary unit (313 MiB).
-func humanBytes(n int64) string { return humanize.IBytes(uint64(max(n, 0))) }
+// HumanBytes writes a size in a readable binary unit (313 MiB).
+func HumanBytes(n int64) string { return humanize.IBytes(uint64(max(n, 0))) }

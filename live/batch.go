@@ -1,0 +1,78 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/oncesim/once/runs"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// Planned is one live run to make: its settings and its chooser.
+type Planned struct {
+	Settings scenarios.Settings
+	Config   *sim.Config
+	Chooser  sim.Chooser
+	Replay   string // the command that repeats it
+	Planned  int    // faults in the plan (a replayed plan), for the hit count
+}
+
+// CheckAll refuses, before anything starts, a run that live cannot make
+// (with a target: that once cannot make against a service of yours).
+func CheckAll(sc *scenarios.Scenario, ps []Planned, target bool) error {
+	for _, p := range ps {
+		if err := Supports(p.Config, &p.Settings.Faults); err != nil {
+			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		if target {
+			if err := SupportsTarget(p.Config, &p.Settings.Faults); err != nil {
+				return fmt.Errorf("scenario %s: %w", sc.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// RunAll makes the runs one after another, each with base's options and
+// its own config, faults and chooser, saying on base.Stderr what runs
+// where; verbose logs every process started there too. The trace is kept
+// for every run, as once run keeps it: the ledger lists each operation's
+// charges (transaction ids) from it.
+func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Planned, verbose bool) ([]runs.Run, error) {
+	stderr := base.Stderr
+	db := "SQLite"
+	if base.DSN != "" {
+		db = "PostgreSQL"
+	}
+	var done []runs.Run
+	for _, p := range ps {
+		if base.Target != "" {
+			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); no crash, pause or preempt: once has no process of yours\n",
+				sc.Name, p.Settings.Semantics.Alias(), base.Target, base.ProviderAddr, db)
+		} else {
+			fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, p.Settings.Semantics.Alias(), db)
+		}
+		var logw io.Writer
+		if verbose {
+			logw = stderr
+		}
+		trace := &sim.Trace{}
+		opts := base
+		opts.Config, opts.Faults, opts.Chooser, opts.Trace, opts.Log = p.Config, &p.Settings.Faults, p.Chooser, trace, logw
+		out, err := Run(ctx, opts)
+		if s, ok := p.Chooser.(*sim.Scripted); ok {
+			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", s.Used(), p.Planned)
+		}
+		if errors.Is(err, ErrNotLive) {
+			return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		done = append(done, runs.Run{Config: p.Config, Outcome: out, Trace: trace, Replay: p.Replay})
+	}
+	return done, nil
+}

@@ -1,0 +1,25 @@
+package shard
+
+import (
+	"io"
+
+	"github.com/oncesim/once/scenarios/batch"
+	"github.com/oncesim/once/sim"
+)
+
+// RunAndWrite runs the seeds of shard s of a batch's rows (cfgs, named by
+// labels) and writes the shard file, headed by h, to w.
+func RunAndWrite(w io.Writer, h Header, s batch.Shard, cfgs []*sim.Config, labels []string, seeds, workers int, progress batch.Progress) error {
+	r := s.Seeds(seeds)
+	ts := batch.RunSeeds(cfgs, r, workers, progress)
+	doc := &Doc{Header: h, Seeds: seeds, From: r.Lo, To: r.Hi, Rows: make([]Row, len(cfgs))}
+	for i := range ts {
+		doc.Rows[i] = NewRow(labels[i], &ts[i])
+	}
+	data, err := Encode(doc)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
