@@ -93,7 +93,7 @@ func TestIntegrationTargetExamples(t *testing.T) {
 			}
 			if c.naive {
 				out, code := run(3)
-				if code != 1 || !strings.Contains(out, "duplicated") || !strings.Contains(out, "effect ids") {
+				if code != 1 || !strings.Contains(out, "twice ✗") || !strings.Contains(out, "effect ids") {
 					t.Fatalf("seed 3: exit %d, want 1 with a duplicated operation and its charges:\n%s", code, out)
 				}
 				return

@@ -40,7 +40,7 @@ func TestIntegrationLabStarters(t *testing.T) {
 				if code != exitViolation {
 					t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 				}
-				for _, want := range []string{"duplicated", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
+				for _, want := range []string{"twice ✗", "shrunk: ", "minimal faults (", "replay: once lab " + s.scenario} {
 					if !strings.Contains(out, want) {
 						t.Errorf("output lacks %q:\n%s", want, out)
 					}
