@@ -133,10 +133,10 @@ func Command(r *lesson.Result) string {
 }
 
 // OutcomeLine says what one semantics came to, in the user's words, apart
-// from whether it kept its own promise.
+// from its own guarantee ("≥1 — holds"), so that neither reads as the
+// other.
 func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
-	line := fmt.Sprintf("%s: %s · %s %s", o.Semantics, OutcomeWords(sc, o), lang.T("lesson.own_promise"),
-		report.PromiseWord(o.Status.String(), o.Semantics.Promise().String()))
+	line := fmt.Sprintf("%s: %s · %s %s", o.Semantics, OutcomeWords(sc, o), lang.T("lesson.own_promise"), report.GuaranteeOf(o))
 	for _, inv := range o.Invariants {
 		if inv.Violation != "" {
 			line += " · " + inv.Name + ": " + lang.Violation(inv.Detail)
