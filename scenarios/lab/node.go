@@ -194,12 +194,7 @@ func (n *Node) begin(ctx *sim.Context, r *replica, ev pending) {
 	ev.b.MsgID = i64(r.event)
 	line := encodeLine(ev.src, n.name, ev.b)
 	r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
-	n.cur = r
-	if err := r.proc.writeLine(line, n.s.lab.stepTimeout()); err != nil {
-		n.fail(ctx, ev.desc, n.ioErr(err))
-		return
-	}
-	n.run(ctx, r)
+	n.hand(ctx, r, line, ev.desc)
 }
 
 // resume hands r the store answer a preemption held back, and goes on.
@@ -209,9 +204,15 @@ func (n *Node) resume(ctx *sim.Context, r *replica) {
 	}
 	line := r.held
 	r.held = nil
+	n.hand(ctx, r, line, r.eventDesc)
+}
+
+// hand writes line to r, the replica now in the node's hands, and applies
+// its actions; a failed write fails the run at the event desc.
+func (n *Node) hand(ctx *sim.Context, r *replica, line []byte, desc string) {
 	n.cur = r
 	if err := r.proc.writeLine(line, n.s.lab.stepTimeout()); err != nil {
-		n.fail(ctx, r.eventDesc, n.ioErr(err))
+		n.fail(ctx, desc, n.ioErr(err))
 		return
 	}
 	n.run(ctx, r)
