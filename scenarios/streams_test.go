@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles/kafka"
 	"github.com/oncesim/once/sim"
 )
 
@@ -104,5 +105,53 @@ func TestZombieIsFencedByEpoch(t *testing.T) {
 	}
 	if n := violated(map[string]string{"fencing": "none"}); n == 0 {
 		t.Error("fencing=none: no run let the zombie's write through")
+	}
+}
+
+// TestKafkaBrokerAnswersDuplicateProduceWithItsOffset: a network copy of a
+// transactional produce already appended is answered as a modern broker
+// answers a duplicate within its 5-batch window — success, with the offset
+// the batch was appended at (ProducerStateEntry.findDuplicateBatch) — and
+// never appended twice.
+func TestKafkaBrokerAnswersDuplicateProduceWithItsOffset(t *testing.T) {
+	sc, err := scenarios.Lookup("kafka-eos-happy-path")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := scenarios.Settings{Semantics: sim.Transactional, Ops: sc.Ops}
+	if err := set.Faults.Set("dup", "0.5"); err != nil {
+		t.Fatal(err)
+	}
+	type batch struct {
+		op      sim.OpID
+		attempt int32
+		seq     int64
+	}
+	copies := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		var tr sim.Trace
+		if _, err := sc.Run(set, sim.NewRandom(seed), &tr); err != nil {
+			t.Fatal(err)
+		}
+		offsets := map[batch]int64{}
+		for _, e := range tr.Events {
+			if e.Kind != sim.EvSend || e.Msg.Kind != kafka.MsgProduceAck {
+				continue
+			}
+			if e.Msg.Status != 0 || e.Msg.Key == 0 {
+				t.Fatalf("seed %d: produce-ack %+v: want success with an offset", seed, e.Msg)
+			}
+			b := batch{e.Msg.Op, e.Msg.Attempt, e.Msg.Payload}
+			if first, ok := offsets[b]; ok {
+				copies++
+				if first != e.Msg.Key {
+					t.Fatalf("seed %d: duplicate of %+v answered with offset %d, first appended at %d", seed, b, e.Msg.Key, first)
+				}
+			}
+			offsets[b] = e.Msg.Key
+		}
+	}
+	if copies == 0 {
+		t.Fatal("no seed delivered a copy of a produce: the test checks nothing")
 	}
 }

@@ -11,7 +11,8 @@ import (
 // the group coordinator).
 //
 // Appends follow the idempotent producer: a record carries (producer id,
-// epoch, sequence); a sequence already appended is answered as a duplicate,
+// epoch, sequence); one of the last 5 sequences appended is a duplicate,
+// not appended again and answered as a success with its original offset,
 // and — unless Fencing is off — an epoch older than the newest one this
 // partition has seen (from a write or a control record) is rejected with
 // INVALID_PRODUCER_EPOCH. That check is what fences a zombie.
@@ -262,10 +263,13 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 		ack.Err = kafkaInvalidProducerEpoch // a zombie: fenced
 		ctx.Send(from, ack.encode())
 		return
-	case known && p.Epoch == int64(prod.Epoch) && p.Seq <= prod.LastSeq:
-		ack.Err = kafkaDuplicateSequence // a retry or a network copy: already appended
-		if p.Seq == prod.LastSeq {
-			ack.Offset = prod.LastOffset
+	case known && p.Epoch == int64(prod.Epoch) && p.Seq <= prod.LastSeq && p.Seq > prod.LastSeq-idemWindow:
+		// A retry or a network copy of a batch already appended: not
+		// appended again, and answered as a success with the offset it got
+		// (ProducerStateEntry.findDuplicateBatch), not an error.
+		ack.Offset = prod.LastOffset
+		if p.Seq != prod.LastSeq {
+			ack.Offset = appendedAt(ctx, p)
 		}
 		ctx.Send(from, ack.encode())
 		return
@@ -283,6 +287,19 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 	ack.Offset = offset
 	ctx.Send(from, ack.encode())
 	b.wake(ctx)
+}
+
+// appendedAt finds the offset an earlier batch of p's producer and epoch
+// was appended at.
+func appendedAt(ctx *sim.Context, p produce) int64 {
+	log := ctx.Rows(kbLog)
+	for i := 0; i < log.Len(); i++ {
+		key, rec := log.At(i)
+		if r := decodeLogRow(rec); r.PID == p.PID && int64(r.Epoch) == p.Epoch && r.Op == p.Op {
+			return key
+		}
+	}
+	return 0
 }
 
 // markers settles a transaction: control record, record states, offsets.

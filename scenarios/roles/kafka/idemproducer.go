@@ -187,7 +187,7 @@ func (p *IdemProducer) Receive(ctx *sim.Context, m sim.Message) {
 	q, _ := ctx.Get(ipSeqs, part, a.Op)
 	seq := decodePartitionSeqRow(q)
 	switch a.Err {
-	case 0, kafkaDuplicateSequence:
+	case 0:
 		r.State, r.At = roles.OpDone, 0
 		ctx.Put(ipOps, int64(a.Op), a.Op, r.encode())
 		if idem && r.Seq > seq.Acked {

@@ -27,9 +27,9 @@ func decodeBatch(m sim.Message) batch {
 }
 
 // batchAck answers a batch. Slots: Op, Attempt (echoed), Key Offset (0:
-// not appended), Value Epoch and Payload Seq (echoed), Status Err (0,
-// DUPLICATE_SEQUENCE_NUMBER, OUT_OF_ORDER_SEQUENCE_NUMBER or
-// INVALID_PRODUCER_EPOCH).
+// not appended; a duplicate of one of the last 5 batches carries the
+// offset it was first appended at), Value Epoch and Payload Seq (echoed),
+// Status Err (0, OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH).
 type batchAck struct {
 	Op      sim.OpID
 	Attempt int32

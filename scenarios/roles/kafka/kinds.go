@@ -96,7 +96,6 @@ const (
 // Kafka error codes the roles answer with (the protocol's own numbers).
 const (
 	kafkaOutOfOrderSequence   = 45
-	kafkaDuplicateSequence    = 46
 	kafkaInvalidProducerEpoch = 47 // a partition leader fences an old epoch
 	kafkaInvalidTxnState      = 48
 	kafkaConcurrentTxns       = 51

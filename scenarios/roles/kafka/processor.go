@@ -331,7 +331,7 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		if txnMode(ctx) && (a.Epoch != epoch || a.Seq != prod.Seq) {
 			return
 		}
-		if a.Err != 0 && a.Err != kafkaDuplicateSequence {
+		if a.Err != 0 {
 			p.reinit(ctx)
 			return
 		}
