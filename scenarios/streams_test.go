@@ -87,7 +87,12 @@ func TestCoordinatorAbortsAbandonedTransactions(t *testing.T) {
 // The zombie of kafka-zombie-fencing is live: it resumes after the
 // takeover and writes with its old epoch. Fenced, no run breaks an
 // invariant; unfenced, its writes get through in some run.
-func TestZombieIsFencedByEpoch(t *testing.T) {
+// TestZombieIsFenced checks both designs of kafka-zombie-fencing: with
+// per-instance transactional ids the group's generation check on the
+// zombie's offsets fences it (KIP-447) and nothing else does; with the
+// shared per-partition id the epoch bump does, even without group
+// metadata.
+func TestZombieIsFenced(t *testing.T) {
 	violated := func(params map[string]string) int {
 		n := 0
 		for _, o := range runSeeds(t, "kafka-zombie-fencing", sim.Transactional, params, 40, nil) {
@@ -100,11 +105,22 @@ func TestZombieIsFencedByEpoch(t *testing.T) {
 		}
 		return n
 	}
-	if n := violated(nil); n != 0 {
-		t.Errorf("fencing=epoch: %d runs broke an invariant", n)
-	}
-	if n := violated(map[string]string{"fencing": "none"}); n == 0 {
-		t.Error("fencing=none: no run let the zombie's write through")
+	for _, c := range []struct {
+		params map[string]string
+		broken bool
+	}{
+		{nil, false},
+		{map[string]string{"group-metadata": "group-id"}, true},
+		{map[string]string{"txn-id": "partition", "group-metadata": "group-id"}, false},
+		{map[string]string{"txn-id": "partition", "group-metadata": "group-id", "fencing": "none"}, true},
+	} {
+		n := violated(c.params)
+		if c.broken && n == 0 {
+			t.Errorf("%v: no run let the zombie's write through", c.params)
+		}
+		if !c.broken && n != 0 {
+			t.Errorf("%v: %d runs broke an invariant", c.params, n)
+		}
 	}
 }
 

@@ -219,16 +219,16 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
 		if p, ok := ctx.Get(kbProducers, t.PID, 0); ok && b.Fencing && t.Epoch < int64(decodeProducerRow(p).Epoch) {
 			ack.Err = kafkaInvalidProducerEpoch
-		} else if b.staleGeneration(ctx, int64(t.Generation)) {
-			ack.Err = kafkaIllegalGeneration
+		} else if err := b.memberError(ctx, m.From, int64(t.Generation)); err != 0 {
+			ack.Err = err // KIP-447: the group fences a zombie's offsets
 		} else {
 			ctx.Put(kbPending, t.PID, 0, pendingRow{State: offsetsPending, Position: t.Position, Epoch: int32(t.Epoch)}.encode())
 		}
 		ctx.Send(m.From, ack.encode())
 	case MsgOffsetCommit:
 		o := decodeOffsetCommit(m)
-		if b.staleGeneration(ctx, o.Generation) {
-			ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr, Err: kafkaIllegalGeneration}.encode())
+		if err := b.memberError(ctx, m.From, o.Generation); err != 0 {
+			ctx.Send(m.From, offsetAck{Position: o.Position, Corr: o.Corr, Err: err}.encode())
 			return
 		}
 		ctx.Put(kbGroup, kafkaGroup, 0, groupRow{Position: o.Position}.encode())

@@ -16,13 +16,20 @@ import "github.com/oncesim/once/sim"
 // its sender rejoins (as a standby, since someone else owns the
 // partition). A member that has processed everything leaves, handing the
 // partition on. An offset commit (plain or transactional) naming an
-// older generation is refused with ILLEGAL_GENERATION, as KIP-447 has the
-// group coordinator check the generation of a TxnOffsetCommit.
+// older generation is refused with ILLEGAL_GENERATION, and one from a
+// member the group has removed with UNKNOWN_MEMBER_ID, as KIP-447 has the
+// group coordinator check the member and generation of a TxnOffsetCommit
+// (the group metadata the producer sends with
+// sendOffsetsToTransaction(offsets, consumer.groupMetadata())).
 //
-// The protocol only decides who works. What stops a resumed zombie from
-// writing is the transactional id: the new owner's init-producer-id bumps
-// the epoch and aborts the zombie's transaction, and every write the
-// zombie still sends carries the old epoch.
+// The protocol decides who works, and — with one transactional id per
+// producer instance (KIP-447) — it is what stops a resumed zombie: its
+// transactional offset commit names a generation the group has left, the
+// commit fails, and the zombie aborts its transaction. With one shared
+// transactional id per input partition (the design before KIP-447) the id
+// does it instead: the new owner's init-producer-id bumps the epoch and
+// aborts the zombie's transaction, and every write the zombie still sends
+// carries the old epoch.
 
 // Group tables of the broker (after kbInputLog).
 const (
@@ -89,8 +96,11 @@ func (b *Broker) assign(ctx *sim.Context, g groupStateRow, node sim.NodeID, corr
 
 func (b *Broker) heartbeat(ctx *sim.Context, from sim.NodeID, h heartbeat) {
 	g := b.group(ctx)
-	if h.Generation != g.Generation || g.Owner != int64(from)+1 {
-		ctx.Send(from, heartbeat{Generation: g.Generation, Err: kafkaIllegalGeneration}.encode(MsgHeartbeatErr))
+	if err := b.memberError(ctx, from, h.Generation); err != 0 || g.Owner != int64(from)+1 {
+		if err == 0 {
+			err = kafkaIllegalGeneration
+		}
+		ctx.Send(from, heartbeat{Generation: g.Generation, Err: err}.encode(MsgHeartbeatErr))
 		return
 	}
 	g.Beats++
@@ -123,9 +133,25 @@ func (b *Broker) handOn(ctx *sim.Context, g groupStateRow) {
 	ctx.Put(kbGroupState, 1, 0, g.encode())
 }
 
-// staleGeneration reports whether an offset commit names a generation the
-// group has left behind (a zombie's commit). Without a group protocol
-// every commit is current.
-func (b *Broker) staleGeneration(ctx *sim.Context, gen int64) bool {
-	return b.Session > 0 && gen != b.group(ctx).Generation
+// memberError is the group coordinator's check of a request that names
+// a member and a generation (a heartbeat, an offset commit, a
+// transactional offset commit), as Kafka's ClassicGroup.validateMember
+// and validateOffsetCommit do it: UNKNOWN_MEMBER_ID when the group has
+// removed the member (its session expired), ILLEGAL_GENERATION when the
+// generation is not the group's. A transactional commit sent without
+// group metadata (gen < 0: sendOffsetsToTransaction with a bare group id)
+// is not checked at all — a classic group accepts it, since the old
+// TxnOffsetCommit carried no member and no generation. Without a group
+// protocol (Session 0) nothing is checked.
+func (b *Broker) memberError(ctx *sim.Context, from sim.NodeID, gen int64) int32 {
+	if b.Session == 0 || gen < 0 {
+		return 0
+	}
+	if _, ok := ctx.Get(kbMembers, int64(from), 0); !ok {
+		return kafkaUnknownMemberID
+	}
+	if gen != b.group(ctx).Generation {
+		return kafkaIllegalGeneration
+	}
+	return 0
 }

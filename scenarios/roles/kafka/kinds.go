@@ -102,6 +102,7 @@ const (
 	kafkaUnstableOffsetCommit = 88 // offsets of an open transaction are pending
 	kafkaProducerFenced       = 90 // the coordinator fences an old epoch
 	kafkaIllegalGeneration    = 22 // the group moved on: the member lost its partition
+	kafkaUnknownMemberID      = 25 // the group removed the member (its session expired)
 )
 
 // Log record states. The COMMITTED/ABORTED state of a data record is the

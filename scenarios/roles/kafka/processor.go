@@ -44,6 +44,17 @@ type Processor struct {
 	// (sendOffsetsToTransaction): a crash between the two replays records
 	// whose outputs are already committed.
 	OffsetsOutside bool
+	// SharedTxnID gives every instance the same transactional id, one per
+	// input partition (the design before KIP-447, Kafka Streams' EOS v1):
+	// a new owner's registration fences the old one by epoch. Otherwise
+	// each instance has its own id (KIP-447) and the consumer group fences
+	// a zombie's offsets by generation.
+	SharedTxnID bool
+	// NoGroupMetadata sends the consumed offsets into the transaction with
+	// the group id only (sendOffsetsToTransaction(offsets, groupId), or
+	// new ConsumerGroupMetadata(groupId)): no member, generation -1, so the
+	// group coordinator has nothing to check.
+	NoGroupMetadata bool
 }
 
 // Processor phases: what it is waiting for.
@@ -73,7 +84,17 @@ const (
 	kpCurrent  int64 = 3 // a currentRow
 )
 
+// kafkaTransactionalID is the shared transactional id of the input
+// partition; an instance's own id is kafkaTransactionalID + its node index.
 const kafkaTransactionalID = 1
+
+// txnID is the transactional id the processor registers.
+func (p *Processor) txnID(ctx *sim.Context) int64 {
+	if p.SharedTxnID {
+		return kafkaTransactionalID
+	}
+	return kafkaTransactionalID + int64(ctx.Self())
+}
 
 func kafkaProcessorTables() []sim.TableSpec {
 	// The correlation counter is durable for one reason: a restarted
@@ -146,7 +167,7 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 	case kpJoin:
 		ctx.Send(p.Broker, joinGroup{Corr: corr}.encode())
 	case kpInit:
-		ctx.Send(p.Coordinator, initPID{TxnID: kafkaTransactionalID, Corr: corr}.encode())
+		ctx.Send(p.Coordinator, initPID{TxnID: p.txnID(ctx), Corr: corr}.encode())
 	case kpOffsets:
 		ctx.Send(p.Broker, offsetFetch{Group: kafkaGroup, Corr: corr}.encode())
 	case kpAddParts:
@@ -162,6 +183,9 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 	case kpCommitOffsets:
 		gen := p.generation(ctx)
 		if txnMode(ctx) && !p.OffsetsOutside {
+			if p.NoGroupMetadata {
+				gen = -1 // no member, no generation: nothing for the group to check
+			}
 			ctx.Send(p.Broker, txnOffsets{PID: prod.PID, Epoch: epoch, Position: run.Position, Corr: corr, Generation: int32(gen)}.encode())
 		} else {
 			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr, Generation: gen}.encode())
@@ -208,8 +232,13 @@ func (p *Processor) Timer(ctx *sim.Context, t sim.Timer) {
 	p.request(ctx, r.Phase)
 }
 
-// begin starts the next transaction (or batch), or finishes.
+// begin starts the next transaction (or batch), or finishes. It is the
+// loop's poll: a member that has learnt it lost the partition rejoins here.
 func (p *Processor) begin(ctx *sim.Context) {
+	if p.grouped() && p.lost(ctx) {
+		p.rejoin(ctx)
+		return
+	}
 	r := p.run(ctx)
 	r.InTxn = 0
 	p.put(ctx, kpRun, r.encode())
@@ -362,6 +391,13 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		if a.Epoch != epoch || a.Position != r.Position {
 			return
 		}
+		if a.Err == kafkaIllegalGeneration || a.Err == kafkaUnknownMemberID {
+			// The group has moved on: the partition is someone else's.
+			// An abortable error (CommitFailedException): abort, then rejoin.
+			p.setLost(ctx)
+			p.request(ctx, kpAbort)
+			return
+		}
 		if a.Err != 0 {
 			p.reinit(ctx)
 			return
@@ -391,6 +427,10 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		if r.Phase == kpEndTxn {
 			p.begin(ctx)
+			return
+		}
+		if p.grouped() && p.lost(ctx) {
+			p.rejoin(ctx) // aborted after losing the partition
 			return
 		}
 		p.request(ctx, kpOffsets) // aborted: seek back to the committed position
@@ -430,6 +470,10 @@ var (
 	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
 	kafkaProcessorOffsets     = roles.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
 		"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)")
+	kafkaProcessorTxnID = roles.Enum("txn-id", "instance", []string{"instance", "partition"},
+		"under txn: one transactional id per processor instance (KIP-447), or one per input partition, shared by whoever owns it (before KIP-447)")
+	kafkaProcessorMetadata = roles.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
+		"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)")
 	kafkaProcessorHeartbeat = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 )
 
@@ -437,12 +481,13 @@ func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-processor",
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets},
+		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets, kafkaProcessorTxnID, kafkaProcessorMetadata},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
 				Heartbeat: kafkaProcessorHeartbeat.Get(a), OffsetsOutside: kafkaProcessorOffsets.Get(a) == "commit-sync",
+				SharedTxnID: kafkaProcessorTxnID.Get(a) == "partition", NoGroupMetadata: kafkaProcessorMetadata.Get(a) == "group-id",
 			}
 			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
 			return p, kafkaProcessorTables()
