@@ -49,6 +49,20 @@ func (s Search) Doc(res *sim.ExploreResult, elapsed *time.Duration) report.Explo
 	return doc
 }
 
+// Branched names the fault kinds whose choice points the search branched
+// at (res.Branched, read against the scenario's topology), for
+// report.ExploreDoc.Branched. It is asked of a search that holds: one
+// that found a violation stopped where it found it, which depends on how
+// the tree was divided (--shard), and its counterexample names its
+// faults.
+func (s Search) Branched(res *sim.ExploreResult) ([]string, error) {
+	names, err := s.Scenario.BranchedKinds(s.Settings, res.Branched)
+	if err != nil {
+		return nil, fmt.Errorf("explore: the kinds that branched: %w", err)
+	}
+	return names, nil
+}
+
 // Write writes the report in format (text or json).
 func Write(w io.Writer, format string, doc report.ExploreDoc) error {
 	if format == "json" {
@@ -67,7 +81,8 @@ func WriteShard(w io.Writer, h shard.Header, res *sim.ExploreResult) error {
 	doc := &shard.ExploreDoc{
 		Header: h,
 		Holds:  res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
-		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
+		Branched: append([]sim.Branch{}, res.Branched...),
+		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
 	}
 	data, err := shard.Encode(doc)

@@ -29,10 +29,15 @@ type ExploreDoc struct {
 	ChecksText string `json:"-"`
 	// ParamsSet are the parameters given with --set: the text report
 	// shows only these (Params lists every value, defaults included).
-	ParamsSet       []string        `json:"-"`
-	MaxFaults       int             `json:"max_faults"`
-	MaxPreemptions  int             `json:"max_preemptions,omitempty"`
-	Faults          []string        `json:"faults"`
+	ParamsSet      []string `json:"-"`
+	MaxFaults      int      `json:"max_faults"`
+	MaxPreemptions int      `json:"max_preemptions,omitempty"`
+	Faults         []string `json:"faults"`
+	// Branched are the fault kinds (preempt included) whose choice points
+	// a search that holds (complete or cut) actually branched at: a
+	// subset of Faults; a kind left out was enumerated but never reached
+	// within the bounds. [] when none did; null on a counterexample.
+	Branched        []string        `json:"branched"`
 	Holds           bool            `json:"holds"`
 	Complete        bool            `json:"complete"`
 	Cut             string          `json:"cut,omitempty"`
@@ -182,8 +187,10 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		} else {
 			fmt.Fprintf(&b, "%s %s\n", styleGood.Render(lang.T("explore.holds")), lang.Nf("explore.holds_every", d.MaxFaults, data))
 		}
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(BranchedText(d.Branched)))
 	case d.Holds:
 		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": CutText(d.Cut)}))
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(BranchedText(d.Branched)))
 	default:
 		c := d.Counterexample
 		fmt.Fprintf(&b, "%s %s\n", styleBad.Render(lang.T("explore.counterexample")), c.Text())
@@ -214,6 +221,15 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// BranchedText says which fault kinds a search branched on — what its
+// HOLDS is about — in the current language.
+func BranchedText(kinds []string) string {
+	if len(kinds) == 0 {
+		return lang.T("explore.branched_none")
+	}
+	return lang.Tf("explore.branched", map[string]any{"Kinds": strings.Join(kinds, ", ")})
 }
 
 // Text is the counterexample's cause in the reader's language.

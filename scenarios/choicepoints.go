@@ -77,12 +77,7 @@ func choicePointsOf(cfg *sim.Config, k sim.FaultKind) int {
 // scenario under set (its semantics, operations and parameters; its
 // faults are ignored).
 func (sc *Scenario) ChoicePoints(set Settings) (ChoicePoints, error) {
-	return CountChoicePoints(func(f Faults) (*sim.Config, error) {
-		s := set
-		f.Duration = sc.Faults.Duration
-		s.Faults = f
-		return sc.Config(s)
-	})
+	return CountChoicePoints(sc.buildWith(set))
 }
 
 // NoChoicePoint says, in a few words, why fault kind k has no choice

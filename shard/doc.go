@@ -17,6 +17,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/batch"
+	"github.com/oncesim/once/sim"
 )
 
 // Schema names the format of a shard file. v2 added the checksum; a v1
@@ -93,16 +94,19 @@ func (r *Row) Tally() batch.Tally {
 // merge can pick the first of all shards — and its counts.
 type ExploreDoc struct {
 	Header
-	Holds       bool   `json:"holds"`
-	Complete    bool   `json:"complete"`
-	Cut         string `json:"cut,omitempty"`
-	Choices     []int  `json:"choices"` // the counterexample's path; [] when it holds
-	States      int    `json:"states"`
-	Schedules   int    `json:"schedules"`
-	Transitions int    `json:"transitions"`
-	Revisits    int    `json:"revisits"`
-	MaxDepth    int    `json:"max_depth"`
-	MemoryBytes int64  `json:"memory_bytes"`
+	Holds    bool   `json:"holds"`
+	Complete bool   `json:"complete"`
+	Cut      string `json:"cut,omitempty"`
+	Choices  []int  `json:"choices"` // the counterexample's path; [] when it holds
+	// Branched are the places the shard's search took a fault's or a
+	// preemption's alternative (sim.ExploreResult.Branched).
+	Branched    []sim.Branch `json:"branched"`
+	States      int          `json:"states"`
+	Schedules   int          `json:"schedules"`
+	Transitions int          `json:"transitions"`
+	Revisits    int          `json:"revisits"`
+	MaxDepth    int          `json:"max_depth"`
+	MemoryBytes int64        `json:"memory_bytes"`
 }
 
 // header gives access to the common fields of both documents.

@@ -129,6 +129,7 @@ func mergeExplore(files []*File) *ExploreMerged {
 		res.Revisits += x.Revisits
 		res.MaxDepth = max(res.MaxDepth, x.MaxDepth)
 		res.Memory = max(res.Memory, x.MemoryBytes)
+		res.Branched = sim.UnionBranches(res.Branched, x.Branched)
 		if !x.Complete {
 			res.Complete = false
 			cuts = append(cuts, fmt.Sprintf("shard %d/%d: %s", x.Index, x.Count, x.Cut))

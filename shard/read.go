@@ -195,5 +195,10 @@ func checkExplore(x *ExploreDoc) error {
 			return fmt.Errorf("choices[%d]: %d is negative", i, c)
 		}
 	}
+	for i, b := range x.Branched {
+		if !b.Kind.IsFault() {
+			return fmt.Errorf("branched[%d].kind: %d is not a fault's or a preemption's choice", i, b.Kind)
+		}
+	}
 	return nil
 }

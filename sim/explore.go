@@ -103,6 +103,10 @@ type ExploreResult struct {
 	Reason  Reason // Why as data
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
+	// Branched lists, sorted, the places where the search took a fault's
+	// or a preemption's alternative (see Branch). It is a union over the
+	// search's parts, so it is the same for every number of workers.
+	Branched []Branch
 
 	memoryCut bool // Cut is the memory budget's
 	stopped   bool // a part stopped to give its memory to a lower part (explore_memory.go)
@@ -139,6 +143,9 @@ type stepChooser struct {
 	pos     int
 	budget  int // packed (see packBudget): faults and preemptions still allowed in this step
 	kinds   KindSet
+	// branched, if set, collects the places where a fault or preemption
+	// alternative is taken (the search's chooser; not the replay's).
+	branched *branchSet
 }
 
 // budgetKind says which budget a non-default answer is charged to.
@@ -211,6 +218,9 @@ func (s *stepChooser) Choose(c Choice) int {
 	}
 	if v != 0 && cost != costFree {
 		s.budget -= cost.unit()
+		if s.branched != nil {
+			s.branched.add(&c)
+		}
 	}
 	s.answers = append(s.answers, v)
 	s.arity = append(s.arity, n)

@@ -194,6 +194,7 @@ func mergeParts(results []*ExploreResult) *ExploreResult {
 	res := &ExploreResult{Holds: true, Complete: true}
 	for _, r := range results {
 		res.ExploreStats = res.ExploreStats.merge(r.ExploreStats)
+		res.Branched = UnionBranches(res.Branched, r.Branched)
 		if !r.Complete && res.Complete {
 			res.Complete, res.Cut = false, r.Cut
 		}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -50,18 +51,19 @@ type transition struct {
 
 // explorer is the state of one search.
 type explorer struct {
-	opt     ExploreOptions
-	every   int // a level that is a multiple of every keeps its world
-	window  int // so do the top window levels
-	res     *ExploreResult
-	visited *fingerprintSet
-	audited map[Fingerprint]*World
-	sc      stepChooser // enumerates the alternatives of a step
-	replay  stepChooser // replays a recorded step while restoring
-	stack   []frame     // contiguous; popped frames keep their vec buffers
-	path    []int       // the choices of every level, root first
-	pool    []*worldBuf
-	fpBuf   []byte
+	opt      ExploreOptions
+	every    int // a level that is a multiple of every keeps its world
+	window   int // so do the top window levels
+	res      *ExploreResult
+	visited  *fingerprintSet
+	audited  map[Fingerprint]*World
+	sc       stepChooser // enumerates the alternatives of a step
+	branches branchSet   // where sc took a fault's or preemption's alternative
+	replay   stepChooser // replays a recorded step while restoring
+	stack    []frame     // contiguous; popped frames keep their vec buffers
+	path     []int       // the choices of every level, root first
+	pool     []*worldBuf
+	fpBuf    []byte
 
 	// splitAt, if positive, ends the search as soon as it counts that
 	// many states, with split set: the search is large enough to be run
@@ -84,7 +86,7 @@ type explorer struct {
 }
 
 func newExplorer(opt ExploreOptions, every, window int) *explorer {
-	return &explorer{
+	e := &explorer{
 		opt:     opt,
 		every:   every,
 		window:  window,
@@ -93,6 +95,8 @@ func newExplorer(opt ExploreOptions, every, window int) *explorer {
 		sc:      stepChooser{kinds: opt.Kinds},
 		replay:  stepChooser{kinds: opt.Kinds},
 	}
+	e.sc.branched = &e.branches
+	return e
 }
 
 // run searches from root on the calling goroutine.
@@ -107,6 +111,7 @@ func (e *explorer) run(root *World) *ExploreResult {
 	e.res.States = 1
 	e.push(rootBuf, root.stateBytes(), 0, nil, 0)
 	e.search()
+	e.res.Branched = slices.Clone(e.branches)
 	e.res.Memory = e.peak
 	e.res.Worlds = max(e.res.Worlds, e.heldWorlds) + 1 // the levels' worlds and the child being stepped
 	return e.res

@@ -227,6 +227,11 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		took = &elapsed
 	}
 	doc := search.Doc(res, took)
+	if res.Holds {
+		if doc.Branched, err = search.Branched(res); err != nil {
+			return err
+		}
+	}
 	if !res.Holds {
 		replay.Faults, replay.MaxPreemptions = o.Faults, o.MaxPreemptions
 		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)

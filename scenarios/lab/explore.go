@@ -52,6 +52,9 @@ type ExploreResult struct {
 	Cut      string // why it is incomplete
 	Choices  []int  // the counterexample, for a sim.Sequence (nil when Holds)
 	Why      string
+	// Branched are the places where a schedule took a fault's or a
+	// preemption's alternative (sim.ExploreResult.Branched), sorted.
+	Branched []sim.Branch
 }
 
 // vectorChooser answers a run's choices from a prefix, then 0, and
@@ -61,6 +64,8 @@ type vectorChooser struct {
 	answers []int
 	fault   []bool // a fault or a preemption: the search branches on it
 	reorder []bool // a preemption
+	// branched are the places of the choices answered with a fault.
+	branched []sim.Branch
 }
 
 func (v *vectorChooser) Choose(c sim.Choice) int {
@@ -68,6 +73,9 @@ func (v *vectorChooser) Choose(c sim.Choice) int {
 	a := 0
 	if i := len(v.answers); i < len(v.prefix) && isFault {
 		a = v.prefix[i]
+	}
+	if a != 0 {
+		v.branched = append(v.branched, sim.BranchAt(&c))
 	}
 	v.answers = append(v.answers, a)
 	v.fault = append(v.fault, isFault)
@@ -155,6 +163,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					}
 				}
 				res.Schedules++
+				res.Branched = sim.UnionBranches(res.Branched, r.vc.branched)
 				res.Steps += len(r.res.Steps)
 				res.MaxDepth = max(res.MaxDepth, len(r.vc.answers))
 				if end := r.res.World.Ended(); end != sim.Quiescent && res.Complete {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -50,8 +51,14 @@ func (l *Lab) WriteExplore(w io.Writer, r ExploreReport, res *ExploreResult) err
 			within += fmt.Sprintf(" and ≤ %d preemptions", r.MaxPreemptions)
 		}
 		fmt.Fprintf(&b, "HOLDS: every schedule with %s keeps %s; your nodes answered every replayed prefix identically\n", within, judge.Keeps())
+		if err := writeBranched(&b, r, res); err != nil {
+			return err
+		}
 	case res.Holds:
 		fmt.Fprintf(&b, "INCOMPLETE: no violation found, but the search was cut: %s\n", res.Cut)
+		if err := writeBranched(&b, r, res); err != nil {
+			return err
+		}
 	default:
 		found, err := l.Faults(sem, res.Choices)
 		if err != nil {
@@ -103,4 +110,15 @@ func ProgressLine(w io.Writer) (draw func(ExploreStats), end func()) {
 		}
 	}
 	return draw, end
+}
+
+// writeBranched writes the line that names the fault kinds the search
+// branched on, as `once explore` does.
+func writeBranched(b *strings.Builder, r ExploreReport, res *ExploreResult) error {
+	kinds, err := r.Scenario.BranchedKinds(r.Settings, res.Branched)
+	if err != nil {
+		return fmt.Errorf("lab: explore: the kinds that branched: %w", err)
+	}
+	fmt.Fprintf(b, "%s\n", report.BranchedText(kinds))
+	return nil
 }
