@@ -10,7 +10,7 @@ BASE="${BASE:-main}"
 BENCH="${BENCH:-.}"
 COUNT="${COUNT:-6}"
 BENCHTIME="${BENCHTIME:-1s}"
-read -r -a pkgs <<<"${BENCHPKGS:-./sim/ ./scenarios/ ./cmd/once/}"
+read -r -a pkgs <<<"${BENCHPKGS:-./sim/ ./scenarios/ ./scenarios/enginetest/ ./cmd/once/}"
 
 benchstat="$("$GO" env GOPATH)/bin/benchstat"
 [ -x "$benchstat" ] || "$GO" install golang.org/x/perf/cmd/benchstat@latest

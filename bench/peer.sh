@@ -62,7 +62,7 @@ median() { sort -n -k"$1" "$2" | awk -v c="$1" '{ v[NR] = $c } END { print v[int
 once_wall="$(median 1 "$work/once.rates")" once_cpu="$(median 2 "$work/once.rates")"
 simpy_wall="$(median 1 "$work/simpy.rates")" simpy_cpu="$(median 2 "$work/simpy.rates")"
 
-bench_rates="$(cd "$root" && "${pin[@]}" "$GO" test ./sim/ -run '^$' -bench 'DoubleBillingRuns/' -benchtime 2s |
+bench_rates="$(cd "$root" && "${pin[@]}" "$GO" test ./scenarios/enginetest/ -run '^$' -bench 'DoubleBillingRuns/' -benchtime 2s |
 	awk '/runs\/s/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "runs/s") r += $i; n++ } END { if (n) printf "%d", r / n }')"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%6.1fx", a / b }'; }
