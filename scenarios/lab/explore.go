@@ -124,9 +124,31 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > sim.MaxExplorePreemptions {
 		return nil, fmt.Errorf("lab: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, sim.MaxExplorePreemptions)
 	}
+	// Processes that declare reset are reset and handed to the next
+	// schedule instead of killed (pool.go); the others start afresh.
+	pl := newPool()
+	defer pl.close()
 	level := []job{{last: -1}}
 	for faults := 0; len(level) > 0; faults++ {
 		res.Faults = faults
+		if pl.size() > 0 {
+			// A node declared reset (the runs so far left processes in the
+			// pool): check, on the first schedule of this fault count (and
+			// of no fault), that a reset process answers as a fresh one.
+			check := level[:1]
+			if faults == 1 {
+				check = []job{{last: -1}, level[0]}
+			}
+			for _, j := range check {
+				if err := l.checkReset(sem, opt.Judge, j, pl); err != nil {
+					if errors.Is(err, errInterrupted) {
+						res.Complete, res.Cut = false, "interrupted"
+						return res, nil
+					}
+					return nil, err
+				}
+			}
+		}
 		var next []job
 		for start := 0; start < len(level); start += chunk {
 			if opt.Stop != nil {
@@ -138,7 +160,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				}
 			}
 			batch := level[start:min(start+chunk, len(level))]
-			results := l.runJobs(sem, opt, batch)
+			results := l.runJobs(sem, opt, batch, pl)
 			for i, r := range results {
 				if r.err != nil && errors.Is(r.err, errInterrupted) {
 					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
@@ -163,7 +185,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				if r.status == sim.Violated {
 					// A counterexample must replay: run it again, whole, and
 					// name a node that answers it another way.
-					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1})
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1}, nil)
 					if again.err != nil {
 						return nil, again.err
 					}
@@ -215,8 +237,9 @@ func children(j job, r jobResult, opt ExploreOptions) []job {
 }
 
 // runJobs runs a batch side by side, each with its own session and
-// processes, and returns the results in the batch's order.
-func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobResult {
+// processes (reset ones from pl, when the nodes declare reset), and
+// returns the results in the batch's order.
+func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *pool) []jobResult {
 	results := make([]jobResult, len(batch))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -225,7 +248,7 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = l.runJob(sem, opt.Judge, batch[i])
+				results[i] = l.runJob(sem, opt.Judge, batch[i], pl)
 			}
 		}()
 	}
@@ -237,9 +260,42 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 	return results
 }
 
-func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job) jobResult {
+// checkReset runs j twice, one after the other: with fresh processes,
+// then with the processes that run left reset in pl (if the nodes
+// declare reset; else it does nothing more). The two must answer every
+// step alike: a reset that forgets less than a fresh start is named.
+// Explore calls it on the fault-free schedule and the first schedule of
+// every fault count, once a node has declared reset.
+func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool) error {
+	fresh := newPool()
+	defer fresh.close()
+	fresh.keepOnly = true // every start spawns; the end resets and keeps
+	a := l.runJob(sem, judge, j, fresh)
+	if a.err != nil {
+		return a.err
+	}
+	if fresh.size() == 0 {
+		return nil // no node declared reset
+	}
+	fresh.keepOnly = false
+	b := l.runJob(sem, judge, j, fresh)
+	if b.err != nil {
+		return b.err
+	}
+	if err := compareSteps(a.res.Steps, b.res.Steps, -1); err != nil {
+		var ne *NondeterminismError
+		if errors.As(err, &ne) {
+			ne.AfterReset = true
+		}
+		return err
+	}
+	pl.adopt(fresh)
+	return nil
+}
+
+func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job, pl *pool) jobResult {
 	vc := &vectorChooser{prefix: j.prefix}
-	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) })
+	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) }, pl)
 	if err != nil {
 		return jobResult{err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/oncesim/once/scenarios/roles"
@@ -71,7 +72,7 @@ func (n *Node) Start(ctx *sim.Context) {
 	if n.s.err != nil {
 		return
 	}
-	n.stop()
+	n.stop(false, nil)
 	n.incarnation++
 	n.expiry[tableVolatile] = nil // the volatile table was emptied by the crash
 	n.routes = map[route]int{}
@@ -81,6 +82,10 @@ func (n *Node) Start(ctx *sim.Context) {
 		r := &replica{idx: i, cancelled: map[int64]bool{}}
 		n.reps[i] = r
 		n.cur = r
+		if p := n.s.pool.take(n.name); p != nil {
+			r.proc, r.started = p, true // reset after its last run: as a fresh process, started up
+			continue
+		}
 		p, err := spawn(n.argv, n.s.lab.Dir)
 		if err != nil {
 			n.step++
@@ -140,7 +145,7 @@ func (n *Node) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	if ctx.CrashPoint(PointReceive, &m) {
-		n.crashed()
+		n.crashed(ctx)
 		return
 	}
 	topo := n.s.cfg.Topology
@@ -191,6 +196,7 @@ func (n *Node) begin(ctx *sim.Context, r *replica, ev pending) {
 	n.step++
 	n.s.nextID++
 	r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
+	r.init = ev.b.Type == "init"
 	ev.b.MsgID = i64(r.event)
 	line := encodeLine(ev.src, n.name, ev.b)
 	r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -239,6 +245,7 @@ func (n *Node) run(ctx *sim.Context, r *replica) {
 		n.step++
 		n.s.nextID++
 		r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
+		r.init = ev.b.Type == "init"
 		ev.b.MsgID = i64(r.event)
 		line := encodeLine(ev.src, n.name, ev.b)
 		r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -326,9 +333,12 @@ func (n *Node) queue(what string) error {
 	return nil
 }
 
-// ioErr turns a pipe error into what the student needs to read.
-func (n *Node) ioErr(err error) error {
-	p := n.cur.proc
+// ioErr turns a pipe error of the replica in hand into what the student
+// needs to read.
+func (n *Node) ioErr(err error) error { return n.procErr(n.cur.proc, err) }
+
+// procErr turns a pipe error of p into what the student needs to read.
+func (n *Node) procErr(p *process, err error) error {
 	switch {
 	case interrupted():
 		return errInterrupted
@@ -383,6 +393,9 @@ func (n *Node) harness(ctx *sim.Context, b body) (int, error) {
 				got = fmt.Sprint(*b.InReplyTo)
 			}
 			return stepContinue, fieldErr("body.in_reply_to", "%s, want %d (the msg_id of the event being answered)", got, n.cur.event)
+		}
+		if err := n.declare(b.Capabilities); err != nil {
+			return stepContinue, err
 		}
 		return stepDone, nil
 	case "set_timer":
@@ -450,7 +463,7 @@ func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (in
 		return stepContinue, err
 	}
 	if ctx.CrashPoint(PointBeforeSend, m) {
-		n.crashed()
+		n.crashed(ctx)
 		return stepEnded, nil
 	}
 	n.routes[route{to, op}] = n.cur.idx
@@ -475,7 +488,7 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 	sink := sim.SinkID(slices.Index(n.s.cfg.Topology.Sinks, sinkName))
 	ctx.Effect(sink, op, val(b.Value))
 	if ctx.CrashPoint(PointAfterEffect, m) {
-		n.crashed()
+		n.crashed(ctx)
 		return stepEnded, nil
 	}
 	return stepContinue, nil
@@ -667,19 +680,51 @@ func val(p *int64) int64 {
 	return *p
 }
 
-// crashed kills the processes at a crash point: what they held in memory
-// is gone; the engine restarts the node later with fresh ones.
-func (n *Node) crashed() { n.stop() }
+// declare records the capabilities the done of init declares; they are
+// refused on the done of any other event, and unknown ones are named.
+func (n *Node) declare(caps []string) error {
+	if caps == nil {
+		return nil
+	}
+	if !n.cur.init {
+		return fieldErr("body.capabilities", "only the done that answers init declares capabilities")
+	}
+	for _, c := range caps {
+		if !slices.Contains(capabilities, c) {
+			return fieldErr("body.capabilities", "%q is not a capability (want %s)", c, strings.Join(capabilities, ", "))
+		}
+	}
+	n.cur.proc.canReset = slices.Contains(caps, capReset)
+	return nil
+}
 
-// stop kills every replica's process and keeps their logs; it returns
-// the log's tail of the replica being answered.
-func (n *Node) stop() []byte {
+// crashed ends the processes at a crash point: what they held in memory
+// is gone; the engine restarts the node later with fresh ones. In an
+// explore, a process that declared reset is drained and reset instead of
+// killed (drain.go): the world sees the same, and the restart takes a
+// reset process from the pool.
+func (n *Node) crashed(ctx *sim.Context) { n.stop(true, newSandbox(ctx, n.tokens)) }
+
+// stop ends every replica's process and keeps their logs; it returns
+// the log's tail of the replica being answered. With reuse, a replica
+// whose process declared reset is reset and kept in the explore's pool
+// instead of killed: an idle one at once, one in the middle of an event
+// after it finished the event unheard (drain.go), if box is given.
+func (n *Node) stop(reuse bool, box *sandbox) []byte {
 	var cur []byte
 	for _, r := range n.reps {
 		if r == nil || r.proc == nil {
 			continue
 		}
-		log := r.proc.kill()
+		var log []byte
+		if reuse && n.s.pool != nil && r.proc.canReset && (!r.busy || box != nil && n.drain(r, box)) {
+			var err error
+			if log, err = n.park(r.proc); err != nil && n.s.err == nil {
+				n.s.err = &Error{Node: n.name, Step: n.step, Event: n.describe(r, "reset after the run"), Err: err, Stderr: log, Incarnation: n.incarnation}
+			}
+		} else {
+			log = r.proc.kill()
+		}
 		r.proc = nil
 		r.held, r.inbox, r.busy = nil, nil, false
 		name := n.name
@@ -698,7 +743,7 @@ func (n *Node) stop() []byte {
 // fail records the first error of the run and stops the processes; the
 // node does nothing more in this run.
 func (n *Node) fail(_ *sim.Context, desc string, err error) {
-	log := n.stop()
+	log := n.stop(false, nil)
 	if n.s.err == nil {
 		n.s.err = &Error{Node: n.name, Step: n.step, Event: desc, Err: err, Stderr: log, Incarnation: n.incarnation}
 	}
