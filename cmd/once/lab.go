@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ type labOptions struct {
 	twice       bool
 	replicas    int
 	preemptions int
+	workers     int
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
 }
@@ -84,6 +86,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
 	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
 	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "schedules --explore runs side by side, each with its own processes (default: GOMAXPROCS); the result does not depend on it")
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
@@ -153,6 +156,9 @@ func (o *labOptions) command() lab.Command {
 func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
+	}
+	if !o.explore && o.flags.Changed("workers") {
+		return usageErr("--workers: only --explore runs schedules side by side")
 	}
 	if o.replay != "" {
 		return runLabReplay(o, stdout, stderr)

@@ -38,8 +38,9 @@ const chunk = 64
 
 // ExploreStats counts a search's work.
 type ExploreStats struct {
-	Schedules int // complete runs, each with fresh processes
+	Schedules int // complete runs, each from the start
 	Steps     int // events handed to lab nodes, over every run
+	Offered   int // fault and preemption choices offered, over every run
 	MaxDepth  int // most choices in one run
 	Faults    int // the fault count being explored
 }
@@ -179,6 +180,11 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				res.Schedules++
 				res.Steps += len(r.res.Steps)
 				res.MaxDepth = max(res.MaxDepth, len(r.vc.answers))
+				for _, f := range r.vc.fault {
+					if f {
+						res.Offered++
+					}
+				}
 				if end := r.res.World.Ended(); end != sim.Quiescent && res.Complete {
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
@@ -206,6 +212,10 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			}
 		}
 		level = next
+	}
+	if res.Holds && res.Complete && res.Offered == 0 && opt.MaxFaults+opt.MaxPreemptions > 0 {
+		// No schedule offered a fault: nothing branched, nothing is proved.
+		res.Complete, res.Cut = false, "no schedule offered a choice of the fault kinds searched: nothing was explored, so nothing is proved"
 	}
 	return res, nil
 }

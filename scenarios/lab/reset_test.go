@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/sim"
 )
@@ -81,3 +82,17 @@ func TestResetAnsweredWithAnActionFails(t *testing.T) {
 	}
 }
 
+// A search in which no schedule offered a fault is no proof: it ends
+// INCOMPLETE, saying so, not HOLDS.
+func TestExploreWithNoChoiceIsNoProof(t *testing.T) {
+	var n atomic.Int64
+	l := resetLab(t, &n, "reset-consumer")
+	l.Settings.Faults = scenarios.Faults{}
+	res, err := l.Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 2, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Holds || res.Complete || res.Offered != 0 || !strings.Contains(res.Cut, "nothing is proved") {
+		t.Errorf("got %+v, want an incomplete search that says nothing is proved", res)
+	}
+}
