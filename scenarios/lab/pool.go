@@ -124,7 +124,7 @@ func (n *Node) reset(proc *process) ([]byte, error) {
 		return fail(n.procErr(proc, err))
 	}
 	env, b, err := parseLine(raw)
-	if err == nil && (env.Src != n.name || env.Dest != addrHarness || b.Type != "done" || b.InReplyTo == nil || *b.InReplyTo != 0 ||
+	if err == nil && (env.Src != n.name || env.Dest != addrHarness || b.Type != "done" || val(b.InReplyTo) != 0 ||
 		b.Capabilities != nil) {
 		err = fmt.Errorf("answered %s: a reset is answered with done alone, in_reply_to 0 (it declared %q in its init)", quoteLine(string(raw)), capReset)
 	}
