@@ -56,6 +56,7 @@ type Node struct {
 	step        int                   // events handed to the processes in this run, init included
 	queuedRun   int                   // messages and timers queued by the whole run
 	expiry      [2]map[int64]sim.Time // per table: when a set_nx_px key expires
+	pending     map[timerID]timerRef  // timers set in this incarnation, not yet fired
 	tokens      int64                 // fencing tokens granted by set_nx_px
 }
 
@@ -76,6 +77,7 @@ func (n *Node) Start(ctx *sim.Context) {
 	n.incarnation++
 	n.expiry[tableVolatile] = nil // the volatile table was emptied by the crash
 	n.routes = map[route]int{}
+	n.pending = map[timerID]timerRef{} // a crash cancelled them all
 	count := max(n.s.lab.replicas(), 1)
 	n.reps = make([]*replica, count)
 	for i := range n.reps {
@@ -173,6 +175,7 @@ func (n *Node) Timer(ctx *sim.Context, t sim.Timer) {
 		n.resume(ctx, r)
 		return
 	}
+	delete(n.pending, timerID{r.idx, t.Key})
 	if r.cancelled[t.Key] {
 		return
 	}
@@ -423,12 +426,13 @@ func (n *Node) harness(ctx *sim.Context, b body) (int, error) {
 		}
 		delete(n.cur.cancelled, id)
 		ctx.After(sim.Time(*b.After), sim.Timer{Kind: kind, Op: op, Key: id, Attempt: int32(n.cur.idx)})
+		n.pending[timerID{n.cur.idx, id}] = timerRef{kind, op}
 		return stepContinue, nil
 	case "cancel_timer":
 		if b.TimerID == nil {
 			return stepContinue, fieldErr("body.timer_id", "missing")
 		}
-		n.cur.cancelled[*b.TimerID] = true
+		n.cancel(ctx, *b.TimerID)
 		return stepContinue, nil
 	}
 	return stepContinue, fieldErr("body.type", "%q is not something the harness does (want done, set_timer, cancel_timer)", b.Type)

@@ -197,6 +197,19 @@ func runTestNode(name, arg string) {
 				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
 				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
+		case "timer-cancel": // two timers per delivery, the second cancelled at once; commits when one fires
+			switch ev.Type {
+			case "deliver":
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				say("harness", fmt.Sprintf(`{"type":"set_timer","name":"retry","after":50,"timer_id":%d,"op":%d}`, 2*ev.Op, ev.Op))
+				say("harness", fmt.Sprintf(`{"type":"set_timer","name":"retry","after":60,"timer_id":%d}`, 2*ev.Op+1))
+				say("harness", fmt.Sprintf(`{"type":"cancel_timer","timer_id":%d}`, 2*ev.Op+1))
+			case "timer":
+				if ev.Op == 0 {
+					os.Exit(7) // the cancelled timer was handed over
+				}
+				say("broker", fmt.Sprintf(`{"type":"commit","op":%d,"attempt":1,"key":%d}`, ev.Op, ev.Op))
+			}
 		case "timer-flood":
 			for range 1000 {
 				say("harness", `{"type":"set_timer","name":"retry","after":0}`)
