@@ -724,7 +724,7 @@ func (n *Node) stop(reuse bool, box *sandbox) []byte {
 		if reuse && n.s.pool != nil && r.proc.canReset && (!r.busy || box != nil && n.drain(r, box)) {
 			var err error
 			if log, err = n.park(r.proc); err != nil && n.s.err == nil {
-				n.s.err = &Error{Node: n.name, Step: n.step, Event: n.describe(r, "reset after the run"), Err: err, Stderr: log, Incarnation: n.incarnation}
+				n.s.err = &Error{Node: n.name, Step: n.step, Event: n.describe(r, "reset, between runs or at a crash"), Err: err, Stderr: log, Incarnation: n.incarnation}
 			}
 		} else {
 			log = r.proc.kill()

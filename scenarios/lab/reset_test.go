@@ -77,7 +77,7 @@ func TestResetAnsweredWithAnActionFails(t *testing.T) {
 	var n atomic.Int64
 	_, err := resetLab(t, &n, "reset-bad").Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 1, Workers: 1})
 	var le *lab.Error
-	if !errors.As(err, &le) || !strings.Contains(err.Error(), "reset after the run") || !strings.Contains(err.Error(), "a reset is answered with done alone") {
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "reset, between runs or at a crash") || !strings.Contains(err.Error(), "a reset is answered with done alone") {
 		t.Fatalf("err = %v, want the reset's answer refused", err)
 	}
 }
