@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ type labOptions struct {
 	twice       bool
 	replicas    int
 	preemptions int
+	workers     int
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
 }
@@ -50,8 +52,9 @@ speaks JSON lines on stdin and stdout in lock-step with the simulator
 (docs/lab-protocol.md). Faults, time and the seed come from the simulator,
 so a run is deterministic; the checker counts effects per operation as for
 the built-in roles. --explore tries every schedule with at most
---max-faults faults, each with fresh processes, and prints a shrunk
-counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
+--max-faults faults, each from the start (with fresh processes, or with
+processes reset between schedules when the node declares reset), and
+prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 		Args: o.scenarioArgsOrReplay,
 		Example: `  once lab double-billing --node service="python3 examples/lab/python/naive_service.py" --check
   once lab double-billing --node service="python3 examples/lab/python/idempotent_service.py" --explore --max-faults 3
@@ -76,7 +79,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.BoolVar(&o.check, "check", false, "exit 1 if the promise is violated (with a shrunk plan); also runs the schedule twice to check the nodes are deterministic")
 	fl.StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (replay it with --replay FILE)")
 	fl.StringVar(&o.replay, "replay", "", "re-run a saved fault plan FILE with your nodes (the plan names the scenario)")
-	fl.BoolVar(&o.explore, "explore", false, "search every schedule with at most --max-faults faults (fresh processes per schedule)")
+	fl.BoolVar(&o.explore, "explore", false, "search every schedule with at most --max-faults faults (each from the start)")
 	fl.IntVar(&o.maxFaults, "max-faults", 0, "faults per schedule for --explore (default: the scenario's explore.max-faults)")
 	fl.StringVar(&o.faults, "faults", "", "fault kinds for --explore: a comma list of "+strings.Join(sim.FaultKindNames(), ", ")+" (default: the scenario's explore.faults)")
 	fl.IntVar(&o.schedules, "max-schedules", lab.DefaultMaxSchedules, "schedules --explore may run before it gives up")
@@ -84,6 +87,7 @@ counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
 	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
 	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "schedules --explore runs side by side, each with its own processes (default: GOMAXPROCS); the result does not depend on it")
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
@@ -153,6 +157,9 @@ func (o *labOptions) command() lab.Command {
 func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
+	}
+	if !o.explore && o.flags.Changed("workers") {
+		return usageErr("--workers: only --explore runs schedules side by side")
 	}
 	if o.replay != "" {
 		return runLabReplay(o, stdout, stderr)

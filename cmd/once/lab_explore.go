@@ -30,6 +30,9 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
 		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
 	}
+	if o.workers < 1 {
+		return usageErr("--workers %d: want a positive count", o.workers)
+	}
 	if o.schedules < 1 {
 		return usageErr("--max-schedules %d: want a positive count", o.schedules)
 	}
@@ -49,15 +52,20 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if !l.Preemptible() && slices.Contains(kinds, sim.FaultPreempt.String()) {
+	explicit := o.flags.Changed("faults") && strings.TrimSpace(o.faults) != "all"
+	if !l.Preemptible() && explicit && slices.Contains(kinds, sim.FaultPreempt.String()) {
 		return usageErr("--faults %s: nothing to preempt: your node runs as one process, and a process answers one event at a time (give --replicas 2)", sim.FaultPreempt)
 	}
 	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
 		return usageErr("%v", err)
 	}
+	if kinds, err = labOnlyKindsThatBranch(o, l, sc, sem, kinds); err != nil {
+		return err
+	}
+	set = l.Settings
 	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
-	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Progress: progress, Judge: &judge})
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge})
 	end()
 	if err != nil {
 		return labError(err)
@@ -88,4 +96,39 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
+}
+
+// labOnlyKindsThatBranch keeps a lab search from proving anything
+// vacuously, as `once explore` does: a fault kind named with --faults
+// that has no choice point in the lab's topology (no lossy link, no crash
+// point) is refused with the reason; "all" and the scenario's defaults
+// mean the kinds that have one, and the lab's faults are narrowed to them.
+func labOnlyKindsThatBranch(o *labOptions, l *lab.Lab, sc *scenarios.Scenario, sem sim.Semantics, kinds []string) ([]string, error) {
+	points, err := l.ChoicePoints(sem)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	explicit := o.flags.Changed("faults") && strings.TrimSpace(o.faults) != "all"
+	var keep []string
+	for _, name := range kinds {
+		k, _ := sim.ParseFaultKind(name)
+		if points.Has(k) {
+			keep = append(keep, name)
+			continue
+		}
+		if explicit {
+			return nil, usageErr("--faults %s: %s has %s", name, sc.Name, scenarios.NoChoicePoint(k))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, usageErr("--faults %s: %s has no choice point for any of these kinds (no lossy link, no crash point)", o.faults, sc.Name)
+	}
+	if len(keep) < len(kinds) {
+		faults, names, err := sc.ExploreFaults(strings.Join(keep, ","))
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		l.Settings.Faults, kinds, o.faults = faults, names, strings.Join(names, ",")
+	}
+	return kinds, nil
 }

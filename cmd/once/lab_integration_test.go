@@ -85,3 +85,34 @@ func TestIntegrationLabRace(t *testing.T) {
 		t.Errorf("idempotent: exit %d, want HOLDS\n%s%s", code, out, errOut)
 	}
 }
+
+// The reset capability changes nothing but the time: the Python and Go
+// starters explore to the same report, statistics included, with reset
+// (processes reused, drained at crashes) and with --no-reset (fresh
+// processes), at 1, 2 and 4 workers.
+func TestIntegrationLabResetSameReport(t *testing.T) {
+	for _, lang := range []string{"python", "go"} {
+		for _, s := range starters {
+			t.Run(lang+"/"+s.idempotent, func(t *testing.T) {
+				cmd := starterCommand(t, lang, s.idempotent)
+				faults := "1" // the fresh processes' run is the slow one
+				if lang == "python" && s.node == "service" {
+					faults = "2" // the case: crashes drained, restarts reused
+				}
+				explore := func(node string, workers string) string {
+					code, out, errOut := runLabCLI(t, s.scenario, "--node", s.node+"="+node, "--ops", "2", "--explore", "--max-faults", faults, "--workers", workers)
+					if code != exitOK || !strings.Contains(out, "HOLDS") {
+						t.Fatalf("%s, %s workers: exit %d, want 0 and HOLDS\n%s%s", node, workers, code, out, errOut)
+					}
+					return out
+				}
+				want := explore(cmd+" --no-reset", "2")
+				for _, w := range []string{"1", "2", "4"} {
+					if got := explore(cmd, w); got != want {
+						t.Errorf("--workers %s with reset:\n%s\nwant, as with fresh processes:\n%s", w, got, want)
+					}
+				}
+			})
+		}
+	}
+}

@@ -248,3 +248,23 @@ func TestLabConcurrentSameKey(t *testing.T) {
 		t.Errorf("exit %d, want 0, the row and preemptions\n%s%s", code, out, errOut)
 	}
 }
+
+// A fault kind named with --faults that the lab's topology never offers
+// is refused with the reason, as `once explore` refuses it: a search over
+// it would prove nothing. --workers is --explore's alone.
+func TestLabExploreRefusesVacuousKinds(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"key-reuse-different-payload", "--node", "service=/bin/true", "--explore", "--faults", "crash"}, "--faults crash: key-reuse-different-payload has no crash point"},
+		{[]string{"key-reuse-different-payload", "--node", "service=/bin/true", "--explore", "--faults", "loss,pause"}, "--faults pause: key-reuse-different-payload has no crash point"},
+		{[]string{"double-billing", "--node", "service=/bin/true", "--workers", "2"}, "--workers: only --explore runs schedules side by side"},
+		{[]string{"double-billing", "--node", "service=/bin/true", "--explore", "--workers", "0"}, "--workers 0: want a positive count"},
+	} {
+		code, _, errOut := runLabCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line %q", c.args, code, errOut, c.want)
+		}
+	}
+}

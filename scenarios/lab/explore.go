@@ -38,8 +38,9 @@ const chunk = 64
 
 // ExploreStats counts a search's work.
 type ExploreStats struct {
-	Schedules int // complete runs, each with fresh processes
+	Schedules int // complete runs, each from the start
 	Steps     int // events handed to lab nodes, over every run
+	Offered   int // fault and preemption choices offered, over every run
 	MaxDepth  int // most choices in one run
 	Faults    int // the fault count being explored
 }
@@ -132,9 +133,31 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > sim.MaxExplorePreemptions {
 		return nil, fmt.Errorf("lab: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, sim.MaxExplorePreemptions)
 	}
+	// Processes that declare reset are reset and handed to the next
+	// schedule instead of killed (pool.go); the others start afresh.
+	pl := newPool()
+	defer pl.close()
 	level := []job{{last: -1}}
 	for faults := 0; len(level) > 0; faults++ {
 		res.Faults = faults
+		if pl.size() > 0 {
+			// A node declared reset (the runs so far left processes in the
+			// pool): check, on the first schedule of this fault count (and
+			// of no fault), that a reset process answers as a fresh one.
+			check := level[:1]
+			if faults == 1 {
+				check = []job{{last: -1}, level[0]}
+			}
+			for _, j := range check {
+				if err := l.checkReset(sem, opt.Judge, j, pl); err != nil {
+					if errors.Is(err, errInterrupted) {
+						res.Complete, res.Cut = false, "interrupted"
+						return res, nil
+					}
+					return nil, err
+				}
+			}
+		}
 		var next []job
 		for start := 0; start < len(level); start += chunk {
 			if opt.Stop != nil {
@@ -146,7 +169,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				}
 			}
 			batch := level[start:min(start+chunk, len(level))]
-			results := l.runJobs(sem, opt, batch)
+			results := l.runJobs(sem, opt, batch, pl)
 			for i, r := range results {
 				if r.err != nil && errors.Is(r.err, errInterrupted) {
 					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
@@ -166,13 +189,18 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				res.Branched = sim.UnionBranches(res.Branched, r.vc.branched)
 				res.Steps += len(r.res.Steps)
 				res.MaxDepth = max(res.MaxDepth, len(r.vc.answers))
+				for _, f := range r.vc.fault {
+					if f {
+						res.Offered++
+					}
+				}
 				if end := r.res.World.Ended(); end != sim.Quiescent && res.Complete {
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
 				if r.status == sim.Violated {
 					// A counterexample must replay: run it again, whole, and
 					// name a node that answers it another way.
-					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1})
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1}, nil)
 					if again.err != nil {
 						return nil, again.err
 					}
@@ -193,6 +221,10 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			}
 		}
 		level = next
+	}
+	if res.Holds && res.Complete && res.Offered == 0 && opt.MaxFaults+opt.MaxPreemptions > 0 {
+		// No schedule offered a fault: nothing branched, nothing is proved.
+		res.Complete, res.Cut = false, "no schedule offered a choice of the fault kinds searched: nothing was explored, so nothing is proved"
 	}
 	return res, nil
 }
@@ -224,8 +256,9 @@ func children(j job, r jobResult, opt ExploreOptions) []job {
 }
 
 // runJobs runs a batch side by side, each with its own session and
-// processes, and returns the results in the batch's order.
-func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobResult {
+// processes (reset ones from pl, when the nodes declare reset), and
+// returns the results in the batch's order.
+func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *pool) []jobResult {
 	results := make([]jobResult, len(batch))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -234,7 +267,7 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = l.runJob(sem, opt.Judge, batch[i])
+				results[i] = l.runJob(sem, opt.Judge, batch[i], pl)
 			}
 		}()
 	}
@@ -246,9 +279,42 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job) []jobR
 	return results
 }
 
-func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job) jobResult {
+// checkReset runs j twice, one after the other: with fresh processes,
+// then with the processes that run left reset in pl (if the nodes
+// declare reset; else it does nothing more). The two must answer every
+// step alike: a reset that forgets less than a fresh start is named.
+// Explore calls it on the fault-free schedule and the first schedule of
+// every fault count, once a node has declared reset.
+func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool) error {
+	fresh := newPool()
+	defer fresh.close()
+	fresh.keepOnly = true // every start spawns; the end resets and keeps
+	a := l.runJob(sem, judge, j, fresh)
+	if a.err != nil {
+		return a.err
+	}
+	if fresh.size() == 0 {
+		return nil // no node declared reset
+	}
+	fresh.keepOnly = false
+	b := l.runJob(sem, judge, j, fresh)
+	if b.err != nil {
+		return b.err
+	}
+	if err := compareSteps(a.res.Steps, b.res.Steps, -1); err != nil {
+		var ne *NondeterminismError
+		if errors.As(err, &ne) {
+			ne.AfterReset = true
+		}
+		return err
+	}
+	pl.adopt(fresh)
+	return nil
+}
+
+func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job, pl *pool) jobResult {
 	vc := &vectorChooser{prefix: j.prefix}
-	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) })
+	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) }, pl)
 	if err != nil {
 		return jobResult{err: err}
 	}

@@ -42,7 +42,7 @@ func (l *Lab) WriteExplore(w io.Writer, r ExploreReport, res *ExploreResult) err
 	}
 	b.WriteString("\n")
 	WriteJudges(&b, []sim.Semantics{sem}, map[sim.Semantics]Judge{sem: judge})
-	fmt.Fprintf(&b, "explored %d complete schedules (fresh processes each, prefix replayed), %d node steps, up to %d choices per schedule\n",
+	fmt.Fprintf(&b, "explored %d complete schedules (each run from the start, prefix replayed), %d node steps, up to %d choices per schedule\n",
 		res.Schedules, res.Steps, res.MaxDepth)
 	switch {
 	case res.Holds && res.Complete:

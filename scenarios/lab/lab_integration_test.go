@@ -130,8 +130,7 @@ func TestIntegrationNodeWrittenFromTheDocument(t *testing.T) {
 }
 
 // Timers come from the harness: a commit sent from a timer 50ms after the
-// billing arrives, and a cancelled timer is never handed to the node (the
-// engine has no cancellation: the trace still shows it fire, unheard).
+// billing arrives, and a cancelled timer is never handed to the node.
 func TestIntegrationTimers(t *testing.T) {
 	l := newLab(t, "at-least-once-duplicate", "consumer", fixture(t, "timer_consumer.py"), nil)
 	l.Settings.Ops = 3

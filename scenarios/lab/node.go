@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/oncesim/once/scenarios/roles"
@@ -55,6 +56,7 @@ type Node struct {
 	step        int                   // events handed to the processes in this run, init included
 	queuedRun   int                   // messages and timers queued by the whole run
 	expiry      [2]map[int64]sim.Time // per table: when a set_nx_px key expires
+	pending     map[timerID]timerRef  // timers set in this incarnation, not yet fired
 	tokens      int64                 // fencing tokens granted by set_nx_px
 }
 
@@ -71,16 +73,21 @@ func (n *Node) Start(ctx *sim.Context) {
 	if n.s.err != nil {
 		return
 	}
-	n.stop()
+	n.stop(false, nil)
 	n.incarnation++
 	n.expiry[tableVolatile] = nil // the volatile table was emptied by the crash
 	n.routes = map[route]int{}
+	n.pending = map[timerID]timerRef{} // a crash cancelled them all
 	count := max(n.s.lab.replicas(), 1)
 	n.reps = make([]*replica, count)
 	for i := range n.reps {
 		r := &replica{idx: i, cancelled: map[int64]bool{}}
 		n.reps[i] = r
 		n.cur = r
+		if p := n.s.pool.take(n.name); p != nil {
+			r.proc, r.started = p, true // reset after its last run: as a fresh process, started up
+			continue
+		}
 		p, err := spawn(n.argv, n.s.lab.Dir)
 		if err != nil {
 			n.step++
@@ -140,7 +147,7 @@ func (n *Node) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	if ctx.CrashPoint(PointReceive, &m) {
-		n.crashed()
+		n.crashed(ctx)
 		return
 	}
 	topo := n.s.cfg.Topology
@@ -168,6 +175,7 @@ func (n *Node) Timer(ctx *sim.Context, t sim.Timer) {
 		n.resume(ctx, r)
 		return
 	}
+	delete(n.pending, timerID{r.idx, t.Key})
 	if r.cancelled[t.Key] {
 		return
 	}
@@ -191,6 +199,7 @@ func (n *Node) begin(ctx *sim.Context, r *replica, ev pending) {
 	n.step++
 	n.s.nextID++
 	r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
+	r.init = ev.b.Type == "init"
 	ev.b.MsgID = i64(r.event)
 	line := encodeLine(ev.src, n.name, ev.b)
 	r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -239,6 +248,7 @@ func (n *Node) run(ctx *sim.Context, r *replica) {
 		n.step++
 		n.s.nextID++
 		r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
+		r.init = ev.b.Type == "init"
 		ev.b.MsgID = i64(r.event)
 		line := encodeLine(ev.src, n.name, ev.b)
 		r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -326,9 +336,12 @@ func (n *Node) queue(what string) error {
 	return nil
 }
 
-// ioErr turns a pipe error into what the student needs to read.
-func (n *Node) ioErr(err error) error {
-	p := n.cur.proc
+// ioErr turns a pipe error of the replica in hand into what the student
+// needs to read.
+func (n *Node) ioErr(err error) error { return n.procErr(n.cur.proc, err) }
+
+// procErr turns a pipe error of p into what the student needs to read.
+func (n *Node) procErr(p *process, err error) error {
 	switch {
 	case interrupted():
 		return errInterrupted
@@ -384,6 +397,9 @@ func (n *Node) harness(ctx *sim.Context, b body) (int, error) {
 			}
 			return stepContinue, fieldErr("body.in_reply_to", "%s, want %d (the msg_id of the event being answered)", got, n.cur.event)
 		}
+		if err := n.declare(b.Capabilities); err != nil {
+			return stepContinue, err
+		}
 		return stepDone, nil
 	case "set_timer":
 		kind, ok := timerByName(n.s.cfg.Topology, b.Name)
@@ -410,12 +426,13 @@ func (n *Node) harness(ctx *sim.Context, b body) (int, error) {
 		}
 		delete(n.cur.cancelled, id)
 		ctx.After(sim.Time(*b.After), sim.Timer{Kind: kind, Op: op, Key: id, Attempt: int32(n.cur.idx)})
+		n.pending[timerID{n.cur.idx, id}] = timerRef{kind, op}
 		return stepContinue, nil
 	case "cancel_timer":
 		if b.TimerID == nil {
 			return stepContinue, fieldErr("body.timer_id", "missing")
 		}
-		n.cur.cancelled[*b.TimerID] = true
+		n.cancel(ctx, *b.TimerID)
 		return stepContinue, nil
 	}
 	return stepContinue, fieldErr("body.type", "%q is not something the harness does (want done, set_timer, cancel_timer)", b.Type)
@@ -450,7 +467,7 @@ func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (in
 		return stepContinue, err
 	}
 	if ctx.CrashPoint(PointBeforeSend, m) {
-		n.crashed()
+		n.crashed(ctx)
 		return stepEnded, nil
 	}
 	n.routes[route{to, op}] = n.cur.idx
@@ -475,7 +492,7 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 	sink := sim.SinkID(slices.Index(n.s.cfg.Topology.Sinks, sinkName))
 	ctx.Effect(sink, op, val(b.Value))
 	if ctx.CrashPoint(PointAfterEffect, m) {
-		n.crashed()
+		n.crashed(ctx)
 		return stepEnded, nil
 	}
 	return stepContinue, nil
@@ -667,19 +684,51 @@ func val(p *int64) int64 {
 	return *p
 }
 
-// crashed kills the processes at a crash point: what they held in memory
-// is gone; the engine restarts the node later with fresh ones.
-func (n *Node) crashed() { n.stop() }
+// declare records the capabilities the done of init declares; they are
+// refused on the done of any other event, and unknown ones are named.
+func (n *Node) declare(caps []string) error {
+	if caps == nil {
+		return nil
+	}
+	if !n.cur.init {
+		return fieldErr("body.capabilities", "only the done that answers init declares capabilities")
+	}
+	for _, c := range caps {
+		if !slices.Contains(capabilities, c) {
+			return fieldErr("body.capabilities", "%q is not a capability (want %s)", c, strings.Join(capabilities, ", "))
+		}
+	}
+	n.cur.proc.canReset = slices.Contains(caps, capReset)
+	return nil
+}
 
-// stop kills every replica's process and keeps their logs; it returns
-// the log's tail of the replica being answered.
-func (n *Node) stop() []byte {
+// crashed ends the processes at a crash point: what they held in memory
+// is gone; the engine restarts the node later with fresh ones. In an
+// explore, a process that declared reset is drained and reset instead of
+// killed (drain.go): the world sees the same, and the restart takes a
+// reset process from the pool.
+func (n *Node) crashed(ctx *sim.Context) { n.stop(true, newSandbox(ctx, n.tokens)) }
+
+// stop ends every replica's process and keeps their logs; it returns
+// the log's tail of the replica being answered. With reuse, a replica
+// whose process declared reset is reset and kept in the explore's pool
+// instead of killed: an idle one at once, one in the middle of an event
+// after it finished the event unheard (drain.go), if box is given.
+func (n *Node) stop(reuse bool, box *sandbox) []byte {
 	var cur []byte
 	for _, r := range n.reps {
 		if r == nil || r.proc == nil {
 			continue
 		}
-		log := r.proc.kill()
+		var log []byte
+		if reuse && n.s.pool != nil && r.proc.canReset && (!r.busy || box != nil && n.drain(r, box)) {
+			var err error
+			if log, err = n.park(r.proc); err != nil && n.s.err == nil {
+				n.s.err = &Error{Node: n.name, Step: n.step, Event: n.describe(r, "reset, between runs or at a crash"), Err: err, Stderr: log, Incarnation: n.incarnation}
+			}
+		} else {
+			log = r.proc.kill()
+		}
 		r.proc = nil
 		r.held, r.inbox, r.busy = nil, nil, false
 		name := n.name
@@ -698,7 +747,7 @@ func (n *Node) stop() []byte {
 // fail records the first error of the run and stops the processes; the
 // node does nothing more in this run.
 func (n *Node) fail(_ *sim.Context, desc string, err error) {
-	log := n.stop()
+	log := n.stop(false, nil)
 	if n.s.err == nil {
 		n.s.err = &Error{Node: n.name, Step: n.step, Event: desc, Err: err, Stderr: log, Incarnation: n.incarnation}
 	}

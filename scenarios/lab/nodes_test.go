@@ -67,6 +67,8 @@ func runTestNode(name, arg string) {
 	say := func(dest, body string) {
 		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
 	}
+	seen := 0 // events since init (reset-* nodes)
+	resets := strings.HasPrefix(name, "reset-") && arg != "no-reset"
 	for in.Scan() {
 		var l line
 		var ev event
@@ -76,7 +78,36 @@ func runTestNode(name, arg string) {
 		if ev.Type == "init" {
 			me = ev.NodeID
 		}
+		seen++
+		if ev.Type == "reset" {
+			switch name {
+			case "reset-bad": // answers a reset with an action
+				say("harness", `{"type":"set_timer","name":"retry","after":1}`)
+			case "reset-leaky": // forgets to clear its count
+			default:
+				seen = 0
+			}
+			say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))
+			out.Flush()
+			continue
+		}
 		switch name {
+		case "reset-consumer", "reset-leaky", "reset-bad": // dedup by op in durable; bills the count of events seen
+			if ev.Type == "deliver" {
+				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				if strings.Contains(in.Text(), `"inserted":true`) {
+					value := 1
+					if name == "reset-leaky" {
+						value = seen
+					}
+					say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, value))
+				}
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+			}
 		case "hang": // a child in its group, then no answer
 			_ = exec.Command("sleep", "300").Start()
 			time.Sleep(300 * time.Second)
@@ -166,6 +197,19 @@ func runTestNode(name, arg string) {
 				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
 				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
+		case "timer-cancel": // two timers per delivery, the second cancelled at once; commits when one fires
+			switch ev.Type {
+			case "deliver":
+				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				say("harness", fmt.Sprintf(`{"type":"set_timer","name":"retry","after":50,"timer_id":%d,"op":%d}`, 2*ev.Op, ev.Op))
+				say("harness", fmt.Sprintf(`{"type":"set_timer","name":"retry","after":60,"timer_id":%d}`, 2*ev.Op+1))
+				say("harness", fmt.Sprintf(`{"type":"cancel_timer","timer_id":%d}`, 2*ev.Op+1))
+			case "timer":
+				if ev.Op == 0 {
+					os.Exit(7) // the cancelled timer was handed over
+				}
+				say("broker", fmt.Sprintf(`{"type":"commit","op":%d,"attempt":1,"key":%d}`, ev.Op, ev.Op))
+			}
 		case "timer-flood":
 			for range 1000 {
 				say("harness", `{"type":"set_timer","name":"retry","after":0}`)
@@ -179,7 +223,11 @@ func runTestNode(name, arg string) {
 		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
-		say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))
+		if ev.Type == "init" && resets {
+			say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d,"capabilities":["reset"]}`, ev.MsgID))
+		} else {
+			say("harness", fmt.Sprintf(`{"type":"done","in_reply_to":%d}`, ev.MsgID))
+		}
 		out.Flush()
 	}
 }

@@ -44,6 +44,9 @@ type process struct {
 	stderr *ring
 	exited bool
 	status string // how it ended, once known
+	// canReset: its last init's done declared the reset capability, so
+	// it may be reset and handed to the next run instead of killed.
+	canReset bool
 }
 
 // groups holds the process groups alive in this program, so an interrupt
@@ -287,6 +290,17 @@ func drain(f *os.File) *ring {
 		}
 	}()
 	return r
+}
+
+// take returns the tail kept so far and starts the count afresh: a
+// process reset for another run begins a new incarnation's log.
+func (r *ring) take() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]byte(nil), r.buf...)
+	r.buf = r.buf[:0]
+	r.total.Store(0)
+	return out
 }
 
 // close waits a bounded while for the writers' end (they are dead), then

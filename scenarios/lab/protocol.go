@@ -50,6 +50,10 @@ type body struct {
 	Replica     *int64   `json:"replica,omitempty"`  // 1..replicas, when there are several
 	Replicas    *int64   `json:"replicas,omitempty"` // how many processes play the node
 
+	// The done that answers init may declare optional capabilities
+	// (capReset).
+	Capabilities []string `json:"capabilities,omitempty"`
+
 	// timers
 	Name    string `json:"name,omitempty"`
 	After   *int64 `json:"after,omitempty"`

@@ -16,6 +16,7 @@ type replica struct {
 	started   bool // it has written a line: its start-up is over
 
 	busy      bool // between an event and its done
+	init      bool // the event being answered is init
 	held      []byte
 	inbox     []pending
 	event     int64 // msg_id of the event being answered

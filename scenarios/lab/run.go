@@ -18,15 +18,18 @@ type Result struct {
 // choice (rec may be nil). It returns an *Error when a node could not be
 // judged; every process is dead when it returns.
 func (l *Lab) Run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder) (*Result, error) {
-	return l.run(sem, ch, rec, nil)
+	return l.run(sem, ch, rec, nil, nil)
 }
 
-func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func() int) (*Result, error) {
+// run runs the lab once; with a pool, its processes may be reset ones
+// and are reset and kept for the next run when it ends.
+func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func() int, p *pool) (*Result, error) {
 	s, err := l.NewSession(sem)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
+	s.pool = p
 	s.transcript.pos = pos
 	w, err := sim.NewWorld(s.cfg, ch, rec)
 	if err != nil {
@@ -34,6 +37,7 @@ func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func(
 	}
 	for s.err == nil && w.Step() {
 	}
+	s.Close() // a reset that fails is the run's error
 	if s.err != nil {
 		return nil, s.err
 	}

@@ -235,6 +235,10 @@ type Session struct {
 	transcript transcript
 	logs       []string
 
+	// pool, if set, holds reset processes: a start takes one before it
+	// spawns, and the end of the run resets and keeps its processes.
+	pool *pool
+
 	resumeTimer sim.TimerKind // the harness's own timer: a held store answer is handed over
 	preemptP    float64       // the preempt probability (0: never asked)
 	preemptFor  sim.Time      // how long a held answer waits
@@ -307,7 +311,7 @@ func (s *Session) Err() error { return s.err }
 // Close kills every process still running and writes their logs.
 func (s *Session) Close() {
 	for _, n := range s.nodes {
-		n.stop()
+		n.stop(true, nil)
 	}
 	if s.lab.Logs != nil && len(s.logs) > 0 {
 		s.lab.logMu.Lock()

@@ -49,9 +49,16 @@ type NondeterminismError struct {
 	Step        int
 	Event       string
 	First, Then string // the first differing answer of each run ("" = none)
+	// AfterReset: the second run was by processes reset after the first
+	// (capability reset), which answered otherwise than fresh ones.
+	AfterReset bool
 }
 
 func (e *NondeterminismError) Error() string {
+	if e.AfterReset {
+		return fmt.Sprintf("lab: node %s answers otherwise after a reset than as a fresh process: step %d (%s) was answered %s by a fresh process and %s after a reset (on reset, clear every variable a fresh process starts without — counters, caches, the node id — or do not declare the reset capability)",
+			e.Node, e.Step, e.Event, shown(e.First), shown(e.Then))
+	}
 	return fmt.Sprintf("lab: node %s is not deterministic: step %d (%s) was answered %s the first time and %s the second (use the seed from init, not a clock or an unseeded random; sort before iterating)",
 		e.Node, e.Step, e.Event, shown(e.First), shown(e.Then))
 }

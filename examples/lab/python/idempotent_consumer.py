@@ -12,6 +12,10 @@ import json
 import sys
 
 ME = None
+# Declare the optional reset capability (docs/lab-protocol.md, section 6b):
+# between two runs of an explore the harness sends "reset" instead of
+# starting a fresh process. Run with --no-reset to see the difference.
+RESET = "--no-reset" not in sys.argv[1:]
 NEXT_ID = 0
 
 
@@ -38,15 +42,22 @@ def on_deliver(src, body):
 
 
 def main():
-    global ME
+    global ME, NEXT_ID
     for line in iter(sys.stdin.readline, ""):
         msg = json.loads(line)
         body = msg["body"]
+        if body["type"] == "reset":  # forget everything: the next line is an init
+            out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+            ME, NEXT_ID = None, 0
+            continue
         if body["type"] == "init":
             ME = body["node_id"]
         elif body["type"] == "deliver":
             on_deliver(msg["src"], body)
-        out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+        done = {"type": "done", "in_reply_to": body["msg_id"]}
+        if body["type"] == "init" and RESET:
+            done["capabilities"] = ["reset"]
+        out("harness", done)
 
 
 if __name__ == "__main__":

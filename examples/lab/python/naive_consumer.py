@@ -10,6 +10,10 @@ import json
 import sys
 
 ME = None
+# Declare the optional reset capability (docs/lab-protocol.md, section 6b):
+# between two runs of an explore the harness sends "reset" instead of
+# starting a fresh process. Run with --no-reset to see the difference.
+RESET = "--no-reset" not in sys.argv[1:]
 
 
 def out(dest, body):
@@ -21,12 +25,19 @@ def main():
     for line in iter(sys.stdin.readline, ""):
         msg = json.loads(line)
         body = msg["body"]
+        if body["type"] == "reset":  # forget everything: the next line is an init
+            out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+            ME = None
+            continue
         if body["type"] == "init":
             ME = body["node_id"]
         elif body["type"] == "deliver":
             out("billing", {"type": "effect", "op": body["op"], "value": body["payload"]})
             out(msg["src"], {"type": "commit", "op": body["op"], "attempt": body["attempt"], "key": body["key"]})
-        out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+        done = {"type": "done", "in_reply_to": body["msg_id"]}
+        if body["type"] == "init" and RESET:
+            done["capabilities"] = ["reset"]
+        out("harness", done)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,10 @@ import json
 import sys
 
 ME = None
+# Declare the optional reset capability (docs/lab-protocol.md, section 6b):
+# between two runs of an explore the harness sends "reset" instead of
+# starting a fresh process. Run with --no-reset to see the difference.
+RESET = "--no-reset" not in sys.argv[1:]
 NEXT_ID = 0  # msg_id of our store requests
 
 
@@ -106,10 +110,14 @@ def recover():
 
 
 def main():
-    global ME
+    global ME, NEXT_ID
     for line in iter(sys.stdin.readline, ""):
         msg = json.loads(line)
         body = msg["body"]
+        if body["type"] == "reset":  # forget everything: the next line is an init
+            out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+            ME, NEXT_ID = None, 0
+            continue
         t = body["type"]
         if t == "init":
             ME = body["node_id"]
@@ -122,7 +130,10 @@ def main():
             complete(body, answer=True)
         elif t == "lookup-result":
             on_lookup_result(body)
-        out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
+        done = {"type": "done", "in_reply_to": body["msg_id"]}
+        if body["type"] == "init" and RESET:
+            done["capabilities"] = ["reset"]
+        out("harness", done)
 
 
 if __name__ == "__main__":

@@ -22,17 +22,18 @@ type Record struct {
 
 // Body is a message body: every field this node reads or writes.
 type Body struct {
-	Type      string  `json:"type"`
-	MsgID     int64   `json:"msg_id,omitempty"`
-	InReplyTo int64   `json:"in_reply_to,omitempty"`
-	NodeID    string  `json:"node_id,omitempty"`
-	Op        int64   `json:"op"`
-	Attempt   int64   `json:"attempt,omitempty"`
-	Key       int64   `json:"key"`
-	Payload   int64   `json:"payload,omitempty"`
-	Value     int64   `json:"value,omitempty"`
-	Record    *Record `json:"record,omitempty"`
-	Found     bool    `json:"found,omitempty"`
+	Type         string   `json:"type"`
+	MsgID        int64    `json:"msg_id,omitempty"`
+	InReplyTo    int64    `json:"in_reply_to,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"` // in the done of init: "reset"
+	NodeID       string   `json:"node_id,omitempty"`
+	Op           int64    `json:"op"`
+	Attempt      int64    `json:"attempt,omitempty"`
+	Key          int64    `json:"key"`
+	Payload      int64    `json:"payload,omitempty"`
+	Value        int64    `json:"value,omitempty"`
+	Record       *Record  `json:"record,omitempty"`
+	Found        bool     `json:"found,omitempty"`
 }
 
 // Msg is one line: Maelstrom's envelope.
@@ -41,6 +42,10 @@ type Msg struct {
 	Dest string `json:"dest"`
 	Body Body   `json:"body"`
 }
+
+// resetCapable: declare the optional reset capability
+// (docs/lab-protocol.md, section 6b) unless run with --no-reset.
+var resetCapable = len(os.Args) < 2 || os.Args[1] != "--no-reset"
 
 var (
 	me     string
@@ -95,6 +100,13 @@ func main() {
 		case "deliver":
 			deliver(m.Src, m.Body)
 		}
-		send("harness", Body{Type: "done", InReplyTo: m.Body.MsgID})
+		done := Body{Type: "done", InReplyTo: m.Body.MsgID}
+		if m.Body.Type == "init" && resetCapable {
+			done.Capabilities = []string{"reset"}
+		}
+		send("harness", done)
+		if m.Body.Type == "reset" { // between two runs: forget everything, the next line is an init
+			me, nextID = "", 0
+		}
 	}
 }

@@ -30,21 +30,22 @@ type Record struct {
 
 // Body is a message body: every field this node reads or writes.
 type Body struct {
-	Type        string  `json:"type"`
-	MsgID       int64   `json:"msg_id,omitempty"`
-	InReplyTo   int64   `json:"in_reply_to,omitempty"`
-	NodeID      string  `json:"node_id,omitempty"`
-	Incarnation int     `json:"incarnation,omitempty"`
-	Op          int64   `json:"op"`
-	Attempt     int64   `json:"attempt,omitempty"`
-	Key         int64   `json:"key,omitempty"`
-	Payload     int64   `json:"payload,omitempty"`
-	Value       int64   `json:"value,omitempty"`
-	Status      int64   `json:"status,omitempty"`
-	Record      *Record `json:"record,omitempty"`
-	Found       bool    `json:"found,omitempty"`
-	Inserted    bool    `json:"inserted,omitempty"`
-	Keys        []int64 `json:"keys,omitempty"`
+	Type         string   `json:"type"`
+	MsgID        int64    `json:"msg_id,omitempty"`
+	InReplyTo    int64    `json:"in_reply_to,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"` // in the done of init: "reset"
+	NodeID       string   `json:"node_id,omitempty"`
+	Incarnation  int      `json:"incarnation,omitempty"`
+	Op           int64    `json:"op"`
+	Attempt      int64    `json:"attempt,omitempty"`
+	Key          int64    `json:"key,omitempty"`
+	Payload      int64    `json:"payload,omitempty"`
+	Value        int64    `json:"value,omitempty"`
+	Status       int64    `json:"status,omitempty"`
+	Record       *Record  `json:"record,omitempty"`
+	Found        bool     `json:"found,omitempty"`
+	Inserted     bool     `json:"inserted,omitempty"`
+	Keys         []int64  `json:"keys,omitempty"`
 }
 
 // Msg is one line: Maelstrom's envelope.
@@ -53,6 +54,10 @@ type Msg struct {
 	Dest string `json:"dest"`
 	Body Body   `json:"body"`
 }
+
+// resetCapable: declare the optional reset capability
+// (docs/lab-protocol.md, section 6b) unless run with --no-reset.
+var resetCapable = len(os.Args) < 2 || os.Args[1] != "--no-reset"
 
 var (
 	me     string
@@ -195,6 +200,13 @@ func main() {
 		case "lookup-result":
 			lookupResult(b)
 		}
-		send("harness", Body{Type: "done", InReplyTo: b.MsgID})
+		done := Body{Type: "done", InReplyTo: b.MsgID}
+		if b.Type == "init" && resetCapable {
+			done.Capabilities = []string{"reset"}
+		}
+		send("harness", done)
+		if b.Type == "reset" { // between two runs: forget everything, the next line is an init
+			me, nextID = "", 0
+		}
 	}
 }

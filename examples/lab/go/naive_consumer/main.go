@@ -13,15 +13,16 @@ import (
 
 // Body is a message body: every field this node reads or writes.
 type Body struct {
-	Type      string `json:"type"`
-	MsgID     int64  `json:"msg_id,omitempty"`
-	InReplyTo int64  `json:"in_reply_to,omitempty"`
-	NodeID    string `json:"node_id,omitempty"`
-	Op        int64  `json:"op"`
-	Attempt   int64  `json:"attempt"`
-	Key       int64  `json:"key"`
-	Payload   int64  `json:"payload"`
-	Value     int64  `json:"value"`
+	Type         string   `json:"type"`
+	MsgID        int64    `json:"msg_id,omitempty"`
+	InReplyTo    int64    `json:"in_reply_to,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"` // in the done of init: "reset"
+	NodeID       string   `json:"node_id,omitempty"`
+	Op           int64    `json:"op"`
+	Attempt      int64    `json:"attempt"`
+	Key          int64    `json:"key"`
+	Payload      int64    `json:"payload"`
+	Value        int64    `json:"value"`
 }
 
 // Msg is one line: Maelstrom's envelope.
@@ -30,6 +31,10 @@ type Msg struct {
 	Dest string `json:"dest"`
 	Body Body   `json:"body"`
 }
+
+// resetCapable: declare the optional reset capability
+// (docs/lab-protocol.md, section 6b) unless run with --no-reset.
+var resetCapable = len(os.Args) < 2 || os.Args[1] != "--no-reset"
 
 var (
 	me  string
@@ -60,6 +65,13 @@ func main() {
 			send("billing", Body{Type: "effect", Op: b.Op, Value: b.Payload})
 			send(m.Src, Body{Type: "commit", Op: b.Op, Attempt: b.Attempt, Key: b.Key})
 		}
-		send("harness", Body{Type: "done", InReplyTo: b.MsgID})
+		done := Body{Type: "done", InReplyTo: b.MsgID}
+		if b.Type == "init" && resetCapable {
+			done.Capabilities = []string{"reset"}
+		}
+		send("harness", done)
+		if b.Type == "reset" { // between two runs: forget everything, the next line is an init
+			me = ""
+		}
 	}
 }

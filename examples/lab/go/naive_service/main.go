@@ -13,17 +13,18 @@ import (
 
 // Body is a message body: every field this node reads or writes.
 type Body struct {
-	Type        string `json:"type"`
-	MsgID       int64  `json:"msg_id,omitempty"`
-	InReplyTo   int64  `json:"in_reply_to,omitempty"`
-	NodeID      string `json:"node_id,omitempty"`
-	Incarnation int    `json:"incarnation,omitempty"`
-	Op          int64  `json:"op"`
-	Attempt     int64  `json:"attempt"`
-	Key         int64  `json:"key"`
-	Payload     int64  `json:"payload"`
-	Value       int64  `json:"value"`
-	Status      int64  `json:"status"`
+	Type         string   `json:"type"`
+	MsgID        int64    `json:"msg_id,omitempty"`
+	InReplyTo    int64    `json:"in_reply_to,omitempty"`
+	Capabilities []string `json:"capabilities,omitempty"` // in the done of init: "reset"
+	NodeID       string   `json:"node_id,omitempty"`
+	Incarnation  int      `json:"incarnation,omitempty"`
+	Op           int64    `json:"op"`
+	Attempt      int64    `json:"attempt"`
+	Key          int64    `json:"key"`
+	Payload      int64    `json:"payload"`
+	Value        int64    `json:"value"`
+	Status       int64    `json:"status"`
 }
 
 // Msg is one line: Maelstrom's envelope.
@@ -32,6 +33,10 @@ type Msg struct {
 	Dest string `json:"dest"`
 	Body Body   `json:"body"`
 }
+
+// resetCapable: declare the optional reset capability
+// (docs/lab-protocol.md, section 6b) unless run with --no-reset.
+var resetCapable = len(os.Args) < 2 || os.Args[1] != "--no-reset"
 
 var (
 	me  string
@@ -64,6 +69,13 @@ func main() {
 		case "charge-result": // charged: answer 201 with the transaction id
 			send("client", Body{Type: "pay-response", Op: b.Op, Attempt: b.Attempt, Status: 201, Value: b.Value})
 		}
-		send("harness", Body{Type: "done", InReplyTo: b.MsgID})
+		done := Body{Type: "done", InReplyTo: b.MsgID}
+		if b.Type == "init" && resetCapable {
+			done.Capabilities = []string{"reset"}
+		}
+		send("harness", done)
+		if b.Type == "reset" { // between two runs: forget everything, the next line is an init
+			me = ""
+		}
 	}
 }
