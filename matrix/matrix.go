@@ -95,6 +95,9 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, fa
 			c.Params = map[string]string{}
 		}
 		c.Ops, c.Faults, c.Note, c.Expected = r.Settings.Ops, r.Settings.Faults, r.Expect.Note, r.Expect.ClaimsString()
+		if c.Note != "" {
+			c.NoteText = runs.Text(r.Scenario, "note."+r.Expect.RowKey(r.Scenario), c.Note)
+		}
 		verdict, claim := t.Judge(r.Expect)
 		claimText := ""
 		if claim != 0 {

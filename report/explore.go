@@ -129,23 +129,23 @@ func Cause(topo *sim.Topology, why string, faults []sim.Fault) string {
 // store operations, effects, crashes, outcomes (timers that did nothing are
 // left out).
 func Steps(topo *sim.Topology, events []sim.Event) []string {
-	return steps(topo, events, Describe)
+	return steps(topo, events, Describe, sim.Time.String)
 }
 
 // LocalSteps is Steps in the current language (DescribeHere), for the
 // text report; the JSON keeps Steps.
 func LocalSteps(topo *sim.Topology, events []sim.Event) []string {
-	return steps(topo, events, DescribeHere)
+	return steps(topo, events, DescribeHere, TimeWords)
 }
 
-func steps(topo *sim.Topology, events []sim.Event, describe func(*sim.Topology, *sim.Event) string) []string {
+func steps(topo *sim.Topology, events []sim.Event, describe func(*sim.Topology, *sim.Event) string, at func(sim.Time) string) []string {
 	var out []string
 	for i := range events {
 		e := &events[i]
 		if c := e.Kind.Class(); c == sim.ClassTimer || c == sim.ClassSend {
 			continue // a send shows as its delivery or its drop
 		}
-		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, e.At, describe(topo, e)))
+		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, at(e.At), describe(topo, e)))
 	}
 	return out
 }

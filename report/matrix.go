@@ -29,35 +29,38 @@ type MatrixDoc struct {
 // and whether what the scenario declares held. Rates are fractions of
 // runs, rounded to 4 places; the counts they come from are given too.
 type MatrixCell struct {
-	Scenario           string            `json:"scenario"`
-	Row                string            `json:"row"`               // the row's label: "idem store=memory"
-	Changes            string            `json:"changes,omitempty"` // faults or ops unlike the scenario's defaults: "crash=0.2"
-	Semantics          string            `json:"semantics"`         // long id: at-least-once+idempotent
-	Alias              string            `json:"alias"`
-	Params             map[string]string `json:"params"` // the row's parameters on top of the scenario's defaults
-	Ops                int               `json:"ops"`
-	Faults             scenarios.Faults  `json:"fault_profile"`
-	Note               string            `json:"note,omitempty"`
-	Runs               int               `json:"runs"`
-	Finished           int               `json:"finished"`
-	RunsUnfinished     int               `json:"runs_unfinished"`   // runs cut by a budget: Runs - Finished
-	RunsWithLost       int               `json:"runs_with_lost"`    // finished runs only; a designed refusal is not a loss
-	RunsWithRefused    int               `json:"runs_with_refused"` // finished runs with an operation refused as designed
-	RunsWithDuplicated int               `json:"runs_with_duplicated"`
-	RunsWithViolation  int               `json:"runs_with_violation"`
-	LostRate           float64           `json:"lost_rate"`
-	LostCI95           [2]float64        `json:"lost_ci95"`
-	RefusedRate        float64           `json:"refused_rate"`
-	RefusedCI95        [2]float64        `json:"refused_ci95"`
-	DuplicatedRate     float64           `json:"duplicated_rate"`
-	DuplicatedCI95     [2]float64        `json:"duplicated_ci95"`
-	ViolationRate      float64           `json:"violation_rate"` // runs where an invariant broke
-	ViolationCI95      [2]float64        `json:"violation_ci95"`
-	UnfinishedRate     float64           `json:"unfinished_rate"`
-	UnfinishedCI95     [2]float64        `json:"unfinished_ci95"`
-	EffectsPerOp       float64           `json:"effects_per_op"`
-	Expected           string            `json:"expected"`    // the declared claims: "≥1 dup"
-	Expectation        string            `json:"expectation"` // held, failed, or unknown (runs cut by a budget decide it)
+	Scenario  string            `json:"scenario"`
+	Row       string            `json:"row"`               // the row's label: "idem store=memory"
+	Changes   string            `json:"changes,omitempty"` // faults or ops unlike the scenario's defaults: "crash=0.2"
+	Semantics string            `json:"semantics"`         // long id: at-least-once+idempotent
+	Alias     string            `json:"alias"`
+	Params    map[string]string `json:"params"` // the row's parameters on top of the scenario's defaults
+	Ops       int               `json:"ops"`
+	Faults    scenarios.Faults  `json:"fault_profile"`
+	Note      string            `json:"note,omitempty"`
+	// NoteText is Note in the reader's language, for the text and
+	// Markdown reports (empty: Note).
+	NoteText           string     `json:"-"`
+	Runs               int        `json:"runs"`
+	Finished           int        `json:"finished"`
+	RunsUnfinished     int        `json:"runs_unfinished"`   // runs cut by a budget: Runs - Finished
+	RunsWithLost       int        `json:"runs_with_lost"`    // finished runs only; a designed refusal is not a loss
+	RunsWithRefused    int        `json:"runs_with_refused"` // finished runs with an operation refused as designed
+	RunsWithDuplicated int        `json:"runs_with_duplicated"`
+	RunsWithViolation  int        `json:"runs_with_violation"`
+	LostRate           float64    `json:"lost_rate"`
+	LostCI95           [2]float64 `json:"lost_ci95"`
+	RefusedRate        float64    `json:"refused_rate"`
+	RefusedCI95        [2]float64 `json:"refused_ci95"`
+	DuplicatedRate     float64    `json:"duplicated_rate"`
+	DuplicatedCI95     [2]float64 `json:"duplicated_ci95"`
+	ViolationRate      float64    `json:"violation_rate"` // runs where an invariant broke
+	ViolationCI95      [2]float64 `json:"violation_ci95"`
+	UnfinishedRate     float64    `json:"unfinished_rate"`
+	UnfinishedCI95     [2]float64 `json:"unfinished_ci95"`
+	EffectsPerOp       float64    `json:"effects_per_op"`
+	Expected           string     `json:"expected"`    // the declared claims: "≥1 dup"
+	Expectation        string     `json:"expectation"` // held, failed, or unknown (runs cut by a budget decide it)
 	// ExpectationHeld is true or false, or null when Expectation is
 	// unknown: neither held nor broken.
 	ExpectationHeld *bool  `json:"expectation_held"`
@@ -134,25 +137,33 @@ func (c *MatrixCell) label() string {
 func heldText(c *MatrixCell) string {
 	switch c.Expectation {
 	case "held":
-		return "held"
+		return lang.T("matrix.held")
 	case "failed":
-		return "FAILED " + c.FailedClaim
+		return lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)})
 	}
-	return "UNKNOWN " + c.UnknownClaim
+	return lang.Tf("matrix.unknown_claim", map[string]any{"Claim": ClaimsShort(c.UnknownClaim)})
+}
+
+// note is the cell's note in the reader's language.
+func (c *MatrixCell) note() string {
+	if c.NoteText != "" {
+		return c.NoteText
+	}
+	return c.Note
 }
 
 // failureLine says why a cell failed, or why it is unknown, and how to
 // see it.
 func failureLine(l lang.Lang, c *MatrixCell) string {
 	if c.Expectation == "unknown" {
-		s := l.Nf("matrix.line_unknown", c.Runs, map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected),
-			"Claim": c.UnknownClaim, "Unfinished": c.RunsUnfinished, "Runs": c.Runs})
+		s := l.Nf("matrix.line_unknown", c.Runs, map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": quoted(l, ClaimsShort(c.Expected)),
+			"Claim": ClaimsShort(c.UnknownClaim), "Unfinished": c.RunsUnfinished, "Runs": c.Runs})
 		if c.Replay != "" {
 			s += l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
 		}
 		return s
 	}
-	data := map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": fmt.Sprintf("%q", c.Expected), "Claim": c.FailedClaim, "Runs": c.Runs}
+	data := map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": quoted(l, ClaimsShort(c.Expected)), "Claim": ClaimsShort(c.FailedClaim), "Runs": c.Runs}
 	if c.Replay != "" {
 		return l.Tf("matrix.line_broken", data) + l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
 	}
@@ -279,12 +290,13 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		}
 		// the declared claims, marked: the failed or unknown claim is
 		// named again in the lines below the table
-		held := styleGood.Render(c.Expected + " " + MarkGood)
+		expected := ClaimsShort(c.Expected)
+		held := styleGood.Render(expected + " " + MarkGood)
 		switch c.Expectation {
 		case "failed":
-			held = styleBad.Render(c.Expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": c.FailedClaim}))
+			held = styleBad.Render(expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)}))
 		case "unknown":
-			held = styleWarn.Render(c.Expected + " · " + lang.Tf("matrix.unknown_claim", map[string]any{"Claim": c.UnknownClaim}))
+			held = styleWarn.Render(expected + " · " + lang.Tf("matrix.unknown_claim", map[string]any{"Claim": ClaimsShort(c.UnknownClaim)}))
 		}
 		broken := "–"
 		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
@@ -346,17 +358,22 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 }
 
 // WriteMatrixMarkdown writes the matrix as a Markdown table, for notes and
-// course pages.
+// course pages, in the reader's language (JSON is the English contract).
 func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Seeds 1..%d per row; rates are runs with a lost, duplicated or refused-as-designed operation, or a violated invariant, with 95%% Wilson intervals.\n\n", d.Seeds)
+	fmt.Fprintf(&b, "%s\n\n", lang.Tf("matrix.md_caption", map[string]any{"Seeds": d.Seeds}))
 	unfinished := anyUnfinished(d.Cells)
-	head, align := "| scenario | row | runs | lost | duplicated | invariant violated | refused as designed |", "|---|---|--:|--:|--:|--:|--:|"
+	head := []string{"matrix.md_scenario", "matrix.md_row", "matrix.md_runs", "matrix.md_lost", "matrix.md_dup", "matrix.md_violated", "matrix.md_refused"}
+	align := "|---|---|--:|--:|--:|--:|--:|"
 	if unfinished {
-		head, align = head+" unfinished |", align+"--:|"
+		head, align = append(head, "matrix.md_unfinished"), align+"--:|"
 	}
-	b.WriteString(head + " effects/op | expected | as declared | note |\n")
-	b.WriteString(align + "--:|---|---|---|\n")
+	head = append(head, "matrix.md_effects", "matrix.md_expected", "matrix.md_as_declared", "matrix.md_note")
+	b.WriteString("|")
+	for _, h := range head {
+		b.WriteString(" " + lang.T(h) + " |")
+	}
+	b.WriteString("\n" + align + "--:|---|---|---|\n")
 	for i := range d.Cells {
 		c := &d.Cells[i]
 		held := heldText(c)
@@ -369,11 +386,19 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,
-			c.EffectsPerOp, mdCell(c.Expected), held, mdCell(c.Note))
+			c.EffectsPerOp, mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
 	}
-	b.WriteString(summaryLines(lang.English, d.Cells, "- ", true)) // Markdown stays English, as run's does
+	b.WriteString(summaryLines(lang.Current(), d.Cells, "- ", true))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// quoted puts the declared claims in the language's quotation marks.
+func quoted(l lang.Lang, s string) string {
+	if l == lang.English {
+		return fmt.Sprintf("%q", s)
+	}
+	return l.Tf("matrix.quoted", map[string]any{"Text": s})
 }
 
 // mdCell escapes what would break a Markdown table cell.

@@ -17,7 +17,7 @@ import (
 func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\n", doc.Scenario, summary)
-	fmt.Fprintf(&b, "seed %d · %d operations · %s\n\n", doc.Seed, doc.Ops, strings.Join(FaultParts(doc.Faults, "", false), " · "))
+	fmt.Fprintf(&b, "%s · %s · %s\n\n", lang.Tf("run.seed", map[string]any{"Seed": doc.Seed}), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))
 	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", lang.T("column.semantics"), lang.T("customer.head"), lang.T("column.max_effects"), lang.T("column.faults"), lang.T("guarantee.head"))
 	for _, r := range append(append([]RunResult{}, doc.Results...), doc.Headlines...) {
 		name := r.Semantics
@@ -30,7 +30,7 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 	for i, r := range doc.Results {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n%s", r.Semantics, LocalCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects), r.Framing)
 		if r.Why != "" {
-			fmt.Fprintf(&b, " — %s", r.Why)
+			fmt.Fprintf(&b, " — %s", lang.Reason(r.Reason))
 		}
 		b.WriteString("\n")
 		for _, m := range r.Metrics {
@@ -42,7 +42,7 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 		if i < len(diagrams) {
 			fmt.Fprintf(&b, "\n```mermaid\n%s```\n", diagrams[i])
 		}
-		fmt.Fprintf(&b, "\nreplay: `%s`\n", r.Replay)
+		fmt.Fprintf(&b, "\n%s `%s`\n", lang.T("run.replay"), r.Replay)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

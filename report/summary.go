@@ -189,7 +189,7 @@ func effectIDs(vs []int64) string {
 		return "–"
 	}
 	if more > 0 {
-		parts = append(parts, styleBad.Render(fmt.Sprintf(wordMoreIDs, more)))
+		parts = append(parts, styleBad.Render(lang.Tf("customer.more_values", map[string]any{"Count": more})))
 	}
 	return strings.Join(parts, ", ")
 }

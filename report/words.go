@@ -38,7 +38,6 @@ const (
 	wordViolated = "violated"
 	wordNone     = "none"
 	wordOrMore   = "or more"
-	wordMoreIDs  = "… %d more"
 
 	// The matrix's, sweep's, explore's and the diagrams' words are
 	// messages of report/lang (locales/reports.*.toml), in every language.

@@ -84,7 +84,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 			}
 			diagrams[i] = m.String()
 		}
-		return report.WriteRunMarkdown(w, doc, sc.Summary, diagrams)
+		return report.WriteRunMarkdown(w, doc, Text(sc, "summary", sc.Summary), diagrams)
 	}
 	return report.WriteRunText(colorprofile.NewWriter(w, os.Environ()), doc, Text(sc, "summary", sc.Summary))
 }

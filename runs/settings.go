@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -30,7 +31,8 @@ func ParseSemantics(spec string, sc *scenarios.Scenario) ([]sim.Semantics, error
 			for _, s := range sc.Semantics {
 				names = append(names, s.Alias())
 			}
-			return nil, fmt.Errorf("--semantics %s: scenario %s supports %s", sem.Alias(), sc.Name, strings.Join(names, ", "))
+			return nil, usererr.New("semantics_unsupported", map[string]any{"Semantics": sem.Alias(), "Scenario": sc.Name, "Supported": strings.Join(names, ", ")},
+				fmt.Sprintf("--semantics %s: scenario %s supports %s", sem.Alias(), sc.Name, strings.Join(names, ", ")))
 		}
 		out = append(out, sem)
 	}
@@ -80,7 +82,7 @@ func (o *Overrides) Settings(sc *scenarios.Scenario) (scenarios.Settings, error)
 	set := scenarios.Settings{Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}}
 	if o.changed("ops") {
 		if o.Ops < 1 {
-			return set, fmt.Errorf("--ops %d: want a positive count", o.Ops)
+			return set, usererr.New("positive_count", map[string]any{"Flag": "--ops", "N": o.Ops}, fmt.Sprintf("--ops %d: want a positive count", o.Ops))
 		}
 		set.Ops = o.Ops
 	}

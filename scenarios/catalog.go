@@ -6,6 +6,8 @@ import (
 	"path"
 	"sort"
 	"sync"
+
+	"github.com/oncesim/once/internal/usererr"
 )
 
 //go:embed catalog/*.yaml
@@ -66,9 +68,10 @@ func Lookup(name string) (*Scenario, error) {
 		}
 	}
 	if best != "" {
-		return nil, fmt.Errorf("unknown scenario %q (did you mean %s? see: once list)", name, best)
+		return nil, usererr.New("unknown_scenario_hint", map[string]any{"Name": name, "Best": best},
+			fmt.Sprintf("unknown scenario %q (did you mean %s? see: once list)", name, best))
 	}
-	return nil, fmt.Errorf("unknown scenario %q (see: once list)", name)
+	return nil, usererr.New("unknown_scenario", map[string]any{"Name": name}, fmt.Sprintf("unknown scenario %q (see: once list)", name))
 }
 
 // editDistance is the Levenshtein distance between a and b.

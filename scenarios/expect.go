@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/sim"
 )
 
@@ -243,7 +244,8 @@ func ExploreFaults(list string) (Faults, []string, error) {
 		}
 		kind, ok := sim.ParseFaultKind(k)
 		if !ok {
-			return f, nil, fmt.Errorf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(all, ", "))
+			return f, nil, usererr.New("unknown_fault_kind", map[string]any{"Kind": k, "Want": strings.Join(all, ", ")},
+				fmt.Sprintf("--faults: unknown fault kind %q (want %s, or all)", k, strings.Join(all, ", ")))
 		}
 		f.Probability[kind] = exploreProbability
 		names = append(names, k)

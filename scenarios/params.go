@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
@@ -71,7 +72,9 @@ func (p *Param) parse(val string) (int64, error) {
 				return 0, nil
 			}
 		}
-		return 0, fmt.Errorf("parameter %s: %q is not one of %s", p.Name, val, strings.Join(p.Values, "|"))
+		values := strings.Join(p.Values, "|")
+		return 0, usererr.New("bad_param_value", map[string]any{"Name": p.Name, "Value": val, "Values": values},
+			fmt.Sprintf("parameter %s: %q is not one of %s", p.Name, val, values))
 	case ParamDuration:
 		d, err := ParseDuration(val)
 		if err != nil {
@@ -126,7 +129,8 @@ func ResolveParams(decl []Param, overrides map[string]string) (Values, error) {
 			for i := range decl {
 				known[i] = decl[i].Name
 			}
-			return v, fmt.Errorf("unknown parameter %q (this scenario has: %s)", k, strings.Join(known, ", "))
+			return v, usererr.New("unknown_param", map[string]any{"Name": k, "Known": strings.Join(known, ", ")},
+				fmt.Sprintf("unknown parameter %q (this scenario has: %s)", k, strings.Join(known, ", ")))
 		}
 	}
 	for i := range decl {
@@ -150,7 +154,7 @@ func ParseSet(s string) (string, string, error) {
 	k, val, ok := strings.Cut(s, "=")
 	k = strings.TrimSpace(k)
 	if !ok || k == "" {
-		return "", "", fmt.Errorf("--set %q: want name=value", s)
+		return "", "", usererr.New("want_name_value", map[string]any{"Arg": s}, fmt.Sprintf("--set %q: want name=value", s))
 	}
 	return k, strings.TrimSpace(val), nil
 }

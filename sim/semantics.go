@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"strings"
+
+	"github.com/oncesim/once/internal/usererr"
 )
 
 // Semantics is a delivery-semantics preset that every scenario runs under.
@@ -51,7 +53,8 @@ func ParseSemantics(v string) (Semantics, error) {
 			return Semantics(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown semantics %q (want at-most-once|amo, at-least-once|alo, at-least-once+idempotent|idem, transactional|txn)", v)
+	const want = "at-most-once|amo, at-least-once|alo, at-least-once+idempotent|idem, transactional|txn"
+	return 0, usererr.New("unknown_semantics", map[string]any{"Value": v, "Want": want}, fmt.Sprintf("unknown semantics %q (want %s)", v, want))
 }
 
 // Promise is what a semantics promises per operation ID.

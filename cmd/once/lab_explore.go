@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"github.com/oncesim/once/internal/usererr"
 	"io"
 	"slices"
 	"strings"
@@ -34,7 +36,7 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		return usageErr("--workers %d: want a positive count", o.workers)
 	}
 	if o.schedules < 1 {
-		return usageErr("--max-schedules %d: want a positive count", o.schedules)
+		return asUsage(usererr.New("positive_count", map[string]any{"Flag": "--max-schedules", "N": o.schedules}, fmt.Sprintf("--max-schedules %d: want a positive count", o.schedules)))
 	}
 	faults, kinds, err := labExploreFaults(o, sc)
 	if err != nil {

@@ -13,8 +13,9 @@ import (
 	course "github.com/oncesim/once/scenarios/lesson"
 )
 
-// lessonMatrixSeeds is how many seeds the pack's matrix excerpts run.
-const lessonMatrixSeeds = 100
+// lessonMatrixSeeds is how many seeds the pack's matrix excerpts run (a
+// variable so that a test that reads only the words can run fewer).
+var lessonMatrixSeeds = 100
 
 // writeLessonPack renders the pack of the given steps and puts it in dir
 // at once (see lessonview.WritePack).

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,8 +28,27 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // usageErr marks err as the user's mistake: exit 2, one line on stderr.
 func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+	err := fmt.Errorf(format, args...)
+	var causes []error // whatever the verb (%v or %w), the errors given stay reachable (errorLine words them)
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			causes = append(causes, e)
+		}
+	}
+	if len(causes) > 0 {
+		err = &causedError{text: err.Error(), causes: causes}
+	}
+	return &exitError{code: exitUsage, err: err}
 }
+
+// causedError is a message built from other errors, which it unwraps to.
+type causedError struct {
+	text   string
+	causes []error
+}
+
+func (e *causedError) Error() string   { return e.text }
+func (e *causedError) Unwrap() []error { return e.causes }
 
 func asUsage(err error) error {
 	if err == nil {
@@ -92,7 +110,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		code = ee.code
 	}
 	if code != exitViolation {
-		fmt.Fprintf(stderr, "once: %s\n", strings.TrimSpace(err.Error()))
+		fmt.Fprintf(stderr, "once: %s\n", errorLine(err))
 	}
 	return code
 }

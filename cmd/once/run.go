@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"github.com/oncesim/once/internal/usererr"
 	"io"
 	"strings"
 
@@ -52,7 +54,8 @@ func checkFormat(format string, allowed ...string) error {
 			return nil
 		}
 	}
-	return usageErr("--format %q: want %s", format, strings.Join(allowed, "|"))
+	want := strings.Join(allowed, "|")
+	return asUsage(usererr.New("bad_format", map[string]any{"Format": format, "Want": want}, fmt.Sprintf("--format %q: want %s", format, want)))
 }
 
 func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {

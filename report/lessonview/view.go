@@ -231,22 +231,15 @@ func choiceLabels(q *lesson.Question, results map[string]*lesson.Result) []strin
 }
 
 // revealEvents are the events a question's reveal shows as text: those of
-// the operation it asks about (effects), or of the first operation that
-// did not end exactly once; with the crashes, restarts and pauses around
-// them. A question about a run where every operation ended once shows the
-// first operation: the normal path.
+// the operation it asks about — the one it names (first), the first of
+// the class it counts, the one whose message was lost first — else of the
+// first operation that did not end exactly once, else of the first one
+// whose mechanism shows (a timer fired for it again, a retry or a
+// redelivery: the race or timeout the step is about, absorbed or not);
+// with the crashes, restarts and pauses around them. Only a run where no
+// operation was retried shows the first operation: the normal path.
 func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
-	op := sim.OpID(1)
-	if q.Ask == lesson.AskFirst && lesson.First(run.Outcome, q.Class) != 0 {
-		op = lesson.First(run.Outcome, q.Class)
-	} else {
-		for _, r := range run.Outcome.Ops {
-			if r.Verdict != sim.ExactlyOnce {
-				op = r.Op
-				break
-			}
-		}
-	}
+	op := revealOp(q, run)
 	var out []sim.Event
 	for _, e := range run.Trace.Events {
 		switch {
@@ -258,4 +251,36 @@ func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// revealOp is the operation a question's reveal follows (see revealEvents).
+func revealOp(q *lesson.Question, run *lesson.SemanticsRun) sim.OpID {
+	switch {
+	case q.Ask == lesson.AskFirst || q.Ask == lesson.AskCount && q.Class != lesson.ClassOnce:
+		if op := lesson.First(run.Outcome, q.Class); op != 0 {
+			return op
+		}
+	case q.Ask == lesson.AskDrop:
+		for _, e := range run.Trace.Events {
+			if e.Kind == sim.EvDrop && e.Reason == sim.DropLoss && e.Msg.Op > 0 {
+				return e.Msg.Op
+			}
+		}
+	}
+	for _, r := range run.Outcome.Ops {
+		if r.Verdict != sim.ExactlyOnce {
+			return r.Op
+		}
+	}
+	for _, e := range run.Trace.Events { // a timer fired again for it: a timeout, a retry, a redelivery
+		if e.Kind == sim.EvTimerFire && e.Msg.Op > 0 && e.Msg.Attempt > 0 {
+			return e.Msg.Op
+		}
+	}
+	for _, r := range run.Outcome.Ops {
+		if r.Attempts > 1 || r.Deliveries > 1 {
+			return r.Op
+		}
+	}
+	return 1
 }

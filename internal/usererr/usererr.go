@@ -1,0 +1,45 @@
+// Package usererr is a mistake in the user's input that a front end can
+// word in the reader's language: its English text, as every caller and
+// test sees it through Error, and a message id with the fields that text
+// names, for a translation (report/lang, the "error." messages).
+package usererr
+
+import (
+	"errors"
+	"strings"
+)
+
+// Error is one input mistake: "unknown scenario "x" (see: once list)".
+type Error struct {
+	// ID names the message under "error." in report/lang's locales.
+	ID string
+	// Data holds the fields the message names.
+	Data map[string]any
+	text string
+}
+
+// New returns the mistake id with its fields and its English text.
+func New(id string, data map[string]any, english string) *Error {
+	return &Error{ID: id, Data: data, text: english}
+}
+
+// Error is the English text.
+func (e *Error) Error() string { return e.text }
+
+// Localize rewrites err's text with the mistake it wraps, if any, worded
+// by word (the wrapping context — a flag name, a file — stays as it is).
+func Localize(err error, word func(id string, data map[string]any) string) string {
+	msg := err.Error()
+	var e *Error
+	if !errors.As(err, &e) {
+		return msg
+	}
+	w := word("error."+e.ID, e.Data)
+	if w == "" || w == "error."+e.ID {
+		return msg
+	}
+	if i := strings.LastIndex(msg, e.text); i >= 0 {
+		return msg[:i] + w + msg[i+len(e.text):]
+	}
+	return msg
+}
