@@ -57,6 +57,7 @@ var claimWords = map[string]string{
 	scenarios.ClaimDuplicates.String(): "claim.dup",
 	"lost":                             "claim.lost",
 	"refused":                          "claim.refused",
+	"never-completes":                  "claim.never-completes",
 	"invariants":                       "claim.invariants",
 	"violation":                        "claim.violation",
 }

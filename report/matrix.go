@@ -69,6 +69,14 @@ type MatrixCell struct {
 	// Replay reproduces the first run that broke the failed claim, or the
 	// first unfinished run of an unknown one.
 	Replay string `json:"replay,omitempty"`
+
+	// RunsNeverDone are the finished runs with an operation that never
+	// completes (told "in progress" until the client gave up; they are in
+	// RunsWithLost too), with their rate and its interval (all absent when
+	// there are none).
+	RunsNeverDone      int         `json:"runs_never_completing,omitempty"`
+	NeverCompletesRate float64     `json:"never_completes_rate,omitempty"`
+	NeverCompletesCI95 *[2]float64 `json:"never_completes_ci95,omitempty"`
 }
 
 // Held reports whether the cell's expectation held.
@@ -99,6 +107,10 @@ func NewMatrixCell(t *scenarios.Tally) MatrixCell {
 	c.UnfinishedRate, c.UnfinishedCI95 = rate(c.RunsUnfinished, t.Runs)
 	c.LostRate, c.LostCI95 = rate(t.WithLost, t.Runs)
 	c.RefusedRate, c.RefusedCI95 = rate(t.WithRefused, t.Runs)
+	if t.NeverDone > 0 {
+		r, ci := rate(t.NeverDone, t.Runs)
+		c.RunsNeverDone, c.NeverCompletesRate, c.NeverCompletesCI95 = t.NeverDone, r, &ci
+	}
 	c.DuplicatedRate, c.DuplicatedCI95 = rate(t.WithDup, t.Runs)
 	c.ViolationRate, c.ViolationCI95 = rate(t.InvViolated, t.Runs)
 	if t.Ops > 0 {
@@ -191,6 +203,28 @@ func anyRefused(cells []MatrixCell) bool {
 		}
 	}
 	return false
+}
+
+// anyNeverCompletes reports whether some cell left an operation that never
+// completes, or declares that it does: only then does the Markdown table
+// show a "never completes" column (the text table says it below).
+func anyNeverCompletes(cells []MatrixCell) bool {
+	for i := range cells {
+		if cells[i].RunsNeverDone > 0 || strings.Contains(cells[i].Expected, "never-completes") {
+			return true
+		}
+	}
+	return false
+}
+
+// neverCompletesCI is the cell's interval of NeverCompletesRate (0–0
+// when no run left an operation so).
+func (c *MatrixCell) neverCompletesCI() [2]float64 {
+	if c.NeverCompletesCI95 == nil {
+		_, ci := rate(0, c.Runs)
+		return ci
+	}
+	return *c.NeverCompletesCI95
 }
 
 // matrixLabelMin is the narrowest the text matrix's label column gets. A
@@ -344,6 +378,14 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	for i, n := range notes {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(fmt.Sprintf("[%d] %s", i+1, n)))
 	}
+	// the runs that left an operation never completing are in the lost
+	// column; a line below the table says so (a column would not fit)
+	for i := range d.Cells {
+		if c := &d.Cells[i]; c.RunsNeverDone > 0 {
+			fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("matrix.never_completes", map[string]any{
+				"Row": c.Scenario + " " + c.label(), "Rate": pctNum(c.NeverCompletesRate) + "%"})))
+		}
+	}
 	failed, unknown := tally(d.Cells)
 	switch {
 	case len(d.Cells) == 0:
@@ -362,9 +404,12 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", lang.Tf("matrix.md_caption", map[string]any{"Seeds": d.Seeds}))
-	unfinished := anyUnfinished(d.Cells)
+	unfinished, stuck := anyUnfinished(d.Cells), anyNeverCompletes(d.Cells)
 	head := []string{"matrix.md_scenario", "matrix.md_row", "matrix.md_runs", "matrix.md_lost", "matrix.md_dup", "matrix.md_violated", "matrix.md_refused"}
 	align := "|---|---|--:|--:|--:|--:|--:|"
+	if stuck {
+		head, align = append(head, "matrix.md_never_completes"), align+"--:|"
+	}
 	if unfinished {
 		head, align = append(head, "matrix.md_unfinished"), align+"--:|"
 	}
@@ -381,8 +426,11 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 			held = "**" + held + "**"
 		}
 		extra := ""
+		if stuck {
+			extra += " " + pct(c.NeverCompletesRate, c.neverCompletesCI()) + " |"
+		}
 		if unfinished {
-			extra = " " + pct(c.UnfinishedRate, c.UnfinishedCI95) + " |"
+			extra += " " + pct(c.UnfinishedRate, c.UnfinishedCI95) + " |"
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,

@@ -21,26 +21,36 @@ const (
 	WordNotStarted = "not started"
 	WordPending    = "no answer yet"
 	WordPartial    = "partly done"
+	// WordNeverCompletes is an operation told "in progress" until the
+	// client gave up (sim.OpNeverCompletes): a liveness violation.
+	WordNeverCompletes = "never completes"
 )
 
 // OutcomeCounts are a run's operations per outcome, as report views count
 // them (the JSON's outcome.counts).
 type OutcomeCounts struct {
-	Lost        int `json:"lost"`
-	Partial     int `json:"partial,omitempty"`
-	ExactlyOnce int `json:"exactly_once"`
-	Refused     int `json:"refused"`
-	Duplicated  int `json:"duplicated"`
-	Pending     int `json:"pending,omitempty"`
-	NotStarted  int `json:"not_started"`
+	Lost int `json:"lost"`
+	// NeverCompletes: operations left "in progress" by a finished run
+	// (sim.OpNeverCompletes), apart from Lost.
+	NeverCompletes int `json:"never_completes,omitempty"`
+	Partial        int `json:"partial,omitempty"`
+	ExactlyOnce    int `json:"exactly_once"`
+	Refused        int `json:"refused"`
+	Duplicated     int `json:"duplicated"`
+	Pending        int `json:"pending,omitempty"`
+	NotStarted     int `json:"not_started"`
 }
+
+// Harmed is how many operations came to what the customer should not
+// get: lost, never completed, partly done or duplicated.
+func (c OutcomeCounts) Harmed() int { return c.Lost + c.NeverCompletes + c.Partial + c.Duplicated }
 
 // CountsOf folds a run outcome's counts.
 func CountsOf(r sim.RunOutcome) OutcomeCounts {
 	return OutcomeCounts{
 		Lost: r.Count(sim.OpLost), Partial: r.Count(sim.OpPartial), ExactlyOnce: r.Count(sim.OpExactlyOnce),
 		Refused: r.Count(sim.OpRefused), Duplicated: r.Count(sim.OpDuplicated), Pending: r.Count(sim.OpPending),
-		NotStarted: r.Count(sim.OpNotStarted),
+		NotStarted: r.Count(sim.OpNotStarted), NeverCompletes: r.Count(sim.OpNeverCompletes),
 	}
 }
 
@@ -69,6 +79,8 @@ func outcomeWord(k sim.OpOutcome, w scenarios.OutcomeWords) (words, mark string)
 		return WordRefused, MarkGood
 	case sim.OpPartial:
 		return WordPartial, MarkBad
+	case sim.OpNeverCompletes:
+		return WordNeverCompletes, MarkBad
 	case sim.OpPending:
 		return WordPending, ""
 	case sim.OpNotStarted:
@@ -126,6 +138,8 @@ func (c OutcomeCounts) of(k sim.OpOutcome) int {
 		return c.Lost
 	case sim.OpPartial:
 		return c.Partial
+	case sim.OpNeverCompletes:
+		return c.NeverCompletes
 	case sim.OpExactlyOnce:
 		return c.ExactlyOnce
 	case sim.OpRefused:
@@ -271,12 +285,12 @@ func LocalOutcomeOf(w scenarios.OutcomeWords, o *sim.Outcome) string {
 }
 
 // CustomerHarmed reports whether some operation came to what the customer
-// should not get: lost, partly done or duplicated (a refusal by design,
+// should not get: lost, never completed, partly done or duplicated (a refusal by design,
 // an unstarted or a pending operation is not harm).
 func CustomerHarmed(o *sim.Outcome) bool {
 	for i := range o.Ops {
 		switch o.Ops[i].Class() {
-		case sim.OpLost, sim.OpPartial, sim.OpDuplicated:
+		case sim.OpLost, sim.OpPartial, sim.OpDuplicated, sim.OpNeverCompletes:
 			return true
 		}
 	}

@@ -22,12 +22,13 @@ const (
 	ClaimInvariants                   // "invariants": all runs — every invariant holds
 	ClaimViolation                    // "violation": some run violates an invariant
 	ClaimRefusals                     // "refused": some finished run refuses an op as designed (observe.refused)
+	ClaimNeverDone                    // "never-completes": some finished run leaves an op that never completes (observe.in-progress)
 )
 
 var claimNames = map[string]Claim{
 	"=1": ClaimExactlyOnce, "<=1": ClaimAtMostOnce, "≤1": ClaimAtMostOnce, ">=1": ClaimAtLeastOnce, "≥1": ClaimAtLeastOnce,
 	"dup": ClaimDuplicates, "lost": ClaimLosses, "invariants": ClaimInvariants, "violation": ClaimViolation,
-	"refused": ClaimRefusals,
+	"refused": ClaimRefusals, "never-completes": ClaimNeverDone,
 }
 
 // String returns the claim's canonical spelling.
@@ -49,6 +50,8 @@ func (c Claim) String() string {
 		return "violation"
 	case ClaimRefusals:
 		return "refused"
+	case ClaimNeverDone:
+		return "never-completes"
 	}
 	return "?"
 }
@@ -58,7 +61,7 @@ func ParseClaim(s string) (Claim, error) {
 	if c, ok := claimNames[strings.TrimSpace(s)]; ok {
 		return c, nil
 	}
-	return 0, fmt.Errorf("unknown claim %q (want =1, <=1, >=1, dup, lost, refused, invariants, violation)", s)
+	return 0, fmt.Errorf("unknown claim %q (want =1, <=1, >=1, dup, lost, refused, never-completes, invariants, violation)", s)
 }
 
 // Expectation is what a scenario declares it must show under one
@@ -124,16 +127,22 @@ type Tally struct {
 	Ops         int        `json:"ops"`
 	Effects     int        `json:"effects"`
 	Metrics     []ExactSum `json:"-"` // per declared metric, the exact sum over the runs
+
+	// NeverDone counts the finished runs with an op that never completes
+	// (told "in progress" until the client gave up): they are in WithLost
+	// too, this says why.
+	NeverDone int `json:"runs_never_completing,omitempty"`
 }
 
 // Add folds one outcome in.
 func (t *Tally) Add(o *sim.Outcome) {
 	t.Runs++
-	lost, dup, refused := false, false, false // one pass over the operations
+	lost, dup, refused, stuck := false, false, false, false // one pass over the operations
 	for i := range o.Ops {
 		op := &o.Ops[i]
 		k := op.Class()
 		refused = refused || k == sim.OpRefused
+		stuck = stuck || k == sim.OpNeverCompletes
 		lost = lost || (op.Verdict == sim.Lost && k != sim.OpRefused)
 		dup = dup || op.Verdict == sim.Duplicated
 		t.Effects += int(op.Effects)
@@ -146,6 +155,9 @@ func (t *Tally) Add(o *sim.Outcome) {
 		}
 		if refused {
 			t.WithRefused++
+		}
+		if stuck {
+			t.NeverDone++
 		}
 	}
 	if dup {
@@ -173,6 +185,7 @@ func (t *Tally) Merge(u *Tally) {
 	t.Finished += u.Finished
 	t.WithLost += u.WithLost
 	t.WithRefused += u.WithRefused
+	t.NeverDone += u.NeverDone
 	t.WithDup += u.WithDup
 	t.InvViolated += u.InvViolated
 	t.Ops += u.Ops
@@ -200,6 +213,8 @@ func (c Claim) Holds(t *Tally) bool {
 		return t.WithLost > 0
 	case ClaimRefusals:
 		return t.WithRefused > 0
+	case ClaimNeverDone:
+		return t.NeverDone > 0
 	case ClaimInvariants:
 		return t.InvViolated == 0
 	case ClaimViolation:

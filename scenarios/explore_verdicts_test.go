@@ -32,6 +32,7 @@ func catalogExploreBlocks(t *testing.T) []exploreBlock {
 		if err != nil {
 			t.Fatal(err)
 		}
+		faults.Duration = sc.Faults.Duration // the scenario's pause-ms, late-ms, as `once explore` uses them
 		for _, sem := range sc.Semantics {
 			promise := sim.ExactlyOne
 			if d.Property == "promise" {

@@ -40,3 +40,27 @@ func TestFramingFieldsRejectBadValues(t *testing.T) {
 		t.Errorf("a rate against a count: %v", err)
 	}
 }
+
+// TestInProgressRejectsBadValues: observe.in-progress names a status that
+// asks the client to come back, once, and never one declared refused.
+func TestInProgressRejectsBadValues(t *testing.T) {
+	base, err := os.ReadFile("catalog/stuck-processing-lease.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const from = "in-progress: [409]"
+	for _, c := range []struct{ to, want string }{
+		{"in-progress: [201]", `observe.in-progress: "201" is not an in-progress status`},
+		{"in-progress: [409, 409]", "observe.in-progress: 409 is named twice"},
+		{"in-progress: [409], refused: [409]", "observe.in-progress: 409 is also in observe.refused"},
+	} {
+		text := string(base)
+		if !strings.Contains(text, from) {
+			t.Fatalf("the catalog file no longer has %q", from)
+		}
+		_, err := Load("bad.yaml", []byte(strings.Replace(text, from, c.to, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bad.yaml:") {
+			t.Errorf("%s: error %v, want one naming %q with its line", c.to, err, c.want)
+		}
+	}
+}

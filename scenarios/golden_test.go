@@ -198,7 +198,7 @@ func generateTraceScripts(t *testing.T, dir string) {
 }
 
 // seeded finds the first seed whose run shows claim (dup, lost,
-// violation) under the scenario's default settings plus params, shrinks
+// never-completes, violation) under the scenario's default settings plus params, shrinks
 // its faults (jitter still from that seed) and prints the shrunk run.
 func seeded(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[string]string, claim string) string {
 	set := scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults, Params: params}
@@ -212,6 +212,8 @@ func seeded(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[
 			return o.Count(sim.Duplicated) > 0
 		case "lost":
 			return o.Finished() && o.Count(sim.Lost) > 0
+		case "never-completes":
+			return o.Finished() && o.RunOutcome().Count(sim.OpNeverCompletes) > 0
 		case "violation":
 			for _, inv := range o.Invariants {
 				if inv.Violation != "" {

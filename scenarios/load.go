@@ -452,6 +452,9 @@ func (l *loader) checkStructure() error {
 	if _, err := l.refusals(s.Observe.Refused); err != nil {
 		return err
 	}
+	if _, err := l.inProgress(s.Observe.InProgress, s.Observe.Refused); err != nil {
+		return err
+	}
 	for _, inv := range s.Invariants {
 		if _, ok := roles.LookupInvariant(inv.Text); !ok {
 			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, roles.InvariantNames())
@@ -732,6 +735,7 @@ func (l *loader) build(b *builder) error {
 	request, _ := indexOfName(roles.MessageNames(), s.Observe.Request.Text)
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
 	b.observe.Refusals, _ = l.refusals(s.Observe.Refused)
+	b.observe.InProgress, _ = l.inProgress(s.Observe.InProgress, s.Observe.Refused)
 	for _, k := range s.Observe.Sinks {
 		i, _ := indexOfName(roles.SinkNames(), k.Text)
 		b.observe.Sinks = append(b.observe.Sinks, sim.SinkID(i))

@@ -78,3 +78,32 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// inProgressStatuses are the statuses observe.in-progress may name: an
+// answer that asks the client to come back (202 accepted, 409 in flight,
+// 425 too early, 429 too many requests, 503 not now).
+var inProgressStatuses = []int{202, 409, 425, 429, 503}
+
+// inProgress reads observe.in-progress: the answers that tell the client
+// its operation is still in flight, so that an operation a finished run
+// leaves with such a last answer never completes (sim.OpNeverCompletes).
+// A status cannot be both a designed refusal and "in progress".
+func (l *loader) inProgress(ss, refused []Scalar) ([]int32, error) {
+	var out []int32
+	for _, s := range ss {
+		n, err := strconv.Atoi(strings.TrimSpace(s.Text))
+		if err != nil || !slices.Contains(inProgressStatuses, n) {
+			return nil, l.errAt(s, "observe.in-progress: %q is not an in-progress status (one of %s)", s.Text, joinInts(inProgressStatuses))
+		}
+		if slices.Contains(out, int32(n)) {
+			return nil, l.errAt(s, "observe.in-progress: %d is named twice", n)
+		}
+		for _, r := range refused {
+			if strings.TrimSpace(r.Text) == strconv.Itoa(n) {
+				return nil, l.errAt(s, "observe.in-progress: %d is also in observe.refused (an answer is final or not)", n)
+			}
+		}
+		out = append(out, int32(n))
+	}
+	return out, nil
+}

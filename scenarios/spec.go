@@ -132,6 +132,8 @@ type observeSpec struct {
 	Sinks     []Scalar    `yaml:"sinks" value:"word" doc:"where effects are counted (up to 4)"`
 	Outcome   outcomeSpec `yaml:"outcome" doc:"the effect in the user's words, for reports"` // the effect in the user's words
 	Refused   []Scalar    `yaml:"refused" value:"int" doc:"final HTTP statuses that are the designed answer (400, 422, 503): an operation that ends with one is refused as designed, not lost"`
+	// InProgress: the answers that mean "still in flight, ask again".
+	InProgress []Scalar `yaml:"in-progress" value:"int" doc:"HTTP statuses that tell the client its operation is still in flight (409): an operation whose last answer was one when the run finishes, with no effect, never completes (a liveness violation)"`
 }
 
 type expectSpec struct {

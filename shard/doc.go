@@ -59,6 +59,7 @@ type Row struct {
 	Finished        int                  `json:"finished"`
 	WithLost        int                  `json:"runs_with_lost"`
 	WithRefused     int                  `json:"runs_with_refused"`
+	WithNeverDone   int                  `json:"runs_never_completing,omitempty"`
 	WithDup         int                  `json:"runs_with_duplicated"`
 	InvViolated     int                  `json:"runs_with_violation"`
 	Ops             int                  `json:"ops"`
@@ -74,7 +75,8 @@ type Row struct {
 func NewRow(label string, t *batch.Tally) Row {
 	return Row{
 		Label: label, Runs: t.Runs, Finished: t.Finished, WithLost: t.WithLost, WithRefused: t.WithRefused, WithDup: t.WithDup,
-		InvViolated: t.InvViolated, Ops: t.Ops, Effects: t.Effects, Metrics: append([]scenarios.ExactSum{}, t.Metrics...),
+		WithNeverDone: t.NeverDone,
+		InvViolated:   t.InvViolated, Ops: t.Ops, Effects: t.Effects, Metrics: append([]scenarios.ExactSum{}, t.Metrics...),
 		FirstLost: t.FirstLost, FirstDup: t.FirstDup, FirstViolation: t.FirstViolation, FirstUnfinished: t.FirstUnfinished,
 	}
 }
@@ -83,7 +85,7 @@ func NewRow(label string, t *batch.Tally) Row {
 func (r *Row) Tally() batch.Tally {
 	return batch.Tally{
 		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithRefused: r.WithRefused, WithDup: r.WithDup,
-			InvViolated: r.InvViolated, Ops: r.Ops, Effects: r.Effects, Metrics: r.Metrics},
+			NeverDone: r.WithNeverDone, InvViolated: r.InvViolated, Ops: r.Ops, Effects: r.Effects, Metrics: r.Metrics},
 		FirstLost: r.FirstLost, FirstDup: r.FirstDup, FirstViolation: r.FirstViolation, FirstUnfinished: r.FirstUnfinished,
 	}
 }

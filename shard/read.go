@@ -133,6 +133,7 @@ func checkRows(d *Doc) error {
 			{"finished", r.Finished, r.Runs},
 			{"runs_with_lost", r.WithLost, r.Finished},
 			{"runs_with_refused", r.WithRefused, r.Runs},
+			{"runs_never_completing", r.WithNeverDone, r.WithLost},
 			{"runs_with_duplicated", r.WithDup, r.Runs},
 			{"runs_with_violation", r.InvViolated, r.Runs},
 			{"ops", r.Ops, -1},

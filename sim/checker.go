@@ -16,6 +16,13 @@ type Observation struct {
 	// failing closed): an operation answered with one and never applied
 	// is refused (OpRefused), not lost, and does not break a promise.
 	Refusals []int32
+	// InProgress are the answer statuses that tell the client its
+	// operation is still in flight and to ask again (409 while a key is
+	// PROCESSING): an operation with no effect and no final answer whose
+	// last answer from the processor was one when a run finishes never
+	// completes (OpNeverCompletes) — a liveness failure, not a loss in
+	// the network. Empty: nothing is classified so.
+	InProgress []int32
 }
 
 // MaxObservedSinks bounds how many sinks one scenario observes.
@@ -91,6 +98,12 @@ type OpTally struct {
 	Outcomes   int32                   // final results accepted by the client
 	distinct   [maxDistinct]outcomeResult
 	nDistinct  int32
+	// lastAnswer is the status of the last answer the origin got from the
+	// processor for the operation (tracked only when the observation
+	// declares InProgress statuses). It is not part of the explorer's
+	// state fingerprint: no verdict reads it, only the classification of
+	// a finished run's operations.
+	lastAnswer int32
 }
 
 // MaxEffects returns the largest effect count over the observed sinks.
@@ -223,7 +236,7 @@ func (c *Checker) Record(e *Event) {
 	case EvSend:
 		c.sent(e.Node, e.Msg.Kind, e.Msg.Op)
 	case EvDeliver:
-		c.delivered(e.Node, e.Msg.Kind, e.Msg.Op)
+		c.delivered(e.Node, &e.Msg)
 	case EvEffect:
 		c.effect(SinkID(e.Label), e.Msg.Op)
 	case EvOutcome:
@@ -251,11 +264,18 @@ func (c *Checker) sent(node NodeID, kind MsgKind, op OpID) {
 	}
 }
 
-// delivered records an EvDeliver to node of a message of kind for op.
-func (c *Checker) delivered(node NodeID, kind MsgKind, op OpID) {
-	if node == c.obs.Processor && kind == c.obs.Request {
-		if t := c.tally(op); t != nil {
+// delivered records an EvDeliver of m to node: an invocation when it is
+// a request to the processor, an answer when it comes from the processor
+// to the origin (kept only for InProgress).
+func (c *Checker) delivered(node NodeID, m *Message) {
+	switch {
+	case node == c.obs.Processor && m.Kind == c.obs.Request:
+		if t := c.tally(m.Op); t != nil {
 			t.Deliveries++
+		}
+	case len(c.obs.InProgress) > 0 && node == c.obs.Origin && m.From == c.obs.Processor && m.Status != 0:
+		if t := c.tally(m.Op); t != nil {
+			t.lastAnswer = m.Status
 		}
 	}
 }
@@ -334,6 +354,9 @@ func (c *Checker) JudgeReason(promise Promise, finished bool) (Status, Reason) {
 	case findingMissing:
 		if !finished {
 			return Unknown, Reason{Kind: ReasonNoEffectYet, Op: f.op, Promise: promise}
+		}
+		if t := &c.ops[f.op]; c.classify(t, true) == OpNeverCompletes {
+			return Violated, Reason{Kind: ReasonNeverDone, Op: f.op, N: t.lastAnswer, Promise: promise}
 		}
 		return Violated, Reason{Kind: ReasonNoEffect, Op: f.op, Promise: promise}
 	}

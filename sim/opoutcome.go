@@ -37,10 +37,17 @@ const (
 	// not; one step of a multi-step operation skipped). Its Verdict is
 	// Lost; its largest effect count is one.
 	OpPartial
+	// OpNeverCompletes: a finished run left the operation with no effect
+	// and no final answer, and the last answer the client got said "in
+	// progress, ask again" (a status the scenario declares in
+	// observe.in-progress: a 409 for a key stuck PROCESSING). Every retry
+	// would get the same: a liveness violation, not a message lost. Its
+	// Verdict is Lost.
+	OpNeverCompletes
 )
 
 // String returns the JSON spelling: "lost", "exactly-once", "duplicated",
-// "refused", "not-started", "pending" or "partial".
+// "refused", "not-started", "pending", "partial" or "never-completes".
 func (o OpOutcome) String() string {
 	switch o {
 	case OpLost:
@@ -57,6 +64,8 @@ func (o OpOutcome) String() string {
 		return "pending"
 	case OpPartial:
 		return "partial"
+	case OpNeverCompletes:
+		return "never-completes"
 	}
 	return "unknown"
 }
@@ -68,12 +77,14 @@ func (o OpOutcome) Good() bool { return o == OpExactlyOnce || o == OpRefused }
 // OpOutcomes lists every operation outcome in the order reports count
 // them.
 func OpOutcomes() []OpOutcome {
-	return []OpOutcome{OpLost, OpPartial, OpExactlyOnce, OpRefused, OpDuplicated, OpPending, OpNotStarted}
+	return []OpOutcome{OpLost, OpNeverCompletes, OpPartial, OpExactlyOnce, OpRefused, OpDuplicated, OpPending, OpNotStarted}
 }
 
 // ClassifyOp is the outcome of an operation from its tally: sinks is how
 // many sinks are observed, refusals the statuses the scenario declares as
-// designed refusals, finished whether the run reached quiescence.
+// designed refusals, finished whether the run reached quiescence. It
+// leaves out OpNeverCompletes, which needs the observation's InProgress
+// statuses (ClassifyOpIn).
 func ClassifyOp(t *OpTally, sinks int, refusals []int32, finished bool) OpOutcome {
 	hi, lo := t.MaxEffects(sinks), t.MinEffects(sinks)
 	switch {
@@ -91,6 +102,26 @@ func ClassifyOp(t *OpTally, sinks int, refusals []int32, finished bool) OpOutcom
 		return OpPending
 	}
 	return OpLost
+}
+
+// ClassifyOpIn is ClassifyOp under the whole observation: a lost
+// operation of a finished run whose last answer was one of
+// obs.InProgress, with no final answer, never completes.
+func ClassifyOpIn(t *OpTally, sinks int, obs *Observation, finished bool) OpOutcome {
+	k := ClassifyOp(t, sinks, obs.Refusals, finished)
+	if k == OpLost && finished && t.Outcomes == 0 && t.lastAnswer != 0 {
+		for _, s := range obs.InProgress {
+			if t.lastAnswer == s {
+				return OpNeverCompletes
+			}
+		}
+	}
+	return k
+}
+
+// classify is ClassifyOpIn under the checker's observation.
+func (c *Checker) classify(t *OpTally, finished bool) OpOutcome {
+	return ClassifyOpIn(t, c.nsinks, &c.obs, finished)
 }
 
 // refused reports whether the client accepted a final answer with one of
@@ -112,7 +143,7 @@ func (c *Checker) OpOutcome(op OpID, finished bool) OpOutcome {
 	if t == nil {
 		return OpLost
 	}
-	return ClassifyOp(t, c.nsinks, c.obs.Refusals, finished)
+	return c.classify(t, finished)
 }
 
 // RunEnd is what a whole run came to, beside its operations: completed,

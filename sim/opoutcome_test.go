@@ -71,3 +71,41 @@ func TestRunOutcome(t *testing.T) {
 		t.Errorf("finished: %+v", r)
 	}
 }
+
+// TestNeverCompletes: a finished run whose operation's last answer was a
+// declared in-progress status, with no effect and no final answer, never
+// completes; any other last answer, a final answer, an unfinished run or
+// no InProgress declaration leaves it lost (or what it was).
+func TestNeverCompletes(t *testing.T) {
+	const origin, processor = NodeID(1), NodeID(2)
+	answer := func(c *Checker, op OpID, status int32) {
+		c.Record(&Event{Kind: EvDeliver, Node: origin, Msg: Message{From: processor, To: origin, Kind: 9, Op: op, Status: status}})
+	}
+	for _, c := range []struct {
+		name       string
+		inProgress []int32
+		answers    []int32
+		final      bool
+		finished   bool
+		want       OpOutcome
+	}{
+		{"409 last, finished", []int32{409}, []int32{503, 409}, false, true, OpNeverCompletes},
+		{"503 last", []int32{409}, []int32{409, 503}, false, true, OpLost},
+		{"409 last, unfinished", []int32{409}, []int32{409}, false, false, OpPending},
+		{"409 last, then a final answer", []int32{409}, []int32{409}, true, true, OpLost},
+		{"no in-progress declared", nil, []int32{409}, false, true, OpLost},
+		{"never answered", []int32{409}, nil, false, true, OpLost},
+	} {
+		ch := NewChecker(Observation{Origin: origin, Request: 1, Processor: processor, Sinks: []SinkID{1}, InProgress: c.inProgress}, 1)
+		ch.sent(origin, 1, 1)
+		for _, s := range c.answers {
+			answer(ch, 1, s)
+		}
+		if c.final {
+			ch.outcome(1, 0, 200)
+		}
+		if got := ch.OpOutcome(1, c.finished); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

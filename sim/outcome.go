@@ -91,7 +91,7 @@ func (w *World) outcomeInto(o *Outcome) {
 		r := OpResult{
 			Op: OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
 			Outcomes: t.Outcomes, DistinctOutcomes: t.nDistinct, Verdict: VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
-			Outcome: ClassifyOp(t, n, w.checker.obs.Refusals, w.end == Quiescent),
+			Outcome: w.checker.classify(t, w.end == Quiescent),
 		}
 		if n > 1 {
 			r.SinkEffects = append(sinks[:0], t.Sinks[:n]...)

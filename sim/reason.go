@@ -16,6 +16,7 @@ const (
 	ReasonNoEffect                      // Op has no effect on a finished run
 	ReasonUnfinished                    // every operation looks fine, but the run did not finish
 	ReasonInvariant                     // the invariant Invariant is violated: Detail says how
+	ReasonNeverDone                     // Op has no effect on a finished run, its last answer N said "in progress"
 )
 
 // A Reason is why a judgement is Violated or Unknown: its kind and the
@@ -23,7 +24,7 @@ const (
 type Reason struct {
 	Kind      ReasonKind
 	Op        OpID
-	N         int32     // effects (ReasonDuplicate) or distinct results (ReasonDivergent)
+	N         int32     // effects (ReasonDuplicate), distinct results (ReasonDivergent) or the last answer's status (ReasonNeverDone)
 	Promise   Promise   // the promise judged
 	Invariant string    // ReasonInvariant: the invariant's name
 	Detail    string    // ReasonInvariant: the invariant's own words (English)
@@ -41,6 +42,8 @@ func (r Reason) String() string {
 		return fmt.Sprintf("%s has no effect yet and the run did not finish", r.Op)
 	case ReasonNoEffect:
 		return fmt.Sprintf("%s has 0 effects on a finished run, wanted %s", r.Op, r.Promise)
+	case ReasonNeverDone:
+		return fmt.Sprintf("%s never completes: no effect on a finished run, its last answer was %d (in progress), wanted %s", r.Op, r.N, r.Promise)
 	case ReasonUnfinished:
 		return "the run did not finish; more effects could still appear"
 	case ReasonInvariant:

@@ -305,7 +305,7 @@ func (w *World) dispatch(it *item) {
 		ns.handled++
 		if w.quiet {
 			w.events++
-			w.checker.delivered(it.node, it.msg.Kind, it.msg.Op)
+			w.checker.delivered(it.node, &it.msg)
 		} else {
 			e := w.event(EvDeliver, it.node, it.msg.From)
 			e.Msg = it.msg

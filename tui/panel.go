@@ -97,6 +97,9 @@ func countsLine(o *sim.Outcome) string {
 	add(ro.Count(sim.OpLost)+ro.Count(sim.OpPartial), lang.T("column.lost"), verdictStyle(sim.Lost))
 	add(ro.Count(sim.OpExactlyOnce), lang.T("column.exactly_once"), verdictStyle(sim.ExactlyOnce))
 	add(ro.Count(sim.OpDuplicated), lang.T("column.duplicated"), verdictStyle(sim.Duplicated))
+	if n := ro.Count(sim.OpNeverCompletes); n > 0 {
+		add(n, report.OpOutcomeWord(sim.OpNeverCompletes, scenarios.OutcomeWords{}), verdictStyle(sim.Lost))
+	}
 	for _, k := range []sim.OpOutcome{sim.OpRefused, sim.OpPending, sim.OpNotStarted} {
 		if n := ro.Count(k); n > 0 {
 			add(n, report.OpOutcomeWord(k, scenarios.OutcomeWords{}), styleDim)

@@ -145,7 +145,7 @@ func opCell(op *sim.OpResult) string {
 		return styleGood.Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
 	case sim.OpNotStarted, sim.OpPending:
 		return styleDim.Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
-	case sim.OpPartial:
+	case sim.OpPartial, sim.OpNeverCompletes:
 		return styleWarn.Bold(true).Render(report.OpOutcomeWord(k, scenarios.OutcomeWords{}))
 	}
 	return verdictStyle(op.Verdict).Render(verdictWord(op.Verdict))

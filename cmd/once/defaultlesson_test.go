@@ -16,7 +16,7 @@ var noFixInTheCatalog = map[string]string{
 
 // TestEveryDefaultRunShowsItsFix (issue 19 item 6): `once run
 // SCENARIO` with no flags shows a row where the customer is harmed (lost,
-// partly done, duplicated, or an invariant violated) beside a row where
+// never completed, partly done, duplicated, or an invariant violated) beside a row where
 // nobody is — between semantics, or with the fix's headline row — so the
 // fix is seen holding.
 func TestEveryDefaultRunShowsItsFix(t *testing.T) {
@@ -32,7 +32,7 @@ func TestEveryDefaultRunShowsItsFix(t *testing.T) {
 		harmed, fine := 0, 0
 		for _, r := range append(doc.Results, doc.Headlines...) {
 			c := r.RunOutcome.Counts
-			if c.Lost+c.Partial+c.Duplicated > 0 || r.RunOutcome.Run == "invariant-violated" {
+			if c.Harmed() > 0 || r.RunOutcome.Run == "invariant-violated" {
 				harmed++
 			} else {
 				fine++

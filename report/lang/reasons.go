@@ -32,6 +32,7 @@ var reasonIDs = map[sim.ReasonKind]string{
 	sim.ReasonNoEffectYet: "reason.no_effect_yet",
 	sim.ReasonNoEffect:    "reason.no_effect",
 	sim.ReasonUnfinished:  "reason.unfinished",
+	sim.ReasonNeverDone:   "reason.never_completes",
 }
 
 // Reason is why a verdict is what it is, in the current language: "op-2

@@ -21,6 +21,7 @@ func TestReasonRendered(t *testing.T) {
 		{Kind: sim.ReasonNoEffectYet, Op: 1, Promise: sim.AtLeastOne},
 		{Kind: sim.ReasonNoEffect, Op: 4, Promise: sim.AtLeastOne},
 		{Kind: sim.ReasonUnfinished, Promise: sim.AtMostOne},
+		{Kind: sim.ReasonNeverDone, Op: 3, N: 409, Promise: sim.ExactlyOne},
 	}
 	for _, r := range reasons {
 		if got := English.Reason(r); got != r.String() {

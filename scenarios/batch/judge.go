@@ -55,6 +55,8 @@ func (t *Tally) JudgeClaim(c scenarios.Claim) Verdict {
 		shown, all = t.WithLost > 0, false
 	case scenarios.ClaimRefusals:
 		shown, all = t.WithRefused > 0, false
+	case scenarios.ClaimNeverDone:
+		shown, all = t.NeverDone > 0, false
 	case scenarios.ClaimViolation:
 		shown, all = t.InvViolated > 0, false
 	default:

@@ -16,6 +16,15 @@ import (
 //
 // Clicks > 1 is the double click: that many requests of the operation leave
 // at once, each a separate attempt; only the last one arms the retry timer.
+//
+// TimedKeys makes the key time-ordered, as a UUIDv7 or a ULID is (RFC 9562
+// §5.7): it carries the time the operation's first attempt left, and every
+// retry sends that same key, so a server can tell how old it is.
+//
+// A crashable client offers a crash point before every retry
+// (PointBeforeRetry): a pause there is the app suspended in the
+// background, the laptop closed, the retry queue stalled — the retry
+// leaves when the client resumes, with the key it had.
 type HTTPClient struct {
 	Service      sim.NodeID
 	Interval     sim.Time
@@ -24,6 +33,7 @@ type HTTPClient struct {
 	KeyPerTry    bool  // the new-key-per-retry bug
 	ReuseFirst   bool  // the key-reuse bug: every operation sends op-1's key
 	ServerIssued bool  // no key of its own: it uses the one a 202 carries
+	TimedKeys    bool  // a time-ordered key per operation (timedKey)
 	Clicks       int32 // requests sent at once when an operation starts (0 = 1)
 	Orders       bool  // POST /orders instead of POST /payments
 }
@@ -51,8 +61,19 @@ func (c *HTTPClient) idempotencyKey(ctx *sim.Context, op sim.OpID, attempt int32
 	case c.ServerIssued:
 		r, _ := ctx.Get(clientOps, int64(op), op)
 		return decodeOpRow(r).IssuedKey // 0 until a 202 brought one
+	case c.TimedKeys:
+		if r, ok := ctx.Get(clientOps, int64(op), op); ok && decodeOpRow(r).IssuedKey != 0 {
+			return decodeOpRow(r).IssuedKey // a retry: the key the first attempt made
+		}
+		return timedKey(op, ctx.Now())
 	}
 	return clientKey(op)
+}
+
+// request returns the request kind of the endpoint it calls.
+func (c *HTTPClient) request() sim.MsgKind {
+	kind, _ := c.kinds()
+	return kind
 }
 
 // kinds returns the request and response kinds of the endpoint it calls.
@@ -67,8 +88,8 @@ func (c *HTTPClient) kinds() (sim.MsgKind, sim.MsgKind) {
 func (c *HTTPClient) post(ctx *sim.Context, op sim.OpID, attempt int32) {
 	key := c.idempotencyKey(ctx, op, attempt)
 	row := opRow{State: roles.OpPending, Attempt: attempt}
-	if c.ServerIssued {
-		row.IssuedKey = key // keep the issued key for later attempts
+	if c.ServerIssued || c.TimedKeys {
+		row.IssuedKey = key // keep the issued (or made) key for later attempts
 	}
 	ctx.Put(clientOps, int64(op), op, row.encode())
 	kind, _ := c.kinds()
@@ -94,6 +115,9 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 	case roles.TimerRetry:
 		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
 		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
+			if ctx.CrashPoint(PointBeforeRetry, &sim.Message{Kind: c.request(), Op: t.Op, Attempt: t.Attempt + 1}) {
+				return
+			}
 			c.send(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -131,13 +155,13 @@ func (c *HTTPClient) learnKey(ctx *sim.Context, op sim.OpID, issued idemKey) {
 }
 
 var (
-	clientKeyValues = []string{"per-operation", "per-attempt", "reuse-first", "server-issued"}
+	clientKeyValues = []string{"per-operation", "per-attempt", "reuse-first", "server-issued", "time-ordered"}
 
 	httpClientService     = roles.Node("service", "the node it calls")
 	httpClientInterval    = roles.Duration("interval", "100ms", "time between the starts of two operations")
 	httpClientTimeout     = roles.Duration("timeout", "1s", "how long it waits before retrying")
 	httpClientMaxAttempts = roles.Int("max-attempts", 0, 0, 1000, "attempts per operation (0 = until answered)")
-	httpClientKey         = roles.Enum("key", "per-operation", clientKeyValues, "one Idempotency-Key per operation; or a bug: a fresh one per attempt, op-1's key reused by every operation, none until the server issues one in a 202")
+	httpClientKey         = roles.Enum("key", "per-operation", clientKeyValues, "one Idempotency-Key per operation; or a bug: a fresh one per attempt, op-1's key reused by every operation, none until the server issues one in a 202; or one per operation that carries the time it was made (a UUIDv7)")
 	httpClientClicks      = roles.Int("clicks", 1, 1, 10, "requests sent at once when an operation starts (2 = the double click)")
 	httpClientEndpoint    = roles.Enum("endpoint", "payments", []string{"payments", "orders"}, "POST /payments (pay) or POST /orders (order)")
 )
@@ -155,6 +179,7 @@ func init() {
 				KeyPerTry:    key == "per-attempt",
 				ReuseFirst:   key == "reuse-first",
 				ServerIssued: key == "server-issued",
+				TimedKeys:    key == "time-ordered",
 				Clicks:       int32(httpClientClicks.Get(a)),
 				Orders:       httpClientEndpoint.Get(a) == "orders",
 			}

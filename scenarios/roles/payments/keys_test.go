@@ -46,3 +46,20 @@ func TestTableKeysInjective(t *testing.T) {
 			func(k, step int64) int64 { return int64(orderStepKey(k, int32(step))) })
 	})
 }
+
+// TestTimedKeyCarriesItsTime: a time-ordered key gives back the tick it
+// was made at (up to a day of virtual time, any operation below
+// clientKeyBase), and a plain client key carries no time — so a
+// fail-closed service answers it 400, never ages it as made at 0.
+func TestTimedKeyCarriesItsTime(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		op := sim.OpID(rapid.Int32Range(1, clientKeyBase-1).Draw(rt, "op"))
+		at := sim.Time(rapid.Int64Range(0, 24*3_600_000).Draw(rt, "at"))
+		if got, ok := keyMadeAt(timedKey(op, at)); !ok || got != at {
+			rt.Fatalf("keyMadeAt(timedKey(%d, %d)) = %d, %v", op, at, got, ok)
+		}
+		if _, ok := keyMadeAt(clientKey(op)); ok {
+			rt.Fatalf("clientKey(%d) reads as time-ordered", op)
+		}
+	})
+}

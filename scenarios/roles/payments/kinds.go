@@ -41,6 +41,7 @@ var (
 	PointAfterStore   = roles.Point("after-store")   // response stored, not yet sent
 	PointBetweenSteps = roles.Point("between-steps") // a step acknowledged, the next not yet called
 	PointAfterStep    = roles.Point("after-step")    // a saga participant did a step and stored its key, the answer not yet sent
+	PointBeforeRetry  = roles.Point("before-retry")  // a client's retry timer fired, the retry not yet sent
 	// PointStoreDown is where a key store marked crashable goes down: an
 	// operation arrived and is not applied; the store keeps its durable
 	// rows and is unreachable for its restart time (an outage, a

@@ -28,12 +28,24 @@ import (
 // known key with another body gets: "reject" answers 422, "replay" answers
 // the stored response because the body is not fingerprinted, "overwrite"
 // charges the new body and replaces the stored result).
+//
+// With a TTL, a retry that comes after its key was forgotten looks like a
+// new payment. FailClosed (option on-expired) refuses it instead: the
+// service accepts a key only while it is younger than the TTL — its age
+// read from the key itself, which must be time-ordered (a UUIDv7; the
+// client's key=time-ordered) — and answers a new request with an older
+// key 422 (the key expired: the client must find out what became of the
+// payment before it pays again). A row outlives the window its key is
+// accepted in (it was written after the key was made), so every accepted
+// retry still finds its row. A key with no time in it is answered 400:
+// the service cannot tell its age.
 type PaymentService struct {
-	Client    sim.NodeID
-	Gateway   sim.NodeID
-	MarkAfter bool
-	TTL       sim.Time // 0 = keys never expire
-	Reuse     string   // reject (default) | replay | overwrite
+	Client     sim.NodeID
+	Gateway    sim.NodeID
+	MarkAfter  bool
+	TTL        sim.Time // 0 = keys never expire
+	Reuse      string   // reject (default) | replay | overwrite
+	FailClosed bool     // refuse a key older than TTL (422) instead of processing it as new
 }
 
 const (
@@ -107,6 +119,10 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message, req h
 		s.reply(ctx, m.Op, m.Attempt, a)
 		return
 	}
+	if status := s.refuseExpired(ctx, req); status != 0 {
+		s.reply(ctx, m.Op, m.Attempt, httpResponse{Status: status})
+		return
+	}
 	if !s.MarkAfter {
 		ctx.Put(serviceKeys, int64(req.Key), m.Op, keyRow{State: roles.KeyProcessing, Body: req.Body, Op: m.Op}.encode())
 		if ctx.CrashPoint(PointAfterLock, &m) {
@@ -114,6 +130,23 @@ func (s *PaymentService) handleIdempotent(ctx *sim.Context, m sim.Message, req h
 		}
 	}
 	ctx.Send(s.Gateway, providerCall{Key: req.Key, Body: req.Body}.encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
+}
+
+// refuseExpired is the status a fail-closed service answers a new request
+// with whose key it must not process (0: process it): 422 when the key is
+// older than the TTL, 400 when the key carries no time.
+func (s *PaymentService) refuseExpired(ctx *sim.Context, req httpRequest) int32 {
+	if !s.FailClosed || s.TTL == 0 {
+		return 0
+	}
+	made, ok := keyMadeAt(req.Key)
+	switch {
+	case !ok:
+		return roles.StatusBadRequest
+	case ctx.Now()-made >= s.TTL:
+		return roles.StatusUnprocessable
+	}
+	return 0
 }
 
 // processAgain reports whether a request whose key is already stored is
@@ -172,18 +205,19 @@ var (
 	paymentServiceTTL     = roles.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
 	paymentServiceReuse   = roles.Enum("reuse", "reject", reuseValues, "a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
 	paymentServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
+	paymentServiceExpired = roles.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "payment-service",
 		Doc:     "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
-		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceReuse},
+		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceReuse, paymentServiceExpired},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &PaymentService{
 				Client: paymentServiceClient.Get(a), Gateway: paymentServiceGateway.Get(a),
 				MarkAfter: paymentServiceMark.Get(a) == "after", TTL: paymentServiceTTL.Get(a),
-				Reuse: paymentServiceReuse.Get(a),
+				Reuse: paymentServiceReuse.Get(a), FailClosed: paymentServiceExpired.Get(a) == "fail-closed",
 			}
 			durable := paymentServiceStore.Get(a) == "durable"
 			keys := roles.StoreTable("keys", durable, roles.KeyStates)

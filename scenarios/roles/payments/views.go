@@ -27,6 +27,28 @@ const clientKeyBase = 1_000_000
 // clientKey is the Idempotency-Key a client sends for operation op.
 func clientKey(op sim.OpID) idemKey { return idemKey(clientKeyBase + int64(op)) }
 
+// keyTimeScale is where a time-ordered key keeps its time: above every
+// client key (clientKeyBase plus an operation number below it).
+const keyTimeScale = 10 * clientKeyBase
+
+// timedKey is the time-ordered Idempotency-Key of operation op made at
+// time at (as a UUIDv7 carries its Unix milliseconds): the tick (a
+// millisecond), plus one so that it is never 0, times keyTimeScale, plus
+// clientKey(op).
+func timedKey(op sim.OpID, at sim.Time) idemKey {
+	return idemKey((int64(at)+1)*keyTimeScale) + clientKey(op)
+}
+
+// keyMadeAt is the time a time-ordered key was made, to the millisecond,
+// and false for a key that carries no time.
+func keyMadeAt(k idemKey) (sim.Time, bool) {
+	ms := int64(k) / keyTimeScale
+	if ms < 1 {
+		return 0, false
+	}
+	return sim.Time(ms - 1), true
+}
+
 // perTryKey is the Idempotency-Key a client that makes a fresh key per try
 // sends for attempt of op: a different key for every (op, attempt) pair.
 // Ranges: roles.TupleKey's, with roles.AttemptDigits for attempt.
