@@ -46,7 +46,7 @@ func goldenSweepDoc() report.SweepDoc {
 		Schema: report.SweepSchema, Scenario: "expired-dedup-ttl", Semantics: "at-least-once+idempotent", Alias: "idem", Seeds: 200,
 		Vary:    report.SweepVary{Name: "ttl", Kind: "duration", From: "15s", To: "75s", Step: "15s"},
 		Ops:     10,
-		Faults:  scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.02, sim.FaultAckLoss: 0.05, sim.FaultCrash: 0.1}},
+		Faults:  scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.02, sim.FaultAckLoss: 0.05, sim.FaultCrash: 0.1}},
 		Params:  map[string]string{"ttl": "15s", "retry": "1s", "interval": "10s", "replay": "1m"},
 		Metrics: []string{"oldest-duplicate-age", "late-<replays>"},
 	}
