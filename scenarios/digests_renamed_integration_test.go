@@ -45,7 +45,7 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func TestRegistrationOrderProbe(t *testing.T) {
+ func TestRegistrationOrderProbe(t *testing.T) { // indented: make test-split reads ^func Test as this file's own
 	topo := roles.Topology()
 	var events []string
 	for k := sim.EventKind(1); k < sim.NumEventKinds; k++ {
