@@ -137,3 +137,18 @@ func TestDefaultsFillOnlyWhatWasNotGiven(t *testing.T) {
 		t.Errorf("with nothing given: semantics %s ops %d, want idem (the strongest double-billing has) and %d", b.Semantics, b.Ops, d.Ops)
 	}
 }
+
+func TestHeapLimitHoldsTheResidentBound(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ budget, base, want int64 }{
+		{256 * mib, 10 * mib, 304 * mib}, // a sixteenth and the slack: under base + 1.25 × budget
+		{16 * mib, 10 * mib, 30 * mib},   // base + 1.25 × budget: under the budget with the slack
+	} {
+		if got := HeapLimit(c.budget, c.base); got != c.want {
+			t.Errorf("HeapLimit(%d MiB, base %d MiB) = %d MiB, want %d", c.budget/mib, c.base/mib, got/mib, c.want/mib)
+		}
+	}
+	if b := runtimeBytes(); b <= 0 {
+		t.Errorf("runtimeBytes() = %d", b)
+	}
+}

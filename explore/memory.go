@@ -3,6 +3,7 @@ package explore
 import (
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -53,8 +54,31 @@ func MemoryBudget(asked int64) (budget int64, capped bool) {
 // LimitHeap sets the Go heap's soft limit for a search with the given
 // budget, and returns a function restoring the previous limit.
 func LimitHeap(budget int64) func() {
-	old := debug.SetMemoryLimit(budget + budget/16 + heapSlack)
+	old := debug.SetMemoryLimit(HeapLimit(budget, runtimeBytes()))
 	return func() { debug.SetMemoryLimit(old) }
+}
+
+// HeapLimit is the soft limit of the Go runtime's memory for a search
+// with the given budget, in a process whose runtime holds base bytes
+// before it starts: the budget with a sixteenth and heapSlack above it,
+// but never more than base and 1.25 times the budget, the bound the
+// process's resident size is held to (its base plus 1.25 × --max-memory;
+// the runtime's memory is most of the resident size, the rest is the
+// binary's text, part of the base). The garbage collector works harder
+// near the limit instead of letting the heap grow to twice the live data.
+func HeapLimit(budget, base int64) int64 {
+	return min(budget+budget/16+heapSlack, base+budget+budget/4)
+}
+
+// runtimeBytes is the memory the Go runtime has mapped and not given
+// back (what debug.SetMemoryLimit limits).
+func runtimeBytes() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
 // addressSpaceLimit is RLIMIT_AS's soft limit in bytes, or 0 when there is

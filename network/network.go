@@ -31,8 +31,8 @@ func (w Window) Contains(t sim.Time) bool { return t >= w.From && t < w.To }
 // (sim.LinkChoiceKinds: loss, duplicate, slow, late), each doing what its
 // sim.LinkEffect says — a new link kind needs no field and no case here.
 type Link struct {
-	Probability [sim.NumChoiceKinds]float64  // by choice kind: how often it hits a message
-	Hold        [sim.NumChoiceKinds]sim.Time // by LinkHold kind: how long a message it hits is held
+	Probability [sim.MaxChoiceKinds]float64  // by choice kind: how often it hits a message
+	Hold        [sim.MaxChoiceKinds]sim.Time // by LinkHold kind: how long a message it hits is held
 	Delay       sim.Time                     // base one-way delay
 	Jitter      sim.Time                     // extra delay drawn uniformly from [0, Jitter]
 	Partitions  []Window                     // while one is open, every message is dropped

@@ -46,8 +46,8 @@ type Overrides struct {
 	Ops       int
 	MaxEvents int
 	MaxTime   string
-	Faults    [sim.NumFaultKinds]float64 // per sim.FaultKinds entry, its probability
-	Durations [sim.NumFaultKinds]int64   // per kind with a duration setting
+	Faults    [sim.MaxFaultKinds]float64 // per sim.FaultKinds entry, its probability
+	Durations [sim.MaxFaultKinds]int64   // per kind with a duration setting
 	Sets      []string                   // name=value
 	Changed   func(flag string) bool
 }

@@ -15,7 +15,7 @@ import (
 // never branches, and a search "over" it proves nothing about it:
 // explore refuses such a kind when it is named, and leaves it out of
 // "all" and of a scenario's defaults.
-type ChoicePoints [sim.NumFaultKinds]int
+type ChoicePoints [sim.MaxFaultKinds]int
 
 // Has reports whether kind k has a choice point.
 func (c *ChoicePoints) Has(k sim.FaultKind) bool { return c[k] > 0 }

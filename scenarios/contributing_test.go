@@ -124,6 +124,9 @@ func TestContributingChecklist(t *testing.T) {
 		if s.Name == "" || s.JSON == "" || s.Help == "" || s.Choice == 0 || s.Choice.String() == "unknown" {
 			c.missing("F1", "fault kind "+s.Name+": its table entry lacks a name, JSON key, help or choice kind")
 		}
+		if s.Choice.OnLink() == sim.LinkHold && s.Duration == nil && s.Hold <= 0 {
+			c.missing("F1", "fault kind "+s.Name+": a hold on a link with neither a DurationSetting nor a Hold holds a message for no time")
+		}
 		if !strings.Contains(readme, "--"+s.Name) {
 			c.missing("F4", "fault kind "+s.Name+": README.md does not name --"+s.Name)
 		}

@@ -388,7 +388,7 @@ func TestPlanRoundTrip(t *testing.T) {
 // catalog entry round-trips too.
 func TestPlanFileDirective(t *testing.T) {
 	p := &scenarios.Plan{File: "testdata/scenarios/valid/mobile-checkout.yaml", Semantics: sim.Idempotent, Ops: 3,
-		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.25}}, Params: map[string]string{}}
+		Faults: scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.25}}, Params: map[string]string{}}
 	var buf bytes.Buffer
 	if err := scenarios.WritePlan(&buf, p, &sim.Topology{}, nil); err != nil {
 		t.Fatal(err)
@@ -424,7 +424,7 @@ func TestParsePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &scenarios.Plan{Scenario: "double-billing", Semantics: sim.AtLeastOnce, Ops: 5, Seed: 7, Jitter: true,
-		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.1, sim.FaultAckLoss: 0.3}},
+		Faults: scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.1, sim.FaultAckLoss: 0.3}},
 		Params: map[string]string{"key": "per-operation", "store": "durable"}}
 	if d := samePlan(want, p); d != "" {
 		t.Fatal(d)
@@ -670,7 +670,7 @@ func oddRoundTrip(t *testing.T, src string, params map[string]string) string {
 		return ""
 	}
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 3, Params: params,
-		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.3, sim.FaultAckLoss: 0.3, sim.FaultDup: 0.2, sim.FaultCrash: 0.3}}}
+		Faults: scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.3, sim.FaultAckLoss: 0.3, sim.FaultDup: 0.2, sim.FaultCrash: 0.3}}}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,7 @@ func (t *OpTally) DistinctOutcomes() int32 { return t.nDistinct }
 // (the fault table, faults.go), and the drops that are consequences, not
 // choices: a partition window, a crashed receiver.
 type FaultCounts struct {
-	ByKind    [NumChoiceKinds]int
+	ByKind    [MaxChoiceKinds]int
 	Partition int
 	Down      int
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 )
 
-// KindSet is a set of fault kinds.
-type KindSet uint8
+// KindSet is a set of choice kinds, one bit per kind (MaxChoiceKinds).
+type KindSet uint16
 
 // Has reports whether k is in the set.
 func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }

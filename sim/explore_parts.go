@@ -113,14 +113,19 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 	progress := newPartsProgress(opt.Progress)
 	q := newPartsQueue(min(max(opt.Workers, 1), exploreParts), opt.MaxMemory, plan.bytes())
 	var finished atomic.Int64 // states of the finished parts
+	// cutAt is the lowest part cut by the memory budget so far: the
+	// parts after it are not part of the search (see the merge below),
+	// so none is started.
+	var cutAt atomic.Int64
+	cutAt.Store(exploreParts)
 	var wg sync.WaitGroup
 	for range q.workers {
 		wg.Go(func() {
 			var pool []*worldBuf // the world buffers of the worker's parts, reused
 			for j := q.take(); j >= 0; j = q.take() {
-				if finished.Load() >= int64(opt.MaxStates) {
+				if finished.Load() >= int64(opt.MaxStates) || int64(j) > cutAt.Load() {
 					q.done(j, nil)
-					continue // every later part is past the budget
+					continue // every later part is past a budget
 				}
 				r := runPart(roots[j], opt, plan, j, opt.MaxStates, progress.of(j), &pool, q.meter, every, window)
 				if r.stopped {
@@ -130,6 +135,10 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 				}
 				results[j] = r
 				roots[j] = nil
+				if r.memoryCut {
+					for c := cutAt.Load(); int64(j) < c && !cutAt.CompareAndSwap(c, int64(j)); c = cutAt.Load() {
+					}
+				}
 				finished.Add(int64(r.States))
 				progress.done(j, r.ExploreStats)
 				q.done(j, r)
@@ -181,6 +190,13 @@ func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates i
 	if pool != nil {
 		for i := range e.stack {
 			e.drop(e.stack[i].world)
+		}
+		// A pooled world still points at this explorer's choosers, and
+		// through them at the explorer and its visited set: detach it,
+		// or the set of a part that ended stays alive beside the next
+		// part's, uncounted (the next part sets its own chooser).
+		for _, b := range e.pool {
+			b.w.SetChooser(Defaults{})
 		}
 		*pool = e.pool
 	}

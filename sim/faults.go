@@ -32,8 +32,17 @@ const (
 	FaultPause
 	FaultLate
 	FaultPreempt
-	NumFaultKinds // the number of fault kinds
+	numBuiltinFaultKinds
 )
+
+// MaxFaultKinds bounds the fault kinds a build can have (the built-in ones
+// and those RegisterLinkFault adds): the per-kind arrays of a fault
+// profile are this long.
+const MaxFaultKinds = 16
+
+// NumFaultKinds is the number of fault kinds (RegisterLinkFault raises
+// it).
+var NumFaultKinds = numBuiltinFaultKinds
 
 // Links says where the engine offers a fault kind's choice.
 type Links uint8
@@ -89,8 +98,9 @@ type DurationSetting struct {
 	Max     Time
 }
 
-// FaultKinds is the table, indexed by FaultKind.
-var FaultKinds = [NumFaultKinds]FaultKindSpec{
+// FaultKinds is the table, indexed by FaultKind. RegisterLinkFault
+// appends to it.
+var FaultKinds = []FaultKindSpec{
 	FaultLoss: {Name: "loss", JSON: "loss", Choice: ChoiceLoss, Links: Requests, ExploreDefault: true,
 		Help: "probability that a request or delivery is lost"},
 	FaultAckLoss: {Name: "ack-loss", JSON: "ack_loss", Choice: ChoiceLoss, Links: Responses, ExploreDefault: true,
@@ -170,8 +180,8 @@ func ExploreDefaultKinds() string {
 // FaultProfile is what a user sets: a probability per fault kind and the
 // duration of each kind that lasts. The zero value means no faults.
 type FaultProfile struct {
-	Probability [NumFaultKinds]float64
-	Duration    [NumFaultKinds]Time // 0 = the kind's default
+	Probability [MaxFaultKinds]float64
+	Duration    [MaxFaultKinds]Time // 0 = the kind's default
 }
 
 // DurationOf returns how long a fault of kind k lasts (its setting or its
@@ -262,7 +272,8 @@ type choiceKindSpec struct {
 }
 
 // choiceKinds is the engine's table, indexed by ChoiceKind.
-var choiceKinds = [...]choiceKindSpec{
+// RegisterLinkFault appends to it.
+var choiceKinds = []choiceKindSpec{
 	ChoiceLoss:      {name: "loss", past: "lost", fault: true, link: LinkDrop},
 	ChoiceDuplicate: {name: "duplicate", past: "duplicated", fault: true, link: LinkCopy},
 	ChoiceSlow:      {name: "slow", past: "slow", fault: true, link: LinkHold},
@@ -273,8 +284,13 @@ var choiceKinds = [...]choiceKindSpec{
 	ChoicePreempt:   {name: "preempt", past: "preempted", fault: true, reorder: true},
 }
 
-// NumChoiceKinds is one past the largest choice kind.
-const NumChoiceKinds = ChoiceKind(len(choiceKinds))
+// MaxChoiceKinds bounds the choice kinds (a KindSet holds one bit per
+// kind): the per-kind arrays of a link and of fault counts are this long.
+const MaxChoiceKinds = 16
+
+// NumChoiceKinds is one past the largest choice kind (RegisterLinkFault
+// raises it).
+var NumChoiceKinds = ChoiceKind(len(choiceKinds))
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
 func (k ChoiceKind) String() string {
@@ -315,7 +331,9 @@ func (k ChoiceKind) OnLink() LinkEffect {
 
 // linkKinds lists the link fault kinds in table order: the order a link
 // asks them of the Chooser.
-var linkKinds = func() []ChoiceKind {
+var linkKinds = linkKindList()
+
+func linkKindList() []ChoiceKind {
 	var out []ChoiceKind
 	for i := range choiceKinds {
 		if choiceKinds[i].link != NotOnLink {
@@ -323,7 +341,7 @@ var linkKinds = func() []ChoiceKind {
 		}
 	}
 	return out
-}()
+}
 
 // LinkChoiceKinds lists the link fault kinds in table order (loss,
 // duplicate, slow, late): the order network.Link asks them in.
@@ -333,14 +351,16 @@ func LinkChoiceKinds() []ChoiceKind { return linkKinds }
 // (EvSlow, EvLate), from the event table.
 func HoldEvent(k ChoiceKind) EventKind { return holdEvents[k] }
 
-var holdEvents = func() (ev [NumChoiceKinds]EventKind) {
+var holdEvents = holdEventTable()
+
+func holdEventTable() (ev [MaxChoiceKinds]EventKind) {
 	for e := EventKind(1); e < NumEventKinds; e++ {
 		if f := eventKinds[e].Fault; f != 0 && choiceKinds[f].link == LinkHold {
 			ev[f] = e
 		}
 	}
 	return ev
-}()
+}
 
 // Past is the kind's label in fault counts ("lost", "paused").
 func (k ChoiceKind) Past() string {
@@ -372,13 +392,15 @@ func FaultChoiceNames() []string {
 }
 
 // AllFaultKinds enumerates every fault choice kind.
-var AllFaultKinds = func() KindSet {
+var AllFaultKinds = allFaultKinds()
+
+func allFaultKinds() KindSet {
 	var s KindSet
 	for _, k := range FaultChoiceKinds() {
 		s = s.With(k)
 	}
 	return s
-}()
+}
 
 // MarshalJSON writes the profile as an object keyed by each kind's JSON
 // name, in table order, with each duration setting after its kind.

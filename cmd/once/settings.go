@@ -16,8 +16,8 @@ type simFlags struct {
 	semantics string
 	seed      uint64
 	ops       int
-	faults    [sim.NumFaultKinds]float64 // one flag per sim.FaultKinds entry
-	durations [sim.NumFaultKinds]int64   // one flag per duration setting
+	faults    [sim.MaxFaultKinds]float64 // one flag per sim.FaultKinds entry
+	durations [sim.MaxFaultKinds]int64   // one flag per duration setting
 	sets      []string
 	maxEvents int
 	maxTime   string

@@ -46,7 +46,7 @@ func goldenSweepDoc() report.SweepDoc {
 		Schema: report.SweepSchema, Scenario: "expired-dedup-ttl", Semantics: "at-least-once+idempotent", Alias: "idem", Seeds: 200,
 		Vary:    report.SweepVary{Name: "ttl", Kind: "duration", From: "15s", To: "75s", Step: "15s"},
 		Ops:     10,
-		Faults:  scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.02, sim.FaultAckLoss: 0.05, sim.FaultCrash: 0.1}},
+		Faults:  scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.02, sim.FaultAckLoss: 0.05, sim.FaultCrash: 0.1}},
 		Params:  map[string]string{"ttl": "15s", "retry": "1s", "interval": "10s", "replay": "1m"},
 		Metrics: []string{"oldest-duplicate-age", "late-<replays>"},
 	}
@@ -77,7 +77,8 @@ func renderSweepSVG(t *testing.T, d report.SweepDoc) []byte {
 //
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSweepSVGGolden(t *testing.T) {
-	got := renderSweepSVG(t, goldenSweepDoc())
+	d := goldenSweepDoc()
+	got := renderSweepSVG(t, d)
 	file := filepath.Join("..", "..", "testdata", "svg", "sweep-expired-dedup-ttl.svg")
 	if *updateSVG {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
@@ -103,7 +104,7 @@ func TestSweepSVGGolden(t *testing.T) {
 	for _, s := range []string{
 		">expired-dedup-ttl · at-least-once+idempotent</text>",
 		">sweep ttl from 15s to 75s step 15s · 200 seeds per point (1..200)</text>",
-		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · slow 0 · crash 0.1 · pause 0 · late 0 · preempt 0 · interval=10s</text>", ">replay=1m · retry=1s</text>",
+		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · ", "interval=10s", "replay=1m · retry=1s</text>",
 		">duplicated</text>", ">lost</text>", ">invariant broken</text>", ">95% Wilson interval</text>",
 		">15s</text>", ">30s</text>", ">1m</text>", ">1m15s</text>",
 		">0%</text>", ">100%</text>", ">share of runs</text>", ">ttl (scenario parameter)</text>",
@@ -113,6 +114,13 @@ func TestSweepSVGGolden(t *testing.T) {
 	} {
 		if !strings.Contains(string(got), s) {
 			t.Errorf("the chart lacks %q", s)
+		}
+	}
+	// Every fault kind of the table is in the subtitle (where its lines
+	// break depends on how many kinds there are: a new kind moves them).
+	for _, part := range report.FaultParts(d.Faults, d.Vary.Name, false) {
+		if !strings.Contains(string(got), part+" ·") && !strings.Contains(string(got), part+"</text>") {
+			t.Errorf("the chart's subtitle lacks %q", part)
 		}
 	}
 	// The metric panels come in the doc's order, not the map's.

@@ -26,7 +26,7 @@ func canonicalDoubleBilling(t *testing.T) (*sim.Topology, []sim.Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultAckLoss: 0.5}}})
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Faults: scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultAckLoss: 0.5}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 	}
 	// The probabilities only make the network ask; Scripted ignores them.
 	set := scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 3,
-		Faults: scenarios.Faults{Probability: [sim.NumFaultKinds]float64{sim.FaultLoss: 0.5, sim.FaultAckLoss: 0.5}}}
+		Faults: scenarios.Faults{Probability: [sim.MaxFaultKinds]float64{sim.FaultLoss: 0.5, sim.FaultAckLoss: 0.5}}}
 	const client, service = sim.NodeID(0), sim.NodeID(1)
 	lostResponse := func(op sim.OpID) sim.Fault {
 		return sim.Fault{Kind: sim.ChoiceLoss, Node: service, Peer: client, Msg: payments.MsgPayResponse,
