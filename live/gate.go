@@ -63,15 +63,40 @@ type activity struct {
 	seq     int64
 	reqs    map[reqID]*reqState
 	changed chan struct{} // closed and replaced on every change
+	// clk is held while a request runs service code: the run's virtual
+	// clock stands still while the service works, as the simulator's
+	// does while a handler runs.
+	clk     *vclock
+	holding bool
 }
 
-func newActivity() *activity {
-	return &activity{reqs: map[reqID]*reqState{}, changed: make(chan struct{})}
+func newActivity(clk *vclock) *activity {
+	return &activity{reqs: map[reqID]*reqState{}, changed: make(chan struct{}), clk: clk}
 }
 
+// wake tells the waiters that something changed, and holds the clock
+// while a request runs service code. The caller holds mu.
 func (a *activity) wake() {
 	close(a.changed)
 	a.changed = make(chan struct{})
+	if a.clk == nil {
+		return
+	}
+	busy := false
+	for _, r := range a.reqs {
+		if r.state == running {
+			busy = true
+			break
+		}
+	}
+	if busy != a.holding {
+		a.holding = busy
+		if busy {
+			a.clk.hold()
+		} else {
+			a.clk.release()
+		}
+	}
 }
 
 // expect records a request on its way to the service, to arrive at
@@ -215,7 +240,7 @@ type storeGate struct {
 	done    <-chan struct{}
 
 	mu        sync.Mutex
-	downUntil time.Time
+	downUntil time.Duration // the run's virtual time the store comes back
 }
 
 // ServeHTTP answers GET PathStore?step=before|after&msg=…&op=…&attempt=….
@@ -235,20 +260,20 @@ func (g *storeGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m := sim.Message{From: g.service, To: g.store, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
 		if !g.before(m) {
 			g.act.set(id, away)
-			defer g.act.set(id, running)
-			var deadline <-chan time.Time
-			if g.timeout > 0 {
-				t := time.NewTimer(time.Duration(g.timeout) * g.tick)
-				defer t.Stop()
-				deadline = t.C
-			}
-			select { // unreachable: no answer until the service's deadline
-			case <-deadline:
+			// Unreachable: no answer until the service's deadline, on the
+			// run's virtual clock.
+			if g.timeout > 0 && g.dec.SleepUntil(g.dec.Elapsed()+time.Duration(g.timeout)*g.tick, r.Context().Done(), g.done) {
+				g.act.set(id, running)
 				io.WriteString(w, gateDown)
 				return
-			case <-r.Context().Done():
-			case <-g.done:
 			}
+			if g.timeout <= 0 {
+				select {
+				case <-r.Context().Done():
+				case <-g.done:
+				}
+			}
+			g.act.set(id, running)
 			panic(http.ErrAbortHandler)
 		}
 	case "after":
@@ -271,7 +296,7 @@ func (g *storeGate) before(m sim.Message) bool {
 		return false
 	}
 	g.mu.Lock()
-	down := time.Now().Before(g.downUntil)
+	down := g.dec.Elapsed() < g.downUntil
 	g.mu.Unlock()
 	if down {
 		g.dec.Record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropDown, Msg: m})
@@ -281,17 +306,13 @@ func (g *storeGate) before(m sim.Message) bool {
 	if crash, _ := g.dec.Point(g.store, g.point, m); !crash {
 		return true
 	}
-	outage := time.Duration(g.restart) * g.tick
+	back := g.dec.Elapsed() + time.Duration(g.restart)*g.tick
 	g.mu.Lock()
-	g.downUntil = time.Now().Add(outage)
+	g.downUntil = back
 	g.mu.Unlock()
 	go func() { // the store comes back: the simulator's restart event
-		t := time.NewTimer(outage)
-		defer t.Stop()
-		select {
-		case <-t.C:
+		if g.dec.SleepUntil(back, g.done, nil) {
 			g.dec.Record(sim.Event{Kind: sim.EvRestart, Node: g.store, Peer: sim.NoNode})
-		case <-g.done:
 		}
 	}()
 	return false
@@ -303,8 +324,15 @@ func (g *storeGate) before(m sim.Message) bool {
 func (g *storeGate) hold(r *http.Request, id reqID) {
 	g.act.set(id, held)
 	defer g.act.set(id, running)
-	minimum := time.NewTimer(time.Duration(g.preempt) * g.tick)
-	defer minimum.Stop()
+	minimum := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	at := g.dec.Elapsed() + time.Duration(g.preempt)*g.tick
+	go func() {
+		if g.dec.SleepUntil(at, stop, nil) {
+			close(minimum)
+		}
+	}()
 	bound := time.NewTimer(holdBound)
 	defer bound.Stop()
 	waited := false
@@ -314,8 +342,9 @@ func (g *storeGate) hold(r *http.Request, id reqID) {
 			return
 		}
 		select {
-		case <-minimum.C:
+		case <-minimum:
 			waited = true
+			minimum = nil
 		case <-changed:
 		case <-bound.C:
 			return
