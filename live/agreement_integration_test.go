@@ -14,10 +14,10 @@ import (
 // of lock=none, the key store outage (fail open and fail closed), and a
 // crash between the charge and the key (the restart from the database).
 var agreementSubset = []string{
-	"concurrent-same-key idem",
-	"store-outage-fail-closed idem",
+	"concurrent-same-key idem lock=none",
+	"store-outage-fail-closed idem on-store-down=fail-open",
 	"store-outage-fail-closed idem on-store-down=fail-closed",
-	"mark-after-effect idem",
+	"mark-after-effect idem mark=after",
 }
 
 // TestIntegrationAgreementSubset runs the subset on two seeds, on SQLite
