@@ -62,6 +62,9 @@ func TestIntegrationAgreementSubset(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d of %d operations agree", db, agree, ops)
+			if len(a.Disagreements) > 0 {
+				t.Logf("the report:\n%s", b.String())
+			}
 		})
 	}
 }

@@ -140,8 +140,10 @@ func TestEvidenceNamesWhereRunsPart(t *testing.T) {
 	drop := sim.Event{Kind: sim.EvDrop, Node: client, Peer: service, Reason: sim.DropDown, Msg: send.Msg}
 	deliver := sim.Event{Kind: sim.EvDeliver, Node: service, Peer: client, Msg: send.Msg}
 	at := func(e sim.Event, t sim.Time) sim.Event { e.At = t; return e }
-	simT := []sim.Event{at(crash, 185), at(send, 200), at(drop, 248)}
-	liveT := []sim.Event{at(send, 200), at(deliver, 248), at(crash, 282)}
+	first, last := deliver, drop // both worlds deliver and drop a request
+	first.Msg.Op, last.Msg.Op = 1, 5
+	simT := []sim.Event{at(first, 40), at(crash, 185), at(send, 200), at(drop, 248), at(last, 500)}
+	liveT := []sim.Event{at(first, 40), at(send, 200), at(deliver, 248), at(crash, 282), at(last, 500)}
 	ev := compare(topo, simT, liveT)
 	if !strings.HasPrefix(ev.OnlySim, "248 drop(") || !strings.Contains(ev.OnlySim, "op-3 #1") {
 		t.Errorf("only in sim: %q", ev.OnlySim)

@@ -30,8 +30,8 @@ func idOf(e *sim.Event) eventID {
 	switch e.Kind {
 	case sim.EvRestart, sim.EvResume:
 		id.msg, id.op, id.attempt = 0, 0, 0 // they name no message
-	case sim.EvPause:
-		id.msg = 0
+	case sim.EvPause, sim.EvCrash:
+		id.msg = 0 // the simulator's names none; live names the message handled
 	}
 	return id
 }
@@ -45,16 +45,36 @@ type Evidence struct {
 	Shift             string
 }
 
+// shape is an event's kind, nodes and message kind: a shape only one world
+// records (live records no delivery of a key store's reply) is left out.
+type shape struct {
+	kind       sim.EventKind
+	node, peer sim.NodeID
+	msg        sim.MsgKind
+}
+
+func shapeOf(e *sim.Event) shape {
+	id := idOf(e)
+	return shape{id.kind, id.node, id.peer, id.msg}
+}
+
 // compare matches the events of the two traces by identity, in order.
 func compare(topo *sim.Topology, simT, liveT []sim.Event) Evidence {
+	inSim, inLive := map[shape]bool{}, map[shape]bool{}
+	for i := range simT {
+		inSim[shapeOf(&simT[i])] = true
+	}
+	for i := range liveT {
+		inLive[shapeOf(&liveT[i])] = true
+	}
 	var s, l []sim.Event
-	for _, e := range simT {
-		if evidenceKinds[e.Kind] {
+	for i, e := range simT {
+		if evidenceKinds[e.Kind] && inLive[shapeOf(&simT[i])] {
 			s = append(s, e)
 		}
 	}
-	for _, e := range liveT {
-		if evidenceKinds[e.Kind] {
+	for i, e := range liveT {
+		if evidenceKinds[e.Kind] && inSim[shapeOf(&liveT[i])] {
 			l = append(l, e)
 		}
 	}
