@@ -35,16 +35,30 @@ type reqID struct{ op, attempt int32 }
 // reqState is one request inside the service: its place in delivery
 // order, and its state.
 type reqState struct {
+	id      reqID
 	arrival time.Duration // when the simulator delivers it, from the run's start
-	seq     int64         // order of arrival times given, for ties
+	sent    time.Duration // when it was sent
+	seq     int64         // order of arrival times given, for the last ties
 	state   int
 	copies  int // a duplicate delivered while the first is inside
 }
 
-// before reports whether r arrives before o in the simulator's order.
+// before reports whether r arrives before o in the simulator's order: by
+// arrival time; at the same time, the one sent first (the simulator's
+// queue keeps the order events were scheduled in), then the lower
+// operation and attempt — the order the client sends copies made at the
+// same moment (a double click's attempt 1 before 2) — never the order the
+// OS scheduler happened to hand them to the fault layer.
 func (r *reqState) before(o *reqState) bool {
-	if r.arrival != o.arrival {
+	switch {
+	case r.arrival != o.arrival:
 		return r.arrival < o.arrival
+	case r.sent != o.sent:
+		return r.sent < o.sent
+	case r.id.op != o.id.op:
+		return r.id.op < o.id.op
+	case r.id.attempt != o.id.attempt:
+		return r.id.attempt < o.id.attempt
 	}
 	return r.seq < o.seq
 }
@@ -99,17 +113,17 @@ func (a *activity) wake() {
 	}
 }
 
-// expect records a request on its way to the service, to arrive at
-// arrival (the run's offset): requests take their store steps in the
+// expect records a request on its way to the service, sent at sent, to
+// arrive at arrival (the run's offsets): requests take their store steps in the
 // order of these times, not in the order the OS delivers them.
-func (a *activity) expect(id reqID, arrival time.Duration) {
+func (a *activity) expect(id reqID, sent, arrival time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.reqs[id]; ok {
 		return
 	}
 	a.seq++
-	a.reqs[id] = &reqState{arrival: arrival, seq: a.seq, state: pending}
+	a.reqs[id] = &reqState{id: id, arrival: arrival, sent: sent, seq: a.seq, state: pending}
 	a.wake()
 }
 
@@ -137,7 +151,7 @@ func (a *activity) enter(id reqID) {
 		return
 	}
 	a.seq++
-	a.reqs[id] = &reqState{arrival: 1<<62 + time.Duration(a.seq), seq: a.seq}
+	a.reqs[id] = &reqState{id: id, arrival: 1<<62 + time.Duration(a.seq), sent: 1 << 62, seq: a.seq}
 	a.wake()
 }
 

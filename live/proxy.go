@@ -130,7 +130,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	arrival := sent + time.Duration(fate.Delay)*p.Tick
 	if p.Act != nil && p.Inside {
 		// The request's place in the simulator's order: when it arrives.
-		p.Act.expect(reqID{op, attempt}, arrival)
+		p.Act.expect(reqID{op, attempt}, sent, arrival)
 		defer p.Act.forgetPending(reqID{op, attempt}) // never delivered (the service down, the run over)
 	}
 	if fate.Duplicate {
