@@ -231,7 +231,7 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 	fmt.Fprintf(w, "Written by `%s`. Every variant runs in the simulator and live on the same seeds (%d each), "+
 		"with %s of real time per millisecond of scenario time; an operation agrees when its effects (rows of `charges`, "+
 		"charges in the simulator) are equal.\n\n", how, a.Seeds, a.Tick)
-	fmt.Fprintf(w, "**%d of %d operations agree (%.1f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, pct(agree, ops))
 	fmt.Fprintf(w, "Live follows the simulator's schedule by mechanism, not by luck: every fault is the Decider's keyed "+
 		"decision (the simulator's, for the same message); delays, timeouts, outages and restarts wait on the run's virtual "+
 		"clock, which stands still while service code, the gateway or a starting service process works (a step takes no time "+

@@ -32,6 +32,8 @@ func idOf(e *sim.Event) eventID {
 		id.msg, id.op, id.attempt = 0, 0, 0 // they name no message
 	case sim.EvPause, sim.EvCrash:
 		id.msg = 0 // the simulator's names none; live names the message handled
+	case sim.EvOutcome:
+		id.attempt = 0 // the simulator's names no attempt; live names the one answered
 	}
 	return id
 }
