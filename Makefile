@@ -134,8 +134,10 @@ bench-peer:
 
 # Live mode against the simulator, per operation, on every supported
 # scenario and variant over SEEDS seeds, on SQLite and (ONCE_TEST_POSTGRES)
-# PostgreSQL: writes docs/live-agreement.md. Starts processes; not CI
-# (CI runs TestIntegrationAgreementSubset).
+# PostgreSQL: writes docs/live-agreement.md; fails under 95 %. JOBS rows
+# run at once. Starts processes; not CI (CI runs
+# TestIntegrationAgreementSubset, a small subset on both databases).
 SEEDS ?= 20
+JOBS ?= 3
 live-agreement:
-	$(GO) run ./live/agreement -seeds $(SEEDS) -out docs/live-agreement.md
+	$(GO) run ./live/agreement -seeds $(SEEDS) -jobs $(JOBS) -min 95 -out docs/live-agreement.md

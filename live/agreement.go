@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oncesim/once/scenarios"
@@ -32,23 +33,24 @@ func (v Variant) String() string {
 	return s
 }
 
-// Variants are the supported scenarios with their bug and their fix.
+// Variants are the supported scenarios with their bug and their fix; a
+// bug that is the scenario's default is named all the same (lock=none).
 func Variants() []Variant {
 	p := func(k, v string) map[string]string { return map[string]string{k: v} }
 	return []Variant{
 		{"double-billing", sim.AtLeastOnce, nil},
 		{"double-billing", sim.Idempotent, nil},
-		{"new-key-per-retry", sim.Idempotent, nil},
+		{"new-key-per-retry", sim.Idempotent, p("key", "per-attempt")},
 		{"new-key-per-retry", sim.Idempotent, p("key", "per-operation")},
 		{"key-reuse-different-payload", sim.Idempotent, nil},
 		{"key-reuse-different-payload", sim.Idempotent, p("reuse", "overwrite")},
-		{"mark-after-effect", sim.Idempotent, nil},
+		{"mark-after-effect", sim.Idempotent, p("mark", "after")},
 		{"mark-after-effect", sim.Idempotent, p("mark", "before")},
-		{"in-memory-dedup-restart", sim.Idempotent, nil},
+		{"in-memory-dedup-restart", sim.Idempotent, p("store", "memory")},
 		{"in-memory-dedup-restart", sim.Idempotent, p("store", "durable")},
-		{"concurrent-same-key", sim.Idempotent, nil},
+		{"concurrent-same-key", sim.Idempotent, p("lock", "none")},
 		{"concurrent-same-key", sim.Idempotent, p("lock", "unique-insert")},
-		{"store-outage-fail-closed", sim.Idempotent, nil},
+		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-open")},
 		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-closed")},
 	}
 }
@@ -66,6 +68,8 @@ type Disagreement struct {
 	LiveEnd  sim.Time
 	SimFault sim.FaultCounts
 	LiveFlt  sim.FaultCounts
+	// Evidence is where the two runs part, from their traces.
+	Evidence Evidence
 }
 
 // AgreementRow is one variant on one database.
@@ -82,9 +86,14 @@ type AgreementRow struct {
 type Agreement struct {
 	Binary string
 	DSN    string
-	Tick   time.Duration
-	Seeds  int
-	Log    io.Writer
+	// NoSQLite leaves SQLite out: PostgreSQL (DSN) only.
+	NoSQLite bool
+	Tick     time.Duration
+	Seeds    int
+	// Jobs is how many rows (a variant on one database) run at once
+	// (default 1); each row's seeds run one after the other.
+	Jobs int
+	Log  io.Writer
 
 	Rows          []AgreementRow
 	Disagreements []Disagreement
@@ -92,59 +101,110 @@ type Agreement struct {
 
 // Run makes every comparison.
 func (a *Agreement) Run(ctx context.Context, variants []Variant) error {
-	dbs := []string{""}
+	var dbs []string
+	if !a.NoSQLite {
+		dbs = append(dbs, "")
+	}
 	if a.DSN != "" {
 		dbs = append(dbs, a.DSN)
 	}
+	type job struct {
+		v   Variant
+		dsn string
+	}
+	var jobs []job
 	for _, v := range variants {
-		sc, err := scenarios.Lookup(v.Scenario)
-		if err != nil {
+		if _, err := scenarios.Lookup(v.Scenario); err != nil {
 			return err
 		}
-		set := scenarios.Settings{Semantics: v.Semantics, Ops: sc.Ops, Faults: sc.Faults, Params: v.Params}
-		cfgFor := func() (*sim.Config, error) { return sc.Config(set) }
 		for _, dsn := range dbs {
-			row := AgreementRow{Variant: v, DB: dbName(dsn)}
-			for seed := uint64(1); seed <= uint64(a.Seeds); seed++ {
-				simulated, err := sc.Run(set, sim.NewRandom(seed), nil)
-				if err != nil {
-					return fmt.Errorf("%s seed %d: %w", v, seed, err)
-				}
-				cfg, err := cfgFor()
-				if err != nil {
-					return err
-				}
-				prof := set.Faults
-				real, err := Run(ctx, Options{Config: cfg, Faults: &prof, Chooser: sim.NewRandom(seed), DSN: dsn,
-					Binary: a.Binary, Tick: a.Tick, Deadline: time.Minute})
-				if err != nil {
-					return fmt.Errorf("%s seed %d on %s: %w", v, seed, row.DB, err)
-				}
-				row.Runs++
-				if real.Status == simulated.Status {
-					row.VerdictsAgree++
-				}
-				for i := range simulated.Ops {
-					row.Ops++
-					if i < len(real.Ops) && real.Ops[i].Effects == simulated.Ops[i].Effects {
-						row.Agree++
-						continue
-					}
-					d := Disagreement{Variant: v, DB: row.DB, Seed: seed, Op: i + 1, Sim: simulated.Ops[i],
-						SimEnd: simulated.EndTime, LiveEnd: real.EndTime, SimFault: simulated.Faults, LiveFlt: real.Faults}
-					if i < len(real.Ops) {
-						d.Live = real.Ops[i]
-					}
-					a.Disagreements = append(a.Disagreements, d)
-				}
-				if a.Log != nil {
-					fmt.Fprintf(a.Log, "%s on %s seed %d: %d/%d ops agree so far\n", v, row.DB, seed, row.Agree, row.Ops)
-				}
-			}
-			a.Rows = append(a.Rows, row)
+			jobs = append(jobs, job{v, dsn})
 		}
 	}
+	rows := make([]AgreementRow, len(jobs))
+	dis := make([][]Disagreement, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var logMu sync.Mutex
+	for w := 0; w < max(a.Jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rows[i], dis[i], errs[i] = a.row(ctx, jobs[i].v, jobs[i].dsn, &logMu)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range jobs {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		a.Rows = append(a.Rows, rows[i])
+		a.Disagreements = append(a.Disagreements, dis[i]...)
+	}
 	return nil
+}
+
+// row compares one variant on one database, seed by seed.
+func (a *Agreement) row(ctx context.Context, v Variant, dsn string, logMu *sync.Mutex) (AgreementRow, []Disagreement, error) {
+	row := AgreementRow{Variant: v, DB: dbName(dsn)}
+	var dis []Disagreement
+	sc, err := scenarios.Lookup(v.Scenario)
+	if err != nil {
+		return row, nil, err
+	}
+	set := scenarios.Settings{Semantics: v.Semantics, Ops: sc.Ops, Faults: sc.Faults, Params: v.Params}
+	for seed := uint64(1); seed <= uint64(a.Seeds); seed++ {
+		var simTrace, liveTrace sim.Trace
+		simulated, err := sc.Run(set, sim.NewRandom(seed), &simTrace)
+		if err != nil {
+			return row, nil, fmt.Errorf("%s seed %d: %w", v, seed, err)
+		}
+		cfg, err := sc.Config(set)
+		if err != nil {
+			return row, nil, err
+		}
+		prof := set.Faults
+		real, err := Run(ctx, Options{Config: cfg, Faults: &prof, Chooser: sim.NewRandom(seed), DSN: dsn,
+			Binary: a.Binary, Tick: a.Tick, Deadline: time.Minute, Trace: &liveTrace})
+		if err != nil {
+			return row, nil, fmt.Errorf("%s seed %d on %s: %w", v, seed, row.DB, err)
+		}
+		row.Runs++
+		if real.Status == simulated.Status {
+			row.VerdictsAgree++
+		}
+		var ev *Evidence
+		for i := range simulated.Ops {
+			row.Ops++
+			if i < len(real.Ops) && real.Ops[i].Effects == simulated.Ops[i].Effects {
+				row.Agree++
+				continue
+			}
+			if ev == nil {
+				e := compare(cfg.Topology, simTrace.Events, liveTrace.Events)
+				ev = &e
+			}
+			d := Disagreement{Variant: v, DB: row.DB, Seed: seed, Op: i + 1, Sim: simulated.Ops[i],
+				SimEnd: simulated.EndTime, LiveEnd: real.EndTime, SimFault: simulated.Faults, LiveFlt: real.Faults, Evidence: *ev}
+			if i < len(real.Ops) {
+				d.Live = real.Ops[i]
+			}
+			dis = append(dis, d)
+		}
+		if a.Log != nil {
+			logMu.Lock()
+			fmt.Fprintf(a.Log, "%s on %s seed %d: %d/%d ops agree so far\n", v, row.DB, seed, row.Agree, row.Ops)
+			logMu.Unlock()
+		}
+	}
+	return row, dis, nil
 }
 
 func dbName(dsn string) string {
@@ -171,7 +231,13 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 	fmt.Fprintf(w, "Written by `%s`. Every variant runs in the simulator and live on the same seeds (%d each), "+
 		"with %s of real time per millisecond of scenario time; an operation agrees when its effects (rows of `charges`, "+
 		"charges in the simulator) are equal.\n\n", how, a.Seeds, a.Tick)
-	fmt.Fprintf(w, "**%d of %d operations agree (%.1f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "Live follows the simulator's schedule by mechanism, not by luck: every fault is the Decider's keyed "+
+		"decision (the simulator's, for the same message); delays, timeouts, outages and restarts wait on the run's virtual "+
+		"clock, which stands still while service code, the gateway or a starting service process works (a step takes no time "+
+		"in the simulator) and takes back a timer's late firing; the key store steps of the checked service take turns in "+
+		"the simulator's delivery order, and a preempted request waits at a barrier (lock=none's race). What is left to "+
+		"real time is the few microseconds between those points.\n\n")
 	fmt.Fprintf(w, "| variant | database | runs | verdicts agree | operations | agree | %% |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range a.Rows {
 		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %.1f |\n", r.Variant, r.DB, r.Runs, r.VerdictsAgree, r.Ops, r.Agree, pct(r.Agree, r.Ops))
@@ -182,13 +248,22 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 		return
 	}
 	fmt.Fprintf(w, "Each with the evidence: attempts and deliveries of the operation in both worlds, the faults of the run, "+
-		"and the run's end time (ticks): a live run whose retries came later or earlier than the simulator's shows it here.\n\n")
-	fmt.Fprintf(w, "| variant | database | seed | op | effects sim / live | attempts sim / live | deliveries sim / live | faults sim / live | end sim / live |\n|---|---|---|---|---|---|---|---|---|\n")
+		"the run's end time, and from the two traces where the runs part — the first event only the simulator has, the first only "+
+		"live has — and the event both have whose time moved most before that point, sim → live. Times are ticks (virtual "+
+		"milliseconds) from the run's start.\n\n")
+	fmt.Fprintf(w, "| variant | database | seed | op | effects sim / live | attempts sim / live | deliveries sim / live | faults sim / live | end sim / live | only in sim | only live | largest shift before |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range a.Disagreements {
-		fmt.Fprintf(w, "| %s | %s | %d | op-%d | %d / %d | %d / %d | %d / %d | %d / %d | %d / %d |\n", d.Variant, d.DB, d.Seed, d.Op,
+		fmt.Fprintf(w, "| %s | %s | %d | op-%d | %d / %d | %d / %d | %d / %d | %d / %d | %d / %d | %s | %s | %s |\n", d.Variant, d.DB, d.Seed, d.Op,
 			d.Sim.Effects, d.Live.Effects, d.Sim.Attempts, d.Live.Attempts, d.Sim.Deliveries, d.Live.Deliveries,
-			d.SimFault.Total(), d.LiveFlt.Total(), d.SimEnd, d.LiveEnd)
+			d.SimFault.Total(), d.LiveFlt.Total(), d.SimEnd, d.LiveEnd, orDash(d.Evidence.OnlySim), orDash(d.Evidence.OnlyLive), orDash(d.Evidence.Shift))
 	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func pct(a, b int) float64 {

@@ -24,7 +24,8 @@ import (
 //     idempotency_keys_unlocked, a table with no unique constraint on the
 //     key (check, then insert: the bug);
 //  3. charge the gateway with the key;
-//  4. UPDATE the row to COMPLETED with the response, then answer 201.
+//  4. write the row COMPLETED with the response (an upsert: the
+//     simulator's db-update puts the row), then answer 201.
 //
 // Each statement is a step the fault layer sees (PathStore): before it,
 // the key store may be down (the statement is unreachable); after it, the
@@ -118,11 +119,27 @@ func (s *Service) storeResponse(ctx context.Context, key string, op, attempt int
 	code, resp := created(txn)
 	for {
 		err := s.storeStep(ctx, "db-update", "db-update-result", op, attempt, func(ctx context.Context) error {
-			q := "UPDATE idempotency_keys SET status = ?, response_code = ?, response_body = ?, locked_at_ms = NULL WHERE idempotency_key = ?"
+			// The row is written whether or not it is there, as the
+			// simulator's db-update puts it: under fail open the charge was
+			// made with the store away, no PROCESSING row was inserted, and
+			// the response is stored all the same once the store answers.
 			if s.cfg.NoLock {
-				q = "UPDATE idempotency_keys_unlocked SET status = ?, response_code = ?, response_body = ? WHERE idempotency_key = ?"
+				res, err := s.db.Exec(ctx, "UPDATE idempotency_keys_unlocked SET status = ?, response_code = ?, response_body = ? WHERE idempotency_key = ?",
+					StatusCompleted, code, string(resp), key)
+				if err != nil {
+					return err
+				}
+				if n, err := res.RowsAffected(); err != nil || n > 0 {
+					return err
+				}
+				_, err = s.db.Exec(ctx, "INSERT INTO idempotency_keys_unlocked (idempotency_key, op, status, response_code, response_body) VALUES (?, ?, ?, ?, ?)",
+					key, op, StatusCompleted, code, string(resp))
+				return err
 			}
-			_, err := s.db.Exec(ctx, q, StatusCompleted, code, string(resp), key)
+			_, err := s.db.Exec(ctx, "INSERT INTO idempotency_keys (idempotency_key, request_hash, request_body, op, status, response_code, response_body, created_at_ms) "+
+				"VALUES (?, '', '', ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, "+
+				"response_code = excluded.response_code, response_body = excluded.response_body, locked_at_ms = NULL",
+				key, op, StatusCompleted, code, string(resp), time.Now().UnixMilli())
 			return err
 		})
 		switch {
@@ -136,6 +153,9 @@ func (s *Service) storeResponse(ctx context.Context, key string, op, attempt int
 		return reply{}, err
 	}
 }
+
+// statementBound bounds one key store statement that reached the store.
+const statementBound = 5 * time.Second
 
 // errStoreAway: a key store statement did not come back within the store
 // timeout (the store is down, or its answer was lost).
@@ -156,10 +176,16 @@ func (s *Service) storeStep(ctx context.Context, msg, replyMsg string, op, attem
 	case verdict == gateDown:
 		return errStoreAway
 	}
+	// The store timeout is the scenario's, on the run's clock: the gate
+	// answers "down" when it has passed with the store unreachable. A
+	// statement that reached the store takes no time in the simulator
+	// (the clock stands still while it runs), so its own deadline here is
+	// only a bound on a database that hangs — never the store timeout in
+	// real time, which a loaded machine's slow statement would hit.
 	sctx := ctx
 	if s.cfg.StoreTimeoutMs > 0 {
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, time.Duration(s.cfg.StoreTimeoutMs)*time.Millisecond)
+		sctx, cancel = context.WithTimeout(ctx, max(time.Duration(s.cfg.StoreTimeoutMs)*time.Millisecond, statementBound))
 		defer cancel()
 	}
 	if err := stmt(sctx); err != nil {

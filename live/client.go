@@ -49,8 +49,8 @@ type Client struct {
 // Run runs every operation and returns when each has its final answer or
 // has stopped trying, or when ctx ends. Every attempt is sent at the time
 // the simulator's client sends it — operation op at (op-1)·Interval, a
-// retry Timeout after the attempt before — measured from the run's start,
-// and carries that time (HeaderSentAt): the fault layer delays it from
+// retry Timeout after the attempt before — measured from the run's start
+// on its virtual clock (vclock), and carries that time (HeaderSentAt): the fault layer delays it from
 // there, so requests that arrive together in the simulator arrive
 // together here, in the simulator's order.
 func (c *Client) Run(ctx context.Context) {
@@ -65,9 +65,10 @@ func (c *Client) Run(ctx context.Context) {
 	wg.Wait()
 }
 
-// sleepUntil waits until the run's offset at; false when ctx ends first.
+// sleepUntil waits until the run's virtual offset at; false when ctx
+// ends first.
 func (c *Client) sleepUntil(ctx context.Context, at time.Duration) bool {
-	return sleepCtx(ctx, time.Until(c.Decider.At(at)))
+	return c.Decider.SleepUntil(at, ctx.Done(), nil)
 }
 
 // key returns the Idempotency-Key of an attempt, "" for none, and the
@@ -99,6 +100,9 @@ func (c *Client) operation(ctx context.Context, op int32) {
 			if c.post(ctx, op, attempt, at) {
 				once.Do(func() { close(final) })
 			}
+			// The answer is taken: the clock the fault layer stopped when
+			// it handed it over runs again (the retry timer waits on it).
+			c.Decider.clk.releaseFor(reqID{op, attempt})
 		}()
 	}
 	at := time.Duration(op-1) * c.Interval
@@ -116,14 +120,9 @@ func (c *Client) operation(ctx context.Context, op int32) {
 			break
 		}
 		at += c.Timeout
-		t := time.NewTimer(time.Until(c.Decider.At(at)))
-		select {
-		case <-final:
-		case <-ctx.Done():
-		case <-t.C:
+		if c.Decider.SleepUntil(at, final, ctx.Done()) {
 			continue
 		}
-		t.Stop()
 		break
 	}
 	requests.Wait() // late answers still count as outcomes

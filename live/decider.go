@@ -25,11 +25,13 @@ type Decider struct {
 	net  *network.Network
 	ch   sim.Chooser
 	rec  sim.Recorder
-	// start and tick stamp each event with the ticks elapsed since the
-	// run began (real time, scaled): for the timeline, not the verdict.
-	start time.Time
-	tick  time.Duration
-	seq   uint32
+	// clk and tick stamp each event with the ticks elapsed since the run
+	// began, on the run's virtual clock (real time less the time code was
+	// busy, scaled): the time partitions are tested against, and every
+	// delay, timeout and restart of the run waits on.
+	clk  *vclock
+	tick time.Duration
+	seq  uint32
 	// keyIDs maps an Idempotency-Key to the simulator's number for it,
 	// as the client registers them; a key no client registered gets a
 	// number of its own.
@@ -74,7 +76,7 @@ func (d *Decider) KeyID(key string) int64 {
 
 // NewDecider returns a Decider for a scenario's configuration.
 func NewDecider(topo *sim.Topology, net *network.Network, ch sim.Chooser, rec sim.Recorder) *Decider {
-	return &Decider{topo: topo, net: net, ch: ch, rec: rec, start: time.Now(), tick: time.Millisecond}
+	return &Decider{topo: topo, net: net, ch: ch, rec: rec, clk: newClock(), tick: time.Millisecond}
 }
 
 // Fate is what the fault layer does to one message.
@@ -207,22 +209,20 @@ func (d *Decider) Preempt(m sim.Message) bool {
 
 // Begin marks the start of the run's time: the client's first operation
 // starts now, and every event is stamped from here.
-func (d *Decider) Begin() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.start = time.Now()
+func (d *Decider) Begin() { d.clk.begin() }
+
+// Elapsed is the run's virtual time since Begin (real time less the time
+// code was busy).
+func (d *Decider) Elapsed() time.Duration { return d.clk.now() }
+
+// SleepUntil waits until the run's virtual offset at; false when a or b
+// (either may be nil) is closed first.
+func (d *Decider) SleepUntil(at time.Duration, a, b <-chan struct{}) bool {
+	return d.clk.sleepUntil(at, a, b)
 }
 
-// At returns the wall-clock time of the run's offset at.
-func (d *Decider) At(at time.Duration) time.Time {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.start.Add(at)
-}
-
-// now is the run's elapsed time in ticks. The caller holds mu or reads
-// only immutable fields.
-func (d *Decider) now() sim.Time { return sim.Time(time.Since(d.start) / d.tick) }
+// now is the run's virtual time in ticks, marked on the clock.
+func (d *Decider) now() sim.Time { return sim.Time(d.clk.stamp() / d.tick) }
 
 // Record records an event that is not a decision: a delivery, a drop
 // because the receiver is down, an effect, an outcome, a restart.

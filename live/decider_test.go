@@ -1,6 +1,7 @@
 package live
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/oncesim/once/network"
@@ -114,5 +115,43 @@ func TestRebind(t *testing.T) {
 	lite := &DB{Dialect: SQLite}
 	if got := lite.Rebind("SELECT ?"); got != "SELECT ?" {
 		t.Fatalf("sqlite: %s", got)
+	}
+}
+
+// The evidence of a disagreement names where the two runs part — the
+// request the simulator drops at a down service and live delivers — and
+// the shift that explains it: the crash came later live.
+func TestEvidenceNamesWhereRunsPart(t *testing.T) {
+	sc, err := scenarios.Lookup("mark-after-effect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 5, Faults: sc.Faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := cfg.Topology
+	client, _ := topo.NodeByName("client")
+	service, _ := topo.NodeByName("service")
+	pay, _ := topo.MessageByName("pay")
+	point, _ := topo.PointByName("after-charge")
+	send := sim.Event{Kind: sim.EvSend, Node: client, Peer: service, Msg: sim.Message{Kind: pay, Op: 3, Attempt: 1}}
+	crash := sim.Event{Kind: sim.EvCrash, Node: service, Peer: sim.NoNode, Label: uint8(point), Msg: sim.Message{Op: 2, Attempt: 1}}
+	drop := sim.Event{Kind: sim.EvDrop, Node: client, Peer: service, Reason: sim.DropDown, Msg: send.Msg}
+	deliver := sim.Event{Kind: sim.EvDeliver, Node: service, Peer: client, Msg: send.Msg}
+	at := func(e sim.Event, t sim.Time) sim.Event { e.At = t; return e }
+	first, last := deliver, drop // both worlds deliver and drop a request
+	first.Msg.Op, last.Msg.Op = 1, 5
+	simT := []sim.Event{at(first, 40), at(crash, 185), at(send, 200), at(drop, 248), at(last, 500)}
+	liveT := []sim.Event{at(first, 40), at(send, 200), at(deliver, 248), at(crash, 282), at(last, 500)}
+	ev := compare(topo, simT, liveT)
+	if !strings.HasPrefix(ev.OnlySim, "248 drop(") || !strings.Contains(ev.OnlySim, "op-3 #1") {
+		t.Errorf("only in sim: %q", ev.OnlySim)
+	}
+	if !strings.HasPrefix(ev.OnlyLive, "248 deliver") {
+		t.Errorf("only live: %q", ev.OnlyLive)
+	}
+	if !strings.Contains(ev.Shift, "op-2 #1: 185 → 282") {
+		t.Errorf("shift: %q", ev.Shift)
 	}
 }

@@ -35,16 +35,30 @@ type reqID struct{ op, attempt int32 }
 // reqState is one request inside the service: its place in delivery
 // order, and its state.
 type reqState struct {
+	id      reqID
 	arrival time.Duration // when the simulator delivers it, from the run's start
-	seq     int64         // order of arrival times given, for ties
+	sent    time.Duration // when it was sent
+	seq     int64         // order of arrival times given, for the last ties
 	state   int
 	copies  int // a duplicate delivered while the first is inside
 }
 
-// before reports whether r arrives before o in the simulator's order.
+// before reports whether r arrives before o in the simulator's order: by
+// arrival time; at the same time, the one sent first (the simulator's
+// queue keeps the order events were scheduled in), then the lower
+// operation and attempt — the order the client sends copies made at the
+// same moment (a double click's attempt 1 before 2) — never the order the
+// OS scheduler happened to hand them to the fault layer.
 func (r *reqState) before(o *reqState) bool {
-	if r.arrival != o.arrival {
+	switch {
+	case r.arrival != o.arrival:
 		return r.arrival < o.arrival
+	case r.sent != o.sent:
+		return r.sent < o.sent
+	case r.id.op != o.id.op:
+		return r.id.op < o.id.op
+	case r.id.attempt != o.id.attempt:
+		return r.id.attempt < o.id.attempt
 	}
 	return r.seq < o.seq
 }
@@ -63,28 +77,53 @@ type activity struct {
 	seq     int64
 	reqs    map[reqID]*reqState
 	changed chan struct{} // closed and replaced on every change
+	// clk is held while a request runs service code: the run's virtual
+	// clock stands still while the service works, as the simulator's
+	// does while a handler runs.
+	clk     *vclock
+	holding bool
 }
 
-func newActivity() *activity {
-	return &activity{reqs: map[reqID]*reqState{}, changed: make(chan struct{})}
+func newActivity(clk *vclock) *activity {
+	return &activity{reqs: map[reqID]*reqState{}, changed: make(chan struct{}), clk: clk}
 }
 
+// wake tells the waiters that something changed, and holds the clock
+// while a request runs service code. The caller holds mu.
 func (a *activity) wake() {
 	close(a.changed)
 	a.changed = make(chan struct{})
+	if a.clk == nil {
+		return
+	}
+	busy := false
+	for _, r := range a.reqs {
+		if r.state == running {
+			busy = true
+			break
+		}
+	}
+	if busy != a.holding {
+		a.holding = busy
+		if busy {
+			a.clk.hold()
+		} else {
+			a.clk.release()
+		}
+	}
 }
 
-// expect records a request on its way to the service, to arrive at
-// arrival (the run's offset): requests take their store steps in the
+// expect records a request on its way to the service, sent at sent, to
+// arrive at arrival (the run's offsets): requests take their store steps in the
 // order of these times, not in the order the OS delivers them.
-func (a *activity) expect(id reqID, arrival time.Duration) {
+func (a *activity) expect(id reqID, sent, arrival time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, ok := a.reqs[id]; ok {
 		return
 	}
 	a.seq++
-	a.reqs[id] = &reqState{arrival: arrival, seq: a.seq, state: pending}
+	a.reqs[id] = &reqState{id: id, arrival: arrival, sent: sent, seq: a.seq, state: pending}
 	a.wake()
 }
 
@@ -112,7 +151,7 @@ func (a *activity) enter(id reqID) {
 		return
 	}
 	a.seq++
-	a.reqs[id] = &reqState{arrival: 1<<62 + time.Duration(a.seq), seq: a.seq}
+	a.reqs[id] = &reqState{id: id, arrival: 1<<62 + time.Duration(a.seq), sent: 1 << 62, seq: a.seq}
 	a.wake()
 }
 
@@ -215,7 +254,7 @@ type storeGate struct {
 	done    <-chan struct{}
 
 	mu        sync.Mutex
-	downUntil time.Time
+	downUntil time.Duration // the run's virtual time the store comes back
 }
 
 // ServeHTTP answers GET PathStore?step=before|after&msg=…&op=…&attempt=….
@@ -235,20 +274,20 @@ func (g *storeGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m := sim.Message{From: g.service, To: g.store, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
 		if !g.before(m) {
 			g.act.set(id, away)
-			defer g.act.set(id, running)
-			var deadline <-chan time.Time
-			if g.timeout > 0 {
-				t := time.NewTimer(time.Duration(g.timeout) * g.tick)
-				defer t.Stop()
-				deadline = t.C
-			}
-			select { // unreachable: no answer until the service's deadline
-			case <-deadline:
+			// Unreachable: no answer until the service's deadline, on the
+			// run's virtual clock.
+			if g.timeout > 0 && g.dec.SleepUntil(g.dec.Elapsed()+time.Duration(g.timeout)*g.tick, r.Context().Done(), g.done) {
+				g.act.set(id, running)
 				io.WriteString(w, gateDown)
 				return
-			case <-r.Context().Done():
-			case <-g.done:
 			}
+			if g.timeout <= 0 {
+				select {
+				case <-r.Context().Done():
+				case <-g.done:
+				}
+			}
+			g.act.set(id, running)
 			panic(http.ErrAbortHandler)
 		}
 	case "after":
@@ -271,7 +310,7 @@ func (g *storeGate) before(m sim.Message) bool {
 		return false
 	}
 	g.mu.Lock()
-	down := time.Now().Before(g.downUntil)
+	down := g.dec.Elapsed() < g.downUntil
 	g.mu.Unlock()
 	if down {
 		g.dec.Record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropDown, Msg: m})
@@ -281,17 +320,13 @@ func (g *storeGate) before(m sim.Message) bool {
 	if crash, _ := g.dec.Point(g.store, g.point, m); !crash {
 		return true
 	}
-	outage := time.Duration(g.restart) * g.tick
+	back := g.dec.Elapsed() + time.Duration(g.restart)*g.tick
 	g.mu.Lock()
-	g.downUntil = time.Now().Add(outage)
+	g.downUntil = back
 	g.mu.Unlock()
 	go func() { // the store comes back: the simulator's restart event
-		t := time.NewTimer(outage)
-		defer t.Stop()
-		select {
-		case <-t.C:
+		if g.dec.SleepUntil(back, g.done, nil) {
 			g.dec.Record(sim.Event{Kind: sim.EvRestart, Node: g.store, Peer: sim.NoNode})
-		case <-g.done:
 		}
 	}()
 	return false
@@ -303,8 +338,15 @@ func (g *storeGate) before(m sim.Message) bool {
 func (g *storeGate) hold(r *http.Request, id reqID) {
 	g.act.set(id, held)
 	defer g.act.set(id, running)
-	minimum := time.NewTimer(time.Duration(g.preempt) * g.tick)
-	defer minimum.Stop()
+	minimum := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	at := g.dec.Elapsed() + time.Duration(g.preempt)*g.tick
+	go func() {
+		if g.dec.SleepUntil(at, stop, nil) {
+			close(minimum)
+		}
+	}()
 	bound := time.NewTimer(holdBound)
 	defer bound.Stop()
 	waited := false
@@ -314,8 +356,9 @@ func (g *storeGate) hold(r *http.Request, id reqID) {
 			return
 		}
 		select {
-		case <-minimum.C:
+		case <-minimum:
 			waited = true
+			minimum = nil
 		case <-changed:
 		case <-bound.C:
 			return

@@ -40,7 +40,7 @@ type supervisor struct {
 	config  ServiceConfig
 	node    sim.NodeID
 	dec     *Decider
-	restart time.Duration // downtime after a crash
+	restart time.Duration // downtime after a crash, on the run's virtual clock
 	done    <-chan struct{}
 	stderr  io.Writer
 	log     io.Writer // one line per process started
@@ -55,6 +55,20 @@ type supervisor struct {
 	exited   chan struct{} // closed when the current process has been reaped
 	watchers sync.WaitGroup
 	err      error // why the service could not be (re)started
+	// crashAt is the run's virtual time of the last crash the fault layer
+	// decided (crashed: not yet restarted from): the restart comes
+	// restart after it, as in the simulator, however long the process
+	// took to die.
+	crashAt time.Duration
+	crashed bool
+}
+
+// crashing records that the fault layer killed the service now.
+func (s *supervisor) crashing() {
+	at := s.dec.Elapsed()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.crashAt, s.crashed = at, true
 }
 
 // Target returns the service's base URL, "" while it is down.
@@ -163,7 +177,14 @@ func (s *supervisor) watch(exited chan struct{}) {
 		s.restarts++
 		tooMany := s.restarts > maxRestarts
 		s.mu.Unlock()
-		if tooMany || !s.pause() {
+		s.mu.Lock()
+		at := s.dec.Elapsed()
+		if s.crashed {
+			at = s.crashAt
+		}
+		s.crashed = false
+		s.mu.Unlock()
+		if tooMany || !s.pause(at+s.restart) {
 			s.mu.Lock()
 			if tooMany {
 				s.err = fmt.Errorf("live: the service died %d times; not restarted again", maxRestarts)
@@ -173,7 +194,11 @@ func (s *supervisor) watch(exited chan struct{}) {
 			return
 		}
 		s.dec.Record(sim.Event{Kind: sim.EvRestart, Node: s.node, Peer: sim.NoNode})
+		// The simulator's restart takes no time: the clock stands still
+		// while the process starts (its recovery's calls excepted).
+		s.dec.clk.starts(1)
 		err := s.start()
+		s.dec.clk.starts(-1)
 		if errors.Is(err, errDiedStarting) {
 			continue // crashed again while recovering: down once more
 		}
@@ -186,16 +211,10 @@ func (s *supervisor) watch(exited chan struct{}) {
 	}
 }
 
-// pause waits the restart delay; false when the run ends first.
-func (s *supervisor) pause() bool {
-	t := time.NewTimer(s.restart)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.done:
-		return false
-	}
+// pause waits until the run's virtual time at; false when the run ends
+// first.
+func (s *supervisor) pause(at time.Duration) bool {
+	return s.dec.SleepUntil(at, s.done, nil)
 }
 
 func (s *supervisor) isStopped() bool {
@@ -247,10 +266,8 @@ func (s *supervisor) freeze(d time.Duration, done <-chan struct{}) {
 		return
 	}
 	defer cmd.Process.Signal(syscall.SIGCONT)
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-done:
-	}
+	// Its handlers hold the clock, but do nothing: the clock runs.
+	s.dec.clk.freeze(1)
+	defer s.dec.clk.freeze(-1)
+	s.dec.SleepUntil(s.dec.Elapsed()+d, done, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -87,10 +88,25 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	// back is the caller's return into the service: from here it runs
+	// service code again (and the clock stands still).
+	back := func() {}
 	if p.Act != nil && !p.Inside {
 		id := reqID{op, attempt}
 		was := p.Act.set(id, away)
-		defer p.Act.set(id, was)
+		if attempt == 0 { // a call of the service's recovery, while it starts
+			p.Decider.clk.startAway(1)
+		}
+		var once sync.Once
+		back = func() {
+			once.Do(func() {
+				if attempt == 0 {
+					p.Decider.clk.startAway(-1)
+				}
+				p.Act.set(id, was)
+			})
+		}
+		defer back()
 	}
 	m := sim.Message{From: rt.from, To: rt.to, Kind: rt.req, Op: sim.OpID(op), Attempt: attempt}
 	if rt.payment {
@@ -105,28 +121,30 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler) // lost before the handler: no answer, the connection closes
 	}
 	// A request that says when it was sent is delayed from then (the
-	// simulator's send time), not from when it reached the fault layer.
-	var sent time.Duration
+	// simulator's send time, on the run's virtual clock), not from when it
+	// reached the fault layer.
+	sent := p.Decider.Elapsed()
 	if us, err := strconv.ParseInt(r.Header.Get(HeaderSentAt), 10, 64); err == nil {
-		sent = time.Until(p.Decider.At(time.Duration(us) * time.Microsecond))
+		sent = time.Duration(us) * time.Microsecond
 	}
+	arrival := sent + time.Duration(fate.Delay)*p.Tick
 	if p.Act != nil && p.Inside {
 		// The request's place in the simulator's order: when it arrives.
-		p.Act.expect(reqID{op, attempt}, time.Since(p.Decider.At(0))+sent+time.Duration(fate.Delay)*p.Tick)
+		p.Act.expect(reqID{op, attempt}, sent, arrival)
 		defer p.Act.forgetPending(reqID{op, attempt}) // never delivered (the service down, the run over)
 	}
 	if fate.Duplicate {
 		p.inflight.Add(1)
 		go func() {
 			defer p.inflight.Add(-1)
-			if p.sleepFor(sent + time.Duration(fate.DupDelay)*p.Tick) {
+			if p.Decider.SleepUntil(sent+time.Duration(fate.DupDelay)*p.Tick, p.Done, nil) {
 				if res, ok := p.deliver(r, m, body); ok {
 					p.respond(rt, m, res) // the copy's answer goes nowhere: the client reads one
 				}
 			}
 		}()
 	}
-	if !p.sleepFor(sent + time.Duration(fate.Delay)*p.Tick) {
+	if !p.Decider.SleepUntil(arrival, p.Done, nil) {
 		panic(http.ErrAbortHandler)
 	}
 	res, ok := p.deliver(r, m, body)
@@ -135,6 +153,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !p.respond(rt, m, res) {
 		panic(http.ErrAbortHandler) // lost after the handler ran
+	}
+	back()
+	if p.Inside {
+		// The answer is on its way into the client: the clock stands still
+		// until the client has taken it (Client releases it), so its retry
+		// timer cannot fire between the two.
+		p.Decider.clk.holdFor(reqID{op, attempt})
 	}
 	for k, v := range res.header {
 		w.Header()[k] = v
@@ -163,6 +188,11 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 		id := reqID{int32(m.Op), m.Attempt}
 		p.Act.enter(id)
 		defer p.Act.leave(id)
+	}
+	if !p.Inside {
+		// The gateway's work takes no time in the simulator.
+		p.Decider.clk.hold()
+		defer p.Decider.clk.release()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -222,20 +252,8 @@ func (p *Proxy) respond(rt route, m sim.Message, res relayed) bool {
 	return p.sleep(fate.Delay)
 }
 
-// sleep waits d ticks in real time; false when the run is cancelled.
-func (p *Proxy) sleep(d sim.Time) bool { return p.sleepFor(time.Duration(d) * p.Tick) }
-
-// sleepFor waits d; false when the run is cancelled.
-func (p *Proxy) sleepFor(d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-p.Done:
-		return false
-	}
+// sleep waits d ticks on the run's virtual clock; false when the run is
+// cancelled.
+func (p *Proxy) sleep(d sim.Time) bool {
+	return p.Decider.SleepUntil(p.Decider.Elapsed()+time.Duration(d)*p.Tick, p.Done, nil)
 }

@@ -258,7 +258,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	fmt.Fprintf(o.Log, "live: gateway listening on %s\n", gatewayURL)
 	sup := &supervisor{binary: o.Binary, node: p.service, dec: dec, done: done, stderr: o.Stderr, log: o.Log,
 		restart: time.Duration(cfg.Topology.Nodes[p.service].RestartAfter) * o.Tick}
-	act := newActivity()
+	act := newActivity(dec.clk)
 	back := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Act: act,
 		Target: func() string { return gatewayURL },
 		Routes: map[string]route{
@@ -321,7 +321,6 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 
 	lost := watchDatabase(runCtx, db, cancelRun)
 	dec.Begin()
-	start := time.Now()
 	cl := p.clientRole
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
@@ -367,7 +366,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 			return nil, err
 		}
 	}
-	return outcome(cfg, rec, finished, time.Since(start), o.Tick), nil
+	return outcome(cfg, rec, finished, dec.Elapsed(), o.Tick), nil
 }
 
 // scripted reports whether ch replays a plan: a plan may name a crash even
@@ -489,6 +488,7 @@ func (o *pointOracle) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := sim.Message{To: o.node, Kind: msg, Op: sim.OpID(op), Attempt: int32(attempt)}
 	crash, pause := o.dec.Point(o.node, point, m)
 	if crash {
+		o.sup.crashing()
 		io.WriteString(w, oracleKill)
 		return
 	}

@@ -195,7 +195,7 @@ func TestKeyStatements(t *testing.T) {
 // turn while one delivered before it runs service code, and goes when
 // that one waits outside.
 func TestActivityTurns(t *testing.T) {
-	a := newActivity()
+	a := newActivity(newClock())
 	first, second := reqID{1, 1}, reqID{1, 2}
 	a.enter(first)
 	a.enter(second)
@@ -217,5 +217,42 @@ func TestActivityTurns(t *testing.T) {
 	}
 	if busy, _ := a.othersBusy(first); !busy {
 		t.Fatal("the second request runs: the first is not alone")
+	}
+}
+
+// The run's virtual clock stands still while code holds it (a handler
+// running, a process starting), runs while the service is frozen, and a
+// sleep on it waits out the hold.
+func TestClockStandsStillWhileHeld(t *testing.T) {
+	c := newClock()
+	c.hold()
+	before := c.now()
+	time.Sleep(5 * time.Millisecond)
+	if after := c.now(); after != before {
+		t.Fatalf("held clock moved from %s to %s", before, after)
+	}
+	stop := make(chan struct{})
+	woke := make(chan bool)
+	go func() { woke <- c.sleepUntil(before+time.Millisecond, stop, nil) }()
+	select {
+	case <-woke:
+		t.Fatal("a sleep ended while the clock stood still")
+	case <-time.After(20 * time.Millisecond):
+	}
+	c.freeze(1) // a frozen service: the clock runs although held
+	if !<-woke {
+		t.Fatal("the sleep was stopped, not woken")
+	}
+	c.freeze(-1)
+	c.holdFor(reqID{1, 1})
+	c.release()
+	c.releaseFor(reqID{1, 1})
+	if c.busy != 0 || !c.since.IsZero() {
+		t.Fatalf("clock still held: busy %d", c.busy)
+	}
+	c.hold()
+	close(stop)
+	if c.sleepUntil(c.now()+time.Hour, stop, nil) {
+		t.Fatal("a stopped sleep reported it woke")
 	}
 }

@@ -27,16 +27,17 @@ func main() {
 	out := flag.String("out", "docs/live-agreement.md", "the report to write")
 	only := flag.String("only", "", "run only the variants whose name contains this")
 	min := flag.Float64("min", 0, "exit 1 when fewer than this percentage of operations agree")
+	jobs := flag.Int("jobs", 1, "rows (a variant on one database) run at once")
 	flag.Parse()
-	if err := run(*seeds, *dsn, *tick, *out, *only, *min); err != nil {
+	if err := run(*seeds, *dsn, *tick, *out, *only, *min, *jobs); err != nil {
 		fmt.Fprintln(os.Stderr, "agreement:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seeds int, dsn string, tick time.Duration, out, only string, min float64) error {
-	if seeds < 1 || tick <= 0 {
-		return fmt.Errorf("-seeds %d -tick %s: want positive values", seeds, tick)
+func run(seeds int, dsn string, tick time.Duration, out, only string, min float64, jobs int) error {
+	if seeds < 1 || tick <= 0 || jobs < 1 {
+		return fmt.Errorf("-seeds %d -tick %s -jobs %d: want positive values", seeds, tick, jobs)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -55,11 +56,11 @@ func run(seeds int, dsn string, tick time.Duration, out, only string, min float6
 			variants = append(variants, v)
 		}
 	}
-	a := &live.Agreement{Binary: bin, DSN: dsn, Tick: tick, Seeds: seeds, Log: os.Stderr}
+	a := &live.Agreement{Binary: bin, DSN: dsn, Tick: tick, Seeds: seeds, Jobs: jobs, Log: os.Stderr}
 	if err := a.Run(ctx, variants); err != nil {
 		return err
 	}
-	how := fmt.Sprintf("go run ./live/agreement -seeds %d -tick %s", seeds, tick)
+	how := fmt.Sprintf("go run ./live/agreement -seeds %d -tick %s -jobs %d", seeds, tick, jobs)
 	if only != "" {
 		how += " -only '" + only + "'"
 	}
