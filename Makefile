@@ -14,24 +14,22 @@ all: build test
 build:
 	$(GO) build -o bin/once ./cmd/once
 
-# The test command of the README and of CI: formatting, vet, every unit
-# test. Fast (no process, browser, database or scheduler is started): the
-# tests that start them are integration tests, run by test-integration.
+# The test command of the README and of CI: formatting and every unit
+# test, with go test's own vet checks (atomic, printf, tests, …). Fast (no
+# process, browser, database or scheduler is started): the tests that start
+# them are integration tests, run by test-integration.
 #
-# One vet pass, with the integration tag: that build holds every file of
-# every package (the tag only adds files; test-split refuses a file that
-# the tag would leave out), so it vets unit and integration tests alike
-# with every analyzer. go test then runs without its own vet (a subset of
-# the same analyzers over a subset of the files): each vet pass with other
-# tags or analyzers re-analyses every dependency for its facts — the
-# standard library, SQLite's and libc's generated code — about 60 s of CPU
-# each with an empty build cache. go test compiles the untagged build, so
-# code that compiles only with the tag still fails here.
+# The full vet pass is in lint (CI runs it too), with the integration tag:
+# that build holds every file of every package (the tag only adds files;
+# test-split refuses a file that the tag would leave out), so it vets unit
+# and integration tests alike with every analyzer. It is not repeated here
+# because each vet pass with other tags or analyzers re-analyses every
+# dependency for its facts — the standard library, SQLite's and libc's
+# generated code — about 60 s of CPU each with an empty build cache.
 test: test-split
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
-	$(GO) vet -tags integration ./...
-	$(GO) test -vet=off -count=1 ./...
+	$(GO) test -count=1 ./...
 
 # The integration tests: lab nodes in Python and Go, the TUI in tmux, the
 # lesson pack in Chromium, live mode on SQLite and PostgreSQL, the deploy/
@@ -90,10 +88,12 @@ bench:
 bench-compare:
 	GO=$(GO) COUNT=$(COUNT) BENCHTIME=$(BENCHTIME) BENCHPKGS="$(BENCHPKGS)" bash bench/compare.sh
 
+# gofmt, every vet analyzer over unit and integration files alike (see test),
+# staticcheck over both modules.
 lint:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	gofmt -l . | (! grep .)
-	$(GO) vet ./...
+	$(GO) vet -tags integration ./...
 	"$$($(GO) env GOPATH)/bin/staticcheck" ./...
 	cd deploy && "$$($(GO) env GOPATH)/bin/staticcheck" ./...
 
