@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/oncesim/once/internal/usererr"
 	"io"
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/sim"
@@ -61,8 +61,12 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.preemptions, err = l.PreemptionBudget(o.preemptions, o.flags.Changed("max-preemptions")); err != nil {
 		return usageErr("%v", err)
 	}
-	if kinds, err = labOnlyKindsThatBranch(o, l, sc, sem, kinds); err != nil {
-		return err
+	kept, err := l.KeepKindsThatBranch(sem, kinds, explicit)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(kept) < len(kinds) {
+		kinds, o.faults = kept, strings.Join(kept, ",")
 	}
 	set = l.Settings
 	progress, end := lab.ProgressLine(o.progress)
@@ -98,39 +102,4 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
-}
-
-// labOnlyKindsThatBranch keeps a lab search from proving anything
-// vacuously, as `once explore` does: a fault kind named with --faults
-// that has no choice point in the lab's topology (no lossy link, no crash
-// point) is refused with the reason; "all" and the scenario's defaults
-// mean the kinds that have one, and the lab's faults are narrowed to them.
-func labOnlyKindsThatBranch(o *labOptions, l *lab.Lab, sc *scenarios.Scenario, sem sim.Semantics, kinds []string) ([]string, error) {
-	points, err := l.ChoicePoints(sem)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	explicit := o.flags.Changed("faults") && strings.TrimSpace(o.faults) != "all"
-	var keep []string
-	for _, name := range kinds {
-		k, _ := sim.ParseFaultKind(name)
-		if points.Has(k) {
-			keep = append(keep, name)
-			continue
-		}
-		if explicit {
-			return nil, usageErr("--faults %s: %s has %s", name, sc.Name, scenarios.NoChoicePoint(k))
-		}
-	}
-	if len(keep) == 0 {
-		return nil, usageErr("--faults %s: %s has no choice point for any of these kinds (no lossy link, no crash point)", o.faults, sc.Name)
-	}
-	if len(keep) < len(kinds) {
-		faults, names, err := sc.ExploreFaults(strings.Join(keep, ","))
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		l.Settings.Faults, kinds, o.faults = faults, names, strings.Join(names, ",")
-	}
-	return kinds, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report/lessonview"
 	course "github.com/oncesim/once/scenarios/lesson"
@@ -129,5 +130,8 @@ func runPlainLesson(c *course.Course, steps []int, result string, in io.Reader, 
 	if err != nil {
 		return fmt.Errorf("lesson: --result: %w", err)
 	}
-	return writeFileAtomic(result, append(data, '\n'))
+	if err := fileio.WriteAtomic([]string{result}, [][]byte{append(data, '\n')}); err != nil {
+		return usageErr("--result %v", err)
+	}
+	return nil
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -35,23 +33,4 @@ func newLessonGradeCmd() *cobra.Command {
 			return lessonview.WriteRoster(cmd.OutOrStdout(), records)
 		},
 	}
-}
-
-// writeFileAtomic writes data to path through a temporary file renamed
-// into place: a failed write leaves nothing half-written.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".once-result-*")
-	if err != nil {
-		return usageErr("--result %s: cannot create a file in %s: %v", path, filepath.Dir(path), fileio.UnwrapPath(err))
-	}
-	_, werr := tmp.Write(data)
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--result %s: %v", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return usageErr("--result %s: %v", path, err)
-	}
-	return nil
 }

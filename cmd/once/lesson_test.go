@@ -30,7 +30,7 @@ func executeWithInput(args []string, stdin string) (code int, stdout, stderr str
 		if errors.As(err, &ee) {
 			code = ee.code
 		}
-		fmt.Fprintf(&errb, "once: %s\n", errorLine(err))
+		fmt.Fprintf(&errb, "once: %s\n", lang.ErrorLine(err))
 	}
 	return code, out.String(), errb.String()
 }

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/internal/version"
+	"github.com/oncesim/once/report/lang"
 )
 
 // Exit codes.
@@ -29,26 +31,11 @@ func (e *exitError) Unwrap() error { return e.err }
 // usageErr marks err as the user's mistake: exit 2, one line on stderr.
 func usageErr(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
-	var causes []error // whatever the verb (%v or %w), the errors given stay reachable (errorLine words them)
-	for _, a := range args {
-		if e, ok := a.(error); ok {
-			causes = append(causes, e)
-		}
-	}
-	if len(causes) > 0 {
-		err = &causedError{text: err.Error(), causes: causes}
+	if c := usererr.Caused(err.Error(), args); c != nil { // whatever the verb, the errors given stay reachable (lang.ErrorLine words them)
+		err = c
 	}
 	return &exitError{code: exitUsage, err: err}
 }
-
-// causedError is a message built from other errors, which it unwraps to.
-type causedError struct {
-	text   string
-	causes []error
-}
-
-func (e *causedError) Error() string   { return e.text }
-func (e *causedError) Unwrap() []error { return e.causes }
 
 func asUsage(err error) error {
 	if err == nil {
@@ -110,7 +97,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 		code = ee.code
 	}
 	if code != exitViolation {
-		fmt.Fprintf(stderr, "once: %s\n", errorLine(err))
+		fmt.Fprintf(stderr, "once: %s\n", lang.ErrorLine(err))
 	}
 	return code
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/oncesim/once/scenarios"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -42,21 +39,7 @@ func runValidate(files []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s: ok — scenario %s (%s)\n", f, sc.Name, scenarioShape(sc))
+		fmt.Fprintf(stdout, "%s: ok — scenario %s (%s)\n", f, sc.Name, sc.Shape())
 	}
 	return nil
-}
-
-// scenarioShape sums a scenario up: "http, semantics amo, alo, idem, 7
-// expectations".
-func scenarioShape(sc *scenarios.Scenario) string {
-	sems := make([]string, len(sc.Semantics))
-	for i, s := range sc.Semantics {
-		sems[i] = s.Alias()
-	}
-	plural := "s"
-	if len(sc.Expect) == 1 {
-		plural = ""
-	}
-	return fmt.Sprintf("%s, semantics %s, %d expectation%s", sc.Topology, strings.Join(sems, ", "), len(sc.Expect), plural)
 }

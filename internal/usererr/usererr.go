@@ -43,3 +43,28 @@ func Localize(err error, word func(id string, data map[string]any) string) strin
 	}
 	return msg
 }
+
+// Caused returns text as an error that unwraps to every error in args, so
+// a message built with %v from other errors still lets Localize (and
+// errors.As) find the mistake inside it; with no error in args it returns
+// nil and the caller keeps its own.
+func Caused(text string, args []any) error {
+	var causes []error
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			causes = append(causes, e)
+		}
+	}
+	if len(causes) == 0 {
+		return nil
+	}
+	return &caused{text: text, causes: causes}
+}
+
+type caused struct {
+	text   string
+	causes []error
+}
+
+func (e *caused) Error() string   { return e.text }
+func (e *caused) Unwrap() []error { return e.causes }

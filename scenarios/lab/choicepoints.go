@@ -1,6 +1,9 @@
 package lab
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -30,4 +33,40 @@ func (l *Lab) ChoicePoints(sem sim.Semantics) (scenarios.ChoicePoints, error) {
 		points[sim.FaultPreempt] = len(l.Commands) * l.replicas()
 	}
 	return points, nil
+}
+
+// KeepKindsThatBranch keeps a lab search from proving anything vacuously,
+// as `once explore` does: of kinds (the fault kinds the search would
+// draw), a kind with no choice point in the lab's topology (no lossy link,
+// no crash point) is refused with the reason when it was named explicitly
+// (explicit: --faults other than "all"); otherwise — "all", the scenario's
+// defaults — it is dropped, and the lab's faults are narrowed to the kinds
+// kept. It returns the kinds kept; an error is the user's mistake.
+func (l *Lab) KeepKindsThatBranch(sem sim.Semantics, kinds []string, explicit bool) ([]string, error) {
+	points, err := l.ChoicePoints(sem)
+	if err != nil {
+		return nil, err
+	}
+	var keep []string
+	for _, name := range kinds {
+		k, _ := sim.ParseFaultKind(name)
+		if points.Has(k) {
+			keep = append(keep, name)
+			continue
+		}
+		if explicit {
+			return nil, fmt.Errorf("--faults %s: %s has %s", name, l.Scenario.Name, scenarios.NoChoicePoint(k))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("--faults %s: %s has no choice point for any of these kinds (no lossy link, no crash point)", strings.Join(kinds, ","), l.Scenario.Name)
+	}
+	if len(keep) < len(kinds) {
+		faults, names, err := l.Scenario.ExploreFaults(strings.Join(keep, ","))
+		if err != nil {
+			return nil, err
+		}
+		l.Settings.Faults, keep = faults, names
+	}
+	return keep, nil
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxCmdLines bounds the non-test Go lines under cmd/ (issue 17: a thin
+// main keeps flag parsing and wiring; what grows belongs in a library
+// package with its own tests).
+const maxCmdLines = 2500
+
+// TestMainStaysThin counts cmd/'s non-test lines against maxCmdLines and
+// checks that cobra is imported only under cmd/ (moving commands to an
+// internal/cli would not make main thinner).
+func TestMainStaysThin(t *testing.T) {
+	root := filepath.Join("..", "..")
+	lines := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if name := d.Name(); rel != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "deploy") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		underCmd := strings.HasPrefix(filepath.ToSlash(rel), "cmd/")
+		if underCmd {
+			lines += bytes.Count(src, []byte("\n"))
+		} else if bytes.Contains(src, []byte(`"github.com/spf13/cobra"`)) {
+			t.Errorf("%s imports cobra outside cmd/", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines > maxCmdLines {
+		t.Errorf("cmd/ holds %d non-test lines, over %d: move what is not flag parsing or wiring to a library package", lines, maxCmdLines)
+	}
+	t.Logf("cmd/: %d non-test lines", lines)
+}
