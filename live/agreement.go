@@ -52,6 +52,8 @@ func Variants() []Variant {
 		{"concurrent-same-key", sim.Idempotent, p("lock", "unique-insert")},
 		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-open")},
 		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-closed")},
+		{"stuck-processing-lease", sim.Idempotent, p("lease", "0")},
+		{"stuck-processing-lease", sim.Idempotent, p("lease", "1s")},
 	}
 }
 

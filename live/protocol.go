@@ -21,6 +21,9 @@ const (
 	// microseconds since the run began: the fault layer's delays count
 	// from there.
 	HeaderSentAt = "X-Once-Sent-At"
+	// HeaderNow is the run's virtual time, in milliseconds, at which the
+	// fault layer delivers a request to the payment service.
+	HeaderNow = "X-Once-Now"
 	// HeaderReplayed marks a response replayed from the key store, as
 	// Brandur's and Stripe's services do.
 	HeaderReplayed = "Idempotent-Replayed"

@@ -49,8 +49,26 @@ type Proxy struct {
 	Inside bool
 	// Infer, when not nil, names a call that carries no identity headers
 	// (a charge from the user's own service, under --target).
-	Infer    func(r *http.Request, body []byte) (op, attempt int32, ok bool)
+	Infer func(r *http.Request, body []byte) (op, attempt int32, ok bool)
+	// LostWait, when positive, is the caller's call timeout in real time
+	// (the lease-payment-service's call-timeout): a lost request or answer
+	// closes the connection only that long after the call began, when the
+	// simulator's caller gives up, not at once.
+	LostWait time.Duration
+	// Answers records each answer delivered to the client (the checker
+	// keeps the last one's status for an observation's in-progress
+	// statuses: a payment whose last answer was 409 never completes).
+	Answers  bool
 	inflight atomic.Int64
+}
+
+// giveUp waits, for a lost request or answer, until the caller's call
+// timeout from began (LostWait), then closes the connection.
+func (p *Proxy) giveUp(r *http.Request, began time.Duration) {
+	if p.LostWait > 0 {
+		p.Decider.SleepUntil(began+p.LostWait, p.Done, r.Context().Done())
+	}
+	panic(http.ErrAbortHandler)
 }
 
 // Idle reports whether no call is being relayed.
@@ -116,9 +134,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			m.Payload = pr.Amount
 		}
 	}
+	began := p.Decider.Elapsed()
 	fate := p.Decider.Transmit(m)
 	if fate.Drop {
-		panic(http.ErrAbortHandler) // lost before the handler: no answer, the connection closes
+		p.giveUp(r, began) // lost before the handler: no answer, the connection closes
 	}
 	// A request that says when it was sent is delayed from then (the
 	// simulator's send time, on the run's virtual clock), not from when it
@@ -138,7 +157,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		go func() {
 			defer p.inflight.Add(-1)
 			if p.Decider.SleepUntil(sent+time.Duration(fate.DupDelay)*p.Tick, p.Done, nil) {
-				if res, ok := p.deliver(r, m, body); ok {
+				if res, ok := p.deliver(r, m, body, sent+time.Duration(fate.DupDelay)*p.Tick); ok {
 					p.respond(rt, m, res) // the copy's answer goes nowhere: the client reads one
 				}
 			}
@@ -147,12 +166,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !p.Decider.SleepUntil(arrival, p.Done, nil) {
 		panic(http.ErrAbortHandler)
 	}
-	res, ok := p.deliver(r, m, body)
+	res, ok := p.deliver(r, m, body, arrival)
 	if !ok {
 		panic(http.ErrAbortHandler)
 	}
 	if !p.respond(rt, m, res) {
-		panic(http.ErrAbortHandler) // lost after the handler ran
+		p.giveUp(r, began) // lost after the handler ran
 	}
 	back()
 	if p.Inside {
@@ -177,7 +196,7 @@ type relayed struct {
 
 // deliver hands m to the receiver and returns its answer; false when the
 // receiver is down or answered nothing (it crashed, or dropped a copy).
-func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, bool) {
+func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Duration) (relayed, bool) {
 	target := p.Target()
 	if target == "" {
 		p.Decider.Record(sim.Event{Kind: sim.EvDrop, Node: m.From, Peer: m.To, Reason: sim.DropDown, Msg: m})
@@ -211,6 +230,9 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte) (relayed, b
 		if v := r.Header.Get(h); v != "" {
 			req.Header.Set(h, v)
 		}
+	}
+	if p.Inside && p.Tick > 0 {
+		req.Header.Set(HeaderNow, strconv.FormatInt(int64(at/p.Tick), 10))
 	}
 	if p.Infer != nil && r.Header.Get(HeaderOp) == "" { // the inferred identity, for the gateway's ledger
 		setIdentity(req.Header, int32(m.Op), m.Attempt)
@@ -249,7 +271,13 @@ func (p *Proxy) respond(rt route, m sim.Message, res relayed) bool {
 	}
 	// A duplicated answer changes nothing: an HTTP response cannot arrive
 	// twice on one connection, the client's transport reads one.
-	return p.sleep(fate.Delay)
+	if !p.sleep(fate.Delay) {
+		return false
+	}
+	if p.Answers {
+		p.Decider.Record(sim.Event{Kind: sim.EvDeliver, Node: back.To, Peer: back.From, Msg: back})
+	}
+	return true
 }
 
 // sleep waits d ticks on the run's virtual clock; false when the run is

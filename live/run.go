@@ -85,6 +85,9 @@ type parts struct {
 	// store-outage-fail-closed, whose key store is a node of its own.
 	checked *payments.CheckedService
 	store   sim.NodeID
+	// lease is the lease-payment-service of stuck-processing-lease: the
+	// idempotent service with locked_at, its key store a node of its own.
+	lease *payments.LeaseService
 }
 
 // ErrNotLive is returned, wrapped with the reason, for a scenario or a
@@ -92,7 +95,7 @@ type parts struct {
 var ErrNotLive = errors.New("not runnable live")
 
 // errNoParts is why a scenario is not runnable live.
-var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked-payment-service and its key-store) and a card-gateway", ErrNotLive)
+var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked- or lease-payment-service and its key-store) and a card-gateway", ErrNotLive)
 
 func findParts(cfg *sim.Config) (*parts, error) {
 	p := &parts{}
@@ -110,6 +113,9 @@ func findParts(cfg *sim.Config) (*parts, error) {
 			// statement a step of its own, at the key store node.
 			p.service, p.serviceRole, p.noLock, p.checked, p.store = sim.NodeID(i), &payments.PaymentService{}, !r.Unique, r, r.Store
 			found |= 2
+		case *payments.LeaseService:
+			p.service, p.serviceRole, p.lease, p.store = sim.NodeID(i), &payments.PaymentService{}, r, r.Store
+			found |= 2
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
 			found |= 4
@@ -118,7 +124,7 @@ func findParts(cfg *sim.Config) (*parts, error) {
 	if found != 7 || p.clientRole.Orders || p.clientRole.ServerIssued {
 		return nil, errNoParts
 	}
-	if p.checked != nil {
+	if p.checked != nil || p.lease != nil {
 		if _, ok := cfg.Nodes[p.store].(*payments.KeyStore); !ok {
 			return nil, errNoParts
 		}
@@ -273,6 +279,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		back.Store = &storeGate{dec: dec, act: act, service: p.service, store: p.store, point: point, tick: o.Tick,
 			restart: st.RestartAfter, preempt: st.PreemptFor, timeout: p.checked.StoreTimeout, done: done}
 	}
+	if p.lease != nil { // a lost call is given up after the call timeout, as the simulator's service does
+		back.LostWait = time.Duration(p.lease.CallTimeout) * o.Tick
+	}
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
 		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
 	}
@@ -299,6 +308,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 			sup.config.StoreTimeoutMs = 1
 		}
 	}
+	if l := p.lease; l != nil {
+		// Keys in the database; the lease in the scenario's milliseconds,
+		// compared with the virtual arrival times the fault layer sends.
+		sup.config.Durable, sup.config.LeaseService, sup.config.LeaseMs = true, true, int64(l.Lease)
+	}
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
 	}
@@ -312,7 +326,8 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		return nil, err
 	}
 	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: host.Target, Act: act, Inside: true,
-		Routes: map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse, payment: true}}}
+		Answers: len(cfg.Observe.InProgress) > 0,
+		Routes:  map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse, payment: true}}}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
 		return nil, err
@@ -361,7 +376,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 				Msg: sim.Message{Op: sim.OpID(op), Value: txn}})
 		}
 	}
-	if p.checked == nil && sup.config.Durable && o.Target == "" {
+	if p.checked == nil && p.lease == nil && sup.config.Durable && o.Target == "" {
 		if err := replayKeyHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
 			return nil, err
 		}

@@ -35,6 +35,13 @@ type ServiceConfig struct {
 	Checked        bool  `json:"checked"`
 	StoreTimeoutMs int64 `json:"store_timeout_ms"`
 	FailOpen       bool  `json:"fail_open"`
+	// LeaseService runs the lease-payment-service of stuck-processing-lease:
+	// a failed gateway call answers 503 and leaves the key PROCESSING (no
+	// release: the service cannot know whether the card was charged); a
+	// retry takes the key over only once it is locked LeaseMs or longer
+	// ago, counted in the run's virtual milliseconds (HeaderNow), and
+	// LeaseMs 0 never takes it over.
+	LeaseService bool `json:"lease_service"`
 }
 
 // leaseTimeout is how long a PROCESSING key is leased to the request that
@@ -125,12 +132,16 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case s.idempotent() && s.cfg.Checked:
 		rep, err = s.payChecked(r.Context(), key, op, attempt, req.Amount)
 	case s.idempotent():
-		rep, err = s.payIdempotent(r.Context(), key, op, attempt, string(body), req.Amount)
+		rep, err = s.payIdempotent(r.Context(), key, op, attempt, string(body), req.Amount, s.now(r.Header))
 	default:
 		rep, err = s.payNaive(r.Context(), op, attempt, req.Amount)
 	}
 	if err != nil {
-		writeProblem(w, http.StatusBadGateway, err.Error())
+		code := http.StatusBadGateway
+		if s.cfg.LeaseService {
+			code = http.StatusServiceUnavailable // try again later: the key stays PROCESSING
+		}
+		writeProblem(w, code, err.Error())
 		return
 	}
 	if rep.code == 0 {
@@ -180,10 +191,9 @@ func (s *Service) payNaive(ctx context.Context, op, attempt int32, amount int64)
 }
 
 // payIdempotent is the Idempotency-Key protocol.
-func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int32, body string, amount int64) (reply, error) {
+func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int32, body string, amount int64, now int64) (reply, error) {
 	sum := sha256.Sum256([]byte(body))
 	hash := hex.EncodeToString(sum[:])
-	now := time.Now().UnixMilli()
 	row := keyRow{Key: key, RequestHash: hash, RequestBody: body, Op: op, Status: StatusProcessing, CreatedAtMs: now, LockedAtMs: now}
 	if s.cfg.TTLMs > 0 {
 		row.ExpiresAtMs = now + s.cfg.TTLMs
@@ -209,7 +219,10 @@ func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int
 			case old.RequestHash != hash && s.cfg.Reuse != "replay":
 				return problem(http.StatusUnprocessableEntity, "this Idempotency-Key was used with another request"), nil
 			case old.Status == StatusProcessing && !s.cfg.NoLock:
-				taken, err := s.keys.TakeOver(ctx, key, now, s.cfg.LeaseMs)
+				taken := false
+				if !s.cfg.LeaseService || s.cfg.LeaseMs > 0 { // lease=0: held forever
+					taken, err = s.keys.TakeOver(ctx, key, now, s.cfg.LeaseMs)
+				}
 				if err != nil {
 					return reply{}, err
 				}
@@ -249,7 +262,7 @@ func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int
 	var txn int64
 	found, msg := false, "charge-result"
 	if resume {
-		t, ok, err := s.lookup(ctx, key, op)
+		t, ok, err := s.lookup(ctx, key, op, attempt)
 		if err != nil {
 			return reply{}, s.release(ctx, key, err)
 		}
@@ -269,11 +282,24 @@ func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int
 	return reply{code: code, body: resp}, nil
 }
 
+// now is the time a request's key row is stamped with, in milliseconds:
+// the wall clock, or for the lease-payment-service the run's virtual time
+// the fault layer says the request arrived at (HeaderNow), so a lease is
+// counted in the scenario's time as the simulator counts it.
+func (s *Service) now(h http.Header) int64 {
+	if s.cfg.LeaseService {
+		if v, err := strconv.ParseInt(h.Get(HeaderNow), 10, 64); err == nil {
+			return v
+		}
+	}
+	return time.Now().UnixMilli()
+}
+
 // release gives up the lease of key after its call failed, so the next
 // retry takes the key over at once instead of meeting 409 until the
 // lease runs out, and returns the failure.
 func (s *Service) release(ctx context.Context, key string, failure error) error {
-	if s.cfg.MarkAfter {
+	if s.cfg.MarkAfter || s.cfg.LeaseService {
 		return failure
 	}
 	if err := s.keys.Release(context.WithoutCancel(ctx), key); err != nil {
@@ -310,7 +336,7 @@ func (s *Service) Recover(ctx context.Context) error {
 		return err
 	}
 	for _, r := range rows {
-		txn, found, err := s.lookup(ctx, r.Key, r.Op)
+		txn, found, err := s.lookup(ctx, r.Key, r.Op, 0)
 		if err != nil {
 			return err
 		}
@@ -358,12 +384,12 @@ func (s *Service) charge(ctx context.Context, key string, op, attempt int32, amo
 
 // lookup calls the gateway's GET /charges/lookup: found, not found (404),
 // or cannot tell (501: a plain gateway), which recovery treats as not found.
-func (s *Service) lookup(ctx context.Context, key string, op int32) (int64, bool, error) {
+func (s *Service) lookup(ctx context.Context, key string, op, attempt int32) (int64, bool, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.cfg.Gateway+PathLookup+"?key="+url.QueryEscape(key), nil)
 	if err != nil {
 		return 0, false, fmt.Errorf("lookup: %w", err)
 	}
-	setIdentity(req.Header, op, 0)
+	setIdentity(req.Header, op, attempt)
 	resp, err := s.http.Do(req)
 	if err != nil {
 		return 0, false, fmt.Errorf("lookup key %s: %w", key, err)
