@@ -1,14 +1,21 @@
 package scenarios
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/sim"
 )
+
+// readmeCount and readmeRowCount find the README's counts of catalog
+// scenarios and expectation rows.
+var readmeCount = regexp.MustCompile(`The catalog holds ([0-9]+) scenarios`)
+var readmeRowCount = regexp.MustCompile("`once matrix` checks them all: ([0-9]+) rows")
 
 // checklist reports a missing step of CONTRIBUTING.md's checklists, naming
 // the step as the document numbers it.
@@ -76,6 +83,20 @@ func TestContributingChecklist(t *testing.T) {
 	exists := func(path string) bool {
 		_, err := os.Stat(filepath.Join("..", path))
 		return err == nil
+	}
+	if m := readmeCount.FindStringSubmatch(readme); m == nil {
+		c.missing("R4", `README.md no longer says "The catalog holds N scenarios"`)
+	} else if n, _ := strconv.Atoi(m[1]); n != len(All()) {
+		c.missing("R4", fmt.Sprintf("README.md says the catalog holds %d scenarios; it holds %d (raise the count and `once matrix`'s row counts above the table)", n, len(All())))
+	}
+	rows := 0
+	for _, sc := range All() {
+		rows += len(sc.Expect)
+	}
+	if m := readmeRowCount.FindStringSubmatch(readme); m == nil {
+		c.missing("R4", "README.md no longer says \"`once matrix` checks them all: N rows\"")
+	} else if n, _ := strconv.Atoi(m[1]); n != rows {
+		c.missing("R4", fmt.Sprintf("README.md says `once matrix` checks %d rows; the catalog has %d (raise the row counts above the table as `once matrix` prints them)", n, rows))
 	}
 	for _, sc := range All() {
 		n := sc.Name

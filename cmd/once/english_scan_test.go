@@ -30,7 +30,7 @@ var (
 // screen may show, generated — never written by hand — from the course's
 // glossary (docs/glossary.md: every Latin-script word of its Romanian and
 // Russian columns, the terms the course keeps in English, and every word
-// in backquotes) and from the code's identifiers: scenario, node,
+// in backquotes) and from the code's identifiers: scenario, topology, node,
 // message, timer, sink, crash point, table and state names, parameters
 // and their values, metrics, invariants, semantics, fault kinds, the
 // message and record fields a trace names, the HTTP paths the stories
@@ -60,6 +60,7 @@ func keptWords(t *testing.T) map[string]bool {
 	endpoint := regexp.MustCompile(`(?:GET|PUT|POST|PATCH|DELETE) /([a-z/-]+)`) // HTTP paths the stories name
 	for _, sc := range scenarios.All() {
 		add(sc.Name)
+		add(sc.Topology) // a `topology:` value, printed as the file spells it (custom for a new family)
 		for _, m := range endpoint.FindAllStringSubmatch(sc.Summary+" "+sc.Lesson.Story, -1) {
 			add(m[1])
 		}
