@@ -106,7 +106,14 @@ func (n *Network) Validate() error {
 }
 
 func ask(ch sim.Chooser, kind sim.ChoiceKind, p float64, m *sim.Message) bool {
-	c := sim.Choice{Kind: kind, N: 2, P: p, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
+	// Filled field by field: a composite literal is built in a temporary
+	// and copied whole into c, reading back the bytes it just wrote.
+	var c sim.Choice
+	c.Kind, c.N, c.P = kind, 2, p
+	c.Node, c.Peer, c.Msg, c.Op, c.Attempt = m.From, m.To, m.Kind, m.Op, m.Attempt
+	if s, ok := ch.(*sim.Stamper); ok {
+		return s.Ask(&c) == 1 // the engine's own: no copy of c
+	}
 	return ch.Choose(c) == 1
 }
 
@@ -120,7 +127,12 @@ func jitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 }
 
 func askJitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
-	c := sim.Choice{Kind: sim.ChoiceJitter, N: int32(l.Jitter) + 1, Node: m.From, Peer: m.To, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt, Copy: copy}
+	var c sim.Choice // field by field, as in ask
+	c.Kind, c.N, c.Copy = sim.ChoiceJitter, int32(l.Jitter)+1, copy
+	c.Node, c.Peer, c.Msg, c.Op, c.Attempt = m.From, m.To, m.Kind, m.Op, m.Attempt
+	if s, ok := ch.(*sim.Stamper); ok {
+		return sim.Time(s.Ask(&c))
+	}
 	return sim.Time(ch.Choose(c))
 }
 
@@ -147,14 +159,14 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 		case sim.LinkDrop:
 			return sim.Fate{Drop: sim.DropLoss}
 		case sim.LinkCopy:
-			f.Duplicate = true
+			f.Faults = f.Faults.With(k)
 		case sim.LinkHold:
-			f.Held = f.Held.With(k)
+			f.Faults = f.Faults.With(k)
 			f.Delay += l.Hold[k]
 		}
 	}
 	f.Delay += jitter(ch, l, m, 0)
-	if f.Duplicate {
+	if f.Duplicated() {
 		f.DupDelay = l.Delay + jitter(ch, l, m, 1)
 	}
 	return f

@@ -41,6 +41,10 @@ func (c *Context) emit(e *Event) {
 // Send puts a copy of m on the link to node to. The engine stamps From, To
 // and a fresh ID; the network (through the Chooser) decides its fate.
 func (c *Context) Send(to NodeID, m Message) {
+	// m.Attempt is read here, in another block than m.Op: read together,
+	// the compiler would load the two as one word, which stalls on the
+	// two narrower stores that wrote them.
+	attempt := m.Attempt
 	if c.down() {
 		return
 	}
@@ -66,27 +70,30 @@ func (c *Context) Send(to NodeID, m Message) {
 	// ago (by the role, and ID, From and To just above), and a whole-struct
 	// copy reads them back in wide loads the store buffer cannot forward.
 	o := &w.out
-	o.ID, o.From, o.To, o.Kind, o.Op, o.Attempt = m.ID, m.From, m.To, m.Kind, m.Op, m.Attempt
+	o.ID, o.From, o.To = w.msgID, c.node, to
+	o.Kind, o.Op = m.Kind, m.Op
+	o.Attempt = attempt
 	o.Key, o.Payload, o.Value, o.Status = m.Key, m.Payload, m.Value, m.Status
 	fate := w.cfg.Network.Transmit(&w.stamp, &w.out, w.now)
-	if fate.Delay < 0 || fate.DupDelay < 0 {
-		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", fate.Delay, fate.DupDelay))
+	delay, dupDelay := fate.Delay, fate.DupDelay
+	if delay < 0 || dupDelay < 0 {
+		panic(fmt.Sprintf("sim: network returned a negative delay (%d, %d)", delay, dupDelay))
 	}
-	if fate.Drop != 0 {
+	if drop := fate.Drop; drop != 0 {
 		if w.quiet {
 			w.events++
-			w.checker.dropped(fate.Drop)
+			w.checker.dropped(drop)
 			return
 		}
 		e := w.event(EvDrop, c.node, to)
-		e.Reason = fate.Drop
+		e.Reason = drop
 		e.Msg = m
 		w.emit(e)
 		return
 	}
-	if fate.Held != 0 {
+	if faults := fate.Faults; faults != 0 {
 		for _, k := range linkKinds { // table order: slow before late
-			if fate.Held.Has(k) {
+			if faults.Has(k) && k.OnLink() == LinkHold {
 				e := w.event(holdEvents[k], c.node, to)
 				e.Msg = m
 				w.emit(e)
@@ -95,19 +102,19 @@ func (c *Context) Send(to NodeID, m Message) {
 	}
 	urgent := false
 	if from, dst := &w.cfg.Topology.Nodes[c.node], &w.cfg.Topology.Nodes[to]; from.Store || dst.Store {
-		urgent = fate.Delay == 0
+		urgent = delay == 0
 		if from.Store && w.preempt(from, to, &m) {
-			fate.Delay += from.PreemptFor
+			delay += from.PreemptFor
 			urgent = false
 		}
 	}
-	it := w.queueAt(w.now+fate.Delay, urgent)
+	it := w.queueAt(w.now+delay, urgent)
 	it.kind, it.node, it.msg = itemDeliver, to, m
-	if fate.Duplicate {
+	if fate.Duplicated() {
 		e := w.event(EvDuplicate, c.node, to)
 		e.Msg = m
 		w.emit(e)
-		it := w.queueAt(w.now+fate.DupDelay, false)
+		it := w.queueAt(w.now+dupDelay, false)
 		it.kind, it.node, it.msg = itemDeliver, to, m
 	}
 }
@@ -118,8 +125,10 @@ func (c *Context) Send(to NodeID, m Message) {
 // a store, with the store's probability (0 in a profile without
 // interleavings: a random run then never hashes it).
 func (w *World) preempt(spec *NodeSpec, to NodeID, m *Message) bool {
-	ch := Choice{Kind: ChoicePreempt, N: 2, P: spec.PreemptProbability, Node: m.From, Peer: to, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
-	if w.stamp.Choose(ch) == 0 {
+	var ch Choice // field by field, as in CrashPoint
+	ch.Kind, ch.N, ch.P = ChoicePreempt, 2, spec.PreemptProbability
+	ch.Node, ch.Peer, ch.Msg, ch.Op, ch.Attempt = m.From, to, m.Kind, m.Op, m.Attempt
+	if w.stamp.Ask(&ch) == 0 {
 		return false
 	}
 	e := w.event(EvPreempt, m.From, to)
@@ -168,13 +177,17 @@ func (c *Context) table(id TableID) (*Table, *TableSpec) {
 }
 
 // Get reads key from table id.
-func (c *Context) Get(id TableID, key int64, op OpID) (Record, bool) {
+func (c *Context) Get(id TableID, key int64, op OpID) (r Record, ok bool) {
 	if c.down() {
 		return Record{}, false
 	}
 	t, spec := c.table(id)
 	traced := spec.Traced
-	r, ok := t.Get(key)
+	var i int
+	i, ok = t.find(key)
+	if ok {
+		r.set(&t.rows[i]) // field by field, as Table.Put writes it
+	}
 	if traced && c.countOnly() {
 		c.w.events++ // Checker.Ignores(EvStoreGet)
 	} else if traced {
@@ -301,20 +314,21 @@ func (c *Context) CrashPoint(p PointID, m *Message) bool {
 	if !spec.Crashable || w.nodes[c.node].paused {
 		return false // no choice offered: a fault here is not part of this fault model
 	}
-	ch := Choice{N: 2, Node: c.node, Peer: NoNode, Point: p}
+	var ch Choice // field by field: a literal is built aside and copied whole (see network's ask)
+	ch.N, ch.Node, ch.Peer, ch.Point = 2, c.node, NoNode, p
 	if m != nil {
 		ch.Msg, ch.Op, ch.Attempt = m.Kind, m.Op, m.Attempt
 	}
 	if spec.CrashProbability > 0 {
 		ch.Kind, ch.P = ChoiceCrash, spec.CrashProbability
-		if w.stamp.Choose(ch) != 0 {
+		if w.stamp.Ask(&ch) != 0 {
 			w.crash(c.node, p, m)
 			return true
 		}
 	}
 	if spec.PauseProbability > 0 {
 		ch.Kind, ch.P = ChoicePause, spec.PauseProbability
-		if w.stamp.Choose(ch) != 0 {
+		if w.stamp.Ask(&ch) != 0 {
 			w.pause(c.node, p, m)
 		}
 	}

@@ -186,7 +186,10 @@ func (k *nameKeys) choiceKey(c *Choice) uint64 {
 	if c.Kind.AtPoint() {
 		h = foldKey(h, keyAt(k.points, int(c.Point)))
 	}
-	h = foldKey(h, uint64(uint32(c.Op))|uint64(uint32(c.Attempt))<<32|uint64(c.Copy)<<63)
+	// Op and Attempt are added, not or-ed (the same bits: they do not
+	// overlap): or-ed, the compiler reads the two as one 8-byte load,
+	// which stalls on the two 4-byte stores that built the choice.
+	h = foldKey(h, (uint64(uint32(c.Op))+uint64(uint32(c.Attempt))<<32)|uint64(c.Copy)<<63)
 	return splitmix(h)
 }
 

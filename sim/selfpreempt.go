@@ -12,8 +12,10 @@ func (c *Context) Preempt(m *Message, p float64) bool {
 		return false
 	}
 	w := c.w
-	ch := Choice{Kind: ChoicePreempt, N: 2, P: p, Node: c.node, Peer: c.node, Msg: m.Kind, Op: m.Op, Attempt: m.Attempt}
-	if w.stamp.Choose(ch) == 0 {
+	var ch Choice // field by field, as in CrashPoint
+	ch.Kind, ch.N, ch.P = ChoicePreempt, 2, p
+	ch.Node, ch.Peer, ch.Msg, ch.Op, ch.Attempt = c.node, c.node, m.Kind, m.Op, m.Attempt
+	if w.stamp.Ask(&ch) == 0 {
 		return false
 	}
 	e := w.event(EvPreempt, c.node, c.node)

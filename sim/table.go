@@ -51,16 +51,26 @@ func (t *Table) Get(key int64) (Record, bool) {
 func (t *Table) Put(key int64, r Record) {
 	t.fp = 0
 	i, ok := t.find(key)
-	if ok {
-		t.rows[i] = r
-		return
+	if !ok {
+		t.keys = append(t.keys, 0)
+		t.rows = append(t.rows, Record{})
+		copy(t.keys[i+1:], t.keys[i:])
+		copy(t.rows[i+1:], t.rows[i:])
+		t.keys[i] = key
 	}
-	t.keys = append(t.keys, 0)
-	t.rows = append(t.rows, Record{})
-	copy(t.keys[i+1:], t.keys[i:])
-	copy(t.rows[i+1:], t.rows[i:])
-	t.keys[i] = key
-	t.rows[i] = r
+	t.rows[i].set(&r)
+}
+
+// set copies r into row field by field. r was most often stored a moment
+// ago one field at a time (a parameter spilled from its registers), and a
+// whole-struct copy reads it back in 16-byte loads that the store buffer
+// cannot forward from the narrower stores: a stall on every write.
+func (row *Record) set(r *Record) {
+	row.Value, row.Aux, row.At = r.Value, r.Aux, r.At
+	row.State = r.State
+	if row.Status != r.Status { // a branch, so the two 4-byte fields are not read as one 8-byte word
+		row.Status = r.Status
+	}
 }
 
 // Delete removes the row under key, if any.

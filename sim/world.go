@@ -5,12 +5,20 @@ import "fmt"
 // Fate is the network's answer for one send: whether it arrives, when, and
 // whether a second copy arrives too.
 type Fate struct {
-	Drop      DropReason // non-zero: the message is not delivered
-	Delay     Time       // delay of the first copy
-	Held      KindSet    // the link holds (LinkHold kinds: slow, late) its delay includes
-	Duplicate bool       // a second copy is delivered
-	DupDelay  Time       // delay of the second copy
+	Delay    Time // delay of the first copy
+	DupDelay Time // delay of the second copy, if Faults holds ChoiceDuplicate
+	// Faults is the link faults that hit the message and still let it
+	// through: a copy kind (duplicate: a second copy is delivered) and the
+	// hold kinds (slow, late) whose holds Delay includes.
+	Faults KindSet
+	Drop   DropReason // non-zero: the message is not delivered
+	// Four fields, so that a Fate lives in registers (a wider struct is
+	// spilled, and its byte-wise stores then read back whole stall on
+	// store forwarding in the send path).
 }
+
+// Duplicated reports whether a second copy is delivered.
+func (f Fate) Duplicated() bool { return f.Faults.Has(ChoiceDuplicate) }
 
 // Network decides the fate of every send. Every random part of that
 // decision must be asked of the Chooser.
@@ -114,8 +122,8 @@ type nodeState struct {
 type World struct {
 	cfg     *Config
 	chooser Chooser
-	stamp   keyStamper // what the network and crash points ask: stamps keys, asks chooser
-	names   *nameKeys  // the keys of the topology's names, for the digest
+	stamp   Stamper   // what the network and crash points ask: stamps keys, asks chooser
+	names   *nameKeys // the keys of the topology's names, for the digest
 	rec     Recorder
 
 	now     Time
@@ -171,18 +179,28 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	return w, nil
 }
 
-// keyStamper is the Chooser the world hands to the network and asks at
+// Stamper is the Chooser the world hands to the network and asks at
 // crash points: it stamps every choice with the key of its identity by
 // names (Topology.ChoiceKey) and passes it on to the world's chooser.
-type keyStamper struct{ w *World }
+//
+// Besides Choose (the Chooser by value) it has Ask, which takes the choice
+// by pointer: a network that finds a *Stamper behind its Chooser builds
+// each choice in its own frame and hands it over without a copy (a choice
+// passed by value through an interface is built once and copied once, and
+// the copy reads back, whole, bytes just written one by one: a stall on
+// store forwarding for every draw of a seeded run).
+type Stamper struct{ w *World }
 
 // Choose implements Chooser.
-func (s *keyStamper) Choose(c Choice) int {
-	c.Key = s.w.names.choiceKey(&c)
+func (s *Stamper) Choose(c Choice) int { return s.Ask(&c) }
+
+// Ask stamps c's key into it and answers it. c does not escape.
+func (s *Stamper) Ask(c *Choice) int {
+	c.Key = s.w.names.choiceKey(c)
 	if r, ok := s.w.chooser.(*Random); ok {
-		return r.choose(&c) // a seeded run: no second interface call, no copy
+		return r.choose(c) // a seeded run: no second interface call, no copy
 	}
-	return s.w.chooser.Choose(c)
+	return s.w.chooser.Choose(*c)
 }
 
 // SetChooser replaces the chooser; explorers use it between steps.
