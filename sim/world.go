@@ -346,7 +346,9 @@ func (w *World) dispatch(it *item) {
 			e.Msg = it.msg
 			w.emit(e)
 		}
-		node.Timer(&w.ctx, Timer{Kind: TimerKind(it.msg.Kind), Op: it.msg.Op, Attempt: it.msg.Attempt, Key: it.msg.Key, Phase: it.msg.Status})
+		var t Timer // field by field: a literal is built aside and copied whole (see network's ask)
+		t.Kind, t.Op, t.Attempt, t.Key, t.Phase = TimerKind(it.msg.Kind), it.msg.Op, it.msg.Attempt, it.msg.Key, it.msg.Status
+		node.Timer(&w.ctx, t)
 	}
 }
 
