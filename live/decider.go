@@ -117,7 +117,8 @@ func (d *Decider) Transmit(m sim.Message) Fate {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.record(sim.Event{Kind: sim.EvSend, Node: m.From, Peer: m.To, Msg: m})
-	l := d.net.Link(m.From, m.To)
+	link := d.net.LinkAt(m.From, m.To) // a copy: the decider only reads it
+	l := &link
 	now := d.now()
 	for _, w := range l.Partitions {
 		if w.Contains(now) {

@@ -54,7 +54,7 @@ func TestDeciderMatchesTheSimulatedNetwork(t *testing.T) {
 				} {
 					got := dec.Transmit(m)
 					want := netw.Transmit(simulated, &m, 0)
-					if got.Drop != (want.Drop == sim.DropLoss) || got.Duplicate != want.Duplicate || got.Slow != want.Held.Has(sim.ChoiceSlow) ||
+					if got.Drop != (want.Drop == sim.DropLoss) || got.Duplicate != want.Duplicated() || got.Slow != want.Faults.Has(sim.ChoiceSlow) ||
 						(!got.Drop && (got.Delay != want.Delay || got.Duplicate && got.DupDelay != want.DupDelay)) {
 						t.Fatalf("seed %d %s op %d attempt %d: live %+v, simulated %+v", seed, topo.MessageName(m.Kind), op, attempt, got, want)
 					}

@@ -83,6 +83,11 @@ func (l *Link) Validate() error {
 type Network struct {
 	n     int
 	links []Link
+	// asked holds, per link, the link kinds whose probability is above 0,
+	// in table order: what Transmit asks, without walking every kind of
+	// every link for every message. Validate fills it; taking a link for
+	// configuration (Link) drops it, and Transmit then walks every kind.
+	asked [][]sim.ChoiceKind
 }
 
 // New returns a network of n nodes whose links are all perfect.
@@ -90,18 +95,33 @@ func New(n int) *Network {
 	return &Network{n: n, links: make([]Link, n*n)}
 }
 
-// Link returns the link from → to for configuration.
+// Link returns the link from → to for configuration. Call Validate once
+// the network is configured: until then Transmit takes its slower path.
 func (n *Network) Link(from, to sim.NodeID) *Link {
+	n.asked = nil
 	return &n.links[int(from)*n.n+int(to)]
 }
 
-// Validate checks every link.
+// LinkAt returns a copy of the link from → to, for reading.
+func (n *Network) LinkAt(from, to sim.NodeID) Link { return n.links[int(from)*n.n+int(to)] }
+
+// Validate checks every link, and prepares each link's list of the kinds
+// Transmit asks.
 func (n *Network) Validate() error {
 	for i := range n.links {
 		if err := n.links[i].Validate(); err != nil {
 			return fmt.Errorf("link %d→%d: %w", i/n.n, i%n.n, err)
 		}
 	}
+	asked := make([][]sim.ChoiceKind, len(n.links))
+	for i := range n.links {
+		for _, k := range sim.LinkChoiceKinds() {
+			if n.links[i].Probability[k] > 0 {
+				asked[i] = append(asked[i], k)
+			}
+		}
+	}
+	n.asked = asked
 	return nil
 }
 
@@ -143,14 +163,19 @@ func askJitter(ch sim.Chooser, l *Link, m *sim.Message, copy uint8) sim.Time {
 // so there the order does not matter. A kind whose probability is 0 is not
 // asked.
 func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fate {
-	l := n.Link(m.From, m.To)
+	i := int(m.From)*n.n + int(m.To)
+	l := &n.links[i]
 	for _, w := range l.Partitions {
 		if w.Contains(now) {
 			return sim.Fate{Drop: sim.DropPartition}
 		}
 	}
 	f := sim.Fate{Delay: l.Delay}
-	for _, k := range sim.LinkChoiceKinds() {
+	kinds := sim.LinkChoiceKinds()
+	if n.asked != nil {
+		kinds = n.asked[i] // the same kinds, in the same order, less those at 0
+	}
+	for _, k := range kinds {
 		p := l.Probability[k]
 		if p <= 0 || !ask(ch, k, p, m) {
 			continue

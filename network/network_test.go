@@ -142,37 +142,46 @@ func TestChoiceOrder(t *testing.T) {
 			sim.Fate{Delay: 61_000, Faults: held(sim.ChoiceSlow, sim.ChoiceLate)}},
 		{"not late", linkSpec{late: 0.5, lateHold: 60_000, delay: 10}.link(), []int{0}, "late", sim.Fate{Delay: 10}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			n := New(2)
-			*n.Link(0, 1) = tc.link
-			ch := &script{answers: append([]int(nil), tc.answers...)}
-			f := n.Transmit(ch, msg(0, 1), 0)
-			if got := ch.kinds(); got != tc.kinds {
-				t.Fatalf("asked %s, want %s", got, tc.kinds)
-			}
-			if f != tc.fate {
-				t.Fatalf("fate %+v, want %+v", f, tc.fate)
-			}
-			for _, c := range ch.asked {
-				if c.Node != 0 || c.Peer != 1 || c.Msg != 3 || c.Op != 4 || c.Attempt != 2 || c.Point != 0 {
-					t.Fatalf("%s choice has identity %+v, want the message's", c.Kind, c)
+	// Each case twice: configured only (Transmit walks every link kind)
+	// and validated (it walks the link's prepared list of kinds above 0).
+	for _, prepared := range []bool{false, true} {
+		for _, tc := range cases {
+			t.Run(fmt.Sprintf("%s/prepared=%v", tc.name, prepared), func(t *testing.T) {
+				n := New(2)
+				*n.Link(0, 1) = tc.link
+				if prepared {
+					if err := n.Validate(); err != nil {
+						t.Fatal(err)
+					}
 				}
-				want := map[sim.ChoiceKind]struct {
-					n int32
-					p float64
-				}{
-					sim.ChoiceLoss:      {2, tc.link.Probability[sim.ChoiceLoss]},
-					sim.ChoiceDuplicate: {2, tc.link.Probability[sim.ChoiceDuplicate]},
-					sim.ChoiceSlow:      {2, tc.link.Probability[sim.ChoiceSlow]},
-					sim.ChoiceLate:      {2, tc.link.Probability[sim.ChoiceLate]},
-					sim.ChoiceJitter:    {int32(tc.link.Jitter) + 1, 0},
-				}[c.Kind]
-				if c.N != want.n || c.P != want.p {
-					t.Fatalf("%s choice has N=%d P=%v, want N=%d P=%v", c.Kind, c.N, c.P, want.n, want.p)
+				ch := &script{answers: append([]int(nil), tc.answers...)}
+				f := n.Transmit(ch, msg(0, 1), 0)
+				if got := ch.kinds(); got != tc.kinds {
+					t.Fatalf("asked %s, want %s", got, tc.kinds)
 				}
-			}
-		})
+				if f != tc.fate {
+					t.Fatalf("fate %+v, want %+v", f, tc.fate)
+				}
+				for _, c := range ch.asked {
+					if c.Node != 0 || c.Peer != 1 || c.Msg != 3 || c.Op != 4 || c.Attempt != 2 || c.Point != 0 {
+						t.Fatalf("%s choice has identity %+v, want the message's", c.Kind, c)
+					}
+					want := map[sim.ChoiceKind]struct {
+						n int32
+						p float64
+					}{
+						sim.ChoiceLoss:      {2, tc.link.Probability[sim.ChoiceLoss]},
+						sim.ChoiceDuplicate: {2, tc.link.Probability[sim.ChoiceDuplicate]},
+						sim.ChoiceSlow:      {2, tc.link.Probability[sim.ChoiceSlow]},
+						sim.ChoiceLate:      {2, tc.link.Probability[sim.ChoiceLate]},
+						sim.ChoiceJitter:    {int32(tc.link.Jitter) + 1, 0},
+					}[c.Kind]
+					if c.N != want.n || c.P != want.p {
+						t.Fatalf("%s choice has N=%d P=%v, want N=%d P=%v", c.Kind, c.N, c.P, want.n, want.p)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -278,4 +287,17 @@ func held(kinds ...sim.ChoiceKind) sim.KindSet {
 		s = s.With(k)
 	}
 	return s
+}
+
+// TestLinkAfterValidate: a link taken for configuration after Validate is
+// read as configured, not as the prepared list left it.
+func TestLinkAfterValidate(t *testing.T) {
+	n := New(2)
+	if err := n.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	n.Link(0, 1).Probability[sim.ChoiceLoss] = 1
+	if f := n.Transmit(&script{answers: []int{1}}, msg(0, 1), 0); f.Drop != sim.DropLoss {
+		t.Fatalf("a link given loss 1 after Validate delivered: %+v", f)
+	}
 }

@@ -41,7 +41,7 @@ func BranchedKinds(build func(Faults) (*sim.Config, error), branches []sim.Branc
 		}
 		net, ok := cfg.Network.(*network.Network)
 		for _, b := range mine {
-			if !ok || net.Link(b.Node, b.Peer).Probability[spec.Choice] > 0 {
+			if !ok || net.LinkAt(b.Node, b.Peer).Probability[spec.Choice] > 0 {
 				names = append(names, spec.Name)
 				break
 			}

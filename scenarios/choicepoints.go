@@ -64,7 +64,7 @@ func choicePointsOf(cfg *sim.Config, k sim.FaultKind) int {
 		}
 		for from := range nodes {
 			for to := range nodes {
-				if from != to && net.Link(sim.NodeID(from), sim.NodeID(to)).Probability[spec.Choice] > 0 {
+				if from != to && net.LinkAt(sim.NodeID(from), sim.NodeID(to)).Probability[spec.Choice] > 0 {
 					n++
 				}
 			}
