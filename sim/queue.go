@@ -19,27 +19,38 @@ const (
 // The small fields come together after the two words of the order, so
 // that an item is 72 bytes, not 80: the heap moves whole items.
 type item struct {
-	at          Time
-	seq         uint64
+	at Time
+	// ord is (urgent, seq) in one word: the insertion sequence number,
+	// with bit 63 set unless the item is urgent (a zero-delay store step,
+	// which runs before other items at the same time). (at, ord) is the
+	// order, two compares.
+	ord         uint64
 	incarnation uint32 // timers: the node incarnation that set it
 	kind        itemKind
 	node        NodeID
-	urgent      bool // a zero-delay store step: runs before other items at the same time
 	msg         Message
 }
 
-func (a *item) less(b *item) bool { return before(a.at, a.urgent, a.seq, b) }
+// notUrgent is the bit of item.ord that orders an item after the urgent
+// ones of its time.
+const notUrgent = 1 << 63
 
-// before reports whether an item ordered by (at, urgent, seq) comes
-// before b.
-func before(at Time, urgent bool, seq uint64, b *item) bool {
-	if at != b.at {
-		return at < b.at
+// order packs (urgent, seq) into an item's ord.
+func order(urgent bool, seq uint64) uint64 {
+	if urgent {
+		return seq
 	}
-	if urgent != b.urgent {
-		return urgent
-	}
-	return seq < b.seq
+	return seq | notUrgent
+}
+
+func (a *item) urgent() bool { return a.ord&notUrgent == 0 }
+func (a *item) seq() uint64  { return a.ord &^ notUrgent }
+
+func (a *item) less(b *item) bool { return before(a.at, a.ord, b) }
+
+// before reports whether an item ordered by (at, ord) comes before b.
+func before(at Time, ord uint64, b *item) bool {
+	return at < b.at || at == b.at && ord < b.ord
 }
 
 // queue is a typed 4-ary min-heap of items: no interface boxing, no
@@ -50,27 +61,27 @@ type queue struct {
 
 func (q *queue) len() int { return len(q.items) }
 
-func (q *queue) push(it item) { *q.place(it.at, it.urgent, it.seq) = it }
+func (q *queue) push(it item) { *q.place(it.at, it.ord) = it }
 
-// place makes room for an item ordered by (at, urgent, seq) and returns
+// place makes room for an item ordered by (at, ord) and returns
 // it, with those fields set and the others zero, for the caller to fill:
 // an item is written once, where it belongs. Parents move down one copy
 // each (sift up with a hole, no swaps of whole items). The pointer is
 // good until the next push or pop.
-func (q *queue) place(at Time, urgent bool, seq uint64) *item {
+func (q *queue) place(at Time, ord uint64) *item {
 	q.items = append(q.items, item{})
 	items := q.items
 	i := len(items) - 1
 	for i > 0 {
 		p := (i - 1) / 4
-		if !before(at, urgent, seq, &items[p]) {
+		if !before(at, ord, &items[p]) {
 			break
 		}
 		items[i] = items[p]
 		i = p
 	}
 	it := &items[i]
-	*it = item{at: at, seq: seq, urgent: urgent}
+	*it = item{at: at, ord: ord}
 	return it
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // queueModel is the "dumb" reference queue: an unsorted slice whose
-// smallest (at, seq) item is found by sorting it on every pop.
+// smallest (at, urgent first, seq) item is found by sorting it on every
+// pop.
 type queueModel []item
 
 func (m *queueModel) pop() item {
@@ -16,7 +17,13 @@ func (m *queueModel) pop() item {
 		if a.at != b.at {
 			return int(a.at - b.at)
 		}
-		return int(int64(a.seq) - int64(b.seq))
+		if a.urgent() != b.urgent() {
+			if a.urgent() {
+				return -1
+			}
+			return 1
+		}
+		return int(int64(a.seq()) - int64(b.seq()))
 	})
 	top := (*m)[0]
 	*m = (*m)[1:]
@@ -30,7 +37,7 @@ func checkHeap(t *rapid.T, q *queue) {
 		p := (i - 1) / 4
 		if q.items[i].less(&q.items[p]) {
 			t.Fatalf("heap invariant broken: item %d (at %d seq %d) < parent %d (at %d seq %d)",
-				i, q.items[i].at, q.items[i].seq, p, q.items[p].at, q.items[p].seq)
+				i, q.items[i].at, q.items[i].seq(), p, q.items[p].at, q.items[p].seq())
 		}
 	}
 }
@@ -50,7 +57,7 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 				for range n {
 					it := item{
 						at:   Time(rapid.Int64Range(0, 15).Draw(t, "at")),
-						seq:  seq,
+						ord:  order(rapid.Bool().Draw(t, "urgent"), seq),
 						kind: itemDeliver,
 						node: NodeID(seq % 7),
 						msg:  Message{ID: uint32(seq)},
@@ -75,7 +82,7 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 				}
 				got, want := q.pop(), ref.pop()
 				if got != want {
-					t.Fatalf("pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq, want.at, want.seq)
+					t.Fatalf("pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq(), want.at, want.seq())
 				}
 			},
 			"": func(t *rapid.T) {
@@ -93,8 +100,8 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 						}
 						return 0
 					})
-					if p := q.peek(); p.at != want.at || p.seq != want.seq {
-						t.Fatalf("peek = (at %d seq %d), want (at %d seq %d)", p.at, p.seq, want.at, want.seq)
+					if p := q.peek(); p.at != want.at || p.ord != want.ord {
+						t.Fatalf("peek = (at %d seq %d), want (at %d seq %d)", p.at, p.seq(), want.at, want.seq())
 					}
 				}
 			},
@@ -103,7 +110,7 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 		for len(ref) > 0 {
 			got, want := q.pop(), ref.pop()
 			if got != want {
-				t.Fatalf("drain pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq, want.at, want.seq)
+				t.Fatalf("drain pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq(), want.at, want.seq())
 			}
 		}
 		if q.len() != 0 {
@@ -120,15 +127,15 @@ func TestQueueEqualTimesFIFO(t *testing.T) {
 	const n = 500
 	times := []Time{7, 3, 7, 0, 3, 7}
 	for i := range uint64(n) {
-		q.push(item{at: times[i%uint64(len(times))], seq: i})
+		q.push(item{at: times[i%uint64(len(times))], ord: order(false, i)})
 	}
 	lastAt, lastSeq := Time(-1), uint64(0)
 	for i := 0; i < n; i++ {
 		it := q.pop()
-		if it.at < lastAt || (it.at == lastAt && it.seq <= lastSeq) {
-			t.Fatalf("pop %d = (at %d seq %d) after (at %d seq %d)", i, it.at, it.seq, lastAt, lastSeq)
+		if it.at < lastAt || (it.at == lastAt && it.seq() <= lastSeq) {
+			t.Fatalf("pop %d = (at %d seq %d) after (at %d seq %d)", i, it.at, it.seq(), lastAt, lastSeq)
 		}
-		lastAt, lastSeq = it.at, it.seq
+		lastAt, lastSeq = it.at, it.seq()
 	}
 }
 
@@ -137,14 +144,14 @@ func TestQueueEqualTimesFIFO(t *testing.T) {
 func TestQueueReusesCapacity(t *testing.T) {
 	var q queue
 	for i := range uint64(1000) {
-		q.push(item{at: Time(i * 7 % 101), seq: i})
+		q.push(item{at: Time(i * 7 % 101), ord: order(false, i)})
 	}
 	seq := uint64(1000)
 	allocs := testing.AllocsPerRun(100, func() {
 		for range 100 {
 			it := q.pop()
 			it.at += 13
-			it.seq = seq
+			it.ord = order(false, seq)
 			seq++
 			q.push(it)
 		}

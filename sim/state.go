@@ -124,7 +124,7 @@ func (w *World) AppendState(b []byte) []byte {
 	for _, i := range order {
 		it := &w.q.items[i]
 		m := &it.msg
-		b = append(b, byte(it.kind)|boolByte(it.urgent)<<7, byte(it.node), byte(m.From), byte(m.To))
+		b = append(b, byte(it.kind)|boolByte(it.urgent())<<7, byte(it.node), byte(m.From), byte(m.To))
 		b = binary.LittleEndian.AppendUint64(b, w.queuedKindKey(it))
 		b = binary.AppendVarint(b, int64(it.at-w.now))
 		b = binary.AppendVarint(b, int64(m.Op))

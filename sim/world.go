@@ -229,7 +229,7 @@ func (w *World) Config() *Config { return w.cfg }
 
 // schedule queues it (its seq is the world's next).
 func (w *World) schedule(it item) {
-	it.seq = w.seq
+	it.ord = order(it.urgent(), w.seq)
 	w.seq++
 	w.q.push(it)
 }
@@ -239,7 +239,7 @@ func (w *World) schedule(it item) {
 func (w *World) queueAt(at Time, urgent bool) *item {
 	seq := w.seq
 	w.seq++
-	return w.q.place(at, urgent, seq)
+	return w.q.place(at, order(urgent, seq))
 }
 
 // scheduleNode queues an item of kind for node at time at.
