@@ -165,11 +165,7 @@ func (c *Context) CancelTimers(kind TimerKind, op OpID) int {
 	if c.down() {
 		return 0
 	}
-	node, inc := c.node, c.w.nodes[c.node].incarnation
-	return c.w.q.removeIf(func(it *item) bool {
-		return it.kind == itemTimer && it.node == node && it.incarnation == inc &&
-			TimerKind(it.msg.Kind) == kind && it.msg.Op == op
-	})
+	return c.w.q.removeTimers(c.node, c.w.nodes[c.node].incarnation, kind, op)
 }
 
 func (c *Context) table(id TableID) (*Table, *TableSpec) {

@@ -145,6 +145,34 @@ func (q *queue) removeIf(drop func(*item) bool) int {
 			n++
 		}
 	}
+	return q.cut(n)
+}
+
+// removeTimers is removeIf for the timers of one node incarnation, of one
+// kind and operation (Context.CancelTimers, on every answered request):
+// the test written out, no call per item. Most often no timer matches,
+// and nothing moves.
+func (q *queue) removeTimers(node NodeID, incarnation uint32, kind TimerKind, op OpID) int {
+	items := q.items
+	n := 0
+	for i := range items {
+		it := &items[i]
+		if it.kind == itemTimer && it.node == node && it.incarnation == incarnation &&
+			TimerKind(it.msg.Kind) == kind && it.msg.Op == op {
+			continue
+		}
+		if n != i {
+			items[n] = *it
+		}
+		n++
+	}
+	return q.cut(n)
+}
+
+// cut drops the items past the first n (what removeIf kept) and rebuilds
+// the heap if any went, returning how many.
+func (q *queue) cut(n int) int {
+	items := q.items
 	removed := len(items) - n
 	if removed == 0 {
 		return 0

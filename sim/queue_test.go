@@ -160,3 +160,39 @@ func TestQueueReusesCapacity(t *testing.T) {
 		t.Fatalf("steady push/pop allocates %.1f times per 100 cycles", allocs)
 	}
 }
+
+// TestRemoveTimersIsRemoveIf: the written-out timer cancel removes what
+// removeIf removes with the same test, and leaves the same pop order.
+func TestRemoveTimersIsRemoveIf(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var a, b queue
+		n := rapid.IntRange(0, 40).Draw(t, "n")
+		for i := range n {
+			it := item{
+				at:          Time(rapid.Int64Range(0, 9).Draw(t, "at")),
+				ord:         order(rapid.Bool().Draw(t, "urgent"), uint64(i)),
+				kind:        rapid.SampledFrom([]itemKind{itemDeliver, itemTimer}).Draw(t, "kind"),
+				node:        NodeID(rapid.IntRange(0, 2).Draw(t, "node")),
+				incarnation: uint32(rapid.IntRange(0, 1).Draw(t, "incarnation")),
+				msg:         Message{ID: uint32(i), Kind: MsgKind(rapid.IntRange(0, 2).Draw(t, "timer")), Op: OpID(rapid.IntRange(0, 2).Draw(t, "op"))},
+			}
+			a.push(it)
+			b.push(it)
+		}
+		node, inc := NodeID(rapid.IntRange(0, 2).Draw(t, "cancel node")), uint32(rapid.IntRange(0, 1).Draw(t, "cancel incarnation"))
+		kind, op := TimerKind(rapid.IntRange(0, 2).Draw(t, "cancel timer")), OpID(rapid.IntRange(0, 2).Draw(t, "cancel op"))
+		got := a.removeTimers(node, inc, kind, op)
+		want := b.removeIf(func(it *item) bool {
+			return it.kind == itemTimer && it.node == node && it.incarnation == inc && TimerKind(it.msg.Kind) == kind && it.msg.Op == op
+		})
+		if got != want {
+			t.Fatalf("removeTimers removed %d, removeIf %d", got, want)
+		}
+		for a.len() > 0 {
+			x, y := a.pop(), b.pop()
+			if x.msg.ID != y.msg.ID {
+				t.Fatalf("after the cancel, pop order differs: item %d, want %d", x.msg.ID, y.msg.ID)
+			}
+		}
+	})
+}
