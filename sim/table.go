@@ -22,10 +22,19 @@ type Table struct {
 	fp uint64
 }
 
-// find returns the position of key, or where it would be inserted, by
-// binary search (written out: no closure call per probe).
+// find returns the position of key, or where it would be inserted: by a
+// scan in a small table (a run's tables hold a few keys, and a binary
+// search's every probe is a branch no predictor can guess), by binary
+// search in a larger one (written out: no closure call per probe).
 func (t *Table) find(key int64) (int, bool) {
 	keys := t.keys
+	if len(keys) <= smallTable {
+		i := 0
+		for i < len(keys) && keys[i] < key {
+			i++
+		}
+		return i, i < len(keys) && keys[i] == key
+	}
 	lo, hi := 0, len(keys)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -37,6 +46,9 @@ func (t *Table) find(key int64) (int, bool) {
 	}
 	return lo, lo < len(keys) && keys[lo] == key
 }
+
+// smallTable is the size up to which find scans rather than bisects.
+const smallTable = 16
 
 // Get returns the row stored under key.
 func (t *Table) Get(key int64) (Record, bool) {
