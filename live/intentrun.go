@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -118,5 +119,14 @@ func (d *Decider) recordAt(e sim.Event, at sim.Time) {
 	d.seq++
 	if d.rec != nil {
 		d.rec.Record(&e)
+	}
+}
+
+// inTimeOrder sorts the events of t by their virtual time, stably: the
+// intents' writes, read back from the database after the run, take their
+// place in the timeline.
+func inTimeOrder(t *sim.Trace) {
+	if t != nil {
+		slices.SortStableFunc(t.Events, func(a, b sim.Event) int { return cmp.Compare(a.At, b.At) })
 	}
 }

@@ -417,6 +417,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		if err := replayIntentHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
 			return nil, err
 		}
+		inTimeOrder(o.Trace)
 	}
 	return outcome(cfg, rec, finished, dec.Elapsed(), o.Tick), nil
 }
