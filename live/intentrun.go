@@ -130,3 +130,13 @@ func inTimeOrder(t *sim.Trace) {
 		slices.SortStableFunc(t.Events, func(a, b sim.Event) int { return cmp.Compare(a.At, b.At) })
 	}
 }
+
+// noCrashPoint refuses a crash (or a pause) of the intent-service: the
+// simulator's has no crash point, so it draws none either.
+func noCrashPoint(crash bool) error {
+	flag := "--pause"
+	if crash {
+		flag = "--crash"
+	}
+	return fmt.Errorf("%w: %s: the intent-service has no crash point (the simulator's has none either)", ErrNotLive, flag)
+}
