@@ -339,6 +339,8 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	if p.intent != nil {
 		sup.config.Intent, sup.config.NewKey, sup.config.Reconciler = true, p.intent.NewKey, reconcilerURL
+		// A call waits for its deadline, on the run's clock, however long.
+		sup.config.TimeoutMs = max(sup.config.TimeoutMs, (time.Duration(p.intent.CallTimeout)*o.Tick + 10*time.Second).Milliseconds())
 	}
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
