@@ -35,6 +35,8 @@ func (v Variant) String() string {
 
 // Variants are the supported scenarios with their bug and their fix; a
 // bug that is the scenario's default is named all the same (lock=none).
+// An entry whose name starts with -- sets a fault of the run, not a
+// parameter ("--slow": "0.1", variantfaults.go).
 func Variants() []Variant {
 	p := func(k, v string) map[string]string { return map[string]string{k: v} }
 	return []Variant{
@@ -54,6 +56,10 @@ func Variants() []Variant {
 		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-closed")},
 		{"stuck-processing-lease", sim.Idempotent, p("lease", "0")},
 		{"stuck-processing-lease", sim.Idempotent, p("lease", "1s")},
+		{"ambiguous-external-outcome", sim.Idempotent, p("on-timeout", "retry-new-key")},
+		{"ambiguous-external-outcome", sim.Idempotent, p("on-timeout", "reconcile")},
+		{"ambiguous-external-outcome", sim.Idempotent, map[string]string{"provider": "lookup", "--slow": "0.1"}},
+		{"ambiguous-external-outcome", sim.Idempotent, map[string]string{"provider": "idempotent", "--slow": "0.1"}},
 	}
 }
 
@@ -161,7 +167,10 @@ func (a *Agreement) row(ctx context.Context, v Variant, dsn string, logMu *sync.
 	if err != nil {
 		return row, nil, err
 	}
-	set := scenarios.Settings{Semantics: v.Semantics, Ops: sc.Ops, Faults: sc.Faults, Params: v.Params}
+	set, err := v.settings(sc)
+	if err != nil {
+		return row, nil, err
+	}
 	for seed := uint64(1); seed <= uint64(a.Seeds); seed++ {
 		var simTrace, liveTrace sim.Trace
 		simulated, err := sc.Run(set, sim.NewRandom(seed), &simTrace)

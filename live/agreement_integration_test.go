@@ -12,12 +12,15 @@ import (
 
 // agreementSubset is CI's small subset of make live-agreement: the race
 // of lock=none, the key store outage (fail open and fail closed), and a
-// crash between the charge and the key (the restart from the database).
+// crash between the charge and the key (the restart from the database),
+// and an ambiguous provider call retried under a new key (the call
+// deadline, late answers).
 var agreementSubset = []string{
 	"concurrent-same-key idem lock=none",
 	"store-outage-fail-closed idem on-store-down=fail-open",
 	"store-outage-fail-closed idem on-store-down=fail-closed",
 	"mark-after-effect idem mark=after",
+	"ambiguous-external-outcome idem on-timeout=retry-new-key",
 }
 
 // TestIntegrationAgreementSubset runs the subset on two seeds, on SQLite

@@ -88,6 +88,12 @@ type parts struct {
 	// lease is the lease-payment-service of stuck-processing-lease: the
 	// idempotent service with locked_at, its key store a node of its own.
 	lease *payments.LeaseService
+	// intent is the intent-service of ambiguous-external-outcome, with
+	// its reconciler (intentrun.go).
+	intent            *payments.IntentService
+	reconciler        sim.NodeID
+	reconcilerRole    *payments.Reconciler
+	unknown, resolved sim.MsgKind
 }
 
 // ErrNotLive is returned, wrapped with the reason, for a scenario or a
@@ -95,7 +101,7 @@ type parts struct {
 var ErrNotLive = errors.New("not runnable live")
 
 // errNoParts is why a scenario is not runnable live.
-var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked- or lease-payment-service and its key-store) and a card-gateway", ErrNotLive)
+var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked- or lease-payment-service and its key-store, or an intent-service and its reconciler) and a card-gateway", ErrNotLive)
 
 func findParts(cfg *sim.Config) (*parts, error) {
 	p := &parts{}
@@ -116,6 +122,9 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		case *payments.LeaseService:
 			p.service, p.serviceRole, p.lease, p.store = sim.NodeID(i), &payments.PaymentService{}, r, r.Store
 			found |= 2
+		case *payments.IntentService:
+			p.service, p.serviceRole, p.intent = sim.NodeID(i), &payments.PaymentService{}, r
+			found |= 2
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
 			found |= 4
@@ -127,6 +136,11 @@ func findParts(cfg *sim.Config) (*parts, error) {
 	if p.checked != nil || p.lease != nil {
 		if _, ok := cfg.Nodes[p.store].(*payments.KeyStore); !ok {
 			return nil, errNoParts
+		}
+	}
+	if p.intent != nil {
+		if err := intentParts(cfg, p); err != nil {
+			return nil, err
 		}
 	}
 	t := cfg.Topology
@@ -285,7 +299,17 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
 		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
 	}
-	backURL, err := serveAt(o.ProviderAddr, back, &cleanups)
+	var backHandler http.Handler = back
+	var intent *intentRun
+	reconcilerURL := ""
+	if p.intent != nil { // the call deadline on this link, and the reconciler
+		if intent, reconcilerURL, err = startIntent(p, dec, back, gatewayURL, sup.Target, o.Tick, done, &cleanups); err != nil {
+			return nil, err
+		}
+		backHandler = intent.calls
+		fmt.Fprintf(o.Log, "live: reconciler listening on %s\n", reconcilerURL)
+	}
+	backURL, err := serveAt(o.ProviderAddr, backHandler, &cleanups)
 	if err != nil {
 		return nil, err
 	}
@@ -312,6 +336,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		// Keys in the database; the lease in the scenario's milliseconds,
 		// compared with the virtual arrival times the fault layer sends.
 		sup.config.Durable, sup.config.LeaseService, sup.config.LeaseMs = true, true, int64(l.Lease)
+	}
+	if p.intent != nil {
+		sup.config.Intent, sup.config.NewKey, sup.config.Reconciler = true, p.intent.NewKey, reconcilerURL
+		// A call waits for its deadline, on the run's clock, however long.
+		sup.config.TimeoutMs = max(sup.config.TimeoutMs, (time.Duration(p.intent.CallTimeout)*o.Tick + 10*time.Second).Milliseconds())
 	}
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
@@ -347,7 +376,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		client.KeyPrefix = "run-" + hex.EncodeToString(b[:]) + "-"
 	}
 	client.Run(runCtx)
-	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && host.Settled() })
+	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && host.Settled() && intent.idle() })
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("live: interrupted: %w", ctx.Err())
 	}
@@ -356,6 +385,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	if err := host.Err(); err != nil {
 		return nil, err
+	}
+	if intent != nil {
+		if err := intent.rec.Err(); err != nil {
+			return nil, err
+		}
 	}
 	stopAll()
 	host.stop()
@@ -380,6 +414,12 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		if err := replayKeyHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
 			return nil, err
 		}
+	}
+	if p.intent != nil {
+		if err := replayIntentHistory(readCtx, db, dec, cfg.Topology, p.service); err != nil {
+			return nil, err
+		}
+		inTimeOrder(o.Trace)
 	}
 	return outcome(cfg, rec, finished, dec.Elapsed(), o.Tick), nil
 }

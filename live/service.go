@@ -42,6 +42,12 @@ type ServiceConfig struct {
 	// ago, counted in the run's virtual milliseconds (HeaderNow), and
 	// LeaseMs 0 never takes it over.
 	LeaseService bool `json:"lease_service"`
+	// Intent runs the intent-service of ambiguous-external-outcome
+	// (intent.go): NewKey is on-timeout=retry-new-key, Reconciler the
+	// reconciler's base URL.
+	Intent     bool   `json:"intent"`
+	NewKey     bool   `json:"new_key"`
+	Reconciler string `json:"reconciler"`
 }
 
 // leaseTimeout is how long a PROCESSING key is leased to the request that
@@ -104,6 +110,9 @@ func (s *Service) idempotent() bool { return s.cfg.Semantics == "idem" || s.cfg.
 
 // ServeHTTP handles POST /payments.
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Intent && s.serveIntent(w, r) {
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != PathPayments {
 		writeProblem(w, http.StatusNotFound, "no such endpoint: POST /payments is the one there is")
 		return
@@ -129,6 +138,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep = problem(http.StatusBadRequest, "the Idempotency-Key header is required")
 	case s.idempotent() && checkKey(key) != "":
 		rep = problem(http.StatusBadRequest, checkKey(key))
+	case s.idempotent() && s.cfg.Intent:
+		rep, err = s.payIntent(r.Context(), key, op, attempt, string(body), req.Amount, s.now(r.Header))
 	case s.idempotent() && s.cfg.Checked:
 		rep, err = s.payChecked(r.Context(), key, op, attempt, req.Amount)
 	case s.idempotent():
@@ -287,7 +298,7 @@ func (s *Service) payIdempotent(ctx context.Context, key string, op, attempt int
 // the fault layer says the request arrived at (HeaderNow), so a lease is
 // counted in the scenario's time as the simulator counts it.
 func (s *Service) now(h http.Header) int64 {
-	if s.cfg.LeaseService {
+	if s.cfg.LeaseService || s.cfg.Intent {
 		if v, err := strconv.ParseInt(h.Get(HeaderNow), 10, 64); err == nil {
 			return v
 		}

@@ -41,6 +41,8 @@ func Supports(cfg *sim.Config, faults *sim.FaultProfile) error {
 		switch {
 		case crashes && n != p.service && !(p.checked != nil && n == p.store):
 			return fmt.Errorf("%w: --crash: live crashes the payment service process and the key store, not %s", ErrNotLive, name)
+		case (crashes || pauses) && n == p.service && p.intent != nil:
+			return noCrashPoint(crashes)
 		case crashes && n == p.service && p.checked != nil:
 			return fmt.Errorf("%w: --crash: the checked-payment-service has no crash point (the simulator's has none either)", ErrNotLive)
 		case pauses && n != p.service:

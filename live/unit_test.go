@@ -111,7 +111,11 @@ func TestSupportsRefusesWhatLiveCannotDo(t *testing.T) {
 		{"store-outage-fail-closed", map[string]string{"pause": "0.3"}, "--pause"},
 		{"mark-after-effect", nil, ""},
 		{"two-generals", nil, "live runs the scenarios"},
-		{"ambiguous-external-outcome", nil, "live runs the scenarios"},
+		{"ambiguous-external-outcome", nil, ""},
+		{"ambiguous-external-outcome", map[string]string{"slow": "0.1", "dup": "0.1", "late": "0.1"}, ""},
+		{"ambiguous-external-outcome", map[string]string{"crash": "0.2"}, "--crash"},
+		{"ambiguous-external-outcome", map[string]string{"pause": "0.2"}, "--pause"},
+		{"ambiguous-external-outcome", map[string]string{"preempt": "0.2"}, "--preempt"},
 	} {
 		err := supports(t, c.scenario, c.faults, nil)
 		switch {
