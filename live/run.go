@@ -88,6 +88,9 @@ type parts struct {
 	// lease is the lease-payment-service of stuck-processing-lease: the
 	// idempotent service with locked_at, its key store a node of its own.
 	lease *payments.LeaseService
+	// rest is the rest-client and rest-service of key-scoped-to-user
+	// (scope.go): the service charges in its own transaction.
+	rest *restParts
 }
 
 // ErrNotLive is returned, wrapped with the reason, for a scenario or a
@@ -119,6 +122,8 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
 			found |= 4
+		case *payments.RestClient, *payments.RestService:
+			found |= p.restPart(sim.NodeID(i), n)
 		}
 	}
 	if found != 7 || p.clientRole.Orders || p.clientRole.ServerIssued {
@@ -138,6 +143,7 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		}
 		*k = id
 	}
+	p.restKinds(t)
 	return p, nil
 }
 
@@ -220,6 +226,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	if cfg.Invariants != nil {
 		rec.invs = cfg.Invariants()
+	}
+	if p.rest != nil {
+		rec.invs = receiptsAfterCharges(rec.invs)
 	}
 	if cfg.Metrics != nil {
 		rec.metrics = cfg.Metrics()
@@ -313,6 +322,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		// compared with the virtual arrival times the fault layer sends.
 		sup.config.Durable, sup.config.LeaseService, sup.config.LeaseMs = true, true, int64(l.Lease)
 	}
+	p.configureService(&sup.config)
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
 	}
@@ -341,6 +351,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
 		MaxAttempts: cl.MaxAttempts, KeyPerTry: cl.KeyPerTry, ReuseFirst: cl.ReuseFirst, Clicks: cl.Clicks,
 		HTTP: &http.Client{Transport: transport}, Decider: dec, Node: p.client}
+	p.configureClient(client)
 	if o.Target != "" {
 		var b [4]byte
 		rand.Read(b[:])

@@ -42,6 +42,12 @@ type ServiceConfig struct {
 	// ago, counted in the run's virtual milliseconds (HeaderNow), and
 	// LeaseMs 0 never takes it over.
 	LeaseService bool `json:"lease_service"`
+	// Rest runs the rest-service of key-scoped-to-user (restservice.go):
+	// the user from the Authorization header, the charge and the stored
+	// answer in one transaction, the keys scoped per user — or by the key
+	// alone, GlobalKeys (the bug).
+	Rest       bool `json:"rest"`
+	GlobalKeys bool `json:"global_keys"`
 }
 
 // leaseTimeout is how long a PROCESSING key is leased to the request that
@@ -125,6 +131,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var rep reply
 	key := r.Header.Get(HeaderIdempotencyKey)
 	switch {
+	case s.cfg.Rest:
+		rep, err = s.payRest(r.Context(), r.Header, key, op, attempt, req.Amount)
 	case s.idempotent() && key == "":
 		rep = problem(http.StatusBadRequest, "the Idempotency-Key header is required")
 	case s.idempotent() && checkKey(key) != "":
