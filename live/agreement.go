@@ -54,6 +54,8 @@ func Variants() []Variant {
 		{"store-outage-fail-closed", sim.Idempotent, p("on-store-down", "fail-closed")},
 		{"stuck-processing-lease", sim.Idempotent, p("lease", "0")},
 		{"stuck-processing-lease", sim.Idempotent, p("lease", "1s")},
+		{"key-scoped-to-user", sim.Idempotent, p("key-scope", "global")},
+		{"key-scoped-to-user", sim.Idempotent, p("key-scope", "user")},
 	}
 }
 
