@@ -60,6 +60,8 @@ func Variants() []Variant {
 		{"ambiguous-external-outcome", sim.Idempotent, p("on-timeout", "reconcile")},
 		{"ambiguous-external-outcome", sim.Idempotent, map[string]string{"provider": "lookup", "--slow": "0.1"}},
 		{"ambiguous-external-outcome", sim.Idempotent, map[string]string{"provider": "idempotent", "--slow": "0.1"}},
+		{"key-scoped-to-user", sim.Idempotent, p("key-scope", "global")},
+		{"key-scoped-to-user", sim.Idempotent, p("key-scope", "user")},
 	}
 }
 

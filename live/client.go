@@ -44,6 +44,12 @@ type Client struct {
 	// KeyPrefix starts every Idempotency-Key: a run of its own against a
 	// service that keeps its keys from run to run (--target).
 	KeyPrefix string
+	// Users, when positive, makes the client the rest-client (scope.go):
+	// operation op is made by user (op-1) % Users + 1, named in an
+	// Authorization header, and UserKeys gives it its user's payment count
+	// as its key (user-counter) instead of a key of its own.
+	Users    int64
+	UserKeys bool
 }
 
 // Run runs every operation and returns when each has its final answer or
@@ -78,6 +84,8 @@ func (c *Client) key(op, attempt int32) (string, int64) {
 	switch {
 	case !roles.Idempotent(c.Semantics):
 		return "", 0
+	case c.UserKeys:
+		return c.userKey(op)
 	case c.KeyPerTry:
 		return fmt.Sprintf("%spay-op-%d-attempt-%d", c.KeyPrefix, op, attempt), roles.TupleKey(int64(op), int64(attempt), roles.AttemptDigits)
 	case c.ReuseFirst:
@@ -136,6 +144,9 @@ func (c *Client) post(ctx context.Context, op, attempt int32, at time.Duration) 
 		return false
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.Users > 0 {
+		req.Header.Set(HeaderAuthorization, userBearer(c.user(op)))
+	}
 	setIdentity(req.Header, op, attempt)
 	c.Decider.sent.sent(op, attempt)
 	req.Header.Set(HeaderSentAt, strconv.FormatInt(at.Microseconds(), 10))
@@ -153,8 +164,12 @@ func (c *Client) post(ctx context.Context, op, attempt int32, at time.Duration) 
 	if resp.StatusCode == http.StatusConflict || resp.StatusCode == http.StatusAccepted || resp.StatusCode >= 500 {
 		return false // in flight, not now (503), or a failure: the retry timer will ask again
 	}
+	value := pr.TxnID
+	if c.Users > 0 {
+		value = receiptOf(pr) // the rest-client keeps the receipt: transaction and balance
+	}
 	c.Decider.Record(sim.Event{Kind: sim.EvOutcome, Node: c.Node, Peer: sim.NoNode,
-		Msg: sim.Message{Op: sim.OpID(op), Attempt: attempt, Value: pr.TxnID, Status: int32(resp.StatusCode)}})
+		Msg: sim.Message{Op: sim.OpID(op), Attempt: attempt, Value: value, Status: int32(resp.StatusCode)}})
 	return true
 }
 

@@ -48,6 +48,8 @@ type paymentResponse struct {
 	Status int    `json:"status"`
 	TxnID  int64  `json:"txn_id,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Balance is the payments made so far, on a rest-service's receipt.
+	Balance int64 `json:"balance,omitempty"`
 }
 
 // chargeRequest is the body of POST /charges.

@@ -129,6 +129,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := sim.Message{From: rt.from, To: rt.to, Kind: rt.req, Op: sim.OpID(op), Attempt: attempt}
 	if rt.payment {
 		m.Key = p.Decider.KeyID(r.Header.Get(HeaderIdempotencyKey))
+		m.Value, _ = userOf(r.Header) // the user, as a rest request carries it
 		var pr paymentRequest
 		if json.Unmarshal(body, &pr) == nil {
 			m.Payload = pr.Amount
@@ -226,7 +227,7 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Dur
 	if err != nil {
 		return relayed{}, false
 	}
-	for _, h := range []string{HeaderIdempotencyKey, HeaderOp, HeaderAttempt, "Content-Type"} {
+	for _, h := range []string{HeaderIdempotencyKey, HeaderOp, HeaderAttempt, HeaderAuthorization, "Content-Type"} {
 		if v := r.Header.Get(h); v != "" {
 			req.Header.Set(h, v)
 		}

@@ -94,6 +94,9 @@ type parts struct {
 	reconciler        sim.NodeID
 	reconcilerRole    *payments.Reconciler
 	unknown, resolved sim.MsgKind
+	// rest is the rest-client and rest-service of key-scoped-to-user
+	// (scope.go): the service charges in its own transaction.
+	rest *restParts
 }
 
 // ErrNotLive is returned, wrapped with the reason, for a scenario or a
@@ -128,6 +131,8 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		case *payments.Gateway:
 			p.gateway, p.gatewayRole = sim.NodeID(i), r
 			found |= 4
+		case *payments.RestClient, *payments.RestService:
+			found |= p.restPart(sim.NodeID(i), n)
 		}
 	}
 	if found != 7 || p.clientRole.Orders || p.clientRole.ServerIssued {
@@ -152,6 +157,7 @@ func findParts(cfg *sim.Config) (*parts, error) {
 		}
 		*k = id
 	}
+	p.restKinds(t)
 	return p, nil
 }
 
@@ -234,6 +240,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	if cfg.Invariants != nil {
 		rec.invs = cfg.Invariants()
+	}
+	if p.rest != nil {
+		rec.invs = receiptsAfterCharges(rec.invs)
 	}
 	if cfg.Metrics != nil {
 		rec.metrics = cfg.Metrics()
@@ -342,6 +351,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		// A call waits for its deadline, on the run's clock, however long.
 		sup.config.TimeoutMs = max(sup.config.TimeoutMs, (time.Duration(p.intent.CallTimeout)*o.Tick + 10*time.Second).Milliseconds())
 	}
+	p.configureService(&sup.config)
 	if svc.TTL > 0 && sup.config.TTLMs == 0 {
 		sup.config.TTLMs = 1
 	}
@@ -370,6 +380,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
 		MaxAttempts: cl.MaxAttempts, KeyPerTry: cl.KeyPerTry, ReuseFirst: cl.ReuseFirst, Clicks: cl.Clicks,
 		HTTP: &http.Client{Transport: transport}, Decider: dec, Node: p.client}
+	p.configureClient(client)
 	if o.Target != "" {
 		var b [4]byte
 		rand.Read(b[:])

@@ -48,6 +48,12 @@ type ServiceConfig struct {
 	Intent     bool   `json:"intent"`
 	NewKey     bool   `json:"new_key"`
 	Reconciler string `json:"reconciler"`
+	// Rest runs the rest-service of key-scoped-to-user (restservice.go):
+	// the user from the Authorization header, the charge and the stored
+	// answer in one transaction, the keys scoped per user — or by the key
+	// alone, GlobalKeys (the bug).
+	Rest       bool `json:"rest"`
+	GlobalKeys bool `json:"global_keys"`
 }
 
 // leaseTimeout is how long a PROCESSING key is leased to the request that
@@ -134,6 +140,8 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var rep reply
 	key := r.Header.Get(HeaderIdempotencyKey)
 	switch {
+	case s.cfg.Rest:
+		rep, err = s.payRest(r.Context(), r.Header, key, op, attempt, req.Amount)
 	case s.idempotent() && key == "":
 		rep = problem(http.StatusBadRequest, "the Idempotency-Key header is required")
 	case s.idempotent() && checkKey(key) != "":

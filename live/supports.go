@@ -31,6 +31,9 @@ func Supports(cfg *sim.Config, faults *sim.FaultProfile) error {
 	if _, ok := cfg.Network.(*network.Network); !ok {
 		return fmt.Errorf("%w: the scenario's network is not a link table", ErrNotLive)
 	}
+	if err := p.supportsRest(cfg.Topology); err != nil {
+		return err
+	}
 	topo := cfg.Topology
 	for i := range topo.Nodes {
 		n := sim.NodeID(i)

@@ -76,6 +76,9 @@ func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile) error {
 	if p.intent != nil {
 		return fmt.Errorf("%w: --target: this scenario's reconciler reports to once's own intent service; pick a payment-service scenario", ErrNotLive)
 	}
+	if p.rest != nil {
+		return fmt.Errorf("%w: --target: the rest-service scenarios' users are not in the --target contract; pick a payment-service scenario", ErrNotLive)
+	}
 	for k, name := range map[sim.FaultKind]string{sim.FaultCrash: "--crash", sim.FaultPause: "--pause", sim.FaultPreempt: "--preempt"} {
 		if faults != nil && faults.Probability[k] > 0 {
 			return fmt.Errorf("%w: %s: with --target once has no process of yours to kill or freeze and no statement to hold; give %s 0", ErrNotLive, name, name)

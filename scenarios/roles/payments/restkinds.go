@@ -27,5 +27,8 @@ const (
 	methodPatch
 )
 
+// MethodPost is RestClient.Method for POST /payments.
+const MethodPost = methodPost
+
 // methodNames are the methods' names, indexed by method.
 var methodNames = [...]string{"", "GET", "PUT", "DELETE", "POST", "PATCH"}
