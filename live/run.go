@@ -104,7 +104,7 @@ type parts struct {
 var ErrNotLive = errors.New("not runnable live")
 
 // errNoParts is why a scenario is not runnable live.
-var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked- or lease-payment-service and its key-store, or an intent-service and its reconciler) and a card-gateway", ErrNotLive)
+var errNoParts = fmt.Errorf("%w: live runs the scenarios of an http-client, a payment-service (or a checked- or lease-payment-service and its key-store, or an intent-service and its reconciler) and a card-gateway, or a rest-client and its rest-service (docs/live.md lists them)", ErrNotLive)
 
 func findParts(cfg *sim.Config) (*parts, error) {
 	p := &parts{}
