@@ -89,7 +89,7 @@ type restartHost struct {
 	recrashed bool
 	recrashAt time.Duration
 	started   chan struct{} // closed when the command under way returned
-	gen       int // the service process: one more per restart
+	gen       int           // the service process: one more per restart
 	charged   map[reqID]bool
 	restarts  int
 	pending   int // crashes whose restart is under way
