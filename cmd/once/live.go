@@ -70,8 +70,9 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
   once explore double-billing --semantics alo --save cex.txt && once live --replay cex.txt
   eval "$(once live --print-env)"; python3 examples/live/python/idempotent_service.py 8000 &
   once live double-billing --semantics idem --target http://127.0.0.1:8000 --check
-  once live double-billing --semantics idem --target http://127.0.0.1:8001 --crash 0.2 \
-    --restart-cmd 'KEYS_DB=/tmp/k.db examples/live/restart.sh /tmp/svc.pid 8001 python3 examples/live/python/idempotent_service.py'`,
+  examples/live/restart.sh /tmp/idem.pid 8001 python3 examples/live/python/idempotent_service.py
+  once live double-billing --semantics idem --target http://127.0.0.1:8001 --crash 0.2 --check \
+    --restart-cmd 'examples/live/restart.sh /tmp/idem.pid 8001 python3 examples/live/python/idempotent_service.py'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
