@@ -50,4 +50,7 @@ func TestCheckAllRefusesBeforeAnythingStarts(t *testing.T) {
 	if err := CheckAll(sc, []Planned{crash}, true, true); err != nil {
 		t.Errorf("a target's service crashed by --restart-cmd: %v", err)
 	}
+	if err := CheckAll(sc, []Planned{ok}, true, true); err == nil || !strings.Contains(err.Error(), "--crash is 0") {
+		t.Errorf("--restart-cmd with no crash to run it at: %v, want a refusal", err)
+	}
 }

@@ -75,6 +75,9 @@ func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile, restart bool) err
 	if p.checked != nil {
 		return fmt.Errorf("%w: --target: this scenario's key store steps are once's own service's; pick a payment-service scenario", ErrNotLive)
 	}
+	if restart && (faults == nil || faults.Probability[sim.FaultCrash] == 0) {
+		return fmt.Errorf("%w: --restart-cmd: --crash is 0, so nothing would run it; give --crash P", ErrNotLive)
+	}
 	if faults != nil && faults.Probability[sim.FaultCrash] > 0 {
 		if !restart {
 			return fmt.Errorf("%w: --crash: with --target once kills your service only by your command: give --restart-cmd CMD (kill and restart it) or --crash 0", ErrNotLive)
