@@ -22,13 +22,13 @@ type Planned struct {
 
 // CheckAll refuses, before anything starts, a run that live cannot make
 // (with a target: that once cannot make against a service of yours).
-func CheckAll(sc *scenarios.Scenario, ps []Planned, target bool) error {
+func CheckAll(sc *scenarios.Scenario, ps []Planned, target, restart bool) error {
 	for _, p := range ps {
 		if err := Supports(p.Config, &p.Settings.Faults); err != nil {
 			return fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
 		if target {
-			if err := SupportsTarget(p.Config, &p.Settings.Faults); err != nil {
+			if err := SupportsTarget(p.Config, &p.Settings.Faults, restart); err != nil {
 				return fmt.Errorf("scenario %s: %w", sc.Name, err)
 			}
 		}
@@ -50,8 +50,12 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 	var done []runs.Run
 	for _, p := range ps {
 		if base.Target != "" {
-			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); no crash, pause or preempt: once has no process of yours\n",
-				sc.Name, p.Settings.Semantics.Alias(), base.Target, base.ProviderAddr, db)
+			crashes := "no crash, pause or preempt: once has no process of yours"
+			if base.RestartCmd != "" {
+				crashes = fmt.Sprintf("crashes by --restart-cmd %q at the crash points the fault layer sees; no pause or preempt", base.RestartCmd)
+			}
+			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); %s\n",
+				sc.Name, p.Settings.Semantics.Alias(), base.Target, base.ProviderAddr, db, crashes)
 		} else {
 			fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, p.Settings.Semantics.Alias(), db)
 		}

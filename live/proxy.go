@@ -58,7 +58,10 @@ type Proxy struct {
 	// Answers records each answer delivered to the client (the checker
 	// keeps the last one's status for an observation's in-progress
 	// statuses: a payment whose last answer was 409 never completes).
-	Answers  bool
+	Answers bool
+	// Points, when not nil, are crash points the fault layer asks itself
+	// (the user's service under --restart-cmd, restart.go).
+	Points   crashPoints
 	inflight atomic.Int64
 }
 
@@ -135,6 +138,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			m.Payload = pr.Amount
 		}
 	}
+	gen := 0
+	if p.Points != nil && !p.Inside {
+		var sent bool
+		if gen, sent = p.Points.call(m); !sent {
+			panic(http.ErrAbortHandler) // the service crashed before its call went out
+		}
+	}
 	began := p.Decider.Elapsed()
 	fate := p.Decider.Transmit(m)
 	if fate.Drop {
@@ -168,11 +178,15 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	res, ok := p.deliver(r, m, body, arrival)
-	if !ok {
+	if !ok || (p.Points != nil && p.Inside && !p.Points.answer(m)) {
 		panic(http.ErrAbortHandler)
 	}
 	if !p.respond(rt, m, res) {
 		p.giveUp(r, began) // lost after the handler ran
+	}
+	if p.Points != nil && !p.Inside &&
+		!p.Points.result(sim.Message{From: rt.to, To: rt.from, Kind: rt.resp, Op: m.Op, Attempt: m.Attempt}, res.code, gen) {
+		panic(http.ErrAbortHandler) // the service crashed at the answer, or is gone
 	}
 	back()
 	if p.Inside {

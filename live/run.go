@@ -45,6 +45,10 @@ type Options struct {
 	// listening on ProviderAddr (ONCE_PROVIDER_URL).
 	Target       string
 	ProviderAddr string
+	// RestartCmd, with Target, is the user's command (run with sh -c)
+	// that kills the service and starts it again: where the decider
+	// draws a crash of the service, the fault layer runs it (restart.go).
+	RestartCmd string
 	// Log, when not nil, gets one line per server and service process the
 	// run starts, with its address (and pid): what a user can check is
 	// gone after the run.
@@ -59,6 +63,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Deadline < 0 {
 		return fmt.Errorf("deadline %s: want a positive duration", o.Deadline)
+	}
+	if o.RestartCmd != "" && o.Target == "" {
+		return fmt.Errorf("--restart-cmd goes with --target: once restarts its own service itself")
 	}
 	if o.DSN != "" && !IsPostgres(o.DSN) {
 		return fmt.Errorf("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.DSN)
@@ -209,7 +216,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		return nil, err
 	}
 	if o.Target != "" {
-		if err := SupportsTarget(cfg, o.Faults); err != nil {
+		if err := SupportsTarget(cfg, o.Faults, o.RestartCmd != ""); err != nil {
 			return nil, err
 		}
 	}
@@ -305,8 +312,15 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if p.lease != nil { // a lost call is given up after the call timeout, as the simulator's service does
 		back.LostWait = time.Duration(p.lease.CallTimeout) * o.Tick
 	}
+	var restarter *restartHost
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
-		back.Crash, back.Infer = nil, inferCharge(dec, cfg.Ops)
+		back.Crash, back.Infer = nil, inferCall(dec, cfg.Ops, nil)
+		if o.RestartCmd != "" {
+			if restarter, err = newRestartHost(strings.TrimRight(o.Target, "/"), o.RestartCmd, cfg, p, o.Tick, dec, o.Log, done, cancelRun); err != nil {
+				return nil, err
+			}
+			back.Infer, back.Points = inferCall(dec, cfg.Ops, restarter.Recovering), restarter
+		}
 	}
 	var backHandler http.Handler = back
 	var intent *intentRun
@@ -321,6 +335,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	backURL, err := serveAt(o.ProviderAddr, backHandler, &cleanups)
 	if err != nil {
 		return nil, err
+	}
+	if restarter != nil {
+		restarter.setProvider(backURL)
 	}
 	fmt.Fprintf(o.Log, "live: fault layer service→gateway listening on %s\n", backURL)
 	svc := p.serviceRole
@@ -359,6 +376,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Target != "" {
 		host = fixedHost(strings.TrimRight(o.Target, "/"))
 	}
+	if restarter != nil {
+		host = restarter
+	}
 	cleanups = append(cleanups, host.stop) // runs after done is closed (cleanups run in reverse)
 	cleanups = append(cleanups, stopAll)
 	if err := host.start(); err != nil {
@@ -367,6 +387,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	front := &Proxy{Decider: dec, Tick: o.Tick, Client: relay, Done: done, Target: host.Target, Act: act, Inside: true,
 		Answers: len(cfg.Observe.InProgress) > 0,
 		Routes:  map[string]route{PathPayments: {from: p.client, to: p.service, req: p.pay, resp: p.payResponse, payment: true}}}
+	if restarter != nil {
+		front.Points = restarter
+	}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
 		return nil, err

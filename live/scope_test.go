@@ -82,7 +82,7 @@ func TestRestParts(t *testing.T) {
 			t.Errorf("op-%d: user %d key %s (%d), want %+v", op, c.user(op), k, id, want)
 		}
 	}
-	if err := SupportsTarget(cfg, nil); err == nil || !strings.Contains(err.Error(), "--target") {
+	if err := SupportsTarget(cfg, nil, false); err == nil || !strings.Contains(err.Error(), "--target") {
 		t.Fatalf("--target: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
@@ -63,9 +64,10 @@ func CheckTarget(target string, allowRemote bool) error {
 }
 
 // SupportsTarget reports, as one line wrapping ErrNotLive, what of cfg
-// live cannot do against the user's service: it has no process to crash
-// or pause and no statement boundary to hold a request at.
-func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile) error {
+// live cannot do against the user's service: it has no process to pause
+// and no statement boundary to hold a request at, and crashes it only by
+// the user's restart command (restart: --restart-cmd given).
+func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile, restart bool) error {
 	p, err := findParts(cfg)
 	if err != nil {
 		return err
@@ -79,9 +81,20 @@ func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile) error {
 	if p.rest != nil {
 		return fmt.Errorf("%w: --target: the rest-service scenarios' users are not in the --target contract; pick a payment-service scenario", ErrNotLive)
 	}
-	for k, name := range map[sim.FaultKind]string{sim.FaultCrash: "--crash", sim.FaultPause: "--pause", sim.FaultPreempt: "--preempt"} {
+	if restart && (faults == nil || faults.Probability[sim.FaultCrash] == 0) {
+		return fmt.Errorf("%w: --restart-cmd: --crash is 0, so nothing would run it; give --crash P", ErrNotLive)
+	}
+	if faults != nil && faults.Probability[sim.FaultCrash] > 0 {
+		if !restart {
+			return fmt.Errorf("%w: --crash: with --target once kills your service only by your command: give --restart-cmd CMD (kill and restart it) or --crash 0", ErrNotLive)
+		}
+		if _, ok := cfg.Nodes[p.service].(*payments.PaymentService); !ok {
+			return fmt.Errorf("%w: --crash with --restart-cmd: once asks the crash points of the payment-service only; this scenario's service is another", ErrNotLive)
+		}
+	}
+	for k, name := range map[sim.FaultKind]string{sim.FaultPause: "--pause", sim.FaultPreempt: "--preempt"} {
 		if faults != nil && faults.Probability[k] > 0 {
-			return fmt.Errorf("%w: %s: with --target once has no process of yours to kill or freeze and no statement to hold; give %s 0", ErrNotLive, name, name)
+			return fmt.Errorf("%w: %s: with --target once cannot freeze your process or hold a request between two of its statements; give %s 0", ErrNotLive, name, name)
 		}
 	}
 	return nil

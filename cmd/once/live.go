@@ -33,6 +33,7 @@ type liveOptions struct {
 	provider string
 	remote   bool
 	printEnv bool
+	restart  string // --restart-cmd: kills and restarts the --target service at a crash
 }
 
 func newLiveCmd() *cobra.Command {
@@ -68,11 +69,14 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
   once live double-billing --semantics idem --set store=memory --crash 0.3 --seed 2
   once explore double-billing --semantics alo --save cex.txt && once live --replay cex.txt
   eval "$(once live --print-env)"; python3 examples/live/python/idempotent_service.py 8000 &
-  once live double-billing --semantics idem --target http://127.0.0.1:8000 --check`,
+  once live double-billing --semantics idem --target http://127.0.0.1:8000 --check
+  examples/live/restart.sh /tmp/idem.pid 8001 python3 examples/live/python/idempotent_service.py
+  once live double-billing --semantics idem --target http://127.0.0.1:8001 --crash 0.2 --check \
+    --restart-cmd 'examples/live/restart.sh /tmp/idem.pid 8001 python3 examples/live/python/idempotent_service.py'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runLive(ctx, o, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runLive(ctx, o, args, cmd.Flags().Changed("restart-cmd"), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.register(cmd, "all")
@@ -88,6 +92,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.target, "target", "", "drive YOUR payment service at this base URL (contract in docs/live.md) instead of once's own")
 	fl.StringVar(&o.provider, "provider-addr", live.DefaultProviderAddr, "with --target: where the card provider (through its fault layer) listens for your service")
 	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1")
+	fl.StringVar(&o.restart, "restart-cmd", "", "with --target: a shell command that kills your service and starts it again, run at each --crash (contract in docs/live.md)")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
@@ -105,7 +110,7 @@ func newLiveServeCmd() *cobra.Command {
 	}
 }
 
-func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr io.Writer) error {
+func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bool, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
 		return err
 	}
@@ -119,6 +124,12 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 	if o.target == "" && (o.remote || o.provider != live.DefaultProviderAddr) {
 		return usageErr("--allow-remote and --provider-addr go with --target")
 	}
+	if o.target == "" && o.restart != "" {
+		return usageErr("--restart-cmd goes with --target: once restarts its own service itself")
+	}
+	if o.restart == "" && restartGiven {
+		return usageErr("--restart-cmd: give a command that kills your service and starts it again")
+	}
 	if o.target != "" {
 		if err := live.CheckTarget(o.target, o.remote); err != nil {
 			return usageErr("%v", err)
@@ -131,7 +142,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 		return usageErr("--deadline %s: want a positive duration", o.deadline)
 	}
 	base := live.Options{DSN: o.db, Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr,
-		Target: o.target}
+		Target: o.target, RestartCmd: o.restart}
 	if o.target != "" {
 		base.ProviderAddr = o.provider
 	}
@@ -147,7 +158,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, stdout, stderr 
 			return fmt.Errorf("live: the once executable: %w", err)
 		}
 	}
-	if err := live.CheckAll(sc, planned, o.target != ""); err != nil { // refuse before anything starts
+	if err := live.CheckAll(sc, planned, o.target != "", o.restart != ""); err != nil { // refuse before anything starts
 		return usageErr("%v", err)
 	}
 	done, err := live.RunAll(ctx, base, sc, planned, o.verbose)

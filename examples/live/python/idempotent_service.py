@@ -8,7 +8,14 @@ POST /payments with an Idempotency-Key header:
     differs, 409 while PROCESSING, the stored response when COMPLETED
     (with Idempotent-Replayed: true);
   - the provider is charged with the same key;
-  - the response is stored (COMPLETED) before it is sent.
+  - the response is stored (COMPLETED) before it is sent;
+  - at start, every key a crash left PROCESSING is resolved by asking the
+    provider by the key (charged: the response is stored; not charged: the
+    charge is made now, with the key) before the service listens.
+
+Restartable (once live --restart-cmd, see ../restart.sh): the keys live in
+$KEYS_DB (a fresh temporary file when unset) and the pid is written to
+$PIDFILE once the service listens.
 
     eval "$(once live --print-env)"
     python3 idempotent_service.py 8001 &
@@ -23,6 +30,9 @@ import sqlite3
 import sys
 import tempfile
 import threading
+import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -34,7 +44,7 @@ with sqlite3.connect(DB) as db:
     db.execute(
         "CREATE TABLE IF NOT EXISTS idempotency_keys ("
         " key TEXT PRIMARY KEY, request_hash TEXT NOT NULL, status TEXT NOT NULL,"
-        " response_code INTEGER, response_body TEXT)"
+        " amount INTEGER, response_code INTEGER, response_body TEXT)"
     )
 
 
@@ -55,6 +65,33 @@ def charge(amount, key):
         return json.load(resp)["txn_id"]
 
 
+def lookup(key):
+    """The provider's charge under key, or None: 404 not charged, 501 no lookup."""
+    url = PROVIDER + "/charges/lookup?" + urllib.parse.urlencode({"key": key})
+    try:
+        with urllib.request.urlopen(url, timeout=30) as resp:
+            return json.load(resp)["txn_id"]
+    except urllib.error.HTTPError as e:
+        if e.code in (404, 501):
+            return None
+        raise
+
+
+def recover():
+    """Resolve every key a crash left PROCESSING, before listening."""
+    with LOCK, sqlite3.connect(DB) as db:
+        rows = db.execute("SELECT key, amount FROM idempotency_keys WHERE status = 'PROCESSING'").fetchall()
+    for key, amount in rows:
+        try:
+            txn = lookup(key)
+            if txn is None:
+                txn = charge(amount, key)
+        except OSError:
+            continue  # stays PROCESSING (409) until the next start resolves it
+        response = json.dumps({"status": 201, "txn_id": txn})
+        sql("UPDATE idempotency_keys SET status = 'COMPLETED', response_code = 201, response_body = ? WHERE key = ?", response, key)
+
+
 def problem(code, title, detail):
     return code, json.dumps({"type": "about:blank", "title": title, "status": code, "detail": detail}), "application/problem+json"
 
@@ -70,8 +107,8 @@ def pay(key, body):
     except (ValueError, KeyError):
         return problem(400, "Bad Request", "the body is not a payment")
     _, inserted = sql(
-        "INSERT INTO idempotency_keys (key, request_hash, status) VALUES (?, ?, 'PROCESSING') ON CONFLICT (key) DO NOTHING",
-        key, digest,
+        "INSERT INTO idempotency_keys (key, request_hash, status, amount) VALUES (?, ?, 'PROCESSING', ?) ON CONFLICT (key) DO NOTHING",
+        key, digest, amount,
     )
     if inserted != 1:
         row, _ = sql("SELECT request_hash, status, response_code, response_body FROM idempotency_keys WHERE key = ?", key)
@@ -113,6 +150,24 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+def serve(port):
+    """Listen (for 5 s, retry while a killed predecessor still holds the
+    port), write the pid to $PIDFILE once listening, serve forever."""
+    for _ in range(100):
+        try:
+            server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        sys.exit(f"cannot listen on 127.0.0.1:{port}")
+    if os.environ.get("PIDFILE"):
+        with open(os.environ["PIDFILE"] + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(os.environ["PIDFILE"] + ".tmp", os.environ["PIDFILE"])
+    server.serve_forever()
+
+
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8001
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    recover()
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 8001)

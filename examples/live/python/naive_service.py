@@ -8,11 +8,15 @@ again, because nothing remembers that the first attempt was charged.
     python3 naive_service.py 8000 &
     once live double-billing --semantics idem --target http://127.0.0.1:8000 --check   # exit 1
 
+Restartable (once live --restart-cmd, see ../restart.sh): it keeps no
+state, and writes its pid to $PIDFILE once it listens.
+
 Standard library only.
 """
 import json
 import os
 import sys
+import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -65,6 +69,23 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(201, {"status": 201, "txn_id": txn})
 
 
+def serve(port):
+    """Listen (for 5 s, retry while a killed predecessor still holds the
+    port), write the pid to $PIDFILE once listening, serve forever."""
+    for _ in range(100):
+        try:
+            server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        sys.exit(f"cannot listen on 127.0.0.1:{port}")
+    if os.environ.get("PIDFILE"):
+        with open(os.environ["PIDFILE"] + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(os.environ["PIDFILE"] + ".tmp", os.environ["PIDFILE"])
+    server.serve_forever()
+
+
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    serve(int(sys.argv[1]) if len(sys.argv) > 1 else 8000)

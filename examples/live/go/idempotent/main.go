@@ -10,11 +10,19 @@
 //
 //   - the provider is charged with the same key;
 //
-//   - the response is stored (COMPLETED) before it is sent.
+//   - the response is stored (COMPLETED) before it is sent;
 //
-//     eval "$(once live --print-env)"
-//     go run ./examples/live/go/idempotent 8003 &
-//     once live double-billing --semantics idem --target http://127.0.0.1:8003 --check   # exit 0
+//   - at start, every key a crash left PROCESSING is resolved by asking
+//     the provider by the key (charged: the response is stored; not
+//     charged: the charge is made now, with the key) before it listens.
+//
+// Restartable (once live --restart-cmd, see ../../restart.sh): the keys
+// live in $KEYS_DB (a fresh temporary file when unset) and the pid is
+// written to $PIDFILE once the service listens.
+//
+//	eval "$(once live --print-env)"
+//	go run ./examples/live/go/idempotent 8003 &
+//	once live double-billing --semantics idem --target http://127.0.0.1:8003 --check   # exit 0
 package main
 
 import (
@@ -26,9 +34,12 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -97,7 +108,7 @@ func pay(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := sha256.Sum256(body)
 	hash := hex.EncodeToString(sum[:])
-	res, err := db.Exec("INSERT INTO idempotency_keys (key, request_hash, status) VALUES (?, ?, 'PROCESSING') ON CONFLICT (key) DO NOTHING", key, hash)
+	res, err := db.Exec("INSERT INTO idempotency_keys (key, request_hash, status, amount) VALUES (?, ?, 'PROCESSING', ?) ON CONFLICT (key) DO NOTHING", key, hash, req.Amount)
 	if err != nil {
 		problem(w, http.StatusServiceUnavailable, err.Error())
 		return
@@ -145,18 +156,111 @@ func main() {
 	if len(os.Args) > 1 {
 		port = os.Args[1]
 	}
-	dir, err := os.MkdirTemp("", "idem-go-")
+	file := os.Getenv("KEYS_DB")
+	if file == "" {
+		dir, err := os.MkdirTemp("", "idem-go-")
+		if err != nil {
+			log.Fatal(err)
+		}
+		file = filepath.Join(dir, "keys.db")
+	}
+	var err error
+	db, err = sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
 		log.Fatal(err)
 	}
-	db, err = sql.Open("sqlite", "file:"+filepath.Join(dir, "keys.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
-	if err != nil {
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL,
+		status TEXT NOT NULL, amount INTEGER, response_code INTEGER, response_body TEXT)`); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := db.Exec(`CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL,
-		status TEXT NOT NULL, response_code INTEGER, response_body TEXT)`); err != nil {
+	if err := recoverKeys(); err != nil {
 		log.Fatal(err)
 	}
 	http.HandleFunc("POST /payments", pay)
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
+	serve(port)
+}
+
+// lookup asks the provider for the charge under key: found false when it
+// knows none (404) or cannot look up (501).
+func lookup(key string) (txn int64, found bool, err error) {
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Get(provider + "/charges/lookup?key=" + url.QueryEscape(key))
+	if err != nil {
+		return 0, false, err
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusNotFound, http.StatusNotImplemented:
+		return 0, false, nil
+	case http.StatusOK:
+		var out struct {
+			TxnID int64 `json:"txn_id"`
+		}
+		err := json.NewDecoder(resp.Body).Decode(&out)
+		return out.TxnID, err == nil, err
+	}
+	return 0, false, fmt.Errorf("provider lookup answered %s", resp.Status)
+}
+
+// recoverKeys resolves every key a crash left PROCESSING, before listening; a
+// key the provider cannot be asked about now stays PROCESSING (409) until
+// the next start.
+func recoverKeys() error {
+	rows, err := db.Query("SELECT key, amount FROM idempotency_keys WHERE status = 'PROCESSING'")
+	if err != nil {
+		return err
+	}
+	type stuck struct {
+		key    string
+		amount int64
+	}
+	var keys []stuck
+	for rows.Next() {
+		var k stuck
+		if err := rows.Scan(&k.key, &k.amount); err != nil {
+			rows.Close()
+			return err
+		}
+		keys = append(keys, k)
+	}
+	rows.Close()
+	for _, k := range keys {
+		txn, found, err := lookup(k.key)
+		if err == nil && !found {
+			txn, err = charge(k.amount, k.key)
+		}
+		if err != nil {
+			continue
+		}
+		resp, _ := json.Marshal(map[string]int64{"status": 201, "txn_id": txn})
+		if _, err := db.Exec("UPDATE idempotency_keys SET status = 'COMPLETED', response_code = 201, response_body = ? WHERE key = ?", string(resp), k.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serve listens on 127.0.0.1:port — retrying for 5 s while a killed
+// predecessor still holds the port — writes the pid to $PIDFILE once it
+// listens (../restart.sh waits for it), and serves.
+func serve(port string) {
+	var ln net.Listener
+	var err error
+	for range 100 {
+		if ln, err = net.Listen("tcp", "127.0.0.1:"+port); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	if f := os.Getenv("PIDFILE"); f != "" {
+		if err := os.WriteFile(f+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.Rename(f+".tmp", f); err != nil {
+			log.Fatal(err)
+		}
+	}
+	log.Fatal(http.Serve(ln, nil))
 }

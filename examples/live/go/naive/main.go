@@ -5,6 +5,9 @@
 //	eval "$(once live --print-env)"
 //	go run ./examples/live/go/naive 8002 &
 //	once live double-billing --semantics idem --target http://127.0.0.1:8002 --check   # exit 1
+//
+// Restartable (once live --restart-cmd, see ../../restart.sh): it keeps no
+// state, and writes its pid to $PIDFILE once it listens.
 package main
 
 import (
@@ -13,8 +16,10 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 )
 
@@ -82,5 +87,31 @@ func main() {
 		port = os.Args[1]
 	}
 	http.HandleFunc("POST /payments", pay)
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
+	serve(port)
+}
+
+// serve listens on 127.0.0.1:port — retrying for 5 s while a killed
+// predecessor still holds the port — writes the pid to $PIDFILE once it
+// listens (../restart.sh waits for it), and serves.
+func serve(port string) {
+	var ln net.Listener
+	var err error
+	for range 100 {
+		if ln, err = net.Listen("tcp", "127.0.0.1:"+port); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	if f := os.Getenv("PIDFILE"); f != "" {
+		if err := os.WriteFile(f+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.Rename(f+".tmp", f); err != nil {
+			log.Fatal(err)
+		}
+	}
+	log.Fatal(http.Serve(ln, nil))
 }
