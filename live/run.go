@@ -173,6 +173,11 @@ func findParts(cfg *sim.Config) (*parts, error) {
 // it cuts the run.
 type counter struct {
 	checker *sim.Checker
+	// digest folds every event recorded, as the simulator's trace digest
+	// does (the report's "trace" line): the digest of this live run's
+	// trace, which another live run on the same seed need not share.
+	topo   *sim.Topology
+	digest sim.Digest
 	invs    []sim.Invariant
 	metrics []sim.Metric
 	trace   *sim.Trace
@@ -184,6 +189,9 @@ type counter struct {
 func (c *counter) Record(e *sim.Event) {
 	c.n++
 	c.checker.Record(e)
+	if c.topo != nil {
+		c.digest = c.digest.Add(c.topo, e)
+	}
 	for _, inv := range c.invs {
 		inv.Record(e)
 	}
@@ -241,7 +249,8 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	runCtx, cancelRun := context.WithTimeout(ctx, o.Deadline)
 	defer cancelRun()
-	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace, budget: cfg.MaxEvents, cut: cancelRun}
+	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace, budget: cfg.MaxEvents, cut: cancelRun,
+		topo: cfg.Topology, digest: sim.NewDigest()}
 	if rec.budget == 0 {
 		rec.budget = sim.DefaultMaxEvents
 	}
@@ -469,7 +478,7 @@ func scripted(ch sim.Chooser) bool {
 func outcome(cfg *sim.Config, rec *counter, finished bool, elapsed, tick time.Duration) *sim.Outcome {
 	c := rec.checker
 	o := &sim.Outcome{Semantics: cfg.Semantics, End: sim.Quiescent, Events: rec.n,
-		EndTime: sim.Time(elapsed / tick), Faults: c.Faults()}
+		EndTime: sim.Time(elapsed / tick), Faults: c.Faults(), Digest: rec.digest}
 	if !finished {
 		o.End = sim.TimeBudget
 	}
