@@ -176,8 +176,8 @@ type counter struct {
 	// digest folds every event recorded, as the simulator's trace digest
 	// does (the report's "trace" line): the digest of this live run's
 	// trace, which another live run on the same seed need not share.
-	topo   *sim.Topology
-	digest sim.Digest
+	topo    *sim.Topology
+	digest  sim.Digest
 	invs    []sim.Invariant
 	metrics []sim.Metric
 	trace   *sim.Trace
