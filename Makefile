@@ -36,8 +36,13 @@ test: test-split
 # recipes (and a real Slurm cluster where ONCE_TEST_SLURM is set, as
 # .ci/run sets it). They live in *_integration_test.go files built with
 # -tags integration, and their names start with TestIntegration.
+#
+# -timeout 30m: go test ends a package's binary after 10 minutes by
+# default, and live's integration tests (real services on SQLite and
+# PostgreSQL, --target examples over 20 seeds, --restart-cmd) take about
+# 11 minutes, most of it waiting on their runs' clocks, not computing.
 test-integration: test-split
-	$(GO) test -count=1 -tags integration -run '^TestIntegration' ./...
+	$(GO) test -count=1 -timeout 30m -tags integration -run '^TestIntegration' ./...
 	cd deploy && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # The split's rule, checked before either test target: an integration
