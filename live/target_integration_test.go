@@ -34,6 +34,7 @@ func startService(t *testing.T, provider string, argv ...string) string {
 	cmd := exec.Command(argv[0], append(argv[1:], port)...)
 	cmd.Env = append(os.Environ(), ProviderEnv+"=http://"+provider)
 	cmd.Stderr = os.Stderr
+	dieWithTest(cmd) // killed with the test binary, even on a timeout's panic
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
