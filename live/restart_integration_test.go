@@ -93,17 +93,8 @@ func restartable(t *testing.T, provider string, argv ...string) (target, restart
 // --check on every seed with crashes in the trace; the naive one charges
 // twice on some seed.
 func TestIntegrationTargetRestart(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is not installed: CI must run the --restart-cmd examples")
-		}
-		t.Skip("python3 is not installed")
-	}
-	seeds := 3
-	if s, err := strconv.Atoi(os.Getenv("ONCE_RESTART_SEEDS")); err == nil && s > 0 {
-		seeds = s
-	}
+	python := needPython(t, "the --restart-cmd examples")
+	seeds := envSeeds("ONCE_RESTART_SEEDS", 3)
 	bin := filepath.Join(t.TempDir(), "idempotent")
 	if out, err := exec.Command("go", "build", "-o", bin, "../examples/live/go/idempotent").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

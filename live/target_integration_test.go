@@ -51,22 +51,36 @@ func startService(t *testing.T, provider string, argv ...string) string {
 	return "http://" + addr
 }
 
+// needPython returns python3's path; without it the test skips, or fails
+// under CI, which must run what (the examples that need it).
+func needPython(t *testing.T, what string) string {
+	t.Helper()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is not installed: CI must run %s", what)
+		}
+		t.Skip("python3 is not installed")
+	}
+	return python
+}
+
+// envSeeds is the positive number in the environment variable name, or
+// def.
+func envSeeds(name string, def int) int {
+	if s, err := strconv.Atoi(os.Getenv(name)); err == nil && s > 0 {
+		return s
+	}
+	return def
+}
+
 // TestIntegrationTargetExamples points once live --target at the example
 // services of examples/live: the naive ones double-charge (exit 1, with
 // the operation charged twice in the table), the idempotent ones pass
 // --check on every seed.
 func TestIntegrationTargetExamples(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is not installed: CI must run the --target examples")
-		}
-		t.Skip("python3 is not installed")
-	}
-	seeds := 20
-	if s, err := strconv.Atoi(os.Getenv("ONCE_TARGET_SEEDS")); err == nil && s > 0 {
-		seeds = s
-	}
+	python := needPython(t, "the --target examples")
+	seeds := envSeeds("ONCE_TARGET_SEEDS", 20)
 	bin := t.TempDir()
 	for _, ex := range []string{"naive", "idempotent"} {
 		build := exec.Command("go", "build", "-o", filepath.Join(bin, ex), "../examples/live/go/"+ex)
