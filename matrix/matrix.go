@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 

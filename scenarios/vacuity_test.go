@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 

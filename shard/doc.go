@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 

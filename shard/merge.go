@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oncesim/once/scenarios/batch"
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/sim"
 )
 

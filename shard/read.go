@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/internal/fileio"
-	"github.com/oncesim/once/scenarios/batch"
 )
 
 // File is one shard file as read: its path and one of its documents.

@@ -3,7 +3,7 @@ package shard
 import (
 	"io"
 
-	"github.com/oncesim/once/scenarios/batch"
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/sim"
 )
 

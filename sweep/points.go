@@ -5,10 +5,10 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )

@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/sim"
 )
 

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/internal/progress"
+	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/internal/usererr"
+	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/sim"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncesim/once/scenarios/lab/labtest"
+	"github.com/oncesim/once/lab/labtest"
 )
 
 // starter is a scenario and the node its starters play.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oncesim/once/scenarios/lab/labtest"
+	"github.com/oncesim/once/lab/labtest"
 )
 
 func runLabCLI(t *testing.T, args ...string) (int, string, string) {
@@ -111,7 +111,7 @@ func TestLabSignalsKillNodes(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.SetOut(&stdout)
 			cmd.SetErr(&stderr)
-			hang := filepath.Join(labtest.Root(t), "scenarios", "lab", "testdata", "hang.sh")
+			hang := filepath.Join(labtest.Root(t), "lab", "testdata", "hang.sh")
 			cmd.SetArgs([]string{"double-billing", "--node", "service=sh " + hang, "--step-timeout", "60s"})
 			done := make(chan error, 1)
 			go func() { done <- cmd.Execute() }()

@@ -10,8 +10,8 @@ import (
 
 	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/internal/progress"
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/tui/lesson"
 )
 

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/internal/fileio"
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
 )
 
 func newLessonGradeCmd() *cobra.Command {

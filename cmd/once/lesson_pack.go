@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
 )
 
 // lessonMatrixSeeds is how many seeds the pack's matrix excerpts run (a

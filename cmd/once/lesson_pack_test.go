@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
-	course "github.com/oncesim/once/scenarios/lesson"
 )
 
 // writeTestPack writes the whole pack in l into a new directory.

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/oncesim/once/scenarios/lab/labtest"
+	"github.com/oncesim/once/lab/labtest"
 )
 
 // TestMain clears the locale, so every test prints English unless it

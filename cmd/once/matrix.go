@@ -8,10 +8,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/oncesim/once/scenarios/batch"
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/scenarios/lesson"
 )
 
 // WriteRoster prints a class's results: one row per student (name,

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/oncesim/once/scenarios/lesson"
+	"github.com/oncesim/once/lesson"
 )
 
 // ErrPackDir marks a pack directory that cannot be used as given (not

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/oncesim/once/scenarios/lesson"
+	"github.com/oncesim/once/lesson"
 )
 
 // A pack of one step is written whole, and a second one into the same

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/scenarios/lesson"
 )
 
 // maxAnswerTries is how many answers a question reads before an invalid

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/sim"
 )
 

@@ -1,4 +1,4 @@
-// Package lessonview renders the guided lesson (scenarios/lesson) in the
+// Package lessonview renders the guided lesson (lesson) in the
 // current language: each step's title, stories, commands, questions with
 // their choices, and the reveal — the outcome, a text diagram of what the
 // question asked about, the right answer (computed from the run) and the
@@ -11,10 +11,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lesson"
 	"github.com/oncesim/once/sim"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/scenarios/lesson"
 )
 
 var idUse = regexp.MustCompile(`lang\.(?:T|Tf|N)\("([^"]+)"`)

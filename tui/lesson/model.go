@@ -13,9 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
 )
 
 // Model is the lesson screen.

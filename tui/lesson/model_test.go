@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
-	course "github.com/oncesim/once/scenarios/lesson"
 )
 
 func keyMsg(s string) tea.KeyPressMsg {

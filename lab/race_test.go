@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/lab"
+	"github.com/oncesim/once/lab/labtest"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lab"
-	"github.com/oncesim/once/scenarios/lab/labtest"
 	"github.com/oncesim/once/sim"
 )
 

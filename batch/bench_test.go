@@ -3,8 +3,8 @@ package batch_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/batch"
 	"github.com/oncesim/once/sim"
 )
 

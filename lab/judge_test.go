@@ -3,8 +3,8 @@ package lab_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/sim"
 )
 

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/lab"
 	"github.com/oncesim/once/sim"
 )
 

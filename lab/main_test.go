@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/oncesim/once/scenarios/lab/labtest"
+	"github.com/oncesim/once/lab/labtest"
 )
 
 // TestMain plays a lab node when the test binary is started as one

@@ -46,7 +46,7 @@ func Root(t testing.TB) string {
 	if !ok {
 		t.Fatal("labtest: no caller information")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 var (
