@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/sim"
 )
 
@@ -31,17 +32,17 @@ func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func(
 	defer s.Close()
 	s.pool = p
 	s.transcript.pos = pos
-	w, err := sim.NewWorld(s.cfg, ch, rec)
+	// The run records the trace only where rec asks: a lab run is judged
+	// from its world's tables and its transcript.
+	run, err := runs.ExecuteConfig(s.cfg, ch, runs.Options{Recorder: rec, NoTrace: rec == nil, Continue: func() bool { return s.err == nil }})
 	if err != nil {
 		return nil, fmt.Errorf("lab: %w", err)
-	}
-	for s.err == nil && w.Step() {
 	}
 	s.Close() // a reset that fails is the run's error
 	if s.err != nil {
 		return nil, s.err
 	}
-	return &Result{Config: s.cfg, Outcome: w.Outcome(), World: w, Steps: s.transcript.steps}, nil
+	return &Result{Config: s.cfg, Outcome: run.Outcome, World: run.World, Steps: s.transcript.steps}, nil
 }
 
 // CheckDeterminism runs the schedule ch() twice, with fresh processes,

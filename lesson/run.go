@@ -3,6 +3,7 @@ package lesson
 import (
 	"fmt"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -17,13 +18,8 @@ type Result struct {
 }
 
 // A SemanticsRun is the run of one semantics, its trace kept for the
-// reveal's diagrams.
-type SemanticsRun struct {
-	Config  *sim.Config
-	Outcome *sim.Outcome
-	Trace   *sim.Trace
-	Faults  []sim.Fault
-}
+// reveal's diagrams: the run service's one result type.
+type SemanticsRun = runs.Run
 
 // Execute runs spec: the same inputs give the same result, byte for byte.
 func Execute(spec *RunSpec) (*Result, error) {
@@ -37,17 +33,11 @@ func Execute(spec *RunSpec) (*Result, error) {
 	}
 	res := &Result{Spec: spec, Scenario: sc, Settings: spec.settings(sc, 0)}
 	for _, sem := range sems {
-		cfg, err := sc.Config(spec.settings(sc, sem))
-		if err != nil {
-			return nil, fmt.Errorf("lesson: run %s: %w", spec.ID, err)
-		}
-		rec := sim.NewRecording(sim.NewRandom(spec.Seed))
-		trace := &sim.Trace{}
-		w, err := sim.NewWorld(cfg, rec, trace)
+		run, err := runs.Execute(sc, spec.settings(sc, sem), sim.NewRandom(spec.Seed), runs.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("lesson: run %s under %s: %w", spec.ID, sem, err)
 		}
-		res.Runs = append(res.Runs, SemanticsRun{Config: cfg, Outcome: w.Run(), Trace: trace, Faults: rec.Faults})
+		res.Runs = append(res.Runs, run)
 	}
 	return res, nil
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -175,7 +176,7 @@ func (a *Agreement) row(ctx context.Context, v Variant, dsn string, logMu *sync.
 	}
 	for seed := uint64(1); seed <= uint64(a.Seeds); seed++ {
 		var simTrace, liveTrace sim.Trace
-		simulated, err := sc.Run(set, sim.NewRandom(seed), &simTrace)
+		simulated, err := runs.Outcome(sc, set, sim.NewRandom(seed), &simTrace)
 		if err != nil {
 			return row, nil, fmt.Errorf("%s seed %d: %w", v, seed, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -29,7 +30,7 @@ func runAmbiguous(t *testing.T, dsn string, seed uint64, params map[string]strin
 	if ops > 0 {
 		set.Ops = ops
 	}
-	if simulated, err = sc.Run(set, sim.NewRandom(seed), nil); err != nil {
+	if simulated, err = runs.Outcome(sc, set, sim.NewRandom(seed), nil); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := sc.Config(set)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -24,7 +25,7 @@ func runBoth(t *testing.T, dsn, scenario string, sem sim.Semantics, seed uint64,
 		t.Fatal(err)
 	}
 	set := scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults, Params: params}
-	simulated, err = sc.Run(set, sim.NewRandom(seed), nil)
+	simulated, err = runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

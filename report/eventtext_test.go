@@ -25,9 +25,13 @@ func TestDescribeHere(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := &sim.Trace{}
-	if _, err := sc.Run(set, sim.NewRandom(36), tr); err != nil {
+	// report sits below the run service (runs imports it): the test
+	// builds its world itself.
+	w, err := sim.NewWorld(cfg, sim.NewRandom(36), tr)
+	if err != nil {
 		t.Fatal(err)
 	}
+	w.Run()
 	topo := cfg.Topology
 	for _, l := range lang.Languages() {
 		lang.Set(l)

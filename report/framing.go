@@ -1,11 +1,9 @@
 package report
 
 import (
-	"github.com/oncesim/once/report/lang"
-
 	"fmt"
-	"strings"
 
+	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -25,17 +23,6 @@ func OutcomeWords(w scenarios.OutcomeWords) scenarios.OutcomeWords {
 	return w
 }
 
-// OutcomeText says in the user's words what the operations came to:
-// "4 charged once ✓ · 1 charged twice ✗" ("charged twice or more" when
-// some operation had more than two effects). Counts of zero are left out;
-// "none" only when there were no operations at all.
-//
-// Deprecated: it counts verdicts, so a designed refusal reads as a loss;
-// use CustomerText, which renders sim's outcome classification.
-func OutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	return outcomeTextIn(func(english string) string { return english }, englishCount, w, lost, once, many, maxEffects)
-}
-
 // englishCount puts the count before the words: "4 charged once ✓".
 func englishCount(n int, words, mark string) string { return fmt.Sprintf("%d %s %s", n, words, mark) }
 
@@ -45,55 +32,6 @@ func englishCount(n int, words, mark string) string { return fmt.Sprintf("%d %s 
 // 4 ✓".
 func localCount(n int, words, mark string) string {
 	return lang.Tf("outcomefmt.count", map[string]any{"Count": n, "Words": words, "Mark": mark})
-}
-
-// localOutcomeText is OutcomeText in the current language: every word goes
-// through the outcome section of report/lang (the JSON keeps English).
-func localOutcomeText(w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	return outcomeTextIn(func(english string) string { return lang.Word("outcome", english) }, localCount, w, lost, once, many, maxEffects)
-}
-
-// outcomeTextIn is OutcomeText with every word passed through tr and each
-// count written by count.
-func outcomeTextIn(tr func(string) string, count func(n int, words, mark string) string, w scenarios.OutcomeWords, lost, once, many int, maxEffects int32) string {
-	w = OutcomeWords(w)
-	orMore := maxEffects > 2 && w.Many != WordOutcomeMany
-	w.None, w.Once, w.Many = tr(w.None), tr(w.Once), tr(w.Many)
-	if orMore {
-		w.Many += " " + tr(wordOrMore)
-	}
-	var parts []string
-	add := func(n int, word, mark string) {
-		if n > 0 {
-			parts = append(parts, count(n, word, mark))
-		}
-	}
-	add(lost, w.None, MarkBad)
-	add(once, w.Once, MarkGood)
-	add(many, w.Many, MarkBad)
-	if len(parts) == 0 {
-		return tr(wordNone)
-	}
-	return strings.Join(parts, " · ")
-}
-
-// PromiseWord is whether a semantics kept its own promise, with the
-// promise: "kept (≥1)", "broken (=1)", "unknown (≥1)".
-//
-// Deprecated: a bare "kept" reads as good news beside a duplicate; use
-// GuaranteeText (or FramingLine), which keeps the guarantee apart from
-// what the customer got.
-func PromiseWord(status string, promise string) string {
-	w := WordUnknown
-	switch status {
-	case sim.Held.String():
-		w = lang.T("promise.kept")
-	case sim.Violated.String():
-		w = lang.T("promise.broken")
-	default:
-		w = lang.Word("verdict", "unknown")
-	}
-	return w + " (" + promise + ")"
 }
 
 // PromiseText names the semantics with its guarantee's fate, invariants

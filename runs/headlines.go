@@ -20,21 +20,13 @@ func Headlines(sc *scenarios.Scenario, sems []sim.Semantics, seed uint64) ([]rep
 			continue
 		}
 		set := x.Settings(sc)
-		cfg, err := sc.Config(set)
+		run, err := Execute(sc, set, sim.NewRandom(seed), Options{})
 		if err != nil {
 			return nil, fmt.Errorf("headline row %s: %w", x.Label(), err)
 		}
-		rec := sim.NewRecording(sim.NewRandom(seed))
-		trace := &sim.Trace{}
-		w, err := sim.NewWorld(cfg, rec, trace)
-		if err != nil {
-			return nil, fmt.Errorf("headline row %s: %w", x.Label(), err)
-		}
-		r := report.Run{Outcome: w.Run(), Replay: Command(sc, x.Semantics, seed, set), Row: x.Label(), Note: x.Note, NoteText: Text(sc, "note."+x.RowKey(sc), x.Note),
-			Effects: report.EffectValues(cfg.Observe, trace.Events), Sinks: report.SinkNames(cfg.Observe)}
-		for _, f := range rec.Faults {
-			r.FaultPlan = append(r.FaultPlan, cfg.Topology.FaultLine(f))
-		}
+		run.Replay = Command(sc, x.Semantics, seed, set)
+		r := run.Report()
+		r.Row, r.Note, r.NoteText = x.Label(), x.Note, Text(sc, "note."+x.RowKey(sc), x.Note)
 		out = append(out, r)
 	}
 	return out, nil

@@ -15,12 +15,15 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Run is one finished run with what the renderers need.
+// Run is one finished run, as Execute returns it, with what the
+// renderers need: the one result type of every surface that runs a
+// scenario (the commands, the lesson, the TUI, the lab).
 type Run struct {
 	Config  *sim.Config
 	Outcome *sim.Outcome
-	Trace   *sim.Trace
-	Faults  []sim.Fault
+	Trace   *sim.Trace  // nil when the run kept none (Options)
+	Faults  []sim.Fault // the faults the run took, in its order
+	World   *sim.World  // the finished world, for judges that read its tables
 	Replay  string
 	Shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
 }
@@ -35,15 +38,8 @@ var Formats = []string{"text", "json", "trace", "mermaid", "svg", "md"}
 func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []Run, headlines []report.Run) error {
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
-	for _, r := range rs {
-		run := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Observe)}
-		for _, f := range r.Faults {
-			run.FaultPlan = append(run.FaultPlan, r.Config.Topology.FaultLine(f))
-		}
-		if r.Trace != nil {
-			run.Effects = report.EffectValues(r.Config.Observe, r.Trace.Events)
-		}
-		rr = append(rr, run)
+	for i := range rs {
+		rr = append(rr, rs[i].Report())
 	}
 	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
 	doc.AddHeadlines(sc.Outcome, headlines)

@@ -42,19 +42,17 @@ func Replay(l *plans.Loaded, file string, sems []sim.Semantics, shrink bool, std
 		chooser := sim.NewScripted(faults, rest)
 		// Recorded, the faults are those the run met: a fault whose
 		// message this semantics never sends is not listed as a hit.
-		rec := sim.NewRecording(chooser)
-		trace := &sim.Trace{}
-		w, err := sim.NewWorld(cfg, rec, trace)
+		r, err := ExecuteConfig(cfg, chooser, Options{})
 		if err != nil {
 			return nil, fmt.Errorf("replay %s: %w", sem, err)
 		}
-		o := w.Run()
+		o := r.Outcome
 		fmt.Fprintln(stderr, lang.Nf("replay.hit", len(faults), map[string]any{"File": file, "Semantics": sem.Alias(), "Hit": chooser.Used()}))
 		replay := "once replay " + file
 		if sem != plan.Semantics {
 			replay += " --semantics " + sem.Alias()
 		}
-		r := Run{Config: cfg, Outcome: o, Trace: trace, Faults: rec.Faults, Replay: replay}
+		r.Replay = replay
 		if shrink && o.Status == sim.Violated {
 			cex, _, err := Shrink(cfg, sem.Promise(), faults, jitter)
 			if err != nil {

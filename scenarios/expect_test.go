@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -106,7 +107,7 @@ func checkExpectations(t *testing.T, sc *scenarios.Scenario, seeds uint64, name 
 			set := e.Settings(sc)
 			var tally scenarios.Tally
 			for seed := uint64(1); seed <= seeds; seed++ {
-				o, err := sc.Run(set, sim.NewRandom(seed), nil)
+				o, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

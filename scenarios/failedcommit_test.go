@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
@@ -37,7 +38,7 @@ func TestFailedFlinkCommitIsInTheTrace(t *testing.T) {
 		lossy := 0
 		for seed := uint64(1); seed <= 60; seed++ {
 			var rec failedCommitCounter
-			o, err := sc.Run(set, sim.NewRandom(seed), &rec)
+			o, err := runs.Outcome(sc, set, sim.NewRandom(seed), &rec)
 			sent := rec.n
 			if err != nil {
 				t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -123,7 +124,7 @@ func runGuarded(sc *scenarios.Scenario, set scenarios.Settings, seed uint64) (pa
 			panicked = r
 		}
 	}()
-	_, err = sc.Run(set, sim.NewRandom(seed), nil)
+	_, err = runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 	return nil, err
 }
 
@@ -149,7 +150,7 @@ func recordedPlan(tb testing.TB, name string, e int, seed uint64) ([]byte, *sim.
 		tb.Fatal(err)
 	}
 	rec := sim.NewRecording(sim.NewRandom(seed))
-	if _, err := sc.Run(set, rec, nil); err != nil {
+	if _, err := runs.Outcome(sc, set, rec, nil); err != nil {
 		tb.Fatal(err)
 	}
 	plan := &scenarios.Plan{Scenario: name, Semantics: set.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -242,11 +243,11 @@ func TestCatalogFilesLoad(t *testing.T) {
 		for _, sem := range sc.Semantics {
 			set := scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}
 			for seed := uint64(1); seed <= 3; seed++ {
-				a, err := sc.Run(set, sim.NewRandom(seed), nil)
+				a, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := again.Run(set, sim.NewRandom(seed), nil)
+				b, err := runs.Outcome(again, set, sim.NewRandom(seed), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -331,7 +332,7 @@ func TestPlanRoundTrip(t *testing.T) {
 			}
 			for seed := uint64(1); seed <= seeds; seed++ {
 				rec := sim.NewRecording(sim.NewRandom(seed))
-				orig, err := sc.Run(set, rec, nil)
+				orig, err := runs.Outcome(sc, set, rec, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -357,7 +358,7 @@ func TestPlanRoundTrip(t *testing.T) {
 					t.Fatalf("%s: resolved faults differ from the recorded ones\nrecorded %+v\nresolved %+v\n%s", name, rec.Faults, faults, buf.String())
 				}
 				replay := sim.NewScripted(faults, sim.NewJitter(back.Seed))
-				again, err := sc.Run(set, replay, nil)
+				again, err := runs.Outcome(sc, set, replay, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -677,7 +678,7 @@ func oddRoundTrip(t *testing.T, src string, params map[string]string) string {
 	}
 	for seed := uint64(1); seed <= 10; seed++ {
 		rec := sim.NewRecording(sim.NewRandom(seed))
-		if _, err := sc.Run(set, rec, nil); err != nil {
+		if _, err := runs.Outcome(sc, set, rec, nil); err != nil {
 			t.Fatal(err)
 		}
 		plan := &scenarios.Plan{Scenario: sc.Name, Semantics: set.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/simrapid"
@@ -118,7 +119,7 @@ func runDrawn(t *rapid.T, name string, set scenarios.Settings) *drawnRun {
 	}
 	ch := simrapid.New(t)
 	ch.Topology = cfg.Topology
-	out, err := sc.Run(set, ch, nil)
+	out, err := runs.Outcome(sc, set, ch, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -332,7 +333,7 @@ func checkReplay(t *testing.T, r *drawnRun) {
 		t.Fatal(err)
 	}
 	replay := func(faults []sim.Fault) *sim.Outcome {
-		out, err := sc.Run(r.set, sim.NewScripted(faults, nil), nil)
+		out, err := runs.Outcome(sc, r.set, sim.NewScripted(faults, nil), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -32,7 +33,7 @@ func TestSagaParticipantsCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.topo = cfg.Topology
-		o, err := sc.Run(set, sim.NewRandom(seed), &rec)
+		o, err := runs.Outcome(sc, set, sim.NewRandom(seed), &rec)
 		if err != nil {
 			t.Fatal(err)
 		}

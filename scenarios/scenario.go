@@ -151,20 +151,6 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	return cfg, nil
 }
 
-// Run builds a world for set and runs it to the end with ch answering
-// every choice. rec (may be nil) receives the full trace.
-func (s *Scenario) Run(set Settings, ch sim.Chooser, rec sim.Recorder) (*sim.Outcome, error) {
-	cfg, err := s.Config(set)
-	if err != nil {
-		return nil, err
-	}
-	w, err := sim.NewWorld(cfg, ch, rec)
-	if err != nil {
-		return nil, err
-	}
-	return w.Run(), nil
-}
-
 // add appends a node and returns its id.
 func (b *builder) add(spec sim.NodeSpec, role sim.Node) sim.NodeID {
 	b.nodes = append(b.nodes, spec)

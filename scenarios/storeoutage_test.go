@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -53,7 +54,7 @@ func TestStoreOutageIsAChosenFault(t *testing.T) {
 	when := map[sim.Time]bool{}
 	for seed := uint64(1); seed <= 40; seed++ {
 		var first storeCrash
-		if _, err := sc.Run(set, sim.NewRandom(seed), &first); err != nil {
+		if _, err := runs.Outcome(sc, set, sim.NewRandom(seed), &first); err != nil {
 			t.Fatal(err)
 		}
 		if first.seen {

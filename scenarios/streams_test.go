@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/kafka"
 	"github.com/oncesim/once/sim"
@@ -22,7 +23,7 @@ func runSeeds(t *testing.T, name string, sem sim.Semantics, params map[string]st
 	}
 	var out []*sim.Outcome
 	for seed := uint64(1); seed <= n; seed++ {
-		o, err := sc.Run(set, sim.NewRandom(seed), nil)
+		o, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func TestKafkaBrokerAnswersDuplicateProduceWithItsOffset(t *testing.T) {
 	copies := 0
 	for seed := uint64(1); seed <= 20; seed++ {
 		var tr sim.Trace
-		if _, err := sc.Run(set, sim.NewRandom(seed), &tr); err != nil {
+		if _, err := runs.Outcome(sc, set, sim.NewRandom(seed), &tr); err != nil {
 			t.Fatal(err)
 		}
 		offsets := map[batch]int64{}

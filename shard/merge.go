@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/batch"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/sim"
 )
 
@@ -171,21 +172,19 @@ func (m *ExploreMerged) CheckCounterexample(cfg *sim.Config, promise sim.Promise
 		return nil
 	}
 	seq := &strictSequence{answers: m.Result.Choices, bad: -1}
-	rec := sim.NewRecording(seq)
-	w, err := sim.NewWorld(cfg, rec, nil)
+	run, err := runs.ExecuteConfig(cfg, seq, runs.Options{NoTrace: true})
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.From, err)
 	}
-	w.Run()
 	switch {
 	case seq.bad >= 0:
 		return fmt.Errorf("%s: choices[%d]: %d is not one of the %d alternatives the run offers there", m.From, seq.bad, m.Result.Choices[seq.bad], seq.badN)
 	case seq.next < len(seq.answers):
 		return fmt.Errorf("%s: choices: %d answers, but the run asks only %d", m.From, len(seq.answers), seq.next)
-	case len(rec.Faults) > maxFaults:
-		return fmt.Errorf("%s: choices: %d faults, more than the search's %d", m.From, len(rec.Faults), maxFaults)
+	case len(run.Faults) > maxFaults:
+		return fmt.Errorf("%s: choices: %d faults, more than the search's %d", m.From, len(run.Faults), maxFaults)
 	}
-	if status, _ := w.JudgeAgainst(promise); status != sim.Violated {
+	if status, _ := run.World.JudgeAgainst(promise); status != sim.Violated {
 		return fmt.Errorf("%s: choices: the counterexample does not violate the property (its run %s)", m.From, status)
 	}
 	return nil

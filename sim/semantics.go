@@ -3,8 +3,6 @@ package sim
 import (
 	"fmt"
 	"strings"
-
-	"github.com/oncesim/once/internal/usererr"
 )
 
 // Semantics is a delivery-semantics preset that every scenario runs under.
@@ -54,7 +52,26 @@ func ParseSemantics(v string) (Semantics, error) {
 		}
 	}
 	const want = "at-most-once|amo, at-least-once|alo, at-least-once+idempotent|idem, transactional|txn"
-	return 0, usererr.New("unknown_semantics", map[string]any{"Value": v, "Want": want}, fmt.Sprintf("unknown semantics %q (want %s)", v, want))
+	return 0, &UnknownSemanticsError{Value: v, Want: want}
+}
+
+// UnknownSemanticsError is a semantics name that names none. It words
+// itself for a translation by its message id and fields (the front end's
+// usererr.Worded), so the engine imports the standard library only.
+type UnknownSemanticsError struct {
+	Value, Want string
+}
+
+func (e *UnknownSemanticsError) Error() string {
+	return fmt.Sprintf("unknown semantics %q (want %s)", e.Value, e.Want)
+}
+
+// MessageID names the message that words the error in other languages.
+func (e *UnknownSemanticsError) MessageID() string { return "unknown_semantics" }
+
+// MessageData holds the fields that message names.
+func (e *UnknownSemanticsError) MessageData() map[string]any {
+	return map[string]any{"Value": e.Value, "Want": e.Want}
 }
 
 // Promise is what a semantics promises per operation ID.

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -116,7 +117,7 @@ func reference(t *testing.T, name string, sem sim.Semantics, seed uint64) *sim.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sc.Run(scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(seed), nil)
+	out, err := runs.Outcome(sc, scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(seed), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -155,17 +156,11 @@ func simulateWhatIf(spec runSpec, plan []sim.Fault) result {
 }
 
 func execute(spec runSpec, set scenarios.Settings, ch sim.Chooser) result {
-	cfg, err := spec.sc.Config(set)
+	run, err := runs.Execute(spec.sc, set, ch, runs.Options{})
 	if err != nil {
 		return result{err: err}
 	}
-	trace := &sim.Trace{}
-	w, err := sim.NewWorld(cfg, ch, trace)
-	if err != nil {
-		return result{err: err}
-	}
-	out := w.Run()
-	r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(spec.sc.Outcome), events: trace.Events, outcome: out}
+	r := result{topo: run.Config.Topology, observe: run.Config.Observe, words: report.OutcomeWords(spec.sc.Outcome), events: run.Trace.Events, outcome: run.Outcome}
 	r.index()
 	return r
 }

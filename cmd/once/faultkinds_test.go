@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -101,7 +102,7 @@ func TestEveryFaultKindOnEverySurface(t *testing.T) {
 				engineScenario = "concurrent-same-key" // offered on a store's replies: needs a store node
 			}
 			base, _ := scenarios.Lookup(engineScenario)
-			out, err := base.Run(set, sim.NewRandom(1), nil)
+			out, err := runs.Outcome(base, set, sim.NewRandom(1), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -77,19 +77,14 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	var rs []runs.Run
 	for _, sem := range sems {
 		set.Semantics = sem
-		cfg, err := sc.Config(set)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		rec := sim.NewRecording(sim.NewRandom(o.seed))
 		// The trace is kept for every format: the ledger lists each
 		// operation's effect values (its transaction ids) from it.
-		trace := &sim.Trace{}
-		w, err := sim.NewWorld(cfg, rec, trace)
+		r, err := runs.Execute(sc, set, sim.NewRandom(o.seed), runs.Options{})
 		if err != nil {
 			return usageErr("run %s: %v", sem, err)
 		}
-		rs = append(rs, runs.Run{Config: cfg, Outcome: w.Run(), Trace: trace, Faults: rec.Faults, Replay: runs.Command(sc, sem, o.seed, set)})
+		r.Replay = runs.Command(sc, sem, o.seed, set)
+		rs = append(rs, r)
 	}
 	if o.save != "" {
 		if err := savePlanFiles(o.save, sc, o.seed, set, rs, stderr); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -168,7 +169,7 @@ var seedFlag = regexp.MustCompile(` --seed (\d+)`)
 // trace digest.
 func digestOf(t *testing.T, sc *scenarios.Scenario, set scenarios.Settings, seed uint64) string {
 	t.Helper()
-	o, err := sc.Run(set, sim.NewRandom(seed), nil)
+	o, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

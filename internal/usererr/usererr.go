@@ -26,20 +26,38 @@ func New(id string, data map[string]any, english string) *Error {
 // Error is the English text.
 func (e *Error) Error() string { return e.text }
 
+// MessageID is the message id of the mistake (under "error.").
+func (e *Error) MessageID() string { return e.ID }
+
+// MessageData holds the fields the message names.
+func (e *Error) MessageData() map[string]any { return e.Data }
+
+// Worded is any input mistake that names its message: an *Error, or the
+// error type of a package that must not import this one (the engine,
+// which imports the standard library only, words its own this way).
+type Worded interface {
+	error
+	MessageID() string
+	MessageData() map[string]any
+}
+
 // Localize rewrites err's text with the mistake it wraps, if any, worded
 // by word (the wrapping context — a flag name, a file — stays as it is).
 func Localize(err error, word func(id string, data map[string]any) string) string {
 	msg := err.Error()
-	var e *Error
+	var e Worded
 	if !errors.As(err, &e) {
 		return msg
 	}
-	w := word("error."+e.ID, e.Data)
-	if w == "" || w == "error."+e.ID {
+	id := e.MessageID()
+	w := word("error."+id, e.MessageData())
+	if w == "" || w == "error."+id {
 		return msg
 	}
-	if i := strings.LastIndex(msg, e.text); i >= 0 {
-		return msg[:i] + w + msg[i+len(e.text):]
+	if text := e.Error(); text != "" {
+		if i := strings.LastIndex(msg, text); i >= 0 {
+			return msg[:i] + w + msg[i+len(text):]
+		}
 	}
 	return msg
 }

@@ -3,6 +3,7 @@ package lang
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/oncesim/once/scenarios"
 )
@@ -34,6 +35,36 @@ func lessonSource(sc *scenarios.Scenario) []string {
 		add("mark."+m.Label, m.Label)
 	}
 	return sortedCopy(ids)
+}
+
+// lessonEnglish maps each lesson id of sc to its English text.
+func lessonEnglish(sc *scenarios.Scenario) map[string]string {
+	m := map[string]string{"summary": sc.Summary, "story": sc.Lesson.Story, "watch": sc.Lesson.Watch, "fix": sc.Lesson.Fix}
+	for sem, why := range sc.Lesson.Why {
+		m["why."+sem.Alias()] = why
+	}
+	for i := range sc.Expect {
+		m["note."+sc.Expect[i].RowKey(sc)] = sc.Expect[i].Note
+	}
+	for _, p := range sc.Params {
+		m["param."+p.Name] = p.Doc
+	}
+	return m
+}
+
+// placeholder reports whether a translation holds no words at all ("…",
+// "...", "-") or is marked as still to be written: CONTRIBUTING's
+// template shows the shape of a file, and a copy of it must not pass.
+func placeholder(text string) bool {
+	if strings.Contains(strings.ToUpper(text), "TODO") || strings.Contains(text, "TBD") {
+		return true
+	}
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Within a scenario, the rows that carry a note have distinct row keys, so
@@ -77,9 +108,15 @@ func TestLessonsTranslated(t *testing.T) {
 			if len(extra) > 0 {
 				t.Errorf("%s has ids the scenario's YAML lacks: %s", file, strings.Join(extra, ", "))
 			}
+			english := lessonEnglish(sc)
 			for _, msg := range msgs {
-				if strings.TrimSpace(msg.Other) == "" {
+				switch text := strings.TrimSpace(msg.Other); {
+				case text == "":
 					t.Errorf("%s: %s is empty", file, msg.ID)
+				case placeholder(text):
+					t.Errorf("%s: %s is a placeholder (%q), not a translation", file, msg.ID, text)
+				case len(strings.Fields(text)) > 3 && text == strings.TrimSpace(english[msg.ID]):
+					t.Errorf("%s: %s is the English text, untranslated", file, msg.ID)
 				}
 			}
 		}

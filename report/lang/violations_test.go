@@ -110,10 +110,17 @@ func TestViolationsRender(t *testing.T) {
 				ops = sc.Ops
 			}
 			for seed := uint64(1); seed <= 6; seed++ {
-				o, err := sc.Run(scenarios.Settings{Semantics: e.Semantics, Ops: ops, Faults: faults, Params: e.Params}, sim.NewRandom(seed), nil)
+				// lang sits below the run service: the test builds its
+				// world itself.
+				cfg, err := sc.Config(scenarios.Settings{Semantics: e.Semantics, Ops: ops, Faults: faults, Params: e.Params})
 				if err != nil {
 					t.Fatalf("%s: %v", sc.Name, err)
 				}
+				w, err := sim.NewWorld(cfg, sim.NewRandom(seed), nil)
+				if err != nil {
+					t.Fatalf("%s: %v", sc.Name, err)
+				}
+				o := w.Run()
 				for _, inv := range o.Invariants {
 					if d := inv.Detail; d.ID != "" {
 						if _, dup := got[d.ID]; !dup {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
@@ -29,13 +30,13 @@ func TestRecordReplayDoubleBilling(t *testing.T) {
 		withFaults, crashes, jitterMatters := 0, 0, 0
 		for seed := uint64(0); seed < seeds; seed++ {
 			rec := sim.NewRecording(sim.NewRandom(seed))
-			orig, err := sc.Run(set, rec, nil)
+			orig, err := runs.Outcome(sc, set, rec, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			plan := append([]sim.Fault(nil), rec.Faults...)
 			replay := sim.NewScripted(plan, sim.NewJitter(seed))
-			again, err := sc.Run(set, replay, nil)
+			again, err := runs.Outcome(sc, set, replay, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +55,7 @@ func TestRecordReplayDoubleBilling(t *testing.T) {
 			}
 			// Negative control: the same plan with another seed's jitter
 			// is a different run, so the digest comparison has teeth.
-			other, err := sc.Run(set, sim.NewScripted(plan, sim.NewJitter(seed+1_000_000)), nil)
+			other, err := runs.Outcome(sc, set, sim.NewScripted(plan, sim.NewJitter(seed+1_000_000)), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +102,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 		return e
 	}
 
-	none, err := sc.Run(set, sim.NewScripted(nil, nil), nil)
+	none, err := runs.Outcome(sc, set, sim.NewScripted(nil, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 	}
 
 	both := sim.NewScripted([]sim.Fault{a, b}, nil)
-	o, err := sc.Run(set, both, nil)
+	o, err := runs.Outcome(sc, set, both, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestPlanIsIdentityBased(t *testing.T) {
 	}
 
 	onlyB := sim.NewScripted([]sim.Fault{b}, nil)
-	o, err = sc.Run(set, onlyB, nil)
+	o, err = runs.Outcome(sc, set, onlyB, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/internal/prereg"
 	"github.com/oncesim/once/scenarios/roles"
@@ -41,7 +42,7 @@ func TestDigestsWithNamesRegisteredFirst(t *testing.T) {
 	n := 0
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {
-			o, err := sc.Run(scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(1), nil)
+			o, err := runs.Outcome(sc, scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(1), nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", sc.Name, sem.Alias(), err)
 			}
