@@ -3,8 +3,10 @@ package scenarios
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"path"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/oncesim/once/internal/usererr"
@@ -13,40 +15,62 @@ import (
 //go:embed catalog/*.yaml
 var catalogFS embed.FS
 
+// The catalog is decoded on demand: a command that names one scenario
+// decodes that file alone (catalog/NAME.yaml: a test holds every file to
+// its scenario's name), and All decodes the rest once. Decoding all 41
+// files took most of a single run's start-up.
 var (
-	catalog     = map[string]*Scenario{}
-	catalogOnce sync.Once
+	catalogMu  sync.Mutex
+	catalog    = map[string]*Scenario{}
+	catalogAll bool
 )
 
-// loadCatalog loads the built-in catalog on first use, after every role,
-// invariant and metric has registered. It is written in the same format as
-// user scenario files and loaded the same way, so the catalog itself
-// proves the format.
+// loadCatalogFile decodes one built-in file, after every role, invariant
+// and metric has registered. The catalog is written in the same format as
+// user scenario files and loaded the same way, so it proves the format.
+func loadCatalogFile(file string) *Scenario {
+	data, err := catalogFS.ReadFile(file)
+	if err != nil {
+		panic("scenarios: " + err.Error())
+	}
+	sc, err := Load(file, data)
+	if err != nil {
+		panic("scenarios: built-in scenario is invalid: " + err.Error())
+	}
+	if want := path.Base(file); sc.Name+".yaml" != want {
+		panic("scenarios: built-in scenario " + sc.Name + " is in " + file + ": a catalog file is named after its scenario")
+	}
+	return sc
+}
+
+// loadCatalog decodes every built-in file not decoded yet. The caller
+// holds catalogMu.
 func loadCatalog() {
+	if catalogAll {
+		return
+	}
 	entries, err := catalogFS.ReadDir("catalog")
 	if err != nil {
 		panic("scenarios: " + err.Error())
 	}
 	for _, e := range entries {
 		file := path.Join("catalog", e.Name())
-		data, err := catalogFS.ReadFile(file)
-		if err != nil {
-			panic("scenarios: " + err.Error())
+		if path.Ext(file) != ".yaml" {
+			continue
 		}
-		sc, err := Load(file, data)
-		if err != nil {
-			panic("scenarios: built-in scenario is invalid: " + err.Error())
+		name := e.Name()[:len(e.Name())-len(".yaml")]
+		if _, done := catalog[name]; !done {
+			catalog[name] = loadCatalogFile(file)
 		}
-		if _, dup := catalog[sc.Name]; dup {
-			panic("scenarios: duplicate scenario " + sc.Name)
-		}
-		catalog[sc.Name] = sc
 	}
+	catalogAll = true
 }
 
 // All returns the catalog in name order.
 func All() []*Scenario {
-	catalogOnce.Do(loadCatalog)
+	catalogMu.Lock()
+	defer catalogMu.Unlock()
+	loadCatalog()
 	out := make([]*Scenario, 0, len(catalog))
 	for _, s := range catalog {
 		out = append(out, s)
@@ -55,10 +79,29 @@ func All() []*Scenario {
 	return out
 }
 
+// lookupFile returns the scenario called name from its own catalog file,
+// decoding that file alone on first use; nil when no file has the name.
+func lookupFile(name string) *Scenario {
+	catalogMu.Lock()
+	defer catalogMu.Unlock()
+	if s, ok := catalog[name]; ok {
+		return s
+	}
+	if catalogAll || !fs.ValidPath(name) || strings.ContainsAny(name, "/\\") {
+		return nil
+	}
+	file := path.Join("catalog", name+".yaml")
+	if _, err := fs.Stat(catalogFS, file); err != nil {
+		return nil
+	}
+	s := loadCatalogFile(file)
+	catalog[name] = s
+	return s
+}
+
 // Lookup returns the scenario called name, or an error listing the catalog.
 func Lookup(name string) (*Scenario, error) {
-	catalogOnce.Do(loadCatalog)
-	if s, ok := catalog[name]; ok {
+	if s := lookupFile(name); s != nil {
 		return s, nil
 	}
 	best, bestDist := "", 4
