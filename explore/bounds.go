@@ -1,9 +1,12 @@
 package explore
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
 )
 
 // Bounds are the settings of a search that default to the scenario's
@@ -15,6 +18,72 @@ type Bounds struct {
 	MaxPreemptions int
 	Faults         string
 	Property       string
+}
+
+// Validate checks the numeric bounds of a search and its budgets, as the
+// command line gave them (given reports a flag set there): 0 given for a
+// budget would silently mean its default, so it is refused.
+func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) bool) error {
+	switch {
+	case b.MaxFaults < 0 || b.MaxFaults > sim.MaxExploreFaults:
+		return fmt.Errorf("--max-faults %d: want a fault count in [0, %d]", b.MaxFaults, sim.MaxExploreFaults)
+	case workers < 1:
+		return fmt.Errorf("--workers %d: want at least 1", workers)
+	case b.MaxPreemptions < 0 || b.MaxPreemptions > sim.MaxExplorePreemptions:
+		return fmt.Errorf("--max-preemptions %d: want a count in [0, %d]", b.MaxPreemptions, sim.MaxExplorePreemptions)
+	case maxDepth < 0 || maxStates < 0:
+		return fmt.Errorf("--max-depth and --max-states must not be negative")
+	}
+	for _, budget := range []struct {
+		name   string
+		v, def int
+	}{{"max-depth", maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", maxStates, sim.DefaultExploreMaxStates}} {
+		if budget.v == 0 && given != nil && given(budget.name) {
+			return fmt.Errorf("--%s 0: want at least 1 (leave it out for the default, %d)", budget.name, budget.def)
+		}
+	}
+	return nil
+}
+
+// Resolve turns the bounds into what a search of sc under sem runs: the
+// property (its promise), the settings (the fault kinds of --faults and
+// each --set name=value) and the fault kinds that branch. Kinds that
+// cannot branch in this scenario are dropped as OnlyKindsThatBranch says,
+// and the bounds are updated to the ones the search uses.
+func (b *Bounds) Resolve(sc *scenarios.Scenario, sem sim.Semantics, sets []string, given func(string) bool) (sim.Promise, scenarios.Settings, []string, error) {
+	var promise sim.Promise
+	switch b.Property {
+	case "exactly-once":
+		promise = sim.ExactlyOne
+	case "promise":
+		promise = sem.Promise()
+	default:
+		return 0, scenarios.Settings{}, nil, fmt.Errorf("--property %q: want exactly-once or promise", b.Property)
+	}
+	faults, kinds, err := sc.ExploreFaults(b.Faults)
+	if err != nil {
+		return 0, scenarios.Settings{}, nil, err
+	}
+	if len(kinds) == 0 {
+		// An empty list would prove a property of the fault-free run only
+		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
+		// for that).
+		return 0, scenarios.Settings{}, nil, fmt.Errorf("--faults %q names no fault kind: want a comma list of %s, or all", b.Faults, strings.Join(sim.FaultKindNames(), ", "))
+	}
+	set := scenarios.Settings{Semantics: sem, Ops: b.Ops, Faults: faults, Params: map[string]string{}}
+	for _, s := range sets {
+		k, v, err := scenarios.ParseSet(s)
+		if err != nil {
+			return 0, scenarios.Settings{}, nil, err
+		}
+		set.Params[k] = v
+	}
+	ks := Kinds{Faults: b.Faults, MaxPreemptions: b.MaxPreemptions, Changed: given}
+	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
+		return 0, scenarios.Settings{}, nil, err
+	}
+	b.Faults, b.MaxPreemptions = ks.Faults, ks.MaxPreemptions
+	return promise, set, kinds, nil
 }
 
 // Defaults fills every bound the user did not give (given reports a flag

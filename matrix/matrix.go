@@ -81,9 +81,11 @@ func Rows(scs []*scenarios.Scenario, budgets func(*scenarios.Settings) error) ([
 	return rows, nil
 }
 
-// Doc is the report of rows with their tallies over seeds; failed says
-// whether an expectation failed or is unknown (a run cut by a budget).
-func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, failed bool) {
+// Doc is the report of rows with their tallies over seeds; verdict is
+// Violated when an expectation failed, else Unknown when one is unknown
+// (a run cut by a budget), else Held.
+func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, verdict sim.Status) {
+	failed, unknown := false, false
 	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Cells: []report.MatrixCell{}}
 	for i, r := range rows {
 		t := &tallies[i]
@@ -110,7 +112,7 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, fa
 			failed = true
 			seed = t.Witness(claim)
 		case batch.Unknown:
-			failed = true
+			unknown = true
 			seed = t.FirstUnfinished
 		}
 		if seed != 0 {
@@ -118,5 +120,11 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, fa
 		}
 		doc.Cells = append(doc.Cells, c)
 	}
-	return doc, failed
+	switch {
+	case failed:
+		return doc, sim.Violated
+	case unknown:
+		return doc, sim.Unknown
+	}
+	return doc, sim.Held
 }

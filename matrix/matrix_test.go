@@ -35,9 +35,9 @@ func TestDocJudgesRows(t *testing.T) {
 		cfgs[i] = rows[i].Config
 	}
 	tallies := batch.Run(cfgs, 3, 1, nil)
-	doc, failed := Doc(rows, tallies, 3)
-	if !failed || len(doc.Cells) != len(rows) {
-		t.Fatalf("failed %v, %d cells", failed, len(doc.Cells))
+	doc, verdict := Doc(rows, tallies, 3)
+	if verdict != sim.Unknown || len(doc.Cells) != len(rows) {
+		t.Fatalf("verdict %v (want unknown: every run is cut by its budget), %d cells", verdict, len(doc.Cells))
 	}
 	for _, c := range doc.Cells {
 		if !strings.Contains(c.Replay, "--max-events 5") {

@@ -118,13 +118,22 @@ func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error 
 
 // Check is the verdict of --check over runs: false if a promise was
 // violated or could not be shown.
-func Check(rs []Run) bool {
+func Check(rs []Run) bool { return Verdict(rs) == sim.Held }
+
+// Verdict is the runs' verdict together: Violated when one is, else
+// Unknown when one is (a budget cut it), else Held.
+func Verdict(rs []Run) sim.Status {
+	v := sim.Held
 	for _, r := range rs {
-		if r.Outcome.Status != sim.Held {
-			return false
+		switch r.Outcome.Status {
+		case sim.Violated:
+			return sim.Violated
+		case sim.Held:
+		default:
+			v = r.Outcome.Status
 		}
 	}
-	return true
+	return v
 }
 
 // ShrinkFailures shrinks the faults of every violated run to a minimal

@@ -15,7 +15,6 @@ import (
 
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/progress"
-	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
@@ -45,6 +44,16 @@ type exploreOptions struct {
 }
 
 func newExploreCmd() *cobra.Command { return exploreCommand(&exploreOptions{}) }
+
+// interrupted reports whether a signal stopped the search.
+func (o *exploreOptions) interrupted() bool {
+	select {
+	case <-o.interrupt: // a nil channel never is
+		return true
+	default:
+		return false
+	}
+}
 
 // exploreCommand builds the command around o; tests preset o.interrupt
 // and o.progress, which otherwise come from the terminal.
@@ -96,7 +105,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.StringVar(&o.format, "format", "text", "output: text|json")
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found or the search is incomplete")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if a counterexample is found, 3 if the search is incomplete")
 	o.batch.registerExplore(fl)
 	fl.StringVar(&o.Property, "property", "", "what every schedule must keep: exactly-once (every operation has one effect), or promise (the semantics' own: ≤1, ≥1 or =1, plus the scenario's invariants) (default: the scenario's explore.property)")
 	return cmd
@@ -121,26 +130,8 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr("--semantics: %v", err)
 	}
-	if o.MaxFaults < 0 || o.MaxFaults > sim.MaxExploreFaults {
-		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.MaxFaults, sim.MaxExploreFaults)
-	}
-	if o.workers < 1 {
-		return usageErr("--workers %d: want at least 1", o.workers)
-	}
-	if o.MaxPreemptions < 0 || o.MaxPreemptions > sim.MaxExplorePreemptions {
-		return usageErr("--max-preemptions %d: want a count in [0, %d]", o.MaxPreemptions, sim.MaxExplorePreemptions)
-	}
-	if o.maxDepth < 0 || o.maxStates < 0 {
-		return usageErr("--max-depth and --max-states must not be negative")
-	}
-	// A budget given is a budget: 0 would silently mean the default.
-	for _, b := range []struct {
-		name   string
-		v, def int
-	}{{"max-depth", o.maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", o.maxStates, sim.DefaultExploreMaxStates}} {
-		if b.v == 0 && o.changed != nil && o.changed(b.name) {
-			return usageErr("--%s 0: want at least 1 (leave it out for the default, %d)", b.name, b.def)
-		}
+	if err := o.Validate(o.workers, o.maxDepth, o.maxStates, o.changed); err != nil {
+		return usageErr("%v", err)
 	}
 	maxMemory, err := explore.ParseBytes(o.maxMemory)
 	if err != nil {
@@ -156,38 +147,10 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	} else if capped {
 		maxMemory = budget // the default, capped silently: the cut names it
 	}
-	var promise sim.Promise
-	switch o.Property {
-	case "exactly-once":
-		promise = sim.ExactlyOne
-	case "promise":
-		promise = sem.Promise()
-	default:
-		return usageErr("--property %q: want exactly-once or promise", o.Property)
-	}
-	faults, kinds, err := sc.ExploreFaults(o.Faults)
+	promise, set, kinds, err := o.Resolve(sc, sem, o.sets, o.changed)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if len(kinds) == 0 {
-		// An empty list would prove a property of the fault-free run only
-		// and print HOLDS: say so instead (--max-faults 0 is the way to ask
-		// for that).
-		return usageErr("--faults %q names no fault kind: want a comma list of %s, or all", o.Faults, strings.Join(sim.FaultKindNames(), ", "))
-	}
-	set := scenarios.Settings{Semantics: sem, Ops: o.Ops, Faults: faults, Params: map[string]string{}}
-	for _, s := range o.sets {
-		k, v, err := scenarios.ParseSet(s)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		set.Params[k] = v
-	}
-	ks := explore.Kinds{Faults: o.Faults, MaxPreemptions: o.MaxPreemptions, Changed: o.changed}
-	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
-		return usageErr("%v", err)
-	}
-	o.Faults, o.MaxPreemptions = ks.Faults, ks.MaxPreemptions
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return usageErr("%v", err)
@@ -248,8 +211,11 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if o.check && (!res.Holds || !res.Complete) {
+	switch {
+	case !res.Holds && o.check:
 		return errViolation
+	case !res.Complete && (o.check || o.interrupted()):
+		return errIncomplete
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -69,12 +70,12 @@ func TestExploreBadInput(t *testing.T) {
 }
 
 // TestExploreMaxMemory: a search that outgrows --max-memory is reported
-// INCOMPLETE with the budget named and its statistics, and --check fails.
+// INCOMPLETE with the budget named and its statistics, and --check exits 3.
 func TestExploreMaxMemory(t *testing.T) {
 	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "4", "--max-faults", "5",
 		"--faults", "loss,ack-loss", "--max-memory", "64KiB", "--timing=false", "--check")
-	if code != exitViolation || !strings.Contains(stdout, "INCOMPLETE: no violation found, but the search was cut: memory budget of 64KiB exhausted") {
-		t.Fatalf("exit %d, want 1 and an INCOMPLETE report naming the budget:\n%s%s", code, stdout, stderr)
+	if code != exitIncomplete || !strings.Contains(stdout, "INCOMPLETE: no violation found, but the search was cut: memory budget of 64KiB exhausted") {
+		t.Fatalf("exit %d, want 3 (unfinished) and an INCOMPLETE report naming the budget:\n%s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "explored ") {
 		t.Fatalf("the cut search printed no statistics:\n%s", stdout)
@@ -139,8 +140,8 @@ func TestExploreInterruptEndsTheProgressLine(t *testing.T) {
 	cmd.SetOut(&stdout)
 	cmd.SetErr(&stderr)
 	cmd.SetArgs([]string{"double-billing", "--ops", "3", "--max-faults", "4", "--timing=false"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
+	if err := cmd.Execute(); !errors.Is(err, errIncomplete) {
+		t.Fatalf("err = %v, want the unfinished exit (3): an interrupted search is unfinished, --check or not", err)
 	}
 	line := term.String()
 	if !strings.HasPrefix(line, "\r\033[Kexploring: ") || !strings.HasSuffix(line, "\r\033[K") {

@@ -67,7 +67,7 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per row: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or is unknown (runs cut by a budget)")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed, 3 if one is unknown (runs cut by a budget)")
 	o.budgets.registerBudgets(fl)
 	o.batch.register(fl)
 	o.prof.register(fl)
@@ -111,7 +111,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if done || err != nil {
 		return err
 	}
-	doc, failed := matrix.Doc(rows, tallies, o.seeds)
+	doc, verdict := matrix.Doc(rows, tallies, o.seeds)
 	switch o.format {
 	case "json":
 		err = report.WriteJSON(stdout, doc)
@@ -123,8 +123,8 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if o.check && failed {
-		return errViolation
+	if o.check {
+		return checkExit(verdict)
 	}
 	return nil
 }

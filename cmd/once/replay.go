@@ -39,7 +39,7 @@ func newReplayCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: space-time diagrams side by side; md: one fenced Mermaid block per semantics)")
 	cmd.Flags().StringVarP(&o.file, "file", "f", "", "the scenario file (YAML) the plan was made from, wherever it is (a plan's own file line must stay under the plan's directory or the current directory)")
-	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated or could not be shown")
+	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if the promise is violated, 3 if it could not be shown (unfinished)")
 	cmd.Flags().StringVar(&o.semantics, "semantics", "", "apply the plan's faults under these semantics instead of the plan's own: all, or a comma-separated list (one schedule, side by side)")
 	return cmd
 }
@@ -66,8 +66,8 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	if err := runs.Render(stdout, o.format, l.Scenario, l.Plan.Seed, l.Settings, rs, nil); err != nil {
 		return err
 	}
-	if o.check && !runs.Check(rs) {
-		return errViolation
+	if o.check {
+		return checkExit(runs.Verdict(rs))
 	}
 	return nil
 }

@@ -10,14 +10,22 @@ import (
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/internal/version"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/sim"
 )
 
-// Exit codes.
+// Exit codes: one table for every command (README, "Exit codes"; each
+// command's --help ends with it).
 const (
-	exitOK        = 0 // it ran
-	exitViolation = 1 // --check found a violated promise or expectation
-	exitUsage     = 2 // bad input: flags, names, files
+	exitOK         = 0 // it ran; with --check, everything held
+	exitViolation  = 1 // --check found a violated promise or expectation, or a counterexample
+	exitUsage      = 2 // bad input: flags, names, files
+	exitIncomplete = 3 // unfinished: a budget or deadline left a verdict unknown (--check), or a signal interrupted the work
 )
+
+// exitTable is the table as --help shows it.
+const exitTable = `Exit codes: 0 done (with --check: everything held) · 1 a violation or
+counterexample found (--check) · 2 bad input · 3 unfinished (a budget or a
+deadline left a verdict unknown under --check, or a signal interrupted it).`
 
 // exitError carries an exit code up to execute.
 type exitError struct {
@@ -52,6 +60,23 @@ func asUsage(err error) error {
 // report has already been printed.
 var errViolation = &exitError{code: exitViolation, err: errors.New("a promise was violated")}
 
+// checkExit is the exit of a --check over a verdict: 1 violated, 3
+// unknown (unfinished), nil held.
+func checkExit(v sim.Status) error {
+	switch v {
+	case sim.Held:
+		return nil
+	case sim.Violated:
+		return errViolation
+	}
+	return errIncomplete
+}
+
+// errIncomplete is returned when the work ended before a verdict (a budget
+// under --check, or an interrupt); the report, INCOMPLETE or unknown, has
+// already been printed.
+var errIncomplete = &exitError{code: exitIncomplete, err: errors.New("unfinished")}
+
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "once",
@@ -79,6 +104,12 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd())
 	registerCompletion(root)
+	for _, c := range root.Commands() {
+		if c.Long == "" {
+			c.Long = c.Short
+		}
+		c.Long += "\n\n" + exitTable
+	}
 	return root
 }
 
@@ -96,7 +127,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	if code != exitViolation {
+	if code != exitViolation && code != exitIncomplete {
 		fmt.Fprintf(stderr, "once: %s\n", lang.ErrorLine(err))
 	}
 	return code

@@ -43,7 +43,7 @@ func newRunCmd() *cobra.Command {
 	o.register(cmd, "all")
 	o.registerFile(cmd)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: one space-time diagram per semantics, side by side on one time axis; md: the table and one fenced Mermaid block per semantics)")
-	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
+	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated, 3 if one could not be shown (unfinished)")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd
 }
@@ -108,8 +108,8 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	if err := runs.Render(stdout, o.format, sc, o.seed, set, rs, headlines); err != nil {
 		return err
 	}
-	if o.check && !runs.Check(rs) {
-		return errViolation
+	if o.check {
+		return checkExit(runs.Verdict(rs))
 	}
 	return nil
 }
