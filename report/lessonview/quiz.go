@@ -32,14 +32,14 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 	defer w.Flush()
 	answers := bufio.NewScanner(in)
 	answers.Buffer(make([]byte, 0, 256), maxAnswerLine)
-	rec := &lesson.Record{Schema: lesson.RecordSchema, Lang: string(lang.Current())}
+	rec := &lesson.Record{Schema: lesson.RecordSchema}
 	right, asked := 0, 0
 	for _, i := range steps {
 		v, err := Build(c, i)
 		if err != nil {
 			return nil, err
 		}
-		rec.Student = v.Student
+		rec.Student, rec.Token = v.Student, c.Steps[i].Token
 		r, a, err := plainStep(v, answers, w, rec)
 		right, asked = right+r, asked+a
 		if err == errEndOfInput {
@@ -54,7 +54,6 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 		}
 	}
 	fmt.Fprintf(w, "%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
-	rec.Right, rec.Asked = right, asked
 	return rec, w.Flush()
 }
 
@@ -64,11 +63,18 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson.Record) (right, asked int, err error) {
 	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
 	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
-	if v.Student != "" {
-		fmt.Fprintf(w, "\n%s\n", SeedLine(v))
-	}
+	fmt.Fprintf(w, "\n%s\n", SeedLine(v))
 	for _, s := range v.Stories {
 		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
+	}
+	if v.Student == "" {
+		// The course's own seeds: the commands come first, so that the
+		// questions can be answered from runs (a student's own seeds
+		// are replayed by the same commands, shown with the reveal).
+		fmt.Fprintf(w, "\n%s\n", lang.T("lesson.run_first"))
+		for _, r := range v.Runs {
+			fmt.Fprintf(w, "  $ %s\n", r.Command)
+		}
 	}
 	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.predict"))
 	given := make([]int, len(v.Questions))
@@ -95,12 +101,11 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 	for j, q := range v.Questions {
 		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
 		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
-		ra := lesson.RecordAnswer{Step: v.ID, N: j + 1, Seed: v.Seed, Answer: string(rune('a' + q.Answer)),
-			AnswerKey: q.Keys[q.Answer], Right: given[j] == q.Answer}
+		ra := lesson.Given{Step: v.ID, N: j + 1}
 		if given[j] >= 0 {
-			ra.Given, ra.GivenKey = string(rune('a'+given[j])), q.Keys[given[j]]
+			ra.Letter = string(rune('a' + given[j]))
 		}
-		rec.Questions = append(rec.Questions, ra)
+		rec.Answers = append(rec.Answers, ra)
 		switch {
 		case given[j] == q.Answer:
 			right++
@@ -158,9 +163,14 @@ func parseAnswer(s string, n int) (int, bool) {
 	return 0, false
 }
 
-// SeedLine says whose seed a step runs and that its commands replay it.
+// SeedLine says whose seed a step runs and that its commands replay it:
+// the student's (the name escaped: it may come from anywhere), or the
+// course's own.
 func SeedLine(v *StepView) string {
-	return lang.Tf("lesson.student_seed", map[string]any{"Student": v.Student, "Seed": v.Seed})
+	if v.Student == "" {
+		return lang.Tf("lesson.course_seed", map[string]any{"Seed": v.Seed})
+	}
+	return lang.Tf("lesson.student_seed", map[string]any{"Student": lesson.Escape(v.Student), "Seed": v.Seed})
 }
 
 // oneParagraph joins a text's lines into one: the why reads as a paragraph
