@@ -29,20 +29,27 @@ const tokenAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 const tokenBody = 15
 
 // ClassKey is the class key given by flag (when not empty) or by
-// ONCE_CLASS_KEY; "" when neither is set. An error when the key is too
-// short to keep the tokens secret.
+// ONCE_CLASS_KEY; "" when neither is set. An *InputError when the key is
+// too short to keep the tokens secret.
 func ClassKey(flag string) (string, error) {
 	k, from := flag, "--class-key"
 	if k == "" {
 		k, from = os.Getenv(ClassKeyEnv), ClassKeyEnv
 	}
-	if k == "" {
-		return "", nil
-	}
-	if len(k) < MinClassKey {
-		return "", fmt.Errorf("%s: a key of %d bytes: want at least %d (for instance: head -c 24 /dev/urandom | base64)", from, len(k), MinClassKey)
+	if k != "" && len(k) < MinClassKey {
+		return "", &InputError{Err: fmt.Errorf("%s: a key of %d bytes: want at least %d (for instance: head -c 24 /dev/urandom | base64)", from, len(k), MinClassKey)}
 	}
 	return k, nil
+}
+
+// NeedClassKey is ClassKey for what cannot do without one (tokens,
+// grade): an *InputError when none is given.
+func NeedClassKey(flag, what string) (string, error) {
+	k, err := ClassKey(flag)
+	if err == nil && k == "" {
+		err = &InputError{Err: fmt.Errorf("%s needs the class key: --class-key KEY or %s", what, ClassKeyEnv)}
+	}
+	return k, err
 }
 
 // StudentName is a name as the lesson compares it: trimmed of spaces.
@@ -68,15 +75,31 @@ func Token(classKey, name string) string {
 	return group(string(body))
 }
 
-// checkChar is the check character of a token's body: a weighted sum of
-// its values, modulo 31 (a prime below 32), so that any one wrong
-// character and any swap of two neighbours changes it.
+// checkChar is the check character of a token's body: Σ vᵢ·αⁱ in
+// GF(32) (α a root of x⁵+x²+1), so that any one wrong character, and any
+// swap of two different neighbours, changes it.
 func checkChar(body []byte) byte {
-	sum := 0
-	for i, c := range body {
-		sum += (i + 1) * strings.IndexByte(tokenAlphabet, c)
+	var sum, pow byte = 0, 1
+	for _, c := range body {
+		sum ^= gfMul(byte(strings.IndexByte(tokenAlphabet, c)), pow)
+		pow = gfMul(pow, 2)
 	}
-	return tokenAlphabet[sum%31]
+	return tokenAlphabet[sum]
+}
+
+// gfMul multiplies in GF(32) modulo x⁵+x²+1.
+func gfMul(a, b byte) byte {
+	var p byte
+	for ; b > 0; b >>= 1 {
+		if b&1 != 0 {
+			p ^= a
+		}
+		a <<= 1
+		if a&32 != 0 {
+			a ^= 0x25
+		}
+	}
+	return p
 }
 
 // group writes a token in groups of four, joined by dashes.

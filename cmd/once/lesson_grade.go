@@ -1,12 +1,10 @@
 package main
 
 import (
-	"os"
-	"strings"
+	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/internal/fileio"
 	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
 )
@@ -15,73 +13,44 @@ func newLessonGradeCmd() *cobra.Command {
 	var key string
 	cmd := &cobra.Command{
 		Use:   "grade FILE...",
-		Short: "A class's roster from result files (once lesson --plain --student NAME --token TOKEN --result FILE): every answer recomputed, scores and per-question success rates",
-		Long: `grade recomputes each student's result from the name and the class key,
-never from the file: the token must be the one the key issues to the
-name, the course version the one this once prints, and every answer is
-scored against the student's own runs (their seeds derive from the
-token). A result file holds the name, the token, the course version and
-the answers given; anything else in it — an unknown field, a second
-answer to one question, a step the course does not have, data after the
-JSON, a file larger than 1 MiB — is refused, as are a practice result
-(no token) and a second file of the same student: one line naming the
-file and the reason, exit 2, and no roster.
-
-The class key comes from --class-key or from the environment variable
-ONCE_CLASS_KEY (which keeps it out of the shell's history).`,
-		Args: cobra.MinimumNArgs(1),
-		Example: `  ONCE_CLASS_KEY=… once lesson grade results/*.json
-  once lesson grade --class-key "$(cat class.key)" ada.json bogdan.json --lang ro`,
+		Short: "A class's roster from result files (once lesson --plain --student NAME --token TOKEN --result FILE): every answer recomputed",
+		Long: `grade recomputes each result from the name and the class key (--class-key
+or ONCE_CLASS_KEY), never from the file, and refuses in one line (exit 2) a
+wrong token, another course version, a practice result, a malformed file
+or one over 1 MiB, and a file or a student given twice. See docs/lesson.md.`,
+		Args:    cobra.MinimumNArgs(1),
+		Example: `  ONCE_CLASS_KEY=… once lesson grade results/*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := course.ClassKey(key)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			if k == "" {
-				return usageErr("grade needs the class key the tokens were issued with: --class-key KEY or %s", course.ClassKeyEnv)
-			}
-			c, err := course.Load()
-			if err != nil {
-				return err
-			}
-			g, err := course.NewGrader(c, k)
-			if err != nil {
-				return err
-			}
-			var graded []*course.Graded
-			var seen []os.FileInfo
-			for _, f := range args {
-				name := course.Escape(f)
-				info, err := os.Stat(f) // before reading: a file given twice is refused unread
-				if err == nil {
-					for i, s := range seen {
-						if s != nil && os.SameFile(s, info) {
-							return usageErr("%s: given twice (also as %s): each result is graded once", name, course.Escape(args[i]))
-						}
-					}
-				}
-				seen = append(seen, info)
-				data, err := fileio.Read(f, course.MaxRecord)
-				if err != nil {
-					return usageErr("%s: %v", name, err)
-				}
-				r, err := course.ParseRecord(data)
-				if err != nil {
-					return usageErr("%s: %v", name, err)
-				}
-				gr, err := g.Grade(r)
-				if err != nil {
-					return usageErr("%s: %v", name, strings.TrimPrefix(err.Error(), "lesson: "))
-				}
-				graded = append(graded, gr)
-			}
-			v, err := course.Version()
-			if err != nil {
-				return err
-			}
-			return lessonview.WriteRoster(cmd.OutOrStdout(), v, graded)
+			return lessonErr(lessonview.Grade(cmd.OutOrStdout(), key, args))
 		},
 	}
 	cmd.Flags().StringVar(&key, "class-key", "", "the class key the tokens were issued with (default $ONCE_CLASS_KEY)")
 	return cmd
+}
+
+func newLessonTokensCmd() *cobra.Command {
+	var key string
+	cmd := &cobra.Command{
+		Use:   "tokens",
+		Short: "Issue a token per student (names on standard input, one a line): prints name, tab, token",
+		Long: `tokens prints the token of each name on standard input (one a line): an
+HMAC-SHA256 of the name under the class key (--class-key or ONCE_CLASS_KEY,
+at least 16 bytes), for --student NAME --token TOKEN. See docs/lesson.md.`,
+		Args:    cobra.NoArgs,
+		Example: `  export ONCE_CLASS_KEY="$(head -c 24 /dev/urandom | base64)"; once lesson tokens < names.txt`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return lessonErr(lessonview.Tokens(cmd.OutOrStdout(), key, cmd.InOrStdin()))
+		},
+	}
+	cmd.Flags().StringVar(&key, "class-key", "", "the class key (default $ONCE_CLASS_KEY)")
+	return cmd
+}
+
+// lessonErr is err as the user's mistake (exit 2, one line) when the
+// lesson refused an input.
+func lessonErr(err error) error {
+	if ie := (*course.InputError)(nil); errors.As(err, &ie) {
+		return usageErr("%v", err)
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package lessonview
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -42,4 +43,54 @@ func WriteRoster(w io.Writer, version string, records []*lesson.Graded) error {
 	}
 	_, err := fmt.Fprintln(w, lang.T("lesson.grade.legend"))
 	return err
+}
+
+// Tokens is `once lesson tokens`: the class key of flag (or
+// ONCE_CLASS_KEY), the names read from in (lesson.ReadNames), and the
+// token the key issues to each name printed, one "name<TAB>token" line
+// each, after a comment line naming the course version the class will
+// answer. Refusals are *lesson.InputError; nothing is printed then.
+func Tokens(w io.Writer, flag string, in io.Reader) error {
+	classKey, err := lesson.NeedClassKey(flag, "tokens")
+	if err != nil {
+		return err
+	}
+	names, err := lesson.ReadNames(in)
+	if err != nil {
+		return &lesson.InputError{Err: err}
+	}
+	version, err := lesson.Version()
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "# once lesson tokens · %s\n", version)
+	for _, n := range names {
+		fmt.Fprintf(b, "%s\t%s\n", n, lesson.Token(classKey, n))
+	}
+	return b.Flush()
+}
+
+// Grade is `once lesson grade`: the class key of flag (or
+// ONCE_CLASS_KEY), every file graded (lesson.GradeFiles: recomputed,
+// never read from the file), and the roster printed. Refusals are
+// *lesson.InputError naming the file; nothing is printed then.
+func Grade(w io.Writer, flag string, files []string) error {
+	classKey, err := lesson.NeedClassKey(flag, "grade")
+	if err != nil {
+		return err
+	}
+	c, err := lesson.Load()
+	if err != nil {
+		return err
+	}
+	graded, err := lesson.GradeFiles(c, classKey, files)
+	if err != nil {
+		return err
+	}
+	version, err := lesson.Version()
+	if err != nil {
+		return err
+	}
+	return WriteRoster(w, version, graded)
 }

@@ -2,12 +2,14 @@ package lessonview
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 )
@@ -33,6 +35,9 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 	answers := bufio.NewScanner(in)
 	answers.Buffer(make([]byte, 0, 256), maxAnswerLine)
 	rec := &lesson.Record{Schema: lesson.RecordSchema}
+	if len(steps) > 0 && c.Steps[steps[0]].Student != "" && c.Steps[steps[0]].Token == "" {
+		fmt.Fprintf(w, "%s\n", lang.T("lesson.practice")) // --student without --token
+	}
 	right, asked := 0, 0
 	for _, i := range steps {
 		v, err := Build(c, i)
@@ -176,3 +181,23 @@ func SeedLine(v *StepView) string {
 // oneParagraph joins a text's lines into one: the why reads as a paragraph
 // after its label.
 func oneParagraph(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// WriteResult writes a quiz's record to path, atomically, with the
+// course version (lesson.Version), and says so on out: the name, the
+// token, the version and the letters given — nothing grade would have
+// to trust. A path it cannot write is a *lesson.InputError.
+func WriteResult(path string, rec *lesson.Record, out io.Writer) error {
+	var err error
+	if rec.Course, err = lesson.Version(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("lesson: --result: %w", err)
+	}
+	if err := fileio.WriteAtomic([]string{path}, [][]byte{append(data, '\n')}); err != nil {
+		return &lesson.InputError{Err: fmt.Errorf("--result %w", err)}
+	}
+	_, err = fmt.Fprintf(out, "%s\n", lang.Tf("lesson.result_written", map[string]any{"File": path, "Version": rec.Course}))
+	return err
+}
