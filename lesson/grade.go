@@ -67,7 +67,7 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 		return nil, fmt.Errorf("student %s: the token is not the one this class key issues to that name (another student's file, a changed name, or another class key)", Escape(name))
 	}
 	if r.Course != g.version {
-		return nil, fmt.Errorf("course %q: this once grades %s (the result was answered on another version of the course or of once)", Escape(r.Course), g.version)
+		return nil, fmt.Errorf("course \"%s\": this once grades %s (the result was answered on another version of the course or of once)", Escape(r.Course), g.version)
 	}
 	if g.seen[name] {
 		return nil, fmt.Errorf("student %s: a second result (each student is graded once)", Escape(name))
@@ -77,7 +77,7 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 		a := &r.Answers[i]
 		s := g.course.Step(a.Step)
 		if s == nil {
-			return nil, fmt.Errorf("answer %d: step %q: not a step of the course", i+1, Escape(a.Step))
+			return nil, fmt.Errorf("answer %d: step \"%s\": not a step of the course", i+1, Escape(a.Step))
 		}
 		if a.N < 1 || a.N > len(s.Questions) {
 			return nil, fmt.Errorf("answer %d: %s question %d: want 1..%d", i+1, s.ID, a.N, len(s.Questions))
@@ -121,7 +121,7 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 			case len(a.Letter) == 1 && a.Letter[0] >= 'a' && int(a.Letter[0]-'a') < n:
 				ga.Right = int(a.Letter[0]-'a') == answer
 			default:
-				return nil, fmt.Errorf("%s: given %q: want a letter a-%c or \"\"", a.ID(), Escape(a.Letter), 'a'+n-1)
+				return nil, fmt.Errorf("%s: given \"%s\": want a letter a-%c or \"\"", a.ID(), Escape(a.Letter), 'a'+n-1)
 			}
 			if ga.Right {
 				out.Right++

@@ -62,7 +62,7 @@ func ParseRecord(data []byte) (*Record, error) {
 		return nil, fmt.Errorf("not a lesson result: data after its JSON object (at byte %d)", dec.InputOffset())
 	}
 	if r.Schema != RecordSchema {
-		return nil, fmt.Errorf("schema %q: want %s", Escape(r.Schema), RecordSchema)
+		return nil, fmt.Errorf("schema \"%s\": want %s", Escape(r.Schema), RecordSchema)
 	}
 	return &r, nil
 }

@@ -153,6 +153,9 @@ func TestHostileLessonGrade(t *testing.T) {
 		{"an empty name", []string{editRecord(t, ada, filepath.Join(dir, "empty.json"), func(m map[string]any) { m["student"] = " " })},
 			"empty.json: student: an empty name"},
 		{"escape sequences in a file name", []string{write("esc\x1b[2J.json", "{")}, `esc\x1b[2J.json: not a lesson result`},
+		{"escape sequences in a step", []string{editRecord(t, ada, filepath.Join(dir, "escstep.json"), func(m map[string]any) {
+			answers(m)[0].(map[string]any)["step"] = "\x1b[31mred"
+		})}, `escstep.json: answer 1: step "\x1b[31mred": not a step of the course`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := grade(c.files...)
