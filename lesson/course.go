@@ -29,6 +29,9 @@ type Step struct {
 	// Student is whose seeds the runs have (ForStudent), "" for the
 	// course's own.
 	Student string `yaml:"-"`
+	// Token is the instructor's token the seeds derive from (ForIssued),
+	// "" for practice seeds from the name alone.
+	Token string `yaml:"-"`
 }
 
 // A RunSpec names one deterministic run of a catalog scenario: its seed,

@@ -3,105 +3,72 @@ package lesson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
+	"io"
+	"strings"
 )
 
 // RecordSchema names the format of a result file (`once lesson --result`).
-const RecordSchema = "once.lesson-result/v1"
+// v2 holds the given answers only: no seed, no right answer, no score —
+// grade recomputes them.
+const RecordSchema = "once.lesson-result/v2"
 
-// A Record is one student's answers to the line quiz and the score, as
-// `once lesson --plain --student NAME --result FILE` writes it.
+// MaxRecord is the largest result file grade reads, in bytes: a full
+// course's answers take a few KiB.
+const MaxRecord = 1 << 20
+
+// A Record is what a student's line quiz leaves for grading, as
+// `once lesson --plain --student NAME --token T --result FILE` writes it:
+// who (the name and the instructor's token), on which course (Version),
+// and the answer given to each question revealed. Nothing in it is
+// trusted: grade recomputes the student's seeds from the name and the
+// class key, and the right answers from the runs.
 type Record struct {
-	Schema    string         `json:"schema"`
-	Student   string         `json:"student"`
-	Lang      string         `json:"lang"`
-	Right     int            `json:"right"`
-	Asked     int            `json:"asked"`
-	Questions []RecordAnswer `json:"questions"`
+	Schema  string  `json:"schema"`
+	Student string  `json:"student"`
+	Token   string  `json:"token"`  // "" in practice (--student without --token): grade refuses it
+	Course  string  `json:"course"` // Version()
+	Answers []Given `json:"answers"`
 }
 
-// A RecordAnswer is one revealed prediction: which question (step and
-// number, the same for every student), on which seed, the choice given
-// and the right one (letters, and the choices' keys: "2", "op-3").
-type RecordAnswer struct {
-	Step      string `json:"step"`
-	N         int    `json:"n"` // 1-based, within the step
-	Seed      uint64 `json:"seed"`
-	Given     string `json:"given"` // "" when no valid answer was given
-	GivenKey  string `json:"given_key,omitempty"`
-	Answer    string `json:"answer"`
-	AnswerKey string `json:"answer_key"`
-	Right     bool   `json:"right"`
+// A Given is the answer given to one question: the step (its id), the
+// question's number within it (1-based) and the letter given, "" when no
+// valid answer was.
+type Given struct {
+	Step   string `json:"step"`
+	N      int    `json:"n"`
+	Letter string `json:"given"`
 }
 
 // ID names the question across students: "double-billing#2".
-func (a *RecordAnswer) ID() string { return fmt.Sprintf("%s#%d", a.Step, a.N) }
+func (g *Given) ID() string { return fmt.Sprintf("%s#%d", g.Step, g.N) }
 
-// ParseRecord reads a result file, checking that its counts agree with
-// its answers.
+// ParseRecord reads a result file's JSON strictly: one object of the
+// schema, no unknown field (a v1 file's seeds, answers and scores
+// included), nothing after it. It checks the form only; Grade checks the
+// rest against the course.
 func ParseRecord(data []byte) (*Record, error) {
+	if len(data) > MaxRecord {
+		return nil, fmt.Errorf("larger than %d KiB: not a lesson result", MaxRecord>>10)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Record
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("not a lesson result: %w", err)
+		return nil, fmt.Errorf("not a lesson result: %s", jsonReason(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("not a lesson result: data after its JSON object (at byte %d)", dec.InputOffset())
 	}
 	if r.Schema != RecordSchema {
-		return nil, fmt.Errorf("schema %q: want %s", r.Schema, RecordSchema)
-	}
-	right := 0
-	for _, a := range r.Questions {
-		if a.Right {
-			right++
-		}
-	}
-	if r.Asked != len(r.Questions) || r.Right != right {
-		return nil, fmt.Errorf("right %d of %d asked: the answers say %d of %d", r.Right, r.Asked, right, len(r.Questions))
+		return nil, fmt.Errorf("schema \"%s\": want %s", Escape(r.Schema), RecordSchema)
 	}
 	return &r, nil
 }
 
-// A QuestionRate is how a class did on one question.
-type QuestionRate struct {
-	ID           string // "double-billing#2"
-	Right, Asked int
-}
-
-// Rates are the per-question success rates over records, in the course's
-// order of first appearance.
-func Rates(records []*Record) []QuestionRate {
-	var out []QuestionRate
-	index := map[string]int{}
-	for _, r := range records {
-		for _, a := range r.Questions {
-			id := a.ID()
-			i, ok := index[id]
-			if !ok {
-				i = len(out)
-				index[id] = i
-				out = append(out, QuestionRate{ID: id})
-			}
-			out[i].Asked++
-			if a.Right {
-				out[i].Right++
-			}
-		}
-	}
-	return out
-}
-
-// SortedByStudent returns records ordered by student name (stable).
-func SortedByStudent(records []*Record) []*Record {
-	out := slices.Clone(records)
-	slices.SortStableFunc(out, func(a, b *Record) int {
-		switch {
-		case a.Student < b.Student:
-			return -1
-		case a.Student > b.Student:
-			return 1
-		}
-		return 0
-	})
-	return out
+// jsonReason is a decoding error without the package's prefix and with
+// whatever it quotes from the file escaped.
+func jsonReason(err error) string {
+	return Escape(strings.TrimPrefix(err.Error(), "json: "))
 }

@@ -3,7 +3,10 @@ package lesson
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/oncesim/once/sim"
 )
@@ -32,13 +35,34 @@ func StudentSeed(name, step string) uint64 {
 // rows still show every claim of the step (the broken row fails, the
 // fixed row holds), so every student sees the lesson, on a run of their
 // own, with answers of their own.
+//
+// Seeds from the name alone are practice: anyone can compute them, so
+// grade refuses their results (see ForIssued for a class's seeds).
 func (c *Course) ForStudent(name string) (*Course, error) {
-	if strings.TrimSpace(name) == "" {
-		return nil, fmt.Errorf("lesson: --student: an empty name")
+	return c.forStudent(name, "")
+}
+
+// ForIssued is the course on the seeds of the student called name who
+// holds token, issued by the instructor (Token): as ForStudent, but every
+// step's first candidate seed derives from the token (an HMAC of the name
+// under the class key), so that only its holder, and the instructor who
+// holds the key, can compute the runs and their answers. token is checked
+// for its form only (ParseToken); grade checks it against the key.
+func (c *Course) ForIssued(name, token string) (*Course, error) {
+	t, err := ParseToken(token)
+	if err != nil {
+		return nil, fmt.Errorf("lesson: --token: %w", err)
+	}
+	return c.forStudent(name, t)
+}
+
+func (c *Course) forStudent(name, token string) (*Course, error) {
+	if err := CheckName(name); err != nil {
+		return nil, fmt.Errorf("lesson: --student: %w", err)
 	}
 	out := &Course{Steps: make([]Step, len(c.Steps))}
 	for i := range c.Steps {
-		s, err := c.Steps[i].forStudent(name)
+		s, err := c.Steps[i].forStudent(name, token)
 		if err != nil {
 			return nil, err
 		}
@@ -50,11 +74,61 @@ func (c *Course) ForStudent(name string) (*Course, error) {
 // StepForStudent is step i of the course on the student's seed (see
 // ForStudent): the lesson derives one step at a time.
 func (c *Course) StepForStudent(i int, name string) (*Step, error) {
-	return c.Steps[i].forStudent(name)
+	return c.Steps[i].forStudent(name, "")
 }
 
-func (s *Step) forStudent(name string) (*Step, error) {
+// maxName is the longest student name accepted, in bytes.
+const maxName = 200
+
+// CheckName accepts a student's name: not empty, at most maxName bytes,
+// valid UTF-8 without control characters (a name reaches the
+// instructor's terminal).
+func CheckName(name string) error {
+	n := StudentName(name)
+	switch {
+	case n == "":
+		return fmt.Errorf("an empty name")
+	case len(n) > maxName:
+		return fmt.Errorf("a name of %d bytes: want at most %d", len(n), maxName)
+	case !utf8.ValidString(n):
+		return fmt.Errorf("%s: not valid UTF-8", Escape(n))
+	}
+	for _, r := range n {
+		if unicode.IsControl(r) {
+			return fmt.Errorf("%s: a name with a control character", Escape(n))
+		}
+	}
+	return nil
+}
+
+// Escape is s safe to print on a terminal: control characters, invalid
+// UTF-8 and the other unprintable runes as Go escapes (\x1b, \u200b),
+// every printable rune of any script kept ("Ștefan", "Юлия").
+func Escape(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case r == '\\':
+			b.WriteString("\\\\")
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		s = s[size:]
+	}
+	return b.String()
+}
+
+func (s *Step) forStudent(name, token string) (*Step, error) {
 	start := StudentSeed(name, s.ID)
+	if token != "" {
+		start = tokenSeed(token, s.ID)
+	}
 	for seed := start; seed < start+seedTries; seed++ {
 		t := s.withSeed(seed)
 		ok, err := t.ShowsClaims()
@@ -62,7 +136,7 @@ func (s *Step) forStudent(name string) (*Step, error) {
 			return nil, err
 		}
 		if ok {
-			t.Student = strings.TrimSpace(name)
+			t.Student, t.Token = StudentName(name), token
 			return t, nil
 		}
 	}

@@ -275,7 +275,7 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 			out += stderr
 			if args[0] == "pack" { // the lesson pack's pages, both editions
 				dir := filepath.Join(t.TempDir(), "pack")
-				exit, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--student", "ada", "--lang", l}, "")
+				exit, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--class-key", testClassKey, "--student", "ada", "--lang", l}, "")
 				if exit != 0 {
 					t.Fatalf("lesson --out: %s", stderr)
 				}

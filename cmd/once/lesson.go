@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/internal/progress"
 	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
@@ -22,6 +18,8 @@ type lessonOptions struct {
 	from    string
 	steps   string
 	student string
+	token   string
+	key     string
 	result  string
 	slides  bool
 }
@@ -40,29 +38,30 @@ you to predict what this run will do (how many, which operation, which
 message), runs the broken variant and its fix side by side, shows the
 results with the trace and why, and keeps a score.
 
---student NAME gives every step a seed of the student's own (the first
-seed at or after hash(NAME, step) whose runs still show the step's
-lesson), so two students get different runs and different answers; the
-text says which seed each command replays. Without it, the course's own
-seeds. --result FILE (with the line quiz) writes the answers and the score
-as JSON; "once lesson grade FILE…" prints the class's roster and the
-success rate of every question.
+--student NAME --token TOKEN (the token "once lesson tokens" issued to the
+name) runs every step on a seed of the student's own, derived from the
+token; without --token it is practice, which grade refuses; without
+--student, the course's seeds, printed with the commands before the
+questions. --result FILE (line quiz) writes the name, the token, the
+course version and the letters given; "once lesson grade" recomputes the
+rest. See docs/lesson.md.
 
 On a terminal it opens an interactive screen; --plain (and any output that
 is not a terminal) makes it a line quiz that reads one answer per line from
 standard input — a number or a letter —, so it works over ssh and from a
-file of answers. --out DIR writes the lesson pack for an instructor instead,
-in two editions: student/ (story, commands, diagrams, questions) and
-teacher/ (the same with the outcomes, the answers, "For the teacher" and
-the timing of a 90-minute class), one Markdown page and its HTML twin per
-step; the diagrams are the project's own SVG, one per semantics, and no
-page loads anything from the network. --slides adds slides/, the
-diagrams as 16:9 pages.`,
+file of answers. --out DIR writes the lesson pack for an instructor instead:
+student/ (story, commands, diagrams, questions) and, with the class key
+(--class-key or ONCE_CLASS_KEY), teacher/ (the same with the outcomes, the
+answers, "For the teacher" and the timing of a 90-minute class), one
+Markdown page and its HTML twin per step; the diagrams are the project's
+own SVG, and no page loads anything from the network. --slides (with the
+key) adds slides/, the diagrams as 16:9 pages.`,
 		Args: cobra.NoArgs,
 		Example: `  once lesson
   once lesson --plain --lang ro
   once lesson --plain --from outbox < answers.txt
-  once lesson --plain --student ada --result ada.json
+  once lesson tokens < names.txt          # with ONCE_CLASS_KEY set
+  once lesson --plain --student ada --token 7k2m-… --result ada.json
   once lesson grade ada.json bogdan.json chen.json
   once lesson --out pack --lang ro --slides`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -74,10 +73,12 @@ diagrams as 16:9 pages.`,
 	cmd.Flags().BoolVar(&o.force, "force", false, "with --out: replace a DIR that is not empty")
 	cmd.Flags().StringVar(&o.from, "from", "", "start at this step (its number or id) and go on to the end")
 	cmd.Flags().StringVar(&o.steps, "steps", "", "only these steps: numbers or ids, comma-separated")
-	cmd.Flags().StringVar(&o.student, "student", "", "run every step on this student's own seed (the text says which)")
-	cmd.Flags().StringVar(&o.result, "result", "", "with the line quiz: write the answers and the score to FILE (JSON)")
+	cmd.Flags().StringVar(&o.student, "student", "", "run every step on this student's own seed (the text says which); without --token, practice")
+	cmd.Flags().StringVar(&o.token, "token", "", "with --student: the token the instructor issued to that name (once lesson tokens)")
+	cmd.Flags().StringVar(&o.key, "class-key", "", "with --out: the class key, which writes the teacher's edition (default $ONCE_CLASS_KEY)")
+	cmd.Flags().StringVar(&o.result, "result", "", "with the line quiz: write the name, token, course version and letters given to FILE (JSON)")
 	cmd.Flags().BoolVar(&o.slides, "slides", false, "with --out: add slides/, the diagrams as 16:9 pages (1920×1080, text at least 18 px)")
-	cmd.AddCommand(newLessonGradeCmd())
+	cmd.AddCommand(newLessonGradeCmd(), newLessonTokensCmd())
 	return cmd
 }
 
@@ -90,22 +91,24 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if o.student != "" {
-		if strings.TrimSpace(o.student) == "" {
-			return usageErr("--student: an empty name")
-		}
-		if c, err = c.ForStudent(o.student); err != nil {
-			return err
-		}
+	if c, err = c.ForFlags(o.student, o.token); err != nil {
+		return usageErr("%v", err)
 	}
 	if o.out != "" {
 		if o.result != "" {
 			return usageErr("--result: only with the line quiz, not with --out")
 		}
-		return writeLessonPack(c, steps, o.out, o.force, o.slides, out)
+		key, err := course.ClassKey(o.key)
+		if o.slides {
+			key, err = course.NeedClassKey(o.key, "--slides (they reveal the answers)")
+		}
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		return writeLessonPack(c, steps, o.out, o.force, o.slides, key != "", out)
 	}
-	if o.force || o.slides {
-		return usageErr("--force and --slides: only with --out DIR")
+	if o.force || o.slides || o.key != "" {
+		return usageErr("--force, --slides and --class-key: only with --out DIR")
 	}
 	if o.plain || !progress.IsTerminal(out) {
 		return runPlainLesson(c, steps, o.result, in, out)
@@ -117,21 +120,11 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 }
 
 // runPlainLesson runs the line quiz and writes its record to result
-// (when given) once the quiz ends.
+// (when given) once the quiz ends (see lessonview.WriteResult).
 func runPlainLesson(c *course.Course, steps []int, result string, in io.Reader, out io.Writer) error {
 	rec, err := lessonview.Quiz(c, steps, in, out)
-	if err != nil {
+	if err != nil || result == "" {
 		return err
 	}
-	if result == "" {
-		return nil
-	}
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return fmt.Errorf("lesson: --result: %w", err)
-	}
-	if err := fileio.WriteAtomic([]string{result}, [][]byte{append(data, '\n')}); err != nil {
-		return usageErr("--result %v", err)
-	}
-	return nil
+	return lessonErr(lessonview.WriteResult(result, rec, out))
 }

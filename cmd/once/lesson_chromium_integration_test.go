@@ -151,7 +151,7 @@ func probed(t *testing.T, bin, profile, page, size string) map[string]string {
 func TestIntegrationLessonPackOffline(t *testing.T) {
 	bin := needTool(t, "chromium")
 	dir := filepath.Join(t.TempDir(), "pack")
-	code, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--steps", "1,3", "--slides", "--lang", string(lang.Romanian)}, "")
+	code, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--class-key", testClassKey, "--steps", "1,3", "--slides", "--lang", string(lang.Romanian)}, "")
 	if code != exitOK {
 		t.Fatalf("lesson --out: exit %d: %s", code, stderr)
 	}

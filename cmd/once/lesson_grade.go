@@ -1,36 +1,56 @@
 package main
 
 import (
-	"os"
+	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/internal/fileio"
 	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lessonview"
 )
 
 func newLessonGradeCmd() *cobra.Command {
-	return &cobra.Command{
+	var key string
+	cmd := &cobra.Command{
 		Use:   "grade FILE...",
-		Short: "A class's roster from result files (once lesson --plain --student NAME --result FILE): scores and per-question success rates",
-		Args:  cobra.MinimumNArgs(1),
-		Example: `  once lesson grade results/*.json
-  once lesson grade ada.json bogdan.json --lang ro`,
+		Short: "A class's roster from result files (once lesson --plain --student NAME --token TOKEN --result FILE): every answer recomputed",
+		Long: `grade recomputes each result from the name and the class key (--class-key
+or ONCE_CLASS_KEY), never from the file, and refuses in one line (exit 2) a
+wrong token, another course version, a practice result, a malformed file
+or one over 1 MiB, and a file or a student given twice. See docs/lesson.md.`,
+		Args:    cobra.MinimumNArgs(1),
+		Example: `  ONCE_CLASS_KEY=… once lesson grade results/*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var records []*course.Record
-			for _, f := range args {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					return usageErr("%s: %v", f, fileio.UnwrapPath(err))
-				}
-				r, err := course.ParseRecord(data)
-				if err != nil {
-					return usageErr("%s: %v", f, err)
-				}
-				records = append(records, r)
-			}
-			return lessonview.WriteRoster(cmd.OutOrStdout(), records)
+			return lessonErr(lessonview.Grade(cmd.OutOrStdout(), key, args))
 		},
 	}
+	cmd.Flags().StringVar(&key, "class-key", "", "the class key the tokens were issued with (default $ONCE_CLASS_KEY)")
+	return cmd
+}
+
+func newLessonTokensCmd() *cobra.Command {
+	var key string
+	cmd := &cobra.Command{
+		Use:   "tokens",
+		Short: "Issue a token per student (names on standard input, one a line): prints name, tab, token",
+		Long: `tokens prints the token of each name on standard input (one a line): an
+HMAC-SHA256 of the name under the class key (--class-key or ONCE_CLASS_KEY,
+at least 16 bytes), for --student NAME --token TOKEN. See docs/lesson.md.`,
+		Args:    cobra.NoArgs,
+		Example: `  export ONCE_CLASS_KEY="$(head -c 24 /dev/urandom | base64)"; once lesson tokens < names.txt`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return lessonErr(lessonview.Tokens(cmd.OutOrStdout(), key, cmd.InOrStdin()))
+		},
+	}
+	cmd.Flags().StringVar(&key, "class-key", "", "the class key (default $ONCE_CLASS_KEY)")
+	return cmd
+}
+
+// lessonErr is err as the user's mistake (exit 2, one line) when the
+// lesson refused an input.
+func lessonErr(err error) error {
+	if ie := (*course.InputError)(nil); errors.As(err, &ie) {
+		return usageErr("%v", err)
+	}
+	return err
 }

@@ -18,9 +18,10 @@ import (
 var lessonMatrixSeeds = 100
 
 // writeLessonPack renders the pack of the given steps and puts it in dir
-// at once (see lessonview.WritePack).
-func writeLessonPack(c *course.Course, steps []int, dir string, force, slides bool, out io.Writer) error {
-	n, err := lessonview.WriteSteps(c, steps, dir, force, slides, lessonMatrix)
+// at once (see lessonview.WritePack); the teacher's edition with teacher
+// (the class key was given).
+func writeLessonPack(c *course.Course, steps []int, dir string, force, slides, teacher bool, out io.Writer) error {
+	n, err := lessonview.WriteSteps(c, steps, dir, force, slides, teacher, lessonMatrix)
 	if errors.Is(err, lessonview.ErrPackDir) {
 		return usageErr("%v", strings.TrimPrefix(err.Error(), lessonview.ErrPackDir.Error()+": "))
 	}

@@ -12,11 +12,12 @@ import (
 	"github.com/oncesim/once/report/lang"
 )
 
-// writeTestPack writes the whole pack in l into a new directory.
+// writeTestPack writes the whole pack in l into a new directory, both
+// editions (with the class key).
 func writeTestPack(t *testing.T, l lang.Lang) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "pack")
-	code, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--lang", string(l)}, "")
+	code, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--class-key", testClassKey, "--lang", string(l)}, "")
 	if code != exitOK {
 		t.Fatalf("lesson --out: exit %d: %s", code, stderr)
 	}

@@ -45,8 +45,10 @@ const ClassMinutes = 90
 // shared by both editions). No page loads anything from the network:
 // the diagrams are the project's own SVG, drawn when the pack is written.
 // matrix supplies each scenario's matrix excerpt; slides adds the
-// diagrams as 16:9 slides (see Slides).
-func Pack(views []*StepView, matrix Matrix, slides bool) ([]PackFile, error) {
+// diagrams as 16:9 slides (see Slides); teacher adds the teacher's
+// edition (the caller asks for the class key first: it holds the
+// answers).
+func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, error) {
 	var files []PackFile
 	add := func(path string, data []byte) { files = append(files, PackFile{Path: path, Data: data}) }
 	diagrams := map[string][]Diagram{}
@@ -68,7 +70,11 @@ func Pack(views []*StepView, matrix Matrix, slides bool) ([]PackFile, error) {
 		files = append(files, sl...)
 	}
 	minutes := timing(views)
-	for _, edition := range []string{Student, Teacher} {
+	editions := []string{Student}
+	if teacher {
+		editions = append(editions, Teacher)
+	}
+	for _, edition := range editions {
 		var index strings.Builder
 		intro := map[string]string{Student: lang.T("lesson.index_intro_student"), Teacher: lang.T("lesson.index_intro_teacher")}[edition]
 		fmt.Fprintf(&index, "# %s\n\n%s\n\n", lang.T("lesson.index_title"), intro)
@@ -107,8 +113,10 @@ func Pack(views []*StepView, matrix Matrix, slides bool) ([]PackFile, error) {
 		}
 		add(edition+"/index.html", h)
 	}
-	root := fmt.Sprintf("# %s\n\n- [%s](student/index.md) ([HTML](student/index.html))\n- [%s](teacher/index.md) ([HTML](teacher/index.html))\n",
-		lang.T("lesson.index_title"), lang.T("lesson.edition_student"), lang.T("lesson.edition_teacher"))
+	root := fmt.Sprintf("# %s\n\n- [%s](student/index.md) ([HTML](student/index.html))\n", lang.T("lesson.index_title"), lang.T("lesson.edition_student"))
+	if teacher {
+		root += fmt.Sprintf("- [%s](teacher/index.md) ([HTML](teacher/index.html))\n", lang.T("lesson.edition_teacher"))
+	}
 	add("index.md", []byte(root))
 	h, err := htmlTwin(lang.T("lesson.index_title"), root)
 	if err != nil {

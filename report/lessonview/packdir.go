@@ -65,8 +65,9 @@ func WritePack(dir string, force bool, files []PackFile) error {
 
 // WriteSteps renders the pack of the given steps of c (their views, the
 // matrix excerpts from matrix, slides if asked) and puts it in dir at
-// once (WritePack). It returns how many files besides index.md it wrote.
-func WriteSteps(c *lesson.Course, steps []int, dir string, force, slides bool, matrix Matrix) (int, error) {
+// once (WritePack); the teacher's edition only when teacher is set (see
+// Pack). It returns how many files besides index.md it wrote.
+func WriteSteps(c *lesson.Course, steps []int, dir string, force, slides, teacher bool, matrix Matrix) (int, error) {
 	var views []*StepView
 	for _, i := range steps {
 		v, err := Build(c, i)
@@ -75,7 +76,7 @@ func WriteSteps(c *lesson.Course, steps []int, dir string, force, slides bool, m
 		}
 		views = append(views, v)
 	}
-	files, err := Pack(views, matrix, slides)
+	files, err := Pack(views, matrix, slides, teacher)
 	if err != nil {
 		return 0, err
 	}

@@ -18,7 +18,7 @@ func TestWriteStepsWritesThePackOnce(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "pack")
 	matrix := func(scenario string) (string, error) { return "| matrix of " + scenario + " |\n", nil }
-	n, err := WriteSteps(c, []int{0}, dir, false, false, matrix)
+	n, err := WriteSteps(c, []int{0}, dir, false, false, true, matrix)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestWriteStepsWritesThePackOnce(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "index.md")); err != nil {
 		t.Error(err)
 	}
-	if _, err := WriteSteps(c, []int{0}, dir, false, false, matrix); !errors.Is(err, ErrPackDir) {
+	if _, err := WriteSteps(c, []int{0}, dir, false, false, true, matrix); !errors.Is(err, ErrPackDir) {
 		t.Errorf("a second pack into %s: %v, want ErrPackDir", dir, err)
 	}
 }

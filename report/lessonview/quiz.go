@@ -2,12 +2,14 @@ package lessonview
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 )
@@ -32,14 +34,17 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 	defer w.Flush()
 	answers := bufio.NewScanner(in)
 	answers.Buffer(make([]byte, 0, 256), maxAnswerLine)
-	rec := &lesson.Record{Schema: lesson.RecordSchema, Lang: string(lang.Current())}
+	rec := &lesson.Record{Schema: lesson.RecordSchema}
+	if len(steps) > 0 && c.Steps[steps[0]].Student != "" && c.Steps[steps[0]].Token == "" {
+		fmt.Fprintf(w, "%s\n", lang.T("lesson.practice")) // --student without --token
+	}
 	right, asked := 0, 0
 	for _, i := range steps {
 		v, err := Build(c, i)
 		if err != nil {
 			return nil, err
 		}
-		rec.Student = v.Student
+		rec.Student, rec.Token = v.Student, c.Steps[i].Token
 		r, a, err := plainStep(v, answers, w, rec)
 		right, asked = right+r, asked+a
 		if err == errEndOfInput {
@@ -54,7 +59,6 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 		}
 	}
 	fmt.Fprintf(w, "%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
-	rec.Right, rec.Asked = right, asked
 	return rec, w.Flush()
 }
 
@@ -64,11 +68,18 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson.Record) (right, asked int, err error) {
 	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
 	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
-	if v.Student != "" {
-		fmt.Fprintf(w, "\n%s\n", SeedLine(v))
-	}
+	fmt.Fprintf(w, "\n%s\n", SeedLine(v))
 	for _, s := range v.Stories {
 		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
+	}
+	if v.Student == "" {
+		// The course's own seeds: the commands come first, so that the
+		// questions can be answered from runs (a student's own seeds
+		// are replayed by the same commands, shown with the reveal).
+		fmt.Fprintf(w, "\n%s\n", lang.T("lesson.run_first"))
+		for _, r := range v.Runs {
+			fmt.Fprintf(w, "  $ %s\n", r.Command)
+		}
 	}
 	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.predict"))
 	given := make([]int, len(v.Questions))
@@ -95,12 +106,11 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 	for j, q := range v.Questions {
 		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
 		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
-		ra := lesson.RecordAnswer{Step: v.ID, N: j + 1, Seed: v.Seed, Answer: string(rune('a' + q.Answer)),
-			AnswerKey: q.Keys[q.Answer], Right: given[j] == q.Answer}
+		ra := lesson.Given{Step: v.ID, N: j + 1}
 		if given[j] >= 0 {
-			ra.Given, ra.GivenKey = string(rune('a'+given[j])), q.Keys[given[j]]
+			ra.Letter = string(rune('a' + given[j]))
 		}
-		rec.Questions = append(rec.Questions, ra)
+		rec.Answers = append(rec.Answers, ra)
 		switch {
 		case given[j] == q.Answer:
 			right++
@@ -158,11 +168,36 @@ func parseAnswer(s string, n int) (int, bool) {
 	return 0, false
 }
 
-// SeedLine says whose seed a step runs and that its commands replay it.
+// SeedLine says whose seed a step runs and that its commands replay it:
+// the student's (the name escaped: it may come from anywhere), or the
+// course's own.
 func SeedLine(v *StepView) string {
-	return lang.Tf("lesson.student_seed", map[string]any{"Student": v.Student, "Seed": v.Seed})
+	if v.Student == "" {
+		return lang.Tf("lesson.course_seed", map[string]any{"Seed": v.Seed})
+	}
+	return lang.Tf("lesson.student_seed", map[string]any{"Student": lesson.Escape(v.Student), "Seed": v.Seed})
 }
 
 // oneParagraph joins a text's lines into one: the why reads as a paragraph
 // after its label.
 func oneParagraph(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// WriteResult writes a quiz's record to path, atomically, with the
+// course version (lesson.Version), and says so on out: the name, the
+// token, the version and the letters given — nothing grade would have
+// to trust. A path it cannot write is a *lesson.InputError.
+func WriteResult(path string, rec *lesson.Record, out io.Writer) error {
+	var err error
+	if rec.Course, err = lesson.Version(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("lesson: --result: %w", err)
+	}
+	if err := fileio.WriteAtomic([]string{path}, [][]byte{append(data, '\n')}); err != nil {
+		return &lesson.InputError{Err: fmt.Errorf("--result %w", err)}
+	}
+	_, err = fmt.Fprintf(out, "%s\n", lang.Tf("lesson.result_written", map[string]any{"File": path, "Version": rec.Course}))
+	return err
+}

@@ -27,7 +27,7 @@ type StepView struct {
 	Questions     []QuestionView
 	Results       map[string]*lesson.Result // by run id: the pack draws its diagrams from them
 	Student       string                    // whose seed the runs have ("" for the course's own)
-	Seed          uint64                    // the step's seed when Student is set
+	Seed          uint64                    // the step's seed (the runs of a step share one)
 }
 
 // A Story is one scenario's lesson text the step tells before asking.
@@ -67,9 +67,7 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 	}
 	v := &StepView{Number: i + 1, Total: len(c.Steps), ID: s.ID, Title: lang.T("lesson.step." + s.ID), Results: results,
 		Student: s.Student}
-	if s.Student != "" {
-		v.Seed = s.Runs[0].Seed
-	}
+	v.Seed = s.Runs[0].Seed
 	var told []string
 	for j := range s.Runs {
 		r := results[s.Runs[j].ID]
