@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -47,16 +48,12 @@ func computeVersion() (string, error) {
 	word(sim.DigestFormat)
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {
-			cfg, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults})
-			if err != nil {
-				return "", err
-			}
-			w, err := sim.NewWorld(cfg, sim.NewRandom(1), nil)
+			out, err := runs.Outcome(sc, scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(1), nil)
 			if err != nil {
 				return "", err
 			}
 			h.Write([]byte(sc.Name + "\x00" + sem.Alias() + "\x00"))
-			word(uint64(w.Run().Digest))
+			word(uint64(out.Digest))
 		}
 	}
 	c, err := Load()
