@@ -57,4 +57,19 @@ func registerCompletion(root *cobra.Command) {
 		}
 	}
 	walk(root)
+	// Cobra adds its completion command on the first Execute; made now,
+	// it refuses a shell it has no script for (it printed its help and
+	// exited 0 for `once completion tcsh`).
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = func(_ *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageErr("completion %q: no script for that shell: want bash, zsh, fish or powershell", args[0])
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 }
