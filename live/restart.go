@@ -552,7 +552,7 @@ func waitAnswers(url string, timeout time.Duration, done <-chan struct{}) error 
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("live: --restart-cmd returned but %s did not answer within %s", url, timeout)
+			return fmt.Errorf("live: --restart-cmd returned but %s did not answer within %s", MaskURL(url), timeout)
 		}
 		select {
 		case <-done:
