@@ -508,8 +508,8 @@ const reachTimeout = 3 * time.Second
 // refused"), not a run whose requests all vanish until its deadline.
 func Reachable(ctx context.Context, target string) error {
 	u, err := url.Parse(target)
-	if err != nil {
-		return fmt.Errorf("live: --target %s: %v", MaskURL(target), err)
+	if err != nil { // url.Error holds the URL, password and all
+		return fmt.Errorf("live: --target %q: want an http:// URL of your payment service", MaskURL(target))
 	}
 	port := u.Port()
 	if port == "" {
@@ -520,15 +520,16 @@ func Reachable(ctx context.Context, target string) error {
 	defer cancel()
 	c, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
 	switch {
+	case err == nil:
+		c.Close()
+		return nil
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("live: --target %s: connection refused: nothing listens on %s (start your service first; docs/live.md)", MaskURL(target), addr)
 	case ctx.Err() != nil:
 		return fmt.Errorf("live: interrupted: %w", ctx.Err())
 	case err != nil:
-		return fmt.Errorf("live: --target %s: cannot connect to %s within %s: %v", MaskURL(target), addr, reachTimeout, err)
 	}
-	c.Close()
-	return nil
+	return fmt.Errorf("live: --target %s: cannot connect to %s within %s: %v", MaskURL(target), addr, reachTimeout, err)
 }
 
 // scripted reports whether ch replays a plan: a plan may name a crash even
