@@ -93,13 +93,14 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"verbose":    {{with(alo, "--verbose"), 0, "service pid"}},
 		"lang":       {{with(alo, "--lang", "xx"), 2, "--lang"}},
 		// --target against a real service: TestIntegrationTargetExamples.
-		"target":        {{with(alo, "--target", "http://192.0.2.1:8000"), 2, "not a loopback address"}, {with(alo, "--target", "http://127.0.0.1:9", "--crash", "0.5"), 2, "give --restart-cmd"}},
+		"target": {{with(alo, "--target", "http://192.0.2.1:8000"), 2, "not a loopback address"}, {with(alo, "--target", "http://127.0.0.1:9", "--crash", "0.5"), 2, "give --restart-cmd"},
+			{with(alo, "--target", "http://127.0.0.1:1"), 2, "connection refused"}, {with(alo, "--target", "http://127.0.0.1:99999"), 2, "port 99999"}},
 		"allow-remote":  {{with(alo, "--allow-remote"), 2, "go with --target"}},
-		"provider-addr": {{with(alo, "--provider-addr", "127.0.0.1:1"), 2, "go with --target"}},
+		"provider-addr": {{with(alo, "--provider-addr", "127.0.0.1:1"), 2, "go with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--provider-addr", "0.0.0.0:0"), 2, "not loopback"}},
 		// --restart-cmd honoured against a real service: TestIntegrationTargetRestart.
 		"restart-cmd": {{with(alo, "--restart-cmd", "true"), 2, "goes with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", ""), 2, "--restart-cmd: give a command"},
 			{with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", "true"), 2, "--crash is 0"}},
-		"print-env": {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL=http://127.0.0.1:5555"}},
+		"print-env": {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
 	}
 	flag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
 	for _, m := range flag.FindAllStringSubmatch(help, -1) {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/oncesim/once/sim"
@@ -61,8 +64,15 @@ type Proxy struct {
 	Answers bool
 	// Points, when not nil, are crash points the fault layer asks itself
 	// (the user's service under --restart-cmd, restart.go).
-	Points   crashPoints
-	inflight atomic.Int64
+	Points crashPoints
+	// Fail, when not nil, is told what of the receiver's answers ends the
+	// run, in one line: a redirect, which the fault layer never follows
+	// (a loopback --target must not send the payment elsewhere), and,
+	// with FailRefused, a connection refused (the user's service stopped
+	// listening, and nothing restarts it).
+	Fail        func(error)
+	FailRefused bool
+	inflight    atomic.Int64
 }
 
 // giveUp waits, for a lost request or answer, until the caller's call
@@ -254,9 +264,17 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Dur
 	}
 	resp, err := p.Client.Do(req)
 	if err != nil {
+		if p.Fail != nil && p.FailRefused && errors.Is(err, syscall.ECONNREFUSED) {
+			p.Fail(fmt.Errorf("live: --target %s: connection refused: your service stopped listening during the run", MaskURL(target)))
+		}
 		return relayed{}, false
 	}
 	defer resp.Body.Close()
+	if loc := resp.Header.Get("Location"); p.Fail != nil && resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+		p.Fail(fmt.Errorf("live: your service answered %s %s with %s to %q: once follows no redirect (docs/live.md); give --target the URL that answers",
+			r.Method, r.URL.Path, resp.Status, MaskURL(loc)))
+		return relayed{}, false // not an answer to hand on: the run ends
+	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
 		return relayed{}, false

@@ -3,6 +3,7 @@ package live
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/scenarios/roles/payments"
@@ -118,6 +120,7 @@ func newRestartHost(url, cmd string, cfg *sim.Config, p *parts, tick time.Durati
 	if !ok1 || !ok2 || !ok3 {
 		return nil, fmt.Errorf("live: the topology has no after-lock, after-charge or after-store crash point")
 	}
+	SweepTemp(os.TempDir()) // the logs of runs killed while their command ran
 	return h, nil
 }
 
@@ -335,7 +338,7 @@ func (h *restartHost) restartAt(at time.Duration, n int, point sim.PointID, m si
 		env := h.env
 		h.mu.Unlock()
 		began := time.Now()
-		out, err := runRestart(h.cmd, env, restartTimeout)
+		out, err := runRestart(h.cmd, env, restartTimeout, h.done)
 		took := time.Since(began)
 		if err == nil {
 			err = waitAnswers(h.url, healthTimeout, h.done)
@@ -356,8 +359,11 @@ func (h *restartHost) restartAt(at time.Duration, n int, point sim.PointID, m si
 		h.dec.clk.starts(-1)
 		for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 			if l != "" {
-				fmt.Fprintf(h.log, "live:   | %s\n", l)
+				fmt.Fprintf(h.log, "live:   | %s\n", printable(l))
 			}
+		}
+		if errors.Is(err, errRestartCut) {
+			return // the run is over: nothing to restart for
 		}
 		if err != nil {
 			h.failWith(err)
@@ -387,37 +393,140 @@ func (h *restartHost) failWith(err error) {
 	h.fail()
 }
 
-// runRestart runs cmd with sh -c in a process group of its own (Ctrl-C of
-// once does not reach it; a command past timeout is killed with its whole
-// group), its output into a temporary file — not a pipe, which a service
-// the command starts in the background would hold open — and returns the
-// output's last maxOutput bytes. A command that fails, or does not return
-// within timeout, is an error of one line.
-func runRestart(cmd string, env []string, timeout time.Duration) ([]byte, error) {
-	f, err := os.CreateTemp("", "once-restart-*.log")
+// maxLog caps the --restart-cmd log on disk: past it the log is cut, its
+// last maxOutput bytes kept in memory for the error message. The log is
+// checked every logEvery while the command runs, so a command writing
+// fast can pass the cap by what it writes in that time, never more.
+const (
+	maxLog   = 1 << 20
+	logEvery = 5 * time.Millisecond
+)
+
+// restartLogPrefix starts a --restart-cmd log's name, before its owner's
+// pid (once-restart-PID-….log): a log left by a once that died while its
+// command ran is swept by a later run (SweepTemp).
+const restartLogPrefix = "once-restart-"
+
+// restartLog is the output of one run of --restart-cmd: a temporary file
+// opened for appending, so that the command's writes go to its end
+// wherever that is, cut to empty (its tail kept) whenever it passes max.
+type restartLog struct {
+	f    *os.File
+	max  int64
+	tail []byte // the last maxOutput bytes of what was cut
+}
+
+func newRestartLog(dir string, max int64) (*restartLog, error) {
+	f, err := os.CreateTemp(dir, fmt.Sprintf("%s%d-*.log", restartLogPrefix, os.Getpid()))
 	if err != nil {
-		return nil, fmt.Errorf("live: --restart-cmd output file: %w", err)
+		return nil, err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	c := exec.CommandContext(ctx, "sh", "-c", cmd)
-	c.Env, c.Stdout, c.Stderr = env, f, f
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
-	runErr := c.Run()
-	out, _ := os.ReadFile(f.Name())
+	name := f.Name()
+	f.Close()
+	if f, err = os.OpenFile(name, os.O_RDWR|os.O_APPEND, 0o600); err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	return &restartLog{f: f, max: max}, nil
+}
+
+// trim cuts the log when it is past max, keeping its last maxOutput bytes.
+func (l *restartLog) trim() {
+	if fi, err := l.f.Stat(); err == nil && fi.Size() > l.max {
+		l.tail = l.last()
+		l.f.Truncate(0)
+	}
+}
+
+// last is the output's last maxOutput bytes: the tail cut before, then
+// what the file holds now.
+func (l *restartLog) last() []byte {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return l.tail
+	}
+	from := max(0, fi.Size()-maxOutput)
+	buf := make([]byte, fi.Size()-from)
+	n, _ := l.f.ReadAt(buf, from)
+	out := append(append([]byte(nil), l.tail...), buf[:n]...)
 	if len(out) > maxOutput {
 		out = out[len(out)-maxOutput:]
 	}
+	return out
+}
+
+// remove closes and removes the log.
+func (l *restartLog) remove() {
+	l.f.Close()
+	os.Remove(l.f.Name())
+}
+
+// errRestartCut: the run ended while --restart-cmd ran; the command was
+// killed with its process group.
+var errRestartCut = errors.New("live: the run ended while --restart-cmd ran")
+
+// runRestart runs cmd with sh -c in a process group of its own (Ctrl-C of
+// once does not reach it; a command past timeout, or still running when
+// done closes, is killed with its whole group), its output into a bounded
+// temporary log (restartLog) — not a pipe, which a service the command
+// starts in the background would hold open — and returns the output's
+// last maxOutput bytes. The log is removed on every path. A command that
+// fails, or does not return within timeout, is an error of one line.
+func runRestart(cmd string, env []string, timeout time.Duration, done <-chan struct{}) ([]byte, error) {
+	log, err := newRestartLog("", maxLog)
+	if err != nil {
+		return nil, fmt.Errorf("live: --restart-cmd output file: %w", err)
+	}
+	defer log.remove()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cut := false
+	c := exec.CommandContext(ctx, "sh", "-c", cmd)
+	c.Env, c.Stdout, c.Stderr = env, log.f, log.f
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("live: --restart-cmd %q: %v", cmd, err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- c.Wait() }()
+	tick := time.NewTicker(logEvery)
+	defer tick.Stop()
+	var runErr error
+wait:
+	for {
+		select {
+		case runErr = <-waited:
+			break wait
+		case <-tick.C:
+			log.trim()
+		case <-done:
+			cut = true
+			cancel()
+			done = nil
+		}
+	}
+	log.trim()
+	out := log.last()
 	switch {
+	case cut:
+		return out, errRestartCut
 	case ctx.Err() != nil:
 		return out, fmt.Errorf("live: --restart-cmd %q did not return within %s (it must kill your service, start it again and return)", cmd, timeout)
 	case runErr != nil:
 		return out, fmt.Errorf("live: --restart-cmd %q: %v%s", cmd, runErr, lastLine(out))
 	}
 	return out, nil
+}
+
+// printable is l with its control characters escaped (\x00, \x1b…):
+// a command's output reaches a terminal.
+func printable(l string) string {
+	if strings.IndexFunc(l, func(r rune) bool { return r != '\t' && !unicode.IsPrint(r) }) < 0 {
+		return l
+	}
+	q := strconv.QuoteToGraphic(l)
+	return q[1 : len(q)-1]
 }
 
 // lastLine is the output's last non-empty line, quoted after a colon, or "".
@@ -432,7 +541,7 @@ func lastLine(out []byte) string {
 // waitAnswers polls url until it answers HTTP at all (any status: a GET
 // of the base URL), within timeout; an error of one line if it does not.
 func waitAnswers(url string, timeout time.Duration, done <-chan struct{}) error {
-	client := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}, Timeout: time.Second}
+	client := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}, Timeout: time.Second, CheckRedirect: noRedirect}
 	defer client.CloseIdleConnections()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -443,7 +552,7 @@ func waitAnswers(url string, timeout time.Duration, done <-chan struct{}) error 
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("live: --restart-cmd returned but %s did not answer within %s", url, timeout)
+			return fmt.Errorf("live: --restart-cmd returned but %s did not answer within %s", MaskURL(url), timeout)
 		}
 		select {
 		case <-done:

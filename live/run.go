@@ -9,9 +9,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/oncesim/once/network"
@@ -266,6 +268,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
 
+	if o.Target != "" {
+		if err := Reachable(ctx, o.Target); err != nil {
+			return nil, err
+		}
+	}
 	var cleanups []func()
 	defer func() {
 		for i := len(cleanups) - 1; i >= 0; i-- {
@@ -294,7 +301,10 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	// would be a retry no client decided and no fault layer saw.
 	transport := &http.Transport{Proxy: nil, DisableKeepAlives: true}
 	cleanups = append(cleanups, transport.CloseIdleConnections)
-	relay := &http.Client{Transport: transport, Timeout: gatewayCallTimeout + 10*time.Second}
+	// No redirect followed: a 3xx is relayed as it is and, from --target,
+	// ends the run (front.Fail) — a loopback target must not send the
+	// payment to the address its Location names.
+	relay := &http.Client{Transport: transport, Timeout: gatewayCallTimeout + 10*time.Second, CheckRedirect: noRedirect}
 
 	gatewayURL, err := serve(&Gateway{DB: db, Mode: p.gatewayRole.Mode, Ops: cfg.Ops}, &cleanups)
 	if err != nil {
@@ -399,6 +409,19 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if restarter != nil {
 		front.Points = restarter
 	}
+	var targetErr error
+	var targetMu sync.Mutex
+	if o.Target != "" {
+		front.Fail = func(err error) {
+			targetMu.Lock()
+			if targetErr == nil {
+				targetErr = err
+			}
+			targetMu.Unlock()
+			cancelRun()
+		}
+		front.FailRefused = restarter == nil // a restarted service is down for a while, by design
+	}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
 		return nil, err
@@ -411,7 +434,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	client := &Client{URL: frontURL, Semantics: cfg.Semantics, Ops: cfg.Ops,
 		Interval: time.Duration(cl.Interval) * o.Tick, Timeout: time.Duration(cl.Timeout) * o.Tick,
 		MaxAttempts: cl.MaxAttempts, KeyPerTry: cl.KeyPerTry, ReuseFirst: cl.ReuseFirst, Clicks: cl.Clicks,
-		HTTP: &http.Client{Transport: transport}, Decider: dec, Node: p.client}
+		HTTP: &http.Client{Transport: transport, CheckRedirect: noRedirect}, Decider: dec, Node: p.client}
 	p.configureClient(client)
 	if o.Target != "" {
 		var b [4]byte
@@ -424,6 +447,12 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		return nil, fmt.Errorf("live: interrupted: %w", ctx.Err())
 	}
 	if err := lost(); err != nil {
+		return nil, err
+	}
+	targetMu.Lock()
+	err = targetErr
+	targetMu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	if err := host.Err(); err != nil {
@@ -465,6 +494,42 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		inTimeOrder(o.Trace)
 	}
 	return outcome(cfg, rec, finished, dec.Elapsed(), o.Tick), nil
+}
+
+// noRedirect is the CheckRedirect of every client that may talk to the
+// user's service: the redirect's answer is returned, not followed.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// reachTimeout bounds the first connection to --target.
+const reachTimeout = 3 * time.Second
+
+// Reachable connects once to target's host and port before anything
+// starts: a target nobody listens on is one line now ("connection
+// refused"), not a run whose requests all vanish until its deadline.
+func Reachable(ctx context.Context, target string) error {
+	u, err := url.Parse(target)
+	if err != nil { // url.Error holds the URL, password and all
+		return fmt.Errorf("live: --target %q: want an http:// URL of your payment service", MaskURL(target))
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	addr := net.JoinHostPort(u.Hostname(), port)
+	dctx, cancel := context.WithTimeout(ctx, reachTimeout)
+	defer cancel()
+	c, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
+	switch {
+	case err == nil:
+		c.Close()
+		return nil
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("live: --target %s: connection refused: nothing listens on %s (start your service first; docs/live.md)", MaskURL(target), addr)
+	case ctx.Err() != nil:
+		return fmt.Errorf("live: interrupted: %w", ctx.Err())
+	case err != nil:
+	}
+	return fmt.Errorf("live: --target %s: cannot connect to %s within %s: %v", MaskURL(target), addr, reachTimeout, err)
 }
 
 // scripted reports whether ch replays a plan: a plan may name a crash even

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/oncesim/once/scenarios/roles"
@@ -43,24 +45,111 @@ func (h fixedHost) Settled() bool  { return true }
 func (h fixedHost) Err() error     { return nil }
 
 // CheckTarget reports, in one line, why target may not be driven: not an
-// http URL, or a host outside the loopback range without allowRemote — a
-// fault-injecting client must not be pointed at production by a typo.
+// http URL, a port out of range, or a host outside the loopback range
+// without allowRemote — a fault-injecting client must not be pointed at
+// production by a typo. A password in the URL is masked in the message.
 func CheckTarget(target string, allowRemote bool) error {
 	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--target %q: want an http:// URL of your payment service", target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf("--target %q: want an http:// URL of your payment service", MaskURL(target))
 	}
-	if allowRemote {
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("--target %s: port %s: want 1 to 65535", MaskURL(target), p)
+		}
+	}
+	if allowRemote || isLoopbackHost(u.Hostname()) {
 		return nil
 	}
-	host := u.Hostname()
+	return fmt.Errorf("--target %s: %s is not a loopback address; give --allow-remote to drive a service elsewhere", MaskURL(target), u.Hostname())
+}
+
+// isLoopbackHost reports whether host is localhost or an address of
+// 127.0.0.0/8 or ::1.
+func isLoopbackHost(host string) bool {
 	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// MaskURL is u with the password of its userinfo, if any, written "***",
+// as --db's is, for every message that names --target; a string that
+// does not parse is returned with all before its last "@" masked.
+func MaskURL(u string) string {
+	if parsed, err := url.Parse(u); err == nil {
+		if _, has := parsed.User.Password(); has && parsed.Scheme != "" {
+			user := url.User(parsed.User.Username()).String()
+			parsed.User = nil
+			rest, _ := strings.CutPrefix(parsed.String(), parsed.Scheme+"://")
+			return parsed.Scheme + "://" + user + ":***@" + rest
+		}
+		return parsed.String()
+	}
+	if at := strings.LastIndex(u, "@"); at >= 0 {
+		return "***" + u[at:]
+	}
+	return u
+}
+
+// CheckListenAddr reports, in one line, why the provider may not listen
+// at addr (--provider-addr): not HOST:PORT, a port out of range, a host
+// that is not an IP address or a plain host name, or — without
+// allowRemote — an address off loopback: "0.0.0.0", "::" and ":PORT"
+// listen on every interface. Port 0 picks a free port.
+func CheckListenAddr(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--provider-addr %q: want HOST:PORT, such as %s", addr, DefaultProviderAddr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || strconv.Itoa(n) != port {
+		return fmt.Errorf("--provider-addr %q: port %q: want 0 to 65535", addr, port)
+	}
+	if host != "" && net.ParseIP(host) == nil && !plainHostName(host) {
+		return fmt.Errorf("--provider-addr %q: host %q: want an IP address or a host name", addr, host)
+	}
+	if allowRemote || isLoopbackHost(host) {
 		return nil
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
+	where := host
+	if host == "" || net.ParseIP(host).IsUnspecified() {
+		where = "every interface"
 	}
-	return fmt.Errorf("--target %s: %s is not a loopback address; give --allow-remote to drive a service elsewhere", target, host)
+	return fmt.Errorf("--provider-addr %s: would listen on %s, not loopback; give --allow-remote to let a service elsewhere reach it", addr, where)
+}
+
+// plainHostName reports whether s is a DNS host name: labels of letters,
+// digits and hyphens, dot-separated — nothing a shell would read.
+func plainHostName(s string) bool {
+	if len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ShellQuote quotes s for a POSIX shell: in single quotes, each single
+// quote of s closing the quotes, escaped, and reopening them — eval of the
+// result gives s back and runs nothing.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// EnvLine is the line --print-env prints for the provider at addr:
+// export ONCE_PROVIDER_URL='http://ADDR', the value shell-quoted (addr is
+// checked by CheckListenAddr before).
+func EnvLine(addr string) string {
+	return "export " + ProviderEnv + "=" + ShellQuote("http://"+addr)
 }
 
 // SupportsTarget reports, as one line wrapping ErrNotLive, what of cfg

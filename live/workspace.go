@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,8 +85,18 @@ func ownerOfSchema(name string) int {
 	return n
 }
 
-// SweepTemp removes the temporary directories of runs whose owner is gone
-// and returns their paths.
+// ownerOfLog returns the pid in a --restart-cmd log's name
+// once-restart-PID-….log, 0 if it has none.
+func ownerOfLog(name string) int {
+	rest, ok := strings.CutPrefix(name, restartLogPrefix)
+	if !ok || !strings.HasSuffix(name, ".log") {
+		return 0
+	}
+	return ownerOfDir(tempPrefix + rest)
+}
+
+// SweepTemp removes the temporary directories and --restart-cmd logs of
+// runs whose owner is gone and returns their paths.
 func SweepTemp(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -94,7 +105,13 @@ func SweepTemp(dir string) []string {
 	var gone []string
 	for _, e := range entries {
 		pid := ownerOfDir(e.Name())
-		if !e.IsDir() || pid == 0 || alive(pid) {
+		if !e.IsDir() {
+			pid = 0
+			if e.Type().IsRegular() {
+				pid = ownerOfLog(e.Name())
+			}
+		}
+		if pid == 0 || alive(pid) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
@@ -228,8 +245,21 @@ func watchDatabase(ctx context.Context, db *DB, cancel func()) func() error {
 	}
 }
 
-// firstLine keeps an error message to one line.
+// firstLine keeps an error message to one line: its first line, then the
+// others joined with "; ", each said once. pgx puts the cause of a failed
+// connection on the lines after "failed to connect to `user=…
+// database=…`:", one per address tried: cutting at the first newline left
+// the cause out.
 func firstLine(err error) string {
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !slices.Contains(parts, l) {
+			parts = append(parts, l)
+		}
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return parts[0] + " " + strings.Join(parts[1:], "; ")
 }

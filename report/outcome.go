@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/oncesim/once/report/lang"
@@ -152,6 +153,20 @@ func (c OutcomeCounts) of(k sim.OpOutcome) int {
 		return c.NotStarted
 	}
 	return 0
+}
+
+// manyTimes is one operation's many-effects word with its count, when it
+// had more than two: "charged twice" becomes "charged 3 times"; a word
+// that does not end in "twice" (another language's, or a scenario's own)
+// gets the count after it: "duplicate rows (×3)".
+func manyTimes(word string, effects int32) string {
+	if effects <= 2 {
+		return word
+	}
+	if stem, ok := strings.CutSuffix(word, " twice"); ok {
+		return fmt.Sprintf("%s %d times", stem, effects)
+	}
+	return fmt.Sprintf("%s (×%d)", word, effects)
 }
 
 // OpOutcomeWord is one operation's outcome in the current language, for a

@@ -215,6 +215,9 @@ func statusNamed(s string) sim.Status {
 func opOutcomeCell(op OpDoc, words scenarios.OutcomeWords) string {
 	k := opOutcomeNamed(op.Outcome)
 	text := OpOutcomeWord(k, words)
+	if k == sim.OpDuplicated {
+		text = manyTimes(text, op.Effects)
+	}
 	switch {
 	case k.Good():
 		return styleGood.Render(text + " " + MarkGood)

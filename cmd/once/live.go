@@ -74,7 +74,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
   once live double-billing --semantics idem --target http://127.0.0.1:8001 --crash 0.2 --check \
     --restart-cmd 'examples/live/restart.sh /tmp/idem.pid 8001 python3 examples/live/python/idempotent_service.py'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(context.Background(), liveSignals...)
 			defer stop()
 			return runLive(ctx, o, args, cmd.Flags().Changed("restart-cmd"), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -90,12 +90,16 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every server and service process started, with its address and pid, on stderr")
 	fl.DurationVar(&o.deadline, "deadline", live.DefaultDeadline, "wall-clock budget of each run")
 	fl.StringVar(&o.target, "target", "", "drive YOUR payment service at this base URL (contract in docs/live.md) instead of once's own")
-	fl.StringVar(&o.provider, "provider-addr", live.DefaultProviderAddr, "with --target: where the card provider (through its fault layer) listens for your service")
-	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1")
+	fl.StringVar(&o.provider, "provider-addr", live.DefaultProviderAddr, "with --target: where the card provider (through its fault layer) listens for your service; loopback unless --allow-remote")
+	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1 (for --target and --provider-addr)")
 	fl.StringVar(&o.restart, "restart-cmd", "", "with --target: a shell command that kills your service and starts it again, run at each --crash (contract in docs/live.md)")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
+
+// liveSignals end a live run through its cleanups (no temporary directory,
+// schema or paused service left), not by their default of no cleanup.
+var liveSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
 
 // newLiveServeCmd is the payment service process that once live starts.
 func newLiveServeCmd() *cobra.Command {
@@ -114,11 +118,14 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
 		return err
 	}
+	if err := live.CheckListenAddr(o.provider, o.remote || !(o.printEnv || o.target != "")); err != nil {
+		return usageErr("%v", err) // loopback unless --allow-remote; always an address a shell reads as one
+	}
 	if o.printEnv {
 		if len(args) > 0 || o.replay != "" {
 			return usageErr("--print-env: give nothing else; it prints the environment and exits")
 		}
-		fmt.Fprintf(stdout, "export %s=http://%s\n", live.ProviderEnv, o.provider)
+		fmt.Fprintln(stdout, live.EnvLine(o.provider))
 		return nil
 	}
 	if o.target == "" && (o.remote || o.provider != live.DefaultProviderAddr) {
@@ -160,6 +167,11 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	}
 	if err := live.CheckAll(sc, planned, o.target != "", o.restart != ""); err != nil { // refuse before anything starts
 		return usageErr("%v", err)
+	}
+	if o.target != "" {
+		if err := live.Reachable(ctx, o.target); err != nil { // nobody listening: one line now, not lost requests
+			return usageErr("%v", err)
+		}
 	}
 	done, err := live.RunAll(ctx, base, sc, planned, o.verbose)
 	if err != nil {
