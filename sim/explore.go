@@ -112,26 +112,6 @@ type ExploreResult struct {
 	stopped   bool // a part stopped to give its memory to a lower part (explore_memory.go)
 }
 
-// Sequence is a Chooser that answers choices from a fixed list, in order,
-// then 0. It replays a path found by the explorer.
-type Sequence struct {
-	Answers []int
-	next    int
-}
-
-// Choose implements Chooser.
-func (s *Sequence) Choose(c Choice) int {
-	if s.next >= len(s.Answers) {
-		return 0
-	}
-	v := s.Answers[s.next]
-	s.next++
-	if v < 0 || v >= int(c.N) {
-		return 0
-	}
-	return v
-}
-
 // stepChooser enumerates the choices of one engine step as an odometer:
 // positions before len(prefix) replay prefix, later ones answer 0 and
 // record how many alternatives they offered.
@@ -373,11 +353,11 @@ func sameFuture(a, b *World) string {
 			return fmt.Sprintf("equal fingerprints, %s ends with %d effects (%s) vs %d (%s)", x.Op, x.Effects, x.Verdict, y.Effects, y.Verdict)
 		}
 	}
-	if ra.now-a.now != rb.now-b.now {
-		return fmt.Sprintf("equal fingerprints, the runs end %s vs %s later", ra.now-a.now, rb.now-b.now)
+	if ra.Now()-a.Now() != rb.Now()-b.Now() {
+		return fmt.Sprintf("equal fingerprints, the runs end %s vs %s later", ra.Now()-a.Now(), rb.Now()-b.Now())
 	}
-	if ra.events-a.events != rb.events-b.events {
-		return fmt.Sprintf("equal fingerprints, %d vs %d further events", ra.events-a.events, rb.events-b.events)
+	if ra.Events()-a.Events() != rb.Events()-b.Events() {
+		return fmt.Sprintf("equal fingerprints, %d vs %d further events", ra.Events()-a.Events(), rb.Events()-b.Events())
 	}
 	return ""
 }

@@ -25,7 +25,7 @@ func TestPooledWorldsLetTheirPartGo(t *testing.T) {
 		t.Fatal("the part left no world in the pool: the test would prove nothing")
 	}
 	for i, b := range pool {
-		switch ch := b.w.chooser.(type) {
+		switch ch := b.w.Chooser().(type) {
 		case *stepChooser:
 			t.Fatalf("pooled world %d still points at its part's step chooser (%p)", i, ch)
 		}

@@ -27,7 +27,7 @@ type worldBuf struct {
 type frame struct {
 	world    *worldBuf // the world at hand, or nil
 	held     bool      // the level holds its world in the checkpoint discipline
-	size     int64     // counted bytes of the level's world (World.stateBytes)
+	size     int64     // counted bytes of the level's world (World.StateBytes)
 	faults   int       // budget spent to reach this level: faults and preemptions, packed (packBudget)
 	vec      []int     // the next alternative vector to try from here
 	viaStart int       // path[viaStart:viaEnd] led here from the parent
@@ -104,12 +104,12 @@ func (e *explorer) run(root *World) *ExploreResult {
 	if e.opt.Audit {
 		e.audited = map[Fingerprint]*World{}
 	}
-	root.noDigest = true // nothing in a search reads the trace digest
+	root.SetDigest(false) // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
-	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
+	e.visited.add(root.FingerprintWith(&e.fpBuf), 0)
 	e.res.States = 1
-	e.push(rootBuf, root.stateBytes(), 0, nil, 0)
+	e.push(rootBuf, root.StateBytes(), 0, nil, 0)
 	e.search()
 	e.res.Branched = slices.Clone(e.branches)
 	e.res.Memory = e.peak
@@ -268,7 +268,7 @@ func (e *explorer) compute(top int) transition {
 	e.sc.reset(f.vec, budget)
 	cw.SetChooser(&e.sc)
 	stepped := cw.Step()
-	if stepped && cw.q.len() == 0 {
+	if stepped && cw.Pending() == 0 {
 		cw.Step() // mark it quiescent
 	}
 	t := transition{
@@ -276,13 +276,13 @@ func (e *explorer) compute(top int) transition {
 		used:     f.faults + (budget - e.sc.budget),
 		nextLen:  e.sc.nextLen(budget),
 		stepped:  stepped,
-		end:      cw.end,
-		violated: cw.judgeStatus(e.opt.Promise) == Violated,
-		size:     cw.stateBytes(),
+		end:      cw.Ended(),
+		violated: cw.JudgeStatus(e.opt.Promise) == Violated,
+		size:     cw.StateBytes(),
 		child:    child,
 	}
-	if stepped && cw.end == Running && !t.violated {
-		t.fp = cw.fingerprintWith(&e.fpBuf)
+	if stepped && cw.Ended() == Running && !t.violated {
+		t.fp = cw.FingerprintWith(&e.fpBuf)
 	}
 	return t
 }
@@ -353,7 +353,9 @@ func (e *explorer) acquire() *worldBuf {
 		e.pool = e.pool[:n-1]
 		return b
 	}
-	return &worldBuf{w: &World{noDigest: true}} // nothing in a search reads the trace digest
+	w := &World{}
+	w.SetDigest(false) // nothing in a search reads the trace digest
+	return &worldBuf{w: w}
 }
 
 // note records the peak of the counted bytes, with extra bytes of a child
@@ -372,7 +374,7 @@ func (e *explorer) note(extra int64) {
 // the stack (frames, alternative vectors, the path), the shard plan's
 // prefixes, the worlds the levels hold and two scratch worlds (the child being stepped
 // and the replay buffer), each world at its counted size
-// (World.stateBytes). It does not read the Go runtime, nor the capacity of
+// (World.StateBytes). It does not read the Go runtime, nor the capacity of
 // buffers, so a search that hits the budget hits it at the same state on
 // every run and for every number of workers; the process's resident
 // memory is larger by the runtime, the buffers' spare capacity, the
@@ -430,26 +432,6 @@ func (e *explorer) rebuild(j int) {
 			f.world = b
 		}
 	}
-}
-
-// stateBytes is the size a search counts for w: its fixed part and the
-// lengths (not the capacities) of its queue, node tables and tallies, so
-// the count depends only on the state, never on a buffer's history.
-func (w *World) stateBytes() int64 {
-	n := int64(unsafe.Sizeof(*w))
-	n += int64(len(w.q.items)) * int64(unsafe.Sizeof(item{}))
-	n += int64(len(w.nodes)) * int64(unsafe.Sizeof(nodeState{}))
-	for i := range w.nodes {
-		tables := w.nodes[i].tables
-		n += int64(len(tables)) * int64(unsafe.Sizeof(Table{}))
-		for t := range tables {
-			n += int64(len(tables[t].keys)) * (8 + int64(unsafe.Sizeof(Record{})))
-		}
-		n += int64(len(w.nodes[i].held)) * int64(unsafe.Sizeof(heldAction{}))
-	}
-	n += int64(len(w.checker.ops)) * int64(unsafe.Sizeof(OpTally{}))
-	n += int64(len(w.invs)) * int64(unsafe.Sizeof(Invariant(nil)))
-	return n
 }
 
 // pathHash is the identity of a level: its parent's identity and the

@@ -203,7 +203,7 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 		p.sc.reset(vec, budget)
 		child.SetChooser(&p.sc)
 		stepped := child.Step()
-		if stepped && child.q.len() == 0 {
+		if stepped && child.Pending() == 0 {
 			child.Step() // mark it quiescent, as compute does
 		}
 		via := append(p.vias[level][:0], p.sc.answers...) // the walk below reuses p.sc
@@ -212,7 +212,7 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 		nextLen := p.sc.nextLen(budget)
 		h := pathHash(hash, via)
 		at(level+1, h)
-		running := stepped && child.end == Running && child.judgeStatus(p.e.opt.Promise) != Violated
+		running := stepped && child.Ended() == Running && child.JudgeStatus(p.e.opt.Promise) != Violated
 		if running && level+1 < limit && level+1 < p.e.opt.MaxDepth {
 			if !p.walk(child, level+1, used, h, limit, at) {
 				return false
