@@ -1,19 +1,21 @@
-package sim
+package search
 
 import (
 	"fmt"
 	"slices"
 	"unsafe"
+
+	"github.com/oncesim/once/sim"
 )
 
 // Checkpointing of the explorer's stack: the world of a level is kept when
 // the level is a multiple of every or within window levels of the top;
 // rebuilding another level replays fewer than every steps
-// (ExploreTuning sets both).
+// (Tuning sets both).
 
 // worldBuf is a world the explorer owns.
 type worldBuf struct {
-	w *World
+	w *sim.World
 }
 
 // frame is one level of the depth-first stack.
@@ -42,21 +44,21 @@ type transition struct {
 	used     int   // faults used by the child
 	nextLen  int   // see stepChooser.nextLen
 	stepped  bool
-	end      End
+	end      sim.End
 	violated bool
-	fp       Fingerprint // of a child that is still running
-	size     int64       // the child's counted bytes
-	child    *worldBuf   // the child world
+	fp       sim.Fingerprint // of a child that is still running
+	size     int64           // the child's counted bytes
+	child    *worldBuf       // the child world
 }
 
 // explorer is the state of one search.
 type explorer struct {
-	opt      ExploreOptions
+	opt      Options
 	every    int // a level that is a multiple of every keeps its world
 	window   int // so do the top window levels
-	res      *ExploreResult
+	res      *Result
 	visited  *fingerprintSet
-	audited  map[Fingerprint]*World
+	audited  map[sim.Fingerprint]*sim.World
 	sc       stepChooser // enumerates the alternatives of a step
 	branches branchSet   // where sc took a fault's or preemption's alternative
 	replay   stepChooser // replays a recorded step while restoring
@@ -85,12 +87,12 @@ type explorer struct {
 	reserved int64 // bytes reserved from meter
 }
 
-func newExplorer(opt ExploreOptions, every, window int) *explorer {
+func newExplorer(opt Options, every, window int) *explorer {
 	e := &explorer{
 		opt:     opt,
 		every:   every,
 		window:  window,
-		res:     &ExploreResult{Holds: true, Complete: true},
+		res:     &Result{Holds: true, Complete: true},
 		visited: newFingerprintSet(),
 		sc:      stepChooser{kinds: opt.Kinds},
 		replay:  stepChooser{kinds: opt.Kinds},
@@ -100,9 +102,9 @@ func newExplorer(opt ExploreOptions, every, window int) *explorer {
 }
 
 // run searches from root on the calling goroutine.
-func (e *explorer) run(root *World) *ExploreResult {
+func (e *explorer) run(root *sim.World) *Result {
 	if e.opt.Audit {
-		e.audited = map[Fingerprint]*World{}
+		e.audited = map[sim.Fingerprint]*sim.World{}
 	}
 	root.SetDigest(false) // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
@@ -156,14 +158,14 @@ func (e *explorer) search() {
 			e.drop(t.child)
 			continue
 		}
-		if !t.stepped || t.end != Running {
+		if !t.stepped || t.end != sim.Running {
 			res.Schedules++
 			res.MaxDepth = max(res.MaxDepth, depth)
 			switch {
 			case t.violated:
 				e.violation(t, top)
 				return
-			case t.end != Quiescent:
+			case t.end != sim.Quiescent:
 				res.Complete = false
 				res.Cut = fmt.Sprintf("a schedule hit the run's %s", t.end)
 			}
@@ -208,7 +210,7 @@ func (e *explorer) search() {
 		e.maxWorld = max(e.maxWorld, t.size)
 		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
 			res.Memory = e.peak
-			opt.Progress(res.ExploreStats)
+			opt.Progress(res.Stats)
 		}
 		if res.States == e.splitAt && e.splitAt < opt.MaxStates {
 			e.split = true
@@ -277,11 +279,11 @@ func (e *explorer) compute(top int) transition {
 		nextLen:  e.sc.nextLen(budget),
 		stepped:  stepped,
 		end:      cw.Ended(),
-		violated: cw.JudgeStatus(e.opt.Promise) == Violated,
+		violated: cw.JudgeStatus(e.opt.Promise) == sim.Violated,
 		size:     cw.StateBytes(),
 		child:    child,
 	}
-	if stepped && cw.Ended() == Running && !t.violated {
+	if stepped && cw.Ended() == sim.Running && !t.violated {
 		t.fp = cw.FingerprintWith(&e.fpBuf)
 	}
 	return t
@@ -353,7 +355,7 @@ func (e *explorer) acquire() *worldBuf {
 		e.pool = e.pool[:n-1]
 		return b
 	}
-	w := &World{}
+	w := &sim.World{}
 	w.SetDigest(false) // nothing in a search reads the trace digest
 	return &worldBuf{w: w}
 }
@@ -435,13 +437,25 @@ func (e *explorer) rebuild(j int) {
 }
 
 // pathHash is the identity of a level: its parent's identity and the
-// choices that led from the parent to it.
+// choices that led from the parent to it. It folds the choices as the
+// engine's state hash folds a word, and finishes with splitmix, so the
+// identities (and the shard plans they key) are those the search had
+// inside package sim.
 func pathHash(parent uint64, via []int) uint64 {
-	s := stateHasher{h: parent, g: uint64(len(via))}
+	h := parent
 	for _, v := range via {
-		s.word(uint64(v))
+		h = (h ^ uint64(v)) * 0xff51afd7ed558ccd
+		h ^= h >> 32
 	}
-	return uint64(s.sum())
+	return splitmix(h ^ splitmix(uint64(len(via))))
+}
+
+// splitmix is the finaliser of SplitMix64: a well-mixed 64-bit value of x.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // left is what the search's bounds still allow after a path that spent
@@ -455,10 +469,10 @@ func (e *explorer) left(spent int) int {
 // only; the preemptions used are therefore part of the key, so a state
 // reached with a different number of preemptions is a different entry and
 // never skipped for one reached with more preemption budget left.
-func stateKey(fp Fingerprint, spent int) Fingerprint {
+func stateKey(fp sim.Fingerprint, spent int) sim.Fingerprint {
 	p := budgetPreemptions(spent)
 	if p == 0 {
 		return fp
 	}
-	return Fingerprint(splitmix(uint64(fp) ^ uint64(p)*0x9e3779b97f4a7c15))
+	return sim.Fingerprint(splitmix(uint64(fp) ^ uint64(p)*0x9e3779b97f4a7c15))
 }
