@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Bounds are the settings of a search that default to the scenario's
@@ -25,19 +26,19 @@ type Bounds struct {
 // budget would silently mean its default, so it is refused.
 func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) bool) error {
 	switch {
-	case b.MaxFaults < 0 || b.MaxFaults > sim.MaxExploreFaults:
-		return fmt.Errorf("--max-faults %d: want a fault count in [0, %d]", b.MaxFaults, sim.MaxExploreFaults)
+	case b.MaxFaults < 0 || b.MaxFaults > search.MaxFaults:
+		return fmt.Errorf("--max-faults %d: want a fault count in [0, %d]", b.MaxFaults, search.MaxFaults)
 	case workers < 1:
 		return fmt.Errorf("--workers %d: want at least 1", workers)
-	case b.MaxPreemptions < 0 || b.MaxPreemptions > sim.MaxExplorePreemptions:
-		return fmt.Errorf("--max-preemptions %d: want a count in [0, %d]", b.MaxPreemptions, sim.MaxExplorePreemptions)
+	case b.MaxPreemptions < 0 || b.MaxPreemptions > search.MaxPreemptions:
+		return fmt.Errorf("--max-preemptions %d: want a count in [0, %d]", b.MaxPreemptions, search.MaxPreemptions)
 	case maxDepth < 0 || maxStates < 0:
 		return fmt.Errorf("--max-depth and --max-states must not be negative")
 	}
 	for _, budget := range []struct {
 		name   string
 		v, def int
-	}{{"max-depth", maxDepth, sim.DefaultExploreMaxDepth}, {"max-states", maxStates, sim.DefaultExploreMaxStates}} {
+	}{{"max-depth", maxDepth, search.DefaultMaxDepth}, {"max-states", maxStates, search.DefaultMaxStates}} {
 		if budget.v == 0 && given != nil && given(budget.name) {
 			return fmt.Errorf("--%s 0: want at least 1 (leave it out for the default, %d)", budget.name, budget.def)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // setup is double-billing under at-least-once with the scenario's explore
@@ -31,8 +32,8 @@ func setup(t *testing.T) (*scenarios.Scenario, scenarios.Settings, *sim.Config, 
 
 func TestMinimalCounterexampleIsShrunkAndReplayable(t *testing.T) {
 	sc, set, cfg, _ := setup(t)
-	opt := sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne, Workers: 1}
-	res, err := sim.Explore(cfg, opt)
+	opt := search.Options{MaxFaults: 3, Promise: sim.ExactlyOne, Workers: 1}
+	res, err := search.Explore(cfg, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestMinimalCounterexampleIsShrunkAndReplayable(t *testing.T) {
 
 func TestShrunkPlanStillViolates(t *testing.T) {
 	_, _, cfg, _ := setup(t)
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne, Workers: 1})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 3, Promise: sim.ExactlyOne, Workers: 1})
 	if err != nil || res.Holds {
 		t.Fatalf("explore: %v, holds %v", err, res.Holds)
 	}
@@ -70,7 +71,7 @@ func TestShrunkPlanStillViolates(t *testing.T) {
 	if faultsIn(plan) > faultsIn(found) {
 		t.Errorf("shrinking added faults: %d > %d", faultsIn(plan), faultsIn(found))
 	}
-	if v, _, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil); err != nil || !v {
+	if v, _, err := search.Violates(cfg, sim.ExactlyOne, plan, nil, nil); err != nil || !v {
 		t.Errorf("the shrunk plan %v no longer violates (%v)", plan, err)
 	}
 }
@@ -103,13 +104,13 @@ func TestProgressLineIsEndedOnlyWhenDrawn(t *testing.T) {
 	if w.Len() != 0 {
 		t.Fatalf("an undrawn line was cleared: %q", w.String())
 	}
-	p.Draw(sim.ExploreStats{States: 3, Schedules: 2, MaxDepth: 5, Memory: 2 << 20})
+	p.Draw(search.Stats{States: 3, Schedules: 2, MaxDepth: 5, Memory: 2 << 20})
 	p.End()
 	got := w.String()
 	if !strings.HasPrefix(got, "\r\033[Kexploring: 3 states · 2 schedules · depth 5 · 2.0 MiB held · ") || !strings.HasSuffix(got, "\r\033[K") {
 		t.Errorf("progress line = %q", got)
 	}
-	NewProgressLine(nil).Draw(sim.ExploreStats{}) // no writer: nothing drawn, no panic
+	NewProgressLine(nil).Draw(search.Stats{}) // no writer: nothing drawn, no panic
 }
 
 func TestMemoryBudgetWithoutALimitIsTheAsked(t *testing.T) {

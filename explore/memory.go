@@ -11,7 +11,7 @@ import (
 
 // The memory a search may hold, and the process around it.
 //
-// --max-memory bounds what the search counts (sim.ExploreOptions.MaxMemory:
+// --max-memory bounds what the search counts (search.Options.MaxMemory:
 // visited set, stacks, world buffers, the shard plan), so the cut is
 // deterministic. The process holds more: the Go runtime, the garbage not
 // yet collected, the spare capacity of buffers. Two things keep its

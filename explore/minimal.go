@@ -10,6 +10,7 @@ import (
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Replay is what the counterexample's replay line repeats of the search
@@ -26,11 +27,11 @@ type Replay struct {
 
 // MinimalCounterexample turns the search's first violating path into a
 // fault plan, shrinks it, and then looks for a counterexample with fewer
-// faults over every requested kind (sim.ExploreFewer: the searches of the
+// faults over every requested kind (search.ExploreFewer: the searches of the
 // budgets below the shrunk plan's, smallest first). It renders the one
 // with the fewest faults and says whether that is proved the fewest
 // (every smaller budget searched to its end) or how far the look went.
-func MinimalCounterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, res *sim.ExploreResult, opt sim.ExploreOptions, r Replay, stderr io.Writer) (*report.Counterexample, error) {
+func MinimalCounterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, res *search.Result, opt search.Options, r Replay, stderr io.Writer) (*report.Counterexample, error) {
 	found, plan, err := ShrunkPlan(cfg, promise, res.Choices)
 	if err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func MinimalCounterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.S
 	maxFaults := opt.MaxFaults
 	min := report.Minimality{Proved: true}
 	if n := faultsIn(plan); n > 0 {
-		fewer, err := sim.ExploreFewer(cfg, opt, n)
+		fewer, err := search.ExploreFewer(cfg, opt, n)
 		if err != nil {
 			return nil, err
 		}
@@ -71,12 +72,12 @@ func ShrunkPlan(cfg *sim.Config, promise sim.Promise, choices []int) (found, pla
 	w.Run()
 	found = rec.Faults
 	violates := func(plan []sim.Fault) bool {
-		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
+		v, _, err := search.Violates(cfg, promise, plan, nil, nil)
 		return err == nil && v
 	}
 	plan = found
 	if violates(found) {
-		plan = sim.Shrink(found, violates)
+		plan = search.Shrink(found, violates)
 	}
 	return found, plan, nil
 }
@@ -98,7 +99,7 @@ func faultsIn(plan []sim.Fault) int {
 // the budget of the search that found it, for the replay line.
 func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario, set scenarios.Settings, found, plan []sim.Fault, maxFaults int, r Replay, stderr io.Writer) (*report.Counterexample, error) {
 	trace := &sim.Trace{}
-	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
+	_, end, err := search.Violates(cfg, promise, plan, nil, trace)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +155,7 @@ func (r Replay) line(sc *scenarios.Scenario, set scenarios.Settings, maxFaults i
 	if r.MaxMemory > 0 {
 		// The memory budget can cut the search before it reaches this
 		// counterexample: the search line must be the same search.
-		fmt.Fprintf(&b, " --max-memory %s", sim.FormatBytes(r.MaxMemory))
+		fmt.Fprintf(&b, " --max-memory %s", search.FormatBytes(r.MaxMemory))
 	}
 	b.WriteString(" --save cex.plan && once replay cex.plan")
 	return b.String()

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // ProgressLine redraws one line of progress on a terminal while a search
@@ -23,7 +23,7 @@ func NewProgressLine(w io.Writer) *ProgressLine {
 }
 
 // Draw redraws the line with the search's statistics so far.
-func (p *ProgressLine) Draw(s sim.ExploreStats) {
+func (p *ProgressLine) Draw(s search.Stats) {
 	if p.w == nil {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
-	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Search is what a search was asked: its report's header.
@@ -28,7 +28,7 @@ type Search struct {
 // Doc is the report of a search's result, without its counterexample;
 // elapsed, when not nil, adds the time taken and the rate (the only
 // non-deterministic fields).
-func (s Search) Doc(res *sim.ExploreResult, elapsed *time.Duration) report.ExploreDoc {
+func (s Search) Doc(res *search.Result, elapsed *time.Duration) report.ExploreDoc {
 	sem := s.Settings.Semantics
 	vals, _ := scenarios.ResolveParams(s.Scenario.Params, s.Settings.Params)
 	doc := report.ExploreDoc{
@@ -55,7 +55,7 @@ func (s Search) Doc(res *sim.ExploreResult, elapsed *time.Duration) report.Explo
 // that found a violation stopped where it found it, which depends on how
 // the tree was divided (--shard), and its counterexample names its
 // faults.
-func (s Search) Branched(res *sim.ExploreResult) ([]string, error) {
+func (s Search) Branched(res *search.Result) ([]string, error) {
 	names, err := s.Scenario.BranchedKinds(s.Settings, res.Branched)
 	if err != nil {
 		return nil, fmt.Errorf("explore: the kinds that branched: %w", err)
@@ -77,11 +77,11 @@ func WriteText(w io.Writer, doc report.ExploreDoc) error {
 }
 
 // WriteShard writes the shard file of res, headed by h.
-func WriteShard(w io.Writer, h shard.Header, res *sim.ExploreResult) error {
+func WriteShard(w io.Writer, h shard.Header, res *search.Result) error {
 	doc := &shard.ExploreDoc{
 		Header: h,
 		Holds:  res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
-		Branched: append([]sim.Branch{}, res.Branched...),
+		Branched: append([]search.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
 	}

@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/oncesim/once/shard"
-	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 func TestDocTimesOnlyWhenAsked(t *testing.T) {
 	sc, set, _, kinds := setup(t)
-	res := &sim.ExploreResult{Holds: true, Complete: true}
+	res := &search.Result{Holds: true, Complete: true}
 	res.States = 10
 	s := Search{Scenario: sc, Settings: set, Property: "exactly-once", MaxFaults: 2, Kinds: kinds}
 	doc := s.Doc(res, nil)
@@ -28,7 +28,7 @@ func TestDocTimesOnlyWhenAsked(t *testing.T) {
 
 func TestWriteMergedNamesItsShards(t *testing.T) {
 	sc, set, _, kinds := setup(t)
-	doc := Search{Scenario: sc, Settings: set, Property: "exactly-once", Kinds: kinds}.Doc(&sim.ExploreResult{Holds: true, Complete: true}, nil)
+	doc := Search{Scenario: sc, Settings: set, Property: "exactly-once", Kinds: kinds}.Doc(&search.Result{Holds: true, Complete: true}, nil)
 	var text, js bytes.Buffer
 	if err := WriteMerged(&text, "text", doc, 1); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestWriteMergedNamesItsShards(t *testing.T) {
 
 func TestWriteShardCarriesTheResult(t *testing.T) {
 	var w bytes.Buffer
-	res := &sim.ExploreResult{Holds: false, Complete: true, Choices: []int{0, 2, 1}}
+	res := &search.Result{Holds: false, Complete: true, Choices: []int{0, 2, 1}}
 	if err := WriteShard(&w, shard.Header{Command: "explore", Args: []string{"double-billing"}, Index: 1, Count: 4}, res); err != nil {
 		t.Fatal(err)
 	}

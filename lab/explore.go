@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // ExploreOptions bound a search by re-execution.
@@ -54,8 +55,8 @@ type ExploreResult struct {
 	Choices  []int  // the counterexample, for a sim.Sequence (nil when Holds)
 	Why      string
 	// Branched are the places where a schedule took a fault's or a
-	// preemption's alternative (sim.ExploreResult.Branched), sorted.
-	Branched []sim.Branch
+	// preemption's alternative (search.Result.Branched), sorted.
+	Branched []search.Branch
 }
 
 // vectorChooser answers a run's choices from a prefix, then 0, and
@@ -66,7 +67,7 @@ type vectorChooser struct {
 	fault   []bool // a fault or a preemption: the search branches on it
 	reorder []bool // a preemption
 	// branched are the places of the choices answered with a fault.
-	branched []sim.Branch
+	branched []search.Branch
 }
 
 func (v *vectorChooser) Choose(c sim.Choice) int {
@@ -76,7 +77,7 @@ func (v *vectorChooser) Choose(c sim.Choice) int {
 		a = v.prefix[i]
 	}
 	if a != 0 {
-		v.branched = append(v.branched, sim.BranchAt(&c))
+		v.branched = append(v.branched, search.BranchAt(&c))
 	}
 	v.answers = append(v.answers, a)
 	v.fault = append(v.fault, isFault)
@@ -114,8 +115,8 @@ type jobResult struct {
 // was derived from did: a node that does not is named in a
 // *NondeterminismError.
 func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, error) {
-	if opt.MaxFaults < 0 || opt.MaxFaults > sim.MaxExploreFaults {
-		return nil, fmt.Errorf("lab: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, sim.MaxExploreFaults)
+	if opt.MaxFaults < 0 || opt.MaxFaults > search.MaxFaults {
+		return nil, fmt.Errorf("lab: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, search.MaxFaults)
 	}
 	if opt.Promise == 0 {
 		opt.Promise = sem.Promise()
@@ -130,8 +131,8 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	res := &ExploreResult{Holds: true, Complete: true}
-	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > sim.MaxExplorePreemptions {
-		return nil, fmt.Errorf("lab: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, sim.MaxExplorePreemptions)
+	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > search.MaxPreemptions {
+		return nil, fmt.Errorf("lab: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, search.MaxPreemptions)
 	}
 	// Processes that declare reset are reset and handed to the next
 	// schedule instead of killed (pool.go); the others start afresh.
@@ -186,7 +187,7 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					}
 				}
 				res.Schedules++
-				res.Branched = sim.UnionBranches(res.Branched, r.vc.branched)
+				res.Branched = search.UnionBranches(res.Branched, r.vc.branched)
 				res.Steps += len(r.res.Steps)
 				res.MaxDepth = max(res.MaxDepth, len(r.vc.answers))
 				for _, f := range r.vc.fault {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Minimal is a violation shrunk to a 1-minimal fault plan and run once
@@ -46,8 +47,8 @@ func (l *Lab) PreemptionBudget(requested int, given bool) (int, error) {
 		requested = l.Scenario.ExploreDefaults.MaxPreemptions
 	}
 	switch {
-	case requested < 0 || requested > sim.MaxExplorePreemptions:
-		return 0, errPreempt("--max-preemptions %d: want a count in [0, %d]", requested, sim.MaxExplorePreemptions)
+	case requested < 0 || requested > search.MaxPreemptions:
+		return 0, errPreempt("--max-preemptions %d: want a count in [0, %d]", requested, search.MaxPreemptions)
 	case !l.Preemptible() && given && requested > 0:
 		return 0, errPreempt("--max-preemptions %d: nothing to preempt: your node runs as one process (give --replicas 2)", requested)
 	case !l.Preemptible():

@@ -5,6 +5,7 @@ import (
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Result is one finished lab run.
@@ -88,7 +89,7 @@ func (l *Lab) Shrink(sem sim.Semantics, judge Judge, faults []sim.Fault, rest fu
 	}
 	plan := faults
 	if violates(faults) {
-		plan = sim.Shrink(faults, violates)
+		plan = search.Shrink(faults, violates)
 	}
 	return plan, firstErr
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 func lookup(t *testing.T, name string) *scenarios.Scenario {
@@ -63,7 +64,7 @@ func TestShrinkIsMinimal(t *testing.T) {
 		}
 		for i := range plan {
 			less := append(append([]sim.Fault{}, plan[:i]...), plan[i+1:]...)
-			if v, _, _ := sim.Violates(cfg, sim.ExactlyOne, less, jitter(), nil); v {
+			if v, _, _ := search.Violates(cfg, sim.ExactlyOne, less, jitter(), nil); v {
 				t.Fatalf("seed %d: the plan still violates without fault %d: not minimal", seed, i)
 			}
 		}

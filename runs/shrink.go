@@ -4,6 +4,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Shrink reduces the faults of a violating run to a 1-minimal set that
@@ -19,15 +20,15 @@ func Shrink(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, jitter fun
 		return jitter()
 	}
 	violates := func(plan []sim.Fault) bool {
-		v, _, err := sim.Violates(cfg, promise, plan, rest(), nil)
+		v, _, err := search.Violates(cfg, promise, plan, rest(), nil)
 		return err == nil && v
 	}
 	plan := faults
 	if violates(faults) {
-		plan = sim.Shrink(faults, violates)
+		plan = search.Shrink(faults, violates)
 	}
 	trace := &sim.Trace{}
-	_, end, err := sim.Violates(cfg, promise, plan, rest(), trace)
+	_, end, err := search.Violates(cfg, promise, plan, rest(), trace)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // withAges returns cfg with every table keeping its rows' times: the
@@ -159,11 +160,11 @@ func TestAgeFreeTablesChangeNoExploreVerdict(t *testing.T) {
 				return
 			}
 			b.opt.MaxStates = 400_000
-			got, err := sim.Explore(cfg, b.opt)
+			got, err := search.Explore(cfg, b.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := sim.Explore(withAges(cfg), b.opt)
+			want, err := search.Explore(withAges(cfg), b.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

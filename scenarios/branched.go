@@ -3,16 +3,17 @@ package scenarios
 import (
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // BranchedKinds names, in table order, the fault kinds whose choice
-// points a search actually branched at (sim.ExploreResult.Branched):
+// points a search actually branched at (search.Result.Branched):
 // a branch is a kind's when the configuration build makes for that kind
 // alone (as CountChoicePoints asks it) offers the kind's choice at the
 // branch's place — which tells a loss on a request link ("loss") from one
 // on a response link ("ack-loss"). A kind the search enumerated but never
 // branched on is left out: HOLDS says nothing about it.
-func BranchedKinds(build func(Faults) (*sim.Config, error), branches []sim.Branch) ([]string, error) {
+func BranchedKinds(build func(Faults) (*sim.Config, error), branches []search.Branch) ([]string, error) {
 	names := []string{}
 	if len(branches) == 0 {
 		return names, nil
@@ -20,7 +21,7 @@ func BranchedKinds(build func(Faults) (*sim.Config, error), branches []sim.Branc
 	for k := range sim.FaultKinds {
 		kind := sim.FaultKind(k)
 		spec := kind.Spec()
-		var mine []sim.Branch
+		var mine []search.Branch
 		for _, b := range branches {
 			if b.Kind == spec.Choice {
 				mine = append(mine, b)
@@ -52,7 +53,7 @@ func BranchedKinds(build func(Faults) (*sim.Config, error), branches []sim.Branc
 
 // BranchedKinds is the package-level BranchedKinds for the scenario under
 // set (its semantics, operations and parameters).
-func (sc *Scenario) BranchedKinds(set Settings, branches []sim.Branch) ([]string, error) {
+func (sc *Scenario) BranchedKinds(set Settings, branches []search.Branch) ([]string, error) {
 	return BranchedKinds(sc.buildWith(set), branches)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 	"pgregory.net/rapid"
 )
 
@@ -85,13 +86,13 @@ func TestExploreInterleavingsCacheIsSound(t *testing.T) {
 	for _, lock := range []string{"none", "unique-insert"} {
 		t.Run(lock, func(t *testing.T) {
 			cfg := exploreConfig(t, "concurrent-same-key", sim.Idempotent, 1, "loss,ack-loss", map[string]string{"lock": lock})
-			opt := sim.ExploreOptions{MaxFaults: 1, MaxPreemptions: 2, Promise: sim.ExactlyOne}
-			cached, err := sim.Explore(cfg, opt)
+			opt := search.Options{MaxFaults: 1, MaxPreemptions: 2, Promise: sim.ExactlyOne}
+			cached, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt.Stateless = true
-			full, err := sim.Explore(cfg, opt)
+			full, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +103,7 @@ func TestExploreInterleavingsCacheIsSound(t *testing.T) {
 				t.Fatalf("lock=%s: holds=%v, want %v (%s)", lock, cached.Holds, want, cached.Why)
 			}
 			opt.Stateless, opt.Audit = false, true
-			audited, err := sim.Explore(cfg, opt)
+			audited, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,14 +119,14 @@ func TestExploreInterleavingsCacheIsSound(t *testing.T) {
 // interleaving, not a fault.
 func TestCheckThenInsertNeedsAnInterleaving(t *testing.T) {
 	cfg := exploreConfig(t, "concurrent-same-key", sim.Idempotent, 1, "loss,ack-loss", map[string]string{"lock": "none"})
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Holds {
 		t.Fatalf("with no preemption the race appeared anyway: %s", res.Why)
 	}
-	res, err = sim.Explore(cfg, sim.ExploreOptions{MaxPreemptions: 1, Promise: sim.ExactlyOne})
+	res, err = search.Explore(cfg, search.Options{MaxPreemptions: 1, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestDeclaredOutcomes runs every expectation row of every scenario over
@@ -50,7 +51,7 @@ func TestDeclaredProofs(t *testing.T) {
 					t.Fatal(err)
 				}
 				promise := proofPromise(e)
-				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, MaxPreemptions: sc.ExploreDefaults.MaxPreemptions, Promise: promise})
+				res, err := search.Explore(cfg, search.Options{MaxFaults: e.Explore, MaxPreemptions: sc.ExploreDefaults.MaxPreemptions, Promise: promise})
 				if err != nil {
 					t.Fatal(err)
 				}

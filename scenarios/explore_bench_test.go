@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // BenchmarkExploreDoubleBilling6x8 is the search of the SPIN comparison at
@@ -15,7 +16,7 @@ func BenchmarkExploreDoubleBilling6x8(b *testing.B) {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			states := 0
 			for b.Loop() {
-				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 8, Promise: sim.ExactlyOne, Workers: workers})
+				res, err := search.Explore(cfg, search.Options{MaxFaults: 8, Promise: sim.ExactlyOne, Workers: workers})
 				if err != nil || !res.Holds {
 					b.Fatal(err, res.Why)
 				}

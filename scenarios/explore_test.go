@@ -8,6 +8,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 	"github.com/oncesim/once/sim/simrapid"
 )
 
@@ -31,7 +32,7 @@ func exploreConfig(t testing.TB, name string, sem sim.Semantics, ops int, kinds 
 }
 
 // shrunk returns the explorer's counterexample as a minimal fault plan.
-func shrunk(t testing.TB, cfg *sim.Config, promise sim.Promise, res *sim.ExploreResult) []sim.Fault {
+func shrunk(t testing.TB, cfg *sim.Config, promise sim.Promise, res *search.Result) []sim.Fault {
 	t.Helper()
 	rec := sim.NewRecording(&sim.Sequence{Answers: res.Choices})
 	w, err := sim.NewWorld(cfg, rec, nil)
@@ -40,18 +41,18 @@ func shrunk(t testing.TB, cfg *sim.Config, promise sim.Promise, res *sim.Explore
 	}
 	w.Run()
 	violates := func(plan []sim.Fault) bool {
-		v, _, err := sim.Violates(cfg, promise, plan, nil, nil)
+		v, _, err := search.Violates(cfg, promise, plan, nil, nil)
 		return err == nil && v
 	}
 	if !violates(rec.Faults) {
 		t.Fatalf("the explorer's path does not reproduce the violation: %v", rec.Faults)
 	}
-	return sim.Shrink(rec.Faults, violates)
+	return search.Shrink(rec.Faults, violates)
 }
 
 func TestExploreProvesIdempotentPayments(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss,ack-loss,crash", nil)
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 3, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestExploreProvesIdempotentPayments(t *testing.T) {
 
 func TestExploreFindsOneLostResponseUnderAtLeastOnce(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.AtLeastOnce, 2, "loss,ack-loss,crash", nil)
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 3, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestExploreFindsOneLostResponseUnderAtLeastOnce(t *testing.T) {
 
 func TestExploreFindsTheCrashOfAnInMemoryKeyStore(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss,ack-loss,crash", map[string]string{"store": "memory"})
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func TestTwoGenerals(t *testing.T) {
 		t.Run(fmt.Sprintf("rounds=%d", n), func(t *testing.T) {
 			params := map[string]string{"rounds": fmt.Sprint(n)}
 			cfg := exploreConfig(t, "two-generals", sim.AtMostOnce, 1, "loss", params)
-			res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 1})
+			res, err := search.Explore(cfg, search.Options{MaxFaults: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +123,7 @@ func TestTwoGenerals(t *testing.T) {
 			if len(plan) != 1 || plan[0].Kind != sim.ChoiceLoss || plan[0].Attempt != int32(n) {
 				t.Fatalf("want the cut of message %d, got %v", n, plan)
 			}
-			free, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 0})
+			free, err := search.Explore(cfg, search.Options{MaxFaults: 0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,16 +138,16 @@ func TestTwoGenerals(t *testing.T) {
 // scripted chooser, violates again with the same trace digest every time.
 func TestReplayReproducesCounterexample(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.AtLeastOnce, 2, "loss,ack-loss,crash", nil)
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
 	plan := shrunk(t, cfg, sim.ExactlyOne, res)
-	v1, w1, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	v1, w1, err := search.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, w2, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	v2, w2, err := search.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func BenchmarkExploreDoubleBilling(b *testing.B) {
 	cfg := exploreConfig(b, "double-billing", sim.Idempotent, 5, "loss,ack-loss", nil)
 	states := 0
 	for b.Loop() {
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 6, Promise: sim.ExactlyOne})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: 6, Promise: sim.ExactlyOne})
 		if err != nil || !res.Holds {
 			b.Fatal(err, res.Why)
 		}
@@ -172,7 +173,7 @@ func BenchmarkExploreTwoGenerals(b *testing.B) {
 	cfg := exploreConfig(b, "two-generals", sim.AtMostOnce, 1, "loss", map[string]string{"rounds": "12"})
 	states := 0
 	for b.Loop() {
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 12, Promise: sim.AtMostOne, Kinds: sim.KindSet(0).With(sim.ChoiceLoss)})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: 12, Promise: sim.AtMostOne, Kinds: sim.KindSet(0).With(sim.ChoiceLoss)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -213,11 +214,11 @@ func TestExploreStateCacheIsSound(t *testing.T) {
 				kinds = "loss,ack-loss,crash"
 			}
 			cfg := exploreConfig(t, c.name, c.sem, 2, kinds, c.params)
-			cached, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: c.faults, Promise: sim.ExactlyOne})
+			cached, err := search.Explore(cfg, search.Options{MaxFaults: c.faults, Promise: sim.ExactlyOne})
 			if err != nil {
 				t.Fatal(err)
 			}
-			full, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: c.faults, Promise: sim.ExactlyOne, Stateless: true})
+			full, err := search.Explore(cfg, search.Options{MaxFaults: c.faults, Promise: sim.ExactlyOne, Stateless: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,7 +252,7 @@ func TestFingerprintMergesAreSound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Audit: true, Promise: sim.AtLeastOne, MaxStates: 3000})
+				res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Audit: true, Promise: sim.AtLeastOne, MaxStates: 3000})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // exploreBlock is one exhaustive search the catalog declares: a
@@ -18,7 +19,7 @@ type exploreBlock struct {
 	name string
 	sc   *scenarios.Scenario
 	set  scenarios.Settings
-	opt  sim.ExploreOptions
+	opt  search.Options
 }
 
 // catalogExploreBlocks lists every explore block of the catalog, in
@@ -40,7 +41,7 @@ func catalogExploreBlocks(t *testing.T) []exploreBlock {
 			}
 			blocks = append(blocks, exploreBlock{sc.Name + "/explore/" + sem.Alias(), sc,
 				scenarios.Settings{Semantics: sem, Ops: d.Ops, Faults: faults},
-				sim.ExploreOptions{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise}})
+				search.Options{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise}})
 		}
 		for i := range sc.Expect {
 			e := &sc.Expect[i]
@@ -53,7 +54,7 @@ func catalogExploreBlocks(t *testing.T) []exploreBlock {
 			f.Duration = set.Faults.Duration // the row's pause-ms, late-ms
 			set.Faults = f
 			blocks = append(blocks, exploreBlock{fmt.Sprintf("%s/expect-%d", sc.Name, i), sc, set,
-				sim.ExploreOptions{MaxFaults: e.Explore, MaxPreemptions: d.MaxPreemptions, Promise: proofPromise(e)}})
+				search.Options{MaxFaults: e.Explore, MaxPreemptions: d.MaxPreemptions, Promise: proofPromise(e)}})
 		}
 	}
 	return blocks
@@ -81,7 +82,7 @@ func TestPinnedExploreVerdicts(t *testing.T) {
 			t.Fatalf("%s: %v", bl.name, err)
 		}
 		bl.opt.MaxStates = 2_000_000
-		res, err := sim.Explore(cfg, bl.opt)
+		res, err := search.Explore(cfg, bl.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", bl.name, err)
 		}

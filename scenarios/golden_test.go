@@ -15,6 +15,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 var generate = flag.Bool("generate-traces", false, "write a testdata/traces script for every catalog scenario that lacks one (then run with -rewrite)")
@@ -82,7 +83,7 @@ func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params m
 	if d.Property == "promise" {
 		promise = sem.Promise()
 	}
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise, MaxStates: 2_000_000})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: d.MaxFaults, MaxPreemptions: d.MaxPreemptions, Promise: promise, MaxStates: 2_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params m
 		}
 	}
 	trace := &sim.Trace{}
-	_, end, err := sim.Violates(cfg, promise, plan, nil, trace)
+	_, end, err := search.Violates(cfg, promise, plan, nil, trace)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func seeded(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[
 		replay := func(plan []sim.Fault, tr sim.Recorder) *sim.Outcome {
 			return run(seed, sim.NewScripted(plan, sim.NewJitter(seed)), tr)
 		}
-		plan := sim.Shrink(rec.Faults, func(p []sim.Fault) bool { return shows(replay(p, nil)) })
+		plan := search.Shrink(rec.Faults, func(p []sim.Fault) bool { return shows(replay(p, nil)) })
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "seed %d shows %s with %d ops; its %d faults shrunk to %d:\n", seed, claim, set.Ops, len(rec.Faults), len(plan))
 		for _, f := range plan {

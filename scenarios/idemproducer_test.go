@@ -6,6 +6,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestIdempotentProducerConfigAsTheClientResolvesIt: enable.idempotence=true
@@ -32,7 +33,7 @@ func TestIdempotentProducerConfigAsTheClientResolvesIt(t *testing.T) {
 		{map[string]string{"idempotence": "false", "partitions": "1"}, false},
 	} {
 		cfg := exploreConfig(t, "idempotent-producer-retry", sim.Idempotent, 3, "ack-loss", c.params)
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 1, Promise: sim.ExactlyOne})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: 1, Promise: sim.ExactlyOne})
 		if err != nil {
 			t.Fatal(err)
 		}

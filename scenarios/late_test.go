@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestLateFaultReachesTheTTL: the explorer does not enumerate delays, so
@@ -13,9 +14,9 @@ import (
 // plus a margin is proved against the same bound, and the counterexample
 // replays to the same digest.
 func TestLateFaultReachesTheTTL(t *testing.T) {
-	explore := func(kinds, ttl string, maxFaults int) (*sim.Config, *sim.ExploreResult) {
+	explore := func(kinds, ttl string, maxFaults int) (*sim.Config, *search.Result) {
 		cfg := exploreConfig(t, "expired-dedup-ttl", sim.Idempotent, 2, kinds, map[string]string{"ttl": ttl})
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: maxFaults, Promise: sim.ExactlyOne})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: maxFaults, Promise: sim.ExactlyOne})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,11 +36,11 @@ func TestLateFaultReachesTheTTL(t *testing.T) {
 	if len(plan) != 1 || plan[0].Kind != sim.ChoiceLate {
 		t.Fatalf("want one late message, got %v", plan)
 	}
-	v1, w1, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	v1, w1, err := search.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, w2, err := sim.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
+	v2, w2, err := search.Violates(cfg, sim.ExactlyOne, plan, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

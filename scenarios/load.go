@@ -18,6 +18,7 @@ import (
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 var topologies = []string{"http", "queue", "kafka", "flink", "two-generals", "custom"}
@@ -506,8 +507,8 @@ func (l *loader) compileExpect(sc *Scenario) error {
 				return err
 			}
 			n, err := strconv.Atoi(e.Explore.Text)
-			if err != nil || n < 0 || n > sim.MaxExploreFaults {
-				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, %d]", e.Explore.Text, sim.MaxExploreFaults)
+			if err != nil || n < 0 || n > search.MaxFaults {
+				return l.errAt(e.Explore, "expect.explore: %q is not a fault count in [0, %d]", e.Explore.Text, search.MaxFaults)
 			}
 			x.Explore = n
 		}
@@ -587,14 +588,14 @@ func (l *loader) compileExplore(sc *Scenario) error {
 		sc.ExploreDefaults.Ops = n
 	}
 	if e.MaxPreemptions.Set {
-		n, err := l.integer(e.MaxPreemptions, "explore.max-preemptions", 0, sim.MaxExplorePreemptions)
+		n, err := l.integer(e.MaxPreemptions, "explore.max-preemptions", 0, search.MaxPreemptions)
 		if err != nil {
 			return err
 		}
 		sc.ExploreDefaults.MaxPreemptions = n
 	}
 	if e.MaxFaults.Set {
-		n, err := l.integer(e.MaxFaults, "explore.max-faults", 0, sim.MaxExploreFaults)
+		n, err := l.integer(e.MaxFaults, "explore.max-faults", 0, search.MaxFaults)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestStoreOutageIsAChosenFault: the key store's outage in
@@ -17,9 +18,9 @@ import (
 // proves fail closed against the same bound, and random runs take the
 // store down at different moments.
 func TestStoreOutageIsAChosenFault(t *testing.T) {
-	explore := func(onDown string) (*sim.Config, *sim.ExploreResult) {
+	explore := func(onDown string) (*sim.Config, *search.Result) {
 		cfg := exploreConfig(t, "store-outage-fail-closed", sim.Idempotent, 1, "ack-loss,crash", map[string]string{"on-store-down": onDown})
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // vacuitySeeds is how many seeds run a row with its protection switched
@@ -95,7 +96,7 @@ func exploreBreaks(t *testing.T, sc *scenarios.Scenario, e *scenarios.Expectatio
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: e.Explore, Promise: proofPromise(e), MaxPreemptions: sc.ExploreDefaults.MaxPreemptions})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: e.Explore, Promise: proofPromise(e), MaxPreemptions: sc.ExploreDefaults.MaxPreemptions})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Schema names the format of a shard file. v2 added the checksum; a v1
@@ -101,14 +101,14 @@ type ExploreDoc struct {
 	Cut      string `json:"cut,omitempty"`
 	Choices  []int  `json:"choices"` // the counterexample's path; [] when it holds
 	// Branched are the places the shard's search took a fault's or a
-	// preemption's alternative (sim.ExploreResult.Branched).
-	Branched    []sim.Branch `json:"branched"`
-	States      int          `json:"states"`
-	Schedules   int          `json:"schedules"`
-	Transitions int          `json:"transitions"`
-	Revisits    int          `json:"revisits"`
-	MaxDepth    int          `json:"max_depth"`
-	MemoryBytes int64        `json:"memory_bytes"`
+	// preemption's alternative (search.Result.Branched).
+	Branched    []search.Branch `json:"branched"`
+	States      int             `json:"states"`
+	Schedules   int             `json:"schedules"`
+	Transitions int             `json:"transitions"`
+	Revisits    int             `json:"revisits"`
+	MaxDepth    int             `json:"max_depth"`
+	MemoryBytes int64           `json:"memory_bytes"`
 }
 
 // header gives access to the common fields of both documents.

@@ -9,6 +9,7 @@ import (
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // Merged is every shard of one batch, checked and combined: what the
@@ -27,7 +28,7 @@ type Merged struct {
 // order (the unsharded search's), complete iff every shard is; counts
 // summed, depth and memory the largest shard's.
 type ExploreMerged struct {
-	Result *sim.ExploreResult
+	Result *search.Result
 	Shards int
 	// From is the file the counterexample came from, named when it does
 	// not replay.
@@ -119,7 +120,7 @@ func Merge(paths []string) (*Merged, error) {
 }
 
 func mergeExplore(files []*File) *ExploreMerged {
-	res := &sim.ExploreResult{Holds: true, Complete: true}
+	res := &search.Result{Holds: true, Complete: true}
 	m := &ExploreMerged{Result: res, Shards: len(files)}
 	var cuts []string
 	for _, f := range files {
@@ -130,12 +131,12 @@ func mergeExplore(files []*File) *ExploreMerged {
 		res.Revisits += x.Revisits
 		res.MaxDepth = max(res.MaxDepth, x.MaxDepth)
 		res.Memory = max(res.Memory, x.MemoryBytes)
-		res.Branched = sim.UnionBranches(res.Branched, x.Branched)
+		res.Branched = search.UnionBranches(res.Branched, x.Branched)
 		if !x.Complete {
 			res.Complete = false
 			cuts = append(cuts, fmt.Sprintf("shard %d/%d: %s", x.Index, x.Count, x.Cut))
 		}
-		if !x.Holds && (res.Holds || sim.CompareChoices(x.Choices, res.Choices) < 0) {
+		if !x.Holds && (res.Holds || search.CompareChoices(x.Choices, res.Choices) < 0) {
 			res.Holds, res.Choices, m.From = false, x.Choices, f.Path
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // rowShards runs double-billing's first row on n shards of seeds and
@@ -154,7 +155,7 @@ func TestCheckCounterexample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne, Workers: 1})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne, Workers: 1})
 	if err != nil || res.Holds {
 		t.Fatalf("want a counterexample: %v %+v", err, res)
 	}
@@ -174,7 +175,7 @@ func TestCheckCounterexample(t *testing.T) {
 		{[]int{}, "p1.json: choices: the counterexample does not violate the property"},
 		{append(append([]int{}, res.Choices...), make([]int, 100000)...), "p1.json: choices: "},
 	} {
-		bad := &ExploreMerged{Result: &sim.ExploreResult{Holds: false, Choices: c.choices}, Shards: 1, From: "p1.json"}
+		bad := &ExploreMerged{Result: &search.Result{Holds: false, Choices: c.choices}, Shards: 1, From: "p1.json"}
 		if err := bad.CheckCounterexample(cfg, promise, 2); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("choices %v: %v, want %q", c.choices[:min(len(c.choices), 5)], err, c.want)
 		}

@@ -67,3 +67,23 @@ func splitmix(x uint64) uint64 {
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
 	return x ^ (x >> 31)
 }
+
+// Sequence is a Chooser that answers choices from a fixed list, in order,
+// then 0. It replays a path found by the explorer.
+type Sequence struct {
+	Answers []int
+	next    int
+}
+
+// Choose implements Chooser.
+func (s *Sequence) Choose(c Choice) int {
+	if s.next >= len(s.Answers) {
+		return 0
+	}
+	v := s.Answers[s.next]
+	s.next++
+	if v < 0 || v >= int(c.N) {
+		return 0
+	}
+	return v
+}

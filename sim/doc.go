@@ -11,5 +11,11 @@
 // node's timers; durable tables survive. Because the engine owns all state,
 // a World can be cloned and fingerprinted without the roles' help.
 //
+// sim is the engine alone. The exhaustive search (the explorer, its
+// visited set, its parts, shards and memory budget, and the shrinker)
+// lives in sim/search, above it, and drives a World only through the
+// exported API of snapshot.go: Clone and CopyFrom, Step with a Chooser,
+// Ended, Pending, JudgeStatus, FingerprintWith and StateBytes.
+//
 // The package imports the standard library only and starts no goroutines.
 package sim

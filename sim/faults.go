@@ -391,6 +391,15 @@ func FaultChoiceNames() []string {
 	return out
 }
 
+// KindSet is a set of choice kinds, one bit per kind (MaxChoiceKinds).
+type KindSet uint16
+
+// Has reports whether k is in the set.
+func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }
+
+// With returns the set plus k.
+func (s KindSet) With(k ChoiceKind) KindSet { return s | 1<<k }
+
 // AllFaultKinds enumerates every fault choice kind.
 var AllFaultKinds = allFaultKinds()
 

@@ -146,9 +146,9 @@ func (w *World) JudgeReason(promise Promise) (Status, Reason) {
 	return status, why
 }
 
-// judgeStatus is JudgeAgainst without the reason, for the explorer's hot
+// JudgeStatus is JudgeAgainst without the reason, for a search's hot
 // path; it returns the same status.
-func (w *World) judgeStatus(promise Promise) Status {
+func (w *World) JudgeStatus(promise Promise) Status {
 	finished := w.end == Quiescent
 	status := w.checker.status(promise, finished)
 	if status == Violated {

@@ -45,10 +45,11 @@ func (w *World) CopyFrom(src *World) {
 	w.stamp.w = w
 }
 
-// fingerprintWith is Fingerprint with the scratch (for invariants' and
-// paused nodes' encodings) in *buf, a buffer the caller keeps, so a world copied many times carries no
-// encoding scratch of its own.
-func (w *World) fingerprintWith(buf *[]byte) Fingerprint {
+// FingerprintWith is Fingerprint with the scratch (for invariants' and
+// paused nodes' encodings) in *buf, a buffer the caller keeps, so a world
+// copied many times (a search's snapshots) carries no encoding scratch of
+// its own. It returns the same fingerprint as Fingerprint.
+func (w *World) FingerprintWith(buf *[]byte) Fingerprint {
 	return w.hashState(buf)
 }
 

@@ -95,20 +95,3 @@ func TestPreemptInterleavesTwoHandlers(t *testing.T) {
 		t.Fatalf("store order %q, want %q", got, want)
 	}
 }
-
-// The explorer enumerates the preemption only within its budget, and the
-// budget is its own: with no fault allowed, a budget of 1 still tries a
-// preemption after either read (3 schedules), a budget of 0 none.
-func TestExplorePreemptionBudget(t *testing.T) {
-	for _, c := range []struct {
-		preemptions, wantSchedules int
-	}{{0, 1}, {1, 3}} {
-		res, err := Explore(storeConfig(), ExploreOptions{MaxFaults: 0, MaxPreemptions: c.preemptions, Promise: AtMostOne, Stateless: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Schedules != c.wantSchedules {
-			t.Errorf("max-preemptions %d: %d schedules, want %d", c.preemptions, res.Schedules, c.wantSchedules)
-		}
-	}
-}

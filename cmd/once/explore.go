@@ -17,6 +17,7 @@ import (
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 type exploreOptions struct {
@@ -94,13 +95,13 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	// empty default, so the help prints no default but the scenario's.
 	fl.StringVar(&o.Semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: the strongest the scenario supports)")
 	fl.IntVar(&o.Ops, "ops", 0, "number of operations (default: the scenario's explore.ops)")
-	fl.IntVar(&o.MaxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", sim.MaxExploreFaults))
-	fl.IntVar(&o.MaxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.IntVar(&o.MaxFaults, "max-faults", 0, fmt.Sprintf("faults per schedule, at most %d (default: the scenario's explore.max-faults)", search.MaxFaults))
+	fl.IntVar(&o.MaxPreemptions, "max-preemptions", 0, fmt.Sprintf("interleavings per schedule: handlers descheduled between two store steps, at most %d (default: the scenario's explore.max-preemptions)", search.MaxPreemptions))
 	fl.StringVar(&o.Faults, "faults", "", "fault kinds to enumerate: "+strings.Join(sim.FaultKindNames(), ", ")+" (comma list) or all (default: the scenario's explore.faults)")
 	fl.StringArrayVar(&o.sets, "set", nil, "scenario parameter name=value (repeatable)")
-	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", sim.DefaultExploreMaxDepth))
-	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", sim.DefaultExploreMaxStates))
-	fl.StringVar(&o.maxMemory, "max-memory", sim.FormatBytes(sim.DefaultExploreMaxMemory), "memory the search may hold (visited states, stack, worlds), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("engine steps per schedule (default %d)", search.DefaultMaxDepth))
+	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", search.DefaultMaxStates))
+	fl.StringVar(&o.maxMemory, "max-memory", search.FormatBytes(search.DefaultMaxMemory), "memory the search may hold (visited states, stack, worlds), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "goroutines the search uses (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json")
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
@@ -142,7 +143,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		replay.MaxMemory = maxMemory
 	}
 	if budget, capped := explore.MemoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
-		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", sim.FormatBytes(maxMemory), sim.FormatBytes(budget))
+		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", search.FormatBytes(maxMemory), search.FormatBytes(budget))
 		maxMemory = budget
 	} else if capped {
 		maxMemory = budget // the default, capped silently: the cut names it
@@ -158,14 +159,14 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 
 	line := explore.NewProgressLine(o.progress)
 	start := time.Now()
-	opt := sim.ExploreOptions{
+	opt := search.Options{
 		MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
 		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
 	}
 	if o.batch.sharded {
-		opt.Shard = &sim.ExploreShard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
+		opt.Shard = &search.Shard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
 	}
-	var res *sim.ExploreResult
+	var res *search.Result
 	if o.merged != nil {
 		res, o.timing = o.merged.Result, false // no search ran here: no time to report
 		if err := o.merged.CheckCounterexample(cfg, promise, o.MaxFaults); err != nil {
@@ -173,7 +174,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		}
 	} else {
 		restore := explore.LimitHeap(maxMemory)
-		res, err = sim.Explore(cfg, opt)
+		res, err = search.Explore(cfg, opt)
 		restore()
 	}
 	line.End() // before any other output, interrupted or not

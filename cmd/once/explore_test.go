@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // runOnce runs a command line and returns its exit code, stdout and stderr.
@@ -34,9 +34,9 @@ func TestExploreHelpShowsRealDefaults(t *testing.T) {
 	}
 	help := cmd.Flags().FlagUsages()
 	for _, want := range []string{
-		fmt.Sprintf("(default %d)", sim.DefaultExploreMaxDepth),
-		fmt.Sprintf("(default %d)", sim.DefaultExploreMaxStates),
-		fmt.Sprintf("(default %q)", sim.FormatBytes(sim.DefaultExploreMaxMemory)),
+		fmt.Sprintf("(default %d)", search.DefaultMaxDepth),
+		fmt.Sprintf("(default %d)", search.DefaultMaxStates),
+		fmt.Sprintf("(default %q)", search.FormatBytes(search.DefaultMaxMemory)),
 	} {
 		if !strings.Contains(help, want) {
 			t.Errorf("explore --help lacks %s:\n%s", want, help)

@@ -16,6 +16,7 @@ import (
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // labOptions are the flags of `once lab`.
@@ -86,7 +87,7 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.DurationVar(&o.stepTimeout, "step-timeout", lab.DefaultStepTimeout, "wall-clock time a node may take to answer one event")
 	fl.BoolVar(&o.logs, "logs", false, "show each node incarnation's stderr (on stderr)")
 	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
-	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
+	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", search.MaxPreemptions))
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "schedules --explore runs side by side, each with its own processes (default: GOMAXPROCS); the result does not depend on it")
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd

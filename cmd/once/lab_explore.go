@@ -10,6 +10,7 @@ import (
 	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // runLabExplore is `once lab --explore`: every schedule within the bound,
@@ -29,8 +30,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if !o.flags.Changed("max-faults") {
 		o.maxFaults = sc.ExploreDefaults.MaxFaults
 	}
-	if o.maxFaults < 0 || o.maxFaults > sim.MaxExploreFaults {
-		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, sim.MaxExploreFaults)
+	if o.maxFaults < 0 || o.maxFaults > search.MaxFaults {
+		return usageErr("--max-faults %d: want a fault count in [0, %d]", o.maxFaults, search.MaxFaults)
 	}
 	if o.workers < 1 {
 		return usageErr("--workers %d: want a positive count", o.workers)

@@ -8,6 +8,7 @@ package layout
 var Layers = [][]string{
 	{"internal", "scenarios/catalog/i18n"}, // no project imports
 	{"sim"},                                // the engine: standard library only
+	{"sim/search"},                         // the explorer's search and the shrinker: sim only
 	{"network"},                            // links and fates
 	{"scenarios/roles"},                    // the roles, by family
 	{"scenarios"},                          // format, loading, catalog, plans, expectations

@@ -119,8 +119,31 @@ func TestSimImportsStandardLibraryOnly(t *testing.T) {
 	})
 }
 
-// TestOneWayToRunAWorld: outside the engine (sim) and the explorer,
-// which build worlds themselves, one call site builds a world — the run
+// TestSearchImportsSimOnly: the search (sim/search) stands on the
+// engine's exported API alone — sim and the standard library — so sim is
+// the engine and nothing else reaches into it.
+func TestSearchImportsSimOnly(t *testing.T) {
+	n := 0
+	goFiles(t, func(pkg, path string, file *ast.File, _ *token.FileSet) {
+		if pkg != "sim/search" {
+			return
+		}
+		n++
+		for _, imp := range file.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			first, _, _ := strings.Cut(p, "/")
+			if p != module+"sim" && (strings.Contains(first, ".") || strings.HasPrefix(p, module)) {
+				t.Errorf("%s imports %s: sim/search imports sim and the standard library only", path, p)
+			}
+		}
+	})
+	if n == 0 {
+		t.Fatal("no file of sim/search walked: the test would prove nothing")
+	}
+}
+
+// TestOneWayToRunAWorld: outside the engine (sim) and the explorer
+// (sim/search, explore), which build worlds themselves, one call site builds a world — the run
 // service's — so that every surface runs a scenario the same way.
 func TestOneWayToRunAWorld(t *testing.T) {
 	var sites []string

@@ -6,25 +6,26 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // shardsMerged runs every shard of a search of n parts and merges them as
 // `once merge` does: violated iff a shard found a violation, the
 // counterexample the first in canonical order, the counts summed.
-func shardsMerged(t *testing.T, cfg *sim.Config, opt sim.ExploreOptions, n int) (*sim.ExploreResult, []int) {
+func shardsMerged(t *testing.T, cfg *sim.Config, opt search.Options, n int) (*search.Result, []int) {
 	t.Helper()
-	merged := &sim.ExploreResult{Holds: true, Complete: true}
+	merged := &search.Result{Holds: true, Complete: true}
 	var states []int
 	for i := range n {
-		opt.Shard = &sim.ExploreShard{Index: i, Count: n}
-		res, err := sim.Explore(cfg, opt)
+		opt.Shard = &search.Shard{Index: i, Count: n}
+		res, err := search.Explore(cfg, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		states = append(states, res.States)
 		merged.States += res.States
 		merged.Complete = merged.Complete && res.Complete
-		if !res.Holds && (merged.Holds || sim.CompareChoices(res.Choices, merged.Choices) < 0) {
+		if !res.Holds && (merged.Holds || search.CompareChoices(res.Choices, merged.Choices) < 0) {
 			merged.Holds, merged.Choices, merged.Why = false, res.Choices, res.Why
 		}
 	}
@@ -54,8 +55,8 @@ func TestShardedExploreFindsTheUnshardedCounterexample(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s/%d/%d", c.name, c.sem.Alias(), c.ops, c.max), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
-			opt := sim.ExploreOptions{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, Workers: 1}
-			want, err := sim.Explore(cfg, opt)
+			opt := search.Options{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, Workers: 1}
+			want, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,20 +84,20 @@ func TestShardSameForEveryWorkerCount(t *testing.T) {
 	for _, sem := range []sim.Semantics{sim.Idempotent, sim.AtLeastOnce} {
 		cfg := exploreConfig(t, "double-billing", sem, 2, "loss,ack-loss,crash")
 		for i := range 3 {
-			opt := sim.ExploreOptions{MaxFaults: 3, Promise: sim.ExactlyOne, Shard: &sim.ExploreShard{Index: i, Count: 3}, Workers: 1}
-			want, err := sim.Explore(cfg, opt)
+			opt := search.Options{MaxFaults: 3, Promise: sim.ExactlyOne, Shard: &search.Shard{Index: i, Count: 3}, Workers: 1}
+			want, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, workers := range []int{2, 3} {
 				opt.Workers = workers
-				got, err := sim.Explore(cfg, opt)
+				got, err := search.Explore(cfg, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.ExploreStats != want.ExploreStats || !sameSearch(got, want) {
+				if got.Stats != want.Stats || !sameSearch(got, want) {
 					t.Errorf("%s shard %d/3, %d workers: %+v holds=%v choices=%v\none worker: %+v holds=%v choices=%v",
-						sem.Alias(), i, workers, got.ExploreStats, got.Holds, got.Choices, want.ExploreStats, want.Holds, want.Choices)
+						sem.Alias(), i, workers, got.Stats, got.Holds, got.Choices, want.Stats, want.Holds, want.Choices)
 				}
 			}
 		}
@@ -106,8 +107,8 @@ func TestShardSameForEveryWorkerCount(t *testing.T) {
 // TestExploreShardRejectsABadIndex: a shard outside its count is an error.
 func TestExploreShardRejectsABadIndex(t *testing.T) {
 	cfg := exploreConfig(t, "two-generals", sim.AtMostOnce, 1, "loss")
-	for _, s := range []sim.ExploreShard{{Index: 2, Count: 2}, {Index: -1, Count: 2}, {Index: 0, Count: 0}} {
-		if _, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 1, Shard: &s}); err == nil {
+	for _, s := range []search.Shard{{Index: 2, Count: 2}, {Index: -1, Count: 2}, {Index: 0, Count: 0}} {
+		if _, err := search.Explore(cfg, search.Options{MaxFaults: 1, Shard: &s}); err == nil {
 			t.Errorf("shard %d/%d: no error", s.Index, s.Count)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestExploreMemoryBudgetCutsTheSearch: a search that outgrows its memory
@@ -14,7 +15,7 @@ import (
 func TestExploreMemoryBudgetCutsTheSearch(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 4, "loss,ack-loss")
 	const budget = 64 << 10
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,24 +23,24 @@ func TestExploreMemoryBudgetCutsTheSearch(t *testing.T) {
 		t.Fatalf("want INCOMPLETE by the memory budget, got complete=%v holds=%v cut=%q", res.Complete, res.Holds, res.Cut)
 	}
 	if res.States == 0 || res.Transitions == 0 || res.Memory == 0 {
-		t.Fatalf("the cut search lost its statistics: %+v", res.ExploreStats)
+		t.Fatalf("the cut search lost its statistics: %+v", res.Stats)
 	}
 	if res.Memory > budget*5/4 {
 		t.Fatalf("the search held %d bytes, past 1.25 × its budget of %d", res.Memory, budget)
 	}
-	full, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne})
+	full, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !full.Complete || full.States <= res.States {
-		t.Fatalf("without the budget the search should finish and see more states: %+v cut %q", full.ExploreStats, full.Cut)
+		t.Fatalf("without the budget the search should finish and see more states: %+v cut %q", full.Stats, full.Cut)
 	}
-	again, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
+	again, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.ExploreStats != res.ExploreStats {
-		t.Fatalf("the memory cut is not deterministic: %+v then %+v", res.ExploreStats, again.ExploreStats)
+	if again.Stats != res.Stats {
+		t.Fatalf("the memory cut is not deterministic: %+v then %+v", res.Stats, again.Stats)
 	}
 }
 
@@ -62,18 +63,18 @@ func TestExploreReplayIsExact(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s", c.name, c.sem.Alias()), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
-			opt := sim.ExploreOptions{MaxFaults: c.max, Promise: sim.ExactlyOne, MaxStates: c.maxStates}
-			opt.Tuning = sim.ExploreTuning{CheckpointEvery: 1, Window: 1 << 30} // every world kept
-			want, err := sim.Explore(cfg, opt)
+			opt := search.Options{MaxFaults: c.max, Promise: sim.ExactlyOne, MaxStates: c.maxStates}
+			opt.Tuning = search.Tuning{CheckpointEvery: 1, Window: 1 << 30} // every world kept
+			want, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want.Replayed != 0 {
 				t.Fatalf("keeping every world replayed %d steps", want.Replayed)
 			}
-			for _, k := range [][2]int{{2, 2}, {3, 5}, {sim.DefaultExploreCheckpointEvery, sim.DefaultExploreWindow}} {
-				opt.Tuning = sim.ExploreTuning{CheckpointEvery: k[0], Window: k[1]}
-				got, err := sim.Explore(cfg, opt)
+			for _, k := range [][2]int{{2, 2}, {3, 5}, {search.DefaultCheckpointEvery, search.DefaultWindow}} {
+				opt.Tuning = search.Tuning{CheckpointEvery: k[0], Window: k[1]}
+				got, err := search.Explore(cfg, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -82,8 +83,8 @@ func TestExploreReplayIsExact(t *testing.T) {
 				}
 				if !sameSearch(want, got) {
 					t.Errorf("every=%d window=%d: %+v holds=%v complete=%v cut=%q choices=%v\nwant %+v holds=%v complete=%v cut=%q choices=%v",
-						k[0], k[1], got.ExploreStats, got.Holds, got.Complete, got.Cut, got.Choices,
-						want.ExploreStats, want.Holds, want.Complete, want.Cut, want.Choices)
+						k[0], k[1], got.Stats, got.Holds, got.Complete, got.Cut, got.Choices,
+						want.Stats, want.Holds, want.Complete, want.Cut, want.Choices)
 				}
 			}
 		})
@@ -92,8 +93,8 @@ func TestExploreReplayIsExact(t *testing.T) {
 
 // sameSearch compares what a search reports, leaving out the cost of
 // keeping worlds (buffers, bytes, replayed steps).
-func sameSearch(a, b *sim.ExploreResult) bool {
-	sa, sb := a.ExploreStats, b.ExploreStats
+func sameSearch(a, b *search.Result) bool {
+	sa, sb := a.Stats, b.Stats
 	sa.Replayed, sa.Worlds, sa.Memory = 0, 0, 0
 	sb.Replayed, sb.Worlds, sb.Memory = 0, 0, 0
 	return sa == sb && a.Holds == b.Holds && a.Complete == b.Complete && a.Cut == b.Cut && a.Why == b.Why && slices.Equal(a.Choices, b.Choices)
@@ -123,7 +124,7 @@ func exploreConfig(t *testing.T, name string, sem sim.Semantics, ops int, kinds 
 func TestExploreStop(t *testing.T) {
 	stop := make(chan struct{})
 	close(stop)
-	res, err := sim.Explore(exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss"), sim.ExploreOptions{MaxFaults: 2, Stop: stop})
+	res, err := search.Explore(exploreConfig(t, "double-billing", sim.Idempotent, 2, "loss"), search.Options{MaxFaults: 2, Stop: stop})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +137,8 @@ func TestExploreStop(t *testing.T) {
 // programmer error (flags and files check the same bound first).
 func TestExploreFaultBound(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 1, "loss")
-	for _, n := range []int{-1, sim.MaxExploreFaults + 1} {
-		if _, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: n}); err == nil {
+	for _, n := range []int{-1, search.MaxFaults + 1} {
+		if _, err := search.Explore(cfg, search.Options{MaxFaults: n}); err == nil {
 			t.Errorf("MaxFaults %d accepted", n)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // workerCases are searches of every kind: proofs, counterexamples, budget
@@ -39,24 +40,24 @@ func TestExploreSameForEveryWorkerCount(t *testing.T) {
 	for _, c := range workerCases {
 		t.Run(fmt.Sprintf("%s/%s/%d/%d/%d/%d", c.name, c.sem.Alias(), c.ops, c.max, c.maxStates, c.maxMemory), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
-			opt := sim.ExploreOptions{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, MaxStates: c.maxStates, MaxMemory: c.maxMemory}
-			for _, k := range []sim.ExploreTuning{{SplitAt: -1}, {SplitAt: 40}, {CheckpointEvery: 2, Window: 3, SplitAt: 40}} {
+			opt := search.Options{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, MaxStates: c.maxStates, MaxMemory: c.maxMemory}
+			for _, k := range []search.Tuning{{SplitAt: -1}, {SplitAt: 40}, {CheckpointEvery: 2, Window: 3, SplitAt: 40}} {
 				opt.Tuning = k
 				opt.Workers = 1
-				want, err := sim.Explore(cfg, opt)
+				want, err := search.Explore(cfg, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, workers := range []int{2, 3, 8} {
 					opt.Workers = workers
-					got, err := sim.Explore(cfg, opt)
+					got, err := search.Explore(cfg, opt)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got.ExploreStats != want.ExploreStats || !sameSearch(got, want) {
+					if got.Stats != want.Stats || !sameSearch(got, want) {
 						t.Errorf("%+v, %d workers: %+v holds=%v complete=%v cut=%q why=%q choices=%v\none worker: %+v holds=%v complete=%v cut=%q why=%q choices=%v",
-							k, workers, got.ExploreStats, got.Holds, got.Complete, got.Cut, got.Why, got.Choices,
-							want.ExploreStats, want.Holds, want.Complete, want.Cut, want.Why, want.Choices)
+							k, workers, got.Stats, got.Holds, got.Complete, got.Cut, got.Why, got.Choices,
+							want.Stats, want.Holds, want.Complete, want.Cut, want.Why, want.Choices)
 					}
 				}
 			}
@@ -76,14 +77,14 @@ func TestExploreSplitFindsTheUndividedCounterexample(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("%s/%s/%d/%d", c.name, c.sem.Alias(), c.ops, c.max), func(t *testing.T) {
 			cfg := exploreConfig(t, c.name, c.sem, c.ops, c.faults)
-			opt := sim.ExploreOptions{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, Workers: 2}
+			opt := search.Options{MaxFaults: c.max, MaxPreemptions: c.preemptions, Promise: sim.ExactlyOne, Workers: 2}
 			opt.Tuning.SplitAt = -1 // never
-			want, err := sim.Explore(cfg, opt)
+			want, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt.Tuning.SplitAt = 40
-			got, err := sim.Explore(cfg, opt)
+			got, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,10 +106,10 @@ func TestExploreSplitFindsTheUndividedCounterexample(t *testing.T) {
 func TestExploreSplitSpendsTheStateBudgetInPartOrder(t *testing.T) {
 	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 3, "loss,ack-loss")
 	for _, budget := range []int{500, 2000, 4000} { // below the 5 332 states of the complete search
-		var first *sim.ExploreResult
+		var first *search.Result
 		for _, workers := range []int{1, 2, 5} {
-			opt := sim.ExploreOptions{MaxFaults: 5, Promise: sim.ExactlyOne, MaxStates: budget, Workers: workers, Tuning: sim.ExploreTuning{SplitAt: 40}}
-			res, err := sim.Explore(cfg, opt)
+			opt := search.Options{MaxFaults: 5, Promise: sim.ExactlyOne, MaxStates: budget, Workers: workers, Tuning: search.Tuning{SplitAt: 40}}
+			res, err := search.Explore(cfg, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,8 +118,8 @@ func TestExploreSplitSpendsTheStateBudgetInPartOrder(t *testing.T) {
 			}
 			if first == nil {
 				first = res
-			} else if res.ExploreStats != first.ExploreStats {
-				t.Errorf("budget %d, %d workers: %+v, one worker %+v", budget, workers, res.ExploreStats, first.ExploreStats)
+			} else if res.Stats != first.Stats {
+				t.Errorf("budget %d, %d workers: %+v, one worker %+v", budget, workers, res.Stats, first.Stats)
 			}
 		}
 	}

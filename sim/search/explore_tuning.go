@@ -1,26 +1,26 @@
-package sim
+package search
 
 import "fmt"
 
-// The defaults of ExploreTuning, and the number of parts a large search is
+// The defaults of Tuning, and the number of parts a large search is
 // split into.
 const (
-	// DefaultExploreCheckpointEvery is the default spacing of the levels
+	// DefaultCheckpointEvery is the default spacing of the levels
 	// whose worlds the search's stack keeps.
-	DefaultExploreCheckpointEvery = 64
-	// DefaultExploreWindow is the default number of top levels of the
+	DefaultCheckpointEvery = 64
+	// DefaultWindow is the default number of top levels of the
 	// stack whose worlds are all kept.
-	DefaultExploreWindow = 64
-	// DefaultExploreSplitAt is the default number of states a search
-	// counts, undivided, before it is run as ExploreParts parts.
-	DefaultExploreSplitAt = 1 << 14
-	// ExploreParts is how many parts a search (or a shard) that reaches
+	DefaultWindow = 64
+	// DefaultSplitAt is the default number of states a search
+	// counts, undivided, before it is run as Parts parts.
+	DefaultSplitAt = 1 << 14
+	// Parts is how many parts a search (or a shard) that reaches
 	// its split point is run as; a constant, so that no count depends on
 	// the number of workers (see explore_parts.go).
-	ExploreParts = 16
+	Parts = 16
 )
 
-// ExploreTuning trades a search's memory against its time. Its zero value
+// Tuning trades a search's memory against its time. Its zero value
 // is the defaults, which suit every search; a field is worth setting only
 // to measure the trade or, in tests, to make a small search replay or
 // split as a large one does.
@@ -32,45 +32,45 @@ const (
 // search, but the states of the upper levels are counted once per part
 // that passes through them, and a budget cut falls where the parts, in
 // order, spend the budget.
-type ExploreTuning struct {
+type Tuning struct {
 	// CheckpointEvery keeps the world of every level that is a multiple
 	// of it; a level between two is rebuilt, when the search comes back
 	// to it, by replaying fewer than CheckpointEvery steps from the kept
-	// world below. 0 = DefaultExploreCheckpointEvery.
+	// world below. 0 = DefaultCheckpointEvery.
 	CheckpointEvery int
 	// Window keeps the worlds of the top Window levels, where the search
 	// backtracks most; at least CheckpointEvery. 0 = the larger of
-	// DefaultExploreWindow and CheckpointEvery.
+	// DefaultWindow and CheckpointEvery.
 	Window int
 	// SplitAt is how many states the search counts, undivided, before it
-	// is dropped and run again as ExploreParts parts (which
-	// ExploreOptions.Workers share). 0 = DefaultExploreSplitAt; negative =
+	// is dropped and run again as Parts parts (which
+	// Options.Workers share). 0 = DefaultSplitAt; negative =
 	// never split.
 	SplitAt int
 }
 
 // resolve returns the tuning with its defaults filled in, the split point
 // 0 for never, or an error naming the field that is out of range.
-func (t ExploreTuning) resolve() (every, window, splitAt int, err error) {
+func (t Tuning) resolve() (every, window, splitAt int, err error) {
 	every, window, splitAt = t.CheckpointEvery, t.Window, t.SplitAt
 	if every < 0 {
-		return 0, 0, 0, fmt.Errorf("sim: explore: checkpoint spacing %d is negative", every)
+		return 0, 0, 0, fmt.Errorf("explore: checkpoint spacing %d is negative", every)
 	}
 	if window < 0 {
-		return 0, 0, 0, fmt.Errorf("sim: explore: window of %d levels is negative", window)
+		return 0, 0, 0, fmt.Errorf("explore: window of %d levels is negative", window)
 	}
 	if every == 0 {
-		every = DefaultExploreCheckpointEvery
+		every = DefaultCheckpointEvery
 	}
 	if window == 0 {
-		window = max(DefaultExploreWindow, every)
+		window = max(DefaultWindow, every)
 	}
 	if window < every {
-		return 0, 0, 0, fmt.Errorf("sim: explore: window of %d levels is below the checkpoint spacing %d", window, every)
+		return 0, 0, 0, fmt.Errorf("explore: window of %d levels is below the checkpoint spacing %d", window, every)
 	}
 	switch {
 	case splitAt == 0:
-		splitAt = DefaultExploreSplitAt
+		splitAt = DefaultSplitAt
 	case splitAt < 0:
 		splitAt = 0 // the explorer never splits at 0
 	}

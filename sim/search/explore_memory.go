@@ -1,9 +1,11 @@
-package sim
+package search
 
 import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oncesim/once/sim"
 )
 
 // The memory of parts that run at once.
@@ -147,7 +149,7 @@ func newPartsQueue(workers int, budget, fixed int64) *partsQueue {
 }
 
 // clone copies root for a part run again, one copy at a time.
-func (q *partsQueue) clone(root *World) *World {
+func (q *partsQueue) clone(root *sim.World) *sim.World {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return root.Clone()
@@ -186,7 +188,7 @@ func (q *partsQueue) begin(j int) {
 }
 
 // done records that part j ended.
-func (q *partsQueue) done(j int, _ *ExploreResult) {
+func (q *partsQueue) done(j int, _ *Result) {
 	q.mu.Lock()
 	q.running[j] = false
 	if q.meter != nil {
@@ -221,7 +223,7 @@ func slicesContainsBelow(running []bool, d int) bool {
 }
 
 // bytes is what a plan holds: its prefixes' owners.
-func (s *ExploreShard) bytes() int64 {
+func (s *Shard) bytes() int64 {
 	if s == nil {
 		return 0
 	}

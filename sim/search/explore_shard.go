@@ -1,8 +1,10 @@
-package sim
+package search
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/oncesim/once/sim"
 )
 
 // A search split over machines: shards by prefix of the choice tree.
@@ -63,12 +65,12 @@ const shardPrefixesPerShard = 4
 // shardPlanSteps bounds the steps the plan runs to count the levels.
 const shardPlanSteps = 1 << 20
 
-// ExploreShard names one part of a search split into Count parts: the part
+// Shard names one part of a search split into Count parts: the part
 // Index (0-based) searches the subtrees of its own prefixes. Explore plans
 // the split (the same plan in every shard) and reports in Choices the
 // first counterexample of the part; the part whose counterexample comes
 // first in canonical order (CompareChoices) has the unsharded search's.
-type ExploreShard struct {
+type Shard struct {
 	Index, Count int
 
 	depth int              // the prefix depth; 0 = no level is dealt out
@@ -81,7 +83,7 @@ type ExploreShard struct {
 // prefixes are dealt to parts (Count × exploreParts of them), part p
 // belongs to shard p mod Count, so shard i's prefixes are exactly those
 // of its exploreParts parts, and a part search keeps one part's only.
-func (s *ExploreShard) owns(h uint64) bool {
+func (s *Shard) owns(h uint64) bool {
 	owner, ok := s.owner[h]
 	if !ok { // not in the plan's tree (it always is): still exactly one owner
 		owner = int32(h % uint64(s.parts))
@@ -94,7 +96,7 @@ func (s *ExploreShard) owns(h uint64) bool {
 
 // forPart returns a copy of the planned s that searches its part j (of
 // exploreParts), global part Index + j·Count.
-func (s *ExploreShard) forPart(j int) *ExploreShard {
+func (s *Shard) forPart(j int) *Shard {
 	p := *s
 	p.part = s.Index + j*s.Count
 	return &p
@@ -106,9 +108,9 @@ func (s *ExploreShard) forPart(j int) *ExploreShard {
 func CompareChoices(a, b []int) int { return slices.Compare(a, b) }
 
 // check says whether the shard is one of its count.
-func (s *ExploreShard) check() error {
+func (s *Shard) check() error {
 	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
-		return fmt.Errorf("sim: explore: shard %d/%d: want 0 ≤ index < count", s.Index, s.Count)
+		return fmt.Errorf("explore: shard %d/%d: want 0 ≤ index < count", s.Index, s.Count)
 	}
 	return nil
 }
@@ -117,8 +119,8 @@ func (s *ExploreShard) check() error {
 // level's nodes to Count × exploreParts parts, for the search from root
 // with opt (already given its defaults). The plan depends on the tree and
 // on Count only.
-func (s *ExploreShard) plan(root *World, opt ExploreOptions) *ExploreShard {
-	p := &ExploreShard{Index: s.Index, Count: s.Count, parts: s.Count * exploreParts, part: -1}
+func (s *Shard) plan(root *sim.World, opt Options) *Shard {
+	p := &Shard{Index: s.Index, Count: s.Count, parts: s.Count * exploreParts, part: -1}
 	w := &shardPlanner{e: explorer{opt: opt}, sc: stepChooser{kinds: opt.Kinds}}
 	w.e.opt.Shard = nil
 	want := shardPrefixesPerShard * p.parts
@@ -177,18 +179,18 @@ func (e *explorer) outsideShard(depth int, parent uint64, via []int) bool {
 type shardPlanner struct {
 	e      explorer // for its options and budget arithmetic only
 	sc     stepChooser
-	worlds []*World // one per level
-	vias   [][]int  // the answers of each level's current step
-	vecs   [][]int  // the alternative vector of each level's next step
-	steps  int      // steps left
+	worlds []*sim.World // one per level
+	vias   [][]int      // the answers of each level's current step
+	vecs   [][]int      // the alternative vector of each level's next step
+	steps  int          // steps left
 }
 
 // walk calls at for every child of w's subtree down to level limit,
 // running leaves and violations included, in the search's order; it
 // reports false when the step budget ran out.
-func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, at func(level int, hash uint64)) bool {
+func (p *shardPlanner) walk(w *sim.World, level, spent int, hash uint64, limit int, at func(level int, hash uint64)) bool {
 	for len(p.worlds) <= level+1 {
-		p.worlds = append(p.worlds, &World{})
+		p.worlds = append(p.worlds, &sim.World{})
 		p.vias = append(p.vias, nil)
 		p.vecs = append(p.vecs, nil)
 	}
@@ -203,7 +205,7 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 		p.sc.reset(vec, budget)
 		child.SetChooser(&p.sc)
 		stepped := child.Step()
-		if stepped && child.q.len() == 0 {
+		if stepped && child.Pending() == 0 {
 			child.Step() // mark it quiescent, as compute does
 		}
 		via := append(p.vias[level][:0], p.sc.answers...) // the walk below reuses p.sc
@@ -212,7 +214,7 @@ func (p *shardPlanner) walk(w *World, level, spent int, hash uint64, limit int, 
 		nextLen := p.sc.nextLen(budget)
 		h := pathHash(hash, via)
 		at(level+1, h)
-		running := stepped && child.end == Running && child.judgeStatus(p.e.opt.Promise) != Violated
+		running := stepped && child.Ended() == sim.Running && child.JudgeStatus(p.e.opt.Promise) != sim.Violated
 		if running && level+1 < limit && level+1 < p.e.opt.MaxDepth {
 			if !p.walk(child, level+1, used, h, limit, at) {
 				return false

@@ -1,8 +1,10 @@
-package sim
+package search
 
 import (
 	"cmp"
 	"slices"
+
+	"github.com/oncesim/once/sim"
 )
 
 // Branch is a place where a search took a fault's alternative (or a
@@ -13,9 +15,9 @@ import (
 // reports after it which of them actually branched: a kind whose choice
 // points were never reached within the bounds proved nothing about it.
 type Branch struct {
-	Kind ChoiceKind `json:"kind"`
-	Node NodeID     `json:"node"`
-	Peer NodeID     `json:"peer"`
+	Kind sim.ChoiceKind `json:"kind"`
+	Node sim.NodeID     `json:"node"`
+	Peer sim.NodeID     `json:"peer"`
 }
 
 // compareBranches orders branches by kind, node, peer.
@@ -28,16 +30,16 @@ func compareBranches(a, b Branch) int {
 type branchSet []Branch
 
 // BranchAt is the place choice c hits, as a Branch.
-func BranchAt(c *Choice) Branch {
+func BranchAt(c *sim.Choice) Branch {
 	b := Branch{Kind: c.Kind, Node: c.Node, Peer: c.Peer}
 	if c.Kind.AtPoint() {
-		b.Peer = NoNode
+		b.Peer = sim.NoNode
 	}
 	return b
 }
 
 // add puts the place of c in the set.
-func (s *branchSet) add(c *Choice) {
+func (s *branchSet) add(c *sim.Choice) {
 	b := BranchAt(c)
 	i, found := slices.BinarySearchFunc(*s, b, compareBranches)
 	if !found {

@@ -1,4 +1,4 @@
-package sim_test
+package search
 
 import (
 	"strings"
@@ -36,14 +36,14 @@ func counterLoop(maxEvents int) *sim.Config {
 // explorer that kept a world per level allocated one per level.
 func TestExploreWorldsDoNotGrowWithDepth(t *testing.T) {
 	for _, depth := range []int{300, 6000} {
-		res, err := sim.Explore(counterLoop(1_000_000), sim.ExploreOptions{MaxFaults: 1, MaxDepth: depth, Promise: sim.AtMostOne})
+		res, err := Explore(counterLoop(1_000_000), Options{MaxFaults: 1, MaxDepth: depth, Promise: sim.AtMostOne})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Complete || !strings.Contains(res.Cut, "depth budget") || res.States < depth {
 			t.Fatalf("depth %d: want a search cut by its depth budget after ≥ %d states, got complete=%v cut=%q states=%d", depth, depth, res.Complete, res.Cut, res.States)
 		}
-		limit := depth/sim.DefaultExploreCheckpointEvery + sim.DefaultExploreWindow + 4
+		limit := depth/DefaultCheckpointEvery + DefaultWindow + 4
 		if res.Worlds > limit {
 			t.Errorf("depth %d: %d world buffers allocated, want ≤ %d (checkpoints + window)", depth, res.Worlds, limit)
 		}
@@ -53,7 +53,7 @@ func TestExploreWorldsDoNotGrowWithDepth(t *testing.T) {
 
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{2 << 30: "2GiB", 512 << 20: "512MiB", 1536 << 10: "1536KiB", 1000: "1000B", 0: "0B"} {
-		if got := sim.FormatBytes(n); got != want {
+		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
@@ -64,21 +64,38 @@ func TestFormatBytes(t *testing.T) {
 // default window alone widens the window to it.
 func TestExploreTuningIsChecked(t *testing.T) {
 	for _, c := range []struct {
-		tuning sim.ExploreTuning
+		tuning Tuning
 		err    string
 	}{
-		{sim.ExploreTuning{CheckpointEvery: -1}, "checkpoint spacing -1 is negative"},
-		{sim.ExploreTuning{Window: -2}, "window of -2 levels is negative"},
-		{sim.ExploreTuning{CheckpointEvery: 8, Window: 4}, "window of 4 levels is below the checkpoint spacing 8"},
-		{sim.ExploreTuning{CheckpointEvery: 2 * sim.DefaultExploreWindow}, ""},
-		{sim.ExploreTuning{SplitAt: -1}, ""},
+		{Tuning{CheckpointEvery: -1}, "checkpoint spacing -1 is negative"},
+		{Tuning{Window: -2}, "window of -2 levels is negative"},
+		{Tuning{CheckpointEvery: 8, Window: 4}, "window of 4 levels is below the checkpoint spacing 8"},
+		{Tuning{CheckpointEvery: 2 * DefaultWindow}, ""},
+		{Tuning{SplitAt: -1}, ""},
 	} {
-		_, err := sim.Explore(counterLoop(200), sim.ExploreOptions{MaxFaults: 1, Promise: sim.AtMostOne, Tuning: c.tuning})
+		_, err := Explore(counterLoop(200), Options{MaxFaults: 1, Promise: sim.AtMostOne, Tuning: c.tuning})
 		if c.err == "" && err != nil {
 			t.Errorf("%+v: %v", c.tuning, err)
 		}
 		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("%+v: error %v, want one containing %q", c.tuning, err, c.err)
+		}
+	}
+}
+
+// The explorer enumerates the preemption only within its budget, and the
+// budget is its own: with no fault allowed, a budget of 1 still tries a
+// preemption after either read (3 schedules), a budget of 0 none.
+func TestExplorePreemptionBudget(t *testing.T) {
+	for _, c := range []struct {
+		preemptions, wantSchedules int
+	}{{0, 1}, {1, 3}} {
+		res, err := Explore(storeConfig(), Options{MaxFaults: 0, MaxPreemptions: c.preemptions, Promise: sim.AtMostOne, Stateless: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Schedules != c.wantSchedules {
+			t.Errorf("max-preemptions %d: %d schedules, want %d", c.preemptions, res.Schedules, c.wantSchedules)
 		}
 	}
 }

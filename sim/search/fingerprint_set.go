@@ -1,6 +1,10 @@
-package sim
+package search
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/oncesim/once/sim"
+)
 
 // fingerprintSet maps explored states to the fewest faults used to reach
 // them. A state reached again with fewer faults used is explored again: it
@@ -33,7 +37,7 @@ func newFingerprintSet() *fingerprintSet {
 
 // add records fp reached with used faults; it reports whether the state
 // must be explored (new, or reached with fewer faults than before).
-func (s *fingerprintSet) add(fp Fingerprint, used int) bool {
+func (s *fingerprintSet) add(fp sim.Fingerprint, used int) bool {
 	tag := uint64(fp) &^ fingerprintUsedMask
 	u := uint64(min(used, fingerprintUsedMask-1)) + 1
 	mask := uint64(len(s.slots) - 1)

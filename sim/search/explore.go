@@ -1,50 +1,43 @@
-package sim
+package search
 
 import (
 	"fmt"
+
+	"github.com/oncesim/once/sim"
 )
-
-// KindSet is a set of choice kinds, one bit per kind (MaxChoiceKinds).
-type KindSet uint16
-
-// Has reports whether k is in the set.
-func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }
-
-// With returns the set plus k.
-func (s KindSet) With(k ChoiceKind) KindSet { return s | 1<<k }
 
 // Default budgets of a search.
 const (
-	DefaultExploreMaxDepth  = 100_000
-	DefaultExploreMaxStates = 20_000_000
-	DefaultExploreMaxMemory = int64(2 << 30) // 2 GiB, well under a laptop's memory
-	// MaxExploreFaults is the most faults one schedule of a search may
+	DefaultMaxDepth  = 100_000
+	DefaultMaxStates = 20_000_000
+	DefaultMaxMemory = int64(2 << 30) // 2 GiB, well under a laptop's memory
+	// MaxFaults is the most faults one schedule of a search may
 	// use; flags and scenario files (explore.max-faults, expect.explore)
 	// are checked against it.
-	MaxExploreFaults = 20
-	// MaxExplorePreemptions is the most preemptions one schedule may use.
-	MaxExplorePreemptions = 10
+	MaxFaults = 20
+	// MaxPreemptions is the most preemptions one schedule may use.
+	MaxPreemptions = 10
 )
 
 // stopCheckEvery is how many iterations of the search pass between two
-// looks at ExploreOptions.Stop.
+// looks at Options.Stop.
 const stopCheckEvery = 64
 
-// ExploreOptions bound an exhaustive search.
-type ExploreOptions struct {
+// Options bound an exhaustive search.
+type Options struct {
 	MaxFaults int // faults per schedule (each non-default fault choice costs 1)
 	// MaxPreemptions bounds the interleavings per schedule: each preempt
 	// choice taken (a handler descheduled between two store steps) costs
 	// 1, as CHESS and Coyote bound preemptions. 0 explores no interleaving
 	// but the run-to-completion order.
 	MaxPreemptions int
-	Promise        Promise // the property checked; 0 = the semantics' own promise
-	Kinds          KindSet // fault kinds to enumerate; 0 = all
-	MaxDepth       int     // engine steps per schedule; 0 = DefaultExploreMaxDepth
-	MaxStates      int     // distinct states before giving up; 0 = DefaultExploreMaxStates
+	Promise        sim.Promise // the property checked; 0 = the semantics' own promise
+	Kinds          sim.KindSet // fault kinds to enumerate; 0 = all
+	MaxDepth       int         // engine steps per schedule; 0 = DefaultMaxDepth
+	MaxStates      int         // distinct states before giving up; 0 = DefaultMaxStates
 	// MaxMemory is the budget, in bytes, of what the search holds (visited
 	// set, stack, world buffers), counted from sizes rather than read from
-	// the runtime so the cut is deterministic; 0 = DefaultExploreMaxMemory.
+	// the runtime so the cut is deterministic; 0 = DefaultMaxMemory.
 	MaxMemory int64
 	// Stateless turns the state cache off: every schedule is executed to
 	// its end. It exists to check, in tests, that the cache is a sound
@@ -54,7 +47,7 @@ type ExploreOptions struct {
 	// and, whenever the cache would skip a state, runs both worlds to
 	// their end without further faults and compares what they did. Any
 	// difference means the fingerprint merged two states that behave
-	// differently; it is reported in ExploreResult.AuditFailure. A test
+	// differently; it is reported in Result.AuditFailure. A test
 	// aid: slow, and it keeps every world in memory.
 	Audit bool
 	// Stop, if set, ends the search when it is closed (checked every
@@ -62,7 +55,7 @@ type ExploreOptions struct {
 	// "interrupted", with the statistics so far.
 	Stop <-chan struct{}
 	// Progress, if set, is called every ProgressEvery new states.
-	Progress      func(ExploreStats)
+	Progress      func(Stats)
 	ProgressEvery int
 	// Workers is how many goroutines the search uses; 0 or 1 = one. The
 	// result — verdict, counterexample, every statistic — is the same for
@@ -70,14 +63,14 @@ type ExploreOptions struct {
 	Workers int
 	// Shard, if set, searches only one part of the choice tree (see
 	// explore_shard.go); the result is that part's.
-	Shard *ExploreShard
+	Shard *Shard
 	// Tuning trades memory against time (explore_tuning.go); the zero
 	// value is the defaults.
-	Tuning ExploreTuning
+	Tuning Tuning
 }
 
-// ExploreStats counts the work of a search.
-type ExploreStats struct {
+// Stats counts the work of a search.
+type Stats struct {
 	States      int // distinct states (fingerprints) visited
 	Transitions int // steps executed, revisits included
 	Schedules   int // complete schedules (runs that reached their end)
@@ -90,17 +83,17 @@ type ExploreStats struct {
 	Memory   int64 // the most bytes the search held at once, as counted for MaxMemory
 }
 
-// ExploreResult is the verdict of a search.
-type ExploreResult struct {
-	ExploreStats
+// Result is the verdict of a search.
+type Result struct {
+	Stats
 	Holds    bool   // no schedule within the bounds violates the promise or an invariant
 	Complete bool   // the bounds, not a budget, limited the search
 	Cut      string // why the search is incomplete, if it is
 	// Choices reproduces the counterexample: feed them in order to a
 	// Sequence chooser (nil when Holds).
 	Choices []int
-	Why     string // the violation, in English
-	Reason  Reason // Why as data
+	Why     string     // the violation, in English
+	Reason  sim.Reason // Why as data
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
 	// Branched lists, sorted, the places where the search took a fault's
@@ -110,26 +103,6 @@ type ExploreResult struct {
 
 	memoryCut bool // Cut is the memory budget's
 	stopped   bool // a part stopped to give its memory to a lower part (explore_memory.go)
-}
-
-// Sequence is a Chooser that answers choices from a fixed list, in order,
-// then 0. It replays a path found by the explorer.
-type Sequence struct {
-	Answers []int
-	next    int
-}
-
-// Choose implements Chooser.
-func (s *Sequence) Choose(c Choice) int {
-	if s.next >= len(s.Answers) {
-		return 0
-	}
-	v := s.Answers[s.next]
-	s.next++
-	if v < 0 || v >= int(c.N) {
-		return 0
-	}
-	return v
 }
 
 // stepChooser enumerates the choices of one engine step as an odometer:
@@ -142,7 +115,7 @@ type stepChooser struct {
 	cost    []budgetKind // what a non-default answer at each position costs
 	pos     int
 	budget  int // packed (see packBudget): faults and preemptions still allowed in this step
-	kinds   KindSet
+	kinds   sim.KindSet
 	// branched, if set, collects the places where a fault or preemption
 	// alternative is taken (the search's chooser; not the replay's).
 	branched *branchSet
@@ -160,7 +133,7 @@ const (
 // A budget (what a path spent, or what it has left) packs faults and
 // preemptions into one int, faults in the low budgetStride units: both
 // parts add and subtract independently as long as each stays in
-// [0, budgetStride), which MaxExploreFaults and MaxExplorePreemptions
+// [0, budgetStride), which MaxFaults and MaxPreemptions
 // guarantee. The explorer carries it where it carried a fault count.
 const budgetStride = 32
 
@@ -184,7 +157,7 @@ func left(b int, c budgetKind) int {
 	return budgetFaults(b)
 }
 
-func costOf(k ChoiceKind) budgetKind {
+func costOf(k sim.ChoiceKind) budgetKind {
 	switch {
 	case k.IsReorder():
 		return costPreempt
@@ -198,7 +171,7 @@ func (s *stepChooser) reset(prefix []int, budget int) {
 	s.prefix, s.answers, s.arity, s.cost, s.pos, s.budget = prefix, s.answers[:0], s.arity[:0], s.cost[:0], 0, budget
 }
 
-func (s *stepChooser) Choose(c Choice) int {
+func (s *stepChooser) Choose(c sim.Choice) int {
 	n := 1
 	cost := costOf(c.Kind)
 	switch cost {
@@ -295,40 +268,40 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // the nearest kept world (see explorer.restore). The search counts the
 // bytes it holds (visited set, stack, world buffers) and stops at
 // opt.MaxMemory, like at any other budget.
-func Explore(cfg *Config, opt ExploreOptions) (*ExploreResult, error) {
+func Explore(cfg *sim.Config, opt Options) (*Result, error) {
 	every, window, splitAt, err := opt.Tuning.resolve()
 	if err != nil {
 		return nil, err
 	}
-	if opt.MaxFaults < 0 || opt.MaxFaults > MaxExploreFaults {
-		return nil, fmt.Errorf("sim: explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxExploreFaults)
+	if opt.MaxFaults < 0 || opt.MaxFaults > MaxFaults {
+		return nil, fmt.Errorf("explore: %d faults per schedule outside [0, %d]", opt.MaxFaults, MaxFaults)
 	}
-	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > MaxExplorePreemptions {
-		return nil, fmt.Errorf("sim: explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, MaxExplorePreemptions)
+	if opt.MaxPreemptions < 0 || opt.MaxPreemptions > MaxPreemptions {
+		return nil, fmt.Errorf("explore: %d preemptions per schedule outside [0, %d]", opt.MaxPreemptions, MaxPreemptions)
 	}
 	if opt.Promise == 0 {
 		opt.Promise = cfg.Semantics.Promise()
 	}
 	if opt.Kinds == 0 {
-		opt.Kinds = AllFaultKinds
+		opt.Kinds = sim.AllFaultKinds
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = DefaultExploreMaxDepth
+		opt.MaxDepth = DefaultMaxDepth
 	}
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = DefaultExploreMaxStates
+		opt.MaxStates = DefaultMaxStates
 	}
 	if opt.MaxMemory <= 0 {
-		opt.MaxMemory = DefaultExploreMaxMemory
+		opt.MaxMemory = DefaultMaxMemory
 	}
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = 100_000
 	}
-	root, err := NewWorld(cfg, Defaults{}, nil)
+	root, err := sim.NewWorld(cfg, sim.Defaults{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	shard := &ExploreShard{Count: 1}
+	shard := &Shard{Count: 1}
 	if opt.Shard != nil {
 		if err := opt.Shard.check(); err != nil {
 			return nil, err
@@ -354,10 +327,10 @@ func FormatBytes(n int64) string {
 
 // sameFuture runs copies of a and b to their end with no further faults
 // and says how their outcomes differ, or returns "".
-func sameFuture(a, b *World) string {
+func sameFuture(a, b *sim.World) string {
 	ra, rb := a.Clone(), b.Clone()
-	ra.SetChooser(Defaults{})
-	rb.SetChooser(Defaults{})
+	ra.SetChooser(sim.Defaults{})
+	rb.SetChooser(sim.Defaults{})
 	ra.SetRecorder(nil)
 	rb.SetRecorder(nil)
 	oa, ob := ra.Run(), rb.Run()
@@ -373,11 +346,11 @@ func sameFuture(a, b *World) string {
 			return fmt.Sprintf("equal fingerprints, %s ends with %d effects (%s) vs %d (%s)", x.Op, x.Effects, x.Verdict, y.Effects, y.Verdict)
 		}
 	}
-	if ra.now-a.now != rb.now-b.now {
-		return fmt.Sprintf("equal fingerprints, the runs end %s vs %s later", ra.now-a.now, rb.now-b.now)
+	if ra.Now()-a.Now() != rb.Now()-b.Now() {
+		return fmt.Sprintf("equal fingerprints, the runs end %s vs %s later", ra.Now()-a.Now(), rb.Now()-b.Now())
 	}
-	if ra.events-a.events != rb.events-b.events {
-		return fmt.Sprintf("equal fingerprints, %d vs %d further events", ra.events-a.events, rb.events-b.events)
+	if ra.Events()-a.Events() != rb.Events()-b.Events() {
+		return fmt.Sprintf("equal fingerprints, %d vs %d further events", ra.Events()-a.Events(), rb.Events()-b.Events())
 	}
 	return ""
 }

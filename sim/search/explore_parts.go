@@ -1,9 +1,11 @@
-package sim
+package search
 
 import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/oncesim/once/sim"
 )
 
 // A large search runs as parts, on every core.
@@ -40,11 +42,11 @@ import (
 // part, and a search that finds a violation early would have to run every
 // part to its own end instead of stopping there. Every search therefore
 // starts undivided, on one goroutine, and is kept as it is when it ends —
-// proof, violation or budget cut — before it has counted ExploreTuning.SplitAt
+// proof, violation or budget cut — before it has counted Tuning.SplitAt
 // states; a search that gets there is dropped and run again as parts. The
 // cut is a property of the tree and the bounds, so it is the same for
 // every number of workers; the dropped start costs at most
-// DefaultExploreSplitAt states (about 1 % of the search at 6 / 8).
+// DefaultSplitAt states (about 1 % of the search at 6 / 8).
 //
 // Budgets are those of the parts run one after another. --max-states is
 // spent in part order (searchParts): part j has what parts before it left,
@@ -64,13 +66,13 @@ import (
 // and the workers claim it first, so 2 to 4 workers stay busy to the end;
 // the repeated upper levels add 0.17 %. (32 parts, dealt round-robin,
 // added 2 %.)
-const exploreParts = ExploreParts
+const exploreParts = Parts
 
 // searchSplit runs the search of shard (0/1 for the whole tree) from
 // root, undivided if it ends before counting splitAt states, else as its
 // parts.
-func searchSplit(root *World, opt ExploreOptions, shard *ExploreShard, every, window, splitAt int) *ExploreResult {
-	var plan *ExploreShard
+func searchSplit(root *sim.World, opt Options, shard *Shard, every, window, splitAt int) *Result {
+	var plan *Shard
 	if shard.Count > 1 {
 		plan = shard.plan(root, opt)
 	}
@@ -104,12 +106,12 @@ func searchSplit(root *World, opt ExploreOptions, shard *ExploreShard, every, wi
 // the share runs out), and the parts after it are dropped. A part is not
 // started when the parts already finished — all before it — used the
 // budget up.
-func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, window int) *ExploreResult {
-	roots := make([]*World, exploreParts)
+func searchParts(root *sim.World, opt Options, plan *Shard, every, window int) *Result {
+	roots := make([]*sim.World, exploreParts)
 	for j := range roots {
 		roots[j] = root.Clone()
 	}
-	results := make([]*ExploreResult, exploreParts)
+	results := make([]*Result, exploreParts)
 	progress := newPartsProgress(opt.Progress)
 	q := newPartsQueue(min(max(opt.Workers, 1), exploreParts), opt.MaxMemory, plan.bytes())
 	var finished atomic.Int64 // states of the finished parts
@@ -140,7 +142,7 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 					}
 				}
 				finished.Add(int64(r.States))
-				progress.done(j, r.ExploreStats)
+				progress.done(j, r.Stats)
 				q.done(j, r)
 			}
 		})
@@ -176,7 +178,7 @@ func searchParts(root *World, opt ExploreOptions, plan *ExploreShard, every, win
 // set, and reserving its memory from meter, if set. (A buffer is
 // overwritten whole before use, and the search counts worlds by their
 // sizes, so the reuse changes nothing it reports.)
-func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates int, progress func(ExploreStats), pool *[]*worldBuf, meter *partsMeter, every, window int) *ExploreResult {
+func runPart(root *sim.World, opt Options, plan *Shard, j, maxStates int, progress func(Stats), pool *[]*worldBuf, meter *partsMeter, every, window int) *Result {
 	opt.Shard = plan.forPart(j)
 	opt.MaxStates = maxStates
 	opt.Progress = progress
@@ -196,7 +198,7 @@ func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates i
 		// or the set of a part that ended stays alive beside the next
 		// part's, uncounted (the next part sets its own chooser).
 		for _, b := range e.pool {
-			b.w.SetChooser(Defaults{})
+			b.w.SetChooser(sim.Defaults{})
 		}
 		*pool = e.pool
 	}
@@ -206,10 +208,10 @@ func runPart(root *World, opt ExploreOptions, plan *ExploreShard, j, maxStates i
 // mergeParts merges the parts' results in part order: the verdict and the
 // counterexample first in canonical order, the first cut, the counts
 // summed but the memory and the worlds, which are the most one part held.
-func mergeParts(results []*ExploreResult) *ExploreResult {
-	res := &ExploreResult{Holds: true, Complete: true}
+func mergeParts(results []*Result) *Result {
+	res := &Result{Holds: true, Complete: true}
 	for _, r := range results {
-		res.ExploreStats = res.ExploreStats.merge(r.ExploreStats)
+		res.Stats = res.Stats.merge(r.Stats)
 		res.Branched = UnionBranches(res.Branched, r.Branched)
 		if !r.Complete && res.Complete {
 			res.Complete, res.Cut = false, r.Cut
@@ -224,31 +226,31 @@ func mergeParts(results []*ExploreResult) *ExploreResult {
 // partsProgress sums the parts' progress for opt.Progress.
 type partsProgress struct {
 	mu    sync.Mutex
-	to    func(ExploreStats)
-	parts [exploreParts]ExploreStats
+	to    func(Stats)
+	parts [exploreParts]Stats
 }
 
-func newPartsProgress(to func(ExploreStats)) *partsProgress {
+func newPartsProgress(to func(Stats)) *partsProgress {
 	return &partsProgress{to: to}
 }
 
 // of is the Progress of part j, or nil when nobody listens.
-func (p *partsProgress) of(j int) func(ExploreStats) {
+func (p *partsProgress) of(j int) func(Stats) {
 	if p.to == nil {
 		return nil
 	}
-	return func(s ExploreStats) { p.done(j, s) }
+	return func(s Stats) { p.done(j, s) }
 }
 
 // done records part j's statistics and reports the sum.
-func (p *partsProgress) done(j int, s ExploreStats) {
+func (p *partsProgress) done(j int, s Stats) {
 	if p.to == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.parts[j] = s
-	var sum ExploreStats
+	var sum Stats
 	for _, q := range p.parts {
 		sum = sum.merge(q)
 	}
@@ -258,7 +260,7 @@ func (p *partsProgress) done(j int, s ExploreStats) {
 // merge is the statistics of two searches that did not share their
 // visited sets: the counts summed, the depth, worlds and memory the most
 // one of them reached (each part holds its own, one after another).
-func (s ExploreStats) merge(o ExploreStats) ExploreStats {
+func (s Stats) merge(o Stats) Stats {
 	s.States += o.States
 	s.Transitions += o.Transitions
 	s.Schedules += o.Schedules

@@ -1,6 +1,10 @@
-package sim
+package search
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/oncesim/once/sim"
+)
 
 // TestPooledWorldsLetTheirPartGo: the world buffers a part leaves in its
 // worker's pool must not point at that part's explorer (its choosers, and
@@ -8,13 +12,13 @@ import "testing"
 // uncounted by the memory budget, beside the next one.
 func TestPooledWorldsLetTheirPartGo(t *testing.T) {
 	cfg := storeConfig()
-	root, err := NewWorld(cfg, Defaults{}, nil)
+	root, err := sim.NewWorld(cfg, sim.Defaults{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := ExploreOptions{MaxFaults: 1, MaxPreemptions: 2, Promise: ExactlyOne, Kinds: AllFaultKinds,
-		MaxDepth: DefaultExploreMaxDepth, MaxStates: DefaultExploreMaxStates, MaxMemory: DefaultExploreMaxMemory, ProgressEvery: 100}
-	plan := (&ExploreShard{Count: 1}).plan(root, opt)
+	opt := Options{MaxFaults: 1, MaxPreemptions: 2, Promise: sim.ExactlyOne, Kinds: sim.AllFaultKinds,
+		MaxDepth: DefaultMaxDepth, MaxStates: DefaultMaxStates, MaxMemory: DefaultMaxMemory, ProgressEvery: 100}
+	plan := (&Shard{Count: 1}).plan(root, opt)
 	every, window, _, err := opt.Tuning.resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +29,7 @@ func TestPooledWorldsLetTheirPartGo(t *testing.T) {
 		t.Fatal("the part left no world in the pool: the test would prove nothing")
 	}
 	for i, b := range pool {
-		switch ch := b.w.chooser.(type) {
+		switch ch := b.w.Chooser().(type) {
 		case *stepChooser:
 			t.Fatalf("pooled world %d still points at its part's step chooser (%p)", i, ch)
 		}

@@ -1,4 +1,6 @@
-package sim
+package search
+
+import "github.com/oncesim/once/sim"
 
 // Minimal counterexamples across fault kinds.
 //
@@ -17,7 +19,7 @@ package sim
 type FewerFaults struct {
 	// Found is the first violation of the smallest budget that has one,
 	// searched with MaxFaults = Budget; nil when no budget searched has.
-	Found  *ExploreResult
+	Found  *Result
 	Budget int
 	// Complete is how many budgets, from 0, were searched to their end
 	// without a violation: every schedule with fewer than Complete faults
@@ -29,13 +31,13 @@ type FewerFaults struct {
 	// Cut is why the search of budget Complete ended early, if it did.
 	Cut string
 	// Stats are the searches' statistics, summed.
-	Stats ExploreStats
+	Stats Stats
 }
 
 // ExploreFewer searches cfg with the budgets of opt but MaxFaults = 0, 1,
 // …, below-1 in turn, and stops at the first budget whose search finds a
 // violation or is cut by a budget (or interrupted).
-func ExploreFewer(cfg *Config, opt ExploreOptions, below int) (*FewerFaults, error) {
+func ExploreFewer(cfg *sim.Config, opt Options, below int) (*FewerFaults, error) {
 	out := &FewerFaults{}
 	for b := 0; b < below; b++ {
 		o := opt
@@ -45,7 +47,7 @@ func ExploreFewer(cfg *Config, opt ExploreOptions, below int) (*FewerFaults, err
 		if err != nil {
 			return nil, err
 		}
-		out.Stats = out.Stats.merge(res.ExploreStats)
+		out.Stats = out.Stats.merge(res.Stats)
 		if !res.Holds {
 			out.Found, out.Budget = res, b
 			return out, nil

@@ -1,19 +1,21 @@
-package sim
+package search
 
 import (
 	"fmt"
 	"slices"
 	"unsafe"
+
+	"github.com/oncesim/once/sim"
 )
 
 // Checkpointing of the explorer's stack: the world of a level is kept when
 // the level is a multiple of every or within window levels of the top;
 // rebuilding another level replays fewer than every steps
-// (ExploreTuning sets both).
+// (Tuning sets both).
 
 // worldBuf is a world the explorer owns.
 type worldBuf struct {
-	w *World
+	w *sim.World
 }
 
 // frame is one level of the depth-first stack.
@@ -27,7 +29,7 @@ type worldBuf struct {
 type frame struct {
 	world    *worldBuf // the world at hand, or nil
 	held     bool      // the level holds its world in the checkpoint discipline
-	size     int64     // counted bytes of the level's world (World.stateBytes)
+	size     int64     // counted bytes of the level's world (World.StateBytes)
 	faults   int       // budget spent to reach this level: faults and preemptions, packed (packBudget)
 	vec      []int     // the next alternative vector to try from here
 	viaStart int       // path[viaStart:viaEnd] led here from the parent
@@ -42,21 +44,21 @@ type transition struct {
 	used     int   // faults used by the child
 	nextLen  int   // see stepChooser.nextLen
 	stepped  bool
-	end      End
+	end      sim.End
 	violated bool
-	fp       Fingerprint // of a child that is still running
-	size     int64       // the child's counted bytes
-	child    *worldBuf   // the child world
+	fp       sim.Fingerprint // of a child that is still running
+	size     int64           // the child's counted bytes
+	child    *worldBuf       // the child world
 }
 
 // explorer is the state of one search.
 type explorer struct {
-	opt      ExploreOptions
+	opt      Options
 	every    int // a level that is a multiple of every keeps its world
 	window   int // so do the top window levels
-	res      *ExploreResult
+	res      *Result
 	visited  *fingerprintSet
-	audited  map[Fingerprint]*World
+	audited  map[sim.Fingerprint]*sim.World
 	sc       stepChooser // enumerates the alternatives of a step
 	branches branchSet   // where sc took a fault's or preemption's alternative
 	replay   stepChooser // replays a recorded step while restoring
@@ -85,12 +87,12 @@ type explorer struct {
 	reserved int64 // bytes reserved from meter
 }
 
-func newExplorer(opt ExploreOptions, every, window int) *explorer {
+func newExplorer(opt Options, every, window int) *explorer {
 	e := &explorer{
 		opt:     opt,
 		every:   every,
 		window:  window,
-		res:     &ExploreResult{Holds: true, Complete: true},
+		res:     &Result{Holds: true, Complete: true},
 		visited: newFingerprintSet(),
 		sc:      stepChooser{kinds: opt.Kinds},
 		replay:  stepChooser{kinds: opt.Kinds},
@@ -100,16 +102,16 @@ func newExplorer(opt ExploreOptions, every, window int) *explorer {
 }
 
 // run searches from root on the calling goroutine.
-func (e *explorer) run(root *World) *ExploreResult {
+func (e *explorer) run(root *sim.World) *Result {
 	if e.opt.Audit {
-		e.audited = map[Fingerprint]*World{}
+		e.audited = map[sim.Fingerprint]*sim.World{}
 	}
-	root.noDigest = true // nothing in a search reads the trace digest
+	root.SetDigest(false) // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
-	e.visited.add(root.fingerprintWith(&e.fpBuf), 0)
+	e.visited.add(root.FingerprintWith(&e.fpBuf), 0)
 	e.res.States = 1
-	e.push(rootBuf, root.stateBytes(), 0, nil, 0)
+	e.push(rootBuf, root.StateBytes(), 0, nil, 0)
 	e.search()
 	e.res.Branched = slices.Clone(e.branches)
 	e.res.Memory = e.peak
@@ -156,14 +158,14 @@ func (e *explorer) search() {
 			e.drop(t.child)
 			continue
 		}
-		if !t.stepped || t.end != Running {
+		if !t.stepped || t.end != sim.Running {
 			res.Schedules++
 			res.MaxDepth = max(res.MaxDepth, depth)
 			switch {
 			case t.violated:
 				e.violation(t, top)
 				return
-			case t.end != Quiescent:
+			case t.end != sim.Quiescent:
 				res.Complete = false
 				res.Cut = fmt.Sprintf("a schedule hit the run's %s", t.end)
 			}
@@ -208,7 +210,7 @@ func (e *explorer) search() {
 		e.maxWorld = max(e.maxWorld, t.size)
 		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
 			res.Memory = e.peak
-			opt.Progress(res.ExploreStats)
+			opt.Progress(res.Stats)
 		}
 		if res.States == e.splitAt && e.splitAt < opt.MaxStates {
 			e.split = true
@@ -268,7 +270,7 @@ func (e *explorer) compute(top int) transition {
 	e.sc.reset(f.vec, budget)
 	cw.SetChooser(&e.sc)
 	stepped := cw.Step()
-	if stepped && cw.q.len() == 0 {
+	if stepped && cw.Pending() == 0 {
 		cw.Step() // mark it quiescent
 	}
 	t := transition{
@@ -276,13 +278,13 @@ func (e *explorer) compute(top int) transition {
 		used:     f.faults + (budget - e.sc.budget),
 		nextLen:  e.sc.nextLen(budget),
 		stepped:  stepped,
-		end:      cw.end,
-		violated: cw.judgeStatus(e.opt.Promise) == Violated,
-		size:     cw.stateBytes(),
+		end:      cw.Ended(),
+		violated: cw.JudgeStatus(e.opt.Promise) == sim.Violated,
+		size:     cw.StateBytes(),
 		child:    child,
 	}
-	if stepped && cw.end == Running && !t.violated {
-		t.fp = cw.fingerprintWith(&e.fpBuf)
+	if stepped && cw.Ended() == sim.Running && !t.violated {
+		t.fp = cw.FingerprintWith(&e.fpBuf)
 	}
 	return t
 }
@@ -353,7 +355,9 @@ func (e *explorer) acquire() *worldBuf {
 		e.pool = e.pool[:n-1]
 		return b
 	}
-	return &worldBuf{w: &World{noDigest: true}} // nothing in a search reads the trace digest
+	w := &sim.World{}
+	w.SetDigest(false) // nothing in a search reads the trace digest
+	return &worldBuf{w: w}
 }
 
 // note records the peak of the counted bytes, with extra bytes of a child
@@ -372,7 +376,7 @@ func (e *explorer) note(extra int64) {
 // the stack (frames, alternative vectors, the path), the shard plan's
 // prefixes, the worlds the levels hold and two scratch worlds (the child being stepped
 // and the replay buffer), each world at its counted size
-// (World.stateBytes). It does not read the Go runtime, nor the capacity of
+// (World.StateBytes). It does not read the Go runtime, nor the capacity of
 // buffers, so a search that hits the budget hits it at the same state on
 // every run and for every number of workers; the process's resident
 // memory is larger by the runtime, the buffers' spare capacity, the
@@ -432,34 +436,26 @@ func (e *explorer) rebuild(j int) {
 	}
 }
 
-// stateBytes is the size a search counts for w: its fixed part and the
-// lengths (not the capacities) of its queue, node tables and tallies, so
-// the count depends only on the state, never on a buffer's history.
-func (w *World) stateBytes() int64 {
-	n := int64(unsafe.Sizeof(*w))
-	n += int64(len(w.q.items)) * int64(unsafe.Sizeof(item{}))
-	n += int64(len(w.nodes)) * int64(unsafe.Sizeof(nodeState{}))
-	for i := range w.nodes {
-		tables := w.nodes[i].tables
-		n += int64(len(tables)) * int64(unsafe.Sizeof(Table{}))
-		for t := range tables {
-			n += int64(len(tables[t].keys)) * (8 + int64(unsafe.Sizeof(Record{})))
-		}
-		n += int64(len(w.nodes[i].held)) * int64(unsafe.Sizeof(heldAction{}))
+// pathHash is the identity of a level: its parent's identity and the
+// choices that led from the parent to it. It folds the choices as the
+// engine's state hash folds a word, and finishes with splitmix, so the
+// identities (and the shard plans they key) are those the search had
+// inside package sim.
+func pathHash(parent uint64, via []int) uint64 {
+	h := parent
+	for _, v := range via {
+		h = (h ^ uint64(v)) * 0xff51afd7ed558ccd
+		h ^= h >> 32
 	}
-	n += int64(len(w.checker.ops)) * int64(unsafe.Sizeof(OpTally{}))
-	n += int64(len(w.invs)) * int64(unsafe.Sizeof(Invariant(nil)))
-	return n
+	return splitmix(h ^ splitmix(uint64(len(via))))
 }
 
-// pathHash is the identity of a level: its parent's identity and the
-// choices that led from the parent to it.
-func pathHash(parent uint64, via []int) uint64 {
-	s := stateHasher{h: parent, g: uint64(len(via))}
-	for _, v := range via {
-		s.word(uint64(v))
-	}
-	return uint64(s.sum())
+// splitmix is the finaliser of SplitMix64: a well-mixed 64-bit value of x.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // left is what the search's bounds still allow after a path that spent
@@ -473,10 +469,10 @@ func (e *explorer) left(spent int) int {
 // only; the preemptions used are therefore part of the key, so a state
 // reached with a different number of preemptions is a different entry and
 // never skipped for one reached with more preemption budget left.
-func stateKey(fp Fingerprint, spent int) Fingerprint {
+func stateKey(fp sim.Fingerprint, spent int) sim.Fingerprint {
 	p := budgetPreemptions(spent)
 	if p == 0 {
 		return fp
 	}
-	return Fingerprint(splitmix(uint64(fp) ^ uint64(p)*0x9e3779b97f4a7c15))
+	return sim.Fingerprint(splitmix(uint64(fp) ^ uint64(p)*0x9e3779b97f4a7c15))
 }
