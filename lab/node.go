@@ -105,7 +105,10 @@ func (n *Node) Start(ctx *sim.Context) {
 		ids[i] = topo.Nodes[i].Name
 	}
 	for _, r := range n.reps {
-		if n.s.err != nil {
+		if n.s.err != nil || r.proc == nil {
+			// A failure, or a crash point in an earlier replica's init
+			// (a recovery that sends): the crash ended every replica's
+			// incarnation, and the engine restarts the node later.
 			return
 		}
 		seed := n.s.lab.Seed

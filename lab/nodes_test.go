@@ -40,6 +40,8 @@ type event struct {
 	Key     int64  `json:"key"`
 	Payload int64  `json:"payload"`
 	Value   int64  `json:"value"`
+	// Incarnation is init's: 1 at boot, one more per restart.
+	Incarnation int `json:"incarnation"`
 }
 
 // storeScript is what node store-ops asks the durable store, in order.
@@ -120,6 +122,15 @@ func runTestNode(name, arg string) {
 		case "double-fork": // a grandchild whose parent exits at once: an orphan
 			if ev.Type == "init" {
 				_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
+			}
+		case "init-sends": // charges every pay; recovery in a restarted init: a charge sent before done
+			switch {
+			case ev.Type == "init" && ev.Incarnation > 1:
+				say("gateway", `{"type":"charge","op":1,"attempt":1,"key":1,"payload":1}`)
+			case ev.Type == "pay":
+				say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+			case ev.Type == "charge-result":
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
 		case "die":
 			fmt.Fprintln(os.Stderr, "giving up")
@@ -220,7 +231,7 @@ func runTestNode(name, arg string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		if ev.Type == "init" && resets {
