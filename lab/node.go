@@ -243,6 +243,7 @@ func (n *Node) run(ctx *sim.Context, r *replica) {
 		}
 		r.busy = false
 		n.s.transcript.mark(r.stepIdx)
+		n.noteAnswer(ctx, r.msg, r.stepIdx)
 		if len(r.inbox) == 0 {
 			return
 		}
@@ -289,6 +290,10 @@ func (n *Node) actions(ctx *sim.Context, r *replica) int {
 			return stepEnded
 		}
 		n.s.transcript.action(r.stepIdx, string(raw))
+		if t := &n.s.transcript; t.bytes > n.s.memLimit {
+			n.fail(ctx, desc, &MemoryError{Limit: n.s.memLimit, Of: n.s.memOf, Held: t.bytes, Steps: len(t.steps)})
+			return stepEnded
+		}
 		if r.proc.stderrBytes() > maxStderr {
 			n.fail(ctx, desc, fmt.Errorf("wrote more than %d MiB on stderr (a loop? the last %d KiB are shown)", maxStderr>>20, maxLog>>10))
 			return stepEnded

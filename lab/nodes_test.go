@@ -132,6 +132,8 @@ func runTestNode(name, arg string) {
 			case ev.Type == "charge-result":
 				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
+		case "sleep": // no answer, no child
+			time.Sleep(300 * time.Second)
 		case "die":
 			fmt.Fprintln(os.Stderr, "giving up")
 			os.Exit(3)
@@ -208,6 +210,33 @@ func runTestNode(name, arg string) {
 				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
 				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
+		case "no-recovery": // the idempotency protocol without recovery: a key left PROCESSING by a crash answers 409 forever
+			ask := func(req string) map[string]any {
+				say("durable", req)
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				var ans struct{ Body map[string]any }
+				_ = json.Unmarshal(in.Bytes(), &ans)
+				return ans.Body
+			}
+			switch ev.Type {
+			case "pay":
+				a := ask(fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"op":%d,"record":{"state":"PROCESSING","value":%d}}`, ev.Key, ev.Op, ev.Payload))
+				rec, _ := a["record"].(map[string]any)
+				switch {
+				case a["inserted"] == true:
+					say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+				case rec["state"] == "COMPLETED":
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+				default:
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
+				}
+			case "charge-result":
+				ask(fmt.Sprintf(`{"type":"write","msg_id":2,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
+			}
 		case "timer-cancel": // two timers per delivery, the second cancelled at once; commits when one fires
 			switch ev.Type {
 			case "deliver":
@@ -231,7 +260,7 @@ func runTestNode(name, arg string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		if ev.Type == "init" && resets {

@@ -131,7 +131,7 @@ func spawn(argv []string, dir string) (*process, error) {
 		Dir:   dir,
 		Env:   append(os.Environ(), MarkerEnv+"="+marker),
 		Files: []*os.File{inR, outW, errW},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   procAttr(),
 	})
 	if err == nil {
 		groups.live[p.Pid] = marker

@@ -102,3 +102,12 @@ func sweep(m string) {
 		}
 	}
 }
+
+// procAttr is how a node is started: in a process group of its own, and
+// killed by the kernel if this program dies first (SIGKILL included,
+// which leaves no handler a chance), so that a hung node never outlives
+// it. (The signal follows the thread that started the node; Go's runtime
+// does not end its threads while the program runs.)
+func procAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}

@@ -76,8 +76,8 @@ func NodeNames(specs []string) []string {
 // Rejudge replaces a lab run's verdict (the semantics' bare promise) with
 // the scenario row's: what `once matrix` judges for it.
 func (j Judge) Rejudge(r *Result) {
-	r.Outcome.Status, r.Outcome.Reason = j.VerdictReason(r.World)
-	r.Outcome.Why = r.Outcome.Reason.String()
+	r.Outcome.Status, r.Outcome.Reason = j.runReason(r)
+	_, r.Outcome.Why = j.RunVerdict(r)
 }
 
 // WriteJudges names, before the report, the row each semantics was
@@ -135,15 +135,19 @@ func WriteStderrTail(w io.Writer, err error, logs bool) {
 
 // KillOnInterrupt makes Ctrl-C, SIGTERM and SIGHUP kill every process
 // the lab started before the program ends: the one goroutine of a lab
-// run, and it touches no run state. The function returned stops it.
-func KillOnInterrupt() func() {
+// run, and it touches no run state. Then it calls then (if not nil) with
+// the signal. The function returned stops it.
+func KillOnInterrupt(then func(os.Signal)) func() {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
-		case <-ch:
+		case sig := <-ch:
 			KillAll()
+			if then != nil {
+				then(sig)
+			}
 		case <-done:
 		}
 	}()

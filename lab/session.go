@@ -47,12 +47,40 @@ type Lab struct {
 	// stores (0: DefaultReplicas). With more than one, the explorer and
 	// random runs may preempt a replica at a store answer.
 	Replicas int
+	// NoReset: never reuse a process that declares reset (an explore
+	// starts fresh ones for every schedule and restart).
+	NoReset bool
+	// MaxMemory bounds what one run holds (its transcript: every line
+	// handed and answered), in bytes; 0 = sim.DefaultExploreMaxMemory.
+	// An explore gives each schedule a share of its own budget.
+	MaxMemory int64
 	// OnSpawn, if set, is told (from --explore's workers: it must be safe
 	// for concurrent use) the pid (= process group) of every process
 	// started: tests check that none survives.
 	OnSpawn func(pid int)
 
 	logMu sync.Mutex // --explore closes sessions side by side
+}
+
+// maxMemory is the budget of --max-memory.
+func (l *Lab) maxMemory() int64 {
+	if l.MaxMemory > 0 {
+		return l.MaxMemory
+	}
+	return sim.DefaultExploreMaxMemory
+}
+
+// MemoryError is a run cut because what it holds passed its budget.
+type MemoryError struct {
+	Limit int64  // the run's budget
+	Of    string // where it comes from
+	Held  int64  // what it held when cut
+	Steps int    // the transcript's steps by then
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the run's transcript held %s after %d steps, past its budget of %s (%s): the node answers without end?",
+		sim.FormatBytes(e.Held), e.Steps, sim.FormatBytes(e.Limit), e.Of)
 }
 
 // MaxReplicas bounds --replicas: each replica is a process per run.
@@ -235,6 +263,12 @@ type Session struct {
 	transcript transcript
 	logs       []string
 
+	memLimit int64  // what the run's transcript may hold
+	memOf    string // where the limit comes from, for its error
+	stall    *Stall // the run made no progress (stall.go): it ends
+	retries  map[retryKey]*retryState
+	span     sim.Time
+
 	// pool, if set, holds reset processes: a start takes one before it
 	// spawns, and the end of the run resets and keeps its processes.
 	pool *pool
@@ -267,7 +301,7 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}}
+	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}, memLimit: l.maxMemory(), memOf: "--max-memory"}
 	old := cfg.Topology
 	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks, Points: old.Points}
 	if l.replicas() > 1 {

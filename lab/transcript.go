@@ -20,6 +20,26 @@ type Step struct {
 type transcript struct {
 	steps []Step
 	pos   func() int // choices made so far, nil when nobody counts
+	bytes int64      // what the steps hold, as counted for --max-memory
+}
+
+// Bytes counted per step and per line beside their text (headers,
+// slices): an estimate, fixed so that a cut is deterministic.
+const (
+	stepBytes = 128
+	lineBytes = 16
+)
+
+// stepsBytes is what steps hold, as the transcript counts it.
+func stepsBytes(steps []Step) int64 {
+	var n int64
+	for i := range steps {
+		n += stepBytes + int64(len(steps[i].Node)+len(steps[i].Event)+len(steps[i].In))
+		for _, l := range steps[i].Out {
+			n += lineBytes + int64(len(l))
+		}
+	}
+	return n
 }
 
 // mark records, when step i ends, the choices made so far.
@@ -32,12 +52,14 @@ func (t *transcript) mark(i int) {
 // begin opens a step and returns its index (replicas interleave steps).
 func (t *transcript) begin(node string, n int, event, in string) int {
 	t.steps = append(t.steps, Step{Node: node, N: n, Event: event, In: in})
+	t.bytes += stepBytes + int64(len(node)+len(event)+len(in))
 	return len(t.steps) - 1
 }
 
 func (t *transcript) action(i int, line string) {
 	if i < len(t.steps) {
 		t.steps[i].Out = append(t.steps[i].Out, line)
+		t.bytes += lineBytes + int64(len(line))
 	}
 }
 

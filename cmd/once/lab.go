@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/runs"
@@ -37,8 +41,15 @@ type labOptions struct {
 	replicas    int
 	preemptions int
 	workers     int
+	maxMemory   string
+	noReset     bool
 	progress    io.Writer
 	onSpawn     func(pid int) // tests: every process started
+	// exit ends the program when a signal finds it blocked outside a
+	// node (os.Exit; tests replace it).
+	exit func(code int)
+	// stop is closed by a signal: an explore ends at its next chunk.
+	stop chan struct{}
 }
 
 func newLabCmd() *cobra.Command { return labCommand(&labOptions{}) }
@@ -61,8 +72,41 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
   once lab at-least-once-duplicate --node consumer="python3 examples/lab/python/idempotent_consumer.py" --format mermaid
   once lab double-billing --node service=./mysvc --save plan.txt && once lab --node service=./mysvc --replay plan.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop := lab.KillOnInterrupt()
-			defer stop()
+			if o.exit == nil {
+				o.exit = os.Exit
+			}
+			o.stop = make(chan struct{})
+			var mu sync.Mutex
+			var grace *time.Timer
+			ended := false
+			stop := lab.KillOnInterrupt(func(sig os.Signal) {
+				close(o.stop)
+				mu.Lock()
+				defer mu.Unlock()
+				if ended {
+					return
+				}
+				// Whatever blocks the command outside a node (a plan
+				// that is a FIFO, a slow disk) ends within a second.
+				grace = time.AfterFunc(labGrace, func() {
+					mu.Lock()
+					defer mu.Unlock()
+					if ended {
+						return
+					}
+					fmt.Fprintf(cmd.ErrOrStderr(), "once lab: interrupted (%s) while blocked outside a node: nothing to report\n", sig)
+					o.exit(128 + int(sig.(syscall.Signal)))
+				})
+			})
+			defer func() {
+				mu.Lock()
+				ended = true
+				if grace != nil {
+					grace.Stop()
+				}
+				mu.Unlock()
+				stop()
+			}()
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
@@ -88,9 +132,16 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
 	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", sim.MaxExplorePreemptions))
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "schedules --explore runs side by side, each with its own processes (default: GOMAXPROCS); the result does not depend on it")
+	fl.StringVar(&o.maxMemory, "max-memory", sim.FormatBytes(sim.DefaultExploreMaxMemory), "memory the lab may hold (every run's transcript; with --explore the queue of schedules too, each schedule 1/128 of it), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
+	fl.BoolVar(&o.noReset, "no-reset", false, "never reuse a process that declares reset: --explore starts fresh processes for every schedule and restart (compare the time; the report is the same)")
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
+
+// labGrace is how long a signal leaves the command to end by itself
+// (an explore reports INCOMPLETE with its statistics) before the
+// program exits anyway.
+const labGrace = 900 * time.Millisecond
 
 // scenarioArgsOrReplay wants a scenario, except with --replay (the plan
 // names it).
@@ -117,7 +168,12 @@ func labError(err error) error {
 }
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
-	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas}
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas, NoReset: o.noReset}
+	maxMemory, err := explore.ParseBytes(o.maxMemory)
+	if err != nil {
+		return nil, usageErr("--max-memory %q: %v", o.maxMemory, err)
+	}
+	l.MaxMemory, _ = explore.MemoryBudget(maxMemory)
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
 	}

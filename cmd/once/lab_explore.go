@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
@@ -71,7 +72,9 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	set = l.Settings
 	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
-	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge})
+	restore := explore.LimitHeap(l.MaxMemory)
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge, Stop: o.stop})
+	restore()
 	end()
 	if err != nil {
 		return labError(err)

@@ -75,6 +75,7 @@ func TestLabBadInput(t *testing.T) {
 		"scenario double-billing has no node nope": {"double-billing", "--node", "nope=/bin/true"},
 		"a lab node cannot play role":              {"double-billing", "--node", "client=/bin/true"},
 		"--step-timeout 0s: want a positive":       {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
+		`--max-memory "lots": not a size`:          {"double-billing", "--node", "service=/bin/true", "--max-memory", "lots"},
 	}
 	for want, args := range cases {
 		code, _, errOut := runLabCLI(t, args...)
@@ -267,4 +268,87 @@ func TestLabExploreRefusesVacuousKinds(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line %q", c.args, code, errOut, c.want)
 		}
 	}
+}
+
+// SIGINT or SIGTERM ends a lab explore soon, INCOMPLETE with its
+// statistics (issue 29: they were ignored while an explore ate the
+// machine); and a lab blocked outside any node — a plan that is a FIFO
+// nobody writes — ends within labGrace with one line (issue 35).
+func TestLabSignalsEndItSoon(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			spawned := make(chan struct{}, 1)
+			exited := make(chan int, 1)
+			o := &labOptions{exit: func(code int) { exited <- code }, onSpawn: func(int) {
+				select {
+				case spawned <- struct{}{}:
+				default:
+				}
+			}}
+			cmd := labCommand(o)
+			var stdout, stderr bytes.Buffer
+			cmd.SetOut(&stdout)
+			cmd.SetErr(&stderr)
+			cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.BuildGo(t, "idempotent_service"), "--explore", "--max-faults", "4", "--ops", "4"})
+			done := make(chan error, 1)
+			go func() { done <- cmd.Execute() }()
+			select {
+			case <-spawned:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no node started within 30s")
+			}
+			time.Sleep(300 * time.Millisecond)
+			start := time.Now()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-done:
+			case code := <-exited:
+				t.Fatalf("the explore did not end by itself: exit %d", code)
+			case <-time.After(5 * time.Second):
+				t.Fatalf("the command did not end within 5s of %s", sig)
+			}
+			t.Logf("ended %v after %s", time.Since(start), sig)
+			if out := stdout.String(); !strings.Contains(out, "INCOMPLETE: no violation found, but the search was cut: interrupted") || !strings.Contains(out, "explored ") {
+				t.Errorf("output lacks INCOMPLETE and the statistics:\n%s%s", out, stderr.String())
+			}
+			if s := labtest.Marked(t); len(s) > 0 {
+				t.Errorf("processes survived: %v", s)
+			}
+		})
+	}
+	t.Run("fifo", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "plan.txt")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		exited := make(chan int, 1)
+		o := &labOptions{exit: func(code int) { exited <- code }}
+		cmd := labCommand(o)
+		var stderr bytes.Buffer
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&stderr)
+		cmd.SetArgs([]string{"--node", "service=/bin/true", "--replay", fifo})
+		go func() { _ = cmd.Execute() }()
+		t.Cleanup(func() { // unblock the reader left behind
+			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		})
+		time.Sleep(300 * time.Millisecond)
+		start := time.Now()
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case code := <-exited:
+			t.Logf("exit %d after %v", code, time.Since(start))
+			if code != 128+int(syscall.SIGTERM) || !strings.Contains(stderr.String(), "once lab: interrupted (terminated) while blocked outside a node") || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want 143 and one line", code, stderr.String())
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the lab blocked on a FIFO did not end within 5s of SIGTERM")
+		}
+	})
 }
