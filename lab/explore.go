@@ -68,6 +68,10 @@ type ExploreResult struct {
 	// the lab's MaxMemory (the queue of schedules with the transcripts
 	// they derive from, a chunk's results).
 	Memory int64
+	// Plan is the shrunk counterexample's faults, and Topology what they
+	// name, once WriteExplore has shrunk it (nil before, and when Holds).
+	Plan     []sim.Fault
+	Topology *sim.Topology
 	// Branched are the places where a schedule took a fault's or a
 	// preemption's alternative (sim.ExploreResult.Branched), sorted.
 	Branched []sim.Branch

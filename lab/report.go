@@ -95,9 +95,15 @@ func WriteJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]Jud
 // Counterexample shrinks a violating run's faults (fresh processes for
 // every candidate) and describes the minimal run.
 func (l *Lab) Counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
+	cex, _, err := l.counterexample(sem, judge, faults, jitter)
+	return cex, err
+}
+
+// counterexample is Counterexample with the minimal run it describes.
+func (l *Lab) counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, *Minimal, error) {
 	m, err := l.Minimize(sem, judge, faults, jitter)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	topo := m.Result.Config.Topology
 	cex := &report.Counterexample{
@@ -108,7 +114,7 @@ func (l *Lab) Counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault,
 	for _, f := range m.Plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
 	}
-	return cex, nil
+	return cex, m, nil
 }
 
 // errorTail is how much of a failed node's stderr is shown with its

@@ -217,6 +217,13 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if !o.explore && o.flags.Changed("workers") {
 		return usageErr("--workers: only --explore runs schedules side by side")
 	}
+	for _, name := range []string{"max-faults", "faults", "max-schedules", "max-preemptions"} {
+		if !o.explore && o.flags.Changed(name) {
+			// Refused, not checked and ignored: a run without --explore
+			// draws its faults from the probabilities (--loss, --crash …).
+			return usageErr("--%s: only --explore searches schedules (give --explore, or set fault probabilities such as --crash 0.2)", name)
+		}
+	}
 	if o.replay != "" {
 		return runLabReplay(o, stdout, stderr)
 	}
@@ -288,16 +295,28 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 }
 
 func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
-	plan, sc, _, faults, err := loadPlan(o.replay)
-	if err != nil {
-		return err
+	// The plan's faults are resolved against the lab's topology: a
+	// preemption names a store answer (msg=read_ok), a message kind of
+	// the lab's nodes only.
+	var l *lab.Lab
+	var buildErr error
+	loaded, err := plans.LoadFor(o.replay, "", func(p *plans.Loaded) (*sim.Topology, error) {
+		if l, buildErr = o.buildLab(p.Scenario, p.Settings, p.Plan.Seed, stderr); buildErr != nil {
+			return nil, buildErr
+		}
+		s, err := l.NewSession(p.Plan.Semantics)
+		if err != nil {
+			return nil, err
+		}
+		return s.Config().Topology, nil
+	})
+	if buildErr != nil {
+		return buildErr
 	}
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
-		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
-	l, err := o.buildLab(sc, set, plan.Seed, stderr)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
+	plan, sc, set, faults := loaded.Plan, loaded.Scenario, loaded.Settings, loaded.Faults
 	var jitter func() sim.Chooser
 	if plan.Jitter {
 		jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }

@@ -9,7 +9,9 @@ import (
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lab"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -84,6 +86,11 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if err := l.WriteExplore(stdout, rep, res); err != nil {
 		return labError(err)
 	}
+	if o.save != "" {
+		if err := saveLabCounterexample(o.save, sc, sem, o.seed, set, res, stderr); err != nil {
+			return err
+		}
+	}
 	if !res.Holds || (o.check && !res.Complete) {
 		return errViolation
 	}
@@ -105,4 +112,30 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
+}
+
+// saveLabCounterexample writes the shrunk counterexample of a search as
+// a plan (--explore --save FILE), for --replay FILE; a search without
+// one writes nothing, and says so.
+func saveLabCounterexample(file string, sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings, res *lab.ExploreResult, stderr io.Writer) error {
+	if res.Holds {
+		fmt.Fprintf(stderr, "--save %s: no counterexample, nothing written\n", file)
+		return nil
+	}
+	var ref, hash string
+	if !runs.FromCatalog(sc) {
+		var err error
+		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
+			return usageErr("--save %s: %v", file, err)
+		}
+	}
+	// The search's runs draw no jitter: the plan says so, and --replay
+	// runs the faults alone.
+	p := &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: sem, Ops: set.Ops, Seed: seed,
+		Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime}
+	if err := plans.Save([]string{file}, []*scenarios.Plan{p}, []*sim.Topology{res.Topology}, [][]sim.Fault{res.Plan}); err != nil {
+		return usageErr("--save %v", err)
+	}
+	fmt.Fprintf(stderr, "saved fault plan %s\n", file)
+	return nil
 }

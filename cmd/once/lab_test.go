@@ -76,6 +76,9 @@ func TestLabBadInput(t *testing.T) {
 		"a lab node cannot play role":              {"double-billing", "--node", "client=/bin/true"},
 		"--step-timeout 0s: want a positive":       {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
 		`--max-memory "lots": not a size`:          {"double-billing", "--node", "service=/bin/true", "--max-memory", "lots"},
+		"--max-faults: only --explore searches":    {"double-billing", "--node", "service=/bin/true", "--max-faults", "-3"},
+		"--faults: only --explore searches":        {"double-billing", "--node", "service=/bin/true", "--faults", "bogus"},
+		"--max-schedules: only --explore searches": {"double-billing", "--node", "service=/bin/true", "--max-schedules", "0"},
 	}
 	for want, args := range cases {
 		code, _, errOut := runLabCLI(t, args...)
@@ -351,4 +354,54 @@ func TestLabSignalsEndItSoon(t *testing.T) {
 			t.Fatal("the lab blocked on a FIFO did not end within 5s of SIGTERM")
 		}
 	})
+}
+
+// --replay takes every plan --save writes: a preemption names a store
+// answer (msg=read_ok), a message kind of the lab's nodes only (issue 29:
+// it was refused as unknown); --explore --save writes the shrunk
+// counterexample, which --replay --check finds again.
+func TestLabReplayEveryPlanSaved(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	plan := filepath.Join(t.TempDir(), "race.txt")
+	code, _, errOut := runLabCLI(t, "concurrent-same-key", "--node", cmd, "--check", "--preempt", "0.5", "--save", plan)
+	if code != exitOK {
+		t.Fatalf("--check: exit %d\n%s", code, errOut)
+	}
+	if raw, _ := os.ReadFile(plan); !strings.Contains(string(raw), "preempt from=service to=service msg=") {
+		t.Fatalf("the plan holds no preemption:\n%s", raw)
+	}
+	if code, _, errOut := runLabCLI(t, "--node", cmd, "--replay", plan); code != exitOK || !strings.Contains(errOut, "replayed "+plan) {
+		t.Errorf("--replay of a preemption plan: exit %d\n%s", code, errOut)
+	}
+
+	consumer := "consumer=" + labtest.BuildGo(t, "naive_consumer")
+	cex := filepath.Join(t.TempDir(), "cex.txt")
+	code, out, errOut := runLabCLI(t, "at-least-once-duplicate", "--node", consumer, "--explore", "--max-faults", "1", "--save", cex)
+	if code != exitViolation || !strings.Contains(errOut, "saved fault plan "+cex) {
+		t.Fatalf("--explore --save: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runLabCLI(t, "--node", consumer, "--replay", cex, "--check")
+	if code != exitViolation || !strings.Contains(errOut, "1 of 1 planned fault(s) hit") {
+		t.Errorf("--replay of the counterexample: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	held := filepath.Join(t.TempDir(), "none.txt")
+	code, _, errOut = runLabCLI(t, "at-least-once-duplicate", "--node", "consumer="+labtest.BuildGo(t, "idempotent_consumer"), "--explore", "--max-faults", "1", "--save", held)
+	if _, err := os.Stat(held); code != exitOK || err == nil || !strings.Contains(errOut, "no counterexample, nothing written") {
+		t.Errorf("--explore --save of a proof: exit %d, file %v, stderr %q", code, err, errOut)
+	}
+}
+
+// --no-reset exists (docs/lab-protocol.md 6b) and changes nothing in the
+// report of a node that declares reset.
+func TestLabNoResetSameReport(t *testing.T) {
+	cmd := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")
+	args := []string{"at-least-once-duplicate", "--node", cmd, "--explore", "--max-faults", "1"}
+	code, with, errOut := runLabCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	code, without, errOut := runLabCLI(t, append(args, "--no-reset")...)
+	if code != exitOK || with != without {
+		t.Errorf("--no-reset: exit %d, report differs:\n%s\nvs\n%s%s", code, with, without, errOut)
+	}
 }
