@@ -359,6 +359,18 @@ func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool, share
 	if err := compareSteps(a.res.Steps, b.res.Steps, -1); err != nil {
 		var ne *NondeterminismError
 		if errors.As(err, &ne) {
+			// Reset is to blame only if fresh processes agree: run the
+			// schedule fresh once more.
+			again := newPool()
+			defer again.close()
+			again.keepOnly = true
+			c := l.runJob(sem, judge, j, again, share)
+			if c.err != nil {
+				return c.err
+			}
+			if err2 := compareSteps(a.res.Steps, c.res.Steps, -1); err2 != nil {
+				return err2
+			}
 			ne.AfterReset = true
 		}
 		return err

@@ -385,7 +385,7 @@ func (n *Node) apply(ctx *sim.Context, env envelope, b body, m *sim.Message) (in
 	case addrVolatile:
 		return n.store(ctx, tableVolatile, env.Dest, b)
 	}
-	if slices.Contains(topo.Sinks, env.Dest) {
+	if slices.Contains(n.s.sinks(), env.Dest) {
 		return n.effect(ctx, env.Dest, b, m)
 	}
 	to, ok := topo.NodeByName(env.Dest)

@@ -146,7 +146,15 @@ func runTestNode(name, arg string) {
 				}
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
 			}
-		case "random-consumer": // bills a value drawn from the clock
+		case "bad-dest": // an effect on a sink of another scenario
+			if ev.Type == "init" {
+				say("emails", `{"type":"effect","op":1,"value":1}`)
+			}
+		case "typo-record": // a field the protocol does not know, inside a record
+			if ev.Type == "init" {
+				say("durable", `{"type":"write","msg_id":1,"key":1,"record":{"state":"COMPLETED","note":"x"}}`)
+			}
+		case "random-consumer", "reset-random": // bills a value drawn from the clock
 			if ev.Type == "deliver" {
 				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))

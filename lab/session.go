@@ -377,8 +377,30 @@ func (s *Session) peerNames() string {
 	for i := range s.cfg.Topology.Nodes {
 		names = append(names, s.cfg.Topology.Nodes[i].Name)
 	}
-	names = append(names, s.cfg.Topology.Sinks...)
+	names = append(names, s.sinks()...)
 	return strings.Join(names, ", ")
+}
+
+// sinks are the sinks of this scenario, not the catalog's: those it
+// observes and those its played nodes write, in that order.
+func (s *Session) sinks() []string {
+	var out []string
+	add := func(name string) {
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	for _, id := range s.cfg.Observe.Sinks {
+		if int(id) < len(s.cfg.Topology.Sinks) {
+			add(s.cfg.Topology.Sinks[id])
+		}
+	}
+	for _, n := range s.nodes {
+		for _, name := range n.sinks {
+			add(name)
+		}
+	}
+	return out
 }
 
 // Transcript returns what the lab nodes were handed and answered, step by
