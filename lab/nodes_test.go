@@ -94,7 +94,13 @@ func runTestNode(name, arg string) {
 			continue
 		}
 		switch name {
-		case "reset-consumer", "reset-leaky", "reset-bad": // dedup by op in durable; bills the count of events seen
+		case "reset-consumer", "reset-leaky", "reset-bad", "reset-init-sends", "reset-spawner": // dedup by op in durable; bills the count of events seen
+			if name == "reset-spawner" && ev.Type == "deliver" { // a child per delivery, never waited for
+				_ = exec.Command("sleep", "300").Start()
+			}
+			if name == "reset-init-sends" && ev.Type == "init" && ev.Incarnation > 1 { // a recovery that sends
+				say("broker", `{"type":"commit","op":1,"attempt":1,"key":1}`)
+			}
 			if ev.Type == "deliver" {
 				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
 				out.Flush()
