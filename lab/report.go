@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
@@ -136,6 +138,57 @@ func WriteStderrTail(w io.Writer, err error, logs bool) {
 	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, tail)
 	if tail[len(tail)-1] != '\n' {
 		fmt.Fprintln(w)
+	}
+}
+
+// interruptGrace is how long a signal leaves a lab command to end by
+// itself (an explore reports INCOMPLETE with its statistics) before
+// OnInterrupt exits anyway.
+const interruptGrace = 900 * time.Millisecond
+
+// OnInterrupt is KillOnInterrupt for a lab command: a signal also closes
+// the channel returned (an explore stops at its next chunk), and if the
+// command is still running interruptGrace later — blocked outside any
+// node: a plan that is a FIFO, a slow disk — it writes one line on w and
+// calls exit (os.Exit when nil) with 128 + the signal's number. Call the
+// function returned when the command ends.
+func OnInterrupt(w io.Writer, exit func(int)) (<-chan struct{}, func()) {
+	if exit == nil {
+		exit = os.Exit
+	}
+	stopCh := make(chan struct{})
+	var mu sync.Mutex
+	var grace *time.Timer
+	ended := false
+	stop := KillOnInterrupt(func(sig os.Signal) {
+		close(stopCh)
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
+		}
+		grace = time.AfterFunc(interruptGrace, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if ended {
+				return
+			}
+			fmt.Fprintf(w, "once lab: interrupted (%s) while blocked outside a node: nothing to report\n", sig)
+			n := 1
+			if s, ok := sig.(syscall.Signal); ok {
+				n = int(s)
+			}
+			exit(128 + n)
+		})
+	})
+	return stopCh, func() {
+		mu.Lock()
+		ended = true
+		if grace != nil {
+			grace.Stop()
+		}
+		mu.Unlock()
+		stop()
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/scenarios/roles/queue"
@@ -60,6 +61,17 @@ type Lab struct {
 	OnSpawn func(pid int)
 
 	logMu sync.Mutex // --explore closes sessions side by side
+}
+
+// SetMaxMemory sets MaxMemory from a size such as 512MiB or 2GiB (capped
+// by the address-space limit, ulimit -v, as explore's).
+func (l *Lab) SetMaxMemory(size string) error {
+	n, err := explore.ParseBytes(size)
+	if err != nil {
+		return err
+	}
+	l.MaxMemory, _ = explore.MemoryBudget(n)
+	return nil
 }
 
 // maxMemory is the budget of --max-memory.

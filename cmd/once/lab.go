@@ -4,16 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/runs"
@@ -44,12 +40,9 @@ type labOptions struct {
 	maxMemory   string
 	noReset     bool
 	progress    io.Writer
-	onSpawn     func(pid int) // tests: every process started
-	// exit ends the program when a signal finds it blocked outside a
-	// node (os.Exit; tests replace it).
-	exit func(code int)
-	// stop is closed by a signal: an explore ends at its next chunk.
-	stop chan struct{}
+	onSpawn     func(pid int)   // tests: every process started
+	exit        func(code int)  // tests: lab.OnInterrupt's exit
+	stop        <-chan struct{} // closed by a signal
 }
 
 func newLabCmd() *cobra.Command { return labCommand(&labOptions{}) }
@@ -72,41 +65,9 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
   once lab at-least-once-duplicate --node consumer="python3 examples/lab/python/idempotent_consumer.py" --format mermaid
   once lab double-billing --node service=./mysvc --save plan.txt && once lab --node service=./mysvc --replay plan.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.exit == nil {
-				o.exit = os.Exit
-			}
-			o.stop = make(chan struct{})
-			var mu sync.Mutex
-			var grace *time.Timer
-			ended := false
-			stop := lab.KillOnInterrupt(func(sig os.Signal) {
-				close(o.stop)
-				mu.Lock()
-				defer mu.Unlock()
-				if ended {
-					return
-				}
-				// Whatever blocks the command outside a node (a plan
-				// that is a FIFO, a slow disk) ends within a second.
-				grace = time.AfterFunc(labGrace, func() {
-					mu.Lock()
-					defer mu.Unlock()
-					if ended {
-						return
-					}
-					fmt.Fprintf(cmd.ErrOrStderr(), "once lab: interrupted (%s) while blocked outside a node: nothing to report\n", sig)
-					o.exit(128 + int(sig.(syscall.Signal)))
-				})
-			})
-			defer func() {
-				mu.Lock()
-				ended = true
-				if grace != nil {
-					grace.Stop()
-				}
-				mu.Unlock()
-				stop()
-			}()
+			var stop func()
+			o.stop, stop = lab.OnInterrupt(cmd.ErrOrStderr(), o.exit)
+			defer stop()
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
 			}
@@ -138,11 +99,6 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	return cmd
 }
 
-// labGrace is how long a signal leaves the command to end by itself
-// (an explore reports INCOMPLETE with its statistics) before the
-// program exits anyway.
-const labGrace = 900 * time.Millisecond
-
 // scenarioArgsOrReplay wants a scenario, except with --replay (the plan
 // names it).
 func (o *labOptions) scenarioArgsOrReplay(cmd *cobra.Command, args []string) error {
@@ -169,11 +125,9 @@ func labError(err error) error {
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
 	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas, NoReset: o.noReset}
-	maxMemory, err := explore.ParseBytes(o.maxMemory)
-	if err != nil {
+	if err := l.SetMaxMemory(o.maxMemory); err != nil {
 		return nil, usageErr("--max-memory %q: %v", o.maxMemory, err)
 	}
-	l.MaxMemory, _ = explore.MemoryBudget(maxMemory)
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
 	}
@@ -214,14 +168,9 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
 	}
-	if !o.explore && o.flags.Changed("workers") {
-		return usageErr("--workers: only --explore runs schedules side by side")
-	}
-	for _, name := range []string{"max-faults", "faults", "max-schedules", "max-preemptions"} {
-		if !o.explore && o.flags.Changed(name) {
-			// Refused, not checked and ignored: a run without --explore
-			// draws its faults from the probabilities (--loss, --crash …).
-			return usageErr("--%s: only --explore searches schedules (give --explore, or set fault probabilities such as --crash 0.2)", name)
+	for _, name := range []string{"workers", "max-faults", "faults", "max-schedules", "max-preemptions"} {
+		if !o.explore && o.flags.Changed(name) { // refused, not ignored
+			return usageErr("--%s: only --explore runs schedules side by side and searches them (give --explore, or fault probabilities such as --crash 0.2)", name)
 		}
 	}
 	if o.replay != "" {
@@ -295,26 +244,11 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 }
 
 func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
-	// The plan's faults are resolved against the lab's topology: a
-	// preemption names a store answer (msg=read_ok), a message kind of
-	// the lab's nodes only.
-	var l *lab.Lab
-	var buildErr error
-	loaded, err := plans.LoadFor(o.replay, "", func(p *plans.Loaded) (*sim.Topology, error) {
-		if l, buildErr = o.buildLab(p.Scenario, p.Settings, p.Plan.Seed, stderr); buildErr != nil {
-			return nil, buildErr
-		}
-		s, err := l.NewSession(p.Plan.Semantics)
-		if err != nil {
-			return nil, err
-		}
-		return s.Config().Topology, nil
+	loaded, l, err := lab.LoadPlan(o.replay, func(sc *scenarios.Scenario, set scenarios.Settings, seed uint64) (*lab.Lab, error) {
+		return o.buildLab(sc, set, seed, stderr)
 	})
-	if buildErr != nil {
-		return buildErr
-	}
 	if err != nil {
-		return usageErr("%v", err)
+		return asUsage(err)
 	}
 	plan, sc, set, faults := loaded.Plan, loaded.Scenario, loaded.Settings, loaded.Faults
 	var jitter func() sim.Chooser

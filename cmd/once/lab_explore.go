@@ -9,9 +9,7 @@ import (
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lab"
-	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
 
@@ -74,9 +72,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	set = l.Settings
 	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
-	restore := explore.LimitHeap(l.MaxMemory)
+	defer explore.LimitHeap(l.MaxMemory)()
 	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge, Stop: o.stop})
-	restore()
 	end()
 	if err != nil {
 		return labError(err)
@@ -87,8 +84,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 		return labError(err)
 	}
 	if o.save != "" {
-		if err := saveLabCounterexample(o.save, sc, sem, o.seed, set, res, stderr); err != nil {
-			return err
+		if err := l.SaveCounterexample(o.save, rep, res, stderr); err != nil {
+			return usageErr("--save %v", err)
 		}
 	}
 	if !res.Holds || (o.check && !res.Complete) {
@@ -112,30 +109,4 @@ func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, 
 		return faults, nil, usageErr("--faults %q names no fault kind: want a comma list of %s", o.faults, strings.Join(sim.FaultKindNames(), ", "))
 	}
 	return faults, kinds, nil
-}
-
-// saveLabCounterexample writes the shrunk counterexample of a search as
-// a plan (--explore --save FILE), for --replay FILE; a search without
-// one writes nothing, and says so.
-func saveLabCounterexample(file string, sc *scenarios.Scenario, sem sim.Semantics, seed uint64, set scenarios.Settings, res *lab.ExploreResult, stderr io.Writer) error {
-	if res.Holds {
-		fmt.Fprintf(stderr, "--save %s: no counterexample, nothing written\n", file)
-		return nil
-	}
-	var ref, hash string
-	if !runs.FromCatalog(sc) {
-		var err error
-		if ref, hash, err = plans.FileRef(sc.File, file); err != nil {
-			return usageErr("--save %s: %v", file, err)
-		}
-	}
-	// The search's runs draw no jitter: the plan says so, and --replay
-	// runs the faults alone.
-	p := &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: sem, Ops: set.Ops, Seed: seed,
-		Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime}
-	if err := plans.Save([]string{file}, []*scenarios.Plan{p}, []*sim.Topology{res.Topology}, [][]sim.Fault{res.Plan}); err != nil {
-		return usageErr("--save %v", err)
-	}
-	fmt.Fprintf(stderr, "saved fault plan %s\n", file)
-	return nil
 }

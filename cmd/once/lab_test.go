@@ -69,16 +69,16 @@ func TestLabFormats(t *testing.T) {
 // Bad input is one line and exit 2.
 func TestLabBadInput(t *testing.T) {
 	cases := map[string][]string{
-		"no --node given":                          {"double-billing"},
-		`--node "service": want NAME=COMMAND`:      {"double-billing", "--node", "service"},
-		"cannot run":                               {"double-billing", "--node", "service=/no/such/program"},
-		"scenario double-billing has no node nope": {"double-billing", "--node", "nope=/bin/true"},
-		"a lab node cannot play role":              {"double-billing", "--node", "client=/bin/true"},
-		"--step-timeout 0s: want a positive":       {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
-		`--max-memory "lots": not a size`:          {"double-billing", "--node", "service=/bin/true", "--max-memory", "lots"},
-		"--max-faults: only --explore searches":    {"double-billing", "--node", "service=/bin/true", "--max-faults", "-3"},
-		"--faults: only --explore searches":        {"double-billing", "--node", "service=/bin/true", "--faults", "bogus"},
-		"--max-schedules: only --explore searches": {"double-billing", "--node", "service=/bin/true", "--max-schedules", "0"},
+		"no --node given":                                {"double-billing"},
+		`--node "service": want NAME=COMMAND`:            {"double-billing", "--node", "service"},
+		"cannot run":                                     {"double-billing", "--node", "service=/no/such/program"},
+		"scenario double-billing has no node nope":       {"double-billing", "--node", "nope=/bin/true"},
+		"a lab node cannot play role":                    {"double-billing", "--node", "client=/bin/true"},
+		"--step-timeout 0s: want a positive":             {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
+		`--max-memory "lots": not a size`:                {"double-billing", "--node", "service=/bin/true", "--max-memory", "lots"},
+		"--max-faults: only --explore runs schedules":    {"double-billing", "--node", "service=/bin/true", "--max-faults", "-3"},
+		"--faults: only --explore runs schedules":        {"double-billing", "--node", "service=/bin/true", "--faults", "bogus"},
+		"--max-schedules: only --explore runs schedules": {"double-billing", "--node", "service=/bin/true", "--max-schedules", "0"},
 	}
 	for want, args := range cases {
 		code, _, errOut := runLabCLI(t, args...)
@@ -333,12 +333,18 @@ func TestLabSignalsEndItSoon(t *testing.T) {
 		cmd.SetOut(&bytes.Buffer{})
 		cmd.SetErr(&stderr)
 		cmd.SetArgs([]string{"--node", "service=/bin/true", "--replay", fifo})
-		go func() { _ = cmd.Execute() }()
-		t.Cleanup(func() { // unblock the reader left behind
+		done := make(chan struct{})
+		go func() { _ = cmd.Execute(); close(done) }()
+		defer func() { // unblock the reader left behind, and let it end (its end clears the interrupt)
 			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 				f.Close()
 			}
-		})
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Error("the command did not end once its FIFO was written")
+			}
+		}()
 		time.Sleep(300 * time.Millisecond)
 		start := time.Now()
 		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
