@@ -3,7 +3,9 @@ package lab_test
 import (
 	"errors"
 	"os"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/oncesim/once/lab"
@@ -115,6 +117,11 @@ func TestNondeterministicGoNodeIsNamed(t *testing.T) {
 	if ne.Node != "consumer" || ne.Step != 2 || !strings.Contains(ne.First, `"effect"`) {
 		t.Errorf("got %+v, want consumer's step 2, the effect line", ne)
 	}
+	// The differing field itself, with both values, however long the
+	// line's shared prefix.
+	if !regexp.MustCompile(`answered with body\.value = \d+ \(.*\) the first time and with body\.value = \d+ \(`).MatchString(err.Error()) {
+		t.Errorf("err = %v, want the differing field body.value with both values", err)
+	}
 	l.Settings.Ops = 2
 	losses, _, err := scenarios.ExploreFaults("loss")
 	if err != nil {
@@ -173,5 +180,38 @@ func TestExploreCounterexampleMustReplay(t *testing.T) {
 	}
 	if ne.Node != "consumer" || ne.Step != 2 {
 		t.Errorf("got %+v, want consumer's step 2", ne)
+	}
+}
+
+// An unseeded random node that declares reset is named nondeterministic,
+// not blamed on its reset: two fresh processes disagree too.
+func TestRandomNodeIsNotBlamedOnReset(t *testing.T) {
+	var n atomic.Int64
+	_, err := resetLab(t, &n, "reset-random").Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 1, Workers: 1})
+	var ne *lab.NondeterminismError
+	if !errors.As(err, &ne) || ne.AfterReset || !strings.Contains(err.Error(), "is not deterministic") {
+		t.Fatalf("err = %v, want plain nondeterminism, not the reset blamed", err)
+	}
+}
+
+// A field the protocol does not know is named with its full path, inside
+// a record too.
+func TestUnknownNestedFieldNamedInFull(t *testing.T) {
+	l := newLab(t, "double-billing", "service", testNode("typo-record"), nil)
+	l.Settings.Ops = 1
+	_, err := l.Run(sim.Idempotent, sim.NewRandom(1), nil)
+	if err == nil || !strings.Contains(err.Error(), "field body.record.note is not a field of the protocol") {
+		t.Errorf("err = %v, want body.record.note named", err)
+	}
+}
+
+// A dest that is no node, sink or store is refused with the names of
+// this scenario, not the catalog's sinks.
+func TestBadDestListsTheScenariosNames(t *testing.T) {
+	l := newLab(t, "double-billing", "service", testNode("bad-dest"), nil)
+	l.Settings.Ops = 1
+	_, err := l.Run(sim.Idempotent, sim.NewRandom(1), nil)
+	if err == nil || !strings.Contains(err.Error(), `field dest: "emails" is no node, sink or store of this scenario (want one of client, service, gateway, card-charges, harness, durable, volatile)`) {
+		t.Errorf("err = %v, want the scenario's names only", err)
 	}
 }

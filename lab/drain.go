@@ -129,6 +129,10 @@ func (n *Node) drain(r *replica, box *sandbox) bool {
 		switch env.Dest {
 		case addrHarness:
 			if b.Type == "done" {
+				if r.init { // its init's done declares the capability, or not
+					p.canReset = slices.Contains(b.Capabilities, capReset)
+					return p.canReset && b.InReplyTo != nil && *b.InReplyTo == r.event
+				}
 				return b.InReplyTo != nil && *b.InReplyTo == r.event
 			}
 		case addrDurable, addrVolatile:

@@ -30,6 +30,17 @@ type ExploreOptions struct {
 	Stop <-chan struct{}
 }
 
+// runShares: each schedule may hold 1/runShares of the lab's MaxMemory
+// (a chunk's results are held side by side, and the queue beside them).
+const runShares = 2 * chunk
+
+// Bytes a job is counted beside its prefix, and a result beside its
+// transcript and its choices.
+const (
+	jobBytes    = 96
+	resultBytes = 512
+)
+
 // DefaultMaxSchedules bounds a search: each schedule starts processes.
 const DefaultMaxSchedules = 100_000
 
@@ -54,6 +65,14 @@ type ExploreResult struct {
 	Cut      string // why it is incomplete
 	Choices  []int  // the counterexample, for a sim.Sequence (nil when Holds)
 	Why      string
+	// Memory is the most the search held at once, as counted against
+	// the lab's MaxMemory (the queue of schedules with the transcripts
+	// they derive from, a chunk's results).
+	Memory int64
+	// Plan is the shrunk counterexample's faults, and Topology what they
+	// name, once WriteExplore has shrunk it (nil before, and when Holds).
+	Plan     []sim.Fault
+	Topology *sim.Topology
 	// Branched are the places where a schedule took a fault's or a
 	// preemption's alternative (search.Result.Branched), sorted.
 	Branched []search.Branch
@@ -136,12 +155,22 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 	}
 	// Processes that declare reset are reset and handed to the next
 	// schedule instead of killed (pool.go); the others start afresh.
-	pl := newPool()
-	defer pl.close()
+	var pl *pool
+	if !l.NoReset {
+		pl = newPool()
+		defer pl.close()
+	}
+	budget, share := l.maxMemory(), l.maxMemory()/runShares
+	memCut := func(detail string) *ExploreResult {
+		res.Complete, res.Cut = false, fmt.Sprintf("memory budget of %s exhausted%s", search.FormatBytes(budget), detail)
+		return res
+	}
 	level := []job{{last: -1}}
 	for faults := 0; len(level) > 0; faults++ {
 		res.Faults = faults
-		if pl.size() > 0 {
+		levelBytes := queueBytes(level)
+		var nextBytes int64
+		if pl != nil && pl.size() > 0 {
 			// A node declared reset (the runs so far left processes in the
 			// pool): check, on the first schedule of this fault count (and
 			// of no fault), that a reset process answers as a fresh one.
@@ -150,10 +179,14 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				check = []job{{last: -1}, level[0]}
 			}
 			for _, j := range check {
-				if err := l.checkReset(sem, opt.Judge, j, pl); err != nil {
+				if err := l.checkReset(sem, opt.Judge, j, pl, share); err != nil {
 					if errors.Is(err, errInterrupted) {
 						res.Complete, res.Cut = false, "interrupted"
 						return res, nil
+					}
+					var me *MemoryError
+					if errors.As(err, &me) {
+						return memCut(fmt.Sprintf(": a schedule alone passed its share: %v", me)), nil
 					}
 					return nil, err
 				}
@@ -170,12 +203,22 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 				}
 			}
 			batch := level[start:min(start+chunk, len(level))]
-			results := l.runJobs(sem, opt, batch, pl)
+			results := l.runJobs(sem, opt, batch, pl, share)
+			var batchBytes int64
+			for _, r := range results {
+				if r.res != nil {
+					batchBytes += resultBytes + stepsBytes(r.res.Steps) + int64(len(r.vc.answers))*10
+				}
+			}
 			for i, r := range results {
 				if r.err != nil && errors.Is(r.err, errInterrupted) {
 					// Ctrl-C, SIGTERM, SIGHUP: the statistics so far, cut.
 					res.Complete, res.Cut = false, "interrupted"
 					return res, nil
+				}
+				var me *MemoryError
+				if errors.As(r.err, &me) {
+					return memCut(fmt.Sprintf(": schedule %d alone passed its share: %v", res.Schedules+1, me)), nil
 				}
 				if r.err != nil {
 					return nil, r.err
@@ -195,13 +238,13 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 						res.Offered++
 					}
 				}
-				if end := r.res.World.Ended(); end != sim.Quiescent && res.Complete {
+				if end := r.res.World.Ended(); end != sim.Quiescent && r.res.Stall == nil && res.Complete {
 					res.Complete, res.Cut = false, fmt.Sprintf("a schedule hit the run's %s", end)
 				}
 				if r.status == sim.Violated {
 					// A counterexample must replay: run it again, whole, and
 					// name a node that answers it another way.
-					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1}, nil)
+					again := l.runJob(sem, opt.Judge, job{prefix: r.vc.answers, last: -1}, nil, share)
 					if again.err != nil {
 						return nil, again.err
 					}
@@ -215,7 +258,19 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 					res.Complete, res.Cut = false, fmt.Sprintf("schedule budget of %d exhausted", opt.MaxSchedules)
 					return res, nil
 				}
-				next = append(next, children(j, r, opt)...)
+				kids := children(j, r, opt)
+				if len(kids) > 0 {
+					nextBytes += stepsBytes(r.res.Steps) // their parent's, shared
+					for k := range kids {
+						nextBytes += jobBytes + int64(len(kids[k].prefix))*8
+					}
+				}
+				next = append(next, kids...)
+				held := levelBytes + nextBytes + batchBytes
+				res.Memory = max(res.Memory, held)
+				if held > budget {
+					return memCut(fmt.Sprintf(": %d schedules waiting, with the transcripts they derive from", len(level)-start-i-1+len(next))), nil
+				}
 			}
 			if opt.Progress != nil {
 				opt.Progress(res.ExploreStats)
@@ -259,7 +314,7 @@ func children(j job, r jobResult, opt ExploreOptions) []job {
 // runJobs runs a batch side by side, each with its own session and
 // processes (reset ones from pl, when the nodes declare reset), and
 // returns the results in the batch's order.
-func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *pool) []jobResult {
+func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *pool, share int64) []jobResult {
 	results := make([]jobResult, len(batch))
 	var wg sync.WaitGroup
 	work := make(chan int)
@@ -268,7 +323,7 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *po
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				results[i] = l.runJob(sem, opt.Judge, batch[i], pl)
+				results[i] = l.runJob(sem, opt.Judge, batch[i], pl, share)
 			}
 		}()
 	}
@@ -286,11 +341,11 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *po
 // step alike: a reset that forgets less than a fresh start is named.
 // Explore calls it on the fault-free schedule and the first schedule of
 // every fault count, once a node has declared reset.
-func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool) error {
+func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool, share int64) error {
 	fresh := newPool()
 	defer fresh.close()
 	fresh.keepOnly = true // every start spawns; the end resets and keeps
-	a := l.runJob(sem, judge, j, fresh)
+	a := l.runJob(sem, judge, j, fresh, share)
 	if a.err != nil {
 		return a.err
 	}
@@ -298,13 +353,25 @@ func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool) error
 		return nil // no node declared reset
 	}
 	fresh.keepOnly = false
-	b := l.runJob(sem, judge, j, fresh)
+	b := l.runJob(sem, judge, j, fresh, share)
 	if b.err != nil {
 		return b.err
 	}
 	if err := compareSteps(a.res.Steps, b.res.Steps, -1); err != nil {
 		var ne *NondeterminismError
 		if errors.As(err, &ne) {
+			// Reset is to blame only if fresh processes agree: run the
+			// schedule fresh once more.
+			again := newPool()
+			defer again.close()
+			again.keepOnly = true
+			c := l.runJob(sem, judge, j, again, share)
+			if c.err != nil {
+				return c.err
+			}
+			if err2 := compareSteps(a.res.Steps, c.res.Steps, -1); err2 != nil {
+				return err2
+			}
 			ne.AfterReset = true
 		}
 		return err
@@ -313,13 +380,13 @@ func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool) error
 	return nil
 }
 
-func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job, pl *pool) jobResult {
+func (l *Lab) runJob(sem sim.Semantics, judge *Judge, j job, pl *pool, share int64) jobResult {
 	vc := &vectorChooser{prefix: j.prefix}
-	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) }, pl)
+	r, err := l.run(sem, vc, nil, func() int { return len(vc.answers) }, pl, share)
 	if err != nil {
 		return jobResult{err: err}
 	}
-	status, why := judge.Verdict(r.World)
+	status, why := judge.RunVerdict(r)
 	return jobResult{vc: vc, res: r, status: status, why: why}
 }
 
@@ -330,4 +397,19 @@ func (l *Lab) Faults(sem sim.Semantics, choices []int) ([]sim.Fault, error) {
 		return nil, err
 	}
 	return rec.Faults, nil
+}
+
+// queueBytes is what a level of jobs holds: their prefixes, and the
+// transcripts they derive from, each counted once.
+func queueBytes(level []job) int64 {
+	var n int64
+	seen := map[*Step]bool{}
+	for i := range level {
+		n += jobBytes + int64(len(level[i].prefix))*8
+		if p := level[i].parent; len(p) > 0 && !seen[&p[0]] {
+			seen[&p[0]] = true
+			n += stepsBytes(p)
+		}
+	}
+	return n
 }

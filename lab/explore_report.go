@@ -64,10 +64,11 @@ func (l *Lab) WriteExplore(w io.Writer, r ExploreReport, res *ExploreResult) err
 		if err != nil {
 			return err
 		}
-		cex, err := l.Counterexample(sem, judge, found, nil)
+		cex, m, err := l.counterexample(sem, judge, found, nil)
 		if err != nil {
 			return err
 		}
+		res.Plan, res.Topology = m.Plan, m.Result.Config.Topology
 		fmt.Fprintf(&b, "COUNTEREXAMPLE: %s\n", cex.Cause)
 		fmt.Fprintf(&b, "\nfaults (shrunk from %d to %d):\n", cex.FoundFaults, len(cex.Faults))
 		for _, f := range cex.Faults {

@@ -158,6 +158,32 @@ func (j Judge) Verdict(w *sim.World) (sim.Status, string) {
 	return status, why.String()
 }
 
+// RunVerdict judges one lab run: Verdict, except that a run the harness
+// ended because it made no progress (Result.Stall) is judged as finished
+// — what has not happened by then never will — and its reason says where
+// it stalled.
+func (j Judge) RunVerdict(r *Result) (sim.Status, string) {
+	status, why := j.runReason(r)
+	s := why.String()
+	if r.Stall != nil && status != sim.Held {
+		s += "; " + r.Stall.String()
+	}
+	return status, s
+}
+
+// runReason is RunVerdict with the reason kept as data.
+func (j Judge) runReason(r *Result) (sim.Status, sim.Reason) {
+	status, why := j.VerdictReason(r.World)
+	if r.Stall == nil || status != sim.Unknown {
+		return status, why
+	}
+	p := j.Promise
+	if j.Row != nil {
+		p = why.Promise
+	}
+	return r.World.Checker().JudgeReason(p, true)
+}
+
 // VerdictReason is Verdict with the reason kept as data, for a report in
 // another language.
 func (j Judge) VerdictReason(w *sim.World) (sim.Status, sim.Reason) {

@@ -33,7 +33,7 @@ func (l *Lab) Minimize(sem sim.Semantics, judge Judge, faults []sim.Fault, rest 
 	if err != nil {
 		return nil, err
 	}
-	_, why := judge.Verdict(r.World)
+	_, why := judge.RunVerdict(r)
 	return &Minimal{Plan: plan, Found: len(faults), Trace: trace, Result: r, Why: why}, nil
 }
 

@@ -85,7 +85,7 @@ func (n *Node) Start(ctx *sim.Context) {
 		n.reps[i] = r
 		n.cur = r
 		if p := n.s.pool.take(n.name); p != nil {
-			r.proc, r.started = p, true // reset after its last run: as a fresh process, started up
+			r.proc, r.started = p, p.up // reset after its last run (or never handed a line): as a fresh process
 			continue
 		}
 		p, err := spawn(n.argv, n.s.lab.Dir)
@@ -105,7 +105,10 @@ func (n *Node) Start(ctx *sim.Context) {
 		ids[i] = topo.Nodes[i].Name
 	}
 	for _, r := range n.reps {
-		if n.s.err != nil {
+		if n.s.err != nil || r.proc == nil {
+			// A failure, or a crash point in an earlier replica's init
+			// (a recovery that sends): the crash ended every replica's
+			// incarnation, and the engine restarts the node later.
 			return
 		}
 		seed := n.s.lab.Seed
@@ -199,7 +202,7 @@ func (n *Node) begin(ctx *sim.Context, r *replica, ev pending) {
 	n.step++
 	n.s.nextID++
 	r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
-	r.init = ev.b.Type == "init"
+	r.init, r.handed = ev.b.Type == "init", true
 	ev.b.MsgID = i64(r.event)
 	line := encodeLine(ev.src, n.name, ev.b)
 	r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -240,6 +243,7 @@ func (n *Node) run(ctx *sim.Context, r *replica) {
 		}
 		r.busy = false
 		n.s.transcript.mark(r.stepIdx)
+		n.noteAnswer(ctx, r.msg, r.stepIdx)
 		if len(r.inbox) == 0 {
 			return
 		}
@@ -286,6 +290,10 @@ func (n *Node) actions(ctx *sim.Context, r *replica) int {
 			return stepEnded
 		}
 		n.s.transcript.action(r.stepIdx, string(raw))
+		if t := &n.s.transcript; t.bytes > n.s.memLimit {
+			n.fail(ctx, desc, &MemoryError{Limit: n.s.memLimit, Of: n.s.memOf, Held: t.bytes, Steps: len(t.steps)})
+			return stepEnded
+		}
 		if r.proc.stderrBytes() > maxStderr {
 			n.fail(ctx, desc, fmt.Errorf("wrote more than %d MiB on stderr (a loop? the last %d KiB are shown)", maxStderr>>20, maxLog>>10))
 			return stepEnded
@@ -377,7 +385,7 @@ func (n *Node) apply(ctx *sim.Context, env envelope, b body, m *sim.Message) (in
 	case addrVolatile:
 		return n.store(ctx, tableVolatile, env.Dest, b)
 	}
-	if slices.Contains(topo.Sinks, env.Dest) {
+	if slices.Contains(n.s.sinks(), env.Dest) {
 		return n.effect(ctx, env.Dest, b, m)
 	}
 	to, ok := topo.NodeByName(env.Dest)
@@ -721,7 +729,19 @@ func (n *Node) stop(reuse bool, box *sandbox) []byte {
 			continue
 		}
 		var log []byte
-		if reuse && n.s.pool != nil && r.proc.canReset && (!r.busy || box != nil && n.drain(r, box)) {
+		if reuse && n.s.pool != nil && !r.handed {
+			// Never handed a line (a crash in another replica's init came
+			// first): as a fresh process, kept as it is.
+			if n.s.pool.put(n.name, r.proc) {
+				r.proc = nil
+				r.held, r.inbox, r.busy = nil, nil, false
+				continue
+			}
+		}
+		// A replica in the middle of its init has not declared reset
+		// yet: drained, its done says whether it may be reset.
+		mayReset := r.proc.canReset || r.busy && r.init && box != nil
+		if reuse && n.s.pool != nil && mayReset && (!r.busy || box != nil && n.drain(r, box)) {
 			var err error
 			if log, err = n.park(r.proc); err != nil && n.s.err == nil {
 				n.s.err = &Error{Node: n.name, Step: n.step, Event: n.describe(r, "reset, between runs or at a crash"), Err: err, Stderr: log, Incarnation: n.incarnation}

@@ -40,6 +40,8 @@ type event struct {
 	Key     int64  `json:"key"`
 	Payload int64  `json:"payload"`
 	Value   int64  `json:"value"`
+	// Incarnation is init's: 1 at boot, one more per restart.
+	Incarnation int `json:"incarnation"`
 }
 
 // storeScript is what node store-ops asks the durable store, in order.
@@ -92,7 +94,13 @@ func runTestNode(name, arg string) {
 			continue
 		}
 		switch name {
-		case "reset-consumer", "reset-leaky", "reset-bad": // dedup by op in durable; bills the count of events seen
+		case "reset-consumer", "reset-leaky", "reset-bad", "reset-init-sends", "reset-spawner": // dedup by op in durable; bills the count of events seen
+			if name == "reset-spawner" && ev.Type == "deliver" { // a child per delivery, never waited for
+				_ = exec.Command("sleep", "300").Start()
+			}
+			if name == "reset-init-sends" && ev.Type == "init" && ev.Incarnation > 1 { // a recovery that sends
+				say("broker", `{"type":"commit","op":1,"attempt":1,"key":1}`)
+			}
 			if ev.Type == "deliver" {
 				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
 				out.Flush()
@@ -121,6 +129,17 @@ func runTestNode(name, arg string) {
 			if ev.Type == "init" {
 				_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
 			}
+		case "init-sends": // charges every pay; recovery in a restarted init: a charge sent before done
+			switch {
+			case ev.Type == "init" && ev.Incarnation > 1:
+				say("gateway", `{"type":"charge","op":1,"attempt":1,"key":1,"payload":1}`)
+			case ev.Type == "pay":
+				say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+			case ev.Type == "charge-result":
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
+			}
+		case "sleep": // no answer, no child
+			time.Sleep(300 * time.Second)
 		case "die":
 			fmt.Fprintln(os.Stderr, "giving up")
 			os.Exit(3)
@@ -133,7 +152,15 @@ func runTestNode(name, arg string) {
 				}
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
 			}
-		case "random-consumer": // bills a value drawn from the clock
+		case "bad-dest": // an effect on a sink of another scenario
+			if ev.Type == "init" {
+				say("emails", `{"type":"effect","op":1,"value":1}`)
+			}
+		case "typo-record": // a field the protocol does not know, inside a record
+			if ev.Type == "init" {
+				say("durable", `{"type":"write","msg_id":1,"key":1,"record":{"state":"COMPLETED","note":"x"}}`)
+			}
+		case "random-consumer", "reset-random": // bills a value drawn from the clock
 			if ev.Type == "deliver" {
 				say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":%d}`, ev.Op, time.Now().UnixNano()%1000+1))
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
@@ -197,6 +224,33 @@ func runTestNode(name, arg string) {
 				ask(fmt.Sprintf(`{"type":"write","msg_id":4,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
 				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
 			}
+		case "no-recovery": // the idempotency protocol without recovery: a key left PROCESSING by a crash answers 409 forever
+			ask := func(req string) map[string]any {
+				say("durable", req)
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				var ans struct{ Body map[string]any }
+				_ = json.Unmarshal(in.Bytes(), &ans)
+				return ans.Body
+			}
+			switch ev.Type {
+			case "pay":
+				a := ask(fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"op":%d,"record":{"state":"PROCESSING","value":%d}}`, ev.Key, ev.Op, ev.Payload))
+				rec, _ := a["record"].(map[string]any)
+				switch {
+				case a["inserted"] == true:
+					say("gateway", fmt.Sprintf(`{"type":"charge","op":%d,"attempt":%d,"key":%d,"payload":%d}`, ev.Op, ev.Attempt, ev.Key, ev.Payload))
+				case rec["state"] == "COMPLETED":
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+				default:
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
+				}
+			case "charge-result":
+				ask(fmt.Sprintf(`{"type":"write","msg_id":2,"key":%d,"op":%d,"record":{"state":"COMPLETED","status":201,"value":%d}}`, ev.Key, ev.Op, ev.Value))
+				say("client", fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, ev.Value))
+			}
 		case "timer-cancel": // two timers per delivery, the second cancelled at once; commits when one fires
 			switch ev.Type {
 			case "deliver":
@@ -220,7 +274,7 @@ func runTestNode(name, arg string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		if ev.Type == "init" && resets {

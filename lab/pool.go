@@ -132,6 +132,9 @@ func (n *Node) reset(proc *process) ([]byte, error) {
 		return fail(err)
 	}
 	proc.canReset = false // declared again by the next init's done
+	// What it started in this run goes with the run, as it would with a
+	// killed process (its children reap their own; the rest are swept).
+	killDescendants(proc.proc.Pid, proc.marker)
 	return proc.stderr.take(), nil
 }
 

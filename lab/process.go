@@ -43,6 +43,7 @@ type process struct {
 	out    *bufio.Reader
 	stderr *ring
 	exited bool
+	up     bool   // it has answered a line: its start-up is over
 	status string // how it ended, once known
 	// canReset: its last init's done declared the reset capability, so
 	// it may be reset and handed to the next run instead of killed.
@@ -131,7 +132,7 @@ func spawn(argv []string, dir string) (*process, error) {
 		Dir:   dir,
 		Env:   append(os.Environ(), MarkerEnv+"="+marker),
 		Files: []*os.File{inR, outW, errW},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   procAttr(),
 	})
 	if err == nil {
 		groups.live[p.Pid] = marker
@@ -180,6 +181,7 @@ func (p *process) readLine(timeout time.Duration) ([]byte, error) {
 		}
 		switch {
 		case err == nil:
+			p.up = true
 			return bytes.TrimRight(line, "\r\n"), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue

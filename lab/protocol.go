@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"sort"
 	"strings"
 )
 
@@ -185,6 +187,9 @@ func parseLine(line []byte) (envelope, body, error) {
 	dec = json.NewDecoder(bytes.NewReader(env.Body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
+		if path := unknownPath(env.Body); path != "" && strings.Contains(err.Error(), "unknown field") {
+			return env, b, fieldErr(path, "is not a field of the protocol (a typo?)")
+		}
 		return env, b, decodeErr(err, "body.")
 	}
 	if b.Type == "" {
@@ -251,3 +256,52 @@ func encodeLine(src, dest string, b *body) []byte {
 }
 
 func i64(v int64) *int64 { return &v }
+
+// unknownPath is the full path of the first field (in sorted order) of
+// a body that the protocol does not know, nested ones included
+// ("body.record.note", where the decoder says only "note"); "" if none.
+func unknownPath(raw []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	known := jsonFields(reflect.TypeFor[body]())
+	rec := jsonFields(reflect.TypeFor[record]())
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !known[k] {
+			return "body." + k
+		}
+	}
+	for _, k := range []string{"record", "expected"} {
+		var r map[string]json.RawMessage
+		if json.Unmarshal(m[k], &r) != nil {
+			continue
+		}
+		inner := make([]string, 0, len(r))
+		for f := range r {
+			inner = append(inner, f)
+		}
+		sort.Strings(inner)
+		for _, f := range inner {
+			if !rec[f] {
+				return "body." + k + "." + f
+			}
+		}
+	}
+	return ""
+}
+
+// jsonFields are the JSON names of a struct's fields.
+func jsonFields(t reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		out[name] = true
+	}
+	return out
+}

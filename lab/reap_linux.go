@@ -81,12 +81,16 @@ func marked(pid int, m string) bool {
 // sweep kills and reaps every child of this process that carries marker
 // m — descendants of a dead node, reparented here — and then theirs, in
 // bounded rounds.
-func sweep(m string) {
+func sweep(m string) { sweepExcept(m, 0) }
+
+// sweepExcept is sweep sparing the process keep (a node kept for the
+// next run) but not its descendants that were reparented here.
+func sweepExcept(m string, keep int) {
 	self := os.Getpid()
 	for range 64 {
 		found := false
 		for _, c := range childPids(self) {
-			if !marked(c, m) {
+			if c == keep || !marked(c, m) {
 				continue
 			}
 			found = true
@@ -101,4 +105,23 @@ func sweep(m string) {
 			return
 		}
 	}
+}
+
+// killDescendants kills every process below pid, and the ones its
+// family left reparented to this program (marked m), sparing pid itself:
+// what a node kept for another run started is gone with the run.
+func killDescendants(pid int, m string) {
+	for _, d := range descendants(pid) {
+		_ = syscall.Kill(d, syscall.SIGKILL)
+	}
+	sweepExcept(m, pid)
+}
+
+// procAttr is how a node is started: in a process group of its own, and
+// killed by the kernel if this program dies first (SIGKILL included,
+// which leaves no handler a chance), so that a hung node never outlives
+// it. (The signal follows the thread that started the node; Go's runtime
+// does not end its threads while the program runs.)
+func procAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

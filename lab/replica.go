@@ -14,6 +14,7 @@ type replica struct {
 	cancelled map[int64]bool // timers cancelled in this incarnation
 	timerSeq  int64
 	started   bool // it has written a line: its start-up is over
+	handed    bool // it has been handed a line
 
 	busy      bool // between an event and its done
 	init      bool // the event being answered is init

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
@@ -76,8 +78,8 @@ func NodeNames(specs []string) []string {
 // Rejudge replaces a lab run's verdict (the semantics' bare promise) with
 // the scenario row's: what `once matrix` judges for it.
 func (j Judge) Rejudge(r *Result) {
-	r.Outcome.Status, r.Outcome.Reason = j.VerdictReason(r.World)
-	r.Outcome.Why = r.Outcome.Reason.String()
+	r.Outcome.Status, r.Outcome.Reason = j.runReason(r)
+	_, r.Outcome.Why = j.RunVerdict(r)
 }
 
 // WriteJudges names, before the report, the row each semantics was
@@ -95,9 +97,15 @@ func WriteJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]Jud
 // Counterexample shrinks a violating run's faults (fresh processes for
 // every candidate) and describes the minimal run.
 func (l *Lab) Counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, error) {
+	cex, _, err := l.counterexample(sem, judge, faults, jitter)
+	return cex, err
+}
+
+// counterexample is Counterexample with the minimal run it describes.
+func (l *Lab) counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault, jitter func() sim.Chooser) (*report.Counterexample, *Minimal, error) {
 	m, err := l.Minimize(sem, judge, faults, jitter)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	topo := m.Result.Config.Topology
 	cex := &report.Counterexample{
@@ -108,7 +116,7 @@ func (l *Lab) Counterexample(sem sim.Semantics, judge Judge, faults []sim.Fault,
 	for _, f := range m.Plan {
 		cex.Faults = append(cex.Faults, scenarios.FaultLine(topo, f))
 	}
-	return cex, nil
+	return cex, m, nil
 }
 
 // errorTail is how much of a failed node's stderr is shown with its
@@ -133,17 +141,72 @@ func WriteStderrTail(w io.Writer, err error, logs bool) {
 	}
 }
 
+// interruptGrace is how long a signal leaves a lab command to end by
+// itself (an explore reports INCOMPLETE with its statistics) before
+// OnInterrupt exits anyway.
+const interruptGrace = 900 * time.Millisecond
+
+// OnInterrupt is KillOnInterrupt for a lab command: a signal also closes
+// the channel returned (an explore stops at its next chunk), and if the
+// command is still running interruptGrace later — blocked outside any
+// node: a plan that is a FIFO, a slow disk — it writes one line on w and
+// calls exit (os.Exit when nil) with 128 + the signal's number. Call the
+// function returned when the command ends.
+func OnInterrupt(w io.Writer, exit func(int)) (<-chan struct{}, func()) {
+	if exit == nil {
+		exit = os.Exit
+	}
+	stopCh := make(chan struct{})
+	var mu sync.Mutex
+	var grace *time.Timer
+	ended := false
+	stop := KillOnInterrupt(func(sig os.Signal) {
+		close(stopCh)
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
+		}
+		grace = time.AfterFunc(interruptGrace, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if ended {
+				return
+			}
+			fmt.Fprintf(w, "once lab: interrupted (%s) while blocked outside a node: nothing to report\n", sig)
+			n := 1
+			if s, ok := sig.(syscall.Signal); ok {
+				n = int(s)
+			}
+			exit(128 + n)
+		})
+	})
+	return stopCh, func() {
+		mu.Lock()
+		ended = true
+		if grace != nil {
+			grace.Stop()
+		}
+		mu.Unlock()
+		stop()
+	}
+}
+
 // KillOnInterrupt makes Ctrl-C, SIGTERM and SIGHUP kill every process
 // the lab started before the program ends: the one goroutine of a lab
-// run, and it touches no run state. The function returned stops it.
-func KillOnInterrupt() func() {
+// run, and it touches no run state. Then it calls then (if not nil) with
+// the signal. The function returned stops it.
+func KillOnInterrupt(then func(os.Signal)) func() {
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
-		case <-ch:
+		case sig := <-ch:
 			KillAll()
+			if then != nil {
+				then(sig)
+			}
 		case <-done:
 		}
 	}()

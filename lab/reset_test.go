@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/lab"
+	"github.com/oncesim/once/lab/labtest"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -94,5 +95,53 @@ func TestExploreWithNoChoiceIsNoProof(t *testing.T) {
 	}
 	if !res.Holds || res.Complete || res.Offered != 0 || !strings.Contains(res.Cut, "nothing is proved") {
 		t.Errorf("got %+v, want an incomplete search that says nothing is proved", res)
+	}
+}
+
+// A node that sends in a restarted init, played by two replicas, keeps
+// its reset: a crash at that send drains the process and its done
+// declares reset, and the replica not yet handed its init goes back to
+// the pool as it is (issue 29 item 6: both were killed, and every such
+// restart spawned processes).
+func TestResetKeptWhenInitSends(t *testing.T) {
+	var spawns atomic.Int64
+	l := resetLab(t, &spawns, "reset-init-sends")
+	l.Replicas = 2
+	res, err := l.Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 2, Workers: 1, Promise: sim.AtMostOne})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Holds || !res.Complete {
+		t.Fatalf("%+v, want a complete proof", res)
+	}
+	t.Logf("%+v: %d processes started", res.ExploreStats, spawns.Load())
+	// One process per replica, and the fresh ones of the reset checks
+	// (two per fault count): 20 before, for these 158 schedules.
+	if n := spawns.Load(); n > 10 {
+		t.Errorf("%d processes started for %d schedules, want them reset and reused", n, res.Schedules)
+	}
+}
+
+// What a reset node starts is reaped with each run, not when the explore
+// ends (issue 29: 1,316 sleeps piled up).
+func TestResetReapsChildrenPerRun(t *testing.T) {
+	var spawns atomic.Int64
+	l := resetLab(t, &spawns, "reset-spawner")
+	most := 0
+	res, err := l.Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 1, Workers: 1, Progress: func(lab.ExploreStats) {
+		n := 0
+		for _, p := range labtest.Marked(t) {
+			if strings.Contains(p, "sleep") {
+				n++
+			}
+		}
+		most = max(most, n)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v: at most %d sleeps alive between chunks", res.ExploreStats, most)
+	if most > 0 {
+		t.Errorf("%d children of reset nodes alive between runs, want none", most)
 	}
 }

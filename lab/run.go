@@ -14,28 +14,35 @@ type Result struct {
 	Outcome *sim.Outcome
 	World   *sim.World
 	Steps   []Step
+	// Stall, if set, is why the harness ended the run early: it made no
+	// progress (stall.go). It is judged as finished.
+	Stall *Stall
 }
 
 // Run runs the lab once under semantics sem with ch answering every
 // choice (rec may be nil). It returns an *Error when a node could not be
 // judged; every process is dead when it returns.
 func (l *Lab) Run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder) (*Result, error) {
-	return l.run(sem, ch, rec, nil, nil)
+	return l.run(sem, ch, rec, nil, nil, 0)
 }
 
 // run runs the lab once; with a pool, its processes may be reset ones
-// and are reset and kept for the next run when it ends.
-func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func() int, p *pool) (*Result, error) {
+// and are reset and kept for the next run when it ends. share, if not 0,
+// is what the run may hold: an explore's share of --max-memory.
+func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func() int, p *pool, share int64) (*Result, error) {
 	s, err := l.NewSession(sem)
 	if err != nil {
 		return nil, err
+	}
+	if share > 0 {
+		s.memLimit, s.memOf = share, fmt.Sprintf("1/%d of --max-memory %s, a schedule's share in an explore", runShares, search.FormatBytes(l.maxMemory()))
 	}
 	defer s.Close()
 	s.pool = p
 	s.transcript.pos = pos
 	// The run records the trace only where rec asks: a lab run is judged
 	// from its world's tables and its transcript.
-	run, err := runs.ExecuteConfig(s.cfg, ch, runs.Options{Recorder: rec, NoTrace: rec == nil, Continue: func() bool { return s.err == nil }})
+	run, err := runs.ExecuteConfig(s.cfg, ch, runs.Options{Recorder: rec, NoTrace: rec == nil, Continue: func() bool { return s.err == nil && s.stall == nil }})
 	if err != nil {
 		return nil, fmt.Errorf("lab: %w", err)
 	}
@@ -43,7 +50,7 @@ func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func(
 	if s.err != nil {
 		return nil, s.err
 	}
-	return &Result{Config: s.cfg, Outcome: run.Outcome, World: run.World, Steps: s.transcript.steps}, nil
+	return &Result{Config: s.cfg, Outcome: run.Outcome, World: run.World, Steps: s.transcript.steps, Stall: s.stall}, nil
 }
 
 // CheckDeterminism runs the schedule ch() twice, with fresh processes,
@@ -68,7 +75,7 @@ func (l *Lab) Violates(sem sim.Semantics, judge Judge, plan []sim.Fault, rest si
 	if err != nil {
 		return false, nil, err
 	}
-	status, _ := judge.Verdict(r.World)
+	status, _ := judge.RunVerdict(r)
 	return status == sim.Violated, r, nil
 }
 

@@ -13,10 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/scenarios/roles/queue"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // DefaultStepTimeout is how long a node may take to answer one event.
@@ -47,12 +49,51 @@ type Lab struct {
 	// stores (0: DefaultReplicas). With more than one, the explorer and
 	// random runs may preempt a replica at a store answer.
 	Replicas int
+	// NoReset: never reuse a process that declares reset (an explore
+	// starts fresh ones for every schedule and restart).
+	NoReset bool
+	// MaxMemory bounds what one run holds (its transcript: every line
+	// handed and answered), in bytes; 0 = search.DefaultMaxMemory.
+	// An explore gives each schedule a share of its own budget.
+	MaxMemory int64
 	// OnSpawn, if set, is told (from --explore's workers: it must be safe
 	// for concurrent use) the pid (= process group) of every process
 	// started: tests check that none survives.
 	OnSpawn func(pid int)
 
 	logMu sync.Mutex // --explore closes sessions side by side
+}
+
+// SetMaxMemory sets MaxMemory from a size such as 512MiB or 2GiB (capped
+// by the address-space limit, ulimit -v, as explore's).
+func (l *Lab) SetMaxMemory(size string) error {
+	n, err := explore.ParseBytes(size)
+	if err != nil {
+		return err
+	}
+	l.MaxMemory, _ = explore.MemoryBudget(n)
+	return nil
+}
+
+// maxMemory is the budget of --max-memory.
+func (l *Lab) maxMemory() int64 {
+	if l.MaxMemory > 0 {
+		return l.MaxMemory
+	}
+	return search.DefaultMaxMemory
+}
+
+// MemoryError is a run cut because what it holds passed its budget.
+type MemoryError struct {
+	Limit int64  // the run's budget
+	Of    string // where it comes from
+	Held  int64  // what it held when cut
+	Steps int    // the transcript's steps by then
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the run's transcript held %s after %d steps, past its budget of %s (%s): the node answers without end?",
+		search.FormatBytes(e.Held), e.Steps, search.FormatBytes(e.Limit), e.Of)
 }
 
 // MaxReplicas bounds --replicas: each replica is a process per run.
@@ -235,6 +276,12 @@ type Session struct {
 	transcript transcript
 	logs       []string
 
+	memLimit int64  // what the run's transcript may hold
+	memOf    string // where the limit comes from, for its error
+	stall    *Stall // the run made no progress (stall.go): it ends
+	retries  map[retryKey]*retryState
+	span     sim.Time
+
 	// pool, if set, holds reset processes: a start takes one before it
 	// spawns, and the end of the run resets and keeps its processes.
 	pool *pool
@@ -267,7 +314,7 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}}
+	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}, memLimit: l.maxMemory(), memOf: "--max-memory"}
 	old := cfg.Topology
 	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks, Points: old.Points}
 	if l.replicas() > 1 {
@@ -343,8 +390,30 @@ func (s *Session) peerNames() string {
 	for i := range s.cfg.Topology.Nodes {
 		names = append(names, s.cfg.Topology.Nodes[i].Name)
 	}
-	names = append(names, s.cfg.Topology.Sinks...)
+	names = append(names, s.sinks()...)
 	return strings.Join(names, ", ")
+}
+
+// sinks are the sinks of this scenario, not the catalog's: those it
+// observes and those its played nodes write, in that order.
+func (s *Session) sinks() []string {
+	var out []string
+	add := func(name string) {
+		if name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	for _, id := range s.cfg.Observe.Sinks {
+		if int(id) < len(s.cfg.Topology.Sinks) {
+			add(s.cfg.Topology.Sinks[id])
+		}
+	}
+	for _, n := range s.nodes {
+		for _, name := range n.sinks {
+			add(name)
+		}
+	}
+	return out
 }
 
 // Transcript returns what the lab nodes were handed and answered, step by

@@ -1,8 +1,13 @@
 package lab
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"sort"
+	"strconv"
+	"strings"
 )
 
 // Step is one event a lab node was handed and the lines it answered.
@@ -20,6 +25,26 @@ type Step struct {
 type transcript struct {
 	steps []Step
 	pos   func() int // choices made so far, nil when nobody counts
+	bytes int64      // what the steps hold, as counted for --max-memory
+}
+
+// Bytes counted per step and per line beside their text (headers,
+// slices): an estimate, fixed so that a cut is deterministic.
+const (
+	stepBytes = 128
+	lineBytes = 16
+)
+
+// stepsBytes is what steps hold, as the transcript counts it.
+func stepsBytes(steps []Step) int64 {
+	var n int64
+	for i := range steps {
+		n += stepBytes + int64(len(steps[i].Node)+len(steps[i].Event)+len(steps[i].In))
+		for _, l := range steps[i].Out {
+			n += lineBytes + int64(len(l))
+		}
+	}
+	return n
 }
 
 // mark records, when step i ends, the choices made so far.
@@ -32,12 +57,14 @@ func (t *transcript) mark(i int) {
 // begin opens a step and returns its index (replicas interleave steps).
 func (t *transcript) begin(node string, n int, event, in string) int {
 	t.steps = append(t.steps, Step{Node: node, N: n, Event: event, In: in})
+	t.bytes += stepBytes + int64(len(node)+len(event)+len(in))
 	return len(t.steps) - 1
 }
 
 func (t *transcript) action(i int, line string) {
 	if i < len(t.steps) {
 		t.steps[i].Out = append(t.steps[i].Out, line)
+		t.bytes += lineBytes + int64(len(line))
 	}
 }
 
@@ -55,12 +82,97 @@ type NondeterminismError struct {
 }
 
 func (e *NondeterminismError) Error() string {
+	first, then := shown(e.First), shown(e.Then)
+	if path, x, y, ok := firstDiff(e.First, e.Then); ok {
+		first, then = fmt.Sprintf("with %s = %s (%s)", path, x, first), fmt.Sprintf("with %s = %s (%s)", path, y, then)
+	}
 	if e.AfterReset {
-		return fmt.Sprintf("lab: node %s answers otherwise after a reset than as a fresh process: step %d (%s) was answered %s by a fresh process and %s after a reset (on reset, clear every variable a fresh process starts without — counters, caches, the node id — or do not declare the reset capability)",
-			e.Node, e.Step, e.Event, shown(e.First), shown(e.Then))
+		return fmt.Sprintf("lab: node %s answers otherwise after a reset than as a fresh process: step %d (%s) was answered %s by a fresh process and %s after a reset, while two fresh processes agree (on reset, clear every variable a fresh process starts without — counters, caches, the node id — or do not declare the reset capability)",
+			e.Node, e.Step, e.Event, first, then)
 	}
 	return fmt.Sprintf("lab: node %s is not deterministic: step %d (%s) was answered %s the first time and %s the second (use the seed from init, not a clock or an unseeded random; sort before iterating)",
-		e.Node, e.Step, e.Event, shown(e.First), shown(e.Then))
+		e.Node, e.Step, e.Event, first, then)
+}
+
+// firstDiff finds the first field, in the order of the first line, where
+// two JSON lines differ: its full path and both values (a field one of
+// them lacks is "absent"). ok is false when either is not a JSON object.
+func firstDiff(a, b string) (path, x, y string, ok bool) {
+	var va, vb any
+	if json.Unmarshal([]byte(a), &va) != nil || json.Unmarshal([]byte(b), &vb) != nil {
+		return "", "", "", false
+	}
+	oa, okA := va.(map[string]any)
+	ob, okB := vb.(map[string]any)
+	if !okA || !okB {
+		return "", "", "", false
+	}
+	return diffObjects("", oa, ob, keyOrder(a))
+}
+
+func diffObjects(prefix string, a, b map[string]any, order func(map[string]any) []string) (string, string, string, bool) {
+	keys := order(a)
+	for _, k := range order(b) {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		x, inA := a[k]
+		y, inB := b[k]
+		if inA && inB && reflect.DeepEqual(x, y) {
+			continue
+		}
+		path := k
+		if prefix != "" {
+			path = prefix + "." + k
+		}
+		if mx, ok := x.(map[string]any); ok {
+			if my, ok := y.(map[string]any); ok {
+				return diffObjects(path, mx, my, order)
+			}
+		}
+		return path, jsonValue(x, inA), jsonValue(y, inB), true
+	}
+	return "", "", "", false
+}
+
+// keyOrder orders an object's keys as they appear in line (sorted when
+// a key is not found there).
+func keyOrder(line string) func(map[string]any) []string {
+	return func(m map[string]any) []string {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			pi, pj := strings.Index(line, strconv.Quote(keys[i])+":"), strings.Index(line, strconv.Quote(keys[j])+":")
+			if pi < 0 || pj < 0 || pi == pj {
+				return keys[i] < keys[j]
+			}
+			return pi < pj
+		})
+		return keys
+	}
+}
+
+func jsonValue(v any, present bool) string {
+	if !present {
+		return "absent"
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return quoteShort(string(raw))
+}
+
+// quoteShort cuts a value to a readable length.
+func quoteShort(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
 }
 
 func shown(s string) string {

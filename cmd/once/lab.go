@@ -12,7 +12,6 @@ import (
 
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/lab"
-	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
@@ -38,8 +37,12 @@ type labOptions struct {
 	replicas    int
 	preemptions int
 	workers     int
+	maxMemory   string
+	noReset     bool
 	progress    io.Writer
-	onSpawn     func(pid int) // tests: every process started
+	onSpawn     func(pid int)   // tests: every process started
+	exit        func(code int)  // tests: lab.OnInterrupt's exit
+	stop        <-chan struct{} // closed by a signal
 }
 
 func newLabCmd() *cobra.Command { return labCommand(&labOptions{}) }
@@ -62,7 +65,8 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
   once lab at-least-once-duplicate --node consumer="python3 examples/lab/python/idempotent_consumer.py" --format mermaid
   once lab double-billing --node service=./mysvc --save plan.txt && once lab --node service=./mysvc --replay plan.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stop := lab.KillOnInterrupt()
+			var stop func()
+			o.stop, stop = lab.OnInterrupt(cmd.ErrOrStderr(), o.exit)
 			defer stop()
 			if stderr := cmd.ErrOrStderr(); o.progress == nil && progress.IsTerminal(stderr) {
 				o.progress = stderr
@@ -89,6 +93,8 @@ prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
 	fl.IntVar(&o.replicas, "replicas", 0, "processes that play each --node, sharing its stores, behind one address (default: 2 where the scenario's lesson is a race, such as concurrent-same-key, else 1)")
 	fl.IntVar(&o.preemptions, "max-preemptions", 0, fmt.Sprintf("preemptions per schedule for --explore: a replica held at a store answer while others run, at most %d (default: the scenario's explore.max-preemptions)", search.MaxPreemptions))
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "schedules --explore runs side by side, each with its own processes (default: GOMAXPROCS); the result does not depend on it")
+	fl.StringVar(&o.maxMemory, "max-memory", search.FormatBytes(search.DefaultMaxMemory), "memory the lab may hold (every run's transcript; with --explore the queue of schedules too, each schedule 1/128 of it), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
+	fl.BoolVar(&o.noReset, "no-reset", false, "never reuse a process that declares reset: --explore starts fresh processes for every schedule and restart (compare the time; the report is the same)")
 	fl.BoolVar(&o.twice, "twice", false, "hand every delivery to your nodes twice in a row: a handler that is not idempotent shows as a duplicated effect")
 	return cmd
 }
@@ -118,7 +124,10 @@ func labError(err error) error {
 }
 
 func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, seed uint64, stderr io.Writer) (*lab.Lab, error) {
-	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas}
+	l := &lab.Lab{Scenario: sc, Settings: set, Seed: seed, Commands: map[string][]string{}, StepTimeout: o.stepTimeout, OnSpawn: o.onSpawn, Twice: o.twice, Replicas: o.replicas, NoReset: o.noReset}
+	if err := l.SetMaxMemory(o.maxMemory); err != nil {
+		return nil, usageErr("--max-memory %q: %v", o.maxMemory, err)
+	}
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
 	}
@@ -159,8 +168,10 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(o.format, "text", "json", "trace", "mermaid", "svg"); err != nil {
 		return err
 	}
-	if !o.explore && o.flags.Changed("workers") {
-		return usageErr("--workers: only --explore runs schedules side by side")
+	for _, name := range []string{"workers", "max-faults", "faults", "max-schedules", "max-preemptions"} {
+		if !o.explore && o.flags.Changed(name) { // refused, not ignored
+			return usageErr("--%s: only --explore runs schedules side by side and searches them (give --explore, or fault probabilities such as --crash 0.2)", name)
+		}
 	}
 	if o.replay != "" {
 		return runLabReplay(o, stdout, stderr)
@@ -184,24 +195,9 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var rs []runs.Run
-	judges := map[sim.Semantics]lab.Judge{}
-	for _, sem := range sems {
-		rec := sim.NewRecording(sim.NewRandom(o.seed))
-		trace := &sim.Trace{}
-		r, err := l.Run(sem, rec, trace)
-		if err != nil {
-			return labError(err)
-		}
-		judges[sem] = l.JudgeFor(sem)
-		judges[sem].Rejudge(r)
-		if o.check {
-			if err := l.CheckDeterminism(sem, func() sim.Chooser { return sim.NewRandom(o.seed) }); err != nil {
-				return labError(err)
-			}
-		}
-		rs = append(rs, runs.Run{Config: r.Config, Outcome: r.Outcome, Trace: trace, Faults: rec.Faults,
-			Replay: o.command().Line(sc, sem, o.seed, set)})
+	rs, judges, err := l.RunAll(sems, o.seed, o.check, func(sem sim.Semantics) string { return o.command().Line(sc, sem, o.seed, set) })
+	if err != nil {
+		return labError(err)
 	}
 	if o.save != "" {
 		if err := savePlanFiles(o.save, sc, o.seed, set, rs, stderr); err != nil {
@@ -212,18 +208,8 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.check {
-		for i := range rs {
-			if rs[i].Outcome.Status != sim.Violated {
-				continue
-			}
-			seed := o.seed
-			sem := rs[i].Outcome.Semantics
-			cex, err := l.Counterexample(sem, judges[sem], rs[i].Faults, func() sim.Chooser { return sim.NewJitter(seed) })
-			if err != nil {
-				return labError(err)
-			}
-			cex.Replay = rs[i].Replay
-			rs[i].Shrunk = cex
+		if err := l.ShrinkViolations(rs, judges, o.seed); err != nil {
+			return labError(err)
 		}
 	}
 	if o.format == "text" {
@@ -233,42 +219,22 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 }
 
 func runLabReplay(o *labOptions, stdout, stderr io.Writer) error {
-	plan, sc, _, faults, err := loadPlan(o.replay)
+	loaded, l, err := lab.LoadPlan(o.replay, func(sc *scenarios.Scenario, set scenarios.Settings, seed uint64) (*lab.Lab, error) {
+		return o.buildLab(sc, set, seed, stderr)
+	})
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
-	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
-		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
-	l, err := o.buildLab(sc, set, plan.Seed, stderr)
-	if err != nil {
-		return err
-	}
+	plan, sc, set, faults := loaded.Plan, loaded.Scenario, loaded.Settings, loaded.Faults
 	var jitter func() sim.Chooser
 	if plan.Jitter {
 		jitter = func() sim.Chooser { return sim.NewJitter(plan.Seed) }
 	}
-	var rest sim.Chooser
-	if jitter != nil {
-		rest = jitter()
-	}
-	chooser := sim.NewScripted(faults, rest)
-	trace := &sim.Trace{}
-	r, err := l.Run(plan.Semantics, chooser, trace)
+	rs, judge, hit, err := l.ReplayPlan(plan.Semantics, faults, jitter, o.check, o.command().ReplayLine(o.replay))
 	if err != nil {
 		return labError(err)
 	}
-	judge := l.JudgeFor(plan.Semantics)
-	judge.Rejudge(r)
-	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, chooser.Used(), len(faults))
-	rs := []runs.Run{{Config: r.Config, Outcome: r.Outcome, Trace: trace, Faults: faults, Replay: o.command().ReplayLine(o.replay)}}
-	if o.check && r.Outcome.Status == sim.Violated {
-		cex, err := l.Counterexample(plan.Semantics, judge, faults, jitter)
-		if err != nil {
-			return labError(err)
-		}
-		cex.Replay = rs[0].Replay
-		rs[0].Shrunk = cex
-	}
+	fmt.Fprintf(stderr, "replayed %s: %d of %d planned fault(s) hit\n", o.replay, hit, len(faults))
 	if o.format == "text" {
 		lab.WriteJudges(stdout, []sim.Semantics{plan.Semantics}, map[sim.Semantics]lab.Judge{plan.Semantics: judge})
 	}

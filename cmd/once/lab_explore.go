@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/scenarios"
@@ -72,7 +73,8 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	set = l.Settings
 	progress, end := lab.ProgressLine(o.progress)
 	judge := l.JudgeFor(sem)
-	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge})
+	defer explore.LimitHeap(l.MaxMemory)()
+	res, err := l.Explore(sem, lab.ExploreOptions{MaxFaults: o.maxFaults, MaxPreemptions: o.preemptions, MaxSchedules: o.schedules, Workers: o.workers, Progress: progress, Judge: &judge, Stop: o.stop})
 	end()
 	if err != nil {
 		return labError(err)
@@ -82,8 +84,16 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if err := l.WriteExplore(stdout, rep, res); err != nil {
 		return labError(err)
 	}
-	if !res.Holds || (o.check && !res.Complete) {
+	if o.save != "" {
+		if err := l.SaveCounterexample(o.save, rep, res, stderr); err != nil {
+			return usageErr("--save %v", err)
+		}
+	}
+	switch {
+	case !res.Holds:
 		return errViolation
+	case !res.Complete && (o.check || res.Cut == "interrupted"):
+		return errIncomplete
 	}
 	return nil
 }

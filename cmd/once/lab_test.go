@@ -69,12 +69,16 @@ func TestLabFormats(t *testing.T) {
 // Bad input is one line and exit 2.
 func TestLabBadInput(t *testing.T) {
 	cases := map[string][]string{
-		"no --node given":                          {"double-billing"},
-		`--node "service": want NAME=COMMAND`:      {"double-billing", "--node", "service"},
-		"cannot run":                               {"double-billing", "--node", "service=/no/such/program"},
-		"scenario double-billing has no node nope": {"double-billing", "--node", "nope=/bin/true"},
-		"a lab node cannot play role":              {"double-billing", "--node", "client=/bin/true"},
-		"--step-timeout 0s: want a positive":       {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
+		"no --node given":                                {"double-billing"},
+		`--node "service": want NAME=COMMAND`:            {"double-billing", "--node", "service"},
+		"cannot run":                                     {"double-billing", "--node", "service=/no/such/program"},
+		"scenario double-billing has no node nope":       {"double-billing", "--node", "nope=/bin/true"},
+		"a lab node cannot play role":                    {"double-billing", "--node", "client=/bin/true"},
+		"--step-timeout 0s: want a positive":             {"double-billing", "--node", "service=/bin/true", "--step-timeout", "0s"},
+		`--max-memory "lots": not a size`:                {"double-billing", "--node", "service=/bin/true", "--max-memory", "lots"},
+		"--max-faults: only --explore runs schedules":    {"double-billing", "--node", "service=/bin/true", "--max-faults", "-3"},
+		"--faults: only --explore runs schedules":        {"double-billing", "--node", "service=/bin/true", "--faults", "bogus"},
+		"--max-schedules: only --explore runs schedules": {"double-billing", "--node", "service=/bin/true", "--max-schedules", "0"},
 	}
 	for want, args := range cases {
 		code, _, errOut := runLabCLI(t, args...)
@@ -266,5 +270,144 @@ func TestLabExploreRefusesVacuousKinds(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// SIGINT or SIGTERM ends a lab explore soon, INCOMPLETE with its
+// statistics (issue 29: they were ignored while an explore ate the
+// machine); and a lab blocked outside any node — a plan that is a FIFO
+// nobody writes — ends within labGrace with one line (issue 35).
+func TestLabSignalsEndItSoon(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			spawned := make(chan struct{}, 1)
+			exited := make(chan int, 1)
+			o := &labOptions{exit: func(code int) { exited <- code }, onSpawn: func(int) {
+				select {
+				case spawned <- struct{}{}:
+				default:
+				}
+			}}
+			cmd := labCommand(o)
+			var stdout, stderr bytes.Buffer
+			cmd.SetOut(&stdout)
+			cmd.SetErr(&stderr)
+			cmd.SetArgs([]string{"double-billing", "--node", "service=" + labtest.BuildGo(t, "idempotent_service"), "--explore", "--max-faults", "4", "--ops", "4"})
+			done := make(chan error, 1)
+			go func() { done <- cmd.Execute() }()
+			select {
+			case <-spawned:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no node started within 30s")
+			}
+			time.Sleep(300 * time.Millisecond)
+			start := time.Now()
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-done:
+			case code := <-exited:
+				t.Fatalf("the explore did not end by itself: exit %d", code)
+			case <-time.After(5 * time.Second):
+				t.Fatalf("the command did not end within 5s of %s", sig)
+			}
+			t.Logf("ended %v after %s", time.Since(start), sig)
+			if out := stdout.String(); !strings.Contains(out, "INCOMPLETE: no violation found, but the search was cut: interrupted") || !strings.Contains(out, "explored ") {
+				t.Errorf("output lacks INCOMPLETE and the statistics:\n%s%s", out, stderr.String())
+			}
+			if s := labtest.Marked(t); len(s) > 0 {
+				t.Errorf("processes survived: %v", s)
+			}
+		})
+	}
+	t.Run("fifo", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "plan.txt")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		exited := make(chan int, 1)
+		o := &labOptions{exit: func(code int) { exited <- code }}
+		cmd := labCommand(o)
+		var stderr bytes.Buffer
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&stderr)
+		cmd.SetArgs([]string{"--node", "service=/bin/true", "--replay", fifo})
+		done := make(chan struct{})
+		go func() { _ = cmd.Execute(); close(done) }()
+		defer func() { // unblock the reader left behind, and let it end (its end clears the interrupt)
+			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Error("the command did not end once its FIFO was written")
+			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		start := time.Now()
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case code := <-exited:
+			t.Logf("exit %d after %v", code, time.Since(start))
+			if code != 128+int(syscall.SIGTERM) || !strings.Contains(stderr.String(), "once lab: interrupted (terminated) while blocked outside a node") || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want 143 and one line", code, stderr.String())
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the lab blocked on a FIFO did not end within 5s of SIGTERM")
+		}
+	})
+}
+
+// --replay takes every plan --save writes: a preemption names a store
+// answer (msg=read_ok), a message kind of the lab's nodes only (issue 29:
+// it was refused as unknown); --explore --save writes the shrunk
+// counterexample, which --replay --check finds again.
+func TestLabReplayEveryPlanSaved(t *testing.T) {
+	cmd := "service=" + labtest.BuildGo(t, "idempotent_service")
+	plan := filepath.Join(t.TempDir(), "race.txt")
+	code, _, errOut := runLabCLI(t, "concurrent-same-key", "--node", cmd, "--check", "--preempt", "0.5", "--save", plan)
+	if code != exitOK {
+		t.Fatalf("--check: exit %d\n%s", code, errOut)
+	}
+	if raw, _ := os.ReadFile(plan); !strings.Contains(string(raw), "preempt from=service to=service msg=") {
+		t.Fatalf("the plan holds no preemption:\n%s", raw)
+	}
+	if code, _, errOut := runLabCLI(t, "--node", cmd, "--replay", plan); code != exitOK || !strings.Contains(errOut, "replayed "+plan) {
+		t.Errorf("--replay of a preemption plan: exit %d\n%s", code, errOut)
+	}
+
+	consumer := "consumer=" + labtest.BuildGo(t, "naive_consumer")
+	cex := filepath.Join(t.TempDir(), "cex.txt")
+	code, out, errOut := runLabCLI(t, "at-least-once-duplicate", "--node", consumer, "--explore", "--max-faults", "1", "--save", cex)
+	if code != exitViolation || !strings.Contains(errOut, "saved fault plan "+cex) {
+		t.Fatalf("--explore --save: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runLabCLI(t, "--node", consumer, "--replay", cex, "--check")
+	if code != exitViolation || !strings.Contains(errOut, "1 of 1 planned fault(s) hit") {
+		t.Errorf("--replay of the counterexample: exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	held := filepath.Join(t.TempDir(), "none.txt")
+	code, _, errOut = runLabCLI(t, "at-least-once-duplicate", "--node", "consumer="+labtest.BuildGo(t, "idempotent_consumer"), "--explore", "--max-faults", "1", "--save", held)
+	if _, err := os.Stat(held); code != exitOK || err == nil || !strings.Contains(errOut, "no counterexample, nothing written") {
+		t.Errorf("--explore --save of a proof: exit %d, file %v, stderr %q", code, err, errOut)
+	}
+}
+
+// --no-reset exists (docs/lab-protocol.md 6b) and changes nothing in the
+// report of a node that declares reset.
+func TestLabNoResetSameReport(t *testing.T) {
+	cmd := "consumer=" + labtest.BuildGo(t, "idempotent_consumer")
+	args := []string{"at-least-once-duplicate", "--node", cmd, "--explore", "--max-faults", "1"}
+	code, with, errOut := runLabCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	code, without, errOut := runLabCLI(t, append(args, "--no-reset")...)
+	if code != exitOK || with != without {
+		t.Errorf("--no-reset: exit %d, report differs:\n%s\nvs\n%s%s", code, with, without, errOut)
 	}
 }

@@ -33,6 +33,14 @@ type Loaded struct {
 // (and, where it has one, the line and column) and never echoes the
 // content of a file.
 func Load(path, scenarioFile string) (*Loaded, error) {
+	return LoadFor(path, scenarioFile, nil)
+}
+
+// LoadFor is Load with the faults resolved against the topology topo
+// returns for the loaded plan (nil: the scenario's own): `once lab`
+// plays the scenario with nodes of its own, whose store answers a
+// preemption names (msg=read_ok).
+func LoadFor(path, scenarioFile string, topo func(*Loaded) (*sim.Topology, error)) (*Loaded, error) {
 	data, err := fileio.Read(path, scenarios.MaxPlanFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", path, err)
@@ -57,11 +65,17 @@ func Load(path, scenarioFile string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	faults, err := plan.Resolve(path, cfg.Topology)
-	if err != nil {
+	l := &Loaded{Plan: plan, Scenario: sc, Settings: set, Config: cfg}
+	t := cfg.Topology
+	if topo != nil {
+		if t, err = topo(l); err != nil {
+			return nil, err
+		}
+	}
+	if l.Faults, err = plan.Resolve(path, t); err != nil {
 		return nil, err
 	}
-	return &Loaded{Plan: plan, Scenario: sc, Settings: set, Config: cfg, Faults: faults}, nil
+	return l, nil
 }
 
 // planScenario is the scenario a plan names: a catalog entry, the -f file
