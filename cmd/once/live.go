@@ -76,7 +76,11 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), liveSignals...)
 			defer stop()
-			return runLive(ctx, o, args, cmd.Flags().Changed("restart-cmd"), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			err := runLive(ctx, o, args, cmd.Flags().Changed("restart-cmd"), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if err != nil && ctx.Err() != nil { // a signal: unfinished, not bad input
+				return &exitError{code: exitIncomplete, err: err}
+			}
+			return err
 		},
 	}
 	o.register(cmd, "all")
@@ -85,7 +89,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.db, "db", "", "a PostgreSQL URL (postgres://…); default: SQLite in a temporary directory")
 	fl.StringVar(&o.replay, "replay", "", "run the fault plan FILE (from explore or run --save) instead of --seed")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|trace (the timeline of what the fault layer saw)")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or could not be shown")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if a promise is violated, 3 if one could not be shown (unfinished)")
 	fl.Float64Var(&o.tickMs, "tick", 1, "real milliseconds per virtual millisecond of the scenario (delays, timeouts, restarts)")
 	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every server and service process started, with its address and pid, on stderr")
 	fl.DurationVar(&o.deadline, "deadline", live.DefaultDeadline, "wall-clock budget of each run")

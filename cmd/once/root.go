@@ -127,7 +127,7 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	if code != exitViolation && code != exitIncomplete {
+	if code != exitViolation && !errors.Is(err, errIncomplete) { // those two follow a report that says it all
 		fmt.Fprintf(stderr, "once: %s\n", lang.ErrorLine(err))
 	}
 	return code
