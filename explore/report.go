@@ -76,11 +76,12 @@ func WriteText(w io.Writer, doc report.ExploreDoc) error {
 	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
-// WriteShard writes the shard file of res, headed by h.
-func WriteShard(w io.Writer, h shard.Header, res *sim.ExploreResult) error {
+// WriteShard writes the shard file of res, headed by h, searched within
+// bounds.
+func WriteShard(w io.Writer, h shard.Header, search shard.Search, res *sim.ExploreResult) error {
 	doc := &shard.ExploreDoc{
-		Header: h,
-		Holds:  res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
+		Header: h, Search: search,
+		Holds: res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
 		Branched: append([]sim.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,

@@ -20,9 +20,11 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Schema names the format of a shard file. v2 added the checksum; a v1
-// file is refused (its content cannot be checked).
-const Schema = "once.shard/v2"
+// Schema names the format of a shard file. v2 added the checksum; v3
+// carries the text of the scenario files instead of their paths in the
+// arguments, and an explore shard's bounds. Older files are refused (their
+// arguments name files, or their bounds cannot be checked).
+const Schema = "once.shard/v3"
 
 // MaxShards bounds --shard's count.
 const MaxShards = 100_000
@@ -36,9 +38,12 @@ type Header struct {
 	Schema   string   `json:"schema"`
 	Checksum string   `json:"checksum"` // sha256 of the document with this field empty
 	Command  string   `json:"command"`  // matrix, sweep or explore
-	Args     []string `json:"args"`     // the arguments that decide the result
+	Args     []string `json:"args"`     // the arguments that decide the result: the search's parameters only
 	Index    int      `json:"index"`
 	Count    int      `json:"count"`
+	// ScenarioFiles are the scenario files (-f) the command read, as
+	// text: the arguments name no file.
+	ScenarioFiles []ScenarioFile `json:"scenario_files,omitempty"`
 }
 
 // Doc is the shard file of a matrix or a sweep: the tally of every row
@@ -96,6 +101,7 @@ func (r *Row) Tally() batch.Tally {
 // merge can pick the first of all shards — and its counts.
 type ExploreDoc struct {
 	Header
+	Search   Search `json:"search"` // the bounds it searched within
 	Holds    bool   `json:"holds"`
 	Complete bool   `json:"complete"`
 	Cut      string `json:"cut,omitempty"`

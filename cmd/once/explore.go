@@ -203,8 +203,13 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		opt.Shard = &sim.ExploreShard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
 	}
 	var res *sim.ExploreResult
+	bounds := shard.Search{Semantics: sem.Alias(), Ops: o.Ops, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Faults: o.Faults, Property: o.Property,
+		MaxDepth: cmp.Or(o.maxDepth, sim.DefaultExploreMaxDepth), MaxStates: cmp.Or(o.maxStates, sim.DefaultExploreMaxStates)}
 	if o.merged != nil {
 		res, o.timing = o.merged.Result, false // no search ran here: no time to report
+		if err := o.merged.CheckSearch(bounds); err != nil {
+			return usageErr("%v", err) // arguments that claim another search than the shards'
+		}
 		if err := o.merged.CheckCounterexample(cfg, promise, o.MaxFaults); err != nil {
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
@@ -218,7 +223,8 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("explore: %w", err)
 	}
 	if o.batch.sharded {
-		return explore.WriteShard(stdout, shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count}, res)
+		h := shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count, ScenarioFiles: scenarioFiles(sc)}
+		return explore.WriteShard(stdout, h, bounds, res)
 	}
 	elapsed := time.Since(start)
 	search := explore.Search{Scenario: sc, Settings: set, Property: o.Property, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Kinds: kinds}

@@ -10,6 +10,9 @@ import (
 // shares: a scenario file (YAML) stands in for the SCENARIO argument.
 type scenarioFlag struct {
 	file string
+	// merged, set by `once merge`, is the scenario loaded from the text a
+	// shard carries: it stands in for -f, whose path merge never opens.
+	merged *scenarios.Scenario
 }
 
 func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
@@ -20,9 +23,11 @@ func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
 // command: exactly one name, or none with -f.
 func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 	switch {
+	case s.merged != nil && len(args) > 0:
+		return usageErr("give a SCENARIO name or a scenario file, not both")
 	case s.file != "" && len(args) > 0:
 		return usageErr("give a SCENARIO name or -f %s, not both", s.file)
-	case s.file != "":
+	case s.file != "" || s.merged != nil:
 		return nil
 	case len(args) != 1:
 		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
@@ -33,6 +38,9 @@ func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 // scenario resolves the command's scenario: the -f file, or the catalog
 // entry called args[0]. Every failure is a usage error.
 func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
+	if s.merged != nil {
+		return s.merged, nil
+	}
 	if s.file != "" {
 		return loadScenarioFile(s.file)
 	}

@@ -129,7 +129,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	tallies, done, err := o.batch.tallies("sweep", o.canon, cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
+	tallies, done, err := o.batch.tallies("sweep", o.canon, scenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
 	if done || err != nil {
 		return err
 	}
