@@ -4,6 +4,15 @@
 // merge makes before it trusts a shard — a checksum over the content and
 // the command that made it, counts that are consistent with the shard's
 // seeds, and, for a search, a counterexample that replays.
+//
+// A shard is data, never a command: its arguments are the search's
+// parameters only (cmd/once parses them as its command's and refuses any
+// flag naming a file, an output, a profile or help), a scenario file
+// travels as its text (ScenarioFile), and the arguments must agree with
+// what was tallied (Merged.CheckTallies, ExploreMerged.CheckSearch). The
+// checksum is not a signature: it catches damage and careless edits; what
+// merge cannot recompute — a search that holds — is only as good as the
+// machine that ran the shard.
 package shard
 
 import (

@@ -71,13 +71,14 @@ func dirListing(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestMergeReadsDataNeverCommands: a shard's arguments are the search's
-// parameters and nothing else. A shard whose arguments name an output, a
-// profile, a scenario file or help, or claim more seeds, operations or
-// faults than its tallies and header, is refused by merge — one line
-// naming the shard and the field, exit 2, nothing on stdout, no secret
-// read into the error — and merge writes nothing anywhere, its own --out
-// included. (Issue 35: each of these used to be obeyed.)
+// TestMergeReadsDataNeverCommands (hostile input, issue 35 item 1): a
+// shard's arguments are the search's parameters and nothing else. A shard
+// whose arguments name an output, a profile, a scenario file or help, or
+// claim more seeds, operations or faults than its tallies and header, is
+// refused by merge — one line naming the shard and the field, exit 2,
+// nothing on stdout, no secret read into the error — and merge writes
+// nothing anywhere, its own --out included. (Issue 35: each of these used
+// to be obeyed.)
 func TestMergeReadsDataNeverCommands(t *testing.T) {
 	matrix := shardOuts(t, 2, "matrix", "double-billing", "--seeds", "20")
 	sweep := shardOuts(t, 2, "sweep", "expired-dedup-ttl", "--vary", "ttl=15s:75s:30s", "--seeds", "6")
