@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
 )
 
 // TestReadRefusesHostileHeaders: a header is checked before anything
@@ -58,7 +59,7 @@ func TestCheckTallies(t *testing.T) {
 		{1_000_000, perRun, "a.json: args: --seeds 1000000, but the shards tallied 20 seeds"},
 		{20, 1000, "a.json: rows[0].ops: "},
 	} {
-		err := m.CheckTallies([]string{"row"}, []int{c.ops}, c.seeds)
+		err := m.CheckTallies([]string{"row"}, []*sim.Config{{Ops: c.ops}}, c.seeds)
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("seeds %d, ops %d: %v, want %q", c.seeds, c.ops, err, c.want)
 		}

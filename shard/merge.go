@@ -164,9 +164,9 @@ func mergeExplore(files []*File) *ExploreMerged {
 // arguments, builds the rows the shards tallied (labels), over the seeds
 // they tallied (seeds, from the arguments), and that every shard's count
 // of operations is its runs times the operations of a run of the row
-// (ops[i], from the row's config): arguments that claim more seeds or
+// (from the row's config, cfgs[i]): arguments that claim more seeds or
 // more operations than were run are refused.
-func (m *Merged) CheckTallies(labels []string, ops []int, seeds int) error {
+func (m *Merged) CheckTallies(labels []string, cfgs []*sim.Config, seeds int) error {
 	if len(m.Labels) != len(labels) {
 		return &Error{m.File, "rows", fmt.Sprintf("the shards have %d rows, their arguments build %d: were they made by another version of once?", len(m.Labels), len(labels))}
 	}
@@ -181,8 +181,8 @@ func (m *Merged) CheckTallies(labels []string, ops []int, seeds int) error {
 	for _, f := range m.files {
 		for i := range f.Doc.Rows {
 			r := &f.Doc.Rows[i]
-			if want := int64(r.Runs) * int64(ops[i]); int64(r.Ops) != want {
-				return &Error{f.Path, fmt.Sprintf("rows[%d].ops", i), fmt.Sprintf("%d, but %d runs of the %d operations the arguments give make %d", r.Ops, r.Runs, ops[i], want)}
+			if want := int64(r.Runs) * int64(cfgs[i].Ops); int64(r.Ops) != want {
+				return &Error{f.Path, fmt.Sprintf("rows[%d].ops", i), fmt.Sprintf("%d, but %d runs of the %d operations the arguments give make %d", r.Ops, r.Runs, cfgs[i].Ops, want)}
 			}
 		}
 	}

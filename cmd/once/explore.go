@@ -223,7 +223,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("explore: %w", err)
 	}
 	if o.batch.sharded {
-		h := shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count, ScenarioFiles: scenarioFiles(sc)}
+		h := shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count, ScenarioFiles: shard.ScenarioFiles(sc)}
 		return explore.WriteShard(stdout, h, bounds, res)
 	}
 	elapsed := time.Since(start)

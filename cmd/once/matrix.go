@@ -13,6 +13,7 @@ import (
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
 
@@ -25,10 +26,8 @@ type matrixOptions struct {
 	budgets simFlags // --max-events and --max-time only
 	batch   batchFlags
 	prof    profileFlags
-	canon   []string // the arguments that decide the result (for shards)
-	// merged, set by `once merge`, are the scenario files the shards
-	// carry, loaded: they stand in for -f.
-	merged []*scenarios.Scenario
+	canon   []string              // the arguments that decide the result (for shards)
+	merged  []*scenarios.Scenario // set by merge: the -f files the shards carry, loaded
 }
 
 func newMatrixCmd() *cobra.Command { return newMatrixCmdWith(&matrixOptions{}) }
@@ -48,7 +47,7 @@ declares ("=1", "dup", …) held. No SCENARIO means the whole catalog.
 Runs are spread over --workers goroutines (each run is single-threaded);
 the result is the same, byte for byte, whatever the number of workers.`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if (len(o.files) > 0 || len(o.merged) > 0) && len(args) > 0 {
+			if len(o.files) > 0 && len(args) > 0 {
 				return usageErr("give SCENARIO names or -f FILE, not both")
 			}
 			return nil
@@ -98,12 +97,12 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	scs := o.merged
+	scs, err := o.merged, error(nil)
 	if len(scs) == 0 {
-		var err error
-		if scs, err = matrix.Scenarios(args, o.files); err != nil {
-			return usageErr("%v", err)
-		}
+		scs, err = matrix.Scenarios(args, o.files)
+	}
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	rows, err := matrix.Rows(scs, o.budgets.budgetsInto)
 	if err != nil {
@@ -114,7 +113,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, err := o.batch.tallies("matrix", o.canon, scenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
+	tallies, done, err := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
 	if done || err != nil {
 		return err
 	}

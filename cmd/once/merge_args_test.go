@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/scenarios"
@@ -149,7 +150,8 @@ func TestMergeReadsDataNeverCommands(t *testing.T) {
 			return forge(t, holds, func(d *shard.ExploreDoc) { d.MaxDepth = d.Search.MaxDepth + 1 })
 		}, "max_depth: "},
 		{"a scenario file with a catalog name", func(string) []string {
-			return forge(t, matrix, func(d *shard.Doc) { d.ScenarioFiles = []shard.ScenarioFile{{Name: "x.yaml", Text: "name: x\n"}} })
+			sc, _ := scenarios.Lookup("double-billing")
+			return forge(t, matrix, func(d *shard.Doc) { d.ScenarioFiles = []shard.ScenarioFile{{Name: "x.yaml", Text: string(sc.Source)}} })
 		}, `args: "double-billing" and a scenario file`},
 		{"a scenario file that is not one", func(string) []string {
 			return forge(t, matrix, func(d *shard.Doc) {
@@ -239,13 +241,13 @@ func TestShardOfScenarioFileCarriesIt(t *testing.T) {
 // search parameter (recorded in a shard, accepted by merge) or one merge
 // refuses with its reason, never both: a new flag must be put in one.
 func TestShardFlagsClassified(t *testing.T) {
-	for name, newCmd := range newShardCommand {
+	for name, newCmd := range map[string]func() *cobra.Command{"matrix": newMatrixCmd, "sweep": newSweepCmd, "explore": newExploreCmd} {
 		cmd := newCmd()
 		cmd.InitDefaultHelpFlag()
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			_, not := notParams[f.Name]
-			if searchParams[f.Name] == not {
-				t.Errorf("%s --%s: a search parameter %v, refused %v: want exactly one", name, f.Name, searchParams[f.Name], not)
+			param, refused := shard.IsParam(f.Name)
+			if param == (refused != "") {
+				t.Errorf("%s --%s: a search parameter %v, refused %q: want exactly one", name, f.Name, param, refused)
 			}
 		})
 	}

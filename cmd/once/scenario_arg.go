@@ -9,10 +9,8 @@ import (
 // scenarioFlag is the -f FILE flag every command that takes a scenario
 // shares: a scenario file (YAML) stands in for the SCENARIO argument.
 type scenarioFlag struct {
-	file string
-	// merged, set by `once merge`, is the scenario loaded from the text a
-	// shard carries: it stands in for -f, whose path merge never opens.
-	merged *scenarios.Scenario
+	file   string
+	merged []*scenarios.Scenario // set by merge: the -f file a shard carries, loaded
 }
 
 func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
@@ -23,11 +21,9 @@ func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
 // command: exactly one name, or none with -f.
 func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 	switch {
-	case s.merged != nil && len(args) > 0:
-		return usageErr("give a SCENARIO name or a scenario file, not both")
 	case s.file != "" && len(args) > 0:
 		return usageErr("give a SCENARIO name or -f %s, not both", s.file)
-	case s.file != "" || s.merged != nil:
+	case s.file != "" || len(s.merged) > 0:
 		return nil
 	case len(args) != 1:
 		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
@@ -38,8 +34,8 @@ func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 // scenario resolves the command's scenario: the -f file, or the catalog
 // entry called args[0]. Every failure is a usage error.
 func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
-	if s.merged != nil {
-		return s.merged, nil
+	if len(s.merged) > 0 {
+		return s.merged[0], nil
 	}
 	if s.file != "" {
 		return loadScenarioFile(s.file)

@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/batch"
-	"github.com/oncesim/once/runs"
-	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
@@ -44,75 +42,10 @@ func (b *batchFlags) parse() error {
 	return nil
 }
 
-// searchParams are the flags of matrix, sweep and explore that are
-// parameters of the search or of its report: what a shard records and
-// the only flags merge accepts in a shard's arguments. (Every flag of
-// the three commands is here or in notParams: a test keeps it so.)
-var searchParams = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range []string{
-		"seeds", "semantics", "ops", "set", "vary", "max-events", "max-time", // the runs
-		"max-faults", "max-preemptions", "faults", "property", "max-depth", "max-states", "max-memory", // the search
-		"format", "check", "timing", // the report
-	} {
-		m[n] = true
-	}
-	for k := range sim.FaultKinds {
-		m[sim.FaultKinds[k].Name] = true
-		if d := sim.FaultKinds[k].Duration; d != nil {
-			m[d.Name] = true
-		}
-	}
-	return m
-}()
-
-// notParams are the flags a shard never records, and why merge refuses
-// them in a shard's arguments: they name a file or an output, ask for
-// help, or say how to run on one machine.
-var notParams = map[string]string{
-	"file":       "names a scenario file (a shard carries the file's text, not its path)",
-	"out":        "names an output file (merge writes only where its own --out says)",
-	"save":       "names an output file (merge writes only where its own --out says)",
-	"cpuprofile": "names a profile file",
-	"memprofile": "names a profile file",
-	"help":       "asks for help",
-	"shard":      "says which shard to run, not what",
-	"workers":    "says how to run, not what",
-}
-
-// canonicalArgs spells the command line that decides a batch's result:
-// the positional arguments and every search parameter the user set, but
-// not the flags that only say how to run it (--shard, --workers,
-// profiles) or name a file (--out, --file: a shard carries the scenario
-// file's text). Shards of one batch carry the same canonical arguments;
-// merge checks it, checks them, and runs the command again with them.
+// canonicalArgs spells the command line that decides a batch's result
+// (see shard.CanonicalArgs).
 func canonicalArgs(cmd *cobra.Command, args []string) []string {
-	out := append([]string{}, args...)
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if !searchParams[f.Name] {
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				out = append(out, "--"+f.Name+"="+v)
-			}
-			return
-		}
-		out = append(out, "--"+f.Name+"="+f.Value.String())
-	})
-	return out
-}
-
-// scenarioFiles are the scenario files among scs, as a shard carries
-// them: the name the command line gave and the bytes loaded.
-func scenarioFiles(scs ...*scenarios.Scenario) []shard.ScenarioFile {
-	var out []shard.ScenarioFile
-	for _, sc := range scs {
-		if !runs.FromCatalog(sc) {
-			out = append(out, shard.ScenarioFile{Name: sc.File, Text: string(sc.Source)})
-		}
-	}
-	return out
+	return shard.CanonicalArgs(cmd.Flags(), args)
 }
 
 // tallies runs a batch's rows on this machine, or writes this shard's
@@ -123,11 +56,7 @@ func (b *batchFlags) tallies(command string, canon []string, files []shard.Scena
 	progress batch.Progress, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
 	switch {
 	case b.merged != nil:
-		ops := make([]int, len(cfgs))
-		for i, c := range cfgs {
-			ops[i] = c.Ops
-		}
-		if err := b.merged.CheckTallies(labels, ops, seeds); err != nil {
+		if err := b.merged.CheckTallies(labels, cfgs, seeds); err != nil {
 			return nil, true, usageErr("%v", err)
 		}
 		return b.merged.Tallies, false, nil
