@@ -1,12 +1,16 @@
 package explore
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/oncesim/once/sim/search"
 )
 
 // The memory a search may hold, and the process around it.
@@ -107,4 +111,24 @@ func mappedBytes() int64 {
 		}
 	}
 	return 0
+}
+
+// MaxMemory reads --max-memory (given: set on the command line) and
+// returns the budget the search holds to, capped by the address-space
+// limit (a cap of a size the user gave is said on warn; of the default,
+// the cut names it), and asked: the size a replay line repeats, 0 when
+// the flag was left out.
+func MaxMemory(flag string, given bool, warn io.Writer) (budget, asked int64, err error) {
+	size, err := ParseBytes(flag)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--max-memory %q: %v", flag, err)
+	}
+	if given {
+		asked = size
+	}
+	budget, capped := MemoryBudget(size)
+	if capped && given {
+		fmt.Fprintf(warn, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", search.FormatBytes(size), search.FormatBytes(budget))
+	}
+	return budget, asked, nil
 }

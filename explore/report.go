@@ -12,6 +12,7 @@ import (
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
+	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/search"
 )
 
@@ -76,11 +77,12 @@ func WriteText(w io.Writer, doc report.ExploreDoc) error {
 	return report.WriteExploreText(colorprofile.NewWriter(w, os.Environ()), doc)
 }
 
-// WriteShard writes the shard file of res, headed by h.
-func WriteShard(w io.Writer, h shard.Header, res *search.Result) error {
+// WriteShard writes the shard file of res, headed by h, searched within
+// bounds.
+func WriteShard(w io.Writer, h shard.Header, bounds shard.Search, res *search.Result) error {
 	doc := &shard.ExploreDoc{
-		Header: h,
-		Holds:  res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
+		Header: h, Search: bounds,
+		Holds: res.Holds, Complete: res.Complete, Cut: res.Cut, Choices: append([]int{}, res.Choices...),
 		Branched: append([]search.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
@@ -113,4 +115,18 @@ func WriteMerged(w io.Writer, format string, doc report.ExploreDoc, shards int) 
 	}
 	_, err := fmt.Fprintf(w, "merged from %d shard%s: %s\n", shards, plural, shard.CountsNote)
 	return err
+}
+
+// Document is the report of a finished search: Doc, with the fault kinds
+// that branched under a proof, or the minimal counterexample (shrunk,
+// looked for with fewer faults) under a violation.
+func (s Search) Document(cfg *sim.Config, promise sim.Promise, res *search.Result, opt search.Options, replay Replay, took *time.Duration, stderr io.Writer) (report.ExploreDoc, error) {
+	doc := s.Doc(res, took)
+	var err error
+	if res.Holds {
+		doc.Branched, err = s.Branched(res)
+		return doc, err
+	}
+	doc.Counterexample, err = MinimalCounterexample(cfg, promise, s.Scenario, s.Settings, res, opt, replay, stderr)
+	return doc, err
 }

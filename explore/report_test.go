@@ -48,14 +48,14 @@ func TestWriteMergedNamesItsShards(t *testing.T) {
 func TestWriteShardCarriesTheResult(t *testing.T) {
 	var w bytes.Buffer
 	res := &search.Result{Holds: false, Complete: true, Choices: []int{0, 2, 1}}
-	if err := WriteShard(&w, shard.Header{Command: "explore", Args: []string{"double-billing"}, Index: 1, Count: 4}, res); err != nil {
+	if err := WriteShard(&w, shard.Header{Command: "explore", Args: []string{"double-billing"}, Index: 1, Count: 4}, shard.Search{Ops: 3, MaxFaults: 2}, res); err != nil {
 		t.Fatal(err)
 	}
 	var g map[string]any
 	if err := json.Unmarshal(w.Bytes(), &g); err != nil {
 		t.Fatalf("%v: %s", err, w.String())
 	}
-	if !strings.Contains(w.String(), `"choices"`) || g["holds"] != false {
+	if search, _ := g["search"].(map[string]any); !strings.Contains(w.String(), `"choices"`) || g["holds"] != false || search["ops"] != 3.0 || search["max_faults"] != 2.0 {
 		t.Errorf("shard file = %s", w.String())
 	}
 }

@@ -65,7 +65,11 @@ func Load(file string, data []byte) (sc *Scenario, err error) {
 		return nil, yamlError(file, err, tree)
 	}
 	l := &loader{file: file, spec: &spec}
-	return l.compile()
+	if sc, err = l.compile(); err != nil {
+		return nil, err
+	}
+	sc.Source = data
+	return sc, nil
 }
 
 func yamlError(file string, err error, tree *ast.File) error {

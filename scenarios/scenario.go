@@ -48,6 +48,7 @@ type Scenario struct {
 	Sweep           SweepHints   // what a sweep marks on its axis
 	ExploreDefaults ExploreDefaults
 	File            string // where it was loaded from
+	Source          []byte // the bytes it was loaded from (a shard carries a scenario file's)
 	spec            *fileSpec
 }
 

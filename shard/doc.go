@@ -4,6 +4,15 @@
 // merge makes before it trusts a shard — a checksum over the content and
 // the command that made it, counts that are consistent with the shard's
 // seeds, and, for a search, a counterexample that replays.
+//
+// A shard is data, never a command: its arguments are the search's
+// parameters only (cmd/once parses them as its command's and refuses any
+// flag naming a file, an output, a profile or help), a scenario file
+// travels as its text (ScenarioFile), and the arguments must agree with
+// what was tallied (Merged.CheckTallies, ExploreMerged.CheckSearch). The
+// checksum is not a signature: it catches damage and careless edits; what
+// merge cannot recompute — a search that holds — is only as good as the
+// machine that ran the shard.
 package shard
 
 import (
@@ -20,9 +29,11 @@ import (
 	"github.com/oncesim/once/sim/search"
 )
 
-// Schema names the format of a shard file. v2 added the checksum; a v1
-// file is refused (its content cannot be checked).
-const Schema = "once.shard/v2"
+// Schema names the format of a shard file. v2 added the checksum; v3
+// carries the text of the scenario files instead of their paths in the
+// arguments, and an explore shard's bounds. Older files are refused (their
+// arguments name files, or their bounds cannot be checked).
+const Schema = "once.shard/v3"
 
 // MaxShards bounds --shard's count.
 const MaxShards = 100_000
@@ -36,9 +47,12 @@ type Header struct {
 	Schema   string   `json:"schema"`
 	Checksum string   `json:"checksum"` // sha256 of the document with this field empty
 	Command  string   `json:"command"`  // matrix, sweep or explore
-	Args     []string `json:"args"`     // the arguments that decide the result
+	Args     []string `json:"args"`     // the arguments that decide the result: the search's parameters only
 	Index    int      `json:"index"`
 	Count    int      `json:"count"`
+	// ScenarioFiles are the scenario files (-f) the command read, as
+	// text: the arguments name no file.
+	ScenarioFiles []ScenarioFile `json:"scenario_files,omitempty"`
 }
 
 // Doc is the shard file of a matrix or a sweep: the tally of every row
@@ -96,6 +110,7 @@ func (r *Row) Tally() batch.Tally {
 // merge can pick the first of all shards — and its counts.
 type ExploreDoc struct {
 	Header
+	Search   Search `json:"search"` // the bounds it searched within
 	Holds    bool   `json:"holds"`
 	Complete bool   `json:"complete"`
 	Cut      string `json:"cut,omitempty"`

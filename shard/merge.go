@@ -2,6 +2,7 @@ package shard
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ type Merged struct {
 	Labels  []string
 	Tallies []batch.Tally // matrix and sweep: each row over every seed
 	Explore *ExploreMerged
+	files   []*File // in index order
 }
 
 // ExploreMerged is a search merged from its shards: violated iff a shard
@@ -33,6 +35,9 @@ type ExploreMerged struct {
 	// From is the file the counterexample came from, named when it does
 	// not replay.
 	From string
+	// Search is the bounds every shard says it searched within.
+	Search Search
+	files  []*File // in index order
 }
 
 // CountsNote says what the counts of a merged search are.
@@ -58,7 +63,11 @@ func Merge(paths []string) (*Merged, error) {
 	fh := first.Header()
 	describe := func(f *File) string {
 		h := f.Header()
-		s := fmt.Sprintf("`%s %s` (%d shards", h.Command, strings.Join(h.Args, " "), h.Count)
+		words := []string{h.Command}
+		for _, sf := range h.ScenarioFiles {
+			words = append(words, "-f", sf.Name)
+		}
+		s := fmt.Sprintf("`%s` (%d shards", strings.Join(append(words, h.Args...), " "), h.Count)
 		if f.Doc != nil {
 			s += fmt.Sprintf(", %d seeds", f.Doc.Seeds)
 		}
@@ -67,12 +76,16 @@ func Merge(paths []string) (*Merged, error) {
 	for _, f := range files {
 		h := f.Header()
 		same := h.Command == fh.Command && strings.Join(h.Args, "\x00") == strings.Join(fh.Args, "\x00") && h.Count == fh.Count &&
-			(f.Doc == nil) == (first.Doc == nil) && (f.Doc == nil || f.Doc.Seeds == first.Doc.Seeds)
+			(f.Doc == nil) == (first.Doc == nil) && (f.Doc == nil || f.Doc.Seeds == first.Doc.Seeds) &&
+			slices.Equal(h.ScenarioFiles, fh.ScenarioFiles)
 		if !same {
 			return nil, fmt.Errorf("%s: shard of %s, but %s is of %s", f.Path, describe(f), first.Path, describe(first))
 		}
 		if f.Doc != nil && len(f.Doc.Rows) != len(first.Doc.Rows) {
 			return nil, fmt.Errorf("%s: rows: %d, but %s has %d", f.Path, len(f.Doc.Rows), first.Path, len(first.Doc.Rows))
+		}
+		if f.Explore != nil && f.Explore.Search != first.Explore.Search {
+			return nil, fmt.Errorf("%s: search: bounds other than those %s searched within", f.Path, first.Path)
 		}
 	}
 	for i := 1; i < len(files); i++ {
@@ -93,7 +106,7 @@ func Merge(paths []string) (*Merged, error) {
 		}
 		return nil, fmt.Errorf("merge: %d of %d shards given; missing %s", len(files), fh.Count, strings.Join(missing, ", "))
 	}
-	out := &Merged{Header: *fh, File: first.Path}
+	out := &Merged{Header: *fh, File: first.Path, files: files}
 	if first.Explore != nil {
 		out.Explore = mergeExplore(files)
 		return out, nil
@@ -121,7 +134,7 @@ func Merge(paths []string) (*Merged, error) {
 
 func mergeExplore(files []*File) *ExploreMerged {
 	res := &search.Result{Holds: true, Complete: true}
-	m := &ExploreMerged{Result: res, Shards: len(files)}
+	m := &ExploreMerged{Result: res, Shards: len(files), Search: files[0].Explore.Search, files: files}
 	var cuts []string
 	for _, f := range files {
 		x := f.Explore
@@ -149,15 +162,62 @@ func mergeExplore(files []*File) *ExploreMerged {
 	return m
 }
 
-// CheckRows checks that the command, run again from the shards'
-// arguments, builds the rows the shards tallied.
-func (m *Merged) CheckRows(labels []string) error {
+// CheckTallies checks that the command, run again from the shards'
+// arguments, builds the rows the shards tallied (labels), over the seeds
+// they tallied (seeds, from the arguments), and that every shard's count
+// of operations is its runs times the operations of a run of the row
+// (from the row's config, cfgs[i]): arguments that claim more seeds or
+// more operations than were run are refused.
+func (m *Merged) CheckTallies(labels []string, cfgs []*sim.Config, seeds int) error {
 	if len(m.Labels) != len(labels) {
-		return fmt.Errorf("merge: the shards have %d rows, the command builds %d: were they made by another version of once?", len(m.Labels), len(labels))
+		return &Error{m.File, "rows", fmt.Sprintf("the shards have %d rows, their arguments build %d: were they made by another version of once?", len(m.Labels), len(labels))}
 	}
 	for i, l := range m.Labels {
 		if l != labels[i] {
-			return fmt.Errorf("merge: row %d is %q in the shards, %q here: were they made by another version of once?", i+1, l, labels[i])
+			return &Error{m.File, fmt.Sprintf("rows[%d].label", i), fmt.Sprintf("%q, but the arguments build %q: were the shards made by another version of once?", l, labels[i])}
+		}
+	}
+	if seeds != m.Seeds {
+		return &Error{m.File, "args", fmt.Sprintf("--seeds %d, but the shards tallied %d seeds", seeds, m.Seeds)}
+	}
+	for _, f := range m.files {
+		for i := range f.Doc.Rows {
+			r := &f.Doc.Rows[i]
+			if want := int64(r.Runs) * int64(cfgs[i].Ops); int64(r.Ops) != want {
+				return &Error{f.Path, fmt.Sprintf("rows[%d].ops", i), fmt.Sprintf("%d, but %d runs of the %d operations the arguments give make %d", r.Ops, r.Runs, cfgs[i].Ops, want)}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckSearch checks that the bounds the shards' arguments give (want)
+// are those the shards say they searched within, and that every shard's
+// counts fit them: no schedule deeper than the depth budget, no more
+// distinct states than the state budget.
+func (m *ExploreMerged) CheckSearch(want Search) error {
+	file := m.files[0].Path
+	if got := m.Search; got != want {
+		for _, c := range []struct {
+			field     string
+			got, want any
+		}{
+			{"semantics", got.Semantics, want.Semantics}, {"ops", got.Ops, want.Ops}, {"max_faults", got.MaxFaults, want.MaxFaults},
+			{"max_preemptions", got.MaxPreemptions, want.MaxPreemptions}, {"faults", got.Faults, want.Faults},
+			{"property", got.Property, want.Property}, {"max_depth", got.MaxDepth, want.MaxDepth}, {"max_states", got.MaxStates, want.MaxStates},
+		} {
+			if c.got != c.want {
+				return &Error{file, "search." + c.field, fmt.Sprintf("%q, but the shard's arguments give %q", fmt.Sprint(c.got), fmt.Sprint(c.want))}
+			}
+		}
+	}
+	for _, f := range m.files {
+		x := f.Explore
+		switch {
+		case x.MaxDepth > want.MaxDepth:
+			return &Error{f.Path, "max_depth", fmt.Sprintf("%d, deeper than the search's depth budget of %d", x.MaxDepth, want.MaxDepth)}
+		case x.States > want.MaxStates:
+			return &Error{f.Path, "states", fmt.Sprintf("%d, more than the search's state budget of %d", x.States, want.MaxStates)}
 		}
 	}
 	return nil
@@ -175,18 +235,18 @@ func (m *ExploreMerged) CheckCounterexample(cfg *sim.Config, promise sim.Promise
 	seq := &strictSequence{answers: m.Result.Choices, bad: -1}
 	run, err := runs.ExecuteConfig(cfg, seq, runs.Options{NoTrace: true})
 	if err != nil {
-		return fmt.Errorf("%s: %w", m.From, err)
+		return &Error{m.From, "choices", err.Error()}
 	}
 	switch {
 	case seq.bad >= 0:
-		return fmt.Errorf("%s: choices[%d]: %d is not one of the %d alternatives the run offers there", m.From, seq.bad, m.Result.Choices[seq.bad], seq.badN)
+		return &Error{m.From, fmt.Sprintf("choices[%d]", seq.bad), fmt.Sprintf("%d is not one of the %d alternatives the run offers there", m.Result.Choices[seq.bad], seq.badN)}
 	case seq.next < len(seq.answers):
-		return fmt.Errorf("%s: choices: %d answers, but the run asks only %d", m.From, len(seq.answers), seq.next)
+		return &Error{m.From, "choices", fmt.Sprintf("%d answers, but the run asks only %d", len(seq.answers), seq.next)}
 	case len(run.Faults) > maxFaults:
-		return fmt.Errorf("%s: choices: %d faults, more than the search's %d", m.From, len(run.Faults), maxFaults)
+		return &Error{m.From, "choices", fmt.Sprintf("%d faults, more than the search's %d", len(run.Faults), maxFaults)}
 	}
 	if status, _ := run.World.JudgeAgainst(promise); status != sim.Violated {
-		return fmt.Errorf("%s: choices: the counterexample does not violate the property (its run %s)", m.From, status)
+		return &Error{m.From, "choices", fmt.Sprintf("the counterexample does not violate the property (its run %s)", status)}
 	}
 	return nil
 }

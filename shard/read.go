@@ -99,6 +99,9 @@ func Read(path string) (*File, error) {
 	if h.Count < 1 || h.Count > MaxShards || h.Index < 0 || h.Index >= h.Count {
 		return nil, fmt.Errorf("%s: index: shard %d/%d is not one of 0..%d", path, h.Index, h.Count, max(h.Count-1, 0))
 	}
+	if err := checkHeader(h); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if f.Explore != nil {
 		err = checkExplore(f.Explore)
 	} else {

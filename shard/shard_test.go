@@ -112,7 +112,7 @@ func TestMergeRefusesMismatchedShards(t *testing.T) {
 		{[]string{a}, "1 of 2 shards given; missing 1"},
 		{[]string{a, a}, "both are shard 0/2"},
 		// An explore shard has no seeds: its header says none.
-		{[]string{y, x}, "x.json: shard of `explore ` (3 shards), but "},
+		{[]string{y, x}, "x.json: shard of `explore` (3 shards), but "},
 	} {
 		if _, err := Merge(c.paths); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Merge %v: %v, want %q", c.paths, err, c.want)

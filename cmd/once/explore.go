@@ -134,20 +134,11 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	if err := o.Validate(o.workers, o.maxDepth, o.maxStates, o.changed); err != nil {
 		return usageErr("%v", err)
 	}
-	maxMemory, err := explore.ParseBytes(o.maxMemory)
+	maxMemory, asked, err := explore.MaxMemory(o.maxMemory, o.changed != nil && o.changed("max-memory"), stderr)
 	if err != nil {
-		return usageErr("--max-memory %q: %v", o.maxMemory, err)
+		return usageErr("%v", err)
 	}
-	replay := explore.Replay{Save: o.save, Property: o.Property, MaxDepth: o.maxDepth, MaxStates: o.maxStates}
-	if o.changed != nil && o.changed("max-memory") {
-		replay.MaxMemory = maxMemory
-	}
-	if budget, capped := explore.MemoryBudget(maxMemory); capped && o.changed != nil && o.changed("max-memory") {
-		fmt.Fprintf(stderr, "once: --max-memory %s capped to %s by the address-space limit (ulimit -v)\n", search.FormatBytes(maxMemory), search.FormatBytes(budget))
-		maxMemory = budget
-	} else if capped {
-		maxMemory = budget // the default, capped silently: the cut names it
-	}
+	replay := explore.Replay{Save: o.save, Property: o.Property, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: asked}
 	promise, set, kinds, err := o.Resolve(sc, sem, o.sets, o.changed)
 	if err != nil {
 		return usageErr("%v", err)
@@ -167,8 +158,13 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		opt.Shard = &search.Shard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}
 	}
 	var res *search.Result
+	bounds := shard.Search{Semantics: sem.Alias(), Ops: o.Ops, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Faults: o.Faults, Property: o.Property,
+		MaxDepth: cmp.Or(o.maxDepth, search.DefaultMaxDepth), MaxStates: cmp.Or(o.maxStates, search.DefaultMaxStates)}
 	if o.merged != nil {
 		res, o.timing = o.merged.Result, false // no search ran here: no time to report
+		if err := o.merged.CheckSearch(bounds); err != nil {
+			return usageErr("%v", err) // arguments that claim another search than the shards'
+		}
 		if err := o.merged.CheckCounterexample(cfg, promise, o.MaxFaults); err != nil {
 			return usageErr("%v", err) // a tampered shard: refused before anything is reported
 		}
@@ -182,27 +178,19 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("explore: %w", err)
 	}
 	if o.batch.sharded {
-		return explore.WriteShard(stdout, shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count}, res)
+		h := shard.Header{Command: "explore", Args: o.canon, Index: o.batch.shard.Index, Count: o.batch.shard.Count, ScenarioFiles: shard.ScenarioFiles(sc)}
+		return explore.WriteShard(stdout, h, bounds, res)
 	}
 	elapsed := time.Since(start)
-	search := explore.Search{Scenario: sc, Settings: set, Property: o.Property, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Kinds: kinds}
 	var took *time.Duration
 	if o.timing {
 		took = &elapsed
 	}
-	doc := search.Doc(res, took)
-	if res.Holds {
-		if doc.Branched, err = search.Branched(res); err != nil {
-			return err
-		}
-	}
-	if !res.Holds {
-		replay.Faults, replay.MaxPreemptions = o.Faults, o.MaxPreemptions
-		cex, err := explore.MinimalCounterexample(cfg, promise, sc, set, res, opt, replay, stderr)
-		if err != nil {
-			return err
-		}
-		doc.Counterexample = cex
+	replay.Faults, replay.MaxPreemptions = o.Faults, o.MaxPreemptions
+	s := explore.Search{Scenario: sc, Settings: set, Property: o.Property, MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Kinds: kinds}
+	doc, err := s.Document(cfg, promise, res, opt, replay, took, stderr)
+	if err != nil {
+		return err
 	}
 	if o.merged != nil {
 		err = explore.WriteMerged(stdout, o.format, doc, o.merged.Shards)

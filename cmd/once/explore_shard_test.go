@@ -136,11 +136,11 @@ func TestMergeRejectsExploreShards(t *testing.T) {
 	b1 := write("b1", "explore", "two-generals", "--max-faults", "2", "--shard", "1/2")
 	m1 := write("m1", "matrix", "two-generals", "--seeds", "4", "--shard", "1/2")
 	bad := filepath.Join(dir, "bad")
-	if err := os.WriteFile(bad, []byte(`{"schema": "once.shard/v2", "command": "explore", "args": [], "index": 0, "count": 1, "holds": true, "complete": true, "choices": [1]}`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"schema": "once.shard/v3", "command": "explore", "args": [], "index": 0, "count": 1, "holds": true, "complete": true, "choices": [1]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	extra := filepath.Join(dir, "extra")
-	if err := os.WriteFile(extra, []byte(`{"schema": "once.shard/v2", "command": "explore", "seeds": 3}`), 0o644); err != nil {
+	if err := os.WriteFile(extra, []byte(`{"schema": "once.shard/v3", "command": "explore", "seeds": 3}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

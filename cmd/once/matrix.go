@@ -12,6 +12,8 @@ import (
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
 
@@ -24,7 +26,8 @@ type matrixOptions struct {
 	budgets simFlags // --max-events and --max-time only
 	batch   batchFlags
 	prof    profileFlags
-	canon   []string // the arguments that decide the result (for shards)
+	canon   []string              // the arguments that decide the result (for shards)
+	merged  []*scenarios.Scenario // set by merge: the -f files the shards carry, loaded
 }
 
 func newMatrixCmd() *cobra.Command { return newMatrixCmdWith(&matrixOptions{}) }
@@ -94,7 +97,10 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	scs, err := matrix.Scenarios(args, o.files)
+	scs, err := o.merged, error(nil)
+	if len(scs) == 0 {
+		scs, err = matrix.Scenarios(args, o.files)
+	}
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -107,7 +113,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, err := o.batch.tallies("matrix", o.canon, cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
+	tallies, done, err := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
 	if done || err != nil {
 		return err
 	}

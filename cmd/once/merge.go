@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,8 @@ exact sum. For explore it is the same verdict and the same counterexample
 (the first, in the search's order, of the shards' — the one the unsharded
 search finds), with the counts summed over the shards: their visited sets
 are not shared, so the sum can exceed the unsharded search's. The command's
-arguments come from the shard files.`,
+arguments come from the shard files: the search's parameters only (never a
+file, an output, a profile or help), agreeing with what the shards tallied.`,
 		Example: `  for i in 0 1 2 3; do once matrix --seeds 100000 --shard $i/4 > part$i.json; done
   once merge part*.json
   once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 50000 --shard index/16   # in a Job
@@ -48,26 +50,39 @@ func runMerge(paths []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var sub *cobra.Command
+	scs, err := doc.Scenarios() // a scenario file travels as its text
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var sub, probe *cobra.Command // probe parses the shards' arguments, never runs
 	switch doc.Command {
 	case "matrix":
-		o := &matrixOptions{}
+		o := &matrixOptions{merged: scs}
 		o.batch.merged = doc
-		sub = newMatrixCmdWith(o)
+		sub, probe = newMatrixCmdWith(o), newMatrixCmd()
 	case "sweep":
-		o := &sweepOptions{}
+		o := &sweepOptions{scenarioFlag: scenarioFlag{merged: scs}}
 		o.batch.merged = doc
-		sub = newSweepCmdWith(o)
+		sub, probe = newSweepCmdWith(o), newSweepCmd()
 	case "explore":
-		o := &exploreOptions{merged: doc.Explore}
-		sub = exploreCommand(o)
-	default:
+		sub, probe = exploreCommand(&exploreOptions{merged: doc.Explore, scenarioFlag: scenarioFlag{merged: scs}}), newExploreCmd()
+	default: // shard.Read refuses any other
 		return usageErr("%s: command %q: merge knows matrix, sweep and explore", doc.File, doc.Command)
+	}
+	probe.InitDefaultHelpFlag()
+	if err := doc.CheckArgs(probe.Flags()); err != nil {
+		return usageErr("%v", err)
 	}
 	sub.SetArgs(doc.Args)
 	sub.SetOut(stdout)
 	sub.SetErr(stderr)
 	sub.SilenceErrors, sub.SilenceUsage = true, true
 	sub.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-	return sub.Execute()
+	err = sub.Execute()
+	var ee *exitError
+	var refused *shard.Error
+	if errors.As(err, &ee) && ee.code == exitUsage && !errors.As(err, &refused) {
+		return usageErr("%s: args: %w", doc.File, err) // a value the command refused: name the shard
+	}
+	return err
 }

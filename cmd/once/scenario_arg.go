@@ -9,7 +9,8 @@ import (
 // scenarioFlag is the -f FILE flag every command that takes a scenario
 // shares: a scenario file (YAML) stands in for the SCENARIO argument.
 type scenarioFlag struct {
-	file string
+	file   string
+	merged []*scenarios.Scenario // set by merge: the -f file a shard carries, loaded
 }
 
 func (s *scenarioFlag) registerFile(cmd *cobra.Command) {
@@ -22,7 +23,7 @@ func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 	switch {
 	case s.file != "" && len(args) > 0:
 		return usageErr("give a SCENARIO name or -f %s, not both", s.file)
-	case s.file != "":
+	case s.file != "" || len(s.merged) > 0:
 		return nil
 	case len(args) != 1:
 		return usageErr("want one SCENARIO argument, got %d (see: once list)", len(args))
@@ -33,6 +34,9 @@ func (s *scenarioFlag) scenarioArgs(_ *cobra.Command, args []string) error {
 // scenario resolves the command's scenario: the -f file, or the catalog
 // entry called args[0]. Every failure is a usage error.
 func (s *scenarioFlag) scenario(args []string) (*scenarios.Scenario, error) {
+	if len(s.merged) > 0 {
+		return s.merged[0], nil
+	}
 	if s.file != "" {
 		return loadScenarioFile(s.file)
 	}

@@ -42,43 +42,26 @@ func (b *batchFlags) parse() error {
 	return nil
 }
 
-// canonicalArgs spells the command line that decides a batch's result:
-// the positional arguments and every flag the user set, but not the ones
-// that only say how to run it (--shard, --workers, profiles). Shards of one
-// batch carry the same canonical arguments; merge checks it and runs the
-// command again with them.
+// canonicalArgs spells the command line that decides a batch's result
+// (see shard.CanonicalArgs).
 func canonicalArgs(cmd *cobra.Command, args []string) []string {
-	out := append([]string{}, args...)
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		switch f.Name {
-		case "shard", "workers", "cpuprofile", "memprofile", "out":
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				out = append(out, "--"+f.Name+"="+v)
-			}
-			return
-		}
-		out = append(out, "--"+f.Name+"="+f.Value.String())
-	})
-	return out
+	return shard.CanonicalArgs(cmd.Flags(), args)
 }
 
 // tallies runs a batch's rows on this machine, or writes this shard's
 // tallies and reports done, or takes the merged tallies of `once merge`.
 // labels name the rows (a shard file carries them so merge can check it
 // rebuilt the same rows).
-func (b *batchFlags) tallies(command string, canon []string, cfgs []*sim.Config, labels []string, seeds, workers int,
+func (b *batchFlags) tallies(command string, canon []string, files []shard.ScenarioFile, cfgs []*sim.Config, labels []string, seeds, workers int,
 	progress batch.Progress, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
 	switch {
 	case b.merged != nil:
-		if err := b.merged.CheckRows(labels); err != nil {
+		if err := b.merged.CheckTallies(labels, cfgs, seeds); err != nil {
 			return nil, true, usageErr("%v", err)
 		}
 		return b.merged.Tallies, false, nil
 	case b.sharded:
-		h := shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count}
+		h := shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count, ScenarioFiles: files}
 		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress)
 	}
 	return batch.Run(cfgs, seeds, workers, progress), false, nil

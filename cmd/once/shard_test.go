@@ -104,7 +104,7 @@ func TestMergeRejects(t *testing.T) {
 	}
 	a0 := write("a0", shard("20", 0, 2))
 	b1 := write("b1", shard("21", 1, 2))
-	junk := write("junk", "{\"schema\": \"once.shard/v2\", \"oops\": 1}")
+	junk := write("junk", "{\"schema\": \"once.shard/v3\", \"oops\": 1}")
 	for _, c := range []struct {
 		files []string
 		want  string

@@ -13,6 +13,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sweep"
 )
@@ -129,7 +130,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	tallies, done, err := o.batch.tallies("sweep", o.canon, cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
+	tallies, done, err := o.batch.tallies("sweep", o.canon, shard.ScenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
 	if done || err != nil {
 		return err
 	}
