@@ -5,17 +5,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/report/lang"
 )
 
 // registerLang adds --lang to every command and, before any of them runs,
 // sets the language of what it prints: the flag, else the locale
 // (LC_ALL, LC_MESSAGES, LANG), else English. JSON output stays English.
+// It checks the output paths there too (fileio.CheckOutputFlags).
 func registerLang(root *cobra.Command) {
 	var value string
 	root.PersistentFlags().StringVar(&value, "lang", "",
 		"language of the texts: en|ro|ru (default from LC_ALL, LC_MESSAGES or LANG; JSON stays English)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		l := lang.FromEnv(os.Getenv)
 		if value != "" {
 			var err error
@@ -24,6 +26,9 @@ func registerLang(root *cobra.Command) {
 			}
 		}
 		lang.Set(l)
+		if err := fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson"); err != nil {
+			return usageErr("%v", err) // before any work: an output must not replace a device, a FIFO, a link, a directory
+		}
 		return nil
 	}
 }

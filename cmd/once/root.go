@@ -97,13 +97,6 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.Version = version.String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	registerLang(root)
-	setLang := root.PersistentPreRunE
-	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if err := setLang(cmd, args); err != nil {
-			return err
-		}
-		return checkOutputFlags(cmd)
-	}
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd(), newLessonCmd())
 	root.AddCommand(newLabCmd())

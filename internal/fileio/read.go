@@ -100,6 +100,8 @@ func ReadableKind(mode fs.FileMode) error {
 // kindOf names the kind of a file that is not a regular file.
 func kindOf(mode fs.FileMode) string {
 	switch {
+	case mode.IsRegular():
+		return "is a regular file"
 	case mode.IsDir():
 		return "is a directory"
 	case mode&fs.ModeSymlink != 0:
@@ -122,4 +124,14 @@ func UnwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ReadAtMost is Read for a file whose whole content is wanted: a file
+// above limit is an error naming the limit.
+func ReadAtMost(path string, limit int) ([]byte, error) {
+	data, err := Read(path, limit)
+	if err == nil && len(data) > limit {
+		return nil, fmt.Errorf("larger than the limit of %d KiB", limit>>10)
+	}
+	return data, err
 }
