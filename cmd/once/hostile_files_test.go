@@ -246,7 +246,7 @@ func TestHostileInputFiles(t *testing.T) {
 			{"scenario file " + in.path + ": ", []string{"validate", in.path}},
 			{"scenario file " + in.path + ": ", []string{"matrix", "-f", in.path, "--seeds", "2"}},
 			{"scenario file " + in.path + ": ", []string{"replay", plan, "-f", in.path}},
-			{in.path + ": ", []string{"lesson", "grade", in.path}},
+			{in.path + ": ", []string{"lesson", "grade", in.path, "--class-key", "test-class-key-0123456789"}},
 		} {
 			refusedWithin(t, c.want+in.kind+", not a regular file", c.args...)
 		}

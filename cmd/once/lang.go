@@ -12,7 +12,6 @@ import (
 // registerLang adds --lang to every command and, before any of them runs,
 // sets the language of what it prints: the flag, else the locale
 // (LC_ALL, LC_MESSAGES, LANG), else English. JSON output stays English.
-// It checks the output paths there too (fileio.CheckOutputFlags).
 func registerLang(root *cobra.Command) {
 	var value string
 	root.PersistentFlags().StringVar(&value, "lang", "",
@@ -26,9 +25,6 @@ func registerLang(root *cobra.Command) {
 			}
 		}
 		lang.Set(l)
-		if err := fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson"); err != nil {
-			return usageErr("%v", err) // before any work: an output must not replace a device, a FIFO, a link, a directory
-		}
-		return nil
+		return asUsage(fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson")) // an output path, before any work
 	}
 }

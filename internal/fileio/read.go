@@ -125,13 +125,3 @@ func UnwrapPath(err error) error {
 	}
 	return err
 }
-
-// ReadAtMost is Read for a file whose whole content is wanted: a file
-// above limit is an error naming the limit.
-func ReadAtMost(path string, limit int) ([]byte, error) {
-	data, err := Read(path, limit)
-	if err == nil && len(data) > limit {
-		return nil, fmt.Errorf("larger than the limit of %d KiB", limit>>10)
-	}
-	return data, err
-}
