@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/oncesim/once/internal/termtext"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
@@ -87,9 +88,9 @@ func (j Judge) Rejudge(r *Result) {
 func WriteJudges(w io.Writer, sems []sim.Semantics, judges map[sim.Semantics]Judge) {
 	for _, sem := range sems {
 		j := judges[sem]
-		fmt.Fprintf(w, "judged against %s\n", j.Against())
+		fmt.Fprintf(w, "judged against %s\n", termtext.Escape(j.Against()))
 		if b := j.Broken(); b != "" {
-			fmt.Fprintf(w, "  %s\n", b)
+			fmt.Fprintf(w, "  %s\n", termtext.Escape(b)) // the row's note, from a scenario file
 		}
 	}
 }
@@ -135,7 +136,7 @@ func WriteStderrTail(w io.Writer, err error, logs bool) {
 	if len(tail) > errorTail {
 		tail = tail[len(tail)-errorTail:]
 	}
-	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, tail)
+	fmt.Fprintf(w, "--- the last %d bytes %s (incarnation %d) wrote on stderr ---\n%s", len(tail), le.Node, le.Incarnation, termtext.Escape(string(tail)))
 	if tail[len(tail)-1] != '\n' {
 		fmt.Fprintln(w)
 	}

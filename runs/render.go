@@ -36,6 +36,7 @@ var Formats = []string{"text", "json", "trace", "mermaid", "svg", "md"}
 // diagrams (mermaid), the space-time diagrams (svg) or all of it as
 // Markdown (md); headlines are the scenario's headline rows, shown beside.
 func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, rs []Run, headlines []report.Run) error {
+	sc = sc.ShownAs(format) // a file's texts with their control characters escaped, but in JSON
 	vals, _ := scenarios.ResolveParams(sc.Params, set.Params)
 	var rr []report.Run
 	for i := range rs {

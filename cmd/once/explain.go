@@ -42,7 +42,7 @@ func runExplain(o *explainOptions, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	doc := runs.Explain(sc)
+	doc := runs.Explain(sc.Shown()) // text and md: control characters escaped
 	if o.format == "md" {
 		return report.WriteExplainMarkdown(stdout, doc)
 	}

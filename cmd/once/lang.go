@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/internal/fileio"
 	"github.com/oncesim/once/report/lang"
 )
 
@@ -15,7 +16,7 @@ func registerLang(root *cobra.Command) {
 	var value string
 	root.PersistentFlags().StringVar(&value, "lang", "",
 		"language of the texts: en|ro|ru (default from LC_ALL, LC_MESSAGES or LANG; JSON stays English)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		l := lang.FromEnv(os.Getenv)
 		if value != "" {
 			var err error
@@ -24,6 +25,6 @@ func registerLang(root *cobra.Command) {
 			}
 		}
 		lang.Set(l)
-		return nil
+		return asUsage(fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson")) // an output path, before any work
 	}
 }

@@ -104,6 +104,9 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	for i := range scs {
+		scs[i] = scs[i].ShownAs(o.format) // a file's texts with their control characters escaped, but in JSON
+	}
 	rows, err := matrix.Rows(scs, o.budgets.budgetsInto)
 	if err != nil {
 		return usageErr("%v", err)

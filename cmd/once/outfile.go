@@ -25,12 +25,13 @@ func (b *batchFlags) outPath() (string, error) {
 	return strings.ReplaceAll(b.out, shardPlaceholder, strconv.Itoa(b.shard.Index)), nil
 }
 
-// writing runs f with stdout, or, with --out, with a buffer written to the
-// file at the end — atomically (a temporary file renamed into place), so a
-// run that fails or is killed leaves no half-written report or shard. A
-// --check violation still writes the report: it is the report.
+// writing runs f with stdout (or --out -), or, with --out, with a buffer
+// written at the end atomically (fileio: a temporary file renamed over a
+// regular file or a new path, checked before f runs), so a run that fails
+// or is killed leaves no half-written report. A --check violation still
+// writes the report: it is the report.
 func (b *batchFlags) writing(stdout io.Writer, f func(io.Writer) error) error {
-	if b.out == "" {
+	if b.out == "" || b.out == fileio.Stdout {
 		return f(stdout)
 	}
 	if err := b.parse(); err != nil {
@@ -39,6 +40,9 @@ func (b *batchFlags) writing(stdout io.Writer, f func(io.Writer) error) error {
 	dst, err := b.outPath()
 	if err != nil {
 		return err
+	}
+	if err := fileio.CheckOutput(dst); err != nil {
+		return usageErr("--out %s: %v", dst, err)
 	}
 	var buf bytes.Buffer
 	ferr := f(&buf)

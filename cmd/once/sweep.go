@@ -134,7 +134,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if done || err != nil {
 		return err
 	}
-	doc, err := spec.Doc(sc, sem, o.seeds, base, sets, cfgs[0], tallies)
+	doc, err := spec.Doc(sc.ShownAs(o.format), sem, o.seeds, base, sets, cfgs[0], tallies)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -117,7 +117,7 @@ func tuiStart(o *tuiOptions, args []string) (tui.Options, error) {
 		if err != nil {
 			return opts, usageErr("%v", err)
 		}
-		opts.Open(sc, set)
+		opts.Open(sc.Shown(), set) // a file's texts with their control characters escaped
 		return opts, nil
 	}
 	for _, name := range append(sim.FaultSettingNames(), "set") {

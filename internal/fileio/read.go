@@ -11,9 +11,13 @@ import (
 // Read reads a file the user named through a bounded reader: at most
 // limit+1 bytes, so that an endless or a huge input costs no more than the
 // limit, and the parser, which checks the limit, reports where it was
-// crossed. Regular files and pipes are read; a device (/dev/zero,
-// /dev/urandom, a terminal), a directory or a socket is refused before any
-// read. Errors carry no path (the caller names the file).
+// crossed. Only a regular file (or a symbolic link to one) is read: a
+// named pipe, which would block the open until a writer comes (forever,
+// for a FIFO nobody writes), a device (/dev/zero, a terminal), a socket
+// or a directory is refused before it is opened, and the file opened is
+// checked again (opened without blocking, then fstat), so one swapped in
+// between is refused too. Errors carry no path (the caller names the
+// file).
 func Read(path string, limit int) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -22,11 +26,14 @@ func Read(path string, limit int) ([]byte, error) {
 	if err := ReadableKind(info.Mode()); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil, UnwrapPath(err)
 	}
 	defer f.Close()
+	if err := sameRegular(f, info); err != nil {
+		return nil, err
+	}
 	return readAll(f, limit)
 }
 
@@ -46,12 +53,31 @@ func ReadIn(dir, name string, limit int) ([]byte, error) {
 	if err := ReadableKind(info.Mode()); err != nil {
 		return nil, err
 	}
-	f, err := root.Open(name)
+	f, err := root.OpenFile(name, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil, UnwrapPath(err)
 	}
 	defer f.Close()
+	if err := sameRegular(f, info); err != nil {
+		return nil, err
+	}
 	return readAll(f, limit)
+}
+
+// sameRegular checks that the file opened is still the regular file that
+// was checked before the open.
+func sameRegular(f *os.File, before fs.FileInfo) error {
+	info, err := f.Stat()
+	if err != nil {
+		return UnwrapPath(err)
+	}
+	if err := ReadableKind(info.Mode()); err != nil {
+		return err
+	}
+	if !os.SameFile(before, info) {
+		return errors.New("the file was replaced while it was opened")
+	}
+	return nil
 }
 
 func readAll(f *os.File, limit int) ([]byte, error) {
@@ -62,17 +88,32 @@ func readAll(f *os.File, limit int) ([]byte, error) {
 	return data, nil
 }
 
-// ReadableKind accepts the kinds of file an input may be read from.
+// ReadableKind accepts the kind of file an input may be read from: a
+// regular file, nothing else.
 func ReadableKind(mode fs.FileMode) error {
-	switch {
-	case mode.IsRegular(), mode&fs.ModeNamedPipe != 0:
+	if mode.IsRegular() {
 		return nil
-	case mode.IsDir():
-		return errors.New("is a directory, not a file")
-	case mode&fs.ModeDevice != 0:
-		return errors.New("is a device, not a file (once reads regular files and pipes)")
 	}
-	return fmt.Errorf("is not a regular file (mode %s)", mode.Type())
+	return fmt.Errorf("%s, not a regular file (once reads regular files only)", kindOf(mode))
+}
+
+// kindOf names the kind of a file that is not a regular file.
+func kindOf(mode fs.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return "is a regular file"
+	case mode.IsDir():
+		return "is a directory"
+	case mode&fs.ModeSymlink != 0:
+		return "is a symbolic link"
+	case mode&fs.ModeNamedPipe != 0:
+		return "is a named pipe (FIFO)"
+	case mode&fs.ModeSocket != 0:
+		return "is a socket"
+	case mode&fs.ModeDevice != 0:
+		return "is a device"
+	}
+	return fmt.Sprintf("is a special file (mode %s)", mode.Type())
 }
 
 // UnwrapPath drops the operation and path of an *fs.PathError, which the

@@ -21,7 +21,36 @@ func TestAroundWritesBothProfiles(t *testing.T) {
 		}
 	}
 	ran := false
-	if err := Around(filepath.Join(dir, "no", "cpu"), "", func() error { ran = true; return nil }); err == nil || !strings.HasPrefix(err.Error(), "--cpuprofile: ") || ran {
+	bad := filepath.Join(dir, "no", "cpu")
+	if err := Around(bad, "", func() error { ran = true; return nil }); err == nil || !strings.HasPrefix(err.Error(), "--cpuprofile "+bad+": ") || ran {
 		t.Errorf("a bad path: %v (ran %v)", err, ran)
+	}
+}
+
+// TestAroundRefusesWhatIsNotARegularFile: a directory or a symbolic link
+// at a profile's path is refused before the command runs, and left as it
+// was (the profile used to be created through it).
+func TestAroundRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	os.WriteFile(target, []byte("keep"), 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink(target, link)
+	for _, c := range []struct{ cpu, mem, want string }{
+		{link, "", "--cpuprofile " + link + ": is a symbolic link"},
+		{"", link, "--memprofile " + link + ": is a symbolic link"},
+		{filepath.Join(dir, "cpu.out"), dir, "--memprofile " + dir + ": is a directory"},
+	} {
+		ran := false
+		if err := Around(c.cpu, c.mem, func() error { ran = true; return nil }); err == nil || !strings.HasPrefix(err.Error(), c.want) || ran {
+			t.Errorf("Around(%q, %q) = %v (ran %v), want %q", c.cpu, c.mem, err, ran, c.want)
+		}
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("the link's target was written: %q", data)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("left behind: %v", entries)
 	}
 }
