@@ -8,6 +8,7 @@ import (
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // controlStrings lists the exported strings reachable from v that hold a
@@ -80,7 +81,7 @@ func TestShownEscapesEveryText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, w, err := sim.Violates(cfg, sim.ExactlyOne, nil, nil, nil)
+			_, w, err := search.Violates(cfg, sim.ExactlyOne, nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

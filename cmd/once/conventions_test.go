@@ -21,6 +21,9 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("completion %s: %.80q", shell, out)
 		}
 	}
+	if _, stderr := runCLI(t, exitUsage, "completion", "tcsh"); !strings.Contains(stderr, `unknown command "tcsh"`) {
+		t.Errorf("completion tcsh: stderr %q, want it refused", stderr)
+	}
 	for _, c := range []struct {
 		args []string
 		want []string
