@@ -18,13 +18,12 @@ import (
 
 // sandbox is a copy of a node's stores that answers a drained process.
 type sandbox struct {
-	rows   [2]map[int64]sim.Record
-	tokens int64
+	rows [2]map[int64]sim.Record
 }
 
 // newSandbox copies the node's two stores as they are now (no trace).
-func newSandbox(ctx *sim.Context, tokens int64) *sandbox {
-	s := &sandbox{tokens: tokens}
+func newSandbox(ctx *sim.Context) *sandbox {
+	s := &sandbox{}
 	for t := range s.rows {
 		view := ctx.Rows(sim.TableID(t))
 		s.rows[t] = make(map[int64]sim.Record, view.Len())
@@ -71,9 +70,7 @@ func (s *sandbox) answer(t sim.TableID, b body) *body {
 		if found {
 			reply.Record = fromRecord(old)
 		} else if b.Type == "set_nx_px" {
-			s.tokens++
-			rows[key] = sim.Record{State: roles.KeyProcessing, Value: val(b.Value), Aux: s.tokens}
-			reply.Token = i64(s.tokens)
+			rows[key] = sim.Record{State: roles.KeyProcessing, Value: val(b.Value)} // OK or nil: no token
 		} else {
 			rows[key] = rec(b.Record)
 		}

@@ -57,7 +57,6 @@ type Node struct {
 	queuedRun   int                   // messages and timers queued by the whole run
 	expiry      [2]map[int64]sim.Time // per table: when a set_nx_px key expires
 	pending     map[timerID]timerRef  // timers set in this incarnation, not yet fired
-	tokens      int64                 // fencing tokens granted by set_nx_px
 }
 
 // route is a reply's way back: a peer's message for op goes to the
@@ -604,10 +603,9 @@ func (n *Node) storeOp(ctx *sim.Context, table sim.TableID, name string, b body)
 		if found {
 			reply.Record = fromRecord(old)
 		} else {
-			n.tokens++
-			ctx.Put(table, key, op, sim.Record{State: roles.KeyProcessing, Value: val(b.Value), Aux: n.tokens})
+			// OK or nil, as Redis answers SET … NX PX: no fencing token.
+			ctx.Put(table, key, op, sim.Record{State: roles.KeyProcessing, Value: val(b.Value)})
 			n.setTTL(table, key, ctx.Now()+sim.Time(*b.TTL))
-			reply.Token = i64(n.tokens)
 		}
 	case "delete":
 		n.setTTL(table, key, 0)
@@ -715,7 +713,7 @@ func (n *Node) declare(caps []string) error {
 // explore, a process that declared reset is drained and reset instead of
 // killed (drain.go): the world sees the same, and the restart takes a
 // reset process from the pool.
-func (n *Node) crashed(ctx *sim.Context) { n.stop(true, newSandbox(ctx, n.tokens)) }
+func (n *Node) crashed(ctx *sim.Context) { n.stop(true, newSandbox(ctx)) }
 
 // stop ends every replica's process and keeps their logs; it returns
 // the log's tail of the replica being answered. With reuse, a replica

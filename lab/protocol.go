@@ -70,7 +70,6 @@ type body struct {
 	Updated  *bool    `json:"updated,omitempty"`  // update
 	Swapped  *bool    `json:"swapped,omitempty"`  // compare_and_set
 	Acquired *bool    `json:"acquired,omitempty"` // set_nx_px
-	Token    *int64   `json:"token,omitempty"`    // set_nx_px: the fencing token
 	Keys     *[]int64 `json:"keys,omitempty"`
 }
 

@@ -48,10 +48,10 @@ func TestInProgressRejectsBadValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const from = "in-progress: [409]"
+	const from = "in-progress: [409], refused: [503]"
 	for _, c := range []struct{ to, want string }{
-		{"in-progress: [201]", `observe.in-progress: "201" is not an in-progress status`},
-		{"in-progress: [409, 409]", "observe.in-progress: 409 is named twice"},
+		{"in-progress: [201], refused: [503]", `observe.in-progress: "201" is not an in-progress status`},
+		{"in-progress: [409, 409], refused: [503]", "observe.in-progress: 409 is named twice"},
 		{"in-progress: [409], refused: [409]", "observe.in-progress: 409 is also in observe.refused"},
 	} {
 		text := string(base)

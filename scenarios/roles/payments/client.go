@@ -9,7 +9,8 @@ import (
 // spaced Interval apart. Under at-most-once it sends once and never
 // retries; otherwise it retries the same request whenever Timeout passes
 // without a final answer, and a 409 (key still in flight), a 503 (try again
-// later) or a 202 (accepted, result pending) is not final. Under the idempotent semantics it sends an
+// later; with MaxAttempts, final on the last attempt) or a 202 (accepted,
+// result pending) is not final. Under the idempotent semantics it sends an
 // Idempotency-Key: one per operation, or one of the bugs — a fresh one per
 // attempt, op-1's key reused for every later operation, or none until the
 // server issues one in a 202.
@@ -131,9 +132,14 @@ func (c *HTTPClient) Receive(ctx *sim.Context, m sim.Message) {
 		return
 	}
 	resp := decodeHTTPResponse(m)
-	if resp.Status == roles.StatusConflict || resp.Status == roles.StatusUnavailable {
+	lastTry := c.MaxAttempts > 0 && m.Attempt >= c.MaxAttempts
+	if resp.Status == roles.StatusConflict || (resp.Status == roles.StatusUnavailable && !lastTry) {
 		return // 409: still in flight, 503: not now; the retry timer will ask again
 	}
+	// A 503 to the last attempt the client makes is the answer it gives
+	// up with: the payment failed, and its caller is told so (an SDK's
+	// retries exhausted surface the last error). A 409 is not: the
+	// payment may still be in flight, and it never completes.
 	if resp.Status == roles.StatusAccepted {
 		c.learnKey(ctx, m.Op, resp.IssuedKey) // 202: accepted, the result is to be asked for later
 		return

@@ -13,6 +13,14 @@ import (
 // Job op's keys are lock:op (the lock, with a TTL) and done:op (the
 // permanent marker); the gateway gets op as its idempotency reference.
 //
+// The consumer commits the offset that was delivered, not one per
+// operation: a record and its producer's retry are two offsets of one
+// operation, delivered and processed side by side. Its calls to the key
+// store and the gateway carry the delivery's offset as their correlation
+// id (in Attempt, echoed by the answer, as Kafka's correlation ids are), so
+// the trace's "#n" on those calls is the offset they serve, and an answer
+// finds the delivery it belongs to in the process's memory.
+//
 //   - at-most-once: commit the offset, then charge — a crash in between
 //     loses the charge;
 //   - at-least-once: charge, then commit — a crash or a lost commit brings
@@ -36,7 +44,7 @@ type DedupConsumer struct {
 }
 
 const (
-	dedupPending sim.TableID = iota // op → the offset to commit (volatile: the process's memory)
+	dedupPending sim.TableID = iota // offset → how many of its deliveries are in progress (volatile: the process's memory)
 	dedupSeen                       // offsets seen: at-most-once transport dedup
 )
 
@@ -52,7 +60,7 @@ func (c *DedupConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive runs the step of a delivery that m starts or resumes.
 func (c *DedupConsumer) Receive(ctx *sim.Context, m sim.Message) {
-	e := envelope{Op: m.Op, Attempt: m.Attempt}
+	e := envelope{Op: m.Op, Attempt: m.Attempt} // Attempt: the delivery's offset (see deliver)
 	switch m.Kind {
 	case MsgDeliver:
 		c.deliver(ctx, m)
@@ -102,7 +110,9 @@ func (c *DedupConsumer) deliver(ctx *sim.Context, m sim.Message) {
 		c.charge(ctx, m, payments.MsgCharge)
 		return
 	}
-	ctx.Put(dedupPending, int64(m.Op), m.Op, sim.Record{Value: d.Offset})
+	r, _ := ctx.Get(dedupPending, d.Offset, m.Op)
+	ctx.Put(dedupPending, d.Offset, m.Op, sim.Record{Value: r.Value + 1})
+	m.Attempt = int32(d.Offset) // the correlation id of the calls that serve this delivery
 	if ctx.Semantics() == sim.AtLeastOnce {
 		c.charge(ctx, m, payments.MsgCharge)
 		return
@@ -149,15 +159,21 @@ func (c *DedupConsumer) mark(ctx *sim.Context, m sim.Message) {
 	ctx.Send(c.Store, payments.StoreCall{Key: dedupDoneKey(m.Op), State: roles.KeyCompleted, Value: int64(m.Op)}.Encode(e))
 }
 
-// finish commits the offset the delivery was for, if this process
-// remembers it (a crash forgot it: the redelivery will find DONE).
+// finish commits the offset the delivery was for (the answer's
+// correlation id), if this process still holds that delivery (a crash
+// forgot it: the redelivery will find DONE, or charge again).
 func (c *DedupConsumer) finish(ctx *sim.Context, m sim.Message) {
-	r, ok := ctx.Get(dedupPending, int64(m.Op), m.Op)
+	offset := int64(m.Attempt)
+	r, ok := ctx.Get(dedupPending, offset, m.Op)
 	if !ok {
 		return
 	}
-	ctx.Delete(dedupPending, int64(m.Op), m.Op)
-	c.commit(ctx, m, r.Value)
+	if r.Value > 1 {
+		ctx.Put(dedupPending, offset, m.Op, sim.Record{Value: r.Value - 1})
+	} else {
+		ctx.Delete(dedupPending, offset, m.Op)
+	}
+	c.commit(ctx, m, offset)
 }
 
 func (c *DedupConsumer) commit(ctx *sim.Context, m sim.Message, offset int64) {

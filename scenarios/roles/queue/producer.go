@@ -8,11 +8,16 @@ import (
 // Producer publishes one record per operation to the broker. Under
 // at-most-once it publishes once; otherwise it republishes whenever Timeout
 // passes without the broker's acknowledgement — so a lost ack puts a
-// second copy in the log.
+// second copy in the log. With Attempts it gives a record up after that
+// many publishes, as a real producer's delivery timeout does (Kafka's
+// delivery.timeout.ms, an SDK's maximum attempts): its retry horizon is
+// then (Attempts-1) × Timeout, which a consumer's dedup retention can
+// cover; without it the horizon is unbounded.
 type Producer struct {
 	Broker   sim.NodeID
 	Interval sim.Time
 	Timeout  sim.Time
+	Attempts int64 // 0: republish until acknowledged
 }
 
 const producerOps sim.TableID = 0
@@ -40,6 +45,9 @@ func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
 	case roles.TimerRetry:
 		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
 		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
+			if p.Attempts > 0 && int64(t.Attempt) >= p.Attempts {
+				return // given up: the delivery timeout is over
+			}
 			p.publish(ctx, t.Op, t.Attempt+1)
 		}
 	}
@@ -57,15 +65,16 @@ var (
 	producerBroker   = roles.Node("broker", "the broker")
 	producerInterval = roles.Duration("interval", "100ms", "time between two publishes")
 	producerTimeout  = roles.Duration("timeout", "1s", "how long it waits for the ack before republishing")
+	producerAttempts = roles.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "producer",
 		Doc:     "publishes one record per operation; republishes until acknowledged except under at-most-once",
-		Options: []roles.Option{producerBroker, producerInterval, producerTimeout},
+		Options: []roles.Option{producerBroker, producerInterval, producerTimeout, producerAttempts},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &Producer{Broker: producerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a)}
+			p := &Producer{Broker: producerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a), Attempts: producerAttempts.Get(a)}
 			return p, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},
 	})
