@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
@@ -27,7 +28,7 @@ func TestDedupConsumerCommitsTheDeliveredOffset(t *testing.T) {
 	twoOffsets := 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		rec := offsetRecorder{delivered: map[int64]int{}, committed: map[int64]int{}, perOp: map[sim.OpID]map[int64]bool{}}
-		if _, err := sc.Run(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: sc.Ops, Faults: faults}, sim.NewRandom(seed), &rec); err != nil {
+		if _, err := runs.Outcome(sc, scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: sc.Ops, Faults: faults}, sim.NewRandom(seed), &rec); err != nil {
 			t.Fatal(err)
 		}
 		for off, n := range rec.delivered {

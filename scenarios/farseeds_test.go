@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -35,7 +36,7 @@ func TestFixRowsHoldAtFarSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := sc.Run(scenarios.Settings{Semantics: sim.Idempotent, Ops: sc.Ops, Faults: sc.Faults, Params: c.params}, sim.NewRandom(c.seed), nil)
+		o, err := runs.Outcome(sc, scenarios.Settings{Semantics: sim.Idempotent, Ops: sc.Ops, Faults: sc.Faults, Params: c.params}, sim.NewRandom(c.seed), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,10 @@ package scenarios_test
 import (
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestZombieFencingFinishesAfterACrash: kafka-zombie-fencing's coordinator
@@ -24,7 +26,7 @@ func TestZombieFencingFinishesAfterACrash(t *testing.T) {
 	}
 	faults := sc.Faults
 	faults.Probability[sim.FaultCrash] = 0.2
-	o, err := sc.Run(scenarios.Settings{Semantics: sim.Transactional, Ops: sc.Ops, Faults: faults}, sim.NewRandom(2), nil)
+	o, err := runs.Outcome(sc, scenarios.Settings{Semantics: sim.Transactional, Ops: sc.Ops, Faults: faults}, sim.NewRandom(2), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func TestZombieFencingFinishesAfterACrash(t *testing.T) {
 		t.Errorf("txn --crash 0.2 --seed 2: finished=%v, %d of %d operations once", o.Finished(), o.Count(sim.ExactlyOnce), sc.Ops)
 	}
 	cfg := exploreConfig(t, "kafka-zombie-fencing", sim.Transactional, 2, "pause,crash", nil)
-	res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne, MaxDepth: 20000})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne, MaxDepth: 20000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // TestLeaseFixAgainstWhatItHoldsAgainst: stuck-processing-lease's lease
@@ -24,7 +25,7 @@ func TestLeaseFixAgainstWhatItHoldsAgainst(t *testing.T) {
 		{map[string]string{"lease": "1s", "provider": "idempotent"}, true},
 	} {
 		cfg := exploreConfig(t, "stuck-processing-lease", sim.Idempotent, 1, "loss,slow", c.params)
-		res, err := sim.Explore(cfg, sim.ExploreOptions{MaxFaults: 2, Promise: sim.ExactlyOne})
+		res, err := search.Explore(cfg, search.Options{MaxFaults: 2, Promise: sim.ExactlyOne})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
@@ -26,7 +27,7 @@ func TestOutOfOrderSequenceAsTheDocSaysIt(t *testing.T) {
 	gaps := 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		var rec outOfOrderRecorder
-		if _, err := sc.Run(scenarios.Settings{Semantics: sim.Idempotent, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(seed), &rec); err != nil {
+		if _, err := runs.Outcome(sc, scenarios.Settings{Semantics: sim.Idempotent, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(seed), &rec); err != nil {
 			t.Fatal(err)
 		}
 		if rec.status45 > 0 {
