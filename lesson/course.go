@@ -25,6 +25,9 @@ type Step struct {
 	ID        string     `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
 	Runs      []RunSpec  `yaml:"runs"` // in the order they are shown
 	Questions []Question `yaml:"questions"`
+	// Cuts, if any, are explore searches the step shows after its runs:
+	// the same for every student (exhaustive, not seeded).
+	Cuts *CutsSpec `yaml:"cuts"`
 
 	// Student is whose seeds the runs have (ForStudent), "" for the
 	// course's own.
@@ -120,6 +123,11 @@ func Parse(data []byte) (*Course, error) {
 func (s *Step) check() error {
 	if len(s.Runs) == 0 || len(s.Questions) == 0 {
 		return fmt.Errorf("a step needs runs and questions")
+	}
+	if s.Cuts != nil {
+		if err := s.Cuts.check(); err != nil {
+			return err
+		}
 	}
 	for i := range s.Runs {
 		r := &s.Runs[i]

@@ -233,6 +233,22 @@ func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram,
 			}
 		}
 	}
+	if len(v.Cuts) > 0 {
+		// The searches' commands for every edition; their results, which
+		// say who attacks alone, in the teacher's (item 4 of issue 30).
+		cuts := CutLines(v)
+		fmt.Fprintf(&b, "%s\n\n```sh\n", cuts[0])
+		for _, c := range v.Cuts {
+			fmt.Fprintf(&b, "%s\n", c.Command)
+		}
+		b.WriteString("```\n\n")
+		if edition == Teacher {
+			for _, l := range cuts[1:] {
+				fmt.Fprintf(&b, "- %s\n", l)
+			}
+			b.WriteString("\n")
+		}
+	}
 	if edition != Teacher {
 		return b.String(), nil
 	}
