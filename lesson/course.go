@@ -59,6 +59,7 @@ const (
 	ClaimHolds    = "holds"    // RowHolds: every operation once, nothing violated
 	ClaimFails    = "fails"    // not RowHolds: a loss, a duplicate or a violation
 	ClaimViolated = "violated" // the checker found a violation (the promise or an invariant)
+	ClaimLoses    = "loses"    // some operation had no effect: at-most-once losing a payment
 )
 
 // The kinds of question, by what the answer is read from. Every kind asks
@@ -186,8 +187,8 @@ func (s *Step) check() error {
 		}
 	}
 	for id, c := range s.claims() {
-		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated {
-			return fmt.Errorf("claim %s: %q: want holds, fails or violated", id, c)
+		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated && c != ClaimLoses {
+			return fmt.Errorf("claim %s: %q: want holds, fails, violated or loses", id, c)
 		}
 	}
 	for i := range s.Runs {
