@@ -149,11 +149,25 @@ func (c *MatrixCell) label() string {
 func heldText(c *MatrixCell) string {
 	switch c.Expectation {
 	case "held":
-		return lang.T("matrix.held")
+		return asDeclared(c.Expected)
 	case "failed":
 		return lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)})
 	}
 	return lang.Tf("matrix.unknown_claim", map[string]any{"Claim": ClaimsShort(c.UnknownClaim)})
+}
+
+// asDeclared says what a held expectation is, so that no bare ✓ sits
+// beside a failure row: a row that declares a failure (dup, lost,
+// violation, never-completes) "fails as the bug should"; any other
+// "holds as the fix should".
+func asDeclared(expected string) string {
+	for _, c := range strings.Fields(expected) {
+		switch c {
+		case "dup", "lost", "violation", "never-completes":
+			return lang.T("matrix.fails_as_bug")
+		}
+	}
+	return lang.T("matrix.holds_as_fix")
 }
 
 // note is the cell's note in the reader's language.
@@ -325,7 +339,7 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		// the declared claims, marked: the failed or unknown claim is
 		// named again in the lines below the table
 		expected := ClaimsShort(c.Expected)
-		held := styleGood.Render(expected + " " + MarkGood)
+		held := styleGood.Render(expected + " · " + asDeclared(c.Expected) + " " + MarkGood)
 		switch c.Expectation {
 		case "failed":
 			held = styleBad.Render(expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)}))
