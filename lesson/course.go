@@ -25,6 +25,9 @@ type Step struct {
 	ID        string     `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
 	Runs      []RunSpec  `yaml:"runs"` // in the order they are shown
 	Questions []Question `yaml:"questions"`
+	// Cuts, if any, are explore searches the step shows after its runs:
+	// the same for every student (exhaustive, not seeded).
+	Cuts *CutsSpec `yaml:"cuts"`
 
 	// Student is whose seeds the runs have (ForStudent), "" for the
 	// course's own.
@@ -56,6 +59,7 @@ const (
 	ClaimHolds    = "holds"    // RowHolds: every operation once, nothing violated
 	ClaimFails    = "fails"    // not RowHolds: a loss, a duplicate or a violation
 	ClaimViolated = "violated" // the checker found a violation (the promise or an invariant)
+	ClaimLoses    = "loses"    // some operation had no effect: at-most-once losing a payment
 )
 
 // The kinds of question, by what the answer is read from. Every kind asks
@@ -121,6 +125,11 @@ func (s *Step) check() error {
 	if len(s.Runs) == 0 || len(s.Questions) == 0 {
 		return fmt.Errorf("a step needs runs and questions")
 	}
+	if s.Cuts != nil {
+		if err := s.Cuts.check(); err != nil {
+			return err
+		}
+	}
 	for i := range s.Runs {
 		r := &s.Runs[i]
 		sc, err := scenarios.Lookup(r.Scenario)
@@ -178,8 +187,8 @@ func (s *Step) check() error {
 		}
 	}
 	for id, c := range s.claims() {
-		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated {
-			return fmt.Errorf("claim %s: %q: want holds, fails or violated", id, c)
+		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated && c != ClaimLoses {
+			return fmt.Errorf("claim %s: %q: want holds, fails, violated or loses", id, c)
 		}
 	}
 	for i := range s.Runs {

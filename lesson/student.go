@@ -185,6 +185,8 @@ func shows(o *sim.Outcome, c string) bool {
 		return RowHolds(o)
 	case ClaimViolated:
 		return RowViolated(o)
+	case ClaimLoses:
+		return Count(o, ClassNone) > 0
 	}
 	return !RowHolds(o)
 }

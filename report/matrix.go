@@ -149,11 +149,33 @@ func (c *MatrixCell) label() string {
 func heldText(c *MatrixCell) string {
 	switch c.Expectation {
 	case "held":
-		return lang.T("matrix.held")
+		return asDeclared(c.Expected)
 	case "failed":
 		return lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)})
 	}
 	return lang.Tf("matrix.unknown_claim", map[string]any{"Claim": ClaimsShort(c.UnknownClaim)})
+}
+
+// asDeclared says what a held expectation is, so that no bare "held"
+// sits beside a failure row: a row that declares a failure "fails" (as
+// declared: as its bug should); any other "holds".
+func asDeclared(expected string) string {
+	if declaresFailure(expected) {
+		return lang.T("matrix.fails_as_bug")
+	}
+	return lang.T("matrix.holds_as_fix")
+}
+
+// declaresFailure says whether a row's claims declare a failure: dup,
+// lost, violation or never-completes.
+func declaresFailure(expected string) bool {
+	for _, f := range strings.Fields(expected) {
+		switch c, _ := scenarios.ParseClaim(f); c {
+		case scenarios.ClaimDuplicates, scenarios.ClaimLosses, scenarios.ClaimViolation, scenarios.ClaimNeverDone:
+			return true
+		}
+	}
+	return false
 }
 
 // note is the cell's note in the reader's language.
@@ -325,7 +347,13 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		// the declared claims, marked: the failed or unknown claim is
 		// named again in the lines below the table
 		expected := ClaimsShort(c.Expected)
+		// a failure row says that it fails as its bug should: never a
+		// bare ✓ beside it; a row that holds keeps its plain ✓ (the
+		// column fits MatrixTextWidth)
 		held := styleGood.Render(expected + " " + MarkGood)
+		if declaresFailure(c.Expected) {
+			held = styleGood.Render(expected + ": " + lang.T("matrix.fails_as_bug") + " " + MarkGood)
+		}
 		switch c.Expectation {
 		case "failed":
 			held = styleBad.Render(expected + " " + MarkBad + " " + lang.Tf("matrix.failed_claim", map[string]any{"Claim": ClaimsShort(c.FailedClaim)}))

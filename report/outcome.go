@@ -71,6 +71,9 @@ type RunOutcomeDoc struct {
 func outcomeWord(k sim.OpOutcome, w scenarios.OutcomeWords) (words, mark string) {
 	switch k {
 	case sim.OpLost:
+		if w.NoneOK {
+			return w.None, MarkGood
+		}
 		return w.None, MarkBad
 	case sim.OpExactlyOnce:
 		return w.Once, MarkGood
@@ -79,6 +82,9 @@ func outcomeWord(k sim.OpOutcome, w scenarios.OutcomeWords) (words, mark string)
 	case sim.OpRefused:
 		return WordRefused, MarkGood
 	case sim.OpPartial:
+		if w.Partial != "" {
+			return w.Partial, MarkBad
+		}
 		return WordPartial, MarkBad
 	case sim.OpNeverCompletes:
 		return WordNeverCompletes, MarkBad
@@ -253,7 +259,7 @@ func customerOps(o *sim.Outcome, w scenarios.OutcomeWords, sinks []string) strin
 			if op.Class() != k {
 				continue
 			}
-			if k == sim.OpPartial && len(sinks) == len(op.SinkEffects) {
+			if k == sim.OpPartial && w.Partial == "" && len(sinks) == len(op.SinkEffects) {
 				var on []string
 				for j, n := range op.SinkEffects {
 					if n > 0 {

@@ -44,6 +44,15 @@ type OutcomeWordsDoc struct {
 	None string `json:"none"`
 	Once string `json:"once"`
 	Many string `json:"many"`
+	// Partial and NoneOK: see scenarios.OutcomeWords (the Two Generals'
+	// "one attacked alone", and nobody attacking as agreement).
+	Partial string `json:"partial,omitempty"`
+	NoneOK  bool   `json:"none_ok,omitempty"`
+}
+
+// Words are the document's outcome words as the scenario gave them.
+func (d OutcomeWordsDoc) Words() scenarios.OutcomeWords {
+	return scenarios.OutcomeWords{None: d.None, Once: d.Once, Many: d.Many, Partial: d.Partial, NoneOK: d.NoneOK}
 }
 
 // RunResult is one semantics' outcome.
@@ -158,7 +167,7 @@ type Run struct {
 func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, words scenarios.OutcomeWords, runs []Run) RunDoc {
 	w := OutcomeWords(words)
 	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{},
-		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many}}
+		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many, Partial: w.Partial, NoneOK: w.NoneOK}}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		doc.Params[k] = v
@@ -286,7 +295,7 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %s · %s · %s",
 			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": sim.Time(r.EndTimeMs)}),
 			lang.Tf("run.trace", map[string]any{"Digest": r.TraceDigest}))))
-		b.WriteString(ledgerTable(r, scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}))
+		b.WriteString(ledgerTable(r, doc.OutcomeWords.Words()))
 		for _, inv := range r.Invariants {
 			if !inv.Held {
 				fmt.Fprintf(&b, "%s %s: %s — %s\n", lang.T("run.invariant"), inv.Name, styleBad.Render(lang.Word("verdict", "violated")), lang.Violation(inv.Detail))

@@ -50,5 +50,5 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 
 // docWords are a run document's outcome words.
 func docWords(doc RunDoc) scenarios.OutcomeWords {
-	return scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}
+	return doc.OutcomeWords.Words()
 }

@@ -41,7 +41,7 @@ func summaryTable(doc RunDoc) string {
 		if i >= len(doc.Results) {
 			name = r.Row
 		}
-		ow := scenarios.OutcomeWords{None: doc.OutcomeWords.None, Once: doc.OutcomeWords.Once, Many: doc.OutcomeWords.Many}
+		ow := doc.OutcomeWords.Words()
 		row := []string{name, outcomeStyled(LocalCustomerText(ow, r.RunOutcome.Counts, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
 		for _, m := range metrics {
 			row = append(row, metricCell(r.Metrics, m.Name))
@@ -219,7 +219,7 @@ func opOutcomeCell(op OpDoc, words scenarios.OutcomeWords) string {
 		text = manyTimes(text, op.Effects)
 	}
 	switch {
-	case k.Good():
+	case k.Good() || k == sim.OpLost && words.NoneOK:
 		return styleGood.Render(text + " " + MarkGood)
 	case k == sim.OpPending || k == sim.OpNotStarted:
 		return styleWarn.Render(text)

@@ -14,6 +14,13 @@ type OutcomeWords struct {
 	None string // no effect: "not charged"
 	Once string // exactly one effect: "charged once"
 	Many string // more than one: "charged twice"
+	// Partial is an effect on some of the observed sinks only: "one
+	// attacked alone" (empty: the generic "partly done").
+	Partial string
+	// NoneOK says that no effect is an outcome the scenario accepts — the
+	// two generals both holding back is agreement —, so a report marks it
+	// ✓, not ✗ as a loss.
+	NoneOK bool
 }
 
 // outcomeSpec is observe.outcome in a scenario file.
@@ -21,6 +28,10 @@ type outcomeSpec struct {
 	None Scalar `yaml:"none" value:"text" doc:"no effect, e.g. not charged"`
 	Once Scalar `yaml:"once" value:"text" doc:"exactly one effect, e.g. charged once"`
 	Many Scalar `yaml:"many" value:"text" doc:"more than one effect, e.g. charged twice"`
+	// Partial: an effect on some of the sinks only.
+	Partial Scalar `yaml:"partial" value:"text" doc:"an effect on some of the observed sinks only, e.g. one attacked alone"`
+	// NoneOK: no effect is accepted (agreement to hold back), not a loss.
+	NoneOK Scalar `yaml:"none-ok" value:"bool" doc:"true: no effect is an outcome the scenario accepts (both generals hold back), marked as holding, not as lost"`
 }
 
 // maxOutcomeWordLen keeps an outcome word short enough for a table cell.
@@ -30,7 +41,7 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 	for _, f := range []struct {
 		s     Scalar
 		field string
-	}{{o.None, "observe.outcome.none"}, {o.Once, "observe.outcome.once"}, {o.Many, "observe.outcome.many"}} {
+	}{{o.None, "observe.outcome.none"}, {o.Once, "observe.outcome.once"}, {o.Many, "observe.outcome.many"}, {o.Partial, "observe.outcome.partial"}} {
 		if !f.s.Set {
 			continue
 		}
@@ -42,11 +53,18 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 			return l.errAt(f.s, "%s: %q is not a few words on one line (at most %d characters)", f.field, t, maxOutcomeWordLen)
 		}
 	}
+	if o.NoneOK.Set {
+		if _, err := strconv.ParseBool(o.NoneOK.Text); err != nil {
+			return l.errAt(o.NoneOK, "observe.outcome.none-ok: %q: want true or false", o.NoneOK.Text)
+		}
+	}
 	return nil
 }
 
 func outcomeWords(o outcomeSpec) OutcomeWords {
-	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text)}
+	ok, _ := strconv.ParseBool(o.NoneOK.Text)
+	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text),
+		Partial: strings.TrimSpace(o.Partial.Text), NoneOK: ok}
 }
 
 // refusalStatuses are the statuses observe.refused may name: a request

@@ -20,9 +20,9 @@ func TestFramingCannotMislead(t *testing.T) {
 		refused, partial string
 		none             []string // "no effect", "not charged" as an outcome
 	}{
-		{"en", []string{"its own promise", "kept (", "broken ("}, "refused as designed", "partly done", []string{"not charged ✗", "no effect ✗"}},
-		{"ro", []string{"promisiunea proprie", "respectată (", "încălcată ("}, "refuzat conform designului", "făcut parțial", []string{"netaxat: ", "niciun efect: "}},
-		{"ru", []string{"собственное обещание", "выполнено (", "нарушено ("}, "отклонено по замыслу", "выполнена частично", []string{"не списано: ", "нет эффекта: "}},
+		{"en", []string{"its own promise", "kept (", "broken ("}, "refused as designed", "one attacked alone", []string{"not charged ✗", "no effect ✗"}},
+		{"ro", []string{"promisiunea proprie", "respectată (", "încălcată ("}, "refuzat conform designului", "unul a atacat singur", []string{"netaxat: ", "niciun efect: "}},
+		{"ru", []string{"собственное обещание", "выполнено (", "нарушено ("}, "отклонено по замыслу", "один атаковал в одиночку", []string{"не списано: ", "нет эффекта: "}},
 	}
 	for _, l := range langs {
 		run := func(args ...string) string {
@@ -60,9 +60,10 @@ func TestFramingCannotMislead(t *testing.T) {
 		if line := lineWith(run("run", "missing-key-400"), "at-least-once:"); !strings.Contains(line, "keyed-charges") {
 			t.Errorf("missing-key-400 --lang %s: the alo line does not name keyed-charges: %q", l.flag, line)
 		}
-		// two-generals: A attacked alone; nothing says "no effect" beside max effects 1.
+		// two-generals: A attacked alone, in the generals' words (issue 30);
+		// nothing says "no effect" beside max effects 1.
 		out = run("run", "two-generals", "--seed", "4")
-		if !strings.Contains(out, l.partial) || !strings.Contains(out, "general-a-attacks") || !strings.Contains(out, "agreement") {
+		if !strings.Contains(out, l.partial) || !strings.Contains(out, "general-a") || !strings.Contains(out, "agreement") {
 			t.Errorf("two-generals --seed 4 --lang %s: the line does not say general-a attacked alone:\n%s", l.flag, out)
 		}
 		for _, n := range l.none {

@@ -51,19 +51,24 @@ const ClassMinutes = 90
 func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, error) {
 	var files []PackFile
 	add := func(path string, data []byte) { files = append(files, PackFile{Path: path, Data: data}) }
-	diagrams := map[string][]Diagram{}
+	diagrams := map[string]map[string][]Diagram{Student: {}, Teacher: {}} // by edition, by step
 	for _, v := range views {
-		ds, err := StepDiagrams(v)
-		if err != nil {
-			return nil, err
-		}
-		diagrams[v.ID] = ds
-		for _, d := range ds {
-			add("diagrams/"+d.File, d.SVG)
+		for _, edition := range []string{Student, Teacher} {
+			if edition == Teacher && !teacher && !slides {
+				continue
+			}
+			ds, err := StepDiagrams(v, edition)
+			if err != nil {
+				return nil, err
+			}
+			diagrams[edition][v.ID] = ds
+			for _, d := range ds {
+				add("diagrams/"+d.File, d.SVG)
+			}
 		}
 	}
 	if slides {
-		sl, err := Slides(views, diagrams)
+		sl, err := Slides(views, diagrams[Teacher])
 		if err != nil {
 			return nil, err
 		}
@@ -92,7 +97,7 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 			if i+1 < len(views) {
 				next = PageName(views[i+1])
 			}
-			page, err := stepPage(v, prev, next, matrix, diagrams[v.ID], edition, minutes[i])
+			page, err := stepPage(v, prev, next, matrix, diagrams[edition][v.ID], edition, minutes[i])
 			if err != nil {
 				return nil, err
 			}
@@ -158,10 +163,14 @@ type Diagram struct {
 	SVG                []byte
 }
 
-// StepDiagrams draws every run of a step, one SVG per semantics, in the
-// order the step shows them: the broken variant and its fix one after
-// the other, each at the page's full width.
-func StepDiagrams(v *StepView) ([]Diagram, error) {
+// StepDiagrams draws every run of a step for an edition, one SVG per
+// semantics, in the order the step shows them: the broken variant and its
+// fix one after the other, each at the page's full width. The teacher's
+// are titled with the outcome and the guarantee, and keep the operations
+// that did not end once; the student's answer nothing before the reveal:
+// titled with the semantics alone, the whole trace, every effect drawn
+// alike (svg.Panel.Unmarked).
+func StepDiagrams(v *StepView, edition string) ([]Diagram, error) {
 	var out []Diagram
 	for _, r := range v.Runs {
 		res := v.Results[r.ID]
@@ -172,11 +181,17 @@ func StepDiagrams(v *StepView) ([]Diagram, error) {
 			if note != "" {
 				title += "\n" + note
 			}
+			file := fmt.Sprintf("%s.%s.%s.svg", PageName(v), r.ID, o.Semantics.Alias())
+			panel := svg.Panel{Topology: sr.Config.Topology, Events: events, Title: title}
+			if edition == Student {
+				file = fmt.Sprintf("%s.%s.%s.student.svg", PageName(v), r.ID, o.Semantics.Alias())
+				panel = svg.Panel{Topology: sr.Config.Topology, Events: sr.Trace.Events, Title: o.Semantics.String(), Unmarked: true}
+			}
 			var b bytes.Buffer
-			if err := svg.WritePanels(&b, []svg.Panel{{Topology: sr.Config.Topology, Events: events, Title: title}}); err != nil {
+			if err := svg.WritePanels(&b, []svg.Panel{panel}); err != nil {
 				return nil, fmt.Errorf("lesson pack: %s: %w", res.Spec.ID, err)
 			}
-			out = append(out, Diagram{Run: r.ID, File: fmt.Sprintf("%s.%s.%s.svg", PageName(v), r.ID, o.Semantics.Alias()),
+			out = append(out, Diagram{Run: r.ID, File: file,
 				Caption: fmt.Sprintf("%s — %s", r.Command, o.Semantics), SVG: b.Bytes()})
 		}
 	}
@@ -231,6 +246,22 @@ func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram,
 			if d.Run == r.ID {
 				fmt.Fprintf(&b, "![%s](../diagrams/%s)\n\n", d.Caption, d.File)
 			}
+		}
+	}
+	if len(v.Cuts) > 0 {
+		// The searches' commands for every edition; their results, which
+		// say who attacks alone, in the teacher's (item 4 of issue 30).
+		cuts := CutLines(v)
+		fmt.Fprintf(&b, "%s\n\n```sh\n", cuts[0])
+		for _, c := range v.Cuts {
+			fmt.Fprintf(&b, "%s\n", c.Command)
+		}
+		b.WriteString("```\n\n")
+		if edition == Teacher {
+			for _, l := range cuts[1:] {
+				fmt.Fprintf(&b, "- %s\n", l)
+			}
+			b.WriteString("\n")
 		}
 	}
 	if edition != Teacher {

@@ -102,6 +102,12 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
+	if cuts := CutLines(v); len(cuts) > 0 {
+		fmt.Fprintf(w, "\n%s\n", cuts[0])
+		for _, l := range cuts[1:] {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.reveal"))
 	for j, q := range v.Questions {
 		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])

@@ -219,7 +219,10 @@ func metricOf(t *testing.T, v *StepView, q *QuestionView) string {
 // the choices the slogans allow a student picks (the first or the last);
 // reading the run scores 100 %; every question offers at least three
 // choices; two students' right answers differ on at least half the
-// questions (on average, and for 9 pairs in 10; on 40 % for every pair).
+// questions (on average, and for 9 pairs in 10; on a third for every pair:
+// the claims pin more of every row since issue 30 — the Two Generals
+// always split at the last message, at-most-once always loses — so a few
+// answers are the lesson's own, the same for everyone).
 func TestSlogansLoseReadingWins(t *testing.T) {
 	c, err := lesson.Load()
 	if err != nil {
@@ -284,8 +287,8 @@ func TestSlogansLoseReadingWins(t *testing.T) {
 			if 2*differ >= len(a) {
 				half++
 			}
-			if 5*differ < 2*len(a) {
-				t.Errorf("%s and %s: right answers differ on %d of %d questions, want at least 40 %%", students[i], students[j], differ, len(a))
+			if 3*differ < len(a) {
+				t.Errorf("%s and %s: right answers differ on %d of %d questions, want at least a third", students[i], students[j], differ, len(a))
 			}
 		}
 	}

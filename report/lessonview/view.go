@@ -28,6 +28,8 @@ type StepView struct {
 	Results       map[string]*lesson.Result // by run id: the pack draws its diagrams from them
 	Student       string                    // whose seed the runs have ("" for the course's own)
 	Seed          uint64                    // the step's seed (the runs of a step share one)
+	Cuts          []lesson.Cut              // the step's explore searches (lesson.CutsSpec), the same for every student
+	CutsCommand   string                    // the command of one search, with N for the value
 }
 
 // A Story is one scenario's lesson text the step tells before asking.
@@ -68,6 +70,12 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 	v := &StepView{Number: i + 1, Total: len(c.Steps), ID: s.ID, Title: lang.T("lesson.step." + s.ID), Results: results,
 		Student: s.Student}
 	v.Seed = s.Runs[0].Seed
+	if s.Cuts != nil {
+		if v.Cuts, err = s.Cuts.Explore(); err != nil {
+			return nil, err
+		}
+		v.CutsCommand = fmt.Sprintf("once explore %s --set %s=N", s.Cuts.Scenario, s.Cuts.Param)
+	}
 	var told []string
 	for j := range s.Runs {
 		r := results[s.Runs[j].ID]
@@ -106,6 +114,24 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		v.Questions = append(v.Questions, qv)
 	}
 	return v, nil
+}
+
+// CutLines are the step's explore searches, a heading and one line per
+// value of the parameter: "N = 6: split — agreement: general-b attacks
+// alone — ack op-1 #6 lost (general-b → general-a)". None without cuts.
+func CutLines(v *StepView) []string {
+	if len(v.Cuts) == 0 {
+		return nil
+	}
+	out := []string{lang.Tf("lesson.cuts", map[string]any{"Command": v.CutsCommand})}
+	for _, c := range v.Cuts {
+		if c.Holds {
+			out = append(out, lang.Tf("lesson.cut_holds", map[string]any{"N": c.N}))
+			continue
+		}
+		out = append(out, lang.Tf("lesson.cut", map[string]any{"N": c.N, "Cause": c.Cause}))
+	}
+	return out
 }
 
 // Command is the command line that repeats the run r.

@@ -55,7 +55,7 @@ func TestColumnsShareOneTimeAxis(t *testing.T) {
 func TestHeadlineColumnsWiderThanTall(t *testing.T) {
 	topo, events := canonicalDoubleBilling(t)
 	var b bytes.Buffer
-	if err := WriteColumns(&b, "double-billing", []Panel{{topo, events, "amo"}, {topo, events, "alo"}, {topo, events, "idem"}}); err != nil {
+	if err := WriteColumns(&b, "double-billing", []Panel{{Topology: topo, Events: events, Title: "amo"}, {Topology: topo, Events: events, Title: "alo"}, {Topology: topo, Events: events, Title: "idem"}}); err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`width="([0-9.]+)" height="([0-9.]+)"`).FindStringSubmatch(b.String())

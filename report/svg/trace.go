@@ -19,6 +19,11 @@ type Panel struct {
 	Topology *sim.Topology
 	Events   []sim.Event
 	Title    string
+	// Unmarked draws every effect alike — no red star, no "2nd effect"
+	// label, no such legend entry —, for a student's edition that must
+	// not answer its questions before the reveal (the effects are still
+	// there to be counted by one who reads the run).
+	Unmarked bool
 }
 
 // WriteTrace renders the trace as an SVG space-time diagram: one vertical
@@ -242,6 +247,8 @@ type svgDiagram struct {
 	width  float64
 	height float64
 	placed svgPlaced // labels drawn so far, to keep arrow labels apart
+	// unmarked: see Panel.Unmarked.
+	unmarked bool
 }
 
 func newSVGDiagram(p *Panel) *svgDiagram {
@@ -255,7 +262,7 @@ func newSVGDiagram(p *Panel) *svgDiagram {
 // rows start. The rows are laid out next, on the panel's own time axis or
 // on one shared with other panels.
 func prepareDiagram(p *Panel) *svgDiagram {
-	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}}
+	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}, unmarked: p.Unmarked}
 	d.lanes = len(d.topo.Nodes)
 	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
 	tables := 0
@@ -911,7 +918,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += " · " + strconv.FormatInt(m.Value, 10) // its transaction id: two charges, two ids
 			}
 			fill, stroke, bg, ink := svgStarFill, svgStarStroke, svgStarBg, svgStarStroke
-			if n > 1 {
+			if n > 1 && !d.unmarked {
 				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": report.Ordinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
@@ -1040,6 +1047,9 @@ func (d *svgDiagram) layoutLegend() {
 		}
 		if it[0] == "paused" && !d.hasPause() {
 			continue // only traces with a pause explain it
+		}
+		if it[0] == "dupeffect" && d.unmarked {
+			continue
 		}
 		text := lang.Word("legend", it[1])
 		w := svgLegendIconW + 6 + svgTextWidth(text, 10) + 18

@@ -248,6 +248,12 @@ func (m Model) revealBody() string {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
 	}
+	if cuts := lessonview.CutLines(m.view); len(cuts) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", cuts[0])
+		for _, l := range cuts[1:] {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
 	for j, q := range m.view.Questions {
 		answer := fmt.Sprintf("%c) %s", 'a'+q.Answer, q.Choices[q.Answer])
 		fmt.Fprintf(&b, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
