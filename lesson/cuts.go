@@ -8,6 +8,7 @@ import (
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
+	"github.com/oncesim/once/sim/search"
 )
 
 // A CutsSpec asks a step to show, computed by `once explore`, that the
@@ -91,8 +92,8 @@ func (c *CutsSpec) explore(sc *scenarios.Scenario, n int) (Cut, error) {
 	if err != nil {
 		return cut, err
 	}
-	opt := sim.ExploreOptions{MaxFaults: b.MaxFaults, MaxPreemptions: b.MaxPreemptions, Promise: promise, Workers: 1}
-	res, err := sim.Explore(cfg, opt)
+	opt := search.Options{MaxFaults: b.MaxFaults, MaxPreemptions: b.MaxPreemptions, Promise: promise, Workers: 1}
+	res, err := search.Explore(cfg, opt)
 	if err != nil {
 		return cut, err
 	}
