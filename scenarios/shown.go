@@ -41,7 +41,8 @@ func (s *Scenario) Shown() *Scenario {
 	for i := range c.Lesson.Try {
 		c.Lesson.Try[i] = e(c.Lesson.Try[i])
 	}
-	c.Outcome = OutcomeWords{None: e(s.Outcome.None), Once: e(s.Outcome.Once), Many: e(s.Outcome.Many)}
+	c.Outcome = s.Outcome // every field, texts escaped below (a field left out made every scenario that sets it a copy)
+	c.Outcome.None, c.Outcome.Once, c.Outcome.Many, c.Outcome.Partial = e(s.Outcome.None), e(s.Outcome.Once), e(s.Outcome.Many), e(s.Outcome.Partial)
 	c.Sweep.Marks = slices.Clone(s.Sweep.Marks)
 	for i := range c.Sweep.Marks {
 		c.Sweep.Marks[i].Label = e(c.Sweep.Marks[i].Label)
