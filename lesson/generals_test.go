@@ -17,6 +17,23 @@ func studentIDs() []string {
 	return out
 }
 
+// forEachStudent runs step i of c as each of the 20 student ids gets it
+// and hands f the student's step and its results.
+func forEachStudent(t *testing.T, c *Course, i int, f func(id string, s *Step, results map[string]*Result)) {
+	t.Helper()
+	for _, id := range studentIDs() {
+		s, err := c.StepForStudent(i, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, err := ExecuteStep(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(id, s, results)
+	}
+}
+
 // TestTwoGeneralsAlwaysShowsASplit: for 20 of 20 student ids the Two
 // Generals step shows a run where one general attacks alone (the
 // agreement invariant violated, one general's attack and not the
@@ -33,15 +50,7 @@ func TestTwoGeneralsAlwaysShowsASplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	alone := 0
-	for _, id := range studentIDs() {
-		s, err := c.StepForStudent(i, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results, err := ExecuteStep(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forEachStudent(t, c, i, func(id string, s *Step, results map[string]*Result) {
 		split := false
 		for _, r := range results {
 			for _, run := range r.Runs {
@@ -58,7 +67,7 @@ func TestTwoGeneralsAlwaysShowsASplit(t *testing.T) {
 		} else {
 			t.Errorf("%s (seed %d): no run shows one general attacking alone", id, s.Runs[0].Seed)
 		}
-	}
+	})
 	t.Logf("%d of 20 student ids see one general attack alone", alone)
 
 	st := &c.Steps[i]

@@ -116,33 +116,52 @@ func Marked(t testing.TB) []string {
 func markedOnce(t testing.TB) []string {
 	t.Helper()
 	prefix := []byte("ONCE_LAB_NODE=" + strconv.Itoa(os.Getpid()) + ".")
+	var out []string
+	for _, p := range processes(t) {
+		env, err := os.ReadFile(filepath.Join("/proc", p.pid, "environ"))
+		if err != nil || !(bytes.HasPrefix(env, prefix) || bytes.Contains(env, append([]byte{0}, prefix...))) {
+			continue
+		}
+		if p.state() != "Z" {
+			out = append(out, p.head+" state "+p.state())
+		}
+	}
+	return out
+}
+
+// A process is one entry of /proc: its pid, its stat line's "pid (comm)"
+// and the fields after it (state ppid pgrp …).
+type process struct {
+	pid, head string
+	fields    []string
+}
+
+func (p process) state() string { return p.fields[0] }
+
+// processes lists the live entries of /proc whose stat line parses (comm
+// may hold spaces and parentheses: the fields start after the last ')').
+func processes(t testing.TB) []process {
+	t.Helper()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatalf("read /proc: %v", err)
 	}
-	var out []string
+	var out []process
 	for _, e := range entries {
 		if _, err := strconv.Atoi(e.Name()); err != nil {
 			continue
 		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(env, prefix) {
-			continue
-		}
-		if !bytes.HasPrefix(env, prefix) && !bytes.Contains(env, append([]byte{0}, prefix...)) {
-			continue
-		}
 		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
 		if err != nil {
-			continue
+			continue // it ended while we looked
 		}
 		s := string(stat)
 		i := strings.LastIndexByte(s, ')')
 		if i < 0 {
 			continue
 		}
-		if f := strings.Fields(s[i+1:]); len(f) > 0 && f[0] != "Z" {
-			out = append(out, s[:i+1]+" state "+f[0])
+		if f := strings.Fields(s[i+1:]); len(f) >= 3 {
+			out = append(out, process{pid: e.Name(), head: s[:i+1], fields: f})
 		}
 	}
 	return out
@@ -195,32 +214,11 @@ func (p *Pids) survivorsOnce(t testing.TB) []string {
 		groups[pid] = true
 	}
 	p.mu.Unlock()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatalf("read /proc: %v", err)
-	}
 	var out []string
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue // it ended while we looked
-		}
-		// pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-		s := string(stat)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		pgrp, _ := strconv.Atoi(f[2])
-		if groups[pgrp] && f[0] != "Z" {
-			out = append(out, s[:i+1]+" state "+f[0])
+	for _, pr := range processes(t) {
+		pgrp, _ := strconv.Atoi(pr.fields[2])
+		if groups[pgrp] && pr.state() != "Z" {
+			out = append(out, pr.head+" state "+pr.state())
 		}
 	}
 	return out
