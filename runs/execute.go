@@ -19,6 +19,11 @@ type Options struct {
 	// Continue, when set, is asked before every step; the run ends as it
 	// stands when it answers false (the lab ends a run whose node failed).
 	Continue func() bool
+	// Memory, when set, is charged for what the run keeps: its operations
+	// and its trace. A run that would pass the account's limit is refused
+	// (too many operations) or cut where its trace reaches it, with a
+	// *MemoryError.
+	Memory *Memory
 }
 
 // Execute builds the world of sc under set and runs it to its end, with
@@ -48,6 +53,15 @@ func ExecuteConfig(cfg *sim.Config, ch sim.Chooser, opt Options) (Run, error) {
 		trace = &sim.Trace{}
 		events = trace
 	}
+	if err := opt.Memory.Reserve(cfg.Ops); err != nil {
+		return Run{}, err
+	}
+	capped, orig := false, cfg
+	if limit := opt.Memory.eventCap(); limit > 0 && trace != nil && limit < effectiveMaxEvents(cfg) {
+		bounded := *cfg
+		bounded.MaxEvents, capped = limit, true
+		cfg = &bounded
+	}
 	w, err := sim.NewWorld(cfg, rec, events)
 	if err != nil {
 		return Run{}, err
@@ -58,7 +72,22 @@ func ExecuteConfig(cfg *sim.Config, ch sim.Chooser, opt Options) (Run, error) {
 		for opt.Continue() && w.Step() {
 		}
 	}
-	return Run{Config: cfg, Outcome: w.Outcome(), Trace: trace, Faults: rec.Faults, World: w}, nil
+	out := w.Outcome()
+	if trace != nil {
+		if capped && out.End == sim.EventBudget {
+			return Run{}, &MemoryError{What: fmt.Sprintf("its trace (%d events kept)", len(trace.Events))}
+		}
+		opt.Memory.chargeEvents(len(trace.Events))
+	}
+	return Run{Config: orig, Outcome: out, Trace: trace, Faults: rec.Faults, World: w}, nil
+}
+
+// effectiveMaxEvents is cfg's event budget, its default resolved.
+func effectiveMaxEvents(cfg *sim.Config) int {
+	if cfg.MaxEvents > 0 {
+		return cfg.MaxEvents
+	}
+	return sim.DefaultMaxEvents
 }
 
 // Report is the run as the report documents show it: its outcome, the

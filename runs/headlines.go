@@ -11,8 +11,9 @@ import (
 
 // Headlines runs the scenario's headline rows (expect rows marked
 // headline) whose semantics is among sems, on the same seed: keyed faults
-// make it the same schedule wherever the messages are the same.
-func Headlines(sc *scenarios.Scenario, sems []sim.Semantics, seed uint64) ([]report.Run, error) {
+// make it the same schedule wherever the messages are the same. mem (nil
+// for none) is charged for each row's run as the command's own runs are.
+func Headlines(sc *scenarios.Scenario, sems []sim.Semantics, seed uint64, mem *Memory) ([]report.Run, error) {
 	var out []report.Run
 	for i := range sc.Expect {
 		x := &sc.Expect[i]
@@ -20,7 +21,7 @@ func Headlines(sc *scenarios.Scenario, sems []sim.Semantics, seed uint64) ([]rep
 			continue
 		}
 		set := x.Settings(sc)
-		run, err := Execute(sc, set, sim.NewRandom(seed), Options{})
+		run, err := Execute(sc, set, sim.NewRandom(seed), Options{Memory: mem})
 		if err != nil {
 			return nil, fmt.Errorf("headline row %s: %w", x.Label(), err)
 		}

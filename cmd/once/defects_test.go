@@ -39,3 +39,22 @@ func TestLessonPlainLongLine(t *testing.T) {
 		t.Errorf("lesson --plain with a 1 MiB line: %v", err)
 	}
 }
+
+// TestReplayLineShowsRepeatedSet: a parameter set twice takes the last
+// value, and every printed command that reproduces the run spells the
+// value used, never the first one (issue 35 item 5).
+func TestReplayLineShowsRepeatedSet(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "double-billing", "--semantics", "alo", "--seed", "3", "--format", "json", "--check"},
+		{"explore", "double-billing", "--semantics", "alo", "--check"},
+	} {
+		args = append(args, "--set", "timeout=3s", "--set", "timeout=1s")
+		code, stdout, stderr := runOnce(args...)
+		if code == exitUsage {
+			t.Fatalf("once %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+		}
+		if !strings.Contains(stdout, "--set timeout=1s") || strings.Contains(stdout, "timeout=3s") {
+			t.Errorf("once %s: the replay line does not spell the value used (timeout=1s):\n%s", strings.Join(args, " "), stdout)
+		}
+	}
+}

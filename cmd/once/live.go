@@ -213,9 +213,14 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 		return nil, 0, nil, usageErr("%v", err)
 	}
 	var ps []live.Planned
+	runs.Enforce()
+	mem := runs.NewMemory(runs.MaxMemory)
 	for _, sem := range sems {
 		set.Semantics = sem
 		cfg, err := sc.Config(set)
+		if err == nil {
+			err = mem.Reserve(cfg.Ops)
+		}
 		if err != nil {
 			return nil, 0, nil, usageErr("%v", err)
 		}

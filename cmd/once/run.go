@@ -74,12 +74,14 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	runs.Enforce()
+	mem := runs.NewMemory(runs.MaxMemory)
 	var rs []runs.Run
 	for _, sem := range sems {
 		set.Semantics = sem
 		// The trace is kept for every format: the ledger lists each
 		// operation's effect values (its transaction ids) from it.
-		r, err := runs.Execute(sc, set, sim.NewRandom(o.seed), runs.Options{})
+		r, err := runs.Execute(sc, set, sim.NewRandom(o.seed), runs.Options{Memory: mem})
 		if err != nil {
 			return usageErr("run %s: %v", sem, err)
 		}
@@ -101,7 +103,7 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	}
 	var headlines []report.Run
 	if o.defaultRun() && (o.format == "text" || o.format == "json" || o.format == "md") {
-		if headlines, err = runs.Headlines(sc, sems, o.seed); err != nil {
+		if headlines, err = runs.Headlines(sc, sems, o.seed, mem); err != nil {
 			return err
 		}
 	}

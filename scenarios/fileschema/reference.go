@@ -35,6 +35,14 @@ an unknown role or role option, a link to a missing node, a duplicate name —
 each is an error with ` + "`FILE:LINE:COL`" + ` and exit code 2. Numbers and
 booleans are written without quotes.
 
+A file may ask for up to 100,000 operations and a billion events per run;
+what a run keeps grows with both, so ` + "`once run`" + ` and ` + "`once live`" + ` hold
+at most 1 GiB: every run charges a fixed cost per operation and each
+trace event it keeps against that limit, and a command whose runs would
+pass it is refused in one line (exit 2) naming what passed — the
+operations, before any run starts, or a run's trace, cut at the same
+event on every machine. ` + "`once validate`" + ` runs nothing and needs little.
+
 ## Editor support
 
 ` + "`once schema > once.schema.json`" + ` writes a JSON Schema (draft 2020-12) of
