@@ -63,11 +63,11 @@ func tomlSection(text, section string) map[string]bool {
 // everything the build holds: every catalog scenario has its YAML lesson,
 // translations, README row, docs section, canonical trace and pinned
 // digests (R2–R7); every fault kind has its table entries, its
-// trace event and its word in every language, and a README flag (F1–F4).
+// trace event and its word in every language, and a flag in docs/commands.md (F1–F4).
 // A missing piece fails with the step that says how to add it.
 func TestContributingChecklist(t *testing.T) {
 	c := &checklist{t: t, contrib: readRepo(t, "CONTRIBUTING.md")}
-	readme := readRepo(t, "README.md")
+	readme, commands := readRepo(t, "README.md"), readRepo(t, "docs/commands.md")
 	docs := readRepo(t, filepath.Join("docs", "scenarios.md"))
 	digests := readRepo(t, filepath.Join("testdata", "digests.txt"))
 	readmeRows := map[string]bool{}
@@ -148,8 +148,8 @@ func TestContributingChecklist(t *testing.T) {
 		if s.Choice.OnLink() == sim.LinkHold && s.Duration == nil && s.Hold <= 0 {
 			c.missing("F1", "fault kind "+s.Name+": a hold on a link with neither a DurationSetting nor a Hold holds a message for no time")
 		}
-		if !strings.Contains(readme, "--"+s.Name) {
-			c.missing("F4", "fault kind "+s.Name+": README.md does not name --"+s.Name)
+		if !strings.Contains(commands, "--"+s.Name) {
+			c.missing("F4", "fault kind "+s.Name+": docs/commands.md does not name --"+s.Name)
 		}
 	}
 	for _, k := range sim.FaultChoiceKinds() {

@@ -67,7 +67,7 @@ func (e *SpecError) Error() string {
 }
 
 // fileSpec is the YAML scenario format. Every field is documented in
-// README.md ("Scenario files"); unknown fields are rejected.
+// docs/formats.md ("Scenario files") and docs/scenario-files.md; unknown fields are rejected.
 type fileSpec struct {
 	Name       Scalar       `yaml:"name" required:"true" value:"word" doc:"the scenario's name: letters, digits and . _ + - (what once run takes)"`
 	Topology   Scalar       `yaml:"topology" required:"true" value:"enum:topology" doc:"the system's shape, for grouping in once list"`

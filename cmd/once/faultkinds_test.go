@@ -241,22 +241,22 @@ func TestFaultKindNamesAreSpelledOnce(t *testing.T) {
 	}
 }
 
-// TestREADMEListsEveryFaultFlag checks that the README's table of run
+// TestDocsListEveryFaultFlag checks that docs/commands.md's table of run
 // flags has a row for every fault setting of the table, with the table's
 // help text.
-func TestREADMEListsEveryFaultFlag(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestDocsListEveryFaultFlag(t *testing.T) {
+	readme, err := os.ReadFile("../../docs/commands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k := range sim.FaultKinds {
 		s := &sim.FaultKinds[k]
 		if row := fmt.Sprintf("| `--%s P` | %s |", s.Name, s.Help); !bytes.Contains(readme, []byte(row)) {
-			t.Errorf("README.md lacks the flag row %q", row)
+			t.Errorf("docs/commands.md lacks the flag row %q", row)
 		}
 		if d := s.Duration; d != nil {
 			if row := fmt.Sprintf("| `--%s N` | %s (default %d)", d.Name, d.Help, d.Default); !bytes.Contains(readme, []byte(row)) {
-				t.Errorf("README.md lacks the flag row %q", row)
+				t.Errorf("docs/commands.md lacks the flag row %q", row)
 			}
 		}
 	}

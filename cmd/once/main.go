@@ -1,5 +1,5 @@
 // Command once is a deterministic simulator of message-delivery semantics
-// under injected faults. See README.md for the commands.
+// under injected faults. See README.md and docs/commands.md for the commands.
 package main
 
 import "os"

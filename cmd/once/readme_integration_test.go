@@ -9,18 +9,15 @@ import (
 	"testing"
 )
 
-// TestIntegrationReadmeCommandsRun runs every README command that works
+// TestIntegrationReadmeCommandsRun runs every README and docs command that works
 // offline in seconds (not the TUI, the interactive lesson, live, lab,
 // Slurm or Kubernetes, nor a million seeds or a merge of shards the README
 // makes in a shell loop) and requires exit 0, or 1 for --check.
 func TestIntegrationReadmeCommandsRun(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmds := docCommands(t)
 	t.Chdir(t.TempDir())
 	ran := 0
-	for _, c := range readmeCommands(t, string(data)) {
+	for _, c := range cmds {
 		if len(c.args) == 0 || slices.Contains([]string{"tui", "lesson", "live", "live-serve", "lab", "merge"}, c.args[0]) ||
 			strings.Contains(c.text, "1000000") || slices.Contains(c.args, "--shard") {
 			continue
@@ -31,7 +28,7 @@ func TestIntegrationReadmeCommandsRun(t *testing.T) {
 			want = code // --check may find what it teaches
 		}
 		if code != want || (code != exitOK && code != exitViolation) {
-			t.Errorf("README.md:%d: %s: exit %d: %s", c.line, c.text, code, stderr)
+			t.Errorf("%s:%d: %s: exit %d: %s", c.file, c.line, c.text, code, stderr)
 		}
 		ran++
 	}

@@ -2,18 +2,55 @@ package main
 
 import (
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// readmeCommand is one `once` command line of the README.
+// readmeCommand is one `once` command line of the README or a docs page.
 type readmeCommand struct {
+	file string // README.md or docs/NAME.md
 	line int
 	args []string
 	text string // the line as written
+}
+
+// docPages returns the README and every page under docs/, by path from the
+// repository's root: the commands and output blocks a user reads anywhere
+// are checked alike.
+func docPages(t *testing.T) map[string]string {
+	t.Helper()
+	pages := map[string]string{}
+	paths, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append([]string{"../../README.md"}, paths...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[strings.TrimPrefix(p, "../../")] = string(data)
+	}
+	return pages
+}
+
+// docCommands is readmeCommands over every page of docPages, in path order.
+func docCommands(t *testing.T) []readmeCommand {
+	t.Helper()
+	pages := docPages(t)
+	var out []readmeCommand
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
+		for _, c := range readmeCommands(t, pages[name]) {
+			c.file = name
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // readmeCommands extracts every once command line from the README's sh
@@ -58,24 +95,27 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 				}
 				args = append(args, strings.TrimSuffix(tok, ")"))
 			}
-			out = append(out, readmeCommand{line: n + 1, args: args, text: strings.TrimSpace(piece)})
+			out = append(out, readmeCommand{file: "README.md", line: n + 1, args: args, text: strings.TrimSpace(piece)})
 		}
 	}
 	return out
 }
 
-// TestReadmeCommandsHaveValidFlags: every once command of the README —
-// those a test runs and those it cannot (live, lab, Slurm, the TUI, a
-// million seeds) — names a command that exists, with flags it takes and
-// the arguments it wants; the install line names this module's command.
+// TestReadmeCommandsHaveValidFlags: every once command of the README and
+// the docs — those a test runs and those it cannot (live, lab, Slurm, the
+// TUI, a million seeds) — names a command that exists, with flags it takes
+// and the arguments it wants; the install line names this module's command.
 func TestReadmeCommandsHaveValidFlags(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds := readmeCommands(t, string(data))
-	if len(cmds) < 20 {
-		t.Fatalf("found %d once commands in the README, want at least 20", len(cmds))
+	if n := len(readmeCommands(t, string(data))); n < 10 {
+		t.Errorf("found %d once commands in the README, want at least 10", n)
+	}
+	cmds := docCommands(t)
+	if len(cmds) < 25 {
+		t.Fatalf("found %d once commands in the README and docs, want at least 25", len(cmds))
 	}
 	for _, c := range cmds {
 		root := newRootCmd(io.Discard, io.Discard)
@@ -83,15 +123,15 @@ func TestReadmeCommandsHaveValidFlags(t *testing.T) {
 		root.InitDefaultVersionFlag()
 		cmd, rest, err := root.Find(c.args)
 		if err != nil {
-			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+			t.Errorf("%s:%d: %s: %v", c.file, c.line, c.text, err)
 			continue
 		}
 		if err := cmd.ParseFlags(rest); err != nil {
-			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+			t.Errorf("%s:%d: %s: %v", c.file, c.line, c.text, err)
 			continue
 		}
 		if err := cmd.ValidateArgs(cmd.Flags().Args()); err != nil && cmd != root {
-			t.Errorf("README.md:%d: %s: %v", c.line, c.text, err)
+			t.Errorf("%s:%d: %s: %v", c.file, c.line, c.text, err)
 		}
 	}
 	mod, err := os.ReadFile("../../go.mod")
@@ -113,12 +153,22 @@ func TestReadmeCommandsHaveValidFlags(t *testing.T) {
 // output's lines, in order and contiguous (each "…" elides some).
 func TestReadmeOutputBlocks(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	blocks := 0
-	lines := strings.Split(string(data), "\n")
+	pages := docPages(t)
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
+		blocks += checkOutputBlocks(t, name, pages[name])
+	}
+	if blocks == 0 {
+		t.Fatal("no `$ once` output block in the README or the docs")
+	}
+}
+
+// checkOutputBlocks checks the `$ once` blocks of one page and returns
+// how many it has.
+func checkOutputBlocks(t *testing.T, name, page string) int {
+	t.Helper()
+	blocks := 0
+	lines := strings.Split(page, "\n")
 	for i := 0; i < len(lines); i++ {
 		if lines[i] != "```" || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "$ once ") {
 			continue
@@ -132,16 +182,14 @@ func TestReadmeOutputBlocks(t *testing.T) {
 		}
 		code, out, errOut := runOnce(args...)
 		if code != exitOK && code != exitViolation {
-			t.Errorf("README.md:%d: once %s: exit %d: %s", start+1, strings.Join(args, " "), code, errOut)
+			t.Errorf("%s:%d: once %s: exit %d: %s", name, start+1, strings.Join(args, " "), code, errOut)
 			continue
 		}
 		if msg := matchShown(strings.Split(out, "\n"), shown); msg != "" {
-			t.Errorf("README.md:%d: once %s: %s", start+1, strings.Join(args, " "), msg)
+			t.Errorf("%s:%d: once %s: %s", name, start+1, strings.Join(args, " "), msg)
 		}
 	}
-	if blocks == 0 {
-		t.Fatal("no `$ once` output block in the README")
-	}
+	return blocks
 }
 
 // matchShown checks shown (segments separated by "…") against the lines
@@ -186,4 +234,35 @@ func equalLines(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestReadmeIsAFrontPage: the README is a short front page (what once is,
+// install, the two commands, a tour, the scenarios, links) — at most 300
+// lines — and its prose holds no measured figure (timings, sizes, ratios):
+// those are dated in docs/performance.md, where they cannot go stale
+// unseen on the front page.
+func TestReadmeIsAFrontPage(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 300 {
+		t.Errorf("README.md has %d lines, want at most 300: move a section to docs/ and link it", len(lines))
+	}
+	measured := regexp.MustCompile(`\b[0-9]+(\.[0-9]+)? ?(ns|µs|ms|s|min|KB|MB|GB|KiB|MiB|GiB)\b|[0-9]+(\.[0-9]+)?×|runs/s`)
+	scenarioRow := regexp.MustCompile("^\\| [0-9]+[a-z]? \\| `") // a scenario's summary may tell its story in seconds
+	fenced := false
+	for n, line := range lines {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if scenarioRow.MatchString(line) {
+			continue
+		}
+		if m := measured.FindString(line); !fenced && m != "" {
+			t.Errorf("README.md:%d: a measured figure %q on the front page (it belongs in docs/performance.md): %s", n+1, m, line)
+		}
+	}
 }
