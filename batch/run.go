@@ -42,7 +42,14 @@ func (s Seeds) Count() int {
 // Every config must have been built and validated (by the scenario
 // loader): a config the engine rejects is a programming error and panics.
 func Run(cfgs []*sim.Config, seeds, workers int, progress Progress) []Tally {
-	return RunSeeds(cfgs, Seeds{Lo: 1, Hi: uint64(seeds)}, workers, progress)
+	return RunSeedsWith(cfgs, Seeds{Lo: 1, Hi: uint64(seeds)}, workers, progress, Options{})
+}
+
+// Options says how a batch answers its runs' choices.
+type Options struct {
+	// Swarm makes every seed a swarm run (sim.NewSwarm): each draws its
+	// own fault profile from the kinds its config enables.
+	Swarm bool
 }
 
 // RunSeeds is Run over the seeds of r only: one shard of a batch.
@@ -54,6 +61,11 @@ func Run(cfgs []*sim.Config, seeds, workers int, progress Progress) []Tally {
 // of the merges, because every field of a tally is a count, a minimum or
 // an exact sum (ExactSum).
 func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tally {
+	return RunSeedsWith(cfgs, r, workers, progress, Options{})
+}
+
+// RunSeedsWith is RunSeeds with opt.
+func RunSeedsWith(cfgs []*sim.Config, r Seeds, workers int, progress Progress, opt Options) []Tally {
 	seeds := r.Count()
 	chunks := (seeds + ChunkSeeds - 1) / ChunkSeeds
 	units := len(cfgs) * chunks
@@ -83,6 +95,7 @@ func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tal
 					if err != nil {
 						panic(fmt.Sprintf("batch: config %d: %v", ci, err))
 					}
+					r.SetSwarm(opt.Swarm)
 					runs[ci] = r
 				}
 				for seed := lo; seed <= hi; seed++ {

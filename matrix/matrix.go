@@ -81,12 +81,13 @@ func Rows(scs []*scenarios.Scenario, budgets func(*scenarios.Settings) error) ([
 	return rows, nil
 }
 
-// Doc is the report of rows with their tallies over seeds; verdict is
-// Violated when an expectation failed, else Unknown when one is unknown
-// (a run cut by a budget), else Held.
-func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, verdict sim.Status) {
+// Doc is the report of rows with their tallies over seeds (swarm: each
+// seed drew its own fault profile); verdict is Violated when an
+// expectation failed, else Unknown when one is unknown (a run cut by a
+// budget), else Held.
+func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.MatrixDoc, verdict sim.Status) {
 	failed, unknown := false, false
-	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Cells: []report.MatrixCell{}}
+	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Swarm: swarm, Cells: []report.MatrixCell{}}
 	for i, r := range rows {
 		t := &tallies[i]
 		c := report.NewMatrixCell(&t.Tally)
@@ -117,6 +118,10 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, ve
 		}
 		if seed != 0 {
 			c.Replay = runs.Command(r.Scenario, r.Expect.Semantics, seed, r.Settings)
+			if swarm {
+				c.Replay += runs.SwarmFlag(true)
+				c.SwarmProfile = sim.NewSwarmProfile(seed).String()
+			}
 		}
 		doc.Cells = append(doc.Cells, c)
 	}

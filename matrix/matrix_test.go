@@ -35,7 +35,7 @@ func TestDocJudgesRows(t *testing.T) {
 		cfgs[i] = rows[i].Config
 	}
 	tallies := batch.Run(cfgs, 3, 1, nil)
-	doc, verdict := Doc(rows, tallies, 3)
+	doc, verdict := Doc(rows, tallies, 3, false)
 	if verdict != sim.Unknown || len(doc.Cells) != len(rows) {
 		t.Fatalf("verdict %v (want unknown: every run is cut by its budget), %d cells", verdict, len(doc.Cells))
 	}

@@ -19,9 +19,12 @@ const MatrixSchema = "once.matrix/v1"
 // MatrixDoc is the JSON contract of `once matrix --format json`: one cell
 // per expectation row of each scenario, each run over seeds 1..Seeds.
 type MatrixDoc struct {
-	Schema string       `json:"schema"`
-	Seeds  int          `json:"seeds"`
-	Cells  []MatrixCell `json:"cells"`
+	Schema string `json:"schema"`
+	Seeds  int    `json:"seeds"`
+	// Swarm is true when every seed drew its own fault profile (once
+	// matrix --swarm): the rates are over profiles, not one setting.
+	Swarm bool         `json:"swarm,omitempty"`
+	Cells []MatrixCell `json:"cells"`
 }
 
 // MatrixCell is one expectation row of one scenario over every seed: how
@@ -69,6 +72,9 @@ type MatrixCell struct {
 	// Replay reproduces the first run that broke the failed claim, or the
 	// first unfinished run of an unknown one.
 	Replay string `json:"replay,omitempty"`
+	// SwarmProfile is the fault profile of the replayed seed in a swarm
+	// (sim.SwarmProfile's words), absent otherwise.
+	SwarmProfile string `json:"swarm_profile,omitempty"`
 
 	// RunsNeverDone are the finished runs with an operation that never
 	// completes (told "in progress" until the client gave up; they are in
@@ -193,13 +199,13 @@ func failureLine(l lang.Lang, c *MatrixCell) string {
 		s := l.Nf("matrix.line_unknown", c.Runs, map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": quoted(l, ClaimsShort(c.Expected)),
 			"Claim": ClaimsShort(c.UnknownClaim), "Unfinished": c.RunsUnfinished, "Runs": c.Runs})
 		if c.Replay != "" {
-			s += l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
+			s += l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay}) + c.profileText(l)
 		}
 		return s
 	}
 	data := map[string]any{"Row": c.Scenario + " " + c.label(), "Expected": quoted(l, ClaimsShort(c.Expected)), "Claim": ClaimsShort(c.FailedClaim), "Runs": c.Runs}
 	if c.Replay != "" {
-		return l.Tf("matrix.line_broken", data) + l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay})
+		return l.Tf("matrix.line_broken", data) + l.Tf("matrix.line_replay", map[string]any{"Replay": c.Replay}) + c.profileText(l)
 	}
 	return l.Nf("matrix.line_not_seen", c.Runs, data)
 }
@@ -314,6 +320,9 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		styleDim.Render(lang.Nf("matrix.subtitle", len(d.Cells), map[string]any{"Seeds": d.Seeds})))
 	for _, line := range strings.Split(lang.T("matrix.legend"), "\n") {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(line))
+	}
+	if d.Swarm {
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.T("matrix.swarm")))
 	}
 	b.WriteString("\n")
 	unfinished, refused := anyUnfinished(d.Cells), anyRefused(d.Cells)
@@ -481,4 +490,13 @@ func quoted(l lang.Lang, s string) string {
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// profileText names the replayed seed's swarm profile, if the matrix was
+// a swarm.
+func (c *MatrixCell) profileText(l lang.Lang) string {
+	if c.SwarmProfile == "" {
+		return ""
+	}
+	return l.Tf("matrix.line_profile", map[string]any{"Profile": c.SwarmProfile})
 }

@@ -27,7 +27,7 @@ func TestRunAndWriteReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := Header{Command: "matrix", Args: []string{"double-billing"}, Index: 1, Count: 3}
-	if err := RunAndWrite(f, h, batch.Shard{Index: 1, Count: 3}, []*sim.Config{cfg}, []string{"alo"}, 9, 1, nil); err != nil {
+	if err := RunAndWrite(f, h, batch.Shard{Index: 1, Count: 3}, []*sim.Config{cfg}, []string{"alo"}, 9, 1, nil, batch.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -14,6 +14,8 @@ package sim
 type Runs struct {
 	w      World
 	rng    Random
+	swarm  Swarm
+	swarms bool // runs draw a fault profile per seed (SetSwarm)
 	out    Outcome
 	digest bool
 }
@@ -38,11 +40,21 @@ func (r *Runs) SetDigest(on bool) {
 	r.w.noDigest = !on
 }
 
+// SetSwarm says whether the following runs are swarm runs: each seed's
+// chooser is NewSwarm(seed), not NewRandom(seed).
+func (r *Runs) SetSwarm(on bool) { r.swarms = on }
+
 // Run runs seed from the start and returns its outcome. The outcome and
 // its slices are reused by the next call: copy what must outlive it.
 func (r *Runs) Run(seed uint64) *Outcome {
-	r.rng.reset(seed)
-	r.w.reset(&r.rng, nil)
+	if r.swarms {
+		r.swarm.Random.reset(seed)
+		r.swarm.Profile = NewSwarmProfile(seed)
+		r.w.reset(&r.swarm, nil)
+	} else {
+		r.rng.reset(seed)
+		r.w.reset(&r.rng, nil)
+	}
 	r.w.quiet = !r.digest && len(r.w.invs) == 0 && len(r.w.metrics) == 0
 	for r.w.Step() {
 	}

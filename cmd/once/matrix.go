@@ -23,6 +23,7 @@ type matrixOptions struct {
 	workers int
 	format  string
 	check   bool
+	swarm   bool
 	budgets simFlags // --max-events and --max-time only
 	batch   batchFlags
 	prof    profileFlags
@@ -71,6 +72,7 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
 	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed, 3 if one is unknown (runs cut by a budget)")
+	fl.BoolVar(&o.swarm, "swarm", false, "swarm testing: every seed draws its own fault profile (each of a row's fault kinds on or off, ×¼ to ×4); a failing seed's replay line carries it")
 	o.budgets.registerBudgets(fl)
 	o.batch.register(fl)
 	o.prof.register(fl)
@@ -116,11 +118,11 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, err := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), stdout)
+	tallies, done, err := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), batch.Options{Swarm: o.swarm}, stdout)
 	if done || err != nil {
 		return err
 	}
-	doc, verdict := matrix.Doc(rows, tallies, o.seeds)
+	doc, verdict := matrix.Doc(rows, tallies, o.seeds, o.swarm)
 	switch o.format {
 	case "json":
 		err = report.WriteJSON(stdout, doc)

@@ -21,6 +21,7 @@ type runOptions struct {
 	scenarioFlag
 	format string
 	check  bool
+	swarm  bool
 	save   string
 }
 
@@ -44,6 +45,7 @@ func newRunCmd() *cobra.Command {
 	o.registerFile(cmd)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: one space-time diagram per semantics, side by side on one time axis; md: the table and one fenced Mermaid block per semantics)")
 	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated, 3 if one could not be shown (unfinished)")
+	cmd.Flags().BoolVar(&o.swarm, "swarm", false, "the seed draws its own fault profile, as in once matrix --swarm (each fault kind on or off, ×¼ to ×4): replays a swarm seed")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd
 }
@@ -81,11 +83,11 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 		set.Semantics = sem
 		// The trace is kept for every format: the ledger lists each
 		// operation's effect values (its transaction ids) from it.
-		r, err := runs.Execute(sc, set, sim.NewRandom(o.seed), runs.Options{Memory: mem})
+		r, err := runs.Execute(sc, set, runs.Chooser(o.seed, o.swarm), runs.Options{Memory: mem})
 		if err != nil {
 			return usageErr("run %s: %v", sem, err)
 		}
-		r.Replay = runs.Command(sc, sem, o.seed, set)
+		r.Replay = runs.Command(sc, sem, o.seed, set) + runs.SwarmFlag(o.swarm)
 		rs = append(rs, r)
 	}
 	if o.save != "" {
@@ -106,6 +108,9 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 		if headlines, err = runs.Headlines(sc, sems, o.seed, mem); err != nil {
 			return err
 		}
+	}
+	if o.swarm && o.format == "text" {
+		io.WriteString(stdout, runs.SwarmLine(o.seed)+"\n")
 	}
 	if err := runs.Render(stdout, o.format, sc, o.seed, set, rs, headlines); err != nil {
 		return err

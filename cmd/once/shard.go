@@ -53,7 +53,7 @@ func canonicalArgs(cmd *cobra.Command, args []string) []string {
 // labels name the rows (a shard file carries them so merge can check it
 // rebuilt the same rows).
 func (b *batchFlags) tallies(command string, canon []string, files []shard.ScenarioFile, cfgs []*sim.Config, labels []string, seeds, workers int,
-	progress batch.Progress, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
+	progress batch.Progress, opt batch.Options, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
 	switch {
 	case b.merged != nil:
 		if err := b.merged.CheckTallies(labels, cfgs, seeds); err != nil {
@@ -62,7 +62,7 @@ func (b *batchFlags) tallies(command string, canon []string, files []shard.Scena
 		return b.merged.Tallies, false, nil
 	case b.sharded:
 		h := shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count, ScenarioFiles: files}
-		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress)
+		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress, opt)
 	}
-	return batch.Run(cfgs, seeds, workers, progress), false, nil
+	return batch.RunSeedsWith(cfgs, batch.Seeds{Lo: 1, Hi: uint64(seeds)}, workers, progress, opt), false, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
@@ -130,7 +131,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	tallies, done, err := o.batch.tallies("sweep", o.canon, shard.ScenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), stdout)
+	tallies, done, err := o.batch.tallies("sweep", o.canon, shard.ScenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), batch.Options{}, stdout)
 	if done || err != nil {
 		return err
 	}
