@@ -178,7 +178,19 @@ func runTestNode(name, arg string) {
 					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
 				}
 			}
-		case "racy-service", "unique-service": // check then insert, or one atomic insert
+		case "commit-first-consumer": // dedup by op in durable, but commits the offset before it records and bills
+			if ev.Type == "deliver" {
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				if strings.Contains(in.Text(), `"inserted":true`) {
+					say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				}
+			}
+		case "racy-service", "unique-service", "recompute-service": // check then insert, or one atomic insert; recompute-service renders a replay's transaction id again
 			ask := func(req string) map[string]any {
 				say("durable", req)
 				out.Flush()
@@ -216,7 +228,11 @@ func runTestNode(name, arg string) {
 				case state == "COMPLETED":
 					a := ask(fmt.Sprintf(`{"type":"read","msg_id":3,"key":%d,"op":%d}`, ev.Key, ev.Op))
 					rec, _ := a["record"].(map[string]any)
-					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+					value, _ := rec["value"].(float64)
+					if name == "recompute-service" {
+						value += float64(1000 * ev.Attempt) // a new transaction id for the same charge
+					}
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, int64(value)))
 				default:
 					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
 				}
@@ -274,7 +290,7 @@ func runTestNode(name, arg string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "recompute-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		if ev.Type == "init" && resets {
