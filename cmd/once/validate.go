@@ -14,7 +14,10 @@ func newValidateCmd() *cobra.Command {
 		Long: `validate loads each scenario file as run -f would: strict YAML (unknown
 fields are errors), every role, option, node, link, sink, parameter,
 expectation and lesson checked, and the scenario built once per semantics
-with its defaults. It prints "FILE: ok — …" per valid file, or the first
+with its defaults; a vacuous claim — an every-run claim with neither
+unprotected: nor inherent:, an unprotected: that changes nothing, an
+invariant that reads what the scenario's client never accepts — is
+refused too. It prints "FILE: ok — …" per valid file, or the first
 error as FILE:LINE:COL and exits 2. It does not run the scenario: once
 matrix -f FILE --check runs its expectations.`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -36,6 +39,9 @@ matrix -f FILE --check runs its expectations.`,
 func runValidate(files []string, stdout io.Writer) error {
 	for _, f := range files {
 		sc, err := loadScenarioFile(f)
+		if err == nil {
+			err = sc.CheckVacuity()
+		}
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,11 @@ type InvariantSpec struct {
 	Name string
 	Doc  string
 	New  func(topo *sim.Topology) sim.Invariant
+	// Clients, if set, are the roles of the observed origin whose
+	// accepted responses the invariant reads (the receipts of an HTTP
+	// client): in a scenario whose client is none of them it holds
+	// whatever happens, and once validate refuses it.
+	Clients []string
 }
 
 // MetricSpec is a named metric a scenario file can ask for.
