@@ -61,6 +61,16 @@ func LookupMetric(name string) (*MetricSpec, bool) {
 	return s, ok
 }
 
+// Invariants returns the registered invariants, sorted by name.
+func Invariants() []*InvariantSpec {
+	out := make([]*InvariantSpec, 0, len(invariants))
+	for _, s := range invariants {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // InvariantNames lists the registered invariants, for error messages.
 func InvariantNames() string { return keysOf(invariants) }
 
