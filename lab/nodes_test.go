@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -70,7 +71,7 @@ func runTestNode(name, arg string) {
 		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
 	}
 	seen := 0 // events since init (reset-* nodes)
-	resets := strings.HasPrefix(name, "reset-") && arg != "no-reset"
+	resets := strings.HasPrefix(name, "reset-") && !slices.Contains(strings.Split(arg, ","), "no-reset")
 	for in.Scan() {
 		var l line
 		var ev event
@@ -96,7 +97,16 @@ func runTestNode(name, arg string) {
 		switch name {
 		case "reset-consumer", "reset-leaky", "reset-bad", "reset-init-sends", "reset-spawner": // dedup by op in durable; bills the count of events seen
 			if name == "reset-spawner" && ev.Type == "deliver" { // a child per delivery, never waited for
-				_ = exec.Command("sleep", "300").Start()
+				switch {
+				case strings.Contains(arg, "double-fork"): // an orphan in a session of its own
+					_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
+				case strings.Contains(arg, "setsid"): // a child in a session of its own
+					c := exec.Command("sleep", "300")
+					c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+					_ = c.Start()
+				default: // a child in the node's group
+					_ = exec.Command("sleep", "300").Start()
+				}
 			}
 			if name == "reset-init-sends" && ev.Type == "init" && ev.Incarnation > 1 { // a recovery that sends
 				say("broker", `{"type":"commit","op":1,"attempt":1,"key":1}`)
