@@ -88,7 +88,7 @@ func (n *Node) Start(ctx *sim.Context) {
 		r := &replica{idx: i, cancelled: map[int64]bool{}}
 		n.reps[i] = r
 		n.cur = r
-		if p := n.s.pool.take(n.name); p != nil {
+		if p := n.s.pool.take(n.name, n.incarnation > 1); p != nil {
 			r.proc, r.started = p, p.up // reset after its last run (or never handed a line): as a fresh process
 			continue
 		}
