@@ -105,9 +105,9 @@ func Sinks() []string {
 	return out
 }
 
-// WriteChecksText writes, after the roles, the invariants with their
+// writeChecksText writes, after the roles, the invariants with their
 // docs and the sinks.
-func WriteChecksText(w io.Writer) error {
+func writeChecksText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s\n", lang.T("list.invariants"))
 	invs := Invariants()
@@ -123,7 +123,8 @@ func WriteChecksText(w io.Writer) error {
 	return err
 }
 
-// WriteRolesText writes each role, then its options one a line.
+// WriteRolesText writes each role, then its options one a line; then
+// the invariants a scenario file can name and the sinks.
 func WriteRolesText(w io.Writer, rs []Role) error {
 	var b strings.Builder
 	for i, d := range rs {
@@ -143,6 +144,8 @@ func WriteRolesText(w io.Writer, rs []Role) error {
 			fmt.Fprintf(&b, "    %-16s %s%s: %s\n", opt.Name, kind, def, opt.Doc)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return writeChecksText(w)
 }

@@ -26,10 +26,7 @@ func newRolesCmd() *cobra.Command {
 		if format == "json" {
 			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles(), "invariants": runs.Invariants(), "sinks": runs.Sinks()})
 		}
-		if err := runs.WriteRolesText(out, runs.Roles()); err != nil {
-			return err
-		}
-		return runs.WriteChecksText(out)
+		return runs.WriteRolesText(out, runs.Roles())
 	})
 }
 

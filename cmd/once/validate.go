@@ -13,12 +13,10 @@ func newValidateCmd() *cobra.Command {
 		Short: "Check scenario files: the YAML, every name and reference, and a build per semantics",
 		Long: `validate loads each scenario file as run -f would: strict YAML (unknown
 fields are errors), every role, option, node, link, sink, parameter,
-expectation and lesson checked, and the scenario built once per semantics
-with its defaults; a vacuous claim — an every-run claim with neither
-unprotected: nor inherent:, an unprotected: that changes nothing, an
-invariant that reads what the scenario's client never accepts — is
-refused too. It prints "FILE: ok — …" per valid file, or the first
-error as FILE:LINE:COL and exits 2. It does not run the scenario: once
+expectation and lesson checked, the scenario built once per semantics
+with its defaults, and a vacuous claim refused (docs/scenario-files.md).
+It prints "FILE: ok — …" per valid file, or the first error as
+FILE:LINE:COL and exits 2. It does not run the scenario: once
 matrix -f FILE --check runs its expectations.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
