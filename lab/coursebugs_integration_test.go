@@ -4,6 +4,7 @@ package lab_test
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/oncesim/once/lab"
@@ -104,5 +105,39 @@ func TestIntegrationCommitBeforeEffectIsCaughtWithOneCrash(t *testing.T) {
 	}
 	if !strings.Contains(why, "0 effects") {
 		t.Errorf("verdict %q, want the billing lost", why)
+	}
+}
+
+// A node that declares reset, crashed at lab-after-send while it waits
+// for a store answer, is drained (the answer comes from the copy of the
+// stores) and reused, not killed: the search is the fresh processes' one,
+// with a handful of processes.
+func TestIntegrationCrashAfterSendDrainsAResetNode(t *testing.T) {
+	var fresh, reused atomic.Int64
+	run := func(node string, spawns *atomic.Int64) *lab.ExploreResult {
+		l := newLab(t, "at-least-once-duplicate", "consumer", testNode(node), nil)
+		l.Settings.Ops = 2
+		faults, _, err := scenarios.ExploreFaults("crash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Settings.Faults = faults
+		l.OnSpawn = func(int) { spawns.Add(1) }
+		res, err := l.Explore(sim.Idempotent, lab.ExploreOptions{MaxFaults: 2, Workers: 1, Promise: sim.AtMostOne})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := run("commit-first-consumer", &fresh)
+	got := run("reset-commit-first", &reused)
+	t.Logf("fresh: %+v, %d processes; reset: %+v, %d processes", want.ExploreStats, fresh.Load(), got.ExploreStats, reused.Load())
+	if got.ExploreStats != want.ExploreStats || got.Holds != want.Holds {
+		t.Errorf("reset: %+v holds %v, want the fresh processes' %+v holds %v", got.ExploreStats, got.Holds, want.ExploreStats, want.Holds)
+	}
+	// One for the search, one for the fault-free check, and the fresh
+	// restarts of the checks at 1 and 2 faults (1 + 2 crashes); 113 fresh.
+	if n := reused.Load(); n > 5 {
+		t.Errorf("reset: %d processes started for %d schedules, want the drained ones reused", n, got.Schedules)
 	}
 }

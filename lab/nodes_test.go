@@ -188,7 +188,7 @@ func runTestNode(name, arg string) {
 					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
 				}
 			}
-		case "commit-first-consumer": // dedup by op in durable, but commits the offset before it records and bills
+		case "commit-first-consumer", "reset-commit-first": // dedup by op in durable, but commits the offset before it records and bills
 			if ev.Type == "deliver" {
 				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
 				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
