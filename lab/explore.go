@@ -174,12 +174,15 @@ func (l *Lab) Explore(sem sim.Semantics, opt ExploreOptions) (*ExploreResult, er
 			// A node declared reset (the runs so far left processes in the
 			// pool): check, on the first schedule of this fault count (and
 			// of no fault), that a reset process answers as a fresh one.
+			// The fault-free check starts fresh processes; a later one
+			// starts only its restarts afresh, its processes' first
+			// incarnation being checked already.
 			check := level[:1]
 			if faults == 1 {
 				check = []job{{last: -1}, level[0]}
 			}
-			for _, j := range check {
-				if err := l.checkReset(sem, opt.Judge, j, pl, share); err != nil {
+			for i, j := range check {
+				if err := l.checkReset(sem, opt.Judge, j, pl, share, faults > 1 || i > 0); err != nil {
 					if errors.Is(err, errInterrupted) {
 						res.Complete, res.Cut = false, "interrupted"
 						return res, nil
@@ -340,11 +343,17 @@ func (l *Lab) runJobs(sem sim.Semantics, opt ExploreOptions, batch []job, pl *po
 // declare reset; else it does nothing more). The two must answer every
 // step alike: a reset that forgets less than a fresh start is named.
 // Explore calls it on the fault-free schedule and the first schedule of
-// every fault count, once a node has declared reset.
-func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool, share int64) error {
+// every fault count. With restartsOnly, the fresh run's processes start
+// as reset ones from pl (their first incarnation was checked on the
+// fault-free schedule) and only its restarts are fresh: a check costs a
+// process per replica and restart, not per replica.
+func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool, share int64, restartsOnly bool) error {
 	fresh := newPool()
 	defer fresh.close()
 	fresh.keepOnly = true // every start spawns; the end resets and keeps
+	if restartsOnly {
+		fresh.source = pl
+	}
 	a := l.runJob(sem, judge, j, fresh, share)
 	if a.err != nil {
 		return a.err
@@ -352,7 +361,7 @@ func (l *Lab) checkReset(sem sim.Semantics, judge *Judge, j job, pl *pool, share
 	if fresh.size() == 0 {
 		return nil // no node declared reset
 	}
-	fresh.keepOnly = false
+	fresh.keepOnly, fresh.source = false, nil
 	b := l.runJob(sem, judge, j, fresh, share)
 	if b.err != nil {
 		return b.err

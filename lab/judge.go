@@ -21,6 +21,9 @@ type Judge struct {
 	Scenario string
 	Row      *scenarios.Expectation // nil: no row matches
 	Promise  sim.Promise            // the semantics' own, when Row is nil
+	// Receipts: the run is also judged by one-receipt (receipts.go): a
+	// payment's retries are answered with the stored response.
+	Receipts bool
 }
 
 // JudgeFor finds the row of the lab's scenario for semantics sem and the
@@ -66,6 +69,7 @@ func (l *Lab) JudgeFor(sem sim.Semantics) Judge {
 	if best >= 0 {
 		j.Row = &l.Scenario.Expect[best]
 	}
+	j.Receipts = l.judgesReceipts(sem, j.Row != nil && expectsBroken(j.Row))
 	return j
 }
 
@@ -105,10 +109,16 @@ func everyRun(c scenarios.Claim) bool {
 // Against names what a run is judged against, for the output:
 // "row `idem` of key-reuse-different-payload (≤1 lost invariants)".
 func (j Judge) Against() string {
+	var s string
 	if j.Row == nil {
-		return fmt.Sprintf("the promise %s (no row of %s matches these parameters)", j.Promise, j.Scenario)
+		s = fmt.Sprintf("the promise %s (no row of %s matches these parameters)", j.Promise, j.Scenario)
+	} else {
+		s = fmt.Sprintf("row `%s` of %s (%s)", j.Row.Label(), j.Scenario, j.Row.ClaimsString())
 	}
-	return fmt.Sprintf("row `%s` of %s (%s)", j.Row.Label(), j.Scenario, j.Row.ClaimsString())
+	if j.Receipts {
+		s += ", and " + receiptInvariant + ": a retry is answered with the stored response, the same transaction id"
+	}
+	return s
 }
 
 // Broken says, when the row expects the promise broken whatever the
@@ -125,6 +135,9 @@ func (j Judge) Broken() string {
 // every-run claims ("≤1 invariants").
 func (j Judge) Keeps() string {
 	if j.Row == nil {
+		if j.Receipts {
+			return j.Promise.String() + " " + receiptInvariant
+		}
 		return j.Promise.String()
 	}
 	var parts []string
@@ -132,6 +145,9 @@ func (j Judge) Keeps() string {
 		if everyRun(c) {
 			parts = append(parts, c.String())
 		}
+	}
+	if j.Receipts {
+		parts = append(parts, receiptInvariant)
 	}
 	if len(parts) == 0 {
 		return "nothing on every run"
@@ -187,6 +203,22 @@ func (j Judge) runReason(r *Result) (sim.Status, sim.Reason) {
 // VerdictReason is Verdict with the reason kept as data, for a report in
 // another language.
 func (j Judge) VerdictReason(w *sim.World) (sim.Status, sim.Reason) {
+	status, why := j.claimsReason(w)
+	if !j.Receipts || status == sim.Violated && why.Kind != sim.ReasonDivergent {
+		return status, why
+	}
+	// Two receipts for one payment: one-receipt says which two.
+	for _, inv := range w.Outcome().Invariants {
+		if inv.Name == receiptInvariant && inv.Violation != "" {
+			return sim.Violated, sim.Reason{Kind: sim.ReasonInvariant, Promise: j.Promise, Invariant: inv.Name, Detail: inv.Violation, Message: inv.Detail}
+		}
+	}
+	return status, why
+}
+
+// claimsReason is VerdictReason by the row's claims (the promise, with
+// no row) alone.
+func (j Judge) claimsReason(w *sim.World) (sim.Status, sim.Reason) {
 	if j.Row == nil {
 		return w.JudgeReason(j.Promise)
 	}

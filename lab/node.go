@@ -34,6 +34,11 @@ var (
 	PointBeforeSend = roles.Point("lab-before-send")
 	// PointAfterEffect: the effect (and every write before it) is done.
 	PointAfterEffect = roles.Point("lab-after-effect")
+	// PointAfterSend: the process sent, and asks for its next step that
+	// changes something (an effect, a store write); that step is not
+	// done. A handler that commits an offset before it bills, or answers
+	// before it records, is caught here with one crash.
+	PointAfterSend = roles.Point("lab-after-send")
 )
 
 // Node is the sim.Node that drives the external processes of one played
@@ -83,7 +88,7 @@ func (n *Node) Start(ctx *sim.Context) {
 		r := &replica{idx: i, cancelled: map[int64]bool{}}
 		n.reps[i] = r
 		n.cur = r
-		if p := n.s.pool.take(n.name); p != nil {
+		if p := n.s.pool.take(n.name, n.incarnation > 1); p != nil {
 			r.proc, r.started = p, p.up // reset after its last run (or never handed a line): as a fresh process
 			continue
 		}
@@ -201,7 +206,7 @@ func (n *Node) begin(ctx *sim.Context, r *replica, ev pending) {
 	n.step++
 	n.s.nextID++
 	r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
-	r.init, r.handed = ev.b.Type == "init", true
+	r.init, r.handed, r.sent = ev.b.Type == "init", true, false
 	ev.b.MsgID = i64(r.event)
 	line := encodeLine(ev.src, n.name, ev.b)
 	r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -251,7 +256,7 @@ func (n *Node) run(ctx *sim.Context, r *replica) {
 		n.step++
 		n.s.nextID++
 		r.event, r.eventDesc, r.msg, r.queued, r.busy, r.n = n.s.nextID, ev.desc, ev.m, 0, true, n.step
-		r.init = ev.b.Type == "init"
+		r.init, r.sent = ev.b.Type == "init", false
 		ev.b.MsgID = i64(r.event)
 		line := encodeLine(ev.src, n.name, ev.b)
 		r.stepIdx = n.s.transcript.begin(n.name, n.step, ev.desc, string(line))
@@ -473,12 +478,14 @@ func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (in
 	if err := n.queue("message"); err != nil {
 		return stepContinue, err
 	}
+	n.cur.sent = false // a crash before this send is the one after the last
 	if ctx.CrashPoint(PointBeforeSend, m) {
 		n.crashed(ctx)
 		return stepEnded, nil
 	}
 	n.routes[route{to, op}] = n.cur.idx
 	ctx.Send(to, msg)
+	n.cur.sent = true
 	return stepContinue, nil
 }
 
@@ -496,6 +503,9 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 	if op == 0 {
 		return stepContinue, fieldErr("body.op", "0, want the operation the effect belongs to")
 	}
+	if n.crashAfterSend(ctx, m) {
+		return stepEnded, nil
+	}
 	sink := sim.SinkID(slices.Index(n.s.cfg.Topology.Sinks, sinkName))
 	ctx.Effect(sink, op, val(b.Value))
 	if ctx.CrashPoint(PointAfterEffect, m) {
@@ -508,6 +518,19 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 // store performs one store request — one atomic step, as one statement
 // is in a real store — and answers it at once.
 func (n *Node) store(ctx *sim.Context, table sim.TableID, name string, b body) (int, error) {
+	if storeWrites(b.Type) && n.cur.sent {
+		n.cur.sent = false
+		if ctx.CrashPoint(PointAfterSend, n.cur.msg) {
+			// The process waits for this request's answer: a drained
+			// process (reset) gets the copy's, and finishes unheard.
+			box := newSandbox(ctx)
+			if reply := box.answer(table, b); reply != nil {
+				n.cur.held = encodeLine(name, n.name, reply)
+			}
+			n.stop(true, box)
+			return stepEnded, nil
+		}
+	}
 	how, err := n.storeOp(ctx, table, name, b)
 	if err != nil {
 		return stepContinue, err
@@ -640,6 +663,32 @@ func (n *Node) storeOp(ctx *sim.Context, table sim.TableID, name string, b body)
 		return stepContinue, n.ioErr(err)
 	}
 	return stepContinue, nil
+}
+
+// crashAfterSend offers the crash point between a send and the next step
+// of the same handler that changes something (PointAfterSend), once per
+// send; it reports whether the node crashed there.
+func (n *Node) crashAfterSend(ctx *sim.Context, m *sim.Message) bool {
+	if !n.cur.sent {
+		return false
+	}
+	n.cur.sent = false
+	if ctx.CrashPoint(PointAfterSend, m) {
+		n.crashed(ctx)
+		return true
+	}
+	return false
+}
+
+// storeWrites reports whether a store request of type t may change the
+// store (a read or a list does not: a crash before it is the crash
+// before the next step that does).
+func storeWrites(t string) bool {
+	switch t {
+	case "write", "insert", "insert_if_absent", "update", "compare_and_set", "set_nx_px", "delete":
+		return true
+	}
+	return false
 }
 
 // setTTL records when key of table expires (0: never).

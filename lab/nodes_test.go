@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -70,7 +71,7 @@ func runTestNode(name, arg string) {
 		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
 	}
 	seen := 0 // events since init (reset-* nodes)
-	resets := strings.HasPrefix(name, "reset-") && arg != "no-reset"
+	resets := strings.HasPrefix(name, "reset-") && !slices.Contains(strings.Split(arg, ","), "no-reset")
 	for in.Scan() {
 		var l line
 		var ev event
@@ -96,7 +97,16 @@ func runTestNode(name, arg string) {
 		switch name {
 		case "reset-consumer", "reset-leaky", "reset-bad", "reset-init-sends", "reset-spawner": // dedup by op in durable; bills the count of events seen
 			if name == "reset-spawner" && ev.Type == "deliver" { // a child per delivery, never waited for
-				_ = exec.Command("sleep", "300").Start()
+				switch {
+				case strings.Contains(arg, "double-fork"): // an orphan in a session of its own
+					_ = exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 &").Run()
+				case strings.Contains(arg, "setsid"): // a child in a session of its own
+					c := exec.Command("sleep", "300")
+					c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+					_ = c.Start()
+				default: // a child in the node's group
+					_ = exec.Command("sleep", "300").Start()
+				}
 			}
 			if name == "reset-init-sends" && ev.Type == "init" && ev.Incarnation > 1 { // a recovery that sends
 				say("broker", `{"type":"commit","op":1,"attempt":1,"key":1}`)
@@ -178,7 +188,19 @@ func runTestNode(name, arg string) {
 					fmt.Fprintf(os.Stderr, "%s\n", ans.Body)
 				}
 			}
-		case "racy-service", "unique-service": // check then insert, or one atomic insert
+		case "commit-first-consumer", "reset-commit-first": // dedup by op in durable, but commits the offset before it records and bills
+			if ev.Type == "deliver" {
+				say(l.Src, fmt.Sprintf(`{"type":"commit","op":%d,"attempt":%d,"key":%d}`, ev.Op, ev.Attempt, ev.Key))
+				say("durable", fmt.Sprintf(`{"type":"insert_if_absent","msg_id":1,"key":%d,"record":{"state":"COMPLETED"}}`, ev.Op))
+				out.Flush()
+				if !in.Scan() {
+					os.Exit(8)
+				}
+				if strings.Contains(in.Text(), `"inserted":true`) {
+					say("billing", fmt.Sprintf(`{"type":"effect","op":%d,"value":1}`, ev.Op))
+				}
+			}
+		case "racy-service", "unique-service", "recompute-service": // check then insert, or one atomic insert; recompute-service renders a replay's transaction id again
 			ask := func(req string) map[string]any {
 				say("durable", req)
 				out.Flush()
@@ -216,7 +238,11 @@ func runTestNode(name, arg string) {
 				case state == "COMPLETED":
 					a := ask(fmt.Sprintf(`{"type":"read","msg_id":3,"key":%d,"op":%d}`, ev.Key, ev.Op))
 					rec, _ := a["record"].(map[string]any)
-					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%v}`, ev.Op, ev.Attempt, rec["value"]))
+					value, _ := rec["value"].(float64)
+					if name == "recompute-service" {
+						value += float64(1000 * ev.Attempt) // a new transaction id for the same charge
+					}
+					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":%d}`, ev.Op, ev.Attempt, int64(value)))
 				default:
 					say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":409}`, ev.Op, ev.Attempt))
 				}
@@ -274,7 +300,7 @@ func runTestNode(name, arg string) {
 				os.Stderr.WriteString(chunk)
 			}
 		}
-		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
+		if ev.Type == "pay" && name != "racy-service" && name != "unique-service" && name != "recompute-service" && name != "init-sends" && name != "no-recovery" { // answered at once, never charged: the run ends soon
 			say(l.Src, fmt.Sprintf(`{"type":"pay-response","op":%d,"attempt":%d,"status":201,"value":1}`, ev.Op, ev.Attempt))
 		}
 		if ev.Type == "init" && resets {

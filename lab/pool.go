@@ -28,21 +28,29 @@ type pool struct {
 	idle   map[string][]*process
 	reused atomic.Int64 // processes handed out again
 	// keepOnly: take hands out nothing (every start spawns), while the
-	// end of a run still resets and keeps (Explore's check of reset).
+	// end of a run still resets and keeps (Explore's check of reset)…
 	keepOnly bool
+	// … except, if source is set, a first incarnation's processes, taken
+	// from source: a check after the first compares restarts only, its
+	// processes' first incarnation having been checked already.
+	source *pool
 }
 
 func newPool() *pool { return &pool{idle: map[string][]*process{}} }
 
-// take returns an idle process of node, nil if there is none.
-func (p *pool) take(node string) *process {
+// take returns an idle process of node for its first incarnation or a
+// restart, nil if there is none.
+func (p *pool) take(node string, restart bool) *process {
 	if p == nil {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.keepOnly {
-		return nil
+		if restart || p.source == nil {
+			return nil
+		}
+		return p.source.take(node, false)
 	}
 	list := p.idle[node]
 	if len(list) == 0 {

@@ -26,6 +26,7 @@ type replica struct {
 	n         int          // the node's step number of the event
 	stepIdx   int          // its transcript step
 	queued    int          // messages and timers queued by the event
+	sent      bool         // it sent, and has not changed anything since (PointAfterSend)
 }
 
 // pending is an event waiting for its replica.

@@ -345,6 +345,9 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	c := *cfg
 	c.Topology = topo
 	c.Nodes = nodes
+	if l.JudgeFor(sem).Receipts {
+		c.Invariants = withInvariant(topo, cfg.Invariants, receiptInvariant)
+	}
 	s.cfg = &c
 	return s, nil
 }

@@ -3,6 +3,7 @@ package runs
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/oncesim/once/report"
@@ -76,7 +77,54 @@ func Roles() []Role {
 	return out
 }
 
-// WriteRolesText writes each role, then its options one a line.
+// InvariantDoc is a named invariant a scenario file can ask for.
+type InvariantDoc struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// Invariants are the invariants a scenario file can name (invariants:).
+func Invariants() []InvariantDoc {
+	var out []InvariantDoc
+	for _, s := range roles.Invariants() {
+		out = append(out, InvariantDoc{Name: s.Name, Doc: s.Doc})
+	}
+	return out
+}
+
+// Sinks are the sinks effects are counted on (observe.sinks; a lab
+// node's effect names one as its dest), sorted.
+func Sinks() []string {
+	var out []string
+	for _, s := range roles.SinkNames() {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// writeChecksText writes, after the roles, the invariants with their
+// docs and the sinks.
+func writeChecksText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s\n", lang.T("list.invariants"))
+	invs := Invariants()
+	width := 0
+	for _, c := range invs {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range invs {
+		fmt.Fprintf(&b, "    %-*s  %s\n", width, c.Name, c.Doc)
+	}
+	fmt.Fprintf(&b, "\n%s\n    %s\n", lang.T("list.sinks"), strings.Join(Sinks(), ", "))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteRolesText writes each role, then its options one a line; then
+// the invariants a scenario file can name and the sinks.
 func WriteRolesText(w io.Writer, rs []Role) error {
 	var b strings.Builder
 	for i, d := range rs {
@@ -96,6 +144,8 @@ func WriteRolesText(w io.Writer, rs []Role) error {
 			fmt.Fprintf(&b, "    %-16s %s%s: %s\n", opt.Name, kind, def, opt.Doc)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return writeChecksText(w)
 }

@@ -22,9 +22,9 @@ func newListCmd() *cobra.Command {
 }
 
 func newRolesCmd() *cobra.Command {
-	return listing("roles", "List the roles a scenario file can use, with their options", func(format string, out io.Writer) error {
+	return listing("roles", "List the roles a scenario file can use, with their options, then the invariants and sinks", func(format string, out io.Writer) error {
 		if format == "json" {
-			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles()})
+			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles(), "invariants": runs.Invariants(), "sinks": runs.Sinks()})
 		}
 		return runs.WriteRolesText(out, runs.Roles())
 	})

@@ -13,9 +13,10 @@ func newValidateCmd() *cobra.Command {
 		Short: "Check scenario files: the YAML, every name and reference, and a build per semantics",
 		Long: `validate loads each scenario file as run -f would: strict YAML (unknown
 fields are errors), every role, option, node, link, sink, parameter,
-expectation and lesson checked, and the scenario built once per semantics
-with its defaults. It prints "FILE: ok — …" per valid file, or the first
-error as FILE:LINE:COL and exits 2. It does not run the scenario: once
+expectation and lesson checked, the scenario built once per semantics
+with its defaults, and a vacuous claim refused (docs/scenario-files.md).
+It prints "FILE: ok — …" per valid file, or the first error as
+FILE:LINE:COL and exits 2. It does not run the scenario: once
 matrix -f FILE --check runs its expectations.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -36,6 +37,9 @@ matrix -f FILE --check runs its expectations.`,
 func runValidate(files []string, stdout io.Writer) error {
 	for _, f := range files {
 		sc, err := loadScenarioFile(f)
+		if err == nil {
+			err = sc.CheckVacuity()
+		}
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,23 @@ func Python(t testing.TB) string {
 	return path
 }
 
+// Node returns the path of the node (Node.js) interpreter. A test
+// needing it fails when CI is set and node is missing, and is skipped,
+// saying so, otherwise.
+func Node(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"node", "nodejs"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("node is required under CI (the protocol page's Node.js section is run)")
+	}
+	t.Skip("node not found: the protocol page's Node.js section is not run")
+	return ""
+}
+
 // Root is the module's root directory.
 func Root(t testing.TB) string {
 	t.Helper()

@@ -58,6 +58,21 @@ options); ` + "`once validate`" + ` also checks what a schema cannot: references
 between nodes, parameters and links, ranges that depend on a parameter's
 type, and the expectations' vacuity declarations.
 
+` + "`once validate`" + ` refuses a claim that holds whatever happens, each in one
+line with its ` + "`FILE:LINE:COL`" + ` and exit code 2 (` + "`run -f`" + ` still runs such a
+file, for a draft):
+
+- a row with an every-run claim (` + "`=1`, `<=1`, `>=1`, `invariants`" + `) that
+  names neither ` + "`unprotected:`" + ` (the setting that breaks it) nor
+  ` + "`inherent:`" + ` (one line: why nothing can);
+- an ` + "`unprotected:`" + ` that changes nothing: its parameters resolve to the
+  row's own values (a parameter's default counts), and the fault kinds it
+  turns on have no place to strike (` + "`crash`" + ` where no node is
+  ` + "`crash: true`" + `, ` + "`preempt`" + ` with no store node);
+- an invariant that reads the responses an HTTP client accepts
+  (` + "`one-receipt`, `own-receipt`" + `) in a scenario whose client is not one (a
+  queue's broker): it would be reported held every time.
+
 ## Fields
 
 A value marked *duration* is a number of milliseconds or a number with
@@ -98,6 +113,19 @@ node's options, a duration or a sweep mark is the parameter NAME.
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", d.Name, kind, def, cell(d.Doc))
 		}
 	}
+
+	b.WriteString("\n## Invariants and sinks\n\nThe names `invariants:` takes, each a property checked over the whole trace\n(also `once roles`):\n\n| invariant | meaning |\n|---|---|\n")
+	for _, inv := range roles.Invariants() {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", inv.Name, cell(inv.Doc))
+	}
+	var sinks []string
+	for _, name := range roles.SinkNames() {
+		if name != "" {
+			sinks = append(sinks, "`"+name+"`")
+		}
+	}
+	slices.Sort(sinks)
+	fmt.Fprintf(&b, "\nThe sinks `observe.sinks` names, where effects are counted (a lab node's\neffect names one as its `dest`): %s.\n", strings.Join(sinks, ", "))
 
 	b.WriteString("\n## Examples, one per topology\n\nComplete files from the catalog (the shortest of each topology), with\ntheir own comments. `custom` is any other composition of roles; see\n`testdata/scenarios/valid/`.\n")
 	examples, err := shortestPerTopology(catalog)

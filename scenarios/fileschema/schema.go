@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
@@ -56,8 +57,13 @@ func object(f scenarios.Field) obj {
 	var required []string
 	for _, c := range f.Fields {
 		s := field(c)
-		if c.Name == "nodes" {
+		switch {
+		case c.Name == "nodes":
 			s["items"].(obj)["allOf"] = roleOptionRules()
+		case c.Name == "invariants" && c.Shape == "list":
+			s["items"] = invariantNames()
+		case c.Name == "sinks" && f.Name == "observe" && c.Shape == "list":
+			s["items"] = obj{"enum": sinkNames()}
 		}
 		props[c.Name] = s
 		if c.Required {
@@ -131,6 +137,27 @@ func faults() obj {
 		}
 	}
 	return obj{"type": "object", "properties": props, "additionalProperties": false}
+}
+
+// invariantNames are the names invariants: takes, each with its doc.
+func invariantNames() obj {
+	var names []obj
+	for _, inv := range roles.Invariants() {
+		names = append(names, obj{"const": inv.Name, "description": inv.Doc})
+	}
+	return obj{"oneOf": names}
+}
+
+// sinkNames are the sinks observe.sinks names, sorted.
+func sinkNames() []string {
+	var out []string
+	for _, name := range roles.SinkNames() {
+		if name != "" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // roleOptionRules ties a node's with: to its role: for each role, the

@@ -12,6 +12,11 @@ type InvariantSpec struct {
 	Name string
 	Doc  string
 	New  func(topo *sim.Topology) sim.Invariant
+	// Clients, if set, are the roles of the observed origin whose
+	// accepted responses the invariant reads (the receipts of an HTTP
+	// client): in a scenario whose client is none of them it holds
+	// whatever happens, and once validate refuses it.
+	Clients []string
 }
 
 // MetricSpec is a named metric a scenario file can ask for.
@@ -54,6 +59,16 @@ func LookupInvariant(name string) (*InvariantSpec, bool) {
 func LookupMetric(name string) (*MetricSpec, bool) {
 	s, ok := metrics[name]
 	return s, ok
+}
+
+// Invariants returns the registered invariants, sorted by name.
+func Invariants() []*InvariantSpec {
+	out := make([]*InvariantSpec, 0, len(invariants))
+	for _, s := range invariants {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // InvariantNames lists the registered invariants, for error messages.

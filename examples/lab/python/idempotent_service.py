@@ -10,8 +10,8 @@ The Idempotency-Key protocol, in this order:
      before the call);
   4. when the charge returns, store the response (COMPLETED), then reply.
 After a crash (init with incarnation > 1) every key left PROCESSING is
-resolved by asking the gateway by that key (lookup), never by charging
-again blindly. Process memory is lost in a crash: everything that must
+claimed (one replica per key, with --replicas) and resolved by asking the
+gateway by that key (lookup), never by charging again blindly. Process memory is lost in a crash: everything that must
 survive lives in the harness's durable store.
 Protocol: docs/lab-protocol.md. Standard library only.
 """
@@ -108,12 +108,23 @@ def on_lookup_result(body):
         charge(op, 0, key, row.get("value", 0))  # never charged: charge now, same key
 
 
-def recover():
-    """After a crash: ask the gateway about every key left PROCESSING."""
+def recover(incarnation):
+    """After a crash: ask the gateway about every key left PROCESSING.
+
+    With --replicas N every replica restarts and runs this at once: each
+    key is first claimed for this incarnation (status = incarnation, in one
+    compare_and_set), and only the replica whose claim swapped looks it up,
+    so a key never charged is charged once, not once per replica.
+    """
     keys = call("durable", {"type": "list"})["keys"]
     for key in keys:  # sorted by the harness
         row = read(key, 0)
-        if row is not None and row.get("state") == "PROCESSING":
+        if row is None or row.get("state") != "PROCESSING" or row.get("status") == incarnation:
+            continue  # done, or claimed by another replica of this incarnation
+        claimed = dict(row, status=incarnation)
+        won = call("durable", {"type": "compare_and_set", "key": key, "op": row["aux"],
+                               "expected": row, "record": claimed})
+        if won["swapped"]:  # else another replica claimed it between the read and the swap
             out("gateway", {"type": "lookup", "op": row["aux"], "key": key, "payload": row.get("value", 0)})
 
 
@@ -131,7 +142,7 @@ def main():
             ME = body["node_id"]
             print(f"init: incarnation {body['incarnation']}", file=sys.stderr)
             if body["incarnation"] > 1:
-                recover()
+                recover(body["incarnation"])
         elif t == "pay":
             on_pay(body)
         elif t == "charge-result":

@@ -148,16 +148,21 @@ func (x *keyedCharges) AppendState(b []byte) []byte {
 	return append(b, h2Bool(!x.why.Held()))
 }
 
+// receiptClients are the roles whose accepted responses carry a receipt.
+var receiptClients = []string{"http-client", "rest-client", "backoff-client"}
+
 func init() {
 	roles.RegisterInvariant(&roles.InvariantSpec{
-		Name: "own-receipt",
-		Doc:  "every receipt a client accepts is for a charge of its own operation (no other user's stored response)",
-		New:  func(*sim.Topology) sim.Invariant { return &ownReceipt{} },
+		Name:    "own-receipt",
+		Clients: receiptClients,
+		Doc:     "every receipt a client accepts is for a charge of its own operation (no other user's stored response)",
+		New:     func(*sim.Topology) sim.Invariant { return &ownReceipt{} },
 	})
 	roles.RegisterInvariant(&roles.InvariantSpec{
-		Name: "one-receipt",
-		Doc:  "every 201 a client accepts for one payment carries the same receipt (the stored response, not a recomputed one)",
-		New:  func(*sim.Topology) sim.Invariant { return &oneReceipt{} },
+		Name:    "one-receipt",
+		Clients: receiptClients,
+		Doc:     "every 201 a client accepts for one payment carries the same receipt (the stored response, not a recomputed one)",
+		New:     func(*sim.Topology) sim.Invariant { return &oneReceipt{} },
 	})
 	roles.RegisterInvariant(&roles.InvariantSpec{
 		Name: "keyed-charges",

@@ -5,8 +5,9 @@
 // COMPLETED answers the stored response, PROCESSING answers 409; an
 // inserted key is durable *before* the gateway is called with that key;
 // the response is stored (COMPLETED) when the charge returns, then sent.
-// After a crash (incarnation > 1) every key left PROCESSING is resolved by
-// asking the gateway by that key, never by charging again blindly.
+// After a crash (incarnation > 1) every key left PROCESSING is claimed (one
+// replica per key, with --replicas) and resolved by asking the gateway by
+// that key, never by charging again blindly.
 // Protocol: docs/lab-protocol.md. Standard library only.
 package main
 
@@ -45,6 +46,8 @@ type Body struct {
 	Record       *Record  `json:"record,omitempty"`
 	Found        bool     `json:"found,omitempty"`
 	Inserted     bool     `json:"inserted,omitempty"`
+	Swapped      bool     `json:"swapped,omitempty"`
+	Expected     *Record  `json:"expected,omitempty"`
 	Keys         []int64  `json:"keys,omitempty"`
 }
 
@@ -173,11 +176,22 @@ func lookupResult(b Body) {
 }
 
 // recoverKeys asks the gateway about every key a crash left PROCESSING.
-func recoverKeys() {
+// With --replicas N every replica restarts and runs this at once: each
+// key is first claimed for this incarnation (status = incarnation, in one
+// compare_and_set), and only the replica whose claim swapped looks it
+// up, so a key never charged is charged once, not once per replica.
+func recoverKeys(incarnation int64) {
 	for _, key := range call("durable", Body{Type: "list"}).Keys {
-		if r, ok := lookup(key, 0); ok && r.State == "PROCESSING" {
-			send("gateway", Body{Type: "lookup", Op: r.Aux, Key: key, Payload: r.Value})
+		r, ok := lookup(key, 0)
+		if !ok || r.State != "PROCESSING" || r.Status == incarnation {
+			continue // done, or claimed by another replica of this incarnation
 		}
+		claimed := r
+		claimed.Status = incarnation
+		if !call("durable", Body{Type: "compare_and_set", Key: key, Op: r.Aux, Expected: &r, Record: &claimed}).Swapped {
+			continue // another replica claimed it between the read and the swap
+		}
+		send("gateway", Body{Type: "lookup", Op: r.Aux, Key: key, Payload: r.Value})
 	}
 }
 
@@ -191,7 +205,7 @@ func main() {
 			me = b.NodeID
 			fmt.Fprintf(os.Stderr, "init: incarnation %d\n", b.Incarnation)
 			if b.Incarnation > 1 {
-				recoverKeys()
+				recoverKeys(int64(b.Incarnation))
 			}
 		case "pay":
 			pay(b)
