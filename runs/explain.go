@@ -38,6 +38,10 @@ func Explain(sc *scenarios.Scenario) report.ExplainDoc {
 	for _, p := range sc.Params {
 		d.Params = append(d.Params, report.ExplainParam{Name: p.Name, Values: p.Describe(), Default: p.Default, Doc: Text(sc, "param."+p.Name, p.Doc)})
 	}
+	d.Follows, d.Source = Text(sc, "follows", ls.Follows), ls.Source
+	for _, r := range ls.Scaled {
+		d.Scaled = append(d.Scaled, report.ExplainScaled{Name: r.Name, Here: r.Here, Real: r.Real, Why: Text(sc, "scaled."+r.Name, r.Why)})
+	}
 	d.Try = ls.Try
 	if len(d.Try) == 0 {
 		d.Try = []string{"once run " + sc.Name, "once matrix " + sc.Name}

@@ -34,6 +34,10 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	for _, m := range sc.Sweep.Marks {
 		add("mark."+m.Label, m.Label)
 	}
+	add("follows", sc.Lesson.Follows)
+	for _, r := range sc.Lesson.Scaled {
+		add("scaled."+r.Name, r.Why)
+	}
 	return sortedCopy(ids)
 }
 
@@ -48,6 +52,10 @@ func lessonEnglish(sc *scenarios.Scenario) map[string]string {
 	}
 	for _, p := range sc.Params {
 		m["param."+p.Name] = p.Doc
+	}
+	m["follows"] = sc.Lesson.Follows
+	for _, r := range sc.Lesson.Scaled {
+		m["scaled."+r.Name] = r.Why
 	}
 	return m
 }
