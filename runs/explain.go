@@ -40,7 +40,12 @@ func Explain(sc *scenarios.Scenario) report.ExplainDoc {
 	}
 	d.Follows, d.Source = Text(sc, "follows", ls.Follows), ls.Source
 	for _, r := range ls.Scaled {
-		d.Scaled = append(d.Scaled, report.ExplainScaled{Name: r.Name, Here: r.Here, Real: r.Real, Why: Text(sc, "scaled."+r.Name, r.Why)})
+		here := r.Here // a parameter's default is a value, not words
+		if r.Param == "" {
+			here = Text(sc, "scaled-here."+r.Name, r.Here)
+		}
+		d.Scaled = append(d.Scaled, report.ExplainScaled{Name: Text(sc, "scaled-name."+r.Name, r.Name), Here: here,
+			Real: Text(sc, "scaled-real."+r.Name, r.Real), Why: Text(sc, "scaled."+r.Name, r.Why)})
 	}
 	d.Try = ls.Try
 	if len(d.Try) == 0 {

@@ -37,6 +37,11 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	add("follows", sc.Lesson.Follows)
 	for _, r := range sc.Lesson.Scaled {
 		add("scaled."+r.Name, r.Why)
+		add("scaled-name."+r.Name, r.Name)
+		add("scaled-real."+r.Name, r.Real)
+		if r.Param == "" {
+			add("scaled-here."+r.Name, r.Here)
+		}
 	}
 	return sortedCopy(ids)
 }
@@ -56,6 +61,9 @@ func lessonEnglish(sc *scenarios.Scenario) map[string]string {
 	m["follows"] = sc.Lesson.Follows
 	for _, r := range sc.Lesson.Scaled {
 		m["scaled."+r.Name] = r.Why
+		m["scaled-name."+r.Name] = r.Name
+		m["scaled-real."+r.Name] = r.Real
+		m["scaled-here."+r.Name] = r.Here
 	}
 	return m
 }
