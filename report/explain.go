@@ -25,6 +25,18 @@ type ExplainDoc struct {
 	Fix       string
 	Params    []ExplainParam
 	Try       []string
+	// Follows names the version of the real system the model follows;
+	// Source cites what it follows, in one line; Scaled lists the values
+	// scaled down from the real defaults.
+	Follows string
+	Source  string
+	Scaled  []ExplainScaled
+}
+
+// ExplainScaled is one row of the scaled-values table: a setting, its
+// value here, the real default, and why it is scaled.
+type ExplainScaled struct {
+	Name, Here, Real, Why string
 }
 
 // ExplainSemantics is one semantics' part of the lesson.
@@ -159,6 +171,9 @@ func WriteExplainText(w io.Writer, d ExplainDoc) error {
 			b.WriteString("\n")
 		}
 	}
+	writeScaledText(&b, d.Scaled)
+	section(lang.T("explain.follows"), d.Follows)
+	section(lang.T("explain.source"), d.Source)
 	if len(d.Try) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", styleTitle.Render(lang.T("explain.see")))
 		for _, t := range d.Try {
@@ -208,9 +223,41 @@ func WriteExplainMarkdown(w io.Writer, d ExplainDoc) error {
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", p.Name, mdCell(p.Values), p.Default, mdCell(p.Doc))
 		}
 	}
+	if len(d.Scaled) > 0 {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n|---|---|---|---|\n", lang.T("explain.scaled"), lang.T("explain.scaled_columns"))
+		for _, r := range d.Scaled {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(r.Name), mdCell(r.Here), mdCell(r.Real), mdCell(r.Why))
+		}
+	}
+	section(lang.T("explain.follows"), d.Follows)
+	section(lang.T("explain.source"), d.Source)
 	if len(d.Try) > 0 {
 		fmt.Fprintf(&b, "\n## %s\n\n```sh\n%s\n```\n", lang.T("explain.see"), strings.Join(d.Try, "\n"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeScaledText writes the scaled-values table for a terminal: one row
+// per value, the setting, here → real, then why.
+func writeScaledText(b *strings.Builder, rows []ExplainScaled) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s\n", styleTitle.Render(lang.T("explain.scaled")))
+	wName, wHere := 0, 0
+	for _, r := range rows {
+		wName, wHere = max(wName, len([]rune(r.Name))), max(wHere, len([]rune(r.Here)))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(b, "  %s  %s  → %s — %s\n", padRight(r.Name, wName), padRight(r.Here, wHere), r.Real, r.Why)
+	}
+}
+
+// padRight pads s with spaces to width runes.
+func padRight(s string, width int) string {
+	if n := len([]rune(s)); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
 }

@@ -38,6 +38,15 @@ func Explain(sc *scenarios.Scenario) report.ExplainDoc {
 	for _, p := range sc.Params {
 		d.Params = append(d.Params, report.ExplainParam{Name: p.Name, Values: p.Describe(), Default: p.Default, Doc: Text(sc, "param."+p.Name, p.Doc)})
 	}
+	d.Follows, d.Source = Text(sc, "follows", ls.Follows), ls.Source
+	for _, r := range ls.Scaled {
+		here := r.Here // a parameter's default is a value, not words
+		if r.Param == "" {
+			here = Text(sc, "scaled-here."+r.Name, r.Here)
+		}
+		d.Scaled = append(d.Scaled, report.ExplainScaled{Name: Text(sc, "scaled-name."+r.Name, r.Name), Here: here,
+			Real: Text(sc, "scaled-real."+r.Name, r.Real), Why: Text(sc, "scaled."+r.Name, r.Why)})
+	}
 	d.Try = ls.Try
 	if len(d.Try) == 0 {
 		d.Try = []string{"once run " + sc.Name, "once matrix " + sc.Name}

@@ -106,6 +106,9 @@ func TestContributingChecklist(t *testing.T) {
 		if l := sc.Lesson; strings.TrimSpace(l.Story) == "" || strings.TrimSpace(l.Fix) == "" || len(l.Try) == 0 {
 			c.missing("R2", n+": its lesson lacks a story, a fix or commands to try")
 		}
+		for _, what := range provenanceGaps(sc) {
+			c.missing("R2", n+": "+what)
+		}
 		for _, lang := range []string{"ro", "ru"} {
 			if f := filepath.Join("scenarios", "catalog", "i18n", n+"."+lang+".toml"); !exists(f) {
 				c.missing("R3", n+": no "+f)
@@ -163,6 +166,64 @@ func TestContributingChecklist(t *testing.T) {
 			if !keys[k.Past()] {
 				c.missing("F3", "choice kind "+k.String()+": no [fault] "+k.Past()+" in report/lang/locales/core."+lang+".toml")
 			}
+		}
+	}
+}
+
+// provenanceGaps lists what a catalog scenario's lesson owes its readers
+// about the real system and lacks: the one-line source; a scaled row for
+// every duration parameter (a 300 ms session timeout is only honest beside
+// Kafka's 45 s); and, for a Kafka, Pub/Sub or Redis scenario, the version
+// its behaviour follows.
+func provenanceGaps(sc *Scenario) []string {
+	var gaps []string
+	if strings.TrimSpace(sc.Lesson.Source) == "" {
+		gaps = append(gaps, "its lesson has no source: (one line citing the document, KIP or source file it follows)")
+	}
+	labelled := map[string]bool{}
+	for _, r := range sc.Lesson.Scaled {
+		labelled[r.Param] = true
+	}
+	for _, p := range sc.Params {
+		if p.Kind == ParamDuration && !labelled[p.Name] {
+			gaps = append(gaps, fmt.Sprintf("its duration parameter %s has no scaled: row (param: %s, with the real default)", p.Name, p.Name))
+		}
+	}
+	if versioned(sc) && strings.TrimSpace(sc.Lesson.Follows) == "" {
+		gaps = append(gaps, "a Kafka, Pub/Sub or Redis scenario without follows: (the version whose behaviour it follows)")
+	}
+	return gaps
+}
+
+// versioned reports whether sc models Kafka, Pub/Sub or Redis, whose
+// behaviour changed between versions: a kafka-* or pubsub-* role, or a
+// node named after Redis.
+func versioned(sc *Scenario) bool {
+	for _, n := range sc.spec.Nodes {
+		if role := n.Role.Text; strings.HasPrefix(role, "kafka-") || strings.HasPrefix(role, "pubsub-") || strings.Contains(n.Name.Text, "redis") {
+			return true
+		}
+	}
+	return false
+}
+
+// The provenance check fails where it should: a scenario without a
+// source, with an unlabelled duration parameter, or a Kafka one without
+// follows, is named.
+func TestProvenanceGapsNamed(t *testing.T) {
+	sc, err := Lookup("kafka-zombie-fencing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gaps := provenanceGaps(sc); len(gaps) != 0 {
+		t.Fatalf("kafka-zombie-fencing: %v", gaps)
+	}
+	bare := *sc
+	bare.Lesson.Source, bare.Lesson.Follows, bare.Lesson.Scaled = "", "", nil
+	gaps := strings.Join(provenanceGaps(&bare), "\n")
+	for _, want := range []string{"no source", "duration parameter session", "duration parameter txn-timeout", "without follows"} {
+		if !strings.Contains(gaps, want) {
+			t.Errorf("a bare kafka-zombie-fencing: gaps %q lack %q", gaps, want)
 		}
 	}
 }

@@ -572,6 +572,51 @@ func (l *loader) compileLesson(sc *Scenario) error {
 	for _, t := range ls.Try {
 		sc.Lesson.Try = append(sc.Lesson.Try, strings.TrimSpace(t.Text))
 	}
+	return l.compileProvenance(sc)
+}
+
+// compileProvenance reads the lesson's source, follows and scaled rows: a
+// source and a follows line are one line each, and a scaled row's param
+// names a parameter of the scenario (its default is the value here unless
+// the row says otherwise).
+func (l *loader) compileProvenance(sc *Scenario) error {
+	ls := &l.spec.Lesson
+	for _, f := range []struct {
+		s    Scalar
+		name string
+		dst  *string
+	}{{ls.Source, "lesson.source", &sc.Lesson.Source}, {ls.Follows, "lesson.follows", &sc.Lesson.Follows}} {
+		text := strings.TrimSpace(f.s.Text)
+		if strings.Contains(text, "\n") {
+			return l.errAt(f.s, "%s: want one line, found %d", f.name, strings.Count(text, "\n")+1)
+		}
+		*f.dst = text
+	}
+	for _, r := range ls.Scaled {
+		v := ScaledValue{Name: strings.TrimSpace(r.Name.Text), Param: strings.TrimSpace(r.Param.Text),
+			Here: strings.TrimSpace(r.Here.Text), Real: strings.TrimSpace(r.Real.Text), Why: strings.TrimSpace(r.Why.Text)}
+		for _, req := range []struct {
+			s     Scalar
+			field string
+		}{{r.Name, "name"}, {r.Real, "real"}, {r.Why, "why"}} {
+			if err := l.require(req.s, "lesson.scaled."+req.field); err != nil {
+				return err
+			}
+		}
+		if v.Param != "" {
+			i := slices.IndexFunc(sc.Params, func(p Param) bool { return p.Name == v.Param })
+			if i < 0 {
+				return l.errAt(r.Param, "lesson.scaled.param: %q is not a parameter of the scenario", v.Param)
+			}
+			if v.Here == "" {
+				v.Here = sc.Params[i].Default
+			}
+		}
+		if v.Here == "" {
+			return l.errAt(r.Name, "lesson.scaled: %q needs here (or a param whose default is the value here)", v.Name)
+		}
+		sc.Lesson.Scaled = append(sc.Lesson.Scaled, v)
+	}
 	return nil
 }
 

@@ -59,6 +59,26 @@ type Lesson struct {
 	Why   map[sim.Semantics]string
 	Fix   string
 	Try   []string // commands that show the lesson
+	// Source cites, in one line, what the model follows: a document, a
+	// KIP, a source file of the real system.
+	Source string
+	// Follows names the version whose behaviour the model follows, where
+	// the behaviour changed between versions.
+	Follows string
+	// Scaled lists the values scaled down (or simplified) from the real
+	// system, each with its real default.
+	Scaled []ScaledValue
+}
+
+// ScaledValue is one value of a scenario scaled down or simplified from
+// the real system: a session timeout of 300 ms where Kafka's default is
+// 45 s, so that a run of a few virtual seconds shows the effect.
+type ScaledValue struct {
+	Name  string // the real setting or behaviour: "session.timeout.ms"
+	Param string // the scenario parameter it labels, "" for none
+	Here  string // the value or behaviour here
+	Real  string // the real default or behaviour
+	Why   string // why it is scaled
 }
 
 // ExploreDefaults are the bounds `once explore` uses for the scenario

@@ -132,6 +132,11 @@ func TestScenariosDoc(t *testing.T) {
 		if got, want := codeItems(s.fields["Invariants"]), declaredInvariants(sc); !slices.Equal(got, want) {
 			t.Errorf("docs/scenarios.md: %s invariants %q, its YAML checks %q", s.name, got, want)
 		}
+		// One source of truth: the YAML's lesson.source, which once
+		// explain cites, is the section's Source line word for word.
+		if got, want := strings.TrimSpace(s.fields["Source"]), sc.Lesson.Source; got != want {
+			t.Errorf("docs/scenarios.md: %s **Source:** line differs from its YAML's lesson.source:\n doc:  %q\n yaml: %q", s.name, got, want)
+		}
 	}
 	for name := range catalog {
 		if !seen[name] {

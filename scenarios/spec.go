@@ -157,6 +157,19 @@ type lessonSpec struct {
 	Why   map[string]Scalar `yaml:"why" value:"text-by-semantics" doc:"per semantics: why it gives what it gives"`
 	Fix   Scalar            `yaml:"fix" value:"text" doc:"what makes it right"`
 	Try   []Scalar          `yaml:"try" value:"text" doc:"commands to run"`
+	// Source, Follows and Scaled say what the model is faithful to.
+	Source  Scalar       `yaml:"source" value:"text" doc:"one line: the document, KIP or source file of the real system the scenario follows (once explain cites it; docs/scenarios.md's **Source:** line is this text)"`
+	Follows Scalar       `yaml:"follows" value:"text" doc:"one line: which version's behaviour the model follows where it changed between versions (Kafka 3.x, classic group protocol, transactions v1)"`
+	Scaled  []scaledSpec `yaml:"scaled" doc:"the values scaled down or simplified from the real system: each with the value here, the real default and why (once explain prints them as a table)"`
+}
+
+// scaledSpec is one row of a lesson's scaled-values table.
+type scaledSpec struct {
+	Name  Scalar `yaml:"name" required:"true" value:"text" doc:"the real setting or behaviour (transaction.timeout.ms)"`
+	Param Scalar `yaml:"param" value:"word" doc:"the scenario parameter it labels, if any (its default is the value here)"`
+	Here  Scalar `yaml:"here" value:"text" doc:"the value or behaviour in this scenario (default: the parameter's default)"`
+	Real  Scalar `yaml:"real" required:"true" value:"text" doc:"the real system's default or behaviour"`
+	Why   Scalar `yaml:"why" required:"true" value:"text" doc:"why it is scaled or simplified"`
 }
 
 type exploreSpec struct {

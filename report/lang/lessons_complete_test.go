@@ -34,6 +34,15 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	for _, m := range sc.Sweep.Marks {
 		add("mark."+m.Label, m.Label)
 	}
+	add("follows", sc.Lesson.Follows)
+	for _, r := range sc.Lesson.Scaled {
+		add("scaled."+r.Name, r.Why)
+		add("scaled-name."+r.Name, r.Name)
+		add("scaled-real."+r.Name, r.Real)
+		if r.Param == "" {
+			add("scaled-here."+r.Name, r.Here)
+		}
+	}
 	return sortedCopy(ids)
 }
 
@@ -48,6 +57,13 @@ func lessonEnglish(sc *scenarios.Scenario) map[string]string {
 	}
 	for _, p := range sc.Params {
 		m["param."+p.Name] = p.Doc
+	}
+	m["follows"] = sc.Lesson.Follows
+	for _, r := range sc.Lesson.Scaled {
+		m["scaled."+r.Name] = r.Why
+		m["scaled-name."+r.Name] = r.Name
+		m["scaled-real."+r.Name] = r.Real
+		m["scaled-here."+r.Name] = r.Here
 	}
 	return m
 }

@@ -27,9 +27,20 @@ import (
 //
 // With a Session timeout it is also the group coordinator of group.go:
 // generations, an owner and standbys, heartbeats and rebalances.
+//
+// With Verify (KIP-890 part 1, Kafka 3.6's
+// transaction.partition.verification.enable) the leader does not trust a
+// transactional produce that would open a transaction on the partition: it
+// holds the write and asks the coordinator (verify-txn) whether the
+// producer, in that epoch, has an ongoing transaction. A late write of an
+// aborted transaction is refused (INVALID_TXN_STATE) instead of opening a
+// transaction nobody will end.
 type Broker struct {
 	Fencing bool
 	Session sim.Time // 0: no group membership (a lone processor owns the input)
+	Verify  bool
+	// Coordinator is the transaction coordinator asked when Verify is on.
+	Coordinator sim.NodeID
 }
 
 const (
@@ -56,11 +67,37 @@ func kafkaBrokerTables() []sim.TableSpec {
 	}
 }
 
+// kbVerifying holds the writes waiting for the coordinator's verdict,
+// by verifyingKey; it follows the group tables, which a verifying broker
+// declares too (empty without a Session).
+const kbVerifying = kbMembers + 1
+
 func (b *Broker) tables() []sim.TableSpec {
-	if b.Session == 0 {
-		return kafkaBrokerTables()
+	t := kafkaBrokerTables()
+	if b.Session > 0 || b.Verify {
+		t = append(t, groupTables()...)
 	}
-	return append(kafkaBrokerTables(), groupTables()...)
+	if b.Verify {
+		t = append(t, sim.TableSpec{Name: "verifying"})
+	}
+	return t
+}
+
+// verifyingKey is the row of a write waiting for verification: one per
+// producer id and sequence.
+func verifyingKey(p produce) int64 { return p.PID<<20 | p.Seq&(1<<20-1) }
+
+// openTxnOf reports whether the producer has an OPEN record of this epoch
+// in the output log: a transaction the partition already takes part in.
+func openTxnOf(ctx *sim.Context, pid, epoch int64) bool {
+	log := ctx.Rows(kbLog)
+	for i := 0; i < log.Len(); i++ {
+		_, rec := log.At(i)
+		if r := decodeLogRow(rec); r.State == logOpen && r.PID == pid && int64(r.Epoch) == epoch {
+			return true
+		}
+	}
+	return false
 }
 
 const kafkaGroup = 1
@@ -213,7 +250,9 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 			ctx.Put(kbParked, int64(m.From), 0, parkedRow{Position: f.Position, Topic: f.Topic, Isolation: int32(f.Isolation)}.encode())
 		}
 	case MsgProduce:
-		b.produce(ctx, m.From, decodeProduce(m))
+		b.produce(ctx, m.From, decodeProduce(m), false)
+	case MsgTxnVerified:
+		b.verified(ctx, decodeVerifyTxn(m))
 	case MsgTxnOffsets:
 		t := decodeTxnOffsets(m)
 		ack := offsetAck{PID: t.PID, Epoch: t.Epoch, Position: t.Position, Corr: t.Corr}
@@ -247,7 +286,22 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
+// verified appends (or refuses) a write the coordinator has answered for.
+func (b *Broker) verified(ctx *sim.Context, v verifyTxn) {
+	rec, ok := ctx.Get(kbVerifying, verifyingKey(v.P), v.P.Op)
+	if !ok {
+		return
+	}
+	ctx.Delete(kbVerifying, verifyingKey(v.P), v.P.Op)
+	from := sim.NodeID(rec.Value)
+	if v.Err != 0 {
+		ctx.Send(from, produceAck{Op: v.P.Op, Attempt: v.P.Attempt, Epoch: v.P.Epoch, Seq: v.P.Seq, Err: v.Err}.encode())
+		return
+	}
+	b.produce(ctx, from, v.P, true)
+}
+
+func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified bool) {
 	ack := produceAck{Op: p.Op, Attempt: p.Attempt, Epoch: p.Epoch, Seq: p.Seq}
 	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
@@ -276,6 +330,12 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce) {
 	case known && p.Epoch == int64(prod.Epoch) && p.Seq != prod.LastSeq+1:
 		ack.Err = kafkaOutOfOrderSequence
 		ctx.Send(from, ack.encode())
+		return
+	}
+	if b.Verify && !verified && !openTxnOf(ctx, p.PID, p.Epoch) {
+		// The first write of a transaction here: is there one? (KIP-890 part 1)
+		ctx.Put(kbVerifying, verifyingKey(p), p.Op, sim.Record{Value: int64(from)})
+		ctx.Send(b.Coordinator, verifyTxn{P: p}.encode(MsgVerifyTxn))
 		return
 	}
 	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
@@ -340,15 +400,23 @@ func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 var (
 	kafkaBrokerFencing = roles.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)")
 	kafkaBrokerSession = roles.Duration("session", "0", "session.timeout.ms of the consumer group: an owner silent this long loses the partition to a standby (0: no group protocol)")
+	kafkaBrokerVerify  = roles.Enum("verify", "off", []string{"off", "on"},
+		"on: a transactional write that would open a transaction on the partition is first verified with the coordinator (KIP-890 part 1, Kafka 3.6+); off: appended as it comes")
+	kafkaBrokerCoordinator = roles.OptionalNode("coordinator", "the transaction coordinator asked when verify is on")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-broker",
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
-		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession},
+		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession, kafkaBrokerVerify, kafkaBrokerCoordinator},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a)}
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a), Verify: kafkaBrokerVerify.Get(a) == "on"}
+			coordinator, ok := kafkaBrokerCoordinator.Get(a)
+			if b.Verify && !ok {
+				a.Fail("verify", "verify: on needs option coordinator (the transaction coordinator to ask)")
+			}
+			b.Coordinator = coordinator
 			return b, b.tables()
 		},
 	})

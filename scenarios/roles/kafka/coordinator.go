@@ -21,8 +21,11 @@ import (
 //   - end-txn logs PREPARE-COMMIT (or PREPARE-ABORT) *before* asking the
 //     broker to write the markers, logs COMPLETE-… when they are written,
 //     and answers with a bumped epoch (every transaction ends with an epoch
-//     bump, as in Kafka's transactions version 2), so even a late write of
-//     the same incarnation is fenced.
+//     bump, as in Kafka's transactions version 2, KIP-890 part 2), so even
+//     a late write of the same incarnation is fenced. The model's clients
+//     still send add-partitions, as version 1 clients do (version 2 adds
+//     partitions implicitly with the first produce); V1 switches the bump
+//     off.
 //
 // A request carrying an older epoch is answered PRODUCER_FENCED, except a
 // retried end-txn of the transaction that just completed, which gets the
@@ -35,9 +38,16 @@ import (
 // epoch and aborts it with markers of the new epoch, so the last stable
 // offset moves on for read_committed readers, and every later request of
 // the returning producer carries a stale epoch and is fenced.
+//
+// With V1 the coordinator follows transactions version 1 (Kafka before
+// 4.0): EndTxn keeps the epoch, and only a re-registration or the timeout
+// bumps it. A produce of the aborted transaction that arrives late carries
+// the current epoch and the next sequence, so nothing at the partition
+// tells it from a write of the next transaction (KIP-890's late write).
 type Coordinator struct {
 	Broker     sim.NodeID
 	TxnTimeout sim.Time // 0: no timeout (an abandoned transaction stays open until the id is re-registered)
+	V1         bool     // transactions version 1: no epoch bump at EndTxn
 }
 
 // Transaction states in the coordinator's log.
@@ -113,7 +123,26 @@ func (c *Coordinator) Receive(ctx *sim.Context, m sim.Message) {
 		c.endTxn(ctx, m.From, decodeEndTxn(m))
 	case MsgMarkersDone:
 		c.markersDone(ctx, decodeMarkers(m))
+	case MsgVerifyTxn:
+		c.verify(ctx, m)
 	}
+}
+
+// verify answers a partition leader's question (KIP-890 part 1): is this
+// producer, in this epoch, in a transaction that includes the partition?
+// Only an ONGOING transaction of the same epoch does; a write of an ended
+// transaction is answered INVALID_TXN_STATE, one of an older epoch
+// INVALID_PRODUCER_EPOCH.
+func (c *Coordinator) verify(ctx *sim.Context, m sim.Message) {
+	v := decodeVerifyTxn(m)
+	_, t, ok := lookupPID(ctx, v.P.PID)
+	switch {
+	case ok && v.P.Epoch < int64(t.Epoch):
+		v.Err = kafkaInvalidProducerEpoch
+	case !ok || v.P.Epoch != int64(t.Epoch) || t.State != txnOngoing:
+		v.Err = kafkaInvalidTxnState
+	}
+	ctx.Send(m.From, v.encode(MsgTxnVerified))
 }
 
 func (c *Coordinator) initPID(ctx *sim.Context, from sim.NodeID, req initPID) {
@@ -192,11 +221,17 @@ func (c *Coordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn) {
 		prepare, complete = txnPrepareCommit, txnCompleteCommit
 	}
 	epoch := int64(t.Epoch)
+	ended := epoch - 1 // the epoch the last transaction ran in
+	if c.V1 {
+		ended = epoch
+	}
 	switch {
 	case !ok:
 		reply.Err = kafkaInvalidTxnState
 	case req.Epoch == epoch && t.State == txnOngoing:
-		t.Epoch++ // every transaction ends with an epoch bump
+		if !c.V1 {
+			t.Epoch++ // every transaction ends with an epoch bump
+		}
 		t.State = prepare
 		c.log(ctx, id, t)
 		owe(ctx, replyEndTxn, from, id, req.Corr)
@@ -204,9 +239,9 @@ func (c *Coordinator) endTxn(ctx *sim.Context, from sim.NodeID, req endTxn) {
 		return
 	case req.Epoch == epoch && !commit && t.State != txnPrepareCommit && t.State != txnPrepareAbort:
 		reply.NewEpoch = epoch // abort with nothing open: nothing to do
-	case req.Epoch == epoch-1 && t.State == complete:
+	case req.Epoch == ended && t.State == complete:
 		reply.NewEpoch = epoch // a retry of the end-txn that just completed
-	case req.Epoch == epoch-1 && t.State == prepare:
+	case req.Epoch == ended && t.State == prepare:
 		// A retry while the markers are written: answered when they are.
 		owe(ctx, replyEndTxn, from, id, req.Corr)
 		return
@@ -232,7 +267,11 @@ func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 	if rec, ok := ctx.Get(kcReplies, replyEndTxn, 0); ok {
 		ctx.Delete(kcReplies, replyEndTxn, 0)
 		r := decodeReplyRow(rec)
-		ctx.Send(r.Node, endTxnResult{PID: t.PID, NewEpoch: int64(t.Epoch), Epoch: int64(t.Epoch) - 1, Corr: r.Corr}.encode())
+		ended := int64(t.Epoch) - 1
+		if c.V1 {
+			ended = int64(t.Epoch)
+		}
+		ctx.Send(r.Node, endTxnResult{PID: t.PID, NewEpoch: int64(t.Epoch), Epoch: ended, Corr: r.Corr}.encode())
 	}
 	if rec, ok := ctx.Get(kcReplies, replyInit, 0); ok {
 		ctx.Delete(kcReplies, replyInit, 0)
@@ -247,15 +286,17 @@ func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 var (
 	kafkaCoordinatorBroker  = roles.Node("broker", "the partition leader that writes the markers")
 	kafkaCoordinatorTimeout = roles.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)")
+	kafkaCoordinatorVersion = roles.Enum("transactions", "v2", []string{"v2", "v1"},
+		"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-coordinator",
 		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
-		Options: []roles.Option{kafkaCoordinatorBroker, kafkaCoordinatorTimeout},
+		Options: []roles.Option{kafkaCoordinatorBroker, kafkaCoordinatorTimeout, kafkaCoordinatorVersion},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Coordinator{Broker: kafkaCoordinatorBroker.Get(a), TxnTimeout: kafkaCoordinatorTimeout.Get(a)}
+			c := &Coordinator{Broker: kafkaCoordinatorBroker.Get(a), TxnTimeout: kafkaCoordinatorTimeout.Get(a), V1: kafkaCoordinatorVersion.Get(a) == "v1"}
 			return c, kafkaCoordinatorTables()
 		},
 	})

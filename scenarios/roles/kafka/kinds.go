@@ -49,6 +49,8 @@ var (
 	MsgHeartbeat        = roles.Message("heartbeat")          // owner → group coordinator: alive in this generation
 	MsgHeartbeatErr     = roles.Message("heartbeat-error")    // group coordinator → processor: ILLEGAL_GENERATION, rejoin
 	MsgLeaveGroup       = roles.Message("leave-group")        // processor → group coordinator: done, hand the partition on
+	MsgVerifyTxn        = roles.Message("verify-txn")         // partition leader → coordinator: is this producer's first write in an ongoing transaction? (KIP-890 part 1)
+	MsgTxnVerified      = roles.Message("txn-verified")       // coordinator → partition leader: yes (0), or INVALID_TXN_STATE / INVALID_PRODUCER_EPOCH
 	MsgBatch            = roles.Message("produce-batch")      // idempotent producer → partition leader: one record, with (pid, epoch, partition, seq)
 	MsgBatchAck         = roles.Message("produce-batch-ack")  // partition leader → idempotent producer
 

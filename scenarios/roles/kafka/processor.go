@@ -416,7 +416,11 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 			p.reinit(ctx)
 			return
 		}
-		p.put(ctx, kpProducer, clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}.encode())
+		next := clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
+		if a.NewEpoch == epoch {
+			next.Seq = prod.Seq // transactions v1: same epoch, the sequence goes on
+		}
+		p.put(ctx, kpProducer, next.encode())
 		if r.Phase == kpEndTxn && p.OffsetsOutside {
 			// Outputs committed, position not committed yet.
 			if ctx.CrashPoint(PointBeforeCommit, nil) {

@@ -280,3 +280,22 @@ func (w markers) encode(kind sim.MsgKind) sim.Message {
 func decodeMarkers(m sim.Message) markers {
 	return markers{PID: m.Key, Epoch: m.Value, Result: m.Payload}
 }
+
+// verifyTxn asks the coordinator whether a produce belongs to an ongoing
+// transaction, and carries the answer back. Slots: those of the produce it
+// holds (Op, Attempt, Key PID, Value Epoch, Payload Seq), Status Err on
+// the answer (0: verified).
+type verifyTxn struct {
+	P   produce
+	Err int32
+}
+
+func (v verifyTxn) encode(kind sim.MsgKind) sim.Message {
+	m := v.P.encode()
+	m.Kind, m.Status = kind, v.Err
+	return m
+}
+
+func decodeVerifyTxn(m sim.Message) verifyTxn {
+	return verifyTxn{P: decodeProduce(m), Err: m.Status}
+}

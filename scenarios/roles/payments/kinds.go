@@ -25,16 +25,18 @@ var (
 	MsgUnknown       = roles.Message("unknown-outcome") // intent service → reconciler: this key's outcome is unknown
 	MsgResolved      = roles.Message("resolved")        // reconciler → intent service: charged (txn) or not found
 
-	TimerCallTimeout = roles.Timer("call-timeout") // a service gives up waiting for its provider
-	TimerReconcile   = roles.Timer("reconcile")    // the reconciler's pace: one lookup per tick
-	TimerBackoff     = roles.Timer("backoff")      // the fixed wait before the one retry
-	TimerStepTimeout = roles.Timer("step-timeout") // the order service gives up waiting for a step
-	TimerCoreTimeout = roles.Timer("core-timeout") // the provider's edge gives up on its billing core
+	TimerCallTimeout   = roles.Timer("call-timeout")   // a service gives up waiting for its provider
+	TimerReconcile     = roles.Timer("reconcile")      // the reconciler's pace: one lookup per tick
+	TimerBackoff       = roles.Timer("backoff")        // the fixed wait before the one retry
+	TimerStepTimeout   = roles.Timer("step-timeout")   // the order service gives up waiting for a step
+	TimerCoreTimeout   = roles.Timer("core-timeout")   // the provider's edge gives up on its billing core
+	TimerLambdaTimeout = roles.Timer("lambda-timeout") // a Lambda invocation ran out of time: it is stopped
 
-	SinkCardCharges = roles.Sink("card-charges") // the gateway's ledger of card charges
-	SinkContracts   = roles.Sink("contracts")    // contracts created
-	SinkEmails      = roles.Sink("emails")       // e-mails sent
-	SinkStock       = roles.Sink("stock")        // stock updates applied
+	SinkCardCharges   = roles.Sink("card-charges")   // the gateway's ledger of card charges
+	SinkContracts     = roles.Sink("contracts")      // contracts created
+	SinkEmails        = roles.Sink("emails")         // e-mails sent
+	SinkStock         = roles.Sink("stock")          // stock updates applied
+	SinkOrdersWritten = roles.Sink("orders-written") // orders a Lambda handler wrote after its charge
 
 	PointAfterLock    = roles.Point("after-lock")    // key persisted as PROCESSING, gateway not yet called
 	PointAfterCharge  = roles.Point("after-charge")  // gateway charged, response not yet stored
