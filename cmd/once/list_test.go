@@ -18,6 +18,7 @@ var catalogNames = []string{
 	"windowed-aggregate-recompute",
 	"http-methods", "missing-key-400", "key-scoped-to-user", "nondeterministic-response",
 	"saga-orchestrator", "telemetry-at-most-once", "dedup-store-growth", "pubsub-subscriber-session",
+	"nats-msg-id-window", "sqs-fifo-dedup-window", "cdc-outbox-reemit",
 }
 
 // TestListJSONCoversTheCatalog: `once list --format json` names every
