@@ -267,6 +267,14 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
+	// Every timed party of once's own reads the run's clock (the service
+	// and the gateway through X-Once-Now): when only timers are left, the
+	// clock jumps to the next, as the simulator's does. Your service under
+	// --target may keep its own clock: time runs at wall speed there.
+	dec.clk.jumping(JumpsFor(o.Target))
+	if cfg.MaxTime > 0 {
+		dec.clk.budget(time.Duration(cfg.MaxTime)*o.Tick, cancelRun)
+	}
 
 	if o.Target != "" {
 		if err := Reachable(ctx, o.Target); err != nil {
