@@ -81,7 +81,8 @@ func Rows(scs []*scenarios.Scenario, budgets func(*scenarios.Settings) error) ([
 	return rows, nil
 }
 
-// Doc is the report of rows with their tallies over seeds; verdict is
+// Doc is the report of rows with their tallies over seeds (a row that
+// made no run, not reached by an interrupted batch, is left out); verdict is
 // Violated when an expectation failed, else Unknown when one is unknown
 // (a run cut by a budget), else Held.
 func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, verdict sim.Status) {
@@ -89,6 +90,9 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int) (doc report.MatrixDoc, ve
 	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Cells: []report.MatrixCell{}}
 	for i, r := range rows {
 		t := &tallies[i]
+		if t.Runs == 0 {
+			continue // never reached: an interrupted matrix reports the rows that ran
+		}
 		c := report.NewMatrixCell(&t.Tally)
 		c.Scenario, c.Row, c.Semantics, c.Alias = r.Scenario.Name, r.Expect.Label(), r.Expect.Semantics.String(), r.Expect.Semantics.Alias()
 		c.Changes = r.Expect.Changes(r.Scenario)
