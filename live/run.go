@@ -496,6 +496,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	defer cancelRead()
 	effects, err := db.Effects(readCtx)
 	if err != nil {
+		if perr := db.PingContext(readCtx); perr != nil { // gone before the watcher's lostAfter: a quick run
+			return nil, fmt.Errorf("live: lost the database (no answer at the run's end): %v", firstLine(perr))
+		}
 		return nil, err
 	}
 	sink := sim.SinkID(0)
