@@ -121,7 +121,7 @@ func TestIntegrationTargetRestart(t *testing.T) {
 			for seed := 1; seed <= c.seeds; seed++ {
 				out, errs, code := once(t, "live", "double-billing", "--semantics", "idem", "--target", target,
 					"--provider-addr", provider, "--crash", "0.3", "--restart-cmd", restartCmd, "--check",
-					"--seed", strconv.Itoa(seed), "--format", "trace", "-v", "--tick", targetTick)
+					"--seed", strconv.Itoa(seed), "--format", "trace", "-v")
 				crashes += strings.Count(out, "CRASH")
 				if strings.Count(out, "CRASH") != strings.Count(out, "RESTART") {
 					t.Errorf("seed %d: %d crashes, %d restarts:\n%s", seed, strings.Count(out, "CRASH"), strings.Count(out, "RESTART"), out)

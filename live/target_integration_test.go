@@ -79,11 +79,6 @@ func envSeeds(name string, def int) int {
 // "charged 3 times ✗" past two.
 var charged = regexp.MustCompile(`charged (twice|\d+ times) ✗`)
 
-// targetTick is --tick for the runs against the example services: they
-// keep no time of their own (no lease, no expiry), so the scenario's
-// timeouts and delays may go four times faster than wall time.
-const targetTick = "0.25"
-
 // TestIntegrationTargetExamples points once live --target at the example
 // services of examples/live: the naive ones double-charge (exit 1, with
 // the operation charged twice in the table), the idempotent ones pass
@@ -112,10 +107,8 @@ func TestIntegrationTargetExamples(t *testing.T) {
 			provider := freeAddr(t)
 			target := startService(t, provider, c.argv...)
 			run := func(seed int) (string, int) {
-				// A target keeps its own clock: the run's goes at wall speed,
-				// scaled by --tick (these services keep no time of their own).
 				out, errs, code := once(t, "live", "double-billing", "--semantics", "idem", "--target", target,
-					"--provider-addr", provider, "--check", "--seed", strconv.Itoa(seed), "--tick", targetTick)
+					"--provider-addr", provider, "--check", "--seed", strconv.Itoa(seed))
 				return out + errs, code
 			}
 			if c.naive {
