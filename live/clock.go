@@ -102,7 +102,7 @@ func (c *vclock) jumping(on bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.jumps = on
-	c.maybeJump()
+	c.update()
 }
 
 // budget sets the scenario's time budget: a jump past limit calls cut
@@ -176,7 +176,10 @@ func (c *vclock) broadcast() {
 // update stops or starts the clock after a hold changed, and jumps if it
 // may. The caller holds mu.
 func (c *vclock) update() {
-	stop := c.busy > 0 || (c.frozen == 0 && c.svc+max(c.starting-c.away, 0) > 0)
+	// With jumps on the clock never runs at wall speed: time goes on only
+	// by jumps, so every event is stamped with the simulator's time, on
+	// an idle laptop and on a loaded machine alike.
+	stop := c.heldLocked() || c.jumps
 	t := time.Now()
 	switch {
 	case stop && c.since.IsZero():
@@ -192,11 +195,18 @@ func (c *vclock) update() {
 	c.maybeJump()
 }
 
+// heldLocked reports whether code holds the clock: busy code, service
+// code running (unless the service is frozen), a process starting. The
+// caller holds mu.
+func (c *vclock) heldLocked() bool {
+	return c.busy > 0 || (c.frozen == 0 && c.svc+max(c.starting-c.away, 0) > 0)
+}
+
 // maybeJump moves the clock to the earliest sleeper's deadline when the
 // run has nothing else to do: jumps on, the clock not held, no party at
 // work, no sleeper due or woken. The caller holds mu.
 func (c *vclock) maybeJump() {
-	if !c.jumps || !c.since.IsZero() || c.active != 0 || len(c.sleepers) == 0 {
+	if !c.jumps || c.heldLocked() || c.active != 0 || len(c.sleepers) == 0 {
 		return
 	}
 	now := c.nowLocked(time.Now())
@@ -226,6 +236,7 @@ func (c *vclock) enter() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.active++
+	c.update()
 }
 
 // exit ends one enter: that party is done, or waits for a party that
@@ -234,7 +245,7 @@ func (c *vclock) exit() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.active--
-	c.maybeJump()
+	c.update()
 }
 
 // spawn runs f in a goroutine counted at work from now until f returns:
@@ -255,6 +266,7 @@ func (c *vclock) sending(id reqID) {
 	defer c.mu.Unlock()
 	c.transit[id]++
 	c.active++
+	c.update()
 }
 
 // took ends sending(id), if it has not ended: the fault layer took the
@@ -270,7 +282,7 @@ func (c *vclock) took(id reqID) {
 		delete(c.transit, id)
 	}
 	c.active--
-	c.maybeJump()
+	c.update()
 }
 
 // balanced reports whether no party is counted at work and nothing holds
@@ -367,6 +379,7 @@ func (c *vclock) sleepUntil(at time.Duration, a, b <-chan struct{}) bool {
 	c.mu.Lock()
 	c.sleepers[s] = struct{}{}
 	c.active--
+	c.update()
 	c.mu.Unlock()
 	var timer *time.Timer
 	defer func() {
@@ -425,6 +438,7 @@ func (c *vclock) sleepUntil(at time.Duration, a, b <-chan struct{}) bool {
 func (c *vclock) wokeLocked(s *sleeper) {
 	delete(c.sleepers, s)
 	c.active++
+	c.update()
 }
 
 // JumpsFor reports whether a run's virtual clock jumps over idle time:
