@@ -211,7 +211,11 @@ func (s *supervisor) watch(exited chan struct{}) {
 		// The simulator's restart takes no time: the clock stands still
 		// while the process starts (its recovery's calls excepted).
 		s.dec.clk.starts(1)
+		// Idle while it starts: the starting process holds the clock, and
+		// its recovery's calls are parties of their own that may sleep.
+		s.dec.clk.exit()
 		err := s.start()
+		s.dec.clk.enter()
 		s.dec.clk.starts(-1)
 		if errors.Is(err, errDiedStarting) {
 			continue // crashed again while recovering: down once more
