@@ -244,7 +244,10 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Deadline <= 0 {
 		o.Deadline = DefaultDeadline
 	}
-	if maxTime := cfg.MaxTime; maxTime > 0 && time.Duration(maxTime)*o.Tick < o.Deadline {
+	// The scenario's time budget: on a jumping clock it is kept by the
+	// clock itself (a jump past it cuts the run); at wall speed, by the
+	// wall-clock deadline.
+	if maxTime := cfg.MaxTime; maxTime > 0 && !JumpsFor(o.Target) && time.Duration(maxTime)*o.Tick < o.Deadline {
 		o.Deadline = time.Duration(maxTime) * o.Tick // the scenario's time budget, in real time
 	}
 	if o.Stderr == nil {
