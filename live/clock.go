@@ -23,11 +23,13 @@ import (
 //     or woken, the clock goes at once to the earliest sleeper's deadline.
 //     A late delivery of 60 s takes no real time.
 //
-// Jumps are off where a party keeps its own clock (the user's service
-// under --target may not read X-Once-Now): there the clock runs at wall
-// speed between holds, as it always did. A party that forgets to count
-// itself active makes the count uneven; a jump then waits (active is not
-// zero) and the clock runs at wall speed: slower, never wrong in order.
+// With jumps on, the clock never runs at wall speed: time goes on only by
+// jumps, so every event is stamped with the simulator's time. A party that
+// counts itself at work while it waits for a timer would stop the run
+// until its wall-clock deadline (a process start waits idle for that
+// reason: supervisor.watch). Jumps are off where a party keeps its own
+// clock (the user's service under --target may not read X-Once-Now):
+// there the clock runs at wall speed between holds, as it always did.
 //
 // The delays, timeouts, outages and restart times of the scenario are
 // counted in the simulator's time, and one seed gives the same
