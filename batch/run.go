@@ -61,11 +61,21 @@ type Options struct {
 // of the merges, because every field of a tally is a count, a minimum or
 // an exact sum (ExactSum).
 func RunSeeds(cfgs []*sim.Config, r Seeds, workers int, progress Progress) []Tally {
-	return RunSeedsWith(cfgs, r, workers, progress, Options{})
+	out, _ := RunSeedsUntil(cfgs, r, workers, progress, nil, Options{})
+	return out
 }
 
 // RunSeedsWith is RunSeeds with opt.
 func RunSeedsWith(cfgs []*sim.Config, r Seeds, workers int, progress Progress, opt Options) []Tally {
+	out, _ := RunSeedsUntil(cfgs, r, workers, progress, nil, opt)
+	return out
+}
+
+// RunSeedsUntil is RunSeedsWith that stops taking work when stop is closed
+// (nil: never): the chunks of seeds begun are finished, the tallies hold
+// every run made, and ran counts them (the total when not stopped). The
+// last progress call has done < total when it stopped.
+func RunSeedsUntil(cfgs []*sim.Config, r Seeds, workers int, progress Progress, stop <-chan struct{}, opt Options) (out []Tally, ran int) {
 	seeds := r.Count()
 	chunks := (seeds + ChunkSeeds - 1) / ChunkSeeds
 	units := len(cfgs) * chunks
@@ -83,6 +93,11 @@ func RunSeedsWith(cfgs []*sim.Config, r Seeds, workers int, progress Progress, o
 			// no allocation per run, and no trace digest nobody reads.
 			runs := make([]*sim.Runs, len(cfgs))
 			for {
+				select {
+				case <-stop: // a nil stop never is
+					return
+				default:
+				}
 				u := int(next.Add(1) - 1)
 				if u >= units {
 					return
@@ -118,16 +133,16 @@ func RunSeedsWith(cfgs []*sim.Config, r Seeds, workers int, progress Progress, o
 			}
 		}
 		tick.Stop()
-		progress(total, total)
+		progress(int(done.Load()), total)
 	}
 	wg.Wait()
-	out := make([]Tally, len(cfgs))
+	out = make([]Tally, len(cfgs))
 	for _, mine := range acc {
 		for i := range out {
 			out[i].Merge(&mine[i])
 		}
 	}
-	return out
+	return out, int(done.Load())
 }
 
 // Shard is part Index (0-based) of Count of a batch: which seeds it runs.

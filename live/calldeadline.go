@@ -92,6 +92,8 @@ func (c *callDeadline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.flying.Add(1)
 	defer c.flying.Add(-1)
+	c.Decider.clk.enter() // a party at work on the run's clock
+	defer c.Decider.clk.exit()
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
 		return
@@ -154,7 +156,7 @@ func (c *callDeadline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // else to the service's webhook.
 func (c *callDeadline) fly(r *http.Request, m sim.Message, body []byte, ref string, arrival time.Duration, wait *callWait) {
 	c.flying.Add(1)
-	go func() {
+	c.Decider.clk.spawn(func() {
 		defer c.flying.Add(-1)
 		if !c.Decider.SleepUntil(arrival, c.Done, nil) {
 			return
@@ -172,7 +174,7 @@ func (c *callDeadline) fly(r *http.Request, m sim.Message, body []byte, ref stri
 			return
 		}
 		c.late(m, chargeNotice{Ref: ref, Op: int32(m.Op), TxnID: cr.TxnID}, at)
-	}()
+	})
 }
 
 // late delivers an answer that came after its call's deadline to the
@@ -193,7 +195,9 @@ func (c *callDeadline) late(m sim.Message, n chargeNotice, at time.Duration) {
 	setIdentity(req.Header, id.op, id.attempt)
 	req.Header.Set(HeaderNow, strconv.FormatInt(int64(at/c.Tick), 10))
 	req.Header.Set("Content-Type", "application/json")
+	c.Decider.clk.exit() // the webhook runs service code: its running state holds the clock
 	resp, err := c.client.Do(req)
+	c.Decider.clk.enter()
 	if err != nil {
 		return
 	}

@@ -63,10 +63,10 @@ func (c *Client) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for op := 1; op <= c.Ops; op++ {
 		wg.Add(1)
-		go func(op int32) {
+		c.Decider.clk.spawn(func() {
 			defer wg.Done()
-			c.operation(ctx, op)
-		}(int32(op))
+			c.operation(ctx, int32(op))
+		})
 	}
 	wg.Wait()
 }
@@ -103,7 +103,7 @@ func (c *Client) operation(ctx context.Context, op int32) {
 	var requests sync.WaitGroup
 	post := func(attempt int32, at time.Duration) {
 		requests.Add(1)
-		go func() {
+		c.Decider.clk.spawn(func() {
 			defer requests.Done()
 			if c.post(ctx, op, attempt, at) {
 				once.Do(func() { close(final) })
@@ -111,7 +111,7 @@ func (c *Client) operation(ctx context.Context, op int32) {
 			// The answer is taken: the clock the fault layer stopped when
 			// it handed it over runs again (the retry timer waits on it).
 			c.Decider.clk.releaseFor(reqID{op, attempt})
-		}()
+		})
 	}
 	at := time.Duration(op-1) * c.Interval
 	if !c.sleepUntil(ctx, at) {
@@ -133,7 +133,11 @@ func (c *Client) operation(ctx context.Context, op int32) {
 		}
 		break
 	}
-	requests.Wait() // late answers still count as outcomes
+	// Late answers still count as outcomes; this goroutine waits idle on
+	// the requests, each a party of its own (spawn).
+	c.Decider.clk.exit()
+	requests.Wait()
+	c.Decider.clk.enter()
 }
 
 // post sends one attempt and reports whether its answer was final.
@@ -154,7 +158,15 @@ func (c *Client) post(ctx context.Context, op, attempt int32, at time.Duration) 
 		c.Decider.SetKeyID(k, id)
 		req.Header.Set(HeaderIdempotencyKey, k)
 	}
+	// On its way to the fault layer the request is at work on the run's
+	// clock (no jump past it); the fault layer takes it over (took), and
+	// this goroutine waits idle for the answer.
+	id := reqID{op, attempt}
+	c.Decider.clk.sending(id)
+	c.Decider.clk.exit()
 	resp, err := c.HTTP.Do(req)
+	c.Decider.clk.enter()
+	c.Decider.clk.took(id)
 	if err != nil {
 		return false // no answer: lost on the way, or the service died
 	}

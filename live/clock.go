@@ -5,50 +5,121 @@ import (
 	"time"
 )
 
-// vclock is the run's virtual clock: real time since the run began, less
-// every moment some code of the run was busy — a handler of the payment
-// service running between two of its waits, the gateway writing a charge,
-// a service process starting, an answer on its way into the client. In
-// the simulator a step takes no time: the node handles a message and the
-// clock stands still until the next event. Here a step takes real time (a
-// statement, a process start, a loaded machine's scheduler), and without
-// this clock that time would push every later step of the run: a crash
-// decided after a statement of 100 ms would catch a request the simulator
-// delivers only after it. With it, the delays, timeouts, outages and
-// restart times of the scenario are counted in the simulator's time, and
-// one seed gives the same interleaving on an idle laptop and on a machine
-// at load 20.
+// vclock is the run's virtual clock. In the simulator a step takes no
+// time: a node handles a message and the clock stands still until the
+// next event, and when nothing is left but timers the clock goes straight
+// to the earliest. This clock does both for real code:
+//
+//   - It stands still while some code of the run is busy — a handler of
+//     the payment service running between two of its waits, the gateway
+//     writing a charge, a service process starting, an answer on its way
+//     into the client. Here a step takes real time (a statement, a process
+//     start, a loaded machine's scheduler); without this, that time would
+//     push every later step of the run.
+//   - It jumps (when jumps are on): when nothing holds it, no party of the
+//     run is working (active is zero: every goroutine that takes part
+//     sleeps on this clock or waits for a party that holds it, and no
+//     request is on its way into the fault layer), and no sleeper is due
+//     or woken, the clock goes at once to the earliest sleeper's deadline.
+//     A late delivery of 60 s takes no real time.
+//
+// With jumps on, the clock never runs at wall speed: time goes on only by
+// jumps, so every event is stamped with the simulator's time. A party that
+// counts itself at work while it waits for a timer would stop the run
+// until its wall-clock deadline (a process start waits idle for that
+// reason: supervisor.watch). Jumps are off where a party keeps its own
+// clock (the user's service under --target may not read X-Once-Now):
+// there the clock runs at wall speed between holds, as it always did.
+//
+// The delays, timeouts, outages and restart times of the scenario are
+// counted in the simulator's time, and one seed gives the same
+// interleaving on an idle laptop and on a machine at load 20.
 //
 // It is safe for concurrent use.
 type vclock struct {
 	mu     sync.Mutex
 	start  time.Time
-	paused time.Duration // total time the clock stood still
+	paused time.Duration // total time the clock stood still, less the time it jumped
 	since  time.Time     // when the current stop began; zero while it runs
 	busy   int           // held by busy code: the clock stands still
-	frozen int           // the service is SIGSTOPped: the clock runs
+	// svc counts requests running service code (activity): the clock
+	// stands still, unless the service is frozen.
+	svc    int
+	frozen int // the service is SIGSTOPped: its requests do not hold the clock
 	// starting counts service processes starting (the clock stands
 	// still), away the calls their recovery makes to the gateway, which
 	// take the link's time as any call does.
 	starting, away int
 	// tokens are holds keyed by a request (an answer on its way into the
 	// client), released by whoever takes the answer.
-	tokens  map[reqID]int
-	changed chan struct{} // closed and replaced whenever the clock stops or starts
+	tokens map[reqID]int
+	// active counts the parties of the run at work: goroutines that are
+	// neither sleeping on this clock nor waiting for a party that holds
+	// it, and requests the client sent that the fault layer has not
+	// taken yet (transit). No jump while it is not zero.
+	active   int
+	transit  map[reqID]int
+	sleepers map[*sleeper]struct{}
+	jumps    bool
+	// limit, when positive, is the scenario's time budget: a jump past it
+	// cuts the run (cut) instead.
+	limit   time.Duration
+	cut     func()
+	jumped  time.Duration // virtual time gone by in jumps
+	changed chan struct{} // closed and replaced whenever the clock stops, starts or jumps
 	// mark is the latest virtual time anything happened at (an event
 	// stamped, a sleeper woken): the clock is never set back before it.
 	mark time.Duration
 }
 
+// sleeper is one wait on the clock: until at, or until a or b is closed.
+type sleeper struct {
+	at   time.Duration
+	a, b <-chan struct{}
+}
+
+// woken reports whether a wake channel of s is closed: the sleeper is
+// about to return, and counts as at work.
+func (s *sleeper) woken() bool { return isClosed(s.a) || isClosed(s.b) }
+
+func isClosed(c <-chan struct{}) bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 func newClock() *vclock {
-	return &vclock{start: time.Now(), tokens: map[reqID]int{}, changed: make(chan struct{})}
+	return &vclock{start: time.Now(), tokens: map[reqID]int{}, transit: map[reqID]int{},
+		sleepers: map[*sleeper]struct{}{}, changed: make(chan struct{})}
+}
+
+// jumping turns jumps on (every timed party reads this clock) or off.
+func (c *vclock) jumping(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.jumps = on
+	c.update()
+}
+
+// budget sets the scenario's time budget: a jump past limit calls cut
+// (once) instead of jumping.
+func (c *vclock) budget(limit time.Duration, cut func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit, c.cut = limit, cut
 }
 
 // begin restarts the clock at zero.
 func (c *vclock) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.start, c.paused = time.Now(), 0
+	c.start, c.paused, c.jumped, c.mark = time.Now(), 0, 0, 0
 	if !c.since.IsZero() {
 		c.since = c.start
 	}
@@ -59,6 +130,13 @@ func (c *vclock) now() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.nowLocked(time.Now())
+}
+
+// skipped returns the virtual time the clock went by in jumps.
+func (c *vclock) skipped() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.jumped
 }
 
 // stamp returns the virtual time of an event happening now, and marks it:
@@ -91,10 +169,19 @@ func (c *vclock) nowLocked(t time.Time) time.Duration {
 	return t.Sub(c.start) - p
 }
 
-// update stops or starts the clock after busy or frozen changed. The
-// caller holds mu.
+// broadcast wakes every waiter on changed. The caller holds mu.
+func (c *vclock) broadcast() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// update stops or starts the clock after a hold changed, and jumps if it
+// may. The caller holds mu.
 func (c *vclock) update() {
-	stop := c.busy+max(c.starting-c.away, 0) > 0 && c.frozen == 0
+	// With jumps on the clock never runs at wall speed: time goes on only
+	// by jumps, so every event is stamped with the simulator's time, on
+	// an idle laptop and on a loaded machine alike.
+	stop := c.heldLocked() || c.jumps
 	t := time.Now()
 	switch {
 	case stop && c.since.IsZero():
@@ -103,10 +190,109 @@ func (c *vclock) update() {
 		c.paused += t.Sub(c.since)
 		c.since = time.Time{}
 	default:
+		c.maybeJump()
 		return
 	}
-	close(c.changed)
-	c.changed = make(chan struct{})
+	c.broadcast()
+	c.maybeJump()
+}
+
+// heldLocked reports whether code holds the clock: busy code, service
+// code running (unless the service is frozen), a process starting. The
+// caller holds mu.
+func (c *vclock) heldLocked() bool {
+	return c.busy > 0 || (c.frozen == 0 && c.svc+max(c.starting-c.away, 0) > 0)
+}
+
+// maybeJump moves the clock to the earliest sleeper's deadline when the
+// run has nothing else to do: jumps on, the clock not held, no party at
+// work, no sleeper due or woken. The caller holds mu.
+func (c *vclock) maybeJump() {
+	if !c.jumps || c.heldLocked() || c.active != 0 || len(c.sleepers) == 0 {
+		return
+	}
+	now := c.nowLocked(time.Now())
+	next := time.Duration(-1)
+	for s := range c.sleepers {
+		if s.at <= now || s.woken() {
+			return // about to return: it counts as at work
+		}
+		if next < 0 || s.at < next {
+			next = s.at
+		}
+	}
+	if c.limit > 0 && next > c.limit {
+		if cut := c.cut; cut != nil {
+			c.cut = nil
+			go cut() // the scenario's time budget: the run ends here
+		}
+		return
+	}
+	c.paused -= next - now
+	c.jumped += next - now
+	c.broadcast()
+}
+
+// enter counts one party at work (a goroutine of the run, a handler).
+func (c *vclock) enter() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.active++
+	c.update()
+}
+
+// exit ends one enter: that party is done, or waits for a party that
+// holds the clock.
+func (c *vclock) exit() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.active--
+	c.update()
+}
+
+// spawn runs f in a goroutine counted at work from now until f returns:
+// the party is counted before the goroutine exists, so no jump falls
+// between the two.
+func (c *vclock) spawn(f func()) {
+	c.enter()
+	go func() {
+		defer c.exit()
+		f()
+	}()
+}
+
+// sending counts request id at work from the client's send until the
+// fault layer takes it (took): on its way, nothing may jump past it.
+func (c *vclock) sending(id reqID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.transit[id]++
+	c.active++
+	c.update()
+}
+
+// took ends sending(id), if it has not ended: the fault layer took the
+// request (and counts itself at work), or the client's call came back
+// without it reaching the fault layer.
+func (c *vclock) took(id reqID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.transit[id] == 0 {
+		return
+	}
+	if c.transit[id]--; c.transit[id] == 0 {
+		delete(c.transit, id)
+	}
+	c.active--
+	c.update()
+}
+
+// balanced reports whether no party is counted at work and nothing holds
+// the clock: true after a run whose every party counted itself evenly.
+func (c *vclock) balanced() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.active == 0 && c.busy == 0 && c.svc == 0 && len(c.sleepers) == 0 && len(c.transit) == 0
 }
 
 // hold stops the clock until the matching release.
@@ -123,6 +309,19 @@ func (c *vclock) release() {
 	defer c.mu.Unlock()
 	if c.busy > 0 {
 		c.busy--
+	}
+	c.update()
+}
+
+// service sets whether a request runs service code (activity): the
+// clock stands still while one does, unless the service is frozen.
+func (c *vclock) service(running bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if running {
+		c.svc++
+	} else if c.svc > 0 {
+		c.svc--
 	}
 	c.update()
 }
@@ -173,8 +372,17 @@ func (c *vclock) freeze(delta int) {
 }
 
 // sleepUntil waits until the virtual time reaches at; false when a or b
-// (either may be nil) is closed first.
+// (either may be nil) is closed first — a wake channel closed wins over
+// a deadline reached at the same moment, whatever the scheduler does.
+// The caller is a party at work (enter, spawn, a handler): it is counted
+// idle while it sleeps, and at work again, atomically, when it returns.
 func (c *vclock) sleepUntil(at time.Duration, a, b <-chan struct{}) bool {
+	s := &sleeper{at: at, a: a, b: b}
+	c.mu.Lock()
+	c.sleepers[s] = struct{}{}
+	c.active--
+	c.update()
+	c.mu.Unlock()
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -183,15 +391,26 @@ func (c *vclock) sleepUntil(at time.Duration, a, b <-chan struct{}) bool {
 	}()
 	for {
 		c.mu.Lock()
+		if s.woken() {
+			c.wokeLocked(s)
+			c.mu.Unlock()
+			return false
+		}
 		left := at - c.nowLocked(time.Now())
-		stopped := !c.since.IsZero()
-		changed := c.changed
 		if left <= 0 {
 			c.wakeAt(at)
+			c.wokeLocked(s)
 			c.mu.Unlock()
 			return true
 		}
+		c.maybeJump()
+		left = at - c.nowLocked(time.Now())
+		stopped := !c.since.IsZero()
+		changed := c.changed
 		c.mu.Unlock()
+		if left <= 0 {
+			continue
+		}
 		var fire <-chan time.Time
 		if !stopped {
 			if timer == nil {
@@ -211,9 +430,29 @@ func (c *vclock) sleepUntil(at time.Duration, a, b <-chan struct{}) bool {
 				}
 			}
 		case <-a:
-			return false
 		case <-b:
-			return false
 		}
 	}
+}
+
+// wokeLocked ends sleeper s: the caller is at work again. The caller
+// holds mu.
+func (c *vclock) wokeLocked(s *sleeper) {
+	delete(c.sleepers, s)
+	c.active++
+	c.update()
+}
+
+// JumpsFor reports whether a run's virtual clock jumps over idle time:
+// with once's own service (every timed party reads the run's clock), not
+// against a --target service, which may keep a clock of its own.
+func JumpsFor(target string) bool { return target == "" }
+
+// ClockNote is the line that says how a run's time goes: jumping over
+// waits, or at wall speed against a service with a clock of its own.
+func ClockNote(target string) string {
+	if JumpsFor(target) {
+		return "virtual clock: waits with nothing to do take no real time"
+	}
+	return "wall-speed clock: your service may keep its own time, so timeouts and delays take real time"
 }

@@ -100,7 +100,8 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		// --restart-cmd honoured against a real service: TestIntegrationTargetRestart.
 		"restart-cmd": {{with(alo, "--restart-cmd", "true"), 2, "goes with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", ""), 2, "--restart-cmd: give a command"},
 			{with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", "true"), 2, "--crash is 0"}},
-		"print-env": {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
+		"target-ready": {{with(alo, "--target-ready", "1s"), 2, "with --target"}, {with(alo, "--target", "http://127.0.0.1:1", "--target-ready", "400ms"), 2, "not ready after --target-ready 400ms: connection refused"}},
+		"print-env":    {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
 	}
 	flag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
 	for _, m := range flag.FindAllStringSubmatch(help, -1) {

@@ -41,6 +41,8 @@ type reqState struct {
 	seq     int64         // order of arrival times given, for the last ties
 	state   int
 	copies  int // a duplicate delivered while the first is inside
+	// waited: held at the preempt barrier, and the preempt time is over.
+	waited bool
 }
 
 // before reports whether r arrives before o in the simulator's order: by
@@ -89,7 +91,10 @@ func newActivity(clk *vclock) *activity {
 }
 
 // wake tells the waiters that something changed, and holds the clock
-// while a request runs service code. The caller holds mu.
+// while a request runs service code or is free to go on (its turn at the
+// gate has come, or its preempt is over and the others wait): such a
+// request is about to run, and no jump of the clock may come between.
+// The caller holds mu.
 func (a *activity) wake() {
 	close(a.changed)
 	a.changed = make(chan struct{})
@@ -97,19 +102,15 @@ func (a *activity) wake() {
 		return
 	}
 	busy := false
-	for _, r := range a.reqs {
-		if r.state == running {
+	for id, r := range a.reqs {
+		if r.state == running || (r.state == atGate && a.turnLocked(id)) || (r.state == held && r.waited && !a.othersBusyLocked(id)) {
 			busy = true
 			break
 		}
 	}
 	if busy != a.holding {
 		a.holding = busy
-		if busy {
-			a.clk.hold()
-		} else {
-			a.clk.release()
-		}
+		a.clk.service(busy)
 	}
 }
 
@@ -183,21 +184,21 @@ func (a *activity) set(id reqID, st int) int {
 
 // waitTurn blocks the request id at the store gate until every request
 // that arrives before it in the simulator's order is delivered and waits,
-// or stop ends, or holdBound passes.
+// or stop ends, or holdBound passes. The caller is a party at work on the
+// run's clock: it waits idle, and is at work again when its turn comes
+// (the clock is held from that moment: wake).
 func (a *activity) waitTurn(id reqID, stop <-chan struct{}) {
 	a.set(id, atGate)
 	defer a.set(id, running)
+	if a.clk != nil {
+		a.clk.exit()
+		defer a.clk.enter()
+	}
 	bound := time.NewTimer(holdBound)
 	defer bound.Stop()
 	for {
 		a.mu.Lock()
-		me, ok := a.reqs[id]
-		turn := true
-		for other, r := range a.reqs {
-			if ok && other != id && r.before(me) && (r.state == running || r.state == atGate || r.state == pending) {
-				turn = false
-			}
-		}
+		turn := a.turnLocked(id)
 		changed := a.changed
 		a.mu.Unlock()
 		if turn {
@@ -213,18 +214,59 @@ func (a *activity) waitTurn(id reqID, stop <-chan struct{}) {
 	}
 }
 
+// turnLocked reports whether no request that arrives before id in the
+// simulator's order runs service code, waits at the gate or is still on
+// its way. The caller holds mu.
+func (a *activity) turnLocked(id reqID) bool {
+	me, ok := a.reqs[id]
+	if !ok {
+		return true
+	}
+	for other, r := range a.reqs {
+		if other != id && r.before(me) && (r.state == running || r.state == atGate || r.state == pending) {
+			return false
+		}
+	}
+	return true
+}
+
 // othersBusy reports whether a request other than id runs service code or
 // waits for its turn at the gate, and returns a channel closed at the
 // next change.
 func (a *activity) othersBusy(id reqID) (bool, <-chan struct{}) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.othersBusyLocked(id), a.changed
+}
+
+func (a *activity) othersBusyLocked(id reqID) bool {
 	for other, r := range a.reqs {
 		if other != id && (r.state == running || r.state == atGate) {
-			return true, a.changed
+			return true
 		}
 	}
-	return false, a.changed
+	return false
+}
+
+// preempted marks the held request id's preempt time over: it goes on
+// once no other request runs service code or waits at the gate.
+func (a *activity) preempted(id reqID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.reqs[id]; ok {
+		r.waited = true
+		a.wake()
+	}
+}
+
+// ready reports whether the held request id may go on: its preempt time
+// is over and the others wait; and returns a channel closed at the next
+// change.
+func (a *activity) ready(id reqID) (bool, <-chan struct{}) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.reqs[id]
+	return !ok || (r.waited && !a.othersBusyLocked(id)), a.changed
 }
 
 // storeGate is the fault layer of the key store node of the
@@ -282,10 +324,12 @@ func (g *storeGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if g.timeout <= 0 {
+				g.dec.clk.exit() // no deadline: idle until the service gives up
 				select {
 				case <-r.Context().Done():
 				case <-g.done:
 				}
+				g.dec.clk.enter()
 			}
 			g.act.set(id, running)
 			panic(http.ErrAbortHandler)
@@ -324,41 +368,40 @@ func (g *storeGate) before(m sim.Message) bool {
 	g.mu.Lock()
 	g.downUntil = back
 	g.mu.Unlock()
-	go func() { // the store comes back: the simulator's restart event
+	g.dec.clk.spawn(func() { // the store comes back: the simulator's restart event
 		if g.dec.SleepUntil(back, g.done, nil) {
 			g.dec.Record(sim.Event{Kind: sim.EvRestart, Node: g.store, Peer: sim.NoNode})
 		}
-	}()
+	})
 	return false
 }
 
 // hold is the preempt barrier: the request waits until the preempt time
 // has passed and no other request runs service code or waits for its
-// turn, or the run ends, or holdBound passes.
+// turn, or the run ends, or holdBound passes. It waits idle on the run's
+// clock, and is at work again when it may go on (the clock is held from
+// that moment: activity.wake).
 func (g *storeGate) hold(r *http.Request, id reqID) {
 	g.act.set(id, held)
 	defer g.act.set(id, running)
-	minimum := make(chan struct{})
 	stop := make(chan struct{})
 	defer close(stop)
 	at := g.dec.Elapsed() + time.Duration(g.preempt)*g.tick
-	go func() {
+	g.dec.clk.spawn(func() {
 		if g.dec.SleepUntil(at, stop, nil) {
-			close(minimum)
+			g.act.preempted(id)
 		}
-	}()
+	})
+	g.dec.clk.exit()
+	defer g.dec.clk.enter()
 	bound := time.NewTimer(holdBound)
 	defer bound.Stop()
-	waited := false
 	for {
-		busy, changed := g.act.othersBusy(id)
-		if waited && !busy {
+		ready, changed := g.act.ready(id)
+		if ready {
 			return
 		}
 		select {
-		case <-minimum:
-			waited = true
-			minimum = nil
 		case <-changed:
 		case <-bound.C:
 			return

@@ -77,16 +77,33 @@ func TestIntegrationLostDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 50, Faults: sc.Faults})
+	// Ops enough that the run (on its jumping clock) is still going when
+	// the database goes, 300 ms after the client starts.
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 400, Faults: sc.Faults})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.AfterFunc(3*time.Second, relay.cut)
+	started := &lineTrigger{line: "fault layer client→service listening", do: func() { time.AfterFunc(300*time.Millisecond, relay.cut) }}
 	_, err = Run(context.Background(), Options{Config: cfg, Chooser: sim.NewRandom(1), DSN: u.String(), Binary: onceBinary,
-		Tick: liveTick, Deadline: 2 * time.Minute})
+		Tick: liveTick, Deadline: 2 * time.Minute, Log: started})
 	// The watcher's line, not the deadline's unfinished run: the loss
 	// was noticed while the run went on.
 	if err == nil || !strings.Contains(err.Error(), "lost the database") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("%v, want one line saying the database is lost", err)
 	}
+}
+
+// lineTrigger is a log that runs do once, when a line holding line is
+// written.
+type lineTrigger struct {
+	line string
+	do   func()
+	once sync.Once
+}
+
+func (l *lineTrigger) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), l.line) {
+		l.once.Do(l.do)
+	}
+	return len(p), nil
 }

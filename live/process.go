@@ -64,10 +64,17 @@ type supervisor struct {
 }
 
 // crashing records that the fault layer killed the service now.
+//
+// From here until the watcher waits for the restart time, the restart is
+// a party at work on the run's clock: no jump may pass the moment the
+// service comes back while the process is still dying.
 func (s *supervisor) crashing() {
 	at := s.dec.Elapsed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.crashed {
+		s.dec.clk.enter() // the watcher takes it over (watch)
+	}
 	s.crashAt, s.crashed = at, true
 }
 
@@ -165,6 +172,10 @@ func (s *supervisor) watch(exited chan struct{}) {
 	defer s.watchers.Done()
 	<-exited
 	s.mu.Lock()
+	if !s.crashed { // died unasked: no crash counted it at work
+		s.dec.clk.enter()
+	}
+	defer s.dec.clk.exit()
 	if s.stopped {
 		s.addr = ""
 		s.mu.Unlock()
@@ -172,7 +183,7 @@ func (s *supervisor) watch(exited chan struct{}) {
 	}
 	s.addr, s.starting = "", true
 	s.mu.Unlock()
-	for {
+	for again := false; ; again = true {
 		s.mu.Lock()
 		s.restarts++
 		tooMany := s.restarts > maxRestarts
@@ -181,6 +192,9 @@ func (s *supervisor) watch(exited chan struct{}) {
 		at := s.dec.Elapsed()
 		if s.crashed {
 			at = s.crashAt
+			if again { // a crash in its recovery counted a party of its own: this one goes on
+				s.dec.clk.exit()
+			}
 		}
 		s.crashed = false
 		s.mu.Unlock()
@@ -197,7 +211,11 @@ func (s *supervisor) watch(exited chan struct{}) {
 		// The simulator's restart takes no time: the clock stands still
 		// while the process starts (its recovery's calls excepted).
 		s.dec.clk.starts(1)
+		// Idle while it starts: the starting process holds the clock, and
+		// its recovery's calls are parties of their own that may sleep.
+		s.dec.clk.exit()
 		err := s.start()
+		s.dec.clk.enter()
 		s.dec.clk.starts(-1)
 		if errors.Is(err, errDiedStarting) {
 			continue // crashed again while recovering: down once more

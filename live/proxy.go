@@ -91,6 +91,10 @@ func (p *Proxy) Idle() bool { return p.inflight.Load() == 0 }
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.inflight.Add(1)
 	defer p.inflight.Add(-1)
+	// The handler is a party at work on the run's clock until it returns
+	// (idle while it sleeps on it, or waits on the service, which holds it).
+	p.Decider.clk.enter()
+	defer p.Decider.clk.exit()
 	if r.URL.Path == PathCrash && p.Crash != nil {
 		p.Crash.ServeHTTP(w, r)
 		return
@@ -118,6 +122,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeProblem(w, http.StatusBadRequest, err.Error())
 		return
+	}
+	if p.Inside {
+		// The client's request is here: this handler is at work for it now.
+		p.Decider.clk.took(reqID{op, attempt})
 	}
 	// back is the caller's return into the service: from here it runs
 	// service code again (and the clock stands still).
@@ -175,14 +183,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if fate.Duplicate {
 		p.inflight.Add(1)
-		go func() {
+		p.Decider.clk.spawn(func() {
 			defer p.inflight.Add(-1)
 			if p.Decider.SleepUntil(sent+time.Duration(fate.DupDelay)*p.Tick, p.Done, nil) {
 				if res, ok := p.deliver(r, m, body, sent+time.Duration(fate.DupDelay)*p.Tick); ok {
 					p.respond(rt, m, res) // the copy's answer goes nowhere: the client reads one
 				}
 			}
-		}()
+		})
 	}
 	if !p.Decider.SleepUntil(arrival, p.Done, nil) {
 		panic(http.ErrAbortHandler)
@@ -262,7 +270,15 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Dur
 	if p.Infer != nil && r.Header.Get(HeaderOp) == "" { // the inferred identity, for the gateway's ledger
 		setIdentity(req.Header, int32(m.Op), m.Attempt)
 	}
+	if p.Act != nil && p.Inside {
+		// The service works on it: the request's running state holds the
+		// clock (and a frozen service lets it run), not this handler.
+		p.Decider.clk.exit()
+	}
 	resp, err := p.Client.Do(req)
+	if p.Act != nil && p.Inside {
+		p.Decider.clk.enter()
+	}
 	if err != nil {
 		if p.Fail != nil && p.FailRefused && errors.Is(err, syscall.ECONNREFUSED) {
 			p.Fail(fmt.Errorf("live: --target %s: connection refused: your service stopped listening during the run", MaskURL(target)))

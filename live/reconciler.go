@@ -73,10 +73,10 @@ func (c *reconciler) Err() error {
 
 func (c *reconciler) spawn(f func()) {
 	c.busy.Add(1)
-	go func() {
+	c.dec.clk.spawn(func() { // a party at work on the run's clock
 		defer c.busy.Add(-1)
 		f()
-	}()
+	})
 }
 
 // send decides the fate of m and, unless it is lost, runs arrive when its
@@ -97,6 +97,8 @@ func (c *reconciler) send(m sim.Message, arrive func()) {
 
 // ServeHTTP takes POST /unknown from the service.
 func (c *reconciler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.dec.clk.enter() // a party at work on the run's clock
+	defer c.dec.clk.exit()
 	if r.Method != http.MethodPost || r.URL.Path != PathUnknown {
 		http.NotFound(w, r)
 		return
@@ -234,7 +236,9 @@ func (c *reconciler) report(res resolution) {
 	setIdentity(req.Header, id.op, id.attempt)
 	req.Header.Set(HeaderNow, strconv.FormatInt(int64(c.dec.Elapsed()/c.tick), 10))
 	req.Header.Set("Content-Type", "application/json")
+	c.dec.clk.exit() // the report runs service code: its running state holds the clock
 	resp, err := c.client.Do(req)
+	c.dec.clk.enter()
 	if err != nil {
 		c.fail(fmt.Errorf("live: reconciler: report %s: %w", res.Key, err))
 		return

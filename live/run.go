@@ -9,11 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/oncesim/once/network"
@@ -51,6 +49,9 @@ type Options struct {
 	// that kills the service and starts it again: where the decider
 	// draws a crash of the service, the fault layer runs it (restart.go).
 	RestartCmd string
+	// TargetReady, with Target, is how long to wait for the target to
+	// answer HTTP before the run (0: ask once; WaitReady).
+	TargetReady time.Duration
 	// Log, when not nil, gets one line per server and service process the
 	// run starts, with its address (and pid): what a user can check is
 	// gone after the run.
@@ -65,6 +66,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Deadline < 0 {
 		return fmt.Errorf("deadline %s: want a positive duration", o.Deadline)
+	}
+	if o.TargetReady < 0 || (o.TargetReady > 0 && o.Target == "") {
+		return fmt.Errorf("--target-ready %s: want a positive duration, with --target", o.TargetReady)
 	}
 	if o.RestartCmd != "" && o.Target == "" {
 		return fmt.Errorf("--restart-cmd goes with --target: once restarts its own service itself")
@@ -240,7 +244,10 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if o.Deadline <= 0 {
 		o.Deadline = DefaultDeadline
 	}
-	if maxTime := cfg.MaxTime; maxTime > 0 && time.Duration(maxTime)*o.Tick < o.Deadline {
+	// The scenario's time budget: on a jumping clock it is kept by the
+	// clock itself (a jump past it cuts the run); at wall speed, by the
+	// wall-clock deadline.
+	if maxTime := cfg.MaxTime; maxTime > 0 && !JumpsFor(o.Target) && time.Duration(maxTime)*o.Tick < o.Deadline {
 		o.Deadline = time.Duration(maxTime) * o.Tick // the scenario's time budget, in real time
 	}
 	if o.Stderr == nil {
@@ -267,9 +274,17 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	dec := NewDecider(cfg.Topology, netw, o.Chooser, rec)
 	dec.tick = o.Tick
+	// Every timed party of once's own reads the run's clock (the service
+	// and the gateway through X-Once-Now): when only timers are left, the
+	// clock jumps to the next, as the simulator's does. Your service under
+	// --target may keep its own clock: time runs at wall speed there.
+	dec.clk.jumping(JumpsFor(o.Target))
+	if cfg.MaxTime > 0 {
+		dec.clk.budget(time.Duration(cfg.MaxTime)*o.Tick, cancelRun)
+	}
 
 	if o.Target != "" {
-		if err := Reachable(ctx, o.Target); err != nil {
+		if err := WaitReady(ctx, o.Target, o.TargetReady, o.Stderr); err != nil {
 			return nil, err
 		}
 	}
@@ -351,6 +366,11 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		backHandler = intent.calls
 		fmt.Fprintf(o.Log, "live: reconciler listening on %s\n", reconcilerURL)
 	}
+	var watch *chargeWatch
+	if o.Target != "" {
+		watch = &chargeWatch{log: o.Stderr, done: done}
+		backHandler = watch.wrap(backHandler)
+	}
 	backURL, err := serveAt(o.ProviderAddr, backHandler, &cleanups)
 	if err != nil {
 		return nil, err
@@ -359,6 +379,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 		restarter.setProvider(backURL)
 	}
 	fmt.Fprintf(o.Log, "live: fault layer service→gateway listening on %s\n", backURL)
+	if watch != nil {
+		watch.provider = backURL
+	}
 	svc := p.serviceRole
 	spec := &cfg.Topology.Nodes[p.service]
 	sup.config = ServiceConfig{
@@ -409,6 +432,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	if restarter != nil {
 		front.Points = restarter
 	}
+	if watch != nil {
+		front.Target = func() string { watch.payment(); return host.Target() }
+	}
 	var targetErr error
 	var targetMu sync.Mutex
 	if o.Target != "" {
@@ -443,6 +469,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	client.Run(runCtx)
 	finished := waitQuiet(runCtx, func() bool { return front.Idle() && back.Idle() && host.Settled() && intent.idle() })
+	if watch != nil {
+		watch.check() // the run is over before noChargeAfter: say it now
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("live: interrupted: %w", ctx.Err())
 	}
@@ -470,6 +499,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	defer cancelRead()
 	effects, err := db.Effects(readCtx)
 	if err != nil {
+		if perr := db.PingContext(readCtx); perr != nil { // gone before the watcher's lostAfter: a quick run
+			return nil, fmt.Errorf("live: lost the database (no answer at the run's end): %v", firstLine(perr))
+		}
 		return nil, err
 	}
 	sink := sim.SinkID(0)
@@ -499,38 +531,6 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 // noRedirect is the CheckRedirect of every client that may talk to the
 // user's service: the redirect's answer is returned, not followed.
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-
-// reachTimeout bounds the first connection to --target.
-const reachTimeout = 3 * time.Second
-
-// Reachable connects once to target's host and port before anything
-// starts: a target nobody listens on is one line now ("connection
-// refused"), not a run whose requests all vanish until its deadline.
-func Reachable(ctx context.Context, target string) error {
-	u, err := url.Parse(target)
-	if err != nil { // url.Error holds the URL, password and all
-		return fmt.Errorf("live: --target %q: want an http:// URL of your payment service", MaskURL(target))
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
-	addr := net.JoinHostPort(u.Hostname(), port)
-	dctx, cancel := context.WithTimeout(ctx, reachTimeout)
-	defer cancel()
-	c, err := (&net.Dialer{}).DialContext(dctx, "tcp", addr)
-	switch {
-	case err == nil:
-		c.Close()
-		return nil
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("live: --target %s: connection refused: nothing listens on %s (start your service first; docs/live.md)", MaskURL(target), addr)
-	case ctx.Err() != nil:
-		return fmt.Errorf("live: interrupted: %w", ctx.Err())
-	case err != nil:
-	}
-	return fmt.Errorf("live: --target %s: cannot connect to %s within %s: %v", MaskURL(target), addr, reachTimeout, err)
-}
 
 // scripted reports whether ch replays a plan: a plan may name a crash even
 // where the profile gives crashes no probability.

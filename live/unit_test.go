@@ -229,7 +229,7 @@ func TestActivityTurns(t *testing.T) {
 // sleep on it waits out the hold.
 func TestClockStandsStillWhileHeld(t *testing.T) {
 	c := newClock()
-	c.hold()
+	c.service(true)
 	before := c.now()
 	time.Sleep(5 * time.Millisecond)
 	if after := c.now(); after != before {
@@ -249,7 +249,7 @@ func TestClockStandsStillWhileHeld(t *testing.T) {
 	}
 	c.freeze(-1)
 	c.holdFor(reqID{1, 1})
-	c.release()
+	c.service(false)
 	c.releaseFor(reqID{1, 1})
 	if c.busy != 0 || !c.since.IsZero() {
 		t.Fatalf("clock still held: busy %d", c.busy)

@@ -82,7 +82,8 @@ func Rows(scs []*scenarios.Scenario, budgets func(*scenarios.Settings) error) ([
 }
 
 // Doc is the report of rows with their tallies over seeds (swarm: each
-// seed drew its own fault profile); verdict is Violated when an
+// seed drew its own fault profile; a row that made no run, not reached by
+// an interrupted batch, is left out); verdict is Violated when an
 // expectation failed, else Unknown when one is unknown (a run cut by a
 // budget), else Held.
 func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.MatrixDoc, verdict sim.Status) {
@@ -90,6 +91,9 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.M
 	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Swarm: swarm, Cells: []report.MatrixCell{}}
 	for i, r := range rows {
 		t := &tallies[i]
+		if t.Runs == 0 {
+			continue // never reached: an interrupted matrix reports the rows that ran
+		}
 		c := report.NewMatrixCell(&t.Tally)
 		c.Scenario, c.Row, c.Semantics, c.Alias = r.Scenario.Name, r.Expect.Label(), r.Expect.Semantics.String(), r.Expect.Semantics.Alias()
 		c.Changes = r.Expect.Changes(r.Scenario)

@@ -75,6 +75,9 @@ func (s *Spec) Doc(sc *scenarios.Scenario, sem sim.Semantics, seeds int, base sc
 		doc.MetricUnits = append(doc.MetricUnits, roles.MetricUnit(m))
 	}
 	for i, p := range s.Points {
+		if tallies[i].Runs == 0 {
+			continue // never reached: an interrupted sweep reports the points that ran
+		}
 		pt := report.NewSweepPoint(p.Value, p.X, &tallies[i].Tally, metrics)
 		if seed := tallies[i].FirstUnfinished; seed != 0 {
 			pt.Replay = runs.Command(sc, sem, seed, sets[i])

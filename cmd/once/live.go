@@ -33,7 +33,8 @@ type liveOptions struct {
 	provider string
 	remote   bool
 	printEnv bool
-	restart  string // --restart-cmd: kills and restarts the --target service at a crash
+	restart  string        // --restart-cmd: kills and restarts the --target service at a crash
+	ready    time.Duration // --target-ready: how long to wait for the target to answer
 }
 
 func newLiveCmd() *cobra.Command {
@@ -96,6 +97,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.target, "target", "", "drive YOUR payment service at this base URL (contract in docs/live.md) instead of once's own")
 	fl.StringVar(&o.provider, "provider-addr", live.DefaultProviderAddr, "with --target: where the card provider (through its fault layer) listens for your service; loopback unless --allow-remote")
 	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1 (for --target and --provider-addr)")
+	fl.DurationVar(&o.ready, "target-ready", 0, "with --target: wait up to this long for your service to answer HTTP before the run (default: ask once)")
 	fl.StringVar(&o.restart, "restart-cmd", "", "with --target: a shell command that kills your service and starts it again, run at each --crash (contract in docs/live.md)")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
@@ -153,7 +155,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		return usageErr("--deadline %s: want a positive duration", o.deadline)
 	}
 	base := live.Options{DSN: o.db, Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr,
-		Target: o.target, RestartCmd: o.restart}
+		Target: o.target, RestartCmd: o.restart, TargetReady: o.ready}
 	if o.target != "" {
 		base.ProviderAddr = o.provider
 	}
@@ -173,7 +175,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		return usageErr("%v", err)
 	}
 	if o.target != "" {
-		if err := live.Reachable(ctx, o.target); err != nil { // nobody listening: one line now, not lost requests
+		if err := live.WaitReady(ctx, o.target, o.ready, stderr); err != nil { // nobody listening: one line now, not lost requests
 			return usageErr("%v", err)
 		}
 	}

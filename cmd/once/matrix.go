@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/batch"
-	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/matrix"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
@@ -118,9 +117,9 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, err := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, progress.Bar(stderr, "matrix"), batch.Options{Swarm: o.swarm}, stdout)
-	if done || err != nil {
-		return err
+	tallies, done, stopped := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, batch.Options{Swarm: o.swarm}, stderr, stdout)
+	if done || tallies == nil { // a stopped batch has its tallies: reported, then exit 3
+		return stopped
 	}
 	doc, verdict := matrix.Doc(rows, tallies, o.seeds, o.swarm)
 	switch o.format {
@@ -134,8 +133,8 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if o.check {
+	if o.check && (stopped == nil || verdict == sim.Violated) {
 		return checkExit(verdict)
 	}
-	return nil
+	return stopped
 }

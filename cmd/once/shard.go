@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/batch"
+	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 )
@@ -53,7 +54,7 @@ func canonicalArgs(cmd *cobra.Command, args []string) []string {
 // labels name the rows (a shard file carries them so merge can check it
 // rebuilt the same rows).
 func (b *batchFlags) tallies(command string, canon []string, files []shard.ScenarioFile, cfgs []*sim.Config, labels []string, seeds, workers int,
-	progress batch.Progress, opt batch.Options, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
+	opt batch.Options, stderr, stdout io.Writer) (tallies []batch.Tally, done bool, err error) {
 	switch {
 	case b.merged != nil:
 		if err := b.merged.CheckTallies(labels, cfgs, seeds); err != nil {
@@ -62,7 +63,10 @@ func (b *batchFlags) tallies(command string, canon []string, files []shard.Scena
 		return b.merged.Tallies, false, nil
 	case b.sharded:
 		h := shard.Header{Command: command, Args: canon, Index: b.shard.Index, Count: b.shard.Count, ScenarioFiles: files}
-		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress, opt)
+		return nil, true, shard.RunAndWrite(stdout, h, b.shard, cfgs, labels, seeds, workers, progress.Bar(stderr, command), opt)
 	}
-	return batch.RunSeedsWith(cfgs, batch.Seeds{Lo: 1, Hi: uint64(seeds)}, workers, progress, opt), false, nil
+	if tallies, err = batch.RunStoppable(stderr, command, cfgs, seeds, workers, opt); err != nil { // a signal: the runs made, then exit 3
+		return tallies, false, &exitError{code: exitIncomplete, err: err}
+	}
+	return tallies, false, nil
 }

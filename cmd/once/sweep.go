@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"io"
 	"os"
 	"runtime"
@@ -10,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/batch"
-	"github.com/oncesim/once/internal/progress"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
@@ -131,19 +131,19 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if err := o.batch.parse(); err != nil {
 		return err
 	}
-	tallies, done, err := o.batch.tallies("sweep", o.canon, shard.ScenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, progress.Bar(stderr, "sweep"), batch.Options{}, stdout)
-	if done || err != nil {
-		return err
+	tallies, done, stopped := o.batch.tallies("sweep", o.canon, shard.ScenarioFiles(sc), cfgs, spec.Labels(), o.seeds, o.workers, batch.Options{}, stderr, stdout)
+	if done || tallies == nil { // a stopped batch has its tallies: reported, then exit 3
+		return stopped
 	}
 	doc, err := spec.Doc(sc.ShownAs(o.format), sem, o.seeds, base, sets, cfgs[0], tallies)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	switch o.format {
+	switch o.format { // written, then exit 3 if a signal stopped it
 	case "json":
-		return report.WriteJSON(stdout, doc)
+		return cmp.Or(report.WriteJSON(stdout, doc), stopped)
 	case "svg":
-		return svg.WriteSweep(stdout, doc)
+		return cmp.Or(svg.WriteSweep(stdout, doc), stopped)
 	}
-	return report.WriteSweepText(colorprofile.NewWriter(stdout, os.Environ()), doc)
+	return cmp.Or(report.WriteSweepText(colorprofile.NewWriter(stdout, os.Environ()), doc), stopped)
 }
