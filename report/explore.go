@@ -47,6 +47,18 @@ type ExploreDoc struct {
 	Revisits        int             `json:"revisits"`
 	MaxDepth        int             `json:"max_depth"`
 	MemoryBytes     int64           `json:"memory_bytes"` // the most the search held, as counted for --max-memory
+	// Reduction is the reduction the search applied beyond its state
+	// cache: "symmetry" (one state stored per renaming of the
+	// operations) or "none".
+	Reduction string `json:"reduction"`
+	// Collapsed counts, under the symmetry reduction, the revisits that
+	// arrived under a naming of the operations other than their orbit's
+	// canonical one (search.Stats.Collapsed): an upper bound on the states
+	// the reduction merged.
+	Collapsed int `json:"collapsed"`
+	// SymmetryOff says why the symmetry reduction, asked for, was not
+	// applied (nil when it was, or when --reduce none).
+	SymmetryOff *sim.SymmetryOff `json:"symmetry_off,omitempty"`
 	ElapsedMs       *float64        `json:"elapsed_ms,omitempty"`
 	StatesPerSecond *float64        `json:"states_per_second,omitempty"`
 	Counterexample  *Counterexample `json:"counterexample"`
@@ -179,6 +191,7 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		}))
 	}
 	b.WriteString("\n")
+	fmt.Fprintf(&b, "%s\n", styleDim.Render(ReductionText(d)))
 	switch {
 	case d.Holds && d.Complete:
 		data := map[string]any{"Preemptions": d.MaxPreemptions, "Property": propertyName(d)}
@@ -221,6 +234,22 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ReductionText says which reduction a search applied, and what it
+// merged, or why the symmetry reduction was off, in the current language.
+func ReductionText(d ExploreDoc) string {
+	switch {
+	case d.Reduction == "symmetry":
+		return lang.Tf("explore.reduction_symmetry", map[string]any{"Collapsed": d.Collapsed})
+	case d.SymmetryOff != nil:
+		why := lang.T("explore.symmetry_off_" + strings.ReplaceAll(d.SymmetryOff.Reason, "-", "_"))
+		if d.SymmetryOff.Node != "" {
+			why = lang.Tf("explore.symmetry_off_node", map[string]any{"Node": d.SymmetryOff.Node, "Why": why})
+		}
+		return lang.Tf("explore.reduction_off", map[string]any{"Why": why})
+	}
+	return lang.T("explore.reduction_none")
 }
 
 // BranchedText says which fault kinds a search branched on — what its
