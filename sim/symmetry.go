@@ -42,8 +42,13 @@ import (
 // depends on operation ids when what it does for each row is visible in
 // order (sends, writes that others read), and it must record outcome
 // values that are not derived from operation ids (or are renamed here).
-// TestRolesAreEquivariant (package scenarios) checks the obligation step
-// by step on random schedules.
+// The obligation holds from the state after every node's first boot: a
+// first Start is where a client gives the operations their numbers (op-1
+// starts first), before any state of an operation exists; every search
+// starts at the root and reaches all later states through those boots,
+// so the states it merges are all past them. TestRolesAreEquivariant
+// (package scenarios) checks the obligation step by step on random
+// schedules.
 type OpRenamer interface {
 	// OpSymmetric says whether the node, as configured, treats every
 	// operation alike; crashes says whether it can crash and restart in
