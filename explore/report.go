@@ -89,6 +89,7 @@ func WriteShard(w io.Writer, h shard.Header, bounds shard.Search, res *search.Re
 		Branched: append([]search.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
+		Symmetry: res.Symmetry, SymmetryOff: res.SymmetryOff, Collapsed: res.Collapsed,
 	}
 	data, err := shard.Encode(doc)
 	if err != nil {
