@@ -37,16 +37,16 @@ type ExploreDoc struct {
 	// a search that holds (complete or cut) actually branched at: a
 	// subset of Faults; a kind left out was enumerated but never reached
 	// within the bounds. [] when none did; null on a counterexample.
-	Branched        []string        `json:"branched"`
-	Holds           bool            `json:"holds"`
-	Complete        bool            `json:"complete"`
-	Cut             string          `json:"cut,omitempty"`
-	States          int             `json:"states"`
-	Schedules       int             `json:"schedules"`
-	Transitions     int             `json:"transitions"`
-	Revisits        int             `json:"revisits"`
-	MaxDepth        int             `json:"max_depth"`
-	MemoryBytes     int64           `json:"memory_bytes"` // the most the search held, as counted for --max-memory
+	Branched    []string `json:"branched"`
+	Holds       bool     `json:"holds"`
+	Complete    bool     `json:"complete"`
+	Cut         string   `json:"cut,omitempty"`
+	States      int      `json:"states"`
+	Schedules   int      `json:"schedules"`
+	Transitions int      `json:"transitions"`
+	Revisits    int      `json:"revisits"`
+	MaxDepth    int      `json:"max_depth"`
+	MemoryBytes int64    `json:"memory_bytes"` // the most the search held, as counted for --max-memory
 	// Reduction is the reduction the search applied beyond its state
 	// cache: "symmetry" (one state stored per renaming of the
 	// operations) or "none".
@@ -58,10 +58,10 @@ type ExploreDoc struct {
 	Collapsed int `json:"collapsed"`
 	// SymmetryOff says why the symmetry reduction, asked for, was not
 	// applied (nil when it was, or when --reduce none).
-	SymmetryOff *sim.SymmetryOff `json:"symmetry_off,omitempty"`
-	ElapsedMs       *float64        `json:"elapsed_ms,omitempty"`
-	StatesPerSecond *float64        `json:"states_per_second,omitempty"`
-	Counterexample  *Counterexample `json:"counterexample"`
+	SymmetryOff     *sim.SymmetryOff `json:"symmetry_off,omitempty"`
+	ElapsedMs       *float64         `json:"elapsed_ms,omitempty"`
+	StatesPerSecond *float64         `json:"states_per_second,omitempty"`
+	Counterexample  *Counterexample  `json:"counterexample"`
 }
 
 // Counterexample is a shrunk violating schedule.
