@@ -263,7 +263,7 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // depth first, skipping states already explored with no more faults used.
 // It stops at the first violation (the caller shrinks it).
 //
-// The one reduction is that state cache, and it is sound: a state's future
+// The state cache is sound: a state's future
 // depends only on what its fingerprint encodes (see World.AppendState), and
 // a state revisited with at least as many faults used has a subset of the
 // futures already explored. No partial-order reduction is needed because
@@ -271,7 +271,11 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // them by (time, sequence) — only on fault choices; two fault choices that
 // lead to the same state (losing a message to a crashed node, or letting it
 // be dropped there) merge through the cache. TestExploreStateCacheIsSound
-// checks the verdicts against a stateless search.
+// checks the verdicts against a stateless search. Under the symmetry
+// reduction (Options.Reduce, reduce.go) the cache is keyed by a state's
+// orbit under renamings of the operations rather than by the state;
+// TestSymmetryReductionKeepsVerdicts and TestRolesAreEquivariant (package
+// scenarios) check it.
 //
 // Every step of the engine is a transition; the choices made inside one
 // step (drop? duplicate? slow? crash?) are enumerated as an odometer, so
