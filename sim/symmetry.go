@@ -90,6 +90,7 @@ type Symmetry struct {
 	tallyHash []uint64 // per operation, its tally's hash
 	items     []part   // the queue's items, in order (signatures)
 	parts     []part   // every table's rows, node by node (signatures)
+	tables    []tableParts
 	toFn      func(OpID) OpID
 	zeroFn    func(OpID) OpID
 	recFn     func(OpID) OpID
@@ -352,6 +353,19 @@ func (s *Symmetry) signatures(w *World) {
 		for t := range w.nodes[n].tables {
 			tb := &w.nodes[n].tables[t]
 			salt := uint64(n)<<8 | uint64(t)
+			var cached *tableParts
+			if specs[t].AgeFree && len(tb.keys) > 0 {
+				if cached = s.cached(tb, salt); cached.parts != nil {
+					for _, p := range cached.parts {
+						s.parts = append(s.parts, p)
+						if p.op != 0 && !p.mixed {
+							s.sig[p.op] += splitmix(p.h)
+						}
+					}
+					continue
+				}
+			}
+			first := len(s.parts)
 			for r := range tb.keys {
 				s.refs = s.refs[:0]
 				key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.recFn)
@@ -366,8 +380,40 @@ func (s *Symmetry) signatures(w *World) {
 					s.sig[op] += splitmix(p.h)
 				}
 			}
+			if cached != nil {
+				cached.parts = append(cached.parts[:0:0], s.parts[first:]...)
+			}
 		}
 	}
+}
+
+// tableParts is an entry of the cache of tables' parts: a table's rows
+// as the signature pass normalises them, under the hash of the table's
+// content (0: empty entry).
+type tableParts struct {
+	key   uint64
+	parts []part
+}
+
+// symTableCache is the number of entries of a Symmetry's cache of
+// tables' parts: a step writes one or two tables, so most tables of a
+// state are those of its parent, met a moment ago.
+const symTableCache = 1024
+
+// cached returns the cache entry of an age-free table whose rows (all
+// without a time) hash to tb.rowsHash(): its parts if it holds them
+// (the renamer's answers for the same rows are the same), else an entry
+// emptied for the caller to fill.
+func (s *Symmetry) cached(tb *Table, salt uint64) *tableParts {
+	if s.tables == nil {
+		s.tables = make([]tableParts, symTableCache)
+	}
+	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15) | 1
+	e := &s.tables[key%symTableCache]
+	if e.key != key {
+		e.key, e.parts = key, nil
+	}
+	return e
 }
 
 // hash is g(π(w)) for the renaming s.to, from the parts signatures kept.

@@ -24,7 +24,12 @@ import (
 // without it, and the result says so (Result.SymmetryOff).
 //
 // Partial-order reduction is not implemented: ParseReduction refuses
-// "por".
+// "por". The explorer branches on the order of events only where a
+// preemption is chosen (--max-preemptions): the engine orders every
+// other pair of events by (time, sequence), so two steps at different
+// nodes are never explored in both orders, and a sleep-set or
+// persistent-set method would have only the preemption alternatives to
+// prune.
 type Reduction uint8
 
 const (
@@ -51,7 +56,7 @@ func ParseReduction(s string) (Reduction, error) {
 	case "symmetry":
 		return ReduceSymmetry, nil
 	case "por":
-		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented; want none, symmetry or all", s)
+		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the search explores no event orders but preemptions); want none, symmetry or all", s)
 	}
 	return 0, fmt.Errorf("--reduce %q: want none, symmetry or all", s)
 }
