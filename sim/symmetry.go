@@ -91,9 +91,16 @@ type Symmetry struct {
 	items     []part   // the queue's items, in order (signatures)
 	parts     []part   // every table's rows, node by node (signatures)
 	tables    []tableParts
-	toFn      func(OpID) OpID
-	zeroFn    func(OpID) OpID
-	recFn     func(OpID) OpID
+	// global hashes what belongs to no operation (nodes up or down, the
+	// queue's and tables' other parts, in order); mixed says that some
+	// part came from two operations (signatures); tableSum is a table's
+	// sum so far.
+	global   stateHasher
+	mixed    bool
+	tableSum uint64
+	toFn     func(OpID) OpID
+	zeroFn   func(OpID) OpID
+	recFn    func(OpID) OpID
 }
 
 // Why a configuration's operations are not interchangeable: the Reason
@@ -200,17 +207,26 @@ func (s *Symmetry) Clone() *Symmetry { return newSymmetry(s.cfg, s.renamers) }
 // the queue, so equal signatures mean equal parts, whose swap changes
 // nothing): one representative per orbit.
 //
-// g hashes each row and each queued item as its normalised form — every
+// Each row and each queued item is seen as its normalised form — every
 // value derived from an operation id replaced by 0 (the renamer asked
 // with a function that answers 0) — together with the one operation the
 // values came from; that pair determines the row, and renaming changes
-// only the operation. A row or item whose values come from two different
-// operations is renamed whole instead. A table is hashed as the set of
-// its rows (a sum of mixed row hashes: the order of the renamed keys is
-// not needed), the queue in its (time, sequence) order, the tallies in
-// the order of the new ids. A world with a paused node is fingerprinted
-// by World.Fingerprint (what a paused node holds is not renamed), tagged
-// apart: still sound, it only merges less.
+// only the operation. When every part of the state belongs to one
+// operation or to none, g hashes the parts of no operation (nodes up or
+// down, in order; the queue's, in order, with their places; each table's
+// as the set of its rows, a sum of mixed row hashes) and then the
+// operations' signatures in canonical order: a signature hashes all of
+// one operation's parts (its tally, its rows, table by table, and its
+// queued items with their places), so the list of signatures in the
+// order of the new ids is π(w)'s parts, operation by operation. When a
+// row or item holds values of two different operations, g is another
+// hash, seeded apart (hash): every part renamed (that part whole), the
+// queue in order, each table as the set of its rows, the tallies in the
+// order of the new ids. Being two-part or not is itself invariant under
+// renaming, so both orbits of one kind are hashed by one function. A
+// world with a paused node is fingerprinted by World.Fingerprint (what a
+// paused node holds is not renamed), tagged apart: still sound, it only
+// merges less.
 func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted bool) {
 	for i := range w.nodes {
 		if w.nodes[i].paused {
@@ -235,13 +251,25 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		s.to[op] = OpID(i + 1)
 		identity = identity && op == OpID(i+1)
 	}
-	return s.hash(w), !identity
+	if s.mixed {
+		return s.hash(w), !identity
+	}
+	// Every part belongs to one operation or to none: the state is the
+	// parts of no operation (global) and, per operation, its parts, which
+	// its signature hashes. The signatures in canonical order are the
+	// renamed state's, op-1 first: hash them, and no part again.
+	h := stateHasher{h: 0xfa57f1, g: uint64(s.global.sum())}
+	for _, op := range s.rank {
+		h.word(s.sig[op])
+	}
+	return h.sum(), !identity
 }
 
 // part is a row or queued item in the signature pass: its normalised
 // hash and the operation its values came from (0: none; mixed: several).
 type part struct {
 	h     uint64
+	mix   uint64 // splitmix(h), for a row
 	op    OpID
 	mixed bool
 }
@@ -330,10 +358,14 @@ func (s *Symmetry) signatures(w *World) {
 	sortByQueueOrder(order, w.q.items)
 	w.fpOrder = order
 	s.items = s.items[:0]
+	s.mixed = false
+	s.global.h, s.global.g = 0x6a09e667f3bcc908, uint64(len(order))
 	for rank, i := range order {
 		it := &w.q.items[i]
 		if it.kind != itemDeliver && it.kind != itemTimer {
-			s.items = append(s.items, part{h: w.itemHash(it, &it.msg, 0x17e3)})
+			p := part{h: w.itemHash(it, &it.msg, 0x17e3)}
+			s.items = append(s.items, p)
+			s.global.pair(p.h, uint64(rank))
 			continue
 		}
 		m := it.msg
@@ -343,25 +375,30 @@ func (s *Symmetry) signatures(w *World) {
 		op, mixed := s.refsOne()
 		p := part{h: w.itemHash(it, &m, 0x17e3), op: op, mixed: mixed}
 		s.items = append(s.items, p)
-		if op != 0 && !mixed {
+		switch {
+		case mixed:
+			s.mixed = true
+		case op != 0:
 			s.sig[op] += splitmix(p.h ^ uint64(rank+1)*0x9e3779b97f4a7c15)
+		default:
+			s.global.pair(p.h, uint64(rank))
 		}
 	}
 	s.parts = s.parts[:0]
 	for n := range w.nodes {
 		specs := w.cfg.Topology.Nodes[n].Tables
+		s.global.word(uint64(boolByte(w.nodes[n].down)))
 		for t := range w.nodes[n].tables {
 			tb := &w.nodes[n].tables[t]
 			salt := uint64(n)<<8 | uint64(t)
+			s.tableSum = 0
 			var cached *tableParts
 			if specs[t].AgeFree && len(tb.keys) > 0 {
 				if cached = s.cached(tb, salt); cached.parts != nil {
 					for _, p := range cached.parts {
-						s.parts = append(s.parts, p)
-						if p.op != 0 && !p.mixed {
-							s.sig[p.op] += splitmix(p.h)
-						}
+						s.addRow(p)
 					}
+					s.global.pair(uint64(len(tb.keys)), s.tableSum)
 					continue
 				}
 			}
@@ -374,16 +411,28 @@ func (s *Symmetry) signatures(w *World) {
 				if specs[t].AgeFree {
 					age = 0
 				}
-				p := part{h: rowHash(key, &rec, age, salt), op: op, mixed: mixed}
-				s.parts = append(s.parts, p)
-				if op != 0 && !mixed {
-					s.sig[op] += splitmix(p.h)
-				}
+				h := rowHash(key, &rec, age, salt)
+				s.addRow(part{h: h, mix: splitmix(h), op: op, mixed: mixed})
 			}
+			s.global.pair(uint64(len(tb.keys)), s.tableSum)
 			if cached != nil {
 				cached.parts = append(cached.parts[:0:0], s.parts[first:]...)
 			}
 		}
+	}
+}
+
+// addRow takes a row's part: into its operation's signature, or into the
+// sum of the table's rows that belong to no operation (s.tableSum).
+func (s *Symmetry) addRow(p part) {
+	s.parts = append(s.parts, p)
+	switch {
+	case p.mixed:
+		s.mixed = true
+	case p.op != 0:
+		s.sig[p.op] += p.mix
+	default:
+		s.tableSum += p.mix
 	}
 }
 
