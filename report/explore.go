@@ -236,6 +236,16 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	return err
 }
 
+// symmetryOffKeys are the messages of the reasons the symmetry reduction
+// is off (sim.SymmetryOff.Reason).
+var symmetryOffKeys = map[string]string{
+	sim.SymmetryOneOp:      "explore.symmetry_off_one_op",
+	sim.SymmetryInvariants: "explore.symmetry_off_invariants",
+	sim.SymmetryUndeclared: "explore.symmetry_off_undeclared",
+	sim.SymmetryKeys:       "explore.symmetry_off_keys",
+	sim.SymmetryRestart:    "explore.symmetry_off_restart",
+}
+
 // ReductionText says which reduction a search applied, and what it
 // merged, or why the symmetry reduction was off, in the current language.
 func ReductionText(d ExploreDoc) string {
@@ -243,7 +253,10 @@ func ReductionText(d ExploreDoc) string {
 	case d.Reduction == "symmetry":
 		return lang.Tf("explore.reduction_symmetry", map[string]any{"Collapsed": d.Collapsed})
 	case d.SymmetryOff != nil:
-		why := lang.T("explore.symmetry_off_" + strings.ReplaceAll(d.SymmetryOff.Reason, "-", "_"))
+		why := d.SymmetryOff.Reason
+		if key, ok := symmetryOffKeys[why]; ok {
+			why = lang.T(key)
+		}
 		if d.SymmetryOff.Node != "" {
 			why = lang.Tf("explore.symmetry_off_node", map[string]any{"Node": d.SymmetryOff.Node, "Why": why})
 		}
