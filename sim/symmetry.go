@@ -76,21 +76,19 @@ type Symmetry struct {
 	renamers []OpRenamer
 	ops      int
 
-	sig     []uint64 // per operation, a renaming-invariant signature
-	rank    []OpID   // operations sorted by signature
-	to      []OpID   // the canonical renaming: old id → new id
-	world   World    // the renamed copy
-	buf     []byte
-	refs    []OpID // ops a renamer asked about (signature pass)
-	keys    []int64
-	rows    []Record
-	perm    []int
-	tallies []OpTally
+	sig     []uint64  // per operation, a renaming-invariant signature
+	rank    []OpID    // operations sorted by signature
+	to      []OpID    // the canonical renaming: old id → new id
+	refs    []OpID    // ops a renamer asked about (signature pass)
+	keys    []int64   // renameOps: a table's renamed rows, to sort
+	rows    []Record  //
+	perm    []int     //
+	tallies []OpTally // renameOps: the tallies before the renaming
 
-	tallyHash []uint64 // per operation, its tally's hash
-	items     []part   // the queue's items, in order (signatures)
-	parts     []part   // every table's rows, node by node (signatures)
-	tables    []tableParts
+	tallyHash []uint64     // per operation, its tally's hash
+	items     []part       // the queue's items, in order (signatures)
+	parts     []part       // every table's rows, node by node (signatures)
+	tables    []tableParts // the cache of age-free tables' parts (cached)
 	// global hashes what belongs to no operation (nodes up or down, the
 	// queue's and tables' other parts, in order); mixed says that some
 	// part came from two operations (signatures); tableSum is a table's
