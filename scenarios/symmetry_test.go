@@ -15,7 +15,8 @@ import (
 // declare their operations interchangeable (sim.NewSymmetry accepts it):
 // every semantics, the store, mark, provider and ttl variants, 2 to 4
 // operations, and the fault kinds that keep it symmetric (crash only with
-// an in-memory key store, which a restart finds empty).
+// an in-memory key store, which a restart finds empty, or where the
+// service's restart does nothing: under at-most-once and at-least-once).
 func symmetricSetting(t *rapid.T) (*sim.Config, string) {
 	sem := rapid.SampledFrom([]sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent}).Draw(t, "semantics")
 	params := map[string]string{
@@ -26,7 +27,7 @@ func symmetricSetting(t *rapid.T) (*sim.Config, string) {
 		"interval": rapid.SampledFrom([]string{"0", "30ms", "100ms"}).Draw(t, "interval"),
 	}
 	kinds := []string{"loss", "ack-loss", "loss,ack-loss", "loss,ack-loss,dup"}
-	if params["store"] == "memory" {
+	if params["store"] == "memory" || sem != sim.Idempotent {
 		kinds = append(kinds, "ack-loss,crash", "loss,ack-loss,crash")
 	}
 	kind := rapid.SampledFrom(kinds).Draw(t, "faults")

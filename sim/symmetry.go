@@ -51,10 +51,10 @@ import (
 // schedules.
 type OpRenamer interface {
 	// OpSymmetric says whether the node, as configured, treats every
-	// operation alike; crashes says whether it can crash and restart in
-	// the run. When it does not, why is one of the reasons
+	// operation alike under the semantics sem; crashes says whether it can
+	// crash and restart in the run. When it does not, why is one of the reasons
 	// SymmetryKeys, SymmetryRestart.
-	OpSymmetric(crashes bool) (ok bool, why string)
+	OpSymmetric(sem Semantics, crashes bool) (ok bool, why string)
 	// RenameRow returns row (key, r) of the node's table t with every
 	// operation id in it, and every value derived from one, mapped by to.
 	// A row that belongs to no operation is returned as it is. to maps an
@@ -158,7 +158,7 @@ func NewSymmetry(cfg *Config, kinds KindSet) (*Symmetry, *SymmetryOff) {
 			return nil, &SymmetryOff{Reason: SymmetryUndeclared, Node: spec.Name}
 		}
 		crashes := spec.Crashable && spec.CrashProbability > 0 && kinds.Has(ChoiceCrash)
-		if ok, why := r.OpSymmetric(crashes); !ok {
+		if ok, why := r.OpSymmetric(cfg.Semantics, crashes); !ok {
 			return nil, &SymmetryOff{Reason: why, Node: spec.Name}
 		}
 		renamers[i] = r

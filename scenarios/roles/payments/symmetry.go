@@ -44,7 +44,7 @@ func renameProviderCall(m *sim.Message, to func(sim.OpID) sim.OpID) {
 // OpSymmetric implements sim.OpRenamer: a client that sends a key per
 // operation (or none) treats every payment alike, unless it restarts —
 // its Start schedules the payments by their numbers again.
-func (c *HTTPClient) OpSymmetric(crashes bool) (bool, string) {
+func (c *HTTPClient) OpSymmetric(_ sim.Semantics, crashes bool) (bool, string) {
 	switch {
 	case c.KeyPerTry, c.ReuseFirst, c.ServerIssued, c.TimedKeys:
 		return false, sim.SymmetryKeys // only keys one per operation are renamed
@@ -72,10 +72,11 @@ func (c *HTTPClient) RenameRow(t sim.TableID, key int64, r sim.Record, to func(s
 func (c *HTTPClient) RenameMessage(*sim.Message, bool, func(sim.OpID) sim.OpID) {}
 
 // OpSymmetric implements sim.OpRenamer. A service whose keys survive a
-// crash asks the gateway about its PROCESSING keys when it restarts, in
-// key order — an order of the payments' ids, so not symmetric then.
-func (s *PaymentService) OpSymmetric(crashes bool) (bool, string) {
-	if crashes && s.durableKeys {
+// crash asks the gateway about its PROCESSING keys when it restarts under
+// the idempotent semantics, in key order — an order of the payments' ids,
+// so not symmetric then. (Under the others its Start does nothing.)
+func (s *PaymentService) OpSymmetric(sem sim.Semantics, crashes bool) (bool, string) {
+	if crashes && s.durableKeys && roles.Idempotent(sem) {
 		return false, sim.SymmetryRestart
 	}
 	return true, ""
@@ -114,7 +115,7 @@ func (s *PaymentService) RenameMessage(m *sim.Message, timer bool, to func(sim.O
 
 // OpSymmetric implements sim.OpRenamer: the gateway treats every charge
 // alike, and its Start does nothing.
-func (g *Gateway) OpSymmetric(bool) (bool, string) { return true, "" }
+func (g *Gateway) OpSymmetric(sim.Semantics, bool) (bool, string) { return true, "" }
 
 // RenameRow implements sim.OpRenamer: a charge under a merchant reference
 // keeps the charged body; the counter is nobody's.
@@ -137,6 +138,6 @@ func (g *Gateway) RenameMessage(m *sim.Message, timer bool, to func(sim.OpID) si
 
 // OpSymmetric overrides the embedded PaymentService's: the keys this
 // service issues are not renamed.
-func (s *KeyIssuingService) OpSymmetric(bool) (bool, string) {
+func (s *KeyIssuingService) OpSymmetric(sim.Semantics, bool) (bool, string) {
 	return false, sim.SymmetryKeys
 }
