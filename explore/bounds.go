@@ -19,6 +19,15 @@ type Bounds struct {
 	MaxPreemptions int
 	Faults         string
 	Property       string
+	// Reduce is --reduce: none, symmetry or all (the default); por is
+	// refused (search.ParseReduction).
+	Reduce string
+}
+
+// Reduction is the reduction --reduce asks for; Validate has checked it.
+func (b *Bounds) Reduction() search.Reduction {
+	r, _ := search.ParseReduction(b.Reduce)
+	return r
 }
 
 // Validate checks the numeric bounds of a search and its budgets, as the
@@ -34,6 +43,9 @@ func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) b
 		return fmt.Errorf("--max-preemptions %d: want a count in [0, %d]", b.MaxPreemptions, search.MaxPreemptions)
 	case maxDepth < 0 || maxStates < 0:
 		return fmt.Errorf("--max-depth and --max-states must not be negative")
+	}
+	if _, err := search.ParseReduction(b.Reduce); err != nil {
+		return err
 	}
 	for _, budget := range []struct {
 		name   string

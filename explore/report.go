@@ -37,7 +37,10 @@ func (s Search) Doc(res *search.Result, elapsed *time.Duration) report.ExploreDo
 		Property: s.Property, Checks: report.CheckedProperty(s.Property, sem), ChecksText: report.CheckedPropertyText(s.Property, sem), ParamsSet: runs.SortedSets(s.Settings.Params),
 		MaxFaults: s.MaxFaults, MaxPreemptions: s.MaxPreemptions, Faults: s.Kinds, Holds: res.Holds, Complete: res.Complete, Cut: res.Cut,
 		States: res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits, MaxDepth: res.MaxDepth,
-		MemoryBytes: res.Memory,
+		MemoryBytes: res.Memory, Reduction: "none", Collapsed: res.Collapsed, SymmetryOff: res.SymmetryOff,
+	}
+	if res.Symmetry {
+		doc.Reduction = "symmetry"
 	}
 	if doc.Params == nil {
 		doc.Params = []string{}
@@ -86,6 +89,7 @@ func WriteShard(w io.Writer, h shard.Header, bounds shard.Search, res *search.Re
 		Branched: append([]search.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
+		Symmetry: res.Symmetry, SymmetryOff: res.SymmetryOff, Collapsed: res.Collapsed,
 	}
 	data, err := shard.Encode(doc)
 	if err != nil {

@@ -37,19 +37,31 @@ type ExploreDoc struct {
 	// a search that holds (complete or cut) actually branched at: a
 	// subset of Faults; a kind left out was enumerated but never reached
 	// within the bounds. [] when none did; null on a counterexample.
-	Branched        []string        `json:"branched"`
-	Holds           bool            `json:"holds"`
-	Complete        bool            `json:"complete"`
-	Cut             string          `json:"cut,omitempty"`
-	States          int             `json:"states"`
-	Schedules       int             `json:"schedules"`
-	Transitions     int             `json:"transitions"`
-	Revisits        int             `json:"revisits"`
-	MaxDepth        int             `json:"max_depth"`
-	MemoryBytes     int64           `json:"memory_bytes"` // the most the search held, as counted for --max-memory
-	ElapsedMs       *float64        `json:"elapsed_ms,omitempty"`
-	StatesPerSecond *float64        `json:"states_per_second,omitempty"`
-	Counterexample  *Counterexample `json:"counterexample"`
+	Branched    []string `json:"branched"`
+	Holds       bool     `json:"holds"`
+	Complete    bool     `json:"complete"`
+	Cut         string   `json:"cut,omitempty"`
+	States      int      `json:"states"`
+	Schedules   int      `json:"schedules"`
+	Transitions int      `json:"transitions"`
+	Revisits    int      `json:"revisits"`
+	MaxDepth    int      `json:"max_depth"`
+	MemoryBytes int64    `json:"memory_bytes"` // the most the search held, as counted for --max-memory
+	// Reduction is the reduction the search applied beyond its state
+	// cache: "symmetry" (one state stored per renaming of the
+	// operations) or "none".
+	Reduction string `json:"reduction"`
+	// Collapsed counts, under the symmetry reduction, the revisits that
+	// arrived under a naming of the operations other than their orbit's
+	// canonical one (search.Stats.Collapsed): an upper bound on the states
+	// the reduction merged.
+	Collapsed int `json:"collapsed"`
+	// SymmetryOff says why the symmetry reduction, asked for, was not
+	// applied (nil when it was, or when --reduce none).
+	SymmetryOff     *sim.SymmetryOff `json:"symmetry_off,omitempty"`
+	ElapsedMs       *float64         `json:"elapsed_ms,omitempty"`
+	StatesPerSecond *float64         `json:"states_per_second,omitempty"`
+	Counterexample  *Counterexample  `json:"counterexample"`
 }
 
 // Counterexample is a shrunk violating schedule.
@@ -179,6 +191,7 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		}))
 	}
 	b.WriteString("\n")
+	fmt.Fprintf(&b, "%s\n", styleDim.Render(ReductionText(d)))
 	switch {
 	case d.Holds && d.Complete:
 		data := map[string]any{"Preemptions": d.MaxPreemptions, "Property": propertyName(d)}
@@ -221,6 +234,35 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// symmetryOffKeys are the messages of the reasons the symmetry reduction
+// is off (sim.SymmetryOff.Reason).
+var symmetryOffKeys = map[string]string{
+	sim.SymmetryOneOp:      "explore.symmetry_off_one_op",
+	sim.SymmetryInvariants: "explore.symmetry_off_invariants",
+	sim.SymmetryUndeclared: "explore.symmetry_off_undeclared",
+	sim.SymmetryKeys:       "explore.symmetry_off_keys",
+	sim.SymmetryRestart:    "explore.symmetry_off_restart",
+}
+
+// ReductionText says which reduction a search applied, and what it
+// merged, or why the symmetry reduction was off, in the current language.
+func ReductionText(d ExploreDoc) string {
+	switch {
+	case d.Reduction == "symmetry":
+		return lang.Tf("explore.reduction_symmetry", map[string]any{"Collapsed": d.Collapsed})
+	case d.SymmetryOff != nil:
+		why := d.SymmetryOff.Reason
+		if key, ok := symmetryOffKeys[why]; ok {
+			why = lang.T(key)
+		}
+		if d.SymmetryOff.Node != "" {
+			why = lang.Tf("explore.symmetry_off_node", map[string]any{"Node": d.SymmetryOff.Node, "Why": why})
+		}
+		return lang.Tf("explore.reduction_off", map[string]any{"Why": why})
+	}
+	return lang.T("explore.reduction_none")
 }
 
 // BranchedText says which fault kinds a search branched on — what its

@@ -127,3 +127,46 @@ func TestPinnedExploreVerdicts(t *testing.T) {
 		t.Log("explore verdicts changed; if the change is meant, refresh with -rewrite and read the diff")
 	}
 }
+
+// TestReductionKeepsCatalogVerdicts runs every explore block of the
+// catalog that the symmetry reduction applies to with and without it:
+// the verdict, the counterexample (its choices, so its faults) and
+// whether the search completed must be the same, and the reduced search
+// must not store more states. (A block the reduction does not apply to is
+// the same search either way: Explore with ReduceNone and with the
+// default differ only in the symmetry, which is off there.)
+func TestReductionKeepsCatalogVerdicts(t *testing.T) {
+	compared := 0
+	for _, bl := range catalogExploreBlocks(t) {
+		cfg, err := bl.sc.Config(bl.set)
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		bl.opt.MaxStates = 2_000_000
+		reduced, err := search.Explore(cfg, bl.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		if !reduced.Symmetry {
+			continue
+		}
+		compared++
+		plain := bl.opt
+		plain.Reduce = search.ReduceNone
+		want, err := search.Explore(cfg, plain)
+		if err != nil {
+			t.Fatalf("%s: %v", bl.name, err)
+		}
+		if reduced.Holds != want.Holds || reduced.Complete != want.Complete || fmt.Sprint(reduced.Choices) != fmt.Sprint(want.Choices) {
+			t.Errorf("%s: reduced holds=%v complete=%v %v; unreduced holds=%v complete=%v %v", bl.name,
+				reduced.Holds, reduced.Complete, reduced.Choices, want.Holds, want.Complete, want.Choices)
+		}
+		if want.Complete && reduced.States > want.States {
+			t.Errorf("%s: the reduction stored more states: %d > %d", bl.name, reduced.States, want.States)
+		}
+		t.Logf("%s: holds=%v, %d states reduced, %d unreduced", bl.name, reduced.Holds, reduced.States, want.States)
+	}
+	if compared == 0 {
+		t.Fatal("the symmetry reduction applies to no explore block of the catalog: nothing was compared")
+	}
+}

@@ -121,7 +121,7 @@ var searchParams = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{
 		"seeds", "semantics", "ops", "set", "vary", "max-events", "max-time", "swarm", // the runs
-		"max-faults", "max-preemptions", "faults", "property", "max-depth", "max-states", "max-memory", // the search
+		"max-faults", "max-preemptions", "faults", "property", "max-depth", "max-states", "max-memory", "reduce", // the search
 		"format", "check", "timing", // the report
 	} {
 		m[n] = true

@@ -26,6 +26,7 @@ import (
 
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/search"
 )
 
@@ -124,6 +125,11 @@ type ExploreDoc struct {
 	Revisits    int             `json:"revisits"`
 	MaxDepth    int             `json:"max_depth"`
 	MemoryBytes int64           `json:"memory_bytes"`
+	// Symmetry, SymmetryOff and Collapsed are the symmetry reduction's
+	// (search.Result): applied, or why not, and the revisits it made.
+	Symmetry    bool             `json:"symmetry"`
+	SymmetryOff *sim.SymmetryOff `json:"symmetry_off,omitempty"`
+	Collapsed   int              `json:"collapsed"`
 }
 
 // header gives access to the common fields of both documents.

@@ -142,6 +142,8 @@ func mergeExplore(files []*File) *ExploreMerged {
 		res.Schedules += x.Schedules
 		res.Transitions += x.Transitions
 		res.Revisits += x.Revisits
+		res.Collapsed += x.Collapsed
+		res.Symmetry, res.SymmetryOff = x.Symmetry, x.SymmetryOff // one --reduce, one configuration: the same in every shard
 		res.MaxDepth = max(res.MaxDepth, x.MaxDepth)
 		res.Memory = max(res.Memory, x.MemoryBytes)
 		res.Branched = search.UnionBranches(res.Branched, x.Branched)

@@ -181,6 +181,7 @@ func checkExplore(x *ExploreDoc) error {
 	}{
 		{"states", int64(x.States)}, {"schedules", int64(x.Schedules)}, {"transitions", int64(x.Transitions)},
 		{"revisits", int64(x.Revisits)}, {"max_depth", int64(x.MaxDepth)}, {"memory_bytes", x.MemoryBytes},
+		{"collapsed", int64(x.Collapsed)},
 	} {
 		if c.n < 0 {
 			return fmt.Errorf("%s: %d is negative", c.name, c.n)

@@ -103,6 +103,7 @@ a minimal set of faults, with its cause and the command that replays it.`,
 	fl.IntVar(&o.maxStates, "max-states", 0, fmt.Sprintf("distinct states before giving up (default %d)", search.DefaultMaxStates))
 	fl.StringVar(&o.maxMemory, "max-memory", search.FormatBytes(search.DefaultMaxMemory), "memory the search may hold (visited states, stack, worlds), e.g. 512MiB or 2GiB; counted from sizes, so the cut is deterministic")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "goroutines the search uses (default: GOMAXPROCS); the result does not depend on it")
+	fl.StringVar(&o.Reduce, "reduce", "all", "state-space reduction: none, symmetry (one state per renaming of interchangeable operations) or all (partial-order reduction is not implemented: por is refused)")
 	fl.StringVar(&o.format, "format", "text", "output: text|json")
 	fl.StringVar(&o.save, "save", "", "write the counterexample's fault plan to FILE")
 	fl.BoolVar(&o.timing, "timing", true, "report elapsed time and states/s (the only non-deterministic output)")
@@ -152,7 +153,7 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 	start := time.Now()
 	opt := search.Options{
 		MaxFaults: o.MaxFaults, MaxPreemptions: o.MaxPreemptions, Promise: promise, MaxDepth: o.maxDepth, MaxStates: o.maxStates, MaxMemory: maxMemory, Workers: o.workers,
-		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000),
+		Stop: o.interrupt, Progress: line.Draw, ProgressEvery: cmp.Or(o.progressEvery, 50_000), Reduce: o.Reduction(),
 	}
 	if o.batch.sharded {
 		opt.Shard = &search.Shard{Index: o.batch.shard.Index, Count: o.batch.shard.Count}

@@ -109,7 +109,7 @@ func TestShardedExploreJSONAndCheck(t *testing.T) {
 	if g["shards"] != 3.0 || g["counts"] != shard.CountsNote || w["counterexample"] == nil {
 		t.Errorf("merged JSON: shards %v, counts %v; unsharded counterexample %v", g["shards"], g["counts"], w["counterexample"])
 	}
-	for _, k := range []string{"shards", "counts", "states", "schedules", "transitions", "revisits", "max_depth", "memory_bytes"} {
+	for _, k := range []string{"shards", "counts", "states", "schedules", "transitions", "revisits", "max_depth", "memory_bytes", "collapsed"} {
 		delete(g, k)
 		delete(w, k)
 	}

@@ -59,6 +59,9 @@ func TestExploreBadInput(t *testing.T) {
 		{[]string{"--max-faults", "-1"}, "--max-faults -1: want a fault count in [0, 20]"},
 		{[]string{"--max-memory", "lots"}, `--max-memory "lots": not a size`},
 		{[]string{"--max-memory", "0GiB"}, `--max-memory "0GiB": want a size in`},
+		// No partial-order reduction exists: accepting "por" would claim one.
+		{[]string{"--reduce", "por"}, "--reduce por: partial-order reduction is not implemented"},
+		{[]string{"--reduce", "fast"}, `--reduce "fast": want none, symmetry or all`},
 	}
 	for _, c := range cases {
 		args := append([]string{"explore", "double-billing", "--timing=false"}, c.args...)
@@ -150,4 +153,34 @@ func TestExploreInterruptEndsTheProgressLine(t *testing.T) {
 	if !strings.Contains(stdout.String(), "INCOMPLETE: no violation found, but the search was cut: interrupted") {
 		t.Fatalf("want an INCOMPLETE report:\n%s", stdout.String())
 	}
+}
+
+// TestExploreReduceKeepsTheVerdict: double-billing at 4 operations and 4
+// faults of loss and ack-loss holds with and without the symmetry
+// reduction; the report says which reduction ran, and the reduced search
+// stores fewer states.
+func TestExploreReduceKeepsTheVerdict(t *testing.T) {
+	states := map[string]int{}
+	for _, reduce := range []string{"none", "all"} {
+		out, _ := runCLI(t, exitOK, "explore", "double-billing", "--semantics", "idem", "--ops", "4", "--max-faults", "4",
+			"--faults", "loss,ack-loss", "--reduce", reduce, "--timing=false", "--format", "json")
+		var doc struct {
+			Holds, Complete bool
+			States          int
+			Reduction       string
+			Collapsed       int
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"none": "none", "all": "symmetry"}[reduce]
+		if !doc.Holds || !doc.Complete || doc.Reduction != want || (reduce == "all") != (doc.Collapsed > 0) {
+			t.Errorf("--reduce %s: holds=%v complete=%v reduction=%q collapsed=%d; want a complete proof by %q", reduce, doc.Holds, doc.Complete, doc.Reduction, doc.Collapsed, want)
+		}
+		states[reduce] = doc.States
+	}
+	if states["all"] >= states["none"] {
+		t.Errorf("the symmetry reduction stored %d states, the plain search %d", states["all"], states["none"])
+	}
+	t.Logf("states: %v", states)
 }

@@ -21,11 +21,12 @@
 // state, for the visited set) and StateBytes (its size, for the budget).
 //
 // Reductions plug in at two places. A state's key in the visited set is
-// computed in one place (explorer.compute, then stateKey): a symmetry
-// reduction replaces the fingerprint by a canonical one (the engine
-// fingerprinting the state under a permutation of interchangeable
-// operations) and keeps the concrete choices on the stack, so a
-// counterexample is still reported and replayed in concrete ids. The
-// alternatives of a step are enumerated in one place (stepChooser): a
-// partial-order reduction prunes there the orders of steps that commute.
+// computed in one place (explorer.fingerprint, then stateKey): the
+// symmetry reduction (reduce.go) replaces the fingerprint by its orbit's
+// (sim.Symmetry: the engine fingerprinting the state under the renaming
+// of its interchangeable operations that orders them canonically) and
+// keeps the concrete choices on the stack, so a counterexample is still
+// reported and replayed in concrete ids. The alternatives of a step are
+// enumerated in one place (stepChooser): a partial-order reduction would
+// prune there the orders of steps that commute; there is none yet.
 package search

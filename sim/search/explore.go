@@ -1,7 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/oncesim/once/sim"
 )
@@ -67,6 +69,11 @@ type Options struct {
 	// Tuning trades memory against time (explore_tuning.go); the zero
 	// value is the defaults.
 	Tuning Tuning
+	// Reduce says which reductions the search applies (reduce.go); the
+	// zero value is all that are implemented.
+	Reduce Reduction
+
+	sym *sim.Symmetry // set by Explore when the symmetry reduction is on
 }
 
 // Stats counts the work of a search.
@@ -81,6 +88,14 @@ type Stats struct {
 	Replayed int
 	Worlds   int   // world buffers the search allocated (the most alive at once)
 	Memory   int64 // the most bytes the search held at once, as counted for MaxMemory
+	// Collapsed counts, under the symmetry reduction, the revisits that
+	// arrived under a naming of the operations other than their orbit's
+	// canonical one: the successors skipped for a renaming of a state. It
+	// bounds from above the states the reduction merged (some of those
+	// revisits would have been revisits without it: the same naming seen
+	// before); States against a search with Reduce: ReduceNone is the
+	// exact saving.
+	Collapsed int
 }
 
 // Result is the verdict of a search.
@@ -96,6 +111,11 @@ type Result struct {
 	Reason  sim.Reason // Why as data
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
+	// Symmetry says that the search stored one state per renaming of the
+	// operations (reduce.go); SymmetryOff, when the reduction was asked
+	// for and not applied, says why.
+	Symmetry    bool
+	SymmetryOff *sim.SymmetryOff
 	// Branched lists, sorted, the places where the search took a fault's
 	// or a preemption's alternative (see Branch). It is a union over the
 	// search's parts, so it is the same for every number of workers.
@@ -243,7 +263,7 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // depth first, skipping states already explored with no more faults used.
 // It stops at the first violation (the caller shrinks it).
 //
-// The one reduction is that state cache, and it is sound: a state's future
+// The state cache is sound: a state's future
 // depends only on what its fingerprint encodes (see World.AppendState), and
 // a state revisited with at least as many faults used has a subset of the
 // futures already explored. No partial-order reduction is needed because
@@ -251,7 +271,11 @@ func advanceVec(dst, answers []int, nextLen int) []int {
 // them by (time, sequence) — only on fault choices; two fault choices that
 // lead to the same state (losing a message to a crashed node, or letting it
 // be dropped there) merge through the cache. TestExploreStateCacheIsSound
-// checks the verdicts against a stateless search.
+// checks the verdicts against a stateless search. Under the symmetry
+// reduction (Options.Reduce, reduce.go) the cache is keyed by a state's
+// orbit under renamings of the operations rather than by the state;
+// TestSymmetryReductionKeepsVerdicts and TestRolesAreEquivariant (package
+// scenarios) check it.
 //
 // Every step of the engine is a transition; the choices made inside one
 // step (drop? duplicate? slow? crash?) are enumerated as an odometer, so
@@ -308,7 +332,11 @@ func Explore(cfg *sim.Config, opt Options) (*Result, error) {
 		}
 		shard = opt.Shard
 	}
-	return searchSplit(root, opt, shard, every, window, splitAt), nil
+	sym, off := symmetry(cfg, &opt)
+	opt.sym = sym
+	res := searchSplit(root, opt, shard, every, window, splitAt)
+	res.Symmetry, res.SymmetryOff = sym != nil, off
+	return res, nil
 }
 
 // FormatBytes writes a byte count in the largest binary unit that divides
@@ -326,8 +354,10 @@ func FormatBytes(n int64) string {
 }
 
 // sameFuture runs copies of a and b to their end with no further faults
-// and says how their outcomes differ, or returns "".
-func sameFuture(a, b *sim.World) string {
+// and says how their outcomes differ, or returns "". Under the symmetry
+// reduction (renamed) a and b may be renamings of each other: their
+// operations are then compared as multisets.
+func sameFuture(a, b *sim.World, renamed bool) string {
 	ra, rb := a.Clone(), b.Clone()
 	ra.SetChooser(sim.Defaults{})
 	rb.SetChooser(sim.Defaults{})
@@ -339,6 +369,13 @@ func sameFuture(a, b *sim.World) string {
 	}
 	if oa.Status != ob.Status {
 		return fmt.Sprintf("equal fingerprints, different verdicts: %s (%s) vs %s (%s)", oa.Status, oa.Why, ob.Status, ob.Why)
+	}
+	if renamed {
+		byResult := func(x, y sim.OpResult) int {
+			return cmp.Or(cmp.Compare(x.Effects, y.Effects), cmp.Compare(x.Verdict, y.Verdict), cmp.Compare(x.DistinctOutcomes, y.DistinctOutcomes))
+		}
+		slices.SortFunc(oa.Ops, byResult)
+		slices.SortFunc(ob.Ops, byResult)
 	}
 	for i := range oa.Ops {
 		x, y := &oa.Ops[i], &ob.Ops[i]

@@ -266,6 +266,7 @@ func (s Stats) merge(o Stats) Stats {
 	s.Schedules += o.Schedules
 	s.Revisits += o.Revisits
 	s.Replayed += o.Replayed
+	s.Collapsed += o.Collapsed
 	s.Worlds = max(s.Worlds, o.Worlds)
 	s.Memory = max(s.Memory, o.Memory)
 	s.MaxDepth = max(s.MaxDepth, o.MaxDepth)

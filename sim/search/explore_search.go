@@ -47,6 +47,7 @@ type transition struct {
 	end      sim.End
 	violated bool
 	fp       sim.Fingerprint // of a child that is still running
+	permuted bool            // fp is that of a renaming of the child (symmetry)
 	size     int64           // the child's counted bytes
 	child    *worldBuf       // the child world
 }
@@ -66,6 +67,7 @@ type explorer struct {
 	path     []int       // the choices of every level, root first
 	pool     []*worldBuf
 	fpBuf    []byte
+	sym      *sim.Symmetry // the symmetry reduction's scratch, or nil
 
 	// splitAt, if positive, ends the search as soon as it counts that
 	// many states, with split set: the search is large enough to be run
@@ -98,6 +100,9 @@ func newExplorer(opt Options, every, window int) *explorer {
 		replay:  stepChooser{kinds: opt.Kinds},
 	}
 	e.sc.branched = &e.branches
+	if opt.sym != nil {
+		e.sym = opt.sym.Clone()
+	}
 	return e
 }
 
@@ -109,7 +114,8 @@ func (e *explorer) run(root *sim.World) *Result {
 	root.SetDigest(false) // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
-	e.visited.add(root.FingerprintWith(&e.fpBuf), 0)
+	fp, _ := e.fingerprint(root)
+	e.visited.add(fp, 0)
 	e.res.States = 1
 	e.push(rootBuf, root.StateBytes(), 0, nil, 0)
 	e.search()
@@ -179,7 +185,7 @@ func (e *explorer) search() {
 		if opt.Audit {
 			cw := t.child.w
 			if first, ok := e.audited[t.fp]; ok {
-				if why := sameFuture(first, cw); why != "" && res.AuditFailure == "" {
+				if why := sameFuture(first, cw, e.sym != nil); why != "" && res.AuditFailure == "" {
 					res.AuditFailure = why
 				}
 			} else {
@@ -203,6 +209,9 @@ func (e *explorer) search() {
 		}
 		if !opt.Stateless && !e.visited.add(stateKey(t.fp, t.used), budgetFaults(t.used)) {
 			res.Revisits++
+			if t.permuted {
+				res.Collapsed++
+			}
 			e.drop(t.child)
 			continue
 		}
@@ -284,9 +293,19 @@ func (e *explorer) compute(top int) transition {
 		child:    child,
 	}
 	if stepped && cw.Ended() == sim.Running && !t.violated {
-		t.fp = cw.FingerprintWith(&e.fpBuf)
+		t.fp, t.permuted = e.fingerprint(cw)
 	}
 	return t
+}
+
+// fingerprint is w's key in the visited set before the budget is folded
+// in (stateKey): its fingerprint, or under the symmetry reduction the
+// fingerprint of its orbit's canonical member (permuted: not w itself).
+func (e *explorer) fingerprint(w *sim.World) (sim.Fingerprint, bool) {
+	if e.sym != nil {
+		return e.sym.Fingerprint(w, &e.fpBuf)
+	}
+	return w.FingerprintWith(&e.fpBuf), false
 }
 
 // violation ends the search with the counterexample of t.

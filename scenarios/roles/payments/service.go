@@ -46,6 +46,9 @@ type PaymentService struct {
 	TTL        sim.Time // 0 = keys never expire
 	Reuse      string   // reject (default) | replay | overwrite
 	FailClosed bool     // refuse a key older than TTL (422) instead of processing it as new
+	// durableKeys says that the key store survives a crash (store:
+	// durable); read only by OpSymmetric (symmetry.go).
+	durableKeys bool
 }
 
 const (
@@ -220,6 +223,7 @@ func init() {
 				Reuse: paymentServiceReuse.Get(a), FailClosed: paymentServiceExpired.Get(a) == "fail-closed",
 			}
 			durable := paymentServiceStore.Get(a) == "durable"
+			s.durableKeys = durable
 			keys := roles.StoreTable("keys", durable, roles.KeyStates)
 			keys.AgeFree = s.TTL == 0 // a key's age is read only to expire it
 			return s, []sim.TableSpec{keys, {Name: "seen", Durable: true, AgeFree: true}}

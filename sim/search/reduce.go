@@ -1,0 +1,86 @@
+package search
+
+import (
+	"fmt"
+
+	"github.com/oncesim/once/sim"
+)
+
+// Reduction names the reductions of the state space a search applies
+// (Options.Reduce, `once explore --reduce`).
+//
+// Symmetry stores one state per orbit of the permutations of the
+// configuration's operations (sim.Symmetry): a state reached with op-3
+// charged and op-5 in flight is skipped when the same state with op-5
+// charged and op-3 in flight was explored with no more faults used. It
+// is sound for the reason the state cache is: the skipped state's
+// futures are the explored one's, renamed (the roles are equivariant,
+// sim.OpRenamer), with the same verdicts and the same fault costs, so a
+// violation below the skipped state has a renamed twin below the kept
+// one, with as many faults. The search keeps the concrete choices on its
+// stack, so a counterexample is a concrete schedule: reported and
+// replayed in the operations' own ids. A configuration whose roles do not
+// all declare themselves symmetric (sim.NewSymmetry says why) is searched
+// without it, and the result says so (Result.SymmetryOff).
+//
+// Partial-order reduction is not implemented: ParseReduction refuses
+// "por". The explorer branches on the order of events only where a
+// preemption is chosen (--max-preemptions): the engine orders every
+// other pair of events by (time, sequence), so two steps at different
+// nodes are never explored in both orders, and a sleep-set or
+// persistent-set method would have only the preemption alternatives to
+// prune.
+type Reduction uint8
+
+const (
+	// ReduceAll, the zero value, applies every reduction implemented:
+	// today, symmetry.
+	ReduceAll Reduction = iota
+	// ReduceNone applies none but the state cache.
+	ReduceNone
+	// ReduceSymmetry applies the symmetry reduction.
+	ReduceSymmetry
+)
+
+// ReductionNames are the values --reduce accepts.
+var ReductionNames = []string{"none", "symmetry", "all"}
+
+// ParseReduction reads a --reduce value. "por" is refused: there is no
+// partial-order reduction to apply, and accepting it would claim one.
+func ParseReduction(s string) (Reduction, error) {
+	switch s {
+	case "", "all":
+		return ReduceAll, nil
+	case "none":
+		return ReduceNone, nil
+	case "symmetry":
+		return ReduceSymmetry, nil
+	case "por":
+		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the search explores no event orders but preemptions); want none, symmetry or all", s)
+	}
+	return 0, fmt.Errorf("--reduce %q: want none, symmetry or all", s)
+}
+
+// String is the --reduce value of r.
+func (r Reduction) String() string {
+	switch r {
+	case ReduceNone:
+		return "none"
+	case ReduceSymmetry:
+		return "symmetry"
+	}
+	return "all"
+}
+
+// symmetric says whether r asks for the symmetry reduction.
+func (r Reduction) symmetric() bool { return r == ReduceAll || r == ReduceSymmetry }
+
+// symmetry sets up the symmetry reduction opt asks for, if cfg allows it:
+// the Symmetry (nil when off) and why it is off although asked for (nil
+// when it is on, or not asked for).
+func symmetry(cfg *sim.Config, opt *Options) (*sim.Symmetry, *sim.SymmetryOff) {
+	if !opt.Reduce.symmetric() {
+		return nil, nil
+	}
+	return sim.NewSymmetry(cfg, opt.Kinds)
+}

@@ -1,0 +1,565 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Symmetry of operations: the engine's side of the explorer's symmetry
+// reduction (package sim/search, docs/explore.md).
+//
+// A configuration's operations 1..Ops are interchangeable when every
+// role treats them alike: it reads an operation's id only to tell it from
+// the others (a table key, an Idempotency-Key, a request body), never
+// compares two ids by size or does something for op-1 that it does not
+// do for op-2. Then renaming the operations by any permutation π — every
+// id, and every value a role derived from one, in every table, message,
+// timer and tally — maps a run to a run: if s steps to s′ under some
+// answers of the chooser, π(s) steps to π(s′) under the same answers
+// (the same faults, at the same places), and the checker judges π(s) as
+// it judges s (its promises quantify over every operation alike). States
+// of one orbit {π(s)} therefore have the same futures up to renaming, the
+// same verdicts and the same fault costs, and an explorer needs to store
+// one of them: the canonical one, whose fingerprint is Fingerprint's.
+//
+// The engine renames what it owns (Message.Op of every queued message and
+// timer, the checker's per-operation tallies); a role renames what only
+// it can read, by implementing OpRenamer. A configuration is symmetric
+// when every one of its roles implements OpRenamer and declares itself
+// symmetric as configured, and it has no invariants (their state is
+// opaque bytes no renaming can reach).
+
+// OpRenamer is implemented by a role (a Node) whose behaviour is the same
+// for every operation up to its id, so that its part of a state can be
+// renamed under a permutation of the operations.
+//
+// The obligation of an implementation is equivariance: for every
+// permutation π, the node handling a π-renamed message (or timer) in a
+// π-renamed state does exactly what it did in the original, renamed by π
+// — the same sends in the same order, the same table writes, effects and
+// outcomes. In particular it must not iterate over rows whose order
+// depends on operation ids when what it does for each row is visible in
+// order (sends, writes that others read), and it must record outcome
+// values that are not derived from operation ids (or are renamed here).
+// The obligation holds from the state after every node's first boot: a
+// first Start is where a client gives the operations their numbers (op-1
+// starts first), before any state of an operation exists; every search
+// starts at the root and reaches all later states through those boots,
+// so the states it merges are all past them. TestRolesAreEquivariant
+// (package scenarios) checks the obligation step by step on random
+// schedules.
+type OpRenamer interface {
+	// OpSymmetric says whether the node, as configured, treats every
+	// operation alike under the semantics sem; crashes says whether it can
+	// crash and restart in the run. When it does not, why is one of the reasons
+	// SymmetryKeys, SymmetryRestart.
+	OpSymmetric(sem Semantics, crashes bool) (ok bool, why string)
+	// RenameRow returns row (key, r) of the node's table t with every
+	// operation id in it, and every value derived from one, mapped by to.
+	// A row that belongs to no operation is returned as it is. to maps an
+	// id outside 1..Ops to itself.
+	RenameRow(t TableID, key int64, r Record, to func(OpID) OpID) (int64, Record)
+	// RenameMessage renames, in place, the slots of m that hold a value
+	// derived from an operation id (an idempotency key, a body made from
+	// the id): m is a message delivered to the node or, when timer is
+	// set, a timer it set (Kind its TimerKind, Status its Phase). m.Op
+	// itself is renamed by the engine.
+	RenameMessage(m *Message, timer bool, to func(OpID) OpID)
+}
+
+// Symmetry canonicalises the states of one configuration under the
+// permutations of its operations. It holds scratch space: one per
+// goroutine (Clone).
+type Symmetry struct {
+	cfg      *Config
+	renamers []OpRenamer
+	ops      int
+
+	sig     []uint64  // per operation, a renaming-invariant signature
+	rank    []OpID    // operations sorted by signature
+	to      []OpID    // the canonical renaming: old id → new id
+	refs    []OpID    // ops a renamer asked about (signature pass)
+	keys    []int64   // renameOps: a table's renamed rows, to sort
+	rows    []Record  //
+	perm    []int     //
+	tallies []OpTally // renameOps: the tallies before the renaming
+
+	tallyHash []uint64     // per operation, its tally's hash
+	items     []part       // the queue's items, in order (signatures)
+	parts     []part       // every table's rows, node by node (signatures)
+	tables    []tableParts // the cache of age-free tables' parts (cached)
+	// global hashes what belongs to no operation (nodes up or down, the
+	// queue's and tables' other parts, in order); mixed says that some
+	// part came from two operations (signatures); tableSum is a table's
+	// sum so far.
+	global   stateHasher
+	mixed    bool
+	tableSum uint64
+	toFn     func(OpID) OpID
+	zeroFn   func(OpID) OpID
+	recFn    func(OpID) OpID
+}
+
+// Why a configuration's operations are not interchangeable: the Reason
+// of a SymmetryOff. The report words each in the reader's language.
+const (
+	SymmetryOneOp      = "one-op"     // a single operation: nothing to permute
+	SymmetryInvariants = "invariants" // invariants keep state no renaming reaches
+	SymmetryUndeclared = "undeclared" // a role does not implement OpRenamer
+	SymmetryKeys       = "keys"       // keys that are not one per operation from the client
+	SymmetryRestart    = "restart"    // a restarted node redoes something in the order of the ids
+)
+
+// SymmetryOff says why a search is not reduced by symmetry: a reason
+// (SymmetryOneOp…) and the node it is about, if any.
+type SymmetryOff struct {
+	Reason string `json:"reason"`
+	Node   string `json:"node,omitempty"`
+}
+
+// String says it in English.
+func (o SymmetryOff) String() string {
+	var why string
+	switch o.Reason {
+	case SymmetryOneOp:
+		why = "one operation: nothing to permute"
+	case SymmetryInvariants:
+		why = "the scenario's invariants keep state that no renaming reaches"
+	case SymmetryUndeclared:
+		why = "its role does not declare how to rename operations"
+	case SymmetryKeys:
+		why = "its keys are not one per operation, chosen by the client"
+	case SymmetryRestart:
+		why = "when it restarts it redoes work in the order of the operations' ids"
+	default:
+		why = o.Reason
+	}
+	if o.Node != "" {
+		return "node " + o.Node + ": " + why
+	}
+	return why
+}
+
+// NewSymmetry returns the symmetry of cfg's operations for a search that
+// enumerates the fault kinds kinds, or nil and why there is none.
+func NewSymmetry(cfg *Config, kinds KindSet) (*Symmetry, *SymmetryOff) {
+	if cfg.Ops < 2 {
+		return nil, &SymmetryOff{Reason: SymmetryOneOp}
+	}
+	if cfg.Invariants != nil && len(cfg.Invariants()) > 0 {
+		return nil, &SymmetryOff{Reason: SymmetryInvariants}
+	}
+	renamers := make([]OpRenamer, len(cfg.Nodes))
+	for i, n := range cfg.Nodes {
+		spec := &cfg.Topology.Nodes[i]
+		r, ok := n.(OpRenamer)
+		if !ok {
+			return nil, &SymmetryOff{Reason: SymmetryUndeclared, Node: spec.Name}
+		}
+		crashes := spec.Crashable && spec.CrashProbability > 0 && kinds.Has(ChoiceCrash)
+		if ok, why := r.OpSymmetric(cfg.Semantics, crashes); !ok {
+			return nil, &SymmetryOff{Reason: why, Node: spec.Name}
+		}
+		renamers[i] = r
+	}
+	return newSymmetry(cfg, renamers), nil
+}
+
+func newSymmetry(cfg *Config, renamers []OpRenamer) *Symmetry {
+	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops}
+	s.sig = make([]uint64, s.ops+1)
+	s.rank = make([]OpID, s.ops)
+	s.to = make([]OpID, s.ops+1)
+	s.toFn = func(o OpID) OpID {
+		if o < 1 || int(o) > s.ops {
+			return o
+		}
+		return s.to[o]
+	}
+	s.zeroFn = func(OpID) OpID { return 0 }
+	s.recFn = func(o OpID) OpID {
+		s.refs = append(s.refs, o)
+		return 0
+	}
+	return s
+}
+
+// Clone returns a Symmetry of the same configuration with scratch space of
+// its own, for another goroutine.
+func (s *Symmetry) Clone() *Symmetry { return newSymmetry(s.cfg, s.renamers) }
+
+// Fingerprint is the fingerprint of w's orbit: a hash of the state π(w),
+// for the renaming π that orders the operations by a renaming-invariant
+// signature of everything each holds (its tally, its queued messages and
+// timers with their places in the queue, its rows), ties broken by id.
+// permuted says that π is not the identity.
+//
+// The hash is not World.Fingerprint's: it is a function g of a state,
+// computed here on π(w) without building it, and g(π(w)) = g(σ(π(w)))
+// only when σ is the identity (up to 64-bit collisions). So two worlds
+// get the same fingerprint only if they are renamings of each other —
+// the soundness of the reduction — and two renamings of each other get
+// the same one whenever their signatures tell every operation apart (an
+// operation's signature includes where each of its messages stands in
+// the queue, so equal signatures mean equal parts, whose swap changes
+// nothing): one representative per orbit.
+//
+// Each row and each queued item is seen as its normalised form — every
+// value derived from an operation id replaced by 0 (the renamer asked
+// with a function that answers 0) — together with the one operation the
+// values came from; that pair determines the row, and renaming changes
+// only the operation. When every part of the state belongs to one
+// operation or to none, g hashes the parts of no operation (nodes up or
+// down, in order; the queue's, in order, with their places; each table's
+// as the set of its rows, a sum of mixed row hashes) and then the
+// operations' signatures in canonical order: a signature hashes all of
+// one operation's parts (its tally, its rows, table by table, and its
+// queued items with their places), so the list of signatures in the
+// order of the new ids is π(w)'s parts, operation by operation. When a
+// row or item holds values of two different operations, g is another
+// hash, seeded apart (hash): every part renamed (that part whole), the
+// queue in order, each table as the set of its rows, the tallies in the
+// order of the new ids. Being two-part or not is itself invariant under
+// renaming, so both orbits of one kind are hashed by one function. A
+// world with a paused node is fingerprinted by World.Fingerprint (what a
+// paused node holds is not renamed), tagged apart: still sound, it only
+// merges less.
+func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted bool) {
+	for i := range w.nodes {
+		if w.nodes[i].paused {
+			return Fingerprint(splitmix(uint64(w.hashState(buf)) ^ 0x5e77ed)), false
+		}
+	}
+	s.signatures(w)
+	for i := range s.rank {
+		s.rank[i] = OpID(i + 1)
+	}
+	slices.SortFunc(s.rank, func(a, b OpID) int {
+		if s.sig[a] != s.sig[b] {
+			if s.sig[a] < s.sig[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	identity := true
+	for i, op := range s.rank {
+		s.to[op] = OpID(i + 1)
+		identity = identity && op == OpID(i+1)
+	}
+	if s.mixed {
+		return s.hash(w), !identity
+	}
+	// Every part belongs to one operation or to none: the state is the
+	// parts of no operation (global) and, per operation, its parts, which
+	// its signature hashes. The signatures in canonical order are the
+	// renamed state's, op-1 first: hash them, and no part again.
+	h := stateHasher{h: 0xfa57f1, g: uint64(s.global.sum())}
+	for _, op := range s.rank {
+		h.word(s.sig[op])
+	}
+	return h.sum(), !identity
+}
+
+// part is a row or queued item in the signature pass: its normalised
+// hash and the operation its values came from (0: none; mixed: several).
+type part struct {
+	h     uint64
+	mix   uint64 // splitmix(h), for a row
+	op    OpID
+	mixed bool
+}
+
+// Renamed returns a copy of w with operation op renamed to[op] (to[0] is
+// unused; to must be a permutation of 1..Ops): a test aid, the world π(w)
+// of the equivariance argument.
+func (s *Symmetry) Renamed(w *World, to []OpID) *World {
+	copy(s.to, to)
+	c := w.Clone()
+	c.renameOps(s)
+	return c
+}
+
+// refsOne says which one operation the renamer asked about (0 for none),
+// or mixed when it asked about two different ones.
+func (s *Symmetry) refsOne() (op OpID, mixed bool) {
+	for _, r := range s.refs {
+		if r < 1 || int(r) > s.ops {
+			continue
+		}
+		if op != 0 && r != op {
+			return 0, true
+		}
+		op = r
+	}
+	return op, false
+}
+
+// itemHash hashes a queued item's fields, m standing for its message.
+func (w *World) itemHash(it *item, m *Message, salt uint64) uint64 {
+	var h stateHasher
+	h.h, h.g = salt, 0x7a11
+	h.pair(uint64(it.kind)|uint64(it.node)<<8|uint64(m.From)<<16|uint64(m.To)<<24|uint64(uint32(m.Status))<<32, w.queuedKindKey(it))
+	h.pair(uint64(it.at-w.now), pack32(int32(m.Op), m.Attempt))
+	h.pair(uint64(m.Key), uint64(m.Payload))
+	h.word(uint64(m.Value))
+	return uint64(h.sum())
+}
+
+// rowHash hashes a row (its age included unless the table is age-free).
+func rowHash(key int64, r *Record, age Time, salt uint64) uint64 {
+	var h stateHasher
+	h.h, h.g = salt, 0x40b5
+	h.pair(uint64(key), pack32(r.State, r.Status))
+	h.pair(uint64(r.Value), uint64(r.Aux))
+	h.word(uint64(age))
+	return uint64(h.sum())
+}
+
+// signatures fills s.sig with, per operation, a hash of what the state
+// holds for it, each value derived from an operation id replaced by 0 and
+// each message's place in the queue included, so that a renaming
+// permutes the signatures and changes none. It keeps the normalised
+// parts (s.items, s.parts) for hash.
+func (s *Symmetry) signatures(w *World) {
+	clear(s.sig)
+	c := &w.checker
+	s.tallyHash = s.tallyHash[:0]
+	s.tallyHash = append(s.tallyHash, 0)
+	for op := 1; op < len(c.ops); op++ {
+		t := &c.ops[op]
+		var h stateHasher
+		h.h, h.g = 0x51ed27, 0x2f0b
+		for k := 0; k < c.nsinks; k++ {
+			h.word(uint64(t.Sinks[k]))
+		}
+		h.word(uint64(t.nDistinct))
+		for d := int32(0); d < t.nDistinct; d++ {
+			h.pair(uint64(t.distinct[d].value), uint64(t.distinct[d].status))
+		}
+		th := uint64(h.sum())
+		s.tallyHash = append(s.tallyHash, th)
+		if op <= s.ops {
+			s.sig[op] = th
+		}
+	}
+	order := w.fpOrder[:0]
+	for i := range w.q.items {
+		it := &w.q.items[i]
+		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
+			continue
+		}
+		order = append(order, int32(i))
+	}
+	sortByQueueOrder(order, w.q.items)
+	w.fpOrder = order
+	s.items = s.items[:0]
+	s.mixed = false
+	s.global.h, s.global.g = 0x6a09e667f3bcc908, uint64(len(order))
+	for rank, i := range order {
+		it := &w.q.items[i]
+		if it.kind != itemDeliver && it.kind != itemTimer {
+			p := part{h: w.itemHash(it, &it.msg, 0x17e3)}
+			s.items = append(s.items, p)
+			s.global.pair(p.h, uint64(rank))
+			continue
+		}
+		m := it.msg
+		s.refs = append(s.refs[:0], m.Op)
+		m.Op = 0
+		s.renamers[it.node].RenameMessage(&m, it.kind == itemTimer, s.recFn)
+		op, mixed := s.refsOne()
+		p := part{h: w.itemHash(it, &m, 0x17e3), op: op, mixed: mixed}
+		s.items = append(s.items, p)
+		switch {
+		case mixed:
+			s.mixed = true
+		case op != 0:
+			s.sig[op] += splitmix(p.h ^ uint64(rank+1)*0x9e3779b97f4a7c15)
+		default:
+			s.global.pair(p.h, uint64(rank))
+		}
+	}
+	s.parts = s.parts[:0]
+	for n := range w.nodes {
+		specs := w.cfg.Topology.Nodes[n].Tables
+		s.global.word(uint64(boolByte(w.nodes[n].down)))
+		for t := range w.nodes[n].tables {
+			tb := &w.nodes[n].tables[t]
+			salt := uint64(n)<<8 | uint64(t)
+			s.tableSum = 0
+			var cached *tableParts
+			if specs[t].AgeFree && len(tb.keys) > 0 {
+				if cached = s.cached(tb, salt); cached.parts != nil {
+					for _, p := range cached.parts {
+						s.addRow(p)
+					}
+					s.global.pair(uint64(len(tb.keys)), s.tableSum)
+					continue
+				}
+			}
+			first := len(s.parts)
+			for r := range tb.keys {
+				s.refs = s.refs[:0]
+				key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.recFn)
+				op, mixed := s.refsOne()
+				age := w.now - rec.At
+				if specs[t].AgeFree {
+					age = 0
+				}
+				h := rowHash(key, &rec, age, salt)
+				s.addRow(part{h: h, mix: splitmix(h), op: op, mixed: mixed})
+			}
+			s.global.pair(uint64(len(tb.keys)), s.tableSum)
+			if cached != nil {
+				cached.parts = append(cached.parts[:0:0], s.parts[first:]...)
+			}
+		}
+	}
+}
+
+// addRow takes a row's part: into its operation's signature, or into the
+// sum of the table's rows that belong to no operation (s.tableSum).
+func (s *Symmetry) addRow(p part) {
+	s.parts = append(s.parts, p)
+	switch {
+	case p.mixed:
+		s.mixed = true
+	case p.op != 0:
+		s.sig[p.op] += p.mix
+	default:
+		s.tableSum += p.mix
+	}
+}
+
+// tableParts is an entry of the cache of tables' parts: a table's rows
+// as the signature pass normalises them, under the hash of the table's
+// content (0: empty entry).
+type tableParts struct {
+	key   uint64
+	parts []part
+}
+
+// symTableCache is the number of entries of a Symmetry's cache of
+// tables' parts: a step writes one or two tables, so most tables of a
+// state are those of its parent, met a moment ago.
+const symTableCache = 1024
+
+// cached returns the cache entry of an age-free table whose rows (all
+// without a time) hash to tb.rowsHash(): its parts if it holds them
+// (the renamer's answers for the same rows are the same), else an entry
+// emptied for the caller to fill.
+func (s *Symmetry) cached(tb *Table, salt uint64) *tableParts {
+	if s.tables == nil {
+		s.tables = make([]tableParts, symTableCache)
+	}
+	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15) | 1
+	e := &s.tables[key%symTableCache]
+	if e.key != key {
+		e.key, e.parts = key, nil
+	}
+	return e
+}
+
+// hash is g(π(w)) for the renaming s.to, from the parts signatures kept.
+func (s *Symmetry) hash(w *World) Fingerprint {
+	var h stateHasher
+	h.h, h.g = 0x5bd1e995, 0x27d4eb2f
+	for i := range w.nodes {
+		h.word(0xf0<<8 | uint64(boolByte(w.nodes[i].down)))
+	}
+	h.word(0xf1)
+	h.word(uint64(len(s.items)))
+	for k, p := range s.items {
+		switch {
+		case p.mixed:
+			it := &w.q.items[w.fpOrder[k]]
+			m := it.msg
+			m.Op = s.toFn(m.Op)
+			s.renamers[it.node].RenameMessage(&m, it.kind == itemTimer, s.toFn)
+			h.pair(w.itemHash(it, &m, 0x3a1), 1)
+		default:
+			h.pair(p.h, uint64(s.toFn(p.op)))
+		}
+	}
+	h.word(0xf2)
+	j := 0
+	for n := range w.nodes {
+		specs := w.cfg.Topology.Nodes[n].Tables
+		for t := range w.nodes[n].tables {
+			tb := &w.nodes[n].tables[t]
+			var sum uint64
+			for r := range tb.keys {
+				p := s.parts[j]
+				j++
+				if p.mixed {
+					key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.toFn)
+					age := w.now - rec.At
+					if specs[t].AgeFree {
+						age = 0
+					}
+					sum += splitmix(rowHash(key, &rec, age, 0x3a1) ^ 1)
+					continue
+				}
+				sum += splitmix(p.h ^ uint64(s.toFn(p.op))*0xff51afd7ed558ccd)
+			}
+			h.pair(uint64(len(tb.keys)), sum)
+		}
+	}
+	h.word(0xf3)
+	for _, op := range s.rank {
+		h.word(s.tallyHash[op])
+	}
+	for op := len(s.rank) + 1; op < len(s.tallyHash); op++ {
+		h.word(s.tallyHash[op])
+	}
+	return h.sum()
+}
+
+// renameOps renames, in place, every operation of w by s.to: the
+// messages and timers queued (Op by the engine, the other slots by the
+// node that will handle them), every table (by its node, rows then put
+// back in key order) and the checker's tallies. w has no paused node.
+func (w *World) renameOps(s *Symmetry) {
+	for i := range w.q.items {
+		it := &w.q.items[i]
+		if it.kind != itemDeliver && it.kind != itemTimer {
+			continue
+		}
+		it.msg.Op = s.toFn(it.msg.Op)
+		s.renamers[it.node].RenameMessage(&it.msg, it.kind == itemTimer, s.toFn)
+	}
+	for n := range w.nodes {
+		for t := range w.nodes[n].tables {
+			tb := &w.nodes[n].tables[t]
+			if len(tb.keys) == 0 {
+				continue
+			}
+			s.keys, s.rows, s.perm = s.keys[:0], s.rows[:0], s.perm[:0]
+			changed := false
+			for r := range tb.keys {
+				key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.toFn)
+				changed = changed || key != tb.keys[r] || rec != tb.rows[r]
+				s.keys, s.rows, s.perm = append(s.keys, key), append(s.rows, rec), append(s.perm, r)
+			}
+			if !changed {
+				continue
+			}
+			slices.SortFunc(s.perm, func(a, b int) int { return cmp.Compare(s.keys[a], s.keys[b]) })
+			for r, p := range s.perm {
+				tb.keys[r], tb.rows[r] = s.keys[p], s.rows[p]
+				if r > 0 && tb.keys[r] == tb.keys[r-1] {
+					panic(fmt.Sprintf("sim: renaming operations merged two rows of key %d in table %s of node %s", tb.keys[r], w.cfg.Topology.Nodes[n].Tables[t].Name, w.cfg.Topology.Nodes[n].Name))
+				}
+			}
+			tb.fp = 0
+		}
+	}
+	c := &w.checker
+	s.tallies = append(s.tallies[:0], c.ops...)
+	for op := 1; op < len(s.tallies); op++ {
+		c.ops[s.toFn(OpID(op))] = s.tallies[op]
+	}
+}
