@@ -65,10 +65,10 @@ func (q *Question) unordered() bool {
 }
 
 // draw is the sheet of the step for seed: Draw questions of the bank
-// (all when Draw is 0), at least one mechanism question and one
-// evidence question when the bank has both and Draw allows two, in the
-// bank's order; each unordered question with its choices shuffled for
-// the seed. The same seed gives the same sheet.
+// (all when Draw is 0) — two in three of them mechanism questions, the
+// rest evidence, as far as the bank has them — in the bank's order; each
+// unordered question with its choices shuffled for the seed. The same
+// seed gives the same sheet.
 func (s *Step) draw(seed uint64) []Question {
 	r := rand.New(rand.NewPCG(seed, drawStream))
 	shuffles := make([]uint64, len(s.Bank))
@@ -82,26 +82,21 @@ func (s *Step) draw(seed uint64) []Question {
 	order := r.Perm(len(s.Bank))
 	pick := make([]bool, len(s.Bank))
 	picked := 0
-	if n >= 2 {
-		for _, mechanism := range []bool{true, false} {
-			for _, i := range order {
-				if s.Bank[i].Mechanism() == mechanism {
-					pick[i] = true
-					picked++
-					break
-				}
+	take := func(want int, mechanism bool) {
+		for _, i := range order {
+			if want == 0 || picked == n {
+				return
+			}
+			if !pick[i] && s.Bank[i].Mechanism() == mechanism {
+				pick[i] = true
+				picked++
+				want--
 			}
 		}
 	}
-	for _, i := range order {
-		if picked >= n {
-			break
-		}
-		if !pick[i] {
-			pick[i] = true
-			picked++
-		}
-	}
+	take((2*n+2)/3, true)
+	take(n-picked, false)
+	take(n-picked, true)
 	var out []Question
 	for i := range s.Bank {
 		if pick[i] {

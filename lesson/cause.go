@@ -55,9 +55,10 @@ const maxCauseChoices = 5
 
 // causeChoices are the lines of the run's trace a cause question offers,
 // in the trace's order: the cause, and the faults nearest to it in the
-// trace (then the first delivery, effect and outcome of its operation,
-// when the run met fewer faults) — lines that look alike, so that only
-// reading the trace tells them apart. None when the run has no cause.
+// trace (then the deliveries, effects and outcome of its operation, then
+// the lines nearest to it, when the run met fewer faults) — lines that
+// look alike, so that only reading the trace tells them apart. None when
+// the run has no cause.
 func causeChoices(run *SemanticsRun, class string) []Choice {
 	if run == nil {
 		return nil
@@ -67,22 +68,26 @@ func causeChoices(run *SemanticsRun, class string) []Choice {
 		return nil
 	}
 	events := run.Trace.Events
-	var faults, others []uint32
+	var faults, others, rest []uint32
 	op := First(run.Outcome, class)
 	for i := range events {
 		e := &events[i]
-		switch {
+		switch c := e.Kind.Class(); {
 		case e.Seq == cause:
 		case IsFault(e):
 			faults = append(faults, e.Seq)
 		case e.Msg.Op == op && (e.Kind == sim.EvDeliver || e.Kind == sim.EvEffect || e.Kind == sim.EvOutcome):
 			others = append(others, e.Seq)
+		case c != sim.ClassTimer && c != sim.ClassSend:
+			rest = append(rest, e.Seq)
 		}
 	}
 	distance := func(s uint32) int { return max(int(s)-int(cause), int(cause)-int(s)) }
-	slices.SortStableFunc(faults, func(a, b uint32) int { return distance(a) - distance(b) })
+	for _, l := range [][]uint32{faults, rest} {
+		slices.SortStableFunc(l, func(a, b uint32) int { return distance(a) - distance(b) })
+	}
 	picked := []uint32{cause}
-	for _, s := range append(faults, others...) {
+	for _, s := range slices.Concat(faults, others, rest) {
 		if len(picked) == maxCauseChoices {
 			break
 		}

@@ -91,6 +91,10 @@ const (
 	AskFaults = "faults" // how many faults the variant's minimal counterexample has (0: it holds)
 )
 
+// Variant are the parameters of the variant q asks about: its run's,
+// and its own Set over them.
+func (q *Question) Variant() map[string]string { return q.set }
+
 // Mechanism says whether q is answered from understanding, before the
 // run (breaks, fix, cut), rather than from the run's evidence.
 func (q *Question) Mechanism() bool {
@@ -117,6 +121,10 @@ type Question struct {
 	Of        int      `yaml:"of"`        // AskDrop: how many messages the choices offer (#1..#Of)
 	Faults    []string `yaml:"faults"`    // AskBreaks: the fault kinds offered, exactly one of which breaks the variant alone
 	Sets      []string `yaml:"sets"`      // AskFix: the changes offered (name=value), exactly one of which makes it hold
+	// Set, for a question answered by a search (breaks, fix, faults),
+	// are parameters over its run's: a variant the step does not run,
+	// asked about from understanding.
+	Set map[string]string `yaml:"set"`
 
 	ops      int               // the operation count of its run (set by Parse)
 	scenario string            // its run's scenario (set by Parse)
@@ -203,7 +211,20 @@ func (s *Step) check() error {
 		if err != nil || !slices.Contains(sems, sem) {
 			return fmt.Errorf("question %s: semantics %q is not run by %s", q.ID, q.Semantics, r.ID)
 		}
-		q.ops, q.scenario, q.set, q.cuts = r.ops(sc), sc.Name, r.Set, s.Cuts
+		q.ops, q.scenario, q.cuts = r.ops(sc), sc.Name, s.Cuts
+		q.set = map[string]string{}
+		for k, v := range r.Set {
+			q.set[k] = v
+		}
+		if len(q.Set) > 0 && q.Ask != AskBreaks && q.Ask != AskFix && q.Ask != AskFaults {
+			return fmt.Errorf("question %s: set: only a breaks, fix or faults question asks about a variant not run", q.ID)
+		}
+		for k, v := range q.Set {
+			q.set[k] = v
+		}
+		if _, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: q.ops, Faults: sc.Faults, Params: q.set}); err != nil {
+			return fmt.Errorf("question %s: %w", q.ID, err)
+		}
 		if err := q.checkKind(sc); err != nil {
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}

@@ -58,13 +58,15 @@ func init() {
 	}
 }
 
-// words are the content words of a text, lower case: "store=durable"
-// and "ack-loss" are kept whole and in parts; a word of five letters or
-// more is cut to its first five (a crude stem: response, responses).
+// words are the content words of a text, lower case: a setting
+// ("store=durable") is kept whole, and a fault's probability
+// ("crash=0.2") also as its kind ("crash"); a hyphenated word
+// ("ack-loss") whole and in parts; a word of more than five letters is
+// cut to its first five (a crude stem: response, responses).
 func words(text string) map[string]bool {
 	out := map[string]bool{}
 	add := func(w string) {
-		w = strings.Trim(w, "-=.")
+		w = strings.Trim(w, "-=.+")
 		if w == "" || stopwords[w] {
 			return
 		}
@@ -74,11 +76,24 @@ func words(text string) map[string]bool {
 		out[w] = true
 	}
 	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '=' && r != '+'
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '=' && r != '+' && r != '.'
 	}) {
+		f = strings.Trim(f, ".")
 		add(f)
-		if strings.ContainsAny(f, "-=") {
-			for _, p := range strings.FieldsFunc(f, func(r rune) bool { return r == '-' || r == '=' }) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			if p, err := strconv.ParseFloat(v, 64); err == nil && slices.Contains(sim.FaultKindNames(), k) {
+				if p == 0 {
+					add("no-" + k) // without this fault: what happens then is its opposite's
+				} else {
+					add(k)
+				}
+			} else {
+				add(v) // the value says what the setting does: "before", "durable"
+			}
+			continue
+		}
+		if strings.Contains(f, "-") {
+			for _, p := range strings.Split(f, "-") {
 				add(p)
 			}
 		}
@@ -135,11 +150,16 @@ var slogans = []fact{
 func explained(sc *scenarios.Scenario) []fact {
 	d := runs.Explain(sc)
 	var out []fact
+	// the defaults: every parameter's default value and the fault kinds
+	// the scenario runs with, which a row without "with" is about
 	var defaults []string
 	for _, part := range report.FaultParts(d.Faults, "", false) {
 		if name, p, _ := strings.Cut(part, " "); p != "0" {
 			defaults = append(defaults, name)
 		}
+	}
+	for _, p := range d.Params {
+		defaults = append(defaults, p.Name+"="+p.Default)
 	}
 	for _, s := range d.Semantics {
 		for _, st := range sentences(s.Why) {
@@ -147,8 +167,8 @@ func explained(sc *scenarios.Scenario) []fact {
 		}
 		for _, e := range s.Expect {
 			variant := e.Variant
-			if variant == "" || !strings.ContainsAny(variant, "0123456789.") {
-				variant += " " + strings.Join(defaults, " ")
+			if variant == "" {
+				variant = strings.Join(defaults, " ")
 			}
 			p := polarity(e.Claims)
 			if p == 0 {
@@ -193,7 +213,20 @@ func byKnowledge(facts []fact, v *StepView, q *QuestionView) int {
 			named = s.Scenario
 		}
 	}
+	// the words that tell the choices apart: not the question's, not
+	// those every choice shares
 	asked := words(q.Text)
+	shared := map[string]int{}
+	for _, c := range q.Choices {
+		for w := range words(c) {
+			shared[w]++
+		}
+	}
+	for w, n := range shared {
+		if n == len(q.Choices) {
+			asked[w] = true
+		}
+	}
 	best, bestScore := 0, -1e9
 	for k, c := range q.Choices {
 		score := 0.0
@@ -202,13 +235,23 @@ func byKnowledge(facts []fact, v *StepView, q *QuestionView) int {
 			if f.semantics != "" && sem != "" && f.semantics != sem || f.scenario != "" && named != "" && f.scenario != named {
 				continue
 			}
-			shared := 0
+			common := 0
 			for w := range cw {
-				if f.words[w] && !asked[w] {
-					shared++
+				if asked[w] {
+					continue
+				}
+				weight := 1
+				if strings.Contains(w, "=") || slices.Contains(sim.FaultKindNames(), w) {
+					weight = 3 // the tool's own names: a setting, a fault kind
+				}
+				if f.words[w] {
+					common += weight
+				}
+				if f.words["no-"+w] {
+					common -= weight
 				}
 			}
-			score += float64(shared*f.polarity*want) / float64(len(cw)+1)
+			score += float64(common*f.polarity*want) / float64(len(cw)+1)
 		}
 		if score > bestScore {
 			best, bestScore = k, score

@@ -59,10 +59,10 @@ type QuestionView struct {
 	// Commands are the commands whose output answers the question: the
 	// run it asks about, or the search.
 	Commands  []string
-	Ask       string   // the kind of question (lesson.AskCount…)
-	Class     string   // what a count or first question counts (lesson.ClassMany…)
-	Answer    int      // index into Choices
-	Run       string   // the run id it asks about
+	Ask       string // the kind of question (lesson.AskCount…)
+	Class     string // what a count or first question counts (lesson.ClassMany…)
+	Answer    int    // index into Choices
+	Run       string // the run id it asks about
 	Semantics sim.Semantics
 	Diagram   string // the text trace of what it asks about (see revealEvents)
 	Why       string // the scenario's why for the semantics
@@ -199,9 +199,9 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 // twice or more").
 func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) string {
 	name := r.Scenario.Name
-	if len(r.Spec.Set) > 0 {
+	if variant := q.Variant(); len(variant) > 0 {
 		var sets []string
-		for k, v := range r.Spec.Set {
+		for k, v := range variant {
 			sets = append(sets, k+"="+v)
 		}
 		slices.Sort(sets)
@@ -251,14 +251,13 @@ func choiceKeys(q *lesson.Question, results map[string]*lesson.Result) []string 
 // changes with what they mean, statements, lines of the run's trace.
 func choiceLabels(q *lesson.Question, results map[string]*lesson.Result, run *lesson.SemanticsRun) []string {
 	var out []string
-	sc := results[q.Run].Scenario
 	for _, c := range q.ChoicesFor(results) {
 		k := c.Key
 		switch {
 		case strings.HasPrefix(k, "fault:"):
 			out = append(out, lang.T("lesson.choice.fault."+strings.TrimPrefix(k, "fault:")))
 		case strings.HasPrefix(k, "set:"):
-			out = append(out, changeLabel(sc, strings.TrimPrefix(k, "set:")))
+			out = append(out, changeLabel(strings.TrimPrefix(k, "set:")))
 		case strings.HasPrefix(k, "cut:"):
 			out = append(out, lang.T("lesson.choice.cut."+strings.TrimPrefix(k, "cut:")))
 		case strings.HasPrefix(k, "event:"):
@@ -285,17 +284,10 @@ func choiceLabels(q *lesson.Question, results map[string]*lesson.Result, run *le
 	return out
 }
 
-// changeLabel is a fix question's choice: the change ("--set
-// store=durable") and what its parameter means, in the scenario's words.
-func changeLabel(sc *scenarios.Scenario, set string) string {
-	name, _, _ := strings.Cut(set, "=")
-	doc := ""
-	for _, p := range sc.Params {
-		if p.Name == name {
-			doc = lang.Lesson(sc.Name, "param."+p.Name, p.Doc)
-		}
-	}
-	return lang.Tf("lesson.choice.set", map[string]any{"Set": set, "Doc": doc})
+// changeLabel is a fix question's choice: the change, as the command
+// line gives it ("--set store=durable"); explain says what it means.
+func changeLabel(set string) string {
+	return lang.Tf("lesson.choice.set", map[string]any{"Set": set})
 }
 
 // questionCommands are the commands whose output answers q: the search a
