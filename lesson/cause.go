@@ -24,28 +24,36 @@ func IsFault(e *sim.Event) bool {
 // Cause is the trace position (Seq) of the fault behind the first
 // operation of run that came to class: for many, the last fault that hit
 // that operation (a message of it lost, duplicated, slowed, held; a
-// crash in its handler) before its second effect; for none, the last
-// fault that hit it. ok is false when no operation came to class or no
-// fault hit it.
+// crash in its handler) before its second effect — or, when none did,
+// the last fault of the run before that effect (a crash elsewhere that
+// emptied a store or rewound a log); for none, the last fault that hit
+// it. ok is false when no operation came to class or no fault came
+// before.
 func Cause(run *SemanticsRun, class string) (seq uint32, ok bool) {
 	op := First(run.Outcome, class)
 	if op == 0 {
 		return 0, false
 	}
+	var before uint32
+	var anyBefore bool
 	effects := 0
 	for i := range run.Trace.Events {
 		e := &run.Trace.Events[i]
-		if e.Msg.Op != op {
-			continue
-		}
-		if e.Kind == sim.EvEffect {
+		if e.Msg.Op == op && e.Kind == sim.EvEffect {
 			if effects++; effects == 2 && class == ClassMany {
 				break
 			}
 		}
-		if IsFault(e) {
+		if !IsFault(e) {
+			continue
+		}
+		if e.Msg.Op == op {
 			seq, ok = e.Seq, true
 		}
+		before, anyBefore = e.Seq, true
+	}
+	if !ok && class == ClassMany && effects == 2 {
+		return before, anyBefore
 	}
 	return seq, ok
 }

@@ -524,14 +524,13 @@ func reader(t *testing.T, v *StepView, q *QuestionView) int {
 				break
 			}
 		}
-		var line string
+		// (or, when no fault hit it, the run's last fault before its
+		// second effect)
+		var line, lastBefore string
 		effects := 0
 		for i := range r.trace.Events {
 			e := &r.trace.Events[i]
-			if e.Msg.Op != op {
-				continue
-			}
-			if e.Kind == sim.EvEffect {
+			if e.Msg.Op == op && e.Kind == sim.EvEffect {
 				if effects++; effects == 2 && q.Class == lesson.ClassMany {
 					break
 				}
@@ -541,9 +540,17 @@ func reader(t *testing.T, v *StepView, q *QuestionView) int {
 			case sim.EvDuplicate, sim.EvSlow, sim.EvCrash, sim.EvPause, sim.EvLate, sim.EvPreempt:
 				fault = true
 			}
-			if fault {
-				line = strings.TrimSpace(report.TimeWords(e.At)) + "  " + report.DescribeHere(r.topo, e)
+			if !fault {
+				continue
 			}
+			text := strings.TrimSpace(report.TimeWords(e.At)) + "  " + report.DescribeHere(r.topo, e)
+			if e.Msg.Op == op {
+				line = text
+			}
+			lastBefore = text
+		}
+		if line == "" && q.Class == lesson.ClassMany && effects == 2 {
+			line = lastBefore
 		}
 		i := slices.Index(q.Choices, line)
 		if i < 0 {
