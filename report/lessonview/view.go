@@ -214,7 +214,11 @@ func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) strin
 		"Words": words[q.Class], "Once": tr(w.Once), "Of": q.Of}
 	switch q.Ask {
 	case lesson.AskCause:
-		return lang.Tf("lesson.question.cause_"+q.Class, data)
+		id := "lesson.question.cause_many"
+		if q.Class == lesson.ClassNone {
+			id = "lesson.question.cause_none"
+		}
+		return lang.Tf(id, data)
 	case lesson.AskCount, lesson.AskFirst:
 		id := "lesson.question." + q.Ask
 		if q.Class == lesson.ClassCaught {
