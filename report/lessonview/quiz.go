@@ -128,7 +128,11 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 			fmt.Fprintf(w, "✗ %s\n", lang.Tf("lesson.wrong", map[string]any{"Answer": answer,
 				"Given": fmt.Sprintf("%c) %s", 'a'+given[j], q.Choices[given[j]])}))
 		}
-		fmt.Fprintf(w, "%s\n%s", lang.T("lesson.trace"), q.Diagram)
+		label := lang.T("lesson.trace")
+		if q.Mechanism {
+			label = lang.T("lesson.proof")
+		}
+		fmt.Fprintf(w, "%s\n%s", label, q.Diagram)
 		fmt.Fprintf(w, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, oneParagraph(q.Why))
 	}
 	fmt.Fprintf(w, "\n%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))

@@ -64,7 +64,7 @@ type QuestionView struct {
 	Answer    int    // index into Choices
 	Run       string // the run id it asks about
 	Semantics sim.Semantics
-	Diagram   string // the text trace of what it asks about (see revealEvents)
+	Diagram   string // the text trace of what it asks about (see revealEvents), or a mechanism question's proof (the searches)
 	Why       string // the scenario's why for the semantics
 }
 
@@ -123,7 +123,9 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 			qv.Checks = append(qv.Checks, check)
 		}
 		var b strings.Builder
-		if err := report.WriteTimeline(&b, run.Config.Topology, revealEvents(q, run)); err != nil {
+		if q.Mechanism() {
+			proof(&b, q, results, v.Cuts)
+		} else if err := report.WriteTimeline(&b, run.Config.Topology, revealEvents(q, run)); err != nil {
 			return nil, err
 		}
 		qv.Diagram = b.String()
@@ -286,6 +288,35 @@ func choiceLabels(q *lesson.Question, results map[string]*lesson.Result, run *le
 		}
 	}
 	return out
+}
+
+// proof writes what proves a mechanism question's answer: each choice's
+// search and what it found (a breaks or fix question), or the generals'
+// searches (a cut question).
+func proof(b *strings.Builder, q *lesson.Question, results map[string]*lesson.Result, cuts []lesson.Cut) {
+	for _, c := range q.ChoicesFor(results) {
+		if c.Probe == nil {
+			continue
+		}
+		res, err := c.Probe.Explore()
+		verdict := lang.T("lesson.proof_holds")
+		switch {
+		case err != nil:
+			verdict = err.Error()
+		case !res.Holds:
+			verdict = lang.Tf("lesson.proof_breaks", map[string]any{"N": len(res.Faults)})
+		}
+		fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Probe.Command(), verdict)
+	}
+	if q.Ask == lesson.AskCut {
+		for _, c := range cuts {
+			if c.Holds {
+				fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Command, lang.T("lesson.proof_holds"))
+				continue
+			}
+			fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Command, c.Cause)
+		}
+	}
 }
 
 // changeLabel is a fix question's choice: the change, as the command
