@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -124,17 +123,4 @@ func (p Probe) explore() (ProbeResult, error) {
 		return fail(err)
 	}
 	return ProbeResult{Faults: cex.Faults, Cause: cex.Cause}, nil
-}
-
-// probeMaxFaults reads a probe's fault budget from a course field ("" is
-// the scenario's default).
-func probeMaxFaults(s string) (int, error) {
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > search.MaxFaults {
-		return 0, fmt.Errorf("max-faults %q: want 1..%d", s, search.MaxFaults)
-	}
-	return n, nil
 }
