@@ -137,7 +137,7 @@ type cutStatement struct {
 
 // lostAt says whether a plan is one lost message, the attempt-th (#n).
 func lostAt(plan []string, attempt int) bool {
-	return len(plan) == 1 && strings.HasPrefix(plan[0], "loss ") && strings.Contains(plan[0], " attempt="+strconv.Itoa(attempt)+" ")
+	return len(plan) == 1 && strings.HasPrefix(plan[0], sim.ChoiceLoss.String()+" ") && strings.Contains(plan[0], " attempt="+strconv.Itoa(attempt)+" ")
 }
 
 // cutStatements are the statements a cut question offers, in order.
@@ -169,10 +169,10 @@ var cutStatements = []cutStatement{
 		}
 		return len(cs) > 0
 	}},
-	{"crash", func(cs []cutFact) bool { // it takes a crash
+	{"general-down", func(cs []cutFact) bool { // it takes a general crashing
 		for _, c := range cs {
 			for _, f := range c.Plan {
-				if strings.HasPrefix(f, "crash ") {
+				if strings.HasPrefix(f, sim.ChoiceCrash.String()+" ") {
 					return true
 				}
 			}

@@ -447,7 +447,7 @@ func reader(t *testing.T, v *StepView, q *QuestionView) int {
 		case two:
 			return pick("cut:two-lost")
 		case crash:
-			return pick("cut:crash")
+			return pick("cut:general-down")
 		}
 		t.Fatalf("step %s: the cuts read as none of the statements", v.ID)
 	}

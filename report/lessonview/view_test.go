@@ -61,7 +61,7 @@ func TestLessonMessagesExist(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"last", "first", "enough", "two-lost", "crash"} {
+	for _, k := range []string{"last", "first", "enough", "two-lost", "general-down"} {
 		ids = append(ids, "lesson.choice.cut."+k)
 	}
 	for _, l := range lang.Languages() {
