@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
 
 // A Choice is one answer a question offers. Key names it for the texts:
 // a count ("0", "1", "4+"), an operation ("op-2"), a message ("#3"),
-// "none", "both", "neither" or "alone:NODE". Matches says whether a run
-// is that answer.
+// "none", "both", "neither", "alone:NODE", a fault kind ("fault:ack-loss"),
+// a change ("set:store=durable"), a statement ("cut:last") or a line of
+// the trace ("event:SEQ"). Matches says whether a run is that answer.
+// Probe, for a breaks or fix choice, is the search that proves whether
+// it is (its command checks it).
 type Choice struct {
 	Key     string
 	Matches func(run *SemanticsRun) bool
+	Probe   *Probe
 }
 
 // maxCount is the largest count a count question offers by itself; the
@@ -120,16 +125,16 @@ func Metric(o *sim.Outcome, name string) (float64, bool) {
 }
 
 // countChoices are 0, 1, … up to n, the last one "maxCount+" when n is
-// larger; at least 0, 1, 2.
+// larger; at least 0, 1, 2, 3.
 func countChoices(n int, value func(*SemanticsRun) (int, bool)) []Choice {
-	top := min(max(n, 2), maxCount)
+	top := min(max(n, minChoices-1), maxCount)
 	var out []Choice
 	for k := 0; k <= top; k++ {
 		key := strconv.Itoa(k)
 		if k == top && n > top {
 			key += "+"
 		}
-		out = append(out, Choice{key, func(r *SemanticsRun) bool {
+		out = append(out, Choice{Key: key, Matches: func(r *SemanticsRun) bool {
 			v, ok := value(r)
 			return ok && (v == k || k == top && v > top)
 		}})
@@ -137,38 +142,109 @@ func countChoices(n int, value func(*SemanticsRun) (int, bool)) []Choice {
 	return out
 }
 
-// Choices are the answers q offers, in the order they are shown: at least
-// three, exclusive, covering every run (the course's test checks that
-// exactly one matches each question's run). They depend on the course
-// alone (the operation count, the nodes), never on a run's outcome.
-func (q *Question) Choices(nodes []string) []Choice {
+// choices are the answers q offers as written (before a sheet's
+// shuffle): at least four, exclusive, covering every run (the course's
+// test checks that exactly one matches each question). Only a cause
+// question's depend on the run (the lines of its trace); the others
+// depend on the course alone.
+func (q *Question) choices(run *SemanticsRun, nodes []string) []Choice {
 	switch q.Ask {
 	case AskCount:
 		return countChoices(q.ops, func(r *SemanticsRun) (int, bool) { return Count(r.Outcome, q.Class), true })
 	case AskMetric:
-		return countChoices(maxCount+1, func(r *SemanticsRun) (int, bool) { // the last choice is "4+"
+		return countChoices(maxCount+1, func(r *SemanticsRun) (int, bool) { // the last choice is "5+"
 			v, ok := Metric(r.Outcome, q.Name)
 			return int(v), ok && v == float64(int(v)) && v >= 0
 		})
 	case AskFirst:
 		var out []Choice
 		for k := 1; k <= q.ops; k++ {
-			out = append(out, Choice{sim.OpID(k).String(), func(r *SemanticsRun) bool { return int(First(r.Outcome, q.Class)) == k }})
+			out = append(out, Choice{Key: sim.OpID(k).String(), Matches: func(r *SemanticsRun) bool { return int(First(r.Outcome, q.Class)) == k }})
 		}
-		return append(out, Choice{"none", func(r *SemanticsRun) bool { return First(r.Outcome, q.Class) == 0 }})
+		return append(out, Choice{Key: "none", Matches: func(r *SemanticsRun) bool { return First(r.Outcome, q.Class) == 0 }})
 	case AskDrop:
 		var out []Choice
 		for k := 1; k <= q.Of; k++ {
-			out = append(out, Choice{"#" + strconv.Itoa(k), func(r *SemanticsRun) bool { return int(FirstDrop(r.Trace)) == k }})
+			out = append(out, Choice{Key: "#" + strconv.Itoa(k), Matches: func(r *SemanticsRun) bool { return int(FirstDrop(r.Trace)) == k }})
 		}
-		return append(out, Choice{"none", func(r *SemanticsRun) bool { return FirstDrop(r.Trace) == 0 }})
+		return append(out, Choice{Key: "none", Matches: func(r *SemanticsRun) bool { return FirstDrop(r.Trace) == 0 }})
 	case AskActed:
 		acted := func(r *SemanticsRun) []string { return Acted(r) }
-		out := []Choice{{"both", func(r *SemanticsRun) bool { return len(acted(r)) >= 2 }}}
+		out := []Choice{{Key: "both", Matches: func(r *SemanticsRun) bool { return len(acted(r)) >= 2 }}}
 		for _, n := range nodes {
-			out = append(out, Choice{"alone:" + n, func(r *SemanticsRun) bool { a := acted(r); return len(a) == 1 && a[0] == n }})
+			out = append(out, Choice{Key: "alone:" + n, Matches: func(r *SemanticsRun) bool { a := acted(r); return len(a) == 1 && a[0] == n }})
 		}
-		return append(out, Choice{"neither", func(r *SemanticsRun) bool { return len(acted(r)) == 0 }})
+		return append(out, Choice{Key: "neither", Matches: func(r *SemanticsRun) bool { return len(acted(r)) == 0 }})
+	case AskBreaks:
+		var out []Choice
+		for _, k := range q.Faults {
+			p := q.probe(nil, k, 1)
+			out = append(out, Choice{Key: "fault:" + k, Probe: &p, Matches: func(*SemanticsRun) bool {
+				res, err := p.Explore()
+				return err == nil && !res.Holds
+			}})
+		}
+		return out
+	case AskFix:
+		var out []Choice
+		for _, set := range q.Sets {
+			p := q.probe(&set, "", 0)
+			out = append(out, Choice{Key: "set:" + set, Probe: &p, Matches: func(*SemanticsRun) bool {
+				res, err := p.Explore()
+				return err == nil && res.Holds
+			}})
+		}
+		return out
+	case AskFaults:
+		p := q.probe(nil, "", 0)
+		return countChoices(minChoices, func(*SemanticsRun) (int, bool) {
+			res, err := p.Explore()
+			return len(res.Faults), err == nil
+		})
+	case AskCut:
+		var out []Choice
+		for _, st := range cutStatements {
+			out = append(out, Choice{Key: "cut:" + st.key, Matches: func(*SemanticsRun) bool {
+				cuts, err := q.cuts.facts()
+				return err == nil && st.true(cuts)
+			}})
+		}
+		return out
+	case AskCause:
+		return causeChoices(run, q.Class)
+	}
+	return nil
+}
+
+// probe is the search of q's variant: with one more change (fix), or
+// with only the fault kind faults and a budget (breaks); the scenario's
+// explore defaults otherwise.
+func (q *Question) probe(change *string, faults string, maxFaults int) Probe {
+	sem, _ := sim.ParseSemantics(q.Semantics)
+	set := map[string]string{}
+	for k, v := range q.set {
+		set[k] = v
+	}
+	if change != nil {
+		k, v, _ := scenarios.ParseSet(*change)
+		set[k] = v
+	}
+	return Probe{Scenario: q.scenario, Semantics: sem, Set: set, Faults: faults, MaxFaults: maxFaults}
+}
+
+// Probes are the searches q's answer rests on (none for a question read
+// from the run): a breaks or fix question's one per choice, a faults
+// question's one.
+func (q *Question) Probes() []Probe {
+	switch q.Ask {
+	case AskFaults:
+		return []Probe{q.probe(nil, "", 0)}
+	case AskBreaks, AskFix:
+		var out []Probe
+		for _, c := range q.choices(nil, nil) {
+			out = append(out, *c.Probe)
+		}
+		return out
 	}
 	return nil
 }
@@ -190,13 +266,22 @@ func (q *Question) SemanticsRun(results map[string]*Result) (*SemanticsRun, erro
 	return run, nil
 }
 
-// ChoicesFor are q's choices for its run in results.
+// ChoicesFor are q's choices for its run in results, in the order the
+// sheet shows them.
 func (q *Question) ChoicesFor(results map[string]*Result) []Choice {
 	r := results[q.Run]
-	if r == nil || len(r.Runs) == 0 {
-		return q.Choices(nil)
+	var nodes []string
+	var run *SemanticsRun
+	if r != nil && len(r.Runs) > 0 {
+		nodes = actors(r.Runs[0].Config.Topology)
+		run, _ = q.SemanticsRun(results)
 	}
-	return q.Choices(actors(r.Runs[0].Config.Topology))
+	written := q.choices(run, nodes)
+	out := make([]Choice, len(written))
+	for k, i := range q.permutation(len(written)) {
+		out[k] = written[i]
+	}
+	return out
 }
 
 // actors are the nodes that can apply an effect: those with a name in
@@ -209,9 +294,29 @@ func actors(t *sim.Topology) []string {
 	return out
 }
 
-// Answer is the index of q's right choice, computed from the run it asks
-// about; an error when not exactly one choice matches (a broken course).
+// prepare runs the searches q's answer rests on, so that their errors
+// are errors rather than choices that do not match.
+func (q *Question) prepare() error {
+	for _, p := range q.Probes() {
+		if _, err := p.Explore(); err != nil {
+			return err
+		}
+	}
+	if q.Ask == AskCut {
+		if _, err := q.cuts.facts(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Answer is the index of q's right choice as the sheet shows it,
+// computed from the run it asks about or from the searches it rests on;
+// an error when not exactly one choice matches (a broken course).
 func (q *Question) Answer(results map[string]*Result) (int, error) {
+	if err := q.prepare(); err != nil {
+		return 0, err
+	}
 	run, err := q.SemanticsRun(results)
 	if err != nil {
 		return 0, err
@@ -220,13 +325,13 @@ func (q *Question) Answer(results map[string]*Result) (int, error) {
 	for i, c := range q.ChoicesFor(results) {
 		if c.Matches(run) {
 			if answer >= 0 {
-				return 0, fmt.Errorf("lesson: question on %s: choices %d and %d both match", q.Run, answer+1, i+1)
+				return 0, fmt.Errorf("lesson: question %s on %s: choices %d and %d both match", q.ID, q.Run, answer+1, i+1)
 			}
 			answer = i
 		}
 	}
 	if answer < 0 {
-		return 0, fmt.Errorf("lesson: question on %s under %s: no choice matches the run", q.Run, q.Semantics)
+		return 0, fmt.Errorf("lesson: question %s on %s under %s: no choice matches the run", q.ID, q.Run, q.Semantics)
 	}
 	return answer, nil
 }

@@ -20,11 +20,18 @@ type Course struct {
 }
 
 // A Step is one stop of the lesson: a title (a message id), the runs it
-// shows and the questions asked before they are revealed.
+// shows, its question bank and the sheet drawn from it.
 type Step struct {
-	ID        string     `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
-	Runs      []RunSpec  `yaml:"runs"` // in the order they are shown
-	Questions []Question `yaml:"questions"`
+	ID   string    `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
+	Runs []RunSpec `yaml:"runs"` // in the order they are shown
+	// Bank is every question the step can ask; Draw is how many of them
+	// one sheet asks (0: all of them), at least one mechanism question
+	// and one evidence question when the bank has both (see draw).
+	Bank []Question `yaml:"questions"`
+	Draw int        `yaml:"draw"`
+	// Questions is the sheet: the questions drawn from Bank for the
+	// step's seed, in the bank's order (mechanisms before evidence).
+	Questions []Question `yaml:"-"`
 	// Cuts, if any, are explore searches the step shows after its runs:
 	// the same for every student (exhaustive, not seeded).
 	Cuts *CutsSpec `yaml:"cuts"`
@@ -62,16 +69,37 @@ const (
 	ClaimLoses    = "loses"    // some operation had no effect: at-most-once losing a payment
 )
 
-// The kinds of question, by what the answer is read from. Every kind asks
-// about this run's mechanism — how many, which one, which message — so a
-// slogan ("at-least-once duplicates") does not answer it.
+// The kinds of question, by what the answer is read from. Mechanism
+// questions are answered before any run, from understanding how the
+// design works; their answers are proved by exhaustive searches (Probe,
+// the step's cuts), the same for every student. Evidence questions are
+// answered from the student's own run (its outcome table, its trace) or
+// from a search's output; their answers are read from it.
 const (
+	// Mechanism questions.
+	AskBreaks = "breaks" // which one fault among Faults is enough to break the variant (a Probe per choice)
+	AskFix    = "fix"    // which one change among Sets makes the broken variant hold (a Probe per choice)
+	AskCut    = "cut"    // why more messages cannot make the generals agree (the step's cuts)
+
+	// Evidence questions.
 	AskCount  = "count"  // how many of the operations came to Class (none, once, many, caught)
 	AskFirst  = "first"  // which operation (the lowest-numbered) came to Class, or none
 	AskMetric = "metric" // the value of metric Name, as a count (the text says what it means)
 	AskDrop   = "drop"   // which message (the trace's #n of the operation) was the first lost, or none
 	AskActed  = "acted"  // which nodes applied an effect: both, one of them alone, neither
+	AskCause  = "cause"  // which line of the trace is the fault behind the first operation of Class (many or none)
+	AskFaults = "faults" // how many faults the variant's minimal counterexample has (0: it holds)
 )
+
+// Variant are the parameters of the variant q asks about: its run's,
+// and its own Set over them.
+func (q *Question) Variant() map[string]string { return q.set }
+
+// Mechanism says whether q is answered from understanding, before the
+// run (breaks, fix, cut), rather than from the run's evidence.
+func (q *Question) Mechanism() bool {
+	return q.Ask == AskBreaks || q.Ask == AskFix || q.Ask == AskCut
+}
 
 // The classes of operation a count or first question asks about.
 const (
@@ -81,17 +109,28 @@ const (
 	ClassCaught = "caught" // delivered more than once, yet one effect: the fix at work
 )
 
-// A Question asks the student to predict one fact of one run under one
-// semantics.
+// A Question of the bank asks one thing about one variant of the step:
+// a run (its scenario and parameters) under one semantics.
 type Question struct {
-	Run       string `yaml:"run"`       // a RunSpec id of the same step
-	Semantics string `yaml:"semantics"` // alias: amo, alo, idem, txn
-	Ask       string `yaml:"ask"`       // AskCount, AskFirst, AskMetric, AskDrop, AskActed
-	Class     string `yaml:"class"`     // AskCount, AskFirst: ClassNone, ClassOnce, ClassMany, ClassCaught
-	Name      string `yaml:"name"`      // AskMetric: the metric (its meaning is the text lesson.metric.<name>)
-	Of        int    `yaml:"of"`        // AskDrop: how many messages the choices offer (#1..#Of)
+	ID        string   `yaml:"id"`        // names it across students (grade's rates): unique within the step
+	Run       string   `yaml:"run"`       // a RunSpec id of the same step
+	Semantics string   `yaml:"semantics"` // alias: amo, alo, idem, txn
+	Ask       string   `yaml:"ask"`       // one of the Ask kinds
+	Class     string   `yaml:"class"`     // AskCount, AskFirst: ClassNone, ClassOnce, ClassMany, ClassCaught; AskCause: ClassMany or ClassNone
+	Name      string   `yaml:"name"`      // AskMetric: the metric (its meaning is the text lesson.metric.<name>)
+	Of        int      `yaml:"of"`        // AskDrop: how many messages the choices offer (#1..#Of)
+	Faults    []string `yaml:"faults"`    // AskBreaks: the fault kinds offered, exactly one of which breaks the variant alone
+	Sets      []string `yaml:"sets"`      // AskFix: the changes offered (name=value), exactly one of which makes it hold
+	// Set, for a question answered by a search (breaks, fix, faults),
+	// are parameters over its run's: a variant the step does not run,
+	// asked about from understanding.
+	Set map[string]string `yaml:"set"`
 
-	ops int // the operation count of its run (set by Parse)
+	ops      int               // the operation count of its run (set by Parse)
+	scenario string            // its run's scenario (set by Parse)
+	set      map[string]string // its run's parameters (set by Parse)
+	cuts     *CutsSpec         // AskCut: the step's searches (set by Parse)
+	shuffle  uint64            // the sheet's order of the choices of an unordered question (0: as written)
 }
 
 // Load parses the embedded course and checks it against the catalog.
@@ -122,8 +161,11 @@ func Parse(data []byte) (*Course, error) {
 }
 
 func (s *Step) check() error {
-	if len(s.Runs) == 0 || len(s.Questions) == 0 {
+	if len(s.Runs) == 0 || len(s.Bank) == 0 {
 		return fmt.Errorf("a step needs runs and questions")
+	}
+	if s.Draw < 0 || s.Draw > len(s.Bank) {
+		return fmt.Errorf("draw %d: want 0 (all) to %d, the bank's size", s.Draw, len(s.Bank))
 	}
 	if s.Cuts != nil {
 		if err := s.Cuts.check(); err != nil {
@@ -152,40 +194,62 @@ func (s *Step) check() error {
 			}
 		}
 	}
-	for i := range s.Questions {
-		q := &s.Questions[i]
+	ids := map[string]bool{}
+	for i := range s.Bank {
+		q := &s.Bank[i]
+		if q.ID == "" || ids[q.ID] {
+			return fmt.Errorf("question %d: empty or repeated id %q", i+1, q.ID)
+		}
+		ids[q.ID] = true
 		r := s.Run(q.Run)
 		if r == nil {
-			return fmt.Errorf("question %d: no run %q", i+1, q.Run)
+			return fmt.Errorf("question %s: no run %q", q.ID, q.Run)
 		}
 		sc, _ := scenarios.Lookup(r.Scenario)
 		sems, _ := r.semantics(sc)
 		sem, err := sim.ParseSemantics(q.Semantics)
 		if err != nil || !slices.Contains(sems, sem) {
-			return fmt.Errorf("question %d: semantics %q is not run by %s", i+1, q.Semantics, r.ID)
+			return fmt.Errorf("question %s: semantics %q is not run by %s", q.ID, q.Semantics, r.ID)
 		}
-		q.ops = r.ops(sc)
+		q.ops, q.scenario, q.cuts = r.ops(sc), sc.Name, s.Cuts
+		q.set = map[string]string{}
+		for k, v := range r.Set {
+			q.set[k] = v
+		}
+		if len(q.Set) > 0 && q.Ask != AskBreaks && q.Ask != AskFix && q.Ask != AskFaults {
+			return fmt.Errorf("question %s: set: only a breaks, fix or faults question asks about a variant not run", q.ID)
+		}
+		for k, v := range q.Set {
+			q.set[k] = v
+		}
+		if _, err := sc.Config(scenarios.Settings{Semantics: sem, Ops: q.ops, Faults: sc.Faults, Params: q.set}); err != nil {
+			return fmt.Errorf("question %s: %w", q.ID, err)
+		}
+		if err := q.checkKind(sc); err != nil {
+			return fmt.Errorf("question %s: %w", q.ID, err)
+		}
 		switch q.Ask {
 		case AskCount, AskFirst:
 			if !slices.Contains([]string{ClassNone, ClassOnce, ClassMany, ClassCaught}, q.Class) {
-				return fmt.Errorf("question %d: class %q: want none, once, many or caught", i+1, q.Class)
+				return fmt.Errorf("question %s: class %q: want none, once, many or caught", q.ID, q.Class)
 			}
-			if q.ops < 2 {
-				return fmt.Errorf("question %d: %s over %d operation: want at least 2 (3 choices)", i+1, q.Ask, q.ops)
+			if q.ops < 3 {
+				return fmt.Errorf("question %s: %s over %d operations: want at least 3 (4 choices)", q.ID, q.Ask, q.ops)
 			}
 		case AskMetric:
 			if q.Name == "" {
-				return fmt.Errorf("question %d: metric needs a name", i+1)
+				return fmt.Errorf("question %s: metric needs a name", q.ID)
 			}
 		case AskDrop:
-			if q.Of < 2 {
-				return fmt.Errorf("question %d: drop needs of >= 2 (3 choices)", i+1)
+			if q.Of < 3 {
+				return fmt.Errorf("question %s: drop needs of >= 3 (4 choices)", q.ID)
 			}
-		case AskActed:
+		case AskActed, AskBreaks, AskFix, AskCut, AskCause, AskFaults:
 		default:
-			return fmt.Errorf("question %d: ask %q: want count, first, metric, drop or acted", i+1, q.Ask)
+			return fmt.Errorf("question %s: ask %q: want breaks, fix, cut, count, first, metric, drop, acted, cause or faults", q.ID, q.Ask)
 		}
 	}
+	s.Questions = s.draw(s.Runs[0].Seed)
 	for id, c := range s.claims() {
 		if c != ClaimHolds && c != ClaimFails && c != ClaimViolated && c != ClaimLoses {
 			return fmt.Errorf("claim %s: %q: want holds, fails, violated or loses", id, c)

@@ -1,14 +1,20 @@
 package lesson
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
 )
 
-// Every question of the course has exactly one right choice among at
-// least three, computed from its run: the lesson cannot assert what the
-// simulator does not do. The course's own seeds show every claim.
+// Every question of the course's own sheets, and every mechanism
+// question of the bank (its answer is the same for every seed), has
+// exactly one right choice among at least four, computed from its run or
+// proved by its searches: the lesson cannot assert what the simulator
+// does not do. The course's own seeds show every claim. (The evidence
+// questions of the bank are answered on 20 students' sheets by
+// report/lessonview's TestThreeStudents.)
 func TestEveryQuestionHasExactlyOneAnswer(t *testing.T) {
 	c, err := Load()
 	if err != nil {
@@ -23,8 +29,17 @@ func TestEveryQuestionHasExactlyOneAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for j := range s.Questions {
-			q := &s.Questions[j]
+		questions := slices.Clone(s.Questions)
+		for _, q := range s.Bank {
+			if q.Mechanism() && !slices.ContainsFunc(questions, func(o Question) bool { return o.ID == q.ID }) {
+				questions = append(questions, q)
+			}
+		}
+		for j := range questions {
+			q := &questions[j]
+			if err := q.prepare(); err != nil {
+				t.Fatal(err)
+			}
 			run, err := q.SemanticsRun(results)
 			if err != nil {
 				t.Fatal(err)
@@ -37,15 +52,65 @@ func TestEveryQuestionHasExactlyOneAnswer(t *testing.T) {
 				}
 			}
 			if n != 1 {
-				t.Errorf("step %s question %d (%s on %s under %s): %d choices match the run, want 1", s.ID, j+1, q.Ask, q.Run, q.Semantics, n)
+				t.Errorf("step %s question %s (%s on %s under %s): %d choices match, want 1", s.ID, q.ID, q.Ask, q.Run, q.Semantics, n)
 			}
-			if len(choices) < 3 {
-				t.Errorf("step %s question %d: %d choices, want at least 3", s.ID, j+1, len(choices))
+			if len(choices) < minChoices {
+				t.Errorf("step %s question %s: %d choices, want at least %d", s.ID, q.ID, len(choices), minChoices)
 			}
 			if _, err := q.Answer(results); err != nil && n == 1 {
-				t.Errorf("step %s question %d: %v", s.ID, j+1, err)
+				t.Errorf("step %s question %s: %v", s.ID, q.ID, err)
 			}
 		}
+	}
+}
+
+// A sheet draws Draw questions of its step's bank, two in three of them
+// mechanism questions, the same for the same seed; another seed draws
+// another sheet, and shuffles an unordered question's choices otherwise.
+func TestDrawSheets(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Step("double-billing")
+	ids := func(sheet []Question) (out []string) {
+		for _, q := range sheet {
+			out = append(out, q.ID)
+		}
+		return out
+	}
+	a, again := s.draw(7), s.draw(7)
+	if !slices.Equal(ids(a), ids(again)) || len(a) != s.Draw {
+		t.Fatalf("draw(7) = %v then %v, want the same %d questions", ids(a), ids(again), s.Draw)
+	}
+	mechanisms := 0
+	for _, q := range a {
+		if q.Mechanism() {
+			mechanisms++
+		}
+	}
+	if mechanisms != 2 {
+		t.Errorf("draw(7) = %v: %d mechanism questions, want 2 of 3", ids(a), mechanisms)
+	}
+	differ := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		if !slices.Equal(ids(s.draw(seed)), ids(a)) {
+			differ++
+		}
+	}
+	if differ < 10 {
+		t.Errorf("only %d of 20 seeds draw another sheet than seed 7's", differ)
+	}
+	orders := map[string]bool{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		for _, q := range s.draw(seed) {
+			if q.unordered() {
+				orders[fmt.Sprint(q.ID, q.permutation(4))] = true
+			}
+		}
+	}
+	if len(orders) < 8 {
+		t.Errorf("unordered questions were shown in %d orders over 20 seeds: the choices are not shuffled", len(orders))
 	}
 }
 
@@ -79,15 +144,24 @@ func TestCourseOrder(t *testing.T) {
 // A broken course is refused with the step and the field named.
 func TestParseRefusesBrokenCourses(t *testing.T) {
 	for _, tc := range []struct{ name, yaml string }{
-		{"unknown scenario", "steps: [{id: a, runs: [{id: r, scenario: nope, seed: 1}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"unknown run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: x, semantics: alo, ask: count, class: many}]}]"},
-		{"one operation", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, ops: 1}], questions: [{run: r, semantics: alo, ask: first, class: many}]}]"},
-		{"unknown class", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: r, semantics: alo, ask: count, class: red}]}]"},
-		{"semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo]}], questions: [{run: r, semantics: idem, ask: count, class: many}]}]"},
-		{"unknown ask", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: r, semantics: alo, ask: colour}]}]"},
-		{"unknown claim", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, claims: {alo: maybe}}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"claim on a semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo], claims: {idem: holds}}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"drop with too few messages", "steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{run: r, semantics: amo, ask: drop, of: 1}]}]"},
+		{"unknown scenario", "steps: [{id: a, runs: [{id: r, scenario: nope, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"unknown run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: x, semantics: alo, ask: count, class: many}]}]"},
+		{"one operation", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, ops: 1}], questions: [{id: q, run: r, semantics: alo, ask: first, class: many}]}]"},
+		{"unknown class", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: red}]}]"},
+		{"semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo]}], questions: [{id: q, run: r, semantics: idem, ask: count, class: many}]}]"},
+		{"unknown ask", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: colour}]}]"},
+		{"unknown claim", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, claims: {alo: maybe}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"claim on a semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo], claims: {idem: holds}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"no question id", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"repeated question id", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}, {id: q, run: r, semantics: alo, ask: faults}]}]"},
+		{"draw more than the bank", "steps: [{id: a, draw: 2, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"breaks with three faults", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow]}]}]"},
+		{"breaks with an unknown fault", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow, gremlins]}]}]"},
+		{"fix with an unknown parameter", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: idem, ask: fix, sets: [store=durable, mark=before, timeout=5s, colour=red]}]}]"},
+		{"set on an evidence question", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, set: {store: memory}, ask: count, class: many}]}]"},
+		{"cause of a caught operation", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: cause, class: caught}]}]"},
+		{"cut without cuts", "steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: cut}]}]"},
+		{"drop with too few messages", "steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: drop, of: 1}]}]"},
 		{"unknown field", "steps: [{id: a, colour: red}]"},
 	} {
 		if _, err := Parse([]byte(tc.yaml)); err == nil {
@@ -99,7 +173,7 @@ func TestParseRefusesBrokenCourses(t *testing.T) {
 // A question no choice of which matches its run (a metric the run does
 // not measure) has no answer: Answer says so instead of guessing.
 func TestAnswerRefusesUnanswerable(t *testing.T) {
-	c, err := Parse([]byte("steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 4}], questions: [{run: r, semantics: amo, ask: metric, name: no-such-metric}, {run: r, semantics: amo, ask: drop, of: 3}]}]"))
+	c, err := Parse([]byte("steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 4}], questions: [{id: q, run: r, semantics: amo, ask: metric, name: no-such-metric}, {id: d, run: r, semantics: amo, ask: drop, of: 3}]}]"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/scenarios"
@@ -116,4 +117,90 @@ func (c *CutsSpec) explore(sc *scenarios.Scenario, n int) (Cut, error) {
 		cut.Steps = cex.StepsText
 	}
 	return cut, nil
+}
+
+// A cutFact is what one search of a CutsSpec proved, in terms free of
+// any language: the parameter's value, whether the property held, and
+// the minimal counterexample's faults as plan lines.
+type cutFact struct {
+	N     int
+	Holds bool
+	Plan  []string
+}
+
+// A cutStatement is one answer to "why can more messages not make the
+// generals agree?", true or false of the searches.
+type cutStatement struct {
+	key  string
+	true func([]cutFact) bool
+}
+
+// lostAt says whether a plan is one lost message, the attempt-th (#n).
+func lostAt(plan []string, attempt int) bool {
+	return len(plan) == 1 && strings.HasPrefix(plan[0], sim.ChoiceLoss.String()+" ") && strings.Contains(plan[0], " attempt="+strconv.Itoa(attempt)+" ")
+}
+
+// cutStatements are the statements a cut question offers, in order.
+var cutStatements = []cutStatement{
+	{"last", func(cs []cutFact) bool { // for every N, losing the last message alone splits them
+		for _, c := range cs {
+			if c.Holds || !lostAt(c.Plan, c.N) {
+				return false
+			}
+		}
+		return len(cs) > 0
+	}},
+	{"first", func(cs []cutFact) bool { // for every N, only the first message matters
+		for _, c := range cs {
+			if c.Holds || !lostAt(c.Plan, 1) {
+				return false
+			}
+		}
+		return len(cs) > 0
+	}},
+	{"enough", func(cs []cutFact) bool { // with the most messages tried, nothing splits them
+		return len(cs) > 0 && cs[len(cs)-1].Holds
+	}},
+	{"two-lost", func(cs []cutFact) bool { // it takes two lost messages, for every N
+		for _, c := range cs {
+			if c.Holds || len(c.Plan) < 2 {
+				return false
+			}
+		}
+		return len(cs) > 0
+	}},
+	{"general-down", func(cs []cutFact) bool { // it takes a general crashing
+		for _, c := range cs {
+			for _, f := range c.Plan {
+				if strings.HasPrefix(f, sim.ChoiceCrash.String()+" ") {
+					return true
+				}
+			}
+		}
+		return false
+	}},
+}
+
+// facts are the searches' results (each search a Probe: run once per
+// process).
+func (c *CutsSpec) facts() ([]cutFact, error) {
+	sc, err := scenarios.Lookup(c.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("lesson: cuts: %w", err)
+	}
+	var b explore.Bounds
+	b.Defaults(sc, nil)
+	sem, err := sim.ParseSemantics(b.Semantics)
+	if err != nil {
+		return nil, err
+	}
+	var out []cutFact
+	for n := c.From; n <= c.To; n++ {
+		res, err := Probe{Scenario: sc.Name, Semantics: sem, Set: map[string]string{c.Param: strconv.Itoa(n)}}.Explore()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cutFact{N: n, Holds: res.Holds, Plan: res.Faults})
+	}
+	return out, nil
 }

@@ -22,7 +22,7 @@ type Graded struct {
 // A GradedAnswer is one question's verdict: the letter given and whether
 // it is the right one for this student's run.
 type GradedAnswer struct {
-	ID     string // "double-billing#2"
+	ID     string // the bank's question: "double-billing/breaks-alo"
 	Letter string // "" when none was valid
 	Right  bool
 }
@@ -115,7 +115,7 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 				return nil, err
 			}
 			n := len(q.ChoicesFor(results))
-			ga := GradedAnswer{ID: a.ID(), Letter: a.Letter}
+			ga := GradedAnswer{ID: s.ID + "/" + q.ID, Letter: a.Letter}
 			switch {
 			case a.Letter == "":
 			case len(a.Letter) == 1 && a.Letter[0] >= 'a' && int(a.Letter[0]-'a') < n:
@@ -135,12 +135,13 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 
 // A QuestionRate is how a class did on one question.
 type QuestionRate struct {
-	ID           string // "double-billing#2"
+	ID           string // the bank's question: "double-billing/breaks-alo"
 	Right, Asked int
 }
 
-// Rates are the per-question success rates over graded results, in the
-// course's order of first appearance.
+// Rates are the per-question success rates over graded results, by the
+// bank's question (sheets differ: each student answers some of them), in
+// the order of first appearance.
 func Rates(graded []*Graded) []QuestionRate {
 	var out []QuestionRate
 	index := map[string]int{}

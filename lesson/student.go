@@ -33,8 +33,10 @@ func StudentSeed(name, step string) uint64 {
 // ForStudent is the course with every step's runs on the student's seed
 // for that step: the first seed at or after StudentSeed(name, step) whose
 // rows still show every claim of the step (the broken row fails, the
-// fixed row holds), so every student sees the lesson, on a run of their
-// own, with answers of their own.
+// fixed row holds) and answer every question of the sheet, so every
+// student sees the lesson, on a run of their own, with answers of their
+// own. The sheet is drawn from the step's bank by the first candidate
+// seed (see Step.draw): neighbours get different questions.
 //
 // Seeds from the name alone are practice: anyone can compute them, so
 // grade refuses their results (see ForIssued for a class's seeds).
@@ -129,9 +131,16 @@ func (s *Step) forStudent(name, token string) (*Step, error) {
 	if token != "" {
 		start = tokenSeed(token, s.ID)
 	}
+	sheet := s.draw(start)
 	for seed := start; seed < start+seedTries; seed++ {
-		t := s.withSeed(seed)
+		t := s.withSeed(seed, sheet)
 		ok, err := t.ShowsClaims()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			ok, err = t.answerable()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -143,16 +152,36 @@ func (s *Step) forStudent(name, token string) (*Step, error) {
 	return nil, fmt.Errorf("lesson: step %s: no seed in %d..%d shows its claims for %q", s.ID, start, start+seedTries-1, name)
 }
 
-// withSeed is a copy of s whose runs all use seed.
-func (s *Step) withSeed(seed uint64) *Step {
+// withSeed is a copy of s whose runs all use seed, asking sheet.
+func (s *Step) withSeed(seed uint64, sheet []Question) *Step {
 	t := *s
 	t.Runs = make([]RunSpec, len(s.Runs))
 	for i, r := range s.Runs {
 		r.Seed = seed
 		t.Runs[i] = r
 	}
-	t.Questions = append([]Question(nil), s.Questions...)
+	t.Questions = append([]Question(nil), sheet...)
 	return &t
+}
+
+// answerable says whether every question of the step's sheet has its one
+// answer on the step's seed: a run where no operation was charged twice
+// has no cause of a second charge to ask about.
+func (s *Step) answerable() (bool, error) {
+	results, err := ExecuteStep(s)
+	if err != nil {
+		return false, err
+	}
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		if err := q.prepare(); err != nil {
+			return false, err
+		}
+		if _, err := q.Answer(results); err != nil {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // ShowsClaims runs the step and says whether every row it claims holds

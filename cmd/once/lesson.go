@@ -34,9 +34,11 @@ semantics, the Two Generals, idempotency keys and 409/422/400, durable
 keys, TTL and the retry horizon, upsert by natural key, set vs increment,
 windowed aggregates, the outbox, Kafka exactly-once and its boundary,
 Flink's two-phase commit, reconciliation. Each step tells the story, asks
-you to predict what this run will do (how many, which operation, which
-message), runs the broken variant and its fix side by side, shows the
-results with the trace and why, and keeps a score.
+three questions drawn for you from its bank — about the mechanism before
+any run (which single fault breaks the design, which change fixes it),
+and about the evidence of your run (the trace line behind its
+duplicate) —, runs the broken variant and its fix side by side, shows
+the results with the trace and why, and keeps a score.
 
 --student NAME --token TOKEN (the token "once lesson tokens" issued to the
 name) runs every step on a seed of the student's own, derived from the

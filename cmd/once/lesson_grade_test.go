@@ -125,12 +125,12 @@ func TestHostileLessonGrade(t *testing.T) {
 		})}, `path.json: answer 1: step "../../etc/passwd": not a step of the course`},
 		{"question -5", []string{editRecord(t, ada, filepath.Join(dir, "neg.json"), func(m map[string]any) {
 			answers(m)[0].(map[string]any)["n"] = -5
-		})}, "neg.json: answer 1: double-billing question -5: want 1..4"},
+		})}, "neg.json: answer 1: double-billing question -5: want 1..3"},
 		{"a letter out of range", []string{editRecord(t, ada, filepath.Join(dir, "letter.json"), func(m map[string]any) {
 			answers(m)[0].(map[string]any)["given"] = "z"
 		})}, `letter.json: double-billing#1: given "z": want a letter a-`},
 		{"half a step", []string{editRecord(t, ada, filepath.Join(dir, "half.json"), func(m map[string]any) { m["answers"] = answers(m)[:2] })},
-			"half.json: step double-billing: 2 of its 4 questions answered"},
+			"half.json: step double-billing: 2 of its 3 questions answered"},
 		{"the same file twice", []string{ada, ada}, "ada.json: given twice (also as "},
 		{"the same file by another path", []string{ada, filepath.Join(dir, ".", "..", filepath.Base(dir), "ada.json")}, "given twice"},
 		{"the same student twice", []string{ada, write("ada-copy.json", string(adaData))}, "ada-copy.json: student ada: a second result"},

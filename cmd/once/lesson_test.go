@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,8 +77,8 @@ func TestLessonAllRightScoresAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), "Score: 38 of 38 predictions right.\n") {
-		t.Error("all_right.txt does not end with a full score (38 of 38)")
+	if !strings.Contains(string(data), "Score: 39 of 39 predictions right.\n") {
+		t.Error("all_right.txt does not end with a full score (39 of 39)")
 	}
 }
 
@@ -118,8 +119,8 @@ func TestLessonBadFlags(t *testing.T) {
 
 // Without --plain, output that is not a terminal gets the line quiz.
 func TestLessonFallsBackToPlain(t *testing.T) {
-	code, stdout, _ := executeWithInput([]string{"lesson", "--steps", "3"}, "c\n")
-	if code != exitOK || !strings.Contains(stdout, "Your answer (a-d): c") || !strings.Contains(stdout, "Score: 1 of 1") {
+	code, stdout, _ := executeWithInput([]string{"lesson", "--steps", "3"}, "c\nc\nc\n")
+	if code != exitOK || !strings.Contains(stdout, "Your answer (a-d): c") || !regexp.MustCompile(`Score: \d of 3`).MatchString(stdout) {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }
@@ -151,12 +152,19 @@ func TestLessonResultAndGrade(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("grade: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"Course version: course-", "ada ", "4/4", "bogdan", "chen", "0/0", "double-billing#1", "double-billing#4", " %"} {
+	for _, want := range []string{"Course version: course-", "ada ", "3/3", "bogdan", "chen", "0/0", "double-billing/", " %"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the roster lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !regexp.MustCompile(`double-billing#1\s+\d/2\s+\d+ %`).MatchString(stdout) {
-		t.Errorf("no success rate over the two students who answered question 1:\n%s", stdout)
+	// The rates are per question of the bank: each counts the students
+	// whose sheet drew it, ada's and bogdan's 3 questions in all.
+	asked := 0
+	for _, m := range regexp.MustCompile(`(?m)^double-billing/[a-z-]+\s+\d/(\d)\s+\d+ %$`).FindAllStringSubmatch(stdout, -1) {
+		n, _ := strconv.Atoi(m[1])
+		asked += n
+	}
+	if asked != 6 {
+		t.Errorf("the success rates count %d answers, want ada's and bogdan's 6:\n%s", asked, stdout)
 	}
 }

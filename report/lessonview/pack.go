@@ -223,6 +223,9 @@ func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram,
 	fmt.Fprintf(&b, "## %s\n\n", lang.T("lesson.questions"))
 	for j, q := range v.Questions {
 		fmt.Fprintf(&b, "%d. %s\n", j+1, q.Text)
+		for _, c := range EvidenceCommands(q) {
+			fmt.Fprintf(&b, "   `%s`\n", c)
+		}
 		for k, ch := range q.Choices {
 			fmt.Fprintf(&b, "   - %c) %s\n", 'a'+k, ch)
 		}

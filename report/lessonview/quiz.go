@@ -72,19 +72,20 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 	for _, s := range v.Stories {
 		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)
 	}
-	if v.Student == "" {
-		// The course's own seeds: the commands come first, so that the
-		// questions can be answered from runs (a student's own seeds
-		// are replayed by the same commands, shown with the reveal).
-		fmt.Fprintf(w, "\n%s\n", lang.T("lesson.run_first"))
-		for _, r := range v.Runs {
-			fmt.Fprintf(w, "  $ %s\n", r.Command)
-		}
+	// The commands come first, on the student's own seed or the
+	// course's: the evidence questions are answered from their output
+	// (the mechanism questions before running anything).
+	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.run_first"))
+	for _, r := range v.Runs {
+		fmt.Fprintf(w, "  $ %s\n", r.Command)
 	}
 	fmt.Fprintf(w, "\n%s\n", lang.T("lesson.predict"))
 	given := make([]int, len(v.Questions))
 	for j, q := range v.Questions {
 		fmt.Fprintf(w, "\n%s. %s\n", lang.Tf("lesson.question_n", map[string]any{"N": j + 1}), q.Text)
+		for _, c := range EvidenceCommands(q) {
+			fmt.Fprintf(w, "  $ %s\n", c)
+		}
 		for k, ch := range q.Choices {
 			fmt.Fprintf(w, "  %c) %s\n", 'a'+k, ch)
 		}
@@ -127,11 +128,25 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 			fmt.Fprintf(w, "✗ %s\n", lang.Tf("lesson.wrong", map[string]any{"Answer": answer,
 				"Given": fmt.Sprintf("%c) %s", 'a'+given[j], q.Choices[given[j]])}))
 		}
-		fmt.Fprintf(w, "%s\n%s", lang.T("lesson.trace"), q.Diagram)
+		label := lang.T("lesson.trace")
+		if q.Mechanism {
+			label = lang.T("lesson.proof")
+		}
+		fmt.Fprintf(w, "%s\n%s", label, q.Diagram)
 		fmt.Fprintf(w, "%s (%s): %s\n", lang.T("lesson.why"), q.Semantics, oneParagraph(q.Why))
 	}
 	fmt.Fprintf(w, "\n%s\n", lang.Tf("lesson.score", map[string]any{"Right": right, "Asked": asked}))
 	return right, asked, w.Flush()
+}
+
+// EvidenceCommands are the commands whose output answers an evidence
+// question, when they are not the step's runs (a search of explore); none
+// for a mechanism question, answered before any run.
+func EvidenceCommands(q QuestionView) []string {
+	if q.Mechanism || q.Ask != lesson.AskFaults && q.Ask != lesson.AskCut {
+		return nil
+	}
+	return q.Commands
 }
 
 // readAnswer asks for an answer among n choices until one is valid, at

@@ -45,17 +45,26 @@ type RunView struct {
 }
 
 // A QuestionView is one prediction: its wording, its choices, the right
-// one (computed from the run) and what the reveal shows.
+// one (computed from the run or proved by a search) and what the reveal
+// shows.
 type QuestionView struct {
+	ID        string // the bank's question (lesson.Question.ID)
+	Mechanism bool   // answered from understanding, before any run (lesson.Question.Mechanism)
 	Text      string
 	Choices   []string
-	Keys      []string // the choices' keys (lesson.Choice.Key): "0", "4+", "op-2", "none"…
-	Ask       string   // the kind of question (lesson.AskCount…)
-	Class     string   // what a count or first question counts (lesson.ClassMany…)
-	Answer    int      // index into Choices
-	Run       string   // the run id it asks about
+	Keys      []string // the choices' keys (lesson.Choice.Key): "0", "4+", "op-2", "none", "fault:ack-loss"…
+	// Checks are, per choice, the command whose output says whether it is
+	// the answer ("once explore …"), "" for a choice read from Commands.
+	Checks []string
+	// Commands are the commands whose output answers the question: the
+	// run it asks about, or the search.
+	Commands  []string
+	Ask       string // the kind of question (lesson.AskCount…)
+	Class     string // what a count or first question counts (lesson.ClassMany…)
+	Answer    int    // index into Choices
+	Run       string // the run id it asks about
 	Semantics sim.Semantics
-	Diagram   string // the text trace of what it asks about (see revealEvents)
+	Diagram   string // the text trace of what it asks about (see revealEvents), or a mechanism question's proof (the searches)
 	Why       string // the scenario's why for the semantics
 }
 
@@ -102,12 +111,21 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		r := results[q.Run]
 		sem, _ := sim.ParseSemantics(q.Semantics)
 		run := r.Of(sem)
-		qv := QuestionView{Text: questionText(q, r, sem), Choices: choiceLabels(q, results),
-			Keys: choiceKeys(q, results), Ask: q.Ask, Class: q.Class,
+		qv := QuestionView{ID: q.ID, Mechanism: q.Mechanism(), Text: questionText(q, r, sem), Choices: choiceLabels(q, results, run),
+			Keys: choiceKeys(q, results), Ask: q.Ask, Class: q.Class, Commands: questionCommands(q, r, s),
 			Answer: answer, Run: q.Run, Semantics: sem,
 			Why: strings.TrimSpace(lang.Lesson(r.Scenario.Name, "why."+sem.Alias(), r.Scenario.Lesson.Why[sem]))}
+		for _, c := range q.ChoicesFor(results) {
+			check := ""
+			if c.Probe != nil {
+				check = c.Probe.Command()
+			}
+			qv.Checks = append(qv.Checks, check)
+		}
 		var b strings.Builder
-		if err := report.WriteTimeline(&b, run.Config.Topology, revealEvents(q, run)); err != nil {
+		if q.Mechanism() {
+			proof(&b, q, results, v.Cuts)
+		} else if err := report.WriteTimeline(&b, run.Config.Topology, revealEvents(q, run)); err != nil {
 			return nil, err
 		}
 		qv.Diagram = b.String()
@@ -183,9 +201,9 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 // twice or more").
 func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) string {
 	name := r.Scenario.Name
-	if len(r.Spec.Set) > 0 {
+	if variant := q.Variant(); len(variant) > 0 {
 		var sets []string
-		for k, v := range r.Spec.Set {
+		for k, v := range variant {
 			sets = append(sets, k+"="+v)
 		}
 		slices.Sort(sets)
@@ -197,6 +215,12 @@ func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) strin
 	data := map[string]any{"Semantics": sem.String(), "Scenario": name, "N": r.Settings.Ops,
 		"Words": words[q.Class], "Once": tr(w.Once), "Of": q.Of}
 	switch q.Ask {
+	case lesson.AskCause:
+		id := "lesson.question.cause_many"
+		if q.Class == lesson.ClassNone {
+			id = "lesson.question.cause_none"
+		}
+		return lang.Tf(id, data)
 	case lesson.AskCount, lesson.AskFirst:
 		id := "lesson.question." + q.Ask
 		if q.Class == lesson.ClassCaught {
@@ -229,12 +253,24 @@ func choiceKeys(q *lesson.Question, results map[string]*lesson.Result) []string 
 }
 
 // choiceLabels are q's choices in words: counts, operations ("op-2"),
-// messages ("message #2"), "none of them", "general-a alone".
-func choiceLabels(q *lesson.Question, results map[string]*lesson.Result) []string {
+// messages ("message #2"), "none of them", "general-a alone", fault kinds,
+// changes with what they mean, statements, lines of the run's trace.
+func choiceLabels(q *lesson.Question, results map[string]*lesson.Result, run *lesson.SemanticsRun) []string {
 	var out []string
 	for _, c := range q.ChoicesFor(results) {
 		k := c.Key
 		switch {
+		case strings.HasPrefix(k, "fault:"):
+			out = append(out, lang.T("lesson.choice.fault."+strings.TrimPrefix(k, "fault:")))
+		case strings.HasPrefix(k, "set:"):
+			out = append(out, changeLabel(strings.TrimPrefix(k, "set:")))
+		case strings.HasPrefix(k, "cut:"):
+			out = append(out, lang.T("lesson.choice.cut."+strings.TrimPrefix(k, "cut:")))
+		case strings.HasPrefix(k, "event:"):
+			e, _ := lesson.EventOf(run, k)
+			out = append(out, strings.TrimSpace(report.TimeWords(e.At))+"  "+report.DescribeHere(run.Config.Topology, e))
+		case k == "0" && q.Ask == lesson.AskFaults:
+			out = append(out, lang.T("lesson.choice.no_fault"))
 		case strings.HasSuffix(k, "+"):
 			out = append(out, lang.Tf("lesson.choice.or_more", map[string]any{"N": strings.TrimSuffix(k, "+")}))
 		case strings.HasPrefix(k, "#"):
@@ -252,6 +288,60 @@ func choiceLabels(q *lesson.Question, results map[string]*lesson.Result) []strin
 		}
 	}
 	return out
+}
+
+// proof writes what proves a mechanism question's answer: each choice's
+// search and what it found (a breaks or fix question), or the generals'
+// searches (a cut question).
+func proof(b *strings.Builder, q *lesson.Question, results map[string]*lesson.Result, cuts []lesson.Cut) {
+	for _, c := range q.ChoicesFor(results) {
+		if c.Probe == nil {
+			continue
+		}
+		res, err := c.Probe.Explore()
+		verdict := lang.T("lesson.proof_holds")
+		switch {
+		case err != nil:
+			verdict = err.Error()
+		case !res.Holds:
+			verdict = lang.Tf("lesson.proof_breaks", map[string]any{"N": len(res.Faults)})
+		}
+		fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Probe.Command(), verdict)
+	}
+	if q.Ask == lesson.AskCut {
+		for _, c := range cuts {
+			if c.Holds {
+				fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Command, lang.T("lesson.proof_holds"))
+				continue
+			}
+			fmt.Fprintf(b, "  $ %s\n      → %s\n", c.Command, c.Cause)
+		}
+	}
+}
+
+// changeLabel is a fix question's choice: the change, as the command
+// line gives it ("--set store=durable"); explain says what it means.
+func changeLabel(set string) string {
+	return lang.Tf("lesson.choice.set", map[string]any{"Set": set})
+}
+
+// questionCommands are the commands whose output answers q: the search a
+// faults question reads, the searches a cut question reads, else the run
+// it asks about.
+func questionCommands(q *lesson.Question, r *lesson.Result, s *lesson.Step) []string {
+	switch q.Ask {
+	case lesson.AskFaults:
+		return []string{q.Probes()[0].Command()}
+	case lesson.AskCut:
+		var out []string
+		for n := s.Cuts.From; n <= s.Cuts.To; n++ {
+			out = append(out, fmt.Sprintf("once explore %s --set %s=%d", s.Cuts.Scenario, s.Cuts.Param, n))
+		}
+		return out
+	case lesson.AskBreaks, lesson.AskFix:
+		return nil // each choice has its check
+	}
+	return []string{Command(r)}
 }
 
 // revealEvents are the events a question's reveal shows as text: those of
@@ -281,6 +371,10 @@ func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
 func revealOp(q *lesson.Question, run *lesson.SemanticsRun) sim.OpID {
 	switch {
 	case q.Ask == lesson.AskFirst || q.Ask == lesson.AskCount && q.Class != lesson.ClassOnce:
+		if op := lesson.First(run.Outcome, q.Class); op != 0 {
+			return op
+		}
+	case q.Ask == lesson.AskCause:
 		if op := lesson.First(run.Outcome, q.Class); op != 0 {
 			return op
 		}

@@ -43,16 +43,26 @@ func TestLessonMessagesExist(t *testing.T) {
 	}
 	for _, s := range c.Steps {
 		ids = append(ids, "lesson.step."+s.ID)
-		for _, q := range s.Questions {
+		for _, q := range s.Bank {
 			switch {
 			case q.Ask == lesson.AskMetric:
 				ids = append(ids, "lesson.metric."+q.Name)
+			case q.Ask == lesson.AskCause:
+				ids = append(ids, "lesson.question.cause_"+q.Class)
+			case q.Ask == lesson.AskBreaks:
+				ids = append(ids, "lesson.question.breaks")
+				for _, f := range q.Faults {
+					ids = append(ids, "lesson.choice.fault."+f)
+				}
 			case q.Class == lesson.ClassCaught:
 				ids = append(ids, "lesson.question."+q.Ask+"_caught")
 			default:
 				ids = append(ids, "lesson.question."+q.Ask)
 			}
 		}
+	}
+	for _, k := range []string{"last", "first", "enough", "two-lost", "general-down"} {
+		ids = append(ids, "lesson.choice.cut."+k)
 	}
 	for _, l := range lang.Languages() {
 		for _, id := range ids {

@@ -229,6 +229,17 @@ func (m Model) askBody() string {
 	q := m.view.Questions[m.question]
 	fmt.Fprintf(&b, "%s · %s\n%s\n", lang.T("lesson.predict"),
 		lang.Tf("lesson.answered", map[string]any{"N": m.question, "Total": len(m.view.Questions)}), q.Text)
+	if !q.Mechanism { // answered from the run's output: the commands that print it
+		cmds := lessonview.EvidenceCommands(q)
+		if len(cmds) == 0 {
+			for _, r := range m.view.Runs {
+				cmds = append(cmds, r.Command)
+			}
+		}
+		for _, c := range cmds {
+			fmt.Fprintf(&b, "  $ %s\n", c)
+		}
+	}
 	for k, ch := range q.Choices {
 		line := fmt.Sprintf(" %c) %s ", 'a'+k, ch)
 		if k == m.cursor {
