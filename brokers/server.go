@@ -35,8 +35,8 @@ type Server struct {
 	log   *os.File
 }
 
-// Options configure Start.
-type Options struct {
+// ServerOptions configure Start.
+type ServerOptions struct {
 	// ReadyTimeout bounds the wait until the server answers (default:
 	// 20 s, RabbitMQ 150 s: it boots in 7–15 s, and 40 s at load 16).
 	ReadyTimeout time.Duration
@@ -50,7 +50,7 @@ type Options struct {
 // Start starts a throwaway server of kind on free loopback ports and
 // returns once it answers. On every error path whatever it started is
 // stopped and its directory removed.
-func Start(ctx context.Context, kind Kind, o Options) (s *Server, err error) {
+func Start(ctx context.Context, kind Kind, o ServerOptions) (s *Server, err error) {
 	if kind == KFake {
 		return nil, fmt.Errorf("brokers: kfake runs inside once (franz-go's kfake), not as a server process")
 	}

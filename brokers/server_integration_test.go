@@ -53,7 +53,7 @@ func needServer(t *testing.T, kind Kind) *Server {
 		return s
 	}
 	needInstalled(t, kind)
-	s, err := Start(context.Background(), kind, Options{})
+	s, err := Start(context.Background(), kind, ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestIntegrationServerLifecycle(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			start := time.Now()
 			needInstalled(t, kind)
-			s, err := Start(context.Background(), kind, Options{})
+			s, err := Start(context.Background(), kind, ServerOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestIntegrationStartCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tmp := t.TempDir()
-	s, err := Start(ctx, Redis, Options{TempDir: tmp})
+	s, err := Start(ctx, Redis, ServerOptions{TempDir: tmp})
 	if err == nil {
 		s.Stop()
 		t.Fatal("Start with a cancelled context succeeded")
@@ -196,7 +196,7 @@ func childPids() []int {
 const orphanEnv = "ONCE_BROKERS_ORPHAN"
 
 func orphanMain() {
-	s, err := Start(context.Background(), Kind(os.Getenv(orphanEnv)), Options{})
+	s, err := Start(context.Background(), Kind(os.Getenv(orphanEnv)), ServerOptions{})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
