@@ -25,9 +25,15 @@ import (
 // broker, a scenario that does not declare it, a remote --broker-url.
 var ErrUsage = errors.New("usage")
 
+// usageError is a one-line input error; errors.Is(err, ErrUsage) holds.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string        { return e.msg }
+func (e *usageError) Is(target error) bool { return target == ErrUsage }
+
 // usage is a one-line input error.
 func usage(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUsage, fmt.Sprintf(format, args...))
+	return &usageError{fmt.Sprintf(format, args...)}
 }
 
 // Options configure RunAll.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -114,10 +113,10 @@ var liveSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, sys
 
 // newBrokerWorkerCmd is a worker or consumer process of once live --broker.
 func newBrokerWorkerCmd() *cobra.Command {
-	return &cobra.Command{Use: brokers.WorkerCommand + " CONFIG", Short: "a worker process of once live --broker (internal)", Hidden: true,
-		Args: cobra.ExactArgs(1), RunE: func(cmd *cobra.Command, args []string) error {
-			return brokers.WorkerMain(args[0], os.Stdin, cmd.OutOrStdout())
-		}}
+	run := func(cmd *cobra.Command, args []string) error {
+		return brokers.WorkerMain(args[0], os.Stdin, cmd.OutOrStdout())
+	}
+	return &cobra.Command{Use: brokers.WorkerCommand + " CONFIG", Hidden: true, Args: cobra.ExactArgs(1), RunE: run}
 }
 
 // newLiveServeCmd is the payment service process that once live starts.
@@ -188,7 +187,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		b.AllowRemote, b.Worker, b.Deadline, b.Stderr, b.Verbose = o.remote, []string{base.Binary, brokers.WorkerCommand}, o.deadline, stderr, o.verbose
 		done, err := brokers.RunAll(ctx, *b, sc, planned)
 		if errors.Is(err, brokers.ErrUsage) {
-			return usageErr("%v", strings.TrimPrefix(err.Error(), "usage: "))
+			return asUsage(err)
 		} else if err != nil {
 			return err
 		}
