@@ -208,7 +208,3 @@ func (w *worker) signal(sig syscall.Signal) error {
 	return syscall.Kill(w.proc.pid(), sig)
 }
 
-// runConsumer is a placeholder until the RabbitMQ consumer lands.
-func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
-	return fmt.Errorf("%s: the rabbitmq consumer is not built yet", WorkerCommand)
-}
