@@ -207,4 +207,3 @@ func (w *worker) tell(format string, args ...any) {
 func (w *worker) signal(sig syscall.Signal) error {
 	return syscall.Kill(w.proc.pid(), sig)
 }
-
