@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oncesim/once/live"
@@ -68,10 +69,13 @@ type env struct {
 	prefix   string // the run's key prefix, queue or stream name: runs share one server
 	variant  string
 	evidence io.Writer
+	mu       sync.Mutex // evidence lines come from several goroutines
 }
 
 // say writes one line of evidence, naming the broker.
 func (e *env) say(format string, args ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	fmt.Fprintf(e.evidence, "%s: %s\n", e.kind, fmt.Sprintf(format, args...))
 }
 
@@ -241,7 +245,7 @@ func runOne(ctx context.Context, o *Options, kind Kind, addr string, d driver, v
 	var b [4]byte
 	rand.Read(b[:])
 	e := &env{o: o, kind: kind, url: addr, cfg: cfg, set: p.Settings, dec: live.NewDecider(cfg.Topology, netw, p.Chooser, rec),
-		rec: rec, dir: dir, prefix: "once-" + hex.EncodeToString(b[:]), variant: variant, evidence: o.Stderr}
+		rec: rec, dir: dir, prefix: "once-" + hex.EncodeToString(b[:]), variant: variant, evidence: &lockedWriter{w: o.Stderr}}
 	runCtx, cancel := context.WithTimeout(ctx, o.Deadline)
 	defer cancel()
 	e.dec.Begin()
@@ -281,3 +285,16 @@ func runOne(ctx context.Context, o *Options, kind Kind, addr string, d driver, v
 
 // ledgerPath is the run's SQLite file.
 func ledgerPath(dir string) string { return dir + "/ledger.db" }
+
+// lockedWriter serialises writes: evidence lines and the worker
+// processes' error output reach it from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

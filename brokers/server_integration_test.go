@@ -30,6 +30,13 @@ func TestMain(m *testing.M) {
 		orphanMain()
 		return
 	}
+	if os.Getenv(workerEnv) != "" { // a worker process of a driver test
+		if err := WorkerMain(os.Args[len(os.Args)-1], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	code := m.Run()
 	shared.Lock()
 	for _, s := range shared.servers {
