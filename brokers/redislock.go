@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
@@ -64,6 +65,11 @@ func newLockDriver(cfg *sim.Config) *lockDriver {
 	return d
 }
 
+// linkScale multiplies the scenario's link delays in a worker: the
+// simulator's 1 ms and 2 ms links order worker-a before worker-b, and a
+// loaded machine's process scheduling jitters by more than a millisecond.
+const linkScale = 10
+
 func (d *lockDriver) variants(sim.Semantics) []string { return nil }
 func (d *lockDriver) effectNode() string              { return d.ledger }
 
@@ -95,9 +101,14 @@ func (d *lockDriver) run(ctx context.Context, e *env) (bool, error) {
 		r.pauses.Wait()
 	}()
 	e.say("SET %s:lock:K NODE NX PX %d answers OK or nil: no fencing token; the token comes from the ledger's SQLite counter", e.prefix, d.ttl)
+	netw := e.cfg.Network.(*network.Network)
+	rtt := func(a, b sim.NodeID) int64 { return linkScale * int64(netw.LinkAt(a, b).Delay+netw.LinkAt(b, a).Delay) }
+	ledger, _ := topo.NodeByName(d.ledger)
+	e.say("link delays are scaled ×%d (a round trip of the scenario's 1 ms link waits %d ms) so the order of the simulator's links survives a loaded machine's scheduling", linkScale, 2*linkScale)
 	for _, id := range d.workers {
 		cfg := &workerConfig{Role: "redis-lock", Node: topo.NodeName(id), URL: e.url, Ledger: ledgerPath(e.dir), Ops: e.cfg.Ops,
-			Interval: int64(d.interval), TTL: int64(d.ttl), Retry: int64(d.retry), Fencing: d.fencing, Queue: e.prefix}
+			Interval: int64(d.interval), TTL: int64(d.ttl), Retry: int64(d.retry), Fencing: d.fencing, Queue: e.prefix,
+			StoreRTT: rtt(id, d.store), TokensRTT: rtt(id, d.tokens), LedgerRTT: rtt(id, ledger)}
 		w, err := startWorker(e.o.Worker, e.o.WorkerEnv, cfg, e.evidence)
 		if err != nil {
 			return false, err
@@ -217,7 +228,7 @@ func (r *lockRun) point(ctx context.Context, w *worker, id sim.NodeID, s step) {
 		r.mu.Lock()
 		token := r.tokenOf[fmt.Sprint(w.node, s.op)]
 		r.mu.Unlock()
-		if err := w.signal(syscall.SIGSTOP); err != nil {
+		if err := w.stop(); err != nil {
 			e.say("%s: SIGSTOP: %v", w.node, err)
 		}
 		e.say("%s stopped (SIGSTOP, pid %d) for %d ms holding lock job %d with token %d; the lock's PX is %d ms",
@@ -287,6 +298,7 @@ func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Cli
 	done := fmt.Sprintf("%s:done:%d", cfg.Queue, op)
 	for attempt := 1; ; attempt++ {
 		w.say("get", op, attempt)
+		wait(cfg.StoreRTT)
 		v, err := rdb.Get(ctx, done).Result()
 		if err != nil && err != redis.Nil {
 			return fmt.Errorf("%s: GET %s: %w", cfg.Node, done, err)
@@ -295,6 +307,7 @@ func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Cli
 			w.say("skip", op, attempt)
 			return nil
 		}
+		wait(cfg.StoreRTT)
 		err = rdb.SetArgs(ctx, lock, cfg.Node, redis.SetArgs{Mode: "NX", TTL: time.Duration(cfg.TTL) * time.Millisecond}).Err()
 		if err == redis.Nil {
 			w.say("lock", op, attempt, "nil")
@@ -305,12 +318,14 @@ func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Cli
 			return fmt.Errorf("%s: SET %s NX PX: %w", cfg.Node, lock, err)
 		}
 		w.say("lock", op, attempt, "OK")
+		wait(cfg.TokensRTT)
 		token, err := nextToken(ctx, db)
 		if err != nil {
 			return err
 		}
 		w.say("token", op, attempt, token)
 		w.point("after-lock", op, attempt)
+		wait(cfg.LedgerRTT)
 		applied, err := writeFenced(ctx, db, op, cfg.Node, token, cfg.Fencing)
 		if err != nil {
 			return err
@@ -320,9 +335,13 @@ func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Cli
 			return nil
 		}
 		w.say("write", op, attempt, token, "applied")
+		wait(cfg.StoreRTT)
 		if err := rdb.Set(ctx, done, "DONE", 0).Err(); err != nil {
 			return fmt.Errorf("%s: SET %s DONE: %w", cfg.Node, done, err)
 		}
 		return nil
 	}
 }
+
+// wait sleeps ms milliseconds: a link's round trip.
+func wait(ms int64) { time.Sleep(time.Duration(ms) * time.Millisecond) }

@@ -235,7 +235,7 @@ func runOne(ctx context.Context, o *Options, kind Kind, addr string, d driver, v
 	if !ok {
 		return nil, nil, fmt.Errorf("brokers: the scenario's network is not a link table")
 	}
-	dir, err := os.MkdirTemp("", "once-broker-run-")
+	dir, err := os.MkdirTemp("", tempPattern("run"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("brokers: %w", err)
 	}

@@ -57,7 +57,8 @@ func Start(ctx context.Context, kind Kind, o ServerOptions) (s *Server, err erro
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	dir, err := os.MkdirTemp(o.TempDir, "once-"+string(kind)+"-")
+	sweep(o.TempDir) // what a run killed with SIGKILL left
+	dir, err := os.MkdirTemp(o.TempDir, tempPattern(string(kind)))
 	if err != nil {
 		return nil, fmt.Errorf("brokers: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // WorkerCommand is the hidden once subcommand that runs one worker or
@@ -33,6 +34,11 @@ type workerConfig struct {
 	Semantics string // amo | alo | idem
 	Variant   string // the consumer's dedup: memory | database
 	Queue     string
+	// StoreRTT, TokensRTT, LedgerRTT are the scenario's round trips to the
+	// lock store, the token counter and the ledger, in ms (scaled by
+	// linkScale): waited before each call, so the worker with the shorter
+	// links wins a tie as it does in the simulator.
+	StoreRTT, TokensRTT, LedgerRTT int64
 }
 
 // WorkerMain is a worker process: it reads its configuration, reports
@@ -206,4 +212,42 @@ func (w *worker) tell(format string, args ...any) {
 // signal sends sig to the worker process alone (SIGSTOP, SIGCONT).
 func (w *worker) signal(sig syscall.Signal) error {
 	return syscall.Kill(w.proc.pid(), sig)
+}
+
+// stop stops the worker process with SIGSTOP and returns once every
+// thread of it is stopped: kill returns before a busy process's threads
+// have all taken the signal, and one that still ran could act in the
+// pause (bounded: 2 s).
+func (w *worker) stop() error {
+	if err := w.signal(syscall.SIGSTOP); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if allStopped(w.proc.pid()) {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return fmt.Errorf("brokers: %s (pid %d) not stopped 2 s after SIGSTOP", w.node, w.proc.pid())
+}
+
+// allStopped reports whether every thread of pid is stopped (state T).
+func allStopped(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, t.Name()))
+		if err != nil {
+			return false
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) == 0 || (f[0] != "T" && f[0] != "t") {
+			return false
+		}
+	}
+	return true
 }
