@@ -100,6 +100,10 @@ func driverFor(cfg *sim.Config, kind Kind) driver {
 		if d := newConsumerDriver(cfg); d != nil {
 			return d
 		}
+	case KFake:
+		if d := newProducerDriver(cfg); d != nil {
+			return d
+		}
 	}
 	return nil
 }
@@ -127,6 +131,11 @@ func Check(o *Options, sc *scenarios.Scenario, ps []live.Planned) (Kind, error) 
 		d := driverFor(p.Config, kind)
 		if d == nil {
 			return "", usage("scenario %s: no %s driver runs its roles yet (docs/live.md lists the broker runs)", sc.Name, kind)
+		}
+		if r, ok := d.(interface{ refuse(sim.Semantics) error }); ok {
+			if err := r.refuse(p.Config.Semantics); err != nil {
+				return "", usage("scenario %s on %s: %v", sc.Name, kind, err)
+			}
 		}
 		if vs := d.variants(p.Config.Semantics); o.Variant != "" && !slices.Contains(vs, o.Variant) {
 			if len(vs) == 0 {
@@ -189,7 +198,9 @@ func RunAll(ctx context.Context, o Options, sc *scenarios.Scenario, ps []live.Pl
 		logw = o.Stderr
 	}
 	addr := o.URL
-	if addr == "" {
+	if kind == KFake {
+		addr = "in-process"
+	} else if addr == "" {
 		fmt.Fprintf(o.Stderr, "live: starting a throwaway %s server on 127.0.0.1…\n", kind.Title())
 		srv, err := Start(ctx, kind, ServerOptions{Log: logw})
 		if err != nil {
@@ -209,8 +220,11 @@ func RunAll(ctx context.Context, o Options, sc *scenarios.Scenario, ps []live.Pl
 		if variant != "" {
 			what += ", " + variant
 		}
-		fmt.Fprintf(o.Stderr, "live: %s %s on %s (%s), effects in SQLite; broker timing is real time (1 tick = 1 ms)\n",
-			sc.Name, what, kind.Title(), live.MaskURL(addr))
+		where := kind.Title()
+		if kind != KFake {
+			where += " (" + live.MaskURL(addr) + ")"
+		}
+		fmt.Fprintf(o.Stderr, "live: %s %s on %s, effects in SQLite; broker timing is real time (1 tick = 1 ms)\n", sc.Name, what, where)
 		out, trace, err := runOne(ctx, &o, kind, addr, d, variant, p)
 		if err != nil {
 			return nil, err
