@@ -68,7 +68,7 @@ func (d *producerDriver) refuse(sem sim.Semantics) error {
 	}
 	return nil
 }
-func (d *producerDriver) effectNode() string              { return d.leaderName }
+func (d *producerDriver) effectNode() string { return d.leaderName }
 
 // produceRun is one run's state: the operation being produced and its
 // attempt, and what the decider said of each request kfake saw.
