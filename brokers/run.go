@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/live"
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/runs"
@@ -27,14 +28,27 @@ import (
 var ErrUsage = errors.New("usage")
 
 // usageError is a one-line input error; errors.Is(err, ErrUsage) holds.
-type usageError struct{ msg string }
+// Where it has a message in report/lang's locales, worded is the mistake
+// (usererr) that words it in the reader's language.
+type usageError struct {
+	msg    string
+	worded *usererr.Error
+}
 
 func (e *usageError) Error() string        { return e.msg }
 func (e *usageError) Is(target error) bool { return target == ErrUsage }
 
-// usage is a one-line input error.
+// Unwrap is the worded mistake, for lang.ErrorLine; nil when none.
+func (e *usageError) Unwrap() error {
+	if e.worded == nil {
+		return nil
+	}
+	return e.worded
+}
+
+// usage is a one-line input error (English only: live's own refusals are).
 func usage(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // Options configure RunAll.
@@ -118,14 +132,17 @@ func Check(o *Options, sc *scenarios.Scenario, ps []live.Planned) (Kind, error) 
 	}
 	kind, err := ParseKind(o.Broker)
 	if err != nil {
-		return "", usage("%v", err)
+		return "", &usageError{err.Error(), usererr.New("unknown_broker", map[string]any{"Value": o.Broker, "Want": strings.Join(kindNames(), ", ")}, err.Error())}
 	}
 	if !sc.RunsOn(string(kind)) {
-		lists := "lists none"
-		if len(sc.Brokers) > 0 {
-			lists = "lists " + strings.Join(sc.Brokers, ", ")
+		data := map[string]any{"Scenario": sc.Name, "Broker": string(kind)}
+		if len(sc.Brokers) == 0 {
+			text := fmt.Sprintf("scenario %s does not run on --broker %s: its live.brokers lists none", sc.Name, kind)
+			return "", &usageError{text, usererr.New("broker_none_declared", data, text)}
 		}
-		return "", usage("scenario %s does not run on --broker %s: its live.brokers %s", sc.Name, kind, lists)
+		data["Listed"] = strings.Join(sc.Brokers, ", ")
+		text := fmt.Sprintf("scenario %s does not run on --broker %s: its live.brokers lists %s", sc.Name, kind, data["Listed"])
+		return "", &usageError{text, usererr.New("broker_not_declared", data, text)}
 	}
 	for _, p := range ps {
 		d := driverFor(p.Config, kind)

@@ -50,9 +50,9 @@ type Scenario struct {
 	// Brokers are the real brokers once live --broker runs the scenario
 	// on (its live.brokers), in the file's order.
 	Brokers []string
-	File            string // where it was loaded from
-	Source          []byte // the bytes it was loaded from (a shard carries a scenario file's)
-	spec            *fileSpec
+	File    string // where it was loaded from
+	Source  []byte // the bytes it was loaded from (a shard carries a scenario file's)
+	spec    *fileSpec
 }
 
 // Lesson is the teaching text of `once explain`.
