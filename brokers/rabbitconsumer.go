@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -123,8 +124,9 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	}
 	r := &consumerRun{d: d, e: e, nth: map[int]int{}, delivery: map[string]int{}, acked: map[int]bool{}, allAcked: make(chan struct{})}
 	e.say("queue %s (durable), persistent messages, publisher confirms; consumer with manual ack, Qos 1, variant %s", e.prefix, e.variant)
-	e.say("faults applied: the consumer's crash (SIGKILL at %s, restarted after %d ms); loss, ack-loss, dup and pause are not applied on RabbitMQ yet",
-		map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart)
+	notYet := []string{sim.FaultKinds[sim.FaultLoss].Name, sim.FaultKinds[sim.FaultAckLoss].Name, sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
+	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); not applied on RabbitMQ yet: %s", sim.FaultKinds[sim.FaultCrash].Name,
+		map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart, strings.Join(notYet, ", "))
 	var cur *worker
 	var curMu sync.Mutex
 	defer func() {
