@@ -91,8 +91,6 @@ type consumerRun struct {
 	nth      map[int]int    // op → deliveries so far
 	delivery map[string]int // "op tag pid" → its delivery number
 	acked    map[int]bool
-	allAcked chan struct{}
-	closed   bool
 }
 
 func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
@@ -122,7 +120,7 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	if err := ch.Confirm(false); err != nil {
 		return false, fmt.Errorf("brokers: rabbitmq: confirm mode: %w", err)
 	}
-	r := &consumerRun{d: d, e: e, nth: map[int]int{}, delivery: map[string]int{}, acked: map[int]bool{}, allAcked: make(chan struct{})}
+	r := &consumerRun{d: d, e: e, nth: map[int]int{}, delivery: map[string]int{}, acked: map[int]bool{}}
 	e.say("queue %s (durable), persistent messages, publisher confirms; consumer with manual ack, Qos 1, variant %s", e.prefix, e.variant)
 	notYet := []string{sim.FaultKinds[sim.FaultLoss].Name, sim.FaultKinds[sim.FaultAckLoss].Name, sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
 	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); not applied on RabbitMQ yet: %s", sim.FaultKinds[sim.FaultCrash].Name,
