@@ -35,4 +35,3 @@ func TestLiveBrokers(t *testing.T) {
 		}
 	}
 }
-
