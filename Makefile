@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
 
 all: build test
 
@@ -64,6 +64,14 @@ test-split:
 	for f in $$(git grep -l '^//go:build.*!integration' -- '*.go'); do \
 	  echo "$$f: a file the integration tag leaves out is not vetted by make test (its one vet pass has the tag)"; bad=1; \
 	done; exit $$bad
+
+# The real brokers of once live --broker (RabbitMQ, Redis, NATS from
+# Debian's packages, as root; kfake is a Go package): installs them if
+# missing, leaves no system service running, then checks that each starts
+# on loopback, answers and stops with nothing left.
+brokers:
+	.ci/brokers
+	$(GO) test -count=1 -tags integration -run '^TestIntegrationServerLifecycle$$' -v ./brokers/ | grep -E 'ready in|stopped in|^(ok|FAIL|---)'
 
 test-short:
 	$(GO) test -short ./...

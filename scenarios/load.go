@@ -281,6 +281,9 @@ func (l *loader) compile() (*Scenario, error) {
 	if err := l.compileLesson(sc); err != nil {
 		return nil, err
 	}
+	if err := l.compileLive(sc); err != nil {
+		return nil, err
+	}
 	return sc, l.compileExplore(sc)
 }
 

@@ -47,9 +47,12 @@ type Scenario struct {
 	Outcome         OutcomeWords // what an operation's effect count means to the user
 	Sweep           SweepHints   // what a sweep marks on its axis
 	ExploreDefaults ExploreDefaults
-	File            string // where it was loaded from
-	Source          []byte // the bytes it was loaded from (a shard carries a scenario file's)
-	spec            *fileSpec
+	// Brokers are the real brokers once live --broker runs the scenario
+	// on (its live.brokers), in the file's order.
+	Brokers []string
+	File    string // where it was loaded from
+	Source  []byte // the bytes it was loaded from (a shard carries a scenario file's)
+	spec    *fileSpec
 }
 
 // Lesson is the teaching text of `once explain`.

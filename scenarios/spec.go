@@ -86,6 +86,7 @@ type fileSpec struct {
 	Explore    exploreSpec  `yaml:"explore" doc:"defaults of once explore for this scenario"`
 	Sweep      sweepSpec    `yaml:"sweep" doc:"marks and rates drawn on once sweep's chart"`
 	Budget     budgetSpec   `yaml:"budget" doc:"bounds of one run"`
+	Live       liveSpec     `yaml:"live" doc:"how once live runs the scenario for real"`
 }
 
 type paramSpec struct {
@@ -179,6 +180,10 @@ type exploreSpec struct {
 	MaxPreemptions Scalar `yaml:"max-preemptions" value:"int" doc:"the interleavings explored per schedule"`
 	Faults         Scalar `yaml:"faults" value:"text" doc:"the fault kinds searched, comma-separated (e.g. loss,ack-loss,crash)"`
 	Property       Scalar `yaml:"property" value:"enum:property" doc:"exactly-once (default) or promise (the semantics' own promise)"` // exactly-once (default) | promise
+}
+
+type liveSpec struct {
+	Brokers []Scalar `yaml:"brokers" value:"enum:broker" doc:"the real brokers once live --broker runs the scenario on (redis, rabbitmq, nats, kfake); any other is refused"`
 }
 
 type budgetSpec struct {

@@ -110,6 +110,8 @@ func EnumValues(set string) []string {
 		return slices.Sorted(maps.Keys(claimNames))
 	case "property":
 		return []string{"exactly-once", "promise"}
+	case "broker":
+		return slices.Clone(LiveBrokers)
 	case "fault-setting":
 		return sim.FaultSettingNames()
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oncesim/once/brokers"
 	"github.com/oncesim/once/live"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
@@ -35,6 +37,7 @@ type liveOptions struct {
 	printEnv bool
 	restart  string        // --restart-cmd: kills and restarts the --target service at a crash
 	ready    time.Duration // --target-ready: how long to wait for the target to answer
+	broker   brokers.Options
 }
 
 func newLiveCmd() *cobra.Command {
@@ -99,6 +102,9 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.BoolVar(&o.remote, "allow-remote", false, "with --target: allow a host outside 127.0.0.0/8 and ::1 (for --target and --provider-addr)")
 	fl.DurationVar(&o.ready, "target-ready", 0, "with --target: wait up to this long for your service to answer HTTP before the run (default: ask once)")
 	fl.StringVar(&o.restart, "restart-cmd", "", "with --target: a shell command that kills your service and starts it again, run at each --crash (contract in docs/live.md)")
+	fl.StringVar(&o.broker.Broker, "broker", "", "run on a real broker started by once: redis|rabbitmq|nats|kfake (the scenario's live.brokers; docs/live.md)")
+	fl.StringVar(&o.broker.URL, "broker-url", "", "with --broker: a server of yours instead (redis://, amqp://, nats://; loopback unless --allow-remote)")
+	fl.StringVar(&o.broker.Variant, "variant", "", "with --broker: the consumer's variant (e.g. dedup-memory, dedup-database)")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
@@ -106,6 +112,14 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 // liveSignals end a live run through its cleanups (no temporary directory,
 // schema or paused service left), not by their default of no cleanup.
 var liveSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2}
+
+// newBrokerWorkerCmd is a worker or consumer process of once live --broker.
+func newBrokerWorkerCmd() *cobra.Command {
+	run := func(cmd *cobra.Command, args []string) error {
+		return brokers.WorkerMain(args[0], os.Stdin, cmd.OutOrStdout())
+	}
+	return &cobra.Command{Use: brokers.WorkerCommand + " CONFIG", Hidden: true, Args: cobra.ExactArgs(1), RunE: run}
+}
 
 // newLiveServeCmd is the payment service process that once live starts.
 func newLiveServeCmd() *cobra.Command {
@@ -170,6 +184,16 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		if base.Binary, err = os.Executable(); err != nil {
 			return fmt.Errorf("live: the once executable: %w", err)
 		}
+	}
+	if b := &o.broker; b.Broker != "" || b.URL != "" || b.Variant != "" { // a real broker: brokers/ does the rest
+		b.AllowRemote, b.Worker, b.Deadline, b.Stderr, b.Verbose = o.remote, []string{base.Binary, brokers.WorkerCommand}, o.deadline, stderr, o.verbose
+		done, err := brokers.RunAll(ctx, *b, sc, planned)
+		if errors.Is(err, brokers.ErrUsage) {
+			return asUsage(err)
+		} else if err != nil {
+			return err
+		}
+		return renderChecked(stdout, o.format, o.check, sc, seed, planned[0].Settings, done)
 	}
 	if err := live.CheckAll(sc, planned, o.target != "", o.restart != ""); err != nil { // refuse before anything starts
 		return usageErr("%v", err)

@@ -102,7 +102,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd(), newSchemaCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
-	root.AddCommand(newLiveCmd(), newLiveServeCmd())
+	root.AddCommand(newLiveCmd(), newLiveServeCmd(), newBrokerWorkerCmd())
 	registerCompletion(root)
 	for _, c := range root.Commands() {
 		if c.Long == "" {

@@ -1,0 +1,350 @@
+package brokers
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	amqp "github.com/rabbitmq/amqp091-go"
+
+	"github.com/oncesim/once/scenarios/roles/queue"
+	"github.com/oncesim/once/sim"
+)
+
+// consumerDriver runs idempotent-consumer-dedup's producer and consumer
+// on a real RabbitMQ: the producer (in once) publishes each operation to a
+// durable queue of the run's own, persistent, with publisher confirms;
+// the consumer is a process of its own with a manual-ack channel (Qos 1).
+// Where the simulator crashes the consumer after its charge and before
+// its ack (the point after-charge; after-commit under at-most-once), the
+// driver kills the process (SIGKILL): its connection dies, RabbitMQ puts
+// the unacked message back, and the consumer restarted after the
+// scenario's restart delay gets it again with Redelivered=true.
+//
+// Its variants: at-most-once acks before the charge (ack-before-effect);
+// at-least-once charges, then acks (manual-ack); idempotent keeps its
+// dedup set in the process's memory (dedup-memory: lost with the
+// process) or writes its dedup row in the ledger's transaction with the
+// charge (dedup-database).
+type consumerDriver struct {
+	producer, broker, consumer, gateway sim.NodeID
+	interval, restart                   sim.Time
+	deliver, chargeResult               sim.MsgKind
+	afterCharge, afterCommit            sim.PointID
+	gatewayName                         string
+}
+
+func newConsumerDriver(cfg *sim.Config) *consumerDriver {
+	d := &consumerDriver{}
+	found := 0
+	for i, n := range cfg.Nodes {
+		switch r := n.(type) {
+		case *queue.Producer:
+			d.producer, d.interval = sim.NodeID(i), r.Interval
+			found |= 1
+		case *queue.Broker:
+			d.broker = sim.NodeID(i)
+			found |= 2
+		case *queue.DedupConsumer:
+			d.consumer, d.gateway = sim.NodeID(i), r.Gateway
+			found |= 4
+		}
+	}
+	if found != 7 {
+		return nil
+	}
+	t := cfg.Topology
+	d.gatewayName = t.NodeName(d.gateway)
+	d.restart = t.Nodes[d.consumer].RestartAfter
+	var ok [4]bool
+	d.deliver, ok[0] = t.MessageByName("deliver")
+	d.chargeResult, ok[1] = t.MessageByName("charge-result")
+	d.afterCharge, ok[2] = t.PointByName("after-charge")
+	d.afterCommit, ok[3] = t.PointByName("after-commit")
+	if ok != [4]bool{true, true, true, true} {
+		return nil
+	}
+	return d
+}
+
+func (d *consumerDriver) variants(sem sim.Semantics) []string {
+	switch sem {
+	case sim.AtMostOnce:
+		return []string{"ack-before-effect"}
+	case sim.AtLeastOnce:
+		return []string{"manual-ack"}
+	}
+	return []string{"dedup-database", "dedup-memory"}
+}
+
+func (d *consumerDriver) effectNode() string { return d.gatewayName }
+
+// consumerRun is one run's state on the driver's side.
+type consumerRun struct {
+	d        *consumerDriver
+	e        *env
+	mu       sync.Mutex
+	nth      map[int]int    // op → deliveries so far
+	delivery map[string]int // "op tag pid" → its delivery number
+	acked    map[int]bool
+}
+
+func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
+	db, err := openLedger(ledgerPath(e.dir))
+	if err != nil {
+		return false, err
+	}
+	db.Close()
+	conn, err := amqp.Dial(e.url)
+	if err != nil {
+		return false, fmt.Errorf("brokers: rabbitmq: %w", err)
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		return false, fmt.Errorf("brokers: rabbitmq: %w", err)
+	}
+	if _, err := ch.QueueDeclare(e.prefix, true, false, false, false, nil); err != nil {
+		return false, fmt.Errorf("brokers: rabbitmq: declare queue %s: %w", e.prefix, err)
+	}
+	defer func() { // the run's queue goes with it: runs share one server
+		if c, err := conn.Channel(); err == nil {
+			c.QueueDelete(e.prefix, false, false, false)
+			c.Close()
+		}
+	}()
+	if err := ch.Confirm(false); err != nil {
+		return false, fmt.Errorf("brokers: rabbitmq: confirm mode: %w", err)
+	}
+	r := &consumerRun{d: d, e: e, nth: map[int]int{}, delivery: map[string]int{}, acked: map[int]bool{}}
+	e.say("queue %s (durable), persistent messages, publisher confirms; consumer with manual ack, Qos 1, variant %s", e.prefix, e.variant)
+	notYet := []string{sim.FaultKinds[sim.FaultLoss].Name, sim.FaultKinds[sim.FaultAckLoss].Name, sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
+	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); not applied on RabbitMQ yet: %s", sim.FaultKinds[sim.FaultCrash].Name,
+		map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart, strings.Join(notYet, ", "))
+	var cur *worker
+	var curMu sync.Mutex
+	defer func() {
+		curMu.Lock()
+		if cur != nil {
+			cur.proc.stop(syscall.SIGTERM)
+		}
+		curMu.Unlock()
+	}()
+	start := func() (*worker, error) {
+		cfg := &workerConfig{Role: "rabbitmq-consumer", Node: e.cfg.Topology.NodeName(d.consumer), URL: e.url, Ledger: ledgerPath(e.dir),
+			Ops: e.cfg.Ops, Semantics: e.cfg.Semantics.Alias(), Variant: e.variant, Queue: e.prefix}
+		w, err := startWorker(e.o.Worker, e.o.WorkerEnv, cfg, e.evidence)
+		if err != nil {
+			return nil, err
+		}
+		if e.o.Verbose {
+			e.say("consumer is process %d", w.proc.pid())
+		}
+		return w, nil
+	}
+	if cur, err = start(); err != nil {
+		return false, err
+	}
+	if s, err := next(ctx, cur); err != nil {
+		return false, err
+	} else if s.verb != "ready" {
+		return false, fmt.Errorf("brokers: the consumer said %q before it was ready", s.verb)
+	}
+	e.dec.Begin()
+	pubErr := make(chan error, 1)
+	go func() { pubErr <- r.publish(ctx, ch) }()
+	for {
+		curMu.Lock()
+		w := cur
+		curMu.Unlock()
+		crashed, err := r.follow(ctx, w)
+		if err != nil || ctx.Err() != nil {
+			return false, err
+		}
+		if !crashed {
+			break
+		}
+		e.dec.Record(sim.Event{Kind: sim.EvRestart, Node: d.consumer, Peer: sim.NoNode})
+		select {
+		case <-time.After(time.Duration(d.restart) * time.Millisecond):
+		case <-ctx.Done():
+			return false, nil
+		}
+		nw, err := start()
+		if err != nil {
+			return false, err
+		}
+		curMu.Lock()
+		cur = nw
+		curMu.Unlock()
+		e.say("consumer restarted (pid %d)", nw.proc.pid())
+	}
+	if err := <-pubErr; err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// publish sends operation 1..ops, one per interval, each confirmed.
+func (r *consumerRun) publish(ctx context.Context, ch *amqp.Channel) error {
+	e := r.e
+	t0 := time.Now()
+	for op := 1; op <= e.cfg.Ops; op++ {
+		select {
+		case <-time.After(time.Until(t0.Add(time.Duration(int64(op-1)*int64(r.d.interval)) * time.Millisecond))):
+		case <-ctx.Done():
+			return nil
+		}
+		dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", e.prefix, true, false, amqp.Publishing{
+			DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", op), Body: []byte(strconv.Itoa(op))})
+		if err != nil {
+			return fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", op, err)
+		}
+		if ok, err := dc.WaitContext(ctx); err != nil || !ok {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", op, ok, err)
+		}
+	}
+	return nil
+}
+
+// follow handles the consumer's steps until every operation is acked
+// (false) or the decider crashes it (true).
+func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err error) {
+	d, e := r.d, r.e
+	for {
+		s, err := next(ctx, w)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, err
+		}
+		key := fmt.Sprint(s.op, s.attempt, w.proc.pid())
+		switch s.verb {
+		case "deliver":
+			r.mu.Lock()
+			r.nth[s.op]++
+			n := r.nth[s.op]
+			r.delivery[key] = n
+			r.mu.Unlock()
+			m := sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(n)}
+			e.dec.Record(sim.Event{Kind: sim.EvSend, Node: d.broker, Peer: d.consumer, Msg: m})
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.consumer, Peer: d.broker, Msg: m})
+			if s.arg(0) == "true" {
+				e.say("op-%d delivered again (delivery %d, Redelivered=true, delivery tag %d)", s.op, n, s.attempt)
+			}
+		case "charged":
+			e.say("%s: op-%d charged (delivery %d)", d.gatewayName, s.op, r.deliveryOf(key))
+		case "dedup":
+			where := map[string]string{"memory": "set in the consumer's memory", "database": "table, written with the charge"}[s.arg(0)]
+			e.say("op-%d delivery %d found in the dedup %s: acked, not charged", s.op, r.deliveryOf(key), where)
+		case "point":
+			point := d.afterCharge
+			if s.arg(0) == "after-commit" {
+				point = d.afterCommit
+			}
+			m := sim.Message{Kind: d.chargeResult, From: d.gateway, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+			if crash, _ := e.dec.Point(d.consumer, point, m); crash {
+				w.proc.kill()
+				e.say("consumer killed (SIGKILL, pid %d) at %s of op-%d, before its ack", w.proc.pid(), s.arg(0), s.op)
+				return true, nil
+			}
+			w.tell("go %d %d", s.op, s.attempt)
+		case "acked":
+			r.mu.Lock()
+			r.acked[s.op] = true
+			all := len(r.acked) == e.cfg.Ops
+			r.mu.Unlock()
+			if all {
+				return false, nil
+			}
+		}
+	}
+}
+
+func (r *consumerRun) deliveryOf(key string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.delivery[key]
+}
+
+// runConsumer is the consumer process (WorkerMain): manual ack, Qos 1,
+// and the variant's order of charge, dedup and ack.
+func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
+	conn, err := amqp.Dial(cfg.URL)
+	if err != nil {
+		return fmt.Errorf("%s: rabbitmq: %w", cfg.Node, err)
+	}
+	defer conn.Close()
+	ch, err := conn.Channel()
+	if err != nil {
+		return fmt.Errorf("%s: rabbitmq: %w", cfg.Node, err)
+	}
+	if err := ch.Qos(1, 0, false); err != nil {
+		return fmt.Errorf("%s: rabbitmq: qos: %w", cfg.Node, err)
+	}
+	deliveries, err := ch.ConsumeWithContext(ctx, cfg.Queue, cfg.Node, false, false, false, false, nil)
+	if err != nil {
+		return fmt.Errorf("%s: rabbitmq: consume %s: %w", cfg.Node, cfg.Queue, err)
+	}
+	db, err := openLedger(cfg.Ledger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	seen := map[int]bool{} // dedup-memory: the process's memory, gone with it
+	w.say("ready", 0, 0)
+	for dv := range deliveries {
+		op, err := strconv.Atoi(string(dv.Body))
+		if err != nil {
+			return fmt.Errorf("%s: a message that is not an operation: %q", cfg.Node, dv.Body)
+		}
+		tag := int(dv.DeliveryTag)
+		w.say("deliver", op, tag, dv.Redelivered)
+		if cfg.Variant == "ack-before-effect" {
+			if err := dv.Ack(false); err != nil {
+				return fmt.Errorf("%s: ack: %w", cfg.Node, err)
+			}
+			w.say("acked", op, tag)
+			w.point("after-commit", op, tag)
+			if err := charge(ctx, db, op, cfg.Node, tag); err != nil {
+				return err
+			}
+			w.say("charged", op, tag)
+			continue
+		}
+		charged := true
+		switch cfg.Variant {
+		case "dedup-memory":
+			if charged = !seen[op]; charged {
+				err = charge(ctx, db, op, cfg.Node, tag)
+				seen[op] = true
+			}
+		case "dedup-database":
+			charged, err = chargeOnce(ctx, db, op, cfg.Node, tag)
+		default: // manual-ack
+			err = charge(ctx, db, op, cfg.Node, tag)
+		}
+		if err != nil {
+			return err
+		}
+		if charged {
+			w.say("charged", op, tag)
+			w.point("after-charge", op, tag)
+		} else {
+			w.say("dedup", op, tag, map[bool]string{true: "memory", false: "database"}[cfg.Variant == "dedup-memory"])
+		}
+		if err := dv.Ack(false); err != nil {
+			return fmt.Errorf("%s: ack: %w", cfg.Node, err)
+		}
+		w.say("acked", op, tag)
+	}
+	return nil
+}
