@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
