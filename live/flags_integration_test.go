@@ -102,6 +102,14 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 			{with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", "true"), 2, "--crash is 0"}},
 		"target-ready": {{with(alo, "--target-ready", "1s"), 2, "with --target"}, {with(alo, "--target", "http://127.0.0.1:1", "--target-ready", "400ms"), 2, "not ready after --target-ready 400ms: connection refused"}},
 		"print-env":    {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
+		// The brokers: kfake runs in-process (no server to start); the
+		// servers' own runs are brokers/' integration tests.
+		"broker": {{[]string{"live", "idempotent-producer-retry", "--broker", "kfake", "--semantics", "idem", "--seed", "1", "--ops", "3"}, 0, "not Apache Kafka"},
+			{with(alo, "--broker", "redis"), 2, "its live.brokers lists none"}},
+		"broker-url": {{with(alo, "--broker-url", "redis://127.0.0.1:1"), 2, "go with --broker"},
+			{[]string{"live", "redis-lock-expiry", "--broker", "redis", "--broker-url", "redis://192.0.2.1:6379"}, 2, "not loopback"}},
+		"variant": {{with(alo, "--variant", "dedup-memory"), 2, "go with --broker"},
+			{[]string{"live", "idempotent-consumer-dedup", "--broker", "rabbitmq", "--semantics", "idem", "--variant", "nope"}, 2, "--variant nope: want one of"}},
 	}
 	flag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
 	for _, m := range flag.FindAllStringSubmatch(help, -1) {
