@@ -79,7 +79,9 @@ const claimShortID = "claim.short."
 
 // ClaimsShort is claims as the expect rows write them ("≥1 dup"), with
 // the words translated in Romanian and Russian ("≥1 дубликат"); the
-// bounds (≤1, =1, ≥1) stay.
+// bounds (≤1, =1, ≥1) stay. In Romanian and Russian the claims are
+// listed with commas ("≤1, потеря, инварианты"): side by side the
+// nouns would read as one phrase in the genitive ("потеря инварианты").
 func ClaimsShort(claims string) string {
 	if lang.Current() == lang.English {
 		return claims
@@ -90,7 +92,7 @@ func ClaimsShort(claims string) string {
 			f[i] = lang.T(claimShortID + c)
 		}
 	}
-	return strings.Join(f, " ")
+	return strings.Join(f, ", ")
 }
 
 // ClaimsInWords renders claims ("≥1 dup") as a sentence.
