@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/oncesim/once/internal/usererr"
 )
 
 // Select are the indices of the steps to take, in the course's order:
@@ -43,7 +45,8 @@ func (c *Course) StepIndex(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.Atoi(s); err == nil {
 		if n < 1 || n > len(c.Steps) {
-			return 0, fmt.Errorf("%d: want a step 1..%d", n, len(c.Steps))
+			return 0, usererr.New("step_out_of_range", map[string]any{"N": n, "Total": len(c.Steps)},
+				fmt.Sprintf("%d: want a step 1..%d", n, len(c.Steps)))
 		}
 		return n - 1, nil
 	}

@@ -79,18 +79,31 @@ const claimShortID = "claim.short."
 
 // ClaimsShort is claims as the expect rows write them ("≥1 dup"), with
 // the words translated in Romanian and Russian ("≥1 дубликат"); the
-// bounds (≤1, =1, ≥1) stay.
+// bounds (≤1, =1, ≥1) stay. In Romanian and Russian two claims side by
+// side are parted by a comma ("≤1 потеря, инварианты"): without it the
+// nouns would read as one phrase in the genitive ("потеря инварианты");
+// a bound keeps the claim after it ("≤1 потеря").
 func ClaimsShort(claims string) string {
 	if lang.Current() == lang.English {
 		return claims
 	}
+	isBound := func(c string) bool { return strings.ContainsAny(c, "=≤≥") }
 	f := strings.Fields(claims)
+	var b strings.Builder
 	for i, c := range f {
-		if _, ok := claimWords[c]; ok && !strings.ContainsAny(c, "=≤≥") {
-			f[i] = lang.T(claimShortID + c)
+		if i > 0 {
+			if isBound(f[i-1]) && !isBound(c) {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(", ")
+			}
 		}
+		if _, ok := claimWords[c]; ok && !isBound(c) {
+			c = lang.T(claimShortID + c)
+		}
+		b.WriteString(c)
 	}
-	return strings.Join(f, " ")
+	return b.String()
 }
 
 // ClaimsInWords renders claims ("≥1 dup") as a sentence.

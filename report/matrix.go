@@ -137,12 +137,18 @@ func rate(k, n int) (float64, [2]float64) {
 
 func round4(f float64) float64 { return math.Round(f*10_000) / 10_000 }
 
-// pct renders a rate with its interval: "12.5% (8.4–18.1)".
+// pct renders a rate with its interval: "12.5% (8.4–18.1)", in Romanian
+// and Russian "12,5 % (8,4–18,1)".
 func pct(r float64, ci [2]float64) string {
-	return fmt.Sprintf("%s (%s–%s)", pctNum(r)+"%", pctNum(ci[0]), pctNum(ci[1]))
+	return fmt.Sprintf("%s (%s–%s)", pctSign(r), pctNum(ci[0]), pctNum(ci[1]))
 }
 
-func pctNum(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) }
+// pctNum is a rate as a percentage without its sign, in the language's
+// decimal form: "12.5", "12,5".
+func pctNum(f float64) string { return lang.Decimal(strconv.FormatFloat(f*100, 'f', 1, 64)) }
+
+// pctSign is a rate as a percentage with its sign: "12.5%", "12,5 %".
+func pctSign(f float64) string { return lang.Percent(strconv.FormatFloat(f*100, 'f', 1, 64)) }
 
 // label is the row as displayed: its label and what else it changes.
 func (c *MatrixCell) label() string {
@@ -371,16 +377,16 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		}
 		broken := "–"
 		if c.RunsWithViolation > 0 || strings.Contains(c.Expected, "invariants") || strings.Contains(c.Expected, "violation") {
-			broken = pctNum(c.ViolationRate) + "%"
+			broken = pctSign(c.ViolationRate)
 		}
-		r.rest = []string{pctNum(c.LostRate) + "%", pctNum(c.DuplicatedRate) + "%", broken}
+		r.rest = []string{pctSign(c.LostRate), pctSign(c.DuplicatedRate), broken}
 		if refused {
-			r.rest = append(r.rest, pctNum(c.RefusedRate)+"%")
+			r.rest = append(r.rest, pctSign(c.RefusedRate))
 		}
 		if unfinished {
-			r.rest = append(r.rest, pctNum(c.UnfinishedRate)+"%")
+			r.rest = append(r.rest, pctSign(c.UnfinishedRate))
 		}
-		r.rest = append(r.rest, strconv.FormatFloat(c.EffectsPerOp, 'f', 2, 64), held)
+		r.rest = append(r.rest, lang.Decimal(strconv.FormatFloat(c.EffectsPerOp, 'f', 2, 64)), held)
 		for j, v := range r.rest {
 			widths[j+1] = max(widths[j+1], lipgloss.Width(v))
 		}
@@ -420,7 +426,7 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	for i := range d.Cells {
 		if c := &d.Cells[i]; c.RunsNeverDone > 0 {
 			fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.Tf("matrix.never_completes", map[string]any{
-				"Row": c.Scenario + " " + c.label(), "Rate": pctNum(c.NeverCompletesRate) + "%"})))
+				"Row": c.Scenario + " " + c.label(), "Rate": pctSign(c.NeverCompletesRate)})))
 		}
 	}
 	failed, unknown := tally(d.Cells)

@@ -200,12 +200,12 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		if unfinished {
 			row = append(row, pct(p.UnfinishedRate, p.UnfinishedCI95))
 		}
-		row = append(row, strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64))
+		row = append(row, lang.Decimal(strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64)))
 		if d.Rate != nil {
-			row = append(row, strconv.FormatFloat(d.Rate.PerSecond[i], 'f', 2, 64))
+			row = append(row, lang.Decimal(strconv.FormatFloat(d.Rate.PerSecond[i], 'f', 2, 64)))
 		}
 		for _, m := range d.Metrics {
-			row = append(row, strconv.FormatFloat(p.Metrics[m], 'f', 2, 64))
+			row = append(row, lang.Decimal(strconv.FormatFloat(p.Metrics[m], 'f', 2, 64)))
 		}
 		row = append(row, bar(rateOf(p), 20))
 		if len(marks) > 0 {

@@ -93,7 +93,8 @@ func (o *Overrides) Settings(sc *scenarios.Scenario) (scenarios.Settings, error)
 		spec := &sim.FaultKinds[k]
 		if o.changed(spec.Name) {
 			if v := o.Faults[k]; math.IsNaN(v) || v < 0 || v > 1 {
-				return set, fmt.Errorf("--%s %v: a probability must be within [0,1]", spec.Name, v)
+				return set, usererr.New("bad_probability", map[string]any{"Flag": "--" + spec.Name, "Value": v},
+					fmt.Sprintf("--%s %v: a probability must be within [0,1]", spec.Name, v))
 			}
 			set.Faults.Probability[k] = o.Faults[k]
 		}

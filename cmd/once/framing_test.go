@@ -21,8 +21,8 @@ func TestFramingCannotMislead(t *testing.T) {
 		none             []string // "no effect", "not charged" as an outcome
 	}{
 		{"en", []string{"its own promise", "kept (", "broken ("}, "refused as designed", "one attacked alone", []string{"not charged ✗", "no effect ✗"}},
-		{"ro", []string{"promisiunea proprie", "respectată (", "încălcată ("}, "refuzat conform designului", "unul a atacat singur", []string{"netaxat: ", "niciun efect: "}},
-		{"ru", []string{"собственное обещание", "выполнено (", "нарушено ("}, "отклонено по замыслу", "один атаковал в одиночку", []string{"не списано: ", "нет эффекта: "}},
+		{"ro", []string{"promisiunea proprie", "respectată (", "încălcată ("}, "refuzat intenționat", "unul a atacat singur", []string{"netaxat: ", "niciun efect: "}},
+		{"ru", []string{"собственное обещание", "выполнено (", "нарушено ("}, "отклонено намеренно", "один атаковал в одиночку", []string{"не списано: ", "нет эффекта: "}},
 	}
 	for _, l := range langs {
 		run := func(args ...string) string {
