@@ -123,11 +123,15 @@ func local(args []string, mount, dir string) []string {
 }
 
 // withoutCounts drops from an explore report what a merge of its shards
-// says differently: the line of counts (summed over the shards) and the
-// note saying so. The verdict and the counterexample stay.
+// says differently: the line of counts (summed over the shards), the note
+// saying so, and the reduction line's count of revisits (summed too; the
+// reduction used stays). The verdict and the counterexample stay.
 func withoutCounts(report string) string {
 	var keep []string
 	for _, l := range strings.Split(report, "\n") {
+		if strings.HasPrefix(l, "reduction: ") {
+			l, _, _ = strings.Cut(l, "; ")
+		}
 		if !strings.HasPrefix(l, "explored ") && !strings.HasPrefix(l, "merged from ") {
 			keep = append(keep, l)
 		}
