@@ -270,13 +270,14 @@ func runLockWorker(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 	<-w.start
 	t0 := time.Now()
 	var wg sync.WaitGroup
+	var ledgerMu sync.Mutex
 	errs := make(chan error, cfg.Ops)
 	for op := 1; op <= cfg.Ops; op++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			time.Sleep(time.Until(t0.Add(time.Duration(int64(op-1)*cfg.Interval) * time.Millisecond)))
-			if err := lockJob(ctx, cfg, w, rdb, db, op); err != nil {
+			if err := lockJob(ctx, cfg, w, rdb, db, &ledgerMu, op); err != nil {
 				errs <- err
 			}
 		}()
@@ -293,7 +294,16 @@ func runLockWorker(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 // lockJob runs job op as the simulator's LockedWorker does: GET done:K;
 // SET lock:K NX PX ttl (nil: ask again after retry); the next fencing
 // token; the point after-lock; the ledger write; SET done:K DONE.
-func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Client, db *sql.DB, op int) error {
+//
+// The ledger and its token counter stand for services of their own, but
+// here they are a SQLite file the workers share, and a process stopped
+// inside a SQLite write transaction would block every other worker's
+// ledger until it continues: a stall the simulator's separate nodes do
+// not have (CI saw it turn a fenced run into a violated one). So a
+// worker's jobs take ledgerMu around each ledger call and hold it while
+// the driver decides at the point after-lock, where a SIGSTOP can come:
+// a stopped worker is never inside a ledger transaction.
+func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Client, db *sql.DB, ledgerMu *sync.Mutex, op int) error {
 	lock := fmt.Sprintf("%s:lock:%d", cfg.Queue, op)
 	done := fmt.Sprintf("%s:done:%d", cfg.Queue, op)
 	for attempt := 1; ; attempt++ {
@@ -319,14 +329,19 @@ func lockJob(ctx context.Context, cfg *workerConfig, w *workerIO, rdb *redis.Cli
 		}
 		w.say("lock", op, attempt, "OK")
 		wait(cfg.TokensRTT)
+		ledgerMu.Lock()
 		token, err := nextToken(ctx, db)
 		if err != nil {
+			ledgerMu.Unlock()
 			return err
 		}
 		w.say("token", op, attempt, token)
-		w.point("after-lock", op, attempt)
+		w.point("after-lock", op, attempt) // a SIGSTOP comes here, if any
+		ledgerMu.Unlock()
 		wait(cfg.LedgerRTT)
+		ledgerMu.Lock()
 		applied, err := writeFenced(ctx, db, op, cfg.Node, token, cfg.Fencing)
+		ledgerMu.Unlock()
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER (linux/prctl.h).
@@ -62,20 +63,34 @@ func descendants(pid int) []int {
 	return out
 }
 
-// marked reports whether process pid carries the lab's marker m in its
-// environment.
-func marked(pid int, m string) bool {
+// marker says whether process pid carries the lab's marker m in its
+// environment: yes, no, or unknown. A live process caught inside execve
+// (a double fork's "setsid sleep" replacing its image) shows an empty
+// environ for a moment; that is unknown, to be asked again, not "no"
+// (CI saw such an orphan escape a sweep). A zombie is "no": it is no
+// longer running, and reaping it is its parent's business.
+func marker(pid int, m string) (yes, known bool) {
 	raw, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
-	if err != nil {
-		return false
+	if err != nil || len(raw) == 0 {
+		return false, !running(pid)
 	}
 	want := []byte(MarkerEnv + "=" + m)
 	for _, kv := range bytes.Split(raw, []byte{0}) {
 		if bytes.Equal(kv, want) {
-			return true
+			return true, true
 		}
 	}
-	return false
+	return false, true
+}
+
+// running reports whether pid exists and is not a zombie.
+func running(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] != 'Z'
 }
 
 // sweep kills and reaps every child of this process that carries marker
@@ -84,16 +99,26 @@ func marked(pid int, m string) bool {
 func sweep(m string) { sweepExcept(m, 0) }
 
 // sweepExcept is sweep sparing the process keep (a node kept for the
-// next run) but not its descendants that were reparented here.
+// next run) but not its descendants that were reparented here. A child
+// whose marker cannot be read yet (mid-exec) is looked at again after a
+// short pause, within the same bound.
 func sweepExcept(m string, keep int) {
 	self := os.Getpid()
 	for range 64 {
-		found := false
+		again := false
 		for _, c := range childPids(self) {
-			if c == keep || !marked(c, m) {
+			if c == keep {
 				continue
 			}
-			found = true
+			yes, known := marker(c, m)
+			if !known {
+				again = true
+				continue
+			}
+			if !yes {
+				continue
+			}
+			again = true
 			for _, d := range descendants(c) {
 				_ = syscall.Kill(d, syscall.SIGKILL)
 			}
@@ -101,9 +126,10 @@ func sweepExcept(m string, keep int) {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(c, &ws, 0, nil)
 		}
-		if !found {
+		if !again {
 			return
 		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
