@@ -29,7 +29,7 @@ func docPages(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range append([]string{"../../README.md"}, paths...) {
+	for _, p := range append([]string{"../../README.md", "../../examples/lab/README.md"}, paths...) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +77,7 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 			line = line[:i]
 		}
 		for _, piece := range split.Split(line, -1) {
-			toks := strings.Fields(strings.ReplaceAll(piece, "$i", "0"))
+			toks := shellWords(strings.ReplaceAll(piece, "$i", "0"))
 			start := -1
 			for i, tok := range toks {
 				if tok == "once" || tok == "./once" || tok == "<(once" || (tok == "./cmd/once" && i >= 2 && toks[i-1] == "run" && toks[i-2] == "go") {
@@ -97,6 +97,39 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 			}
 			out = append(out, readmeCommand{file: "README.md", line: n + 1, args: args, text: strings.TrimSpace(piece)})
 		}
+	}
+	return out
+}
+
+// shellWords splits a command line as a shell does for the docs' simple
+// lines: at blanks, except inside double or single quotes, which it
+// removes (--node service="python3 my_service.py" is one argument).
+func shellWords(line string) []string {
+	var out []string
+	var word strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				out = append(out, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteRune(r)
+			inWord = true
+		}
+	}
+	if inWord {
+		out = append(out, word.String())
 	}
 	return out
 }
