@@ -80,15 +80,36 @@ test-short:
 # and explore verdicts, SVG diagrams, TUI screens); review the diff before
 # committing. The pinned digests refuse to move with an unchanged trace
 # unless sim.DigestFormat was bumped.
+#
+# make update ONLY=NAME rewrites only the goldens of catalog scenario NAME
+# or of a family (cli, lesson, traces, digests, explore-verdicts,
+# reference, svg, screens; a comma list mixes them). A golden outside
+# ONLY that differs is left as it is and listed as a failure, so drift
+# elsewhere is never blessed with the change that was asked for. Every
+# step runs; at the end the goldens that changed are listed, and the
+# target fails if a step did.
+UPDATE_STEPS = \
+	"./cmd/once/ TestCLI$$" \
+	"./cmd/once/ TestLessonPlain$$" \
+	"./scenarios/ TestCanonicalTraces$$" \
+	"./scenarios/ TestPinnedDigests$$" \
+	"./scenarios/ TestPinnedExploreVerdicts$$" \
+	"./scenarios/fileschema/ TestReference$$" \
+	"./report/svg/ TestSVGGolden$$|TestSweepSVGGolden$$" \
+	"./tui/ TestScreensGolden$$"
+GOLDENS = testdata tui/testdata docs/scenario-files.md
+
 update:
-	$(GO) test ./cmd/once/ -run 'TestCLI$$' -rewrite
-	$(GO) test ./cmd/once/ -run 'TestLessonPlain$$' -rewrite
-	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
-	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
-	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
-	$(GO) test ./scenarios/fileschema/ -run TestReference -rewrite
-	$(GO) test ./report/svg/ -run 'TestSVGGolden|TestSweepSVGGolden' -update-svg
-	$(GO) test ./tui/ -run TestScreensGolden -rewrite
+	@export ONCE_ONLY='$(ONLY)'; \
+	  $(GO) test -count=1 ./scenarios/ -run '^TestGoldenOnly$$' >/dev/null || { ONCE_ONLY='$(ONLY)' $(GO) test -count=1 ./scenarios/ -run '^TestGoldenOnly$$' | grep -v '^FAIL\|^---\|^ok'; exit 2; }; \
+	  failed=""; \
+	  for step in $(UPDATE_STEPS); do \
+	    pkg=$${step%% *}; run=$${step#* }; \
+	    echo "update: $$pkg -run '$$run'$${ONCE_ONLY:+ (ONLY=$$ONCE_ONLY)}"; \
+	    $(GO) test -count=1 $$pkg -run "$$run" -rewrite || failed="$$failed $$pkg($$run)"; \
+	  done; \
+	  echo "goldens changed:"; git status --porcelain -- $(GOLDENS) | sed 's/^/  /'; \
+	  if [ -n "$$failed" ]; then echo "update: failed or left drift outside ONLY:$$failed"; exit 1; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(COUNT) $(BENCHPKGS) | tee bench.out

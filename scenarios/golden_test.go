@@ -2,7 +2,6 @@ package scenarios_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,13 +11,12 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
+	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/search"
 )
-
-var generate = flag.Bool("generate-traces", false, "write a testdata/traces script for every catalog scenario that lacks one (then run with -rewrite)")
 
 // TestCanonicalTraces pins, for every scenario of the catalog, the
 // canonical schedule of its lesson as a trace, in testdata/traces/NAME.txt:
@@ -31,42 +29,49 @@ var generate = flag.Bool("generate-traces", false, "write a testdata/traces scri
 // within the bound, the proof and the fault-free trace. Exploration is
 // deterministic, so the scripts are stable; refresh them with
 //
-//	go test ./scenarios/ -run TestCanonicalTraces -rewrite
+//	make update ONLY=traces      (or ONLY=NAME for one scenario's)
 //
-// and read the diff: it is the lesson, event by event.
+// and read the diff: it is the lesson, event by event. A scenario without
+// a script gets one written from its expectations, then filled in.
 func TestCanonicalTraces(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "traces")
-	if *generate {
-		generateTraceScripts(t, dir)
-	}
+	rewrite := golden.RewriteFlag("rewrite")
 	for _, sc := range scenarios.All() {
 		file := filepath.Join(dir, sc.Name+".txt")
 		if _, err := os.Stat(file); err != nil {
-			t.Errorf("%s has no canonical trace script %s (generate with -generate-traces, then -rewrite)", sc.Name, file)
-			continue
+			if !golden.Rewrite(rewrite, "traces", sc.Name) {
+				t.Errorf("%s has no canonical trace script %s (make update ONLY=%s writes one)", sc.Name, file, sc.Name)
+				continue
+			}
+			generateTraceScript(t, sc, file)
 		}
-		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-			if d.Cmd != "canonical" {
-				t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-			}
-			var semName, show string
-			d.ScanArgs(t, "semantics", &semName)
-			if d.HasArg("show") {
-				d.ScanArgs(t, "show", &show)
-			}
-			sem, err := sim.ParseSemantics(semName)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := map[string]string{}
-			for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
-				if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
-					params[k] = v
-				}
-			}
-			return canonical(t, sc, sem, params, show)
-		})
+		golden.Narrow(t, sc.Name, "rewrite", "traces", sc.Name, func(t *testing.T) { canonicalTrace(t, sc, file) })
 	}
+}
+
+// canonicalTrace runs one scenario's script of canonical blocks.
+func canonicalTrace(t *testing.T, sc *scenarios.Scenario, file string) {
+	datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "canonical" {
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		}
+		var semName, show string
+		d.ScanArgs(t, "semantics", &semName)
+		if d.HasArg("show") {
+			d.ScanArgs(t, "show", &show)
+		}
+		sem, err := sim.ParseSemantics(semName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
+				params[k] = v
+			}
+		}
+		return canonical(t, sc, sem, params, show)
+	})
 }
 
 func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[string]string, show string) string {
@@ -140,61 +145,55 @@ func canonical(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params m
 // one: its story as prose, then one canonical block per expectation row
 // that declares a bug (dup, lost, violation), and one for the first row
 // with the default parameters.
-func generateTraceScripts(t *testing.T, dir string) {
-	for _, sc := range scenarios.All() {
-		file := filepath.Join(dir, sc.Name+".txt")
-		if _, err := os.Stat(file); err == nil {
+func generateTraceScript(t *testing.T, sc *scenarios.Scenario, file string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s — %s\n#\n", sc.Name, sc.Summary)
+	for _, line := range strings.Split(sc.Lesson.Story, "\n") {
+		fmt.Fprintf(&b, "# %s\n", strings.TrimSpace(line))
+	}
+	seen := map[string]bool{}
+	for _, e := range sc.Expect {
+		bug := false
+		for _, c := range e.Claims {
+			bug = bug || c == scenarios.ClaimDuplicates || c == scenarios.ClaimLosses || c == scenarios.ClaimViolation
+		}
+		plain := len(e.Params) == 0 && e.Faults == nil && e.Ops == 0
+		if !bug && !plain {
 			continue
 		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s — %s\n#\n", sc.Name, sc.Summary)
-		for _, line := range strings.Split(sc.Lesson.Story, "\n") {
-			fmt.Fprintf(&b, "# %s\n", strings.TrimSpace(line))
+		key := e.Label()
+		if seen[key] {
+			continue
 		}
-		seen := map[string]bool{}
-		for _, e := range sc.Expect {
-			bug := false
-			for _, c := range e.Claims {
-				bug = bug || c == scenarios.ClaimDuplicates || c == scenarios.ClaimLosses || c == scenarios.ClaimViolation
-			}
-			plain := len(e.Params) == 0 && e.Faults == nil && e.Ops == 0
-			if !bug && !plain {
-				continue
-			}
-			key := e.Label()
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			fmt.Fprintf(&b, "\n# %s: %s", e.Label(), e.ClaimsString())
-			if e.Note != "" {
-				fmt.Fprintf(&b, " — %s", e.Note)
-			}
-			show := ""
-			for _, c := range e.Claims {
-				switch c {
-				case scenarios.ClaimDuplicates:
-					show = " show=dup"
-				case scenarios.ClaimLosses:
-					show = " show=lost"
-				case scenarios.ClaimViolation:
-					show = " show=violation"
-				}
-			}
-			fmt.Fprintf(&b, "\ncanonical semantics=%s%s\n", e.Semantics.Alias(), show)
-			keys := make([]string, 0, len(e.Params))
-			for k := range e.Params {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(&b, "%s=%s\n", k, e.Params[k])
-			}
-			b.WriteString("----\n")
+		seen[key] = true
+		fmt.Fprintf(&b, "\n# %s: %s", e.Label(), e.ClaimsString())
+		if e.Note != "" {
+			fmt.Fprintf(&b, " — %s", e.Note)
 		}
-		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
+		show := ""
+		for _, c := range e.Claims {
+			switch c {
+			case scenarios.ClaimDuplicates:
+				show = " show=dup"
+			case scenarios.ClaimLosses:
+				show = " show=lost"
+			case scenarios.ClaimViolation:
+				show = " show=violation"
+			}
 		}
+		fmt.Fprintf(&b, "\ncanonical semantics=%s%s\n", e.Semantics.Alias(), show)
+		keys := make([]string, 0, len(e.Params))
+		for k := range e.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s=%s\n", k, e.Params[k])
+		}
+		b.WriteString("----\n")
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -263,4 +262,17 @@ func seeded(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics, params map[
 	}
 	t.Fatalf("no seed in 1..1000 shows %s", claim)
 	return ""
+}
+
+// TestGoldenOnly: make update runs it first, so that ONLY= naming neither
+// a catalog scenario nor a family of golden files stops the update in one
+// line instead of rewriting nothing.
+func TestGoldenOnly(t *testing.T) {
+	var names []string
+	for _, sc := range scenarios.All() {
+		names = append(names, sc.Name)
+	}
+	if err := golden.Check(names); err != nil {
+		t.Fatal(err)
+	}
 }

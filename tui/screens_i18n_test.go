@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
@@ -23,17 +24,17 @@ func TestScreensGolden(t *testing.T) {
 	for _, l := range lang.Translated() {
 		lang.Set(l)
 		for _, c := range []struct {
-			name string
-			opts Options
-			w, h int
+			name, scenario string
+			opts           Options
+			w, h           int
 		}{
-			{"double-billing-80x24", Options{Start: lookup(t, "double-billing"), Seed: 1, Headline: true}, 80, 24},
-			{"double-billing-100x40", Options{Start: lookup(t, "double-billing"), Seed: 1, Headline: true}, 100, 40},
-			{"missing-key-400-100x40", Options{Start: lookup(t, "missing-key-400"), Semantics: sim.AtLeastOnce, Seed: 2, Ops: 3}, 100, 40},
+			{"double-billing-80x24", "double-billing", Options{Start: lookup(t, "double-billing"), Seed: 1, Headline: true}, 80, 24},
+			{"double-billing-100x40", "double-billing", Options{Start: lookup(t, "double-billing"), Seed: 1, Headline: true}, 100, 40},
+			{"missing-key-400-100x40", "missing-key-400", Options{Start: lookup(t, "missing-key-400"), Semantics: sim.AtLeastOnce, Seed: 2, Ops: 3}, 100, 40},
 		} {
 			got := screenOf(sized(t, New(c.opts), c.w, c.h))
 			file := filepath.Join("testdata", "screen-"+c.name+"."+string(l)+".txt")
-			if *rewriteScreens {
+			if golden.Rewrite(*rewriteScreens, "screens", c.scenario) {
 				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -44,7 +45,7 @@ func TestScreensGolden(t *testing.T) {
 				t.Fatalf("%v (run with -rewrite to create it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("%s in %s differs from %s:\n%s", c.name, l, file, got)
+				t.Errorf("%s in %s differs from %s%s:\n%s", c.name, l, file, golden.Left(*rewriteScreens, "screens", c.scenario), got)
 			}
 		}
 	}

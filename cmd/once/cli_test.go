@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+
+	"github.com/oncesim/once/internal/golden"
 )
 
 // TestCLI runs the scripts under testdata/cli: each `once` block is a
@@ -31,8 +33,10 @@ func TestCLI(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, file := range files {
-		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-			return cliDirective(t, d, dir)
+		golden.Narrow(t, filepath.Base(file), "rewrite", "cli", "", func(t *testing.T) {
+			datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
+				return cliDirective(t, d, dir)
+			})
 		})
 	}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
+	"github.com/oncesim/once/internal/golden"
+
 	course "github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 )
@@ -49,23 +51,25 @@ func TestLessonPlain(t *testing.T) {
 		t.Fatalf("no lesson scripts found: %v", err)
 	}
 	for _, file := range files {
-		datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
-			if d.Cmd != "lesson" {
-				t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-			}
-			args := []string{"lesson", "--plain"}
-			for _, a := range d.CmdArgs {
-				args = append(args, "--"+a.Key)
-				if len(a.Vals) > 0 {
-					args = append(args, strings.Join(a.Vals, ","))
+		golden.Narrow(t, filepath.Base(file), "rewrite", "lesson", "", func(t *testing.T) {
+			datadriven.RunTest(t, file, func(t *testing.T, d *datadriven.TestData) string {
+				if d.Cmd != "lesson" {
+					t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 				}
-			}
-			code, stdout, stderr := executeWithInput(args, d.Input)
-			s := fmt.Sprintf("exit %d\n%s", code, stdout)
-			if stderr != "" {
-				s += "stderr:\n" + stderr
-			}
-			return s
+				args := []string{"lesson", "--plain"}
+				for _, a := range d.CmdArgs {
+					args = append(args, "--"+a.Key)
+					if len(a.Vals) > 0 {
+						args = append(args, strings.Join(a.Vals, ","))
+					}
+				}
+				code, stdout, stderr := executeWithInput(args, d.Input)
+				s := fmt.Sprintf("exit %d\n%s", code, stdout)
+				if stderr != "" {
+					s += "stderr:\n" + stderr
+				}
+				return s
+			})
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -73,14 +74,14 @@ func renderSweepSVG(t *testing.T, d report.SweepDoc) []byte {
 // TestSweepSVGGolden pins the chart of a small sweep in
 // testdata/svg/sweep-expired-dedup-ttl.svg. Refresh it with
 //
-//	go test ./report/svg/ -run TestSweepSVGGolden -update-svg
+//	make update ONLY=svg
 //
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSweepSVGGolden(t *testing.T) {
 	d := goldenSweepDoc()
 	got := renderSweepSVG(t, d)
 	file := filepath.Join("..", "..", "testdata", "svg", "sweep-expired-dedup-ttl.svg")
-	if *updateSVG {
+	if golden.Rewrite(*rewrite, "svg", "expired-dedup-ttl") {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -90,16 +91,16 @@ func TestSweepSVGGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v (create it with -update-svg)", err)
+		t.Fatalf("%v (create it with make update ONLY=svg)", err)
 	}
 	if !bytes.Equal(got, want) {
 		g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
 		for i := 0; i < len(g) && i < len(w); i++ {
 			if g[i] != w[i] {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(refresh with -update-svg and look at the picture)", file, i+1, g[i], w[i])
+				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(refresh with make update ONLY=svg and look at the picture)%s", file, i+1, g[i], w[i], golden.Left(*rewrite, "svg", "expired-dedup-ttl"))
 			}
 		}
-		t.Fatalf("%s differs in length: got %d lines, want %d (refresh with -update-svg)", file, len(g), len(w))
+		t.Fatalf("%s differs in length: got %d lines, want %d (refresh with make update ONLY=svg)%s", file, len(g), len(w), golden.Left(*rewrite, "svg", "expired-dedup-ttl"))
 	}
 	for _, s := range []string{
 		">expired-dedup-ttl · at-least-once+idempotent</text>",

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
-var updateSVG = flag.Bool("update-svg", false, "rewrite the golden SVG diagrams under testdata/svg")
+var rewrite = flag.Bool("rewrite", false, "rewrite the golden SVG diagrams under testdata/svg (make update ONLY=svg)")
 
 // canonicalDoubleBilling is the trace of the lesson: one payment under
 // at-least-once, its pay-response lost on the way back, the client
@@ -50,7 +51,7 @@ func canonicalDoubleBilling(t *testing.T) (*sim.Topology, []sim.Event) {
 // TestSVGGolden pins the diagram of the canonical double-billing schedule
 // in testdata/svg/double-billing-alo.svg. Refresh it with
 //
-//	go test ./report/svg/ -run TestSVGGolden -update-svg
+//	make update ONLY=svg
 //
 // and look at it (rsvg-convert renders it to PNG) before committing.
 func TestSVGGolden(t *testing.T) {
@@ -60,7 +61,7 @@ func TestSVGGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join("..", "..", "testdata", "svg", "double-billing-alo.svg")
-	if *updateSVG {
+	if golden.Rewrite(*rewrite, "svg", "double-billing") {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -70,16 +71,16 @@ func TestSVGGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v (create it with -update-svg)", err)
+		t.Fatalf("%v (create it with make update ONLY=svg)", err)
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		got, wantLines := strings.Split(b.String(), "\n"), strings.Split(string(want), "\n")
 		for i := 0; i < len(got) && i < len(wantLines); i++ {
 			if got[i] != wantLines[i] {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(refresh with -update-svg and look at the picture)", file, i+1, got[i], wantLines[i])
+				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(refresh with make update ONLY=svg and look at the picture)%s", file, i+1, got[i], wantLines[i], golden.Left(*rewrite, "svg", "double-billing"))
 			}
 		}
-		t.Fatalf("%s differs in length: got %d lines, want %d (refresh with -update-svg)", file, len(got), len(wantLines))
+		t.Fatalf("%s differs in length: got %d lines, want %d (refresh with make update ONLY=svg)%s", file, len(got), len(wantLines), golden.Left(*rewrite, "svg", "double-billing"))
 	}
 	// What the lesson needs to see is there.
 	for _, s := range []string{

@@ -21,7 +21,7 @@ func Reference(catalog fs.FS) (string, error) {
 	b.WriteString(`# Scenario files
 
 <!-- Generated from the loader's declarations by
-     go test ./scenarios/fileschema -run TestReference -rewrite
+     make update ONLY=reference
      Do not edit by hand: the test fails when this page and the code differ. -->
 
 A scenario is one YAML file: its nodes and the roles they play, the links

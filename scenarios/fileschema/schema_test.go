@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/oncesim/once/internal/golden"
 	_ "github.com/oncesim/once/scenarios" // the catalog's families register their roles
 )
 
@@ -124,7 +125,7 @@ func TestReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	const file = "../../docs/scenario-files.md"
-	if *rewrite {
+	if golden.Rewrite(*rewrite, "reference", "") {
 		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +135,7 @@ func TestReference(t *testing.T) {
 		t.Fatalf("%v (create it with -rewrite)", err)
 	}
 	if string(want) != got {
-		t.Fatalf("%s is out of date: go test ./scenarios/fileschema -run TestReference -rewrite", file)
+		t.Fatalf("%s is out of date: make update ONLY=reference%s", file, golden.Left(*rewrite, "reference", ""))
 	}
 	for _, must := range []string{"`nodes[].with`", "`expect[].unprotected`", "`lesson.why`", "### `payment-service`", "### http: ", "### kafka: ", "`pause-ms`"} {
 		if !strings.Contains(got, must) {
