@@ -108,6 +108,9 @@ type RunResult struct {
 	// Counterexample is the violation shrunk to a minimal set of faults
 	// (only with --check, only when violated).
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// Liveness is the verdict of the run's liveness phase (once run
+	// --faults-until); absent when the run had none.
+	Liveness *LivenessDoc `json:"liveness,omitempty"`
 }
 
 // OpDoc is one operation's ledger line.
@@ -161,6 +164,8 @@ type Run struct {
 	// Sinks names the observed sinks (see SinkNames), for an operation
 	// done on some of them only; nil: unnamed.
 	Sinks []string
+	// Liveness is the verdict of the run's liveness phase; nil: none.
+	Liveness *sim.Liveness
 }
 
 // NewRunDoc assembles the JSON document.
@@ -199,6 +204,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		FaultPlan: append([]string{}, r.FaultPlan...),
 		Guarantee: guaranteeOf(o).String(), Framing: FramingLine(o, w, r.Sinks),
 	}
+	res.Liveness = livenessDoc(r.Liveness)
 	ro := o.RunOutcome()
 	res.RunOutcome = RunOutcomeDoc{Run: ro.End.String(), Invariants: ro.Invariants, Counts: CountsOf(ro)}
 	res.RunOutcome.Text = CustomerText(w, res.RunOutcome.Counts, o.MaxEffects())
@@ -302,6 +308,13 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 			}
 		}
 		fmt.Fprintf(&b, "%s\n", r.Framing)
+		if r.Liveness != nil {
+			style := styleGood
+			if !r.Liveness.Settled {
+				style = styleBad
+			}
+			fmt.Fprintf(&b, "%s\n", style.Render(LivenessLine(r.Liveness)))
+		}
 		if r.Why != "" {
 			style := styleBad
 			if r.Status == "unknown" {

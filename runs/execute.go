@@ -79,7 +79,11 @@ func ExecuteConfig(cfg *sim.Config, ch sim.Chooser, opt Options) (Run, error) {
 		}
 		opt.Memory.chargeEvents(len(trace.Events))
 	}
-	return Run{Config: orig, Outcome: out, Trace: trace, Faults: rec.Faults, World: w}, nil
+	r := Run{Config: orig, Outcome: out, Trace: trace, Faults: rec.Faults, World: w}
+	if l, ok := sim.LivenessOf(orig, out); ok {
+		r.Liveness = &l
+	}
+	return r, nil
 }
 
 // effectiveMaxEvents is cfg's event budget, its default resolved.
@@ -94,7 +98,7 @@ func effectiveMaxEvents(cfg *sim.Config) int {
 // fault plan it took in the words of its topology, and, when the trace
 // was kept, each operation's effect values.
 func (r *Run) Report() report.Run {
-	out := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Observe)}
+	out := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Observe), Liveness: r.Liveness}
 	for _, f := range r.Faults {
 		out.FaultPlan = append(out.FaultPlan, r.Config.Topology.FaultLine(f))
 	}

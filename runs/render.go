@@ -26,6 +26,9 @@ type Run struct {
 	World   *sim.World  // the finished world, for judges that read its tables
 	Replay  string
 	Shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
+	// Liveness is the verdict of the run's liveness phase (--faults-until);
+	// nil when it had none.
+	Liveness *sim.Liveness
 }
 
 // Formats are the output formats Render writes.
@@ -126,6 +129,9 @@ func Check(rs []Run) bool { return Verdict(rs) == sim.Held }
 func Verdict(rs []Run) sim.Status {
 	v := sim.Held
 	for _, r := range rs {
+		if r.Liveness != nil && !r.Liveness.Settled {
+			return sim.Violated // a run that never settles after its faults stop
+		}
 		switch r.Outcome.Status {
 		case sim.Violated:
 			return sim.Violated

@@ -87,7 +87,7 @@ func SavePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.S
 	for _, r := range rs {
 		paths = append(paths, plans.Path(file, r.Outcome.Semantics, len(rs)))
 		ps = append(ps, &scenarios.Plan{Scenario: sc.Name, File: ref, FileHash: hash, Semantics: r.Outcome.Semantics, Ops: set.Ops, Seed: seed, Jitter: true,
-			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime})
+			Faults: set.Faults, Params: set.Params, MaxEvents: set.MaxEvents, MaxTime: set.MaxTime, FaultsUntil: set.FaultsUntil, Settle: set.Settle})
 		topos, fs = append(topos, r.Config.Topology), append(fs, r.Faults)
 	}
 	return paths, plans.Save(paths, ps, topos, fs)

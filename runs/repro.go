@@ -80,6 +80,12 @@ func BudgetFlags(set scenarios.Settings) string {
 	if set.MaxTime > 0 {
 		fmt.Fprintf(&b, " --max-time %s", set.MaxTime)
 	}
+	if set.FaultsUntil > 0 {
+		fmt.Fprintf(&b, " --faults-until %s", set.FaultsUntil)
+	}
+	if set.Settle > 0 {
+		fmt.Fprintf(&b, " --settle %s", set.Settle)
+	}
 	return b.String()
 }
 

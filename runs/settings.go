@@ -46,6 +46,9 @@ type Overrides struct {
 	Ops       int
 	MaxEvents int
 	MaxTime   string
+	// FaultsUntil and Settle are --faults-until and --settle, the
+	// liveness phase (once run only).
+	FaultsUntil, Settle string
 	Faults    [sim.MaxFaultKinds]float64 // per sim.FaultKinds entry, its probability
 	Durations [sim.MaxFaultKinds]int64   // per kind with a duration setting
 	Sets      []string                   // name=value
@@ -72,6 +75,30 @@ func (o *Overrides) Budgets(set *scenarios.Settings) error {
 			return fmt.Errorf("--max-time %s: want a positive duration, at least 1ms (leave it out for the scenario's budget)", o.MaxTime)
 		}
 		set.MaxTime = d
+	}
+	return o.liveness(set)
+}
+
+// liveness sets set's liveness phase from --faults-until and --settle.
+func (o *Overrides) liveness(set *scenarios.Settings) error {
+	for _, f := range []struct {
+		name, value string
+		into        *sim.Time
+	}{{"faults-until", o.FaultsUntil, &set.FaultsUntil}, {"settle", o.Settle, &set.Settle}} {
+		if !o.changed(f.name) {
+			continue
+		}
+		d, err := scenarios.ParseDuration(f.value)
+		if err != nil {
+			return fmt.Errorf("--%s: %w", f.name, err)
+		}
+		if d < 1 {
+			return fmt.Errorf("--%s %s: want a positive duration, at least 1ms", f.name, f.value)
+		}
+		*f.into = d
+	}
+	if set.Settle > 0 && set.FaultsUntil == 0 {
+		return fmt.Errorf("--settle %s: it bounds the run after its faults stop; give --faults-until too", o.Settle)
 	}
 	return nil
 }

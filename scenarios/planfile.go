@@ -47,7 +47,10 @@ type Plan struct {
 	Params    map[string]string
 	MaxEvents int      // the run's event budget; 0 = the scenario's
 	MaxTime   sim.Time // the run's virtual-time budget; 0 = the scenario's
-	Schedule  []PlanFault
+	// FaultsUntil and Settle are the run's liveness phase (Settings);
+	// 0 = none.
+	FaultsUntil, Settle sim.Time
+	Schedule            []PlanFault
 
 	semanticsPos planPos            // where the semantics value is, for Check
 	paramPos     map[string]planPos // where each set value's name is, for Check
@@ -92,6 +95,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 	}
 	p := &Plan{Params: map[string]string{}, paramPos: map[string]planPos{}}
 	seen := map[string]bool{}
+	var settleAt *PlanError // where settle was given, for a settle without faults-until
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line := 0
@@ -116,7 +120,7 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 			return args[0], nil
 		}
 		switch dir {
-		case "scenario", "file", "semantics", "ops", "seed", "faults", "max-events", "max-time":
+		case "scenario", "file", "semantics", "ops", "seed", "faults", "max-events", "max-time", "faults-until", "settle":
 			if seen[dir] {
 				return nil, errAt(cols[0], "%s given twice", dir)
 			}
@@ -194,6 +198,20 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 				return nil, errAt(argCols[0], "max-time %q: want a positive duration (e.g. 30s)", v)
 			}
 			p.MaxTime = d
+		case "faults-until", "settle":
+			v, err := single()
+			if err != nil {
+				return nil, err
+			}
+			d, err := ParseDuration(v)
+			if err != nil || d < 1 {
+				return nil, errAt(argCols[0], "%s %q: want a positive duration (e.g. 2s)", dir, v)
+			}
+			if dir == "settle" {
+				p.Settle, settleAt = d, &PlanError{File: name, Line: line, Col: cols[0]}
+			} else {
+				p.FaultsUntil = d
+			}
 		case "faults":
 			given := map[string]bool{}
 			for i, a := range args {
@@ -247,6 +265,10 @@ func ParsePlan(name string, data []byte) (*Plan, error) {
 	}
 	if p.Semantics == 0 {
 		return nil, &PlanError{File: name, Line: max(line, 1), Col: 1, Msg: "the plan names no semantics (want a line: semantics amo|alo|idem|txn)"}
+	}
+	if settleAt != nil && p.FaultsUntil == 0 {
+		settleAt.Msg = "settle bounds the run after its faults stop: give faults-until too"
+		return nil, settleAt
 	}
 	return p, nil
 }
@@ -449,6 +471,12 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 	}
 	if p.MaxTime > 0 {
 		fmt.Fprintf(&b, "max-time %s\n", p.MaxTime)
+	}
+	if p.FaultsUntil > 0 {
+		fmt.Fprintf(&b, "faults-until %s\n", p.FaultsUntil)
+	}
+	if p.Settle > 0 {
+		fmt.Fprintf(&b, "settle %s\n", p.Settle)
 	}
 	fmt.Fprintf(&b, "# %d fault(s)\n", len(faults))
 	for _, fl := range faults {

@@ -28,6 +28,12 @@ type Settings struct {
 	Params    map[string]string // --set overrides; defaults fill the rest
 	MaxEvents int               // 0 = the engine's default
 	MaxTime   sim.Time          // 0 = the engine's default
+	// FaultsUntil ends the fault phase at that virtual time and starts
+	// the liveness phase (sim.Config.FaultsUntil); 0 = faults throughout.
+	FaultsUntil sim.Time
+	// Settle bounds the liveness phase (sim.Config.Settle); 0 = the time
+	// budget.
+	Settle sim.Time
 }
 
 // Scenario is one entry of the catalog, loaded from a scenario file (the
@@ -154,6 +160,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if set.MaxTime > 0 {
 		cfg.MaxTime = set.MaxTime
 	}
+	cfg.FaultsUntil, cfg.Settle = set.FaultsUntil, set.Settle
 	if invs := b.invariants; len(invs) > 0 {
 		cfg.Invariants = func() []sim.Invariant {
 			out := make([]sim.Invariant, len(invs))

@@ -44,6 +44,16 @@ type Config struct {
 	Semantics Semantics // the promise the checker judges
 	MaxEvents int       // trace events before the run is cut; 0 = DefaultMaxEvents
 	MaxTime   Time      // virtual time before the run is cut; 0 = DefaultMaxTime
+	// FaultsUntil, when positive, ends the run's fault phase at that
+	// virtual time: from then on every fault choice (loss, duplicate,
+	// slow, crash, pause, late) takes its fault-free alternative without
+	// asking the Chooser — a pause or a crash already under way still runs
+	// its course — and the run enters its liveness phase (liveness.go).
+	FaultsUntil Time
+	// Settle bounds the liveness phase: with FaultsUntil, the run is cut
+	// at FaultsUntil+Settle (or its MaxTime, if sooner) and its liveness
+	// verdict says whether it finished by then. 0 = no bound of its own.
+	Settle Time
 	// Invariants returns fresh scenario-specific invariants for a new
 	// world; nil means none.
 	Invariants func() []Invariant
@@ -73,6 +83,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxTime < 0 {
 		return fmt.Errorf("sim: negative time budget %d", c.MaxTime)
+	}
+	if c.FaultsUntil < 0 || c.Settle < 0 || (c.Settle > 0 && c.FaultsUntil == 0) {
+		return fmt.Errorf("sim: liveness phase: faults until %d, settle %d (settle needs the end of the faults)", c.FaultsUntil, c.Settle)
 	}
 	if n := len(c.Observe.Sinks); n > MaxObservedSinks {
 		return fmt.Errorf("sim: %d observed sinks, at most %d", n, MaxObservedSinks)
@@ -196,6 +209,9 @@ func (s *Stamper) Choose(c Choice) int { return s.Ask(&c) }
 
 // Ask stamps c's key into it and answers it. c does not escape.
 func (s *Stamper) Ask(c *Choice) int {
+	if u := s.w.cfg.FaultsUntil; u > 0 && s.w.now >= u && c.Kind.IsFault() {
+		return 0 // the liveness phase: no more faults, nothing asked
+	}
 	c.Key = s.w.names.choiceKey(c)
 	if r, ok := s.w.chooser.(*Random); ok {
 		return r.choose(c) // a seeded run: no second interface call, no copy
@@ -256,10 +272,14 @@ func (w *World) maxEvents() uint32 {
 }
 
 func (w *World) maxTime() Time {
+	limit := DefaultMaxTime
 	if w.cfg.MaxTime > 0 {
-		return w.cfg.MaxTime
+		limit = w.cfg.MaxTime
 	}
-	return DefaultMaxTime
+	if w.cfg.FaultsUntil > 0 && w.cfg.Settle > 0 {
+		limit = min(limit, w.cfg.FaultsUntil+w.cfg.Settle)
+	}
+	return limit
 }
 
 // Step processes the next scheduled item. It returns false once the run

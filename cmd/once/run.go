@@ -42,9 +42,10 @@ func newRunCmd() *cobra.Command {
 		},
 	}
 	o.register(cmd, "all")
+	o.registerLiveness(cmd.Flags())
 	o.registerFile(cmd)
 	cmd.Flags().StringVar(&o.format, "format", "text", "output: text|json|trace|mermaid|svg|md (svg: one space-time diagram per semantics, side by side on one time axis; md: the table and one fenced Mermaid block per semantics)")
-	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated, 3 if one could not be shown (unfinished)")
+	cmd.Flags().BoolVar(&o.check, "check", false, "exit 1 if a promise is violated or the run does not settle after --faults-until, 3 if a promise could not be shown (unfinished)")
 	cmd.Flags().BoolVar(&o.swarm, "swarm", false, "the seed draws its own fault profile, as in once matrix --swarm (each fault kind on or off, ×¼ to ×4): replays a swarm seed")
 	cmd.Flags().StringVar(&o.save, "save", "", "write the fault plan of the run to FILE (one per semantics: FILE gets .ALIAS before its extension)")
 	return cmd

@@ -21,7 +21,9 @@ type simFlags struct {
 	sets      []string
 	maxEvents int
 	maxTime   string
-	flags     *pflag.FlagSet
+	// faultsUntil and settle are the liveness phase (registerLiveness).
+	faultsUntil, settle string
+	flags               *pflag.FlagSet
 }
 
 func (f *simFlags) register(cmd *cobra.Command, defaultSemantics string) {
@@ -44,9 +46,17 @@ func (f *simFlags) registerBudgets(fl *pflag.FlagSet) {
 	fl.StringVar(&f.maxTime, "max-time", "", fmt.Sprintf("virtual-time budget per run (default: the scenario's, else %s)", sim.DefaultMaxTime))
 }
 
+// registerLiveness registers --faults-until and --settle: the run's
+// faults stop at a virtual time, and its liveness verdict says whether it
+// then finished, within a bound.
+func (f *simFlags) registerLiveness(fl *pflag.FlagSet) {
+	fl.StringVar(&f.faultsUntil, "faults-until", "", "stop injecting faults at this virtual time (e.g. 2s), then judge liveness: the run must finish with every operation's final outcome")
+	fl.StringVar(&f.settle, "settle", "", "with --faults-until: the bound after the faults stop within which the run must settle (default: its time budget)")
+}
+
 // overrides are the flags' values for package runs.
 func (f *simFlags) overrides() *runs.Overrides {
-	o := &runs.Overrides{Ops: f.ops, MaxEvents: f.maxEvents, MaxTime: f.maxTime, Faults: f.faults, Durations: f.durations, Sets: f.sets}
+	o := &runs.Overrides{Ops: f.ops, MaxEvents: f.maxEvents, MaxTime: f.maxTime, FaultsUntil: f.faultsUntil, Settle: f.settle, Faults: f.faults, Durations: f.durations, Sets: f.sets}
 	if f.flags != nil {
 		o.Changed = f.flags.Changed
 	}

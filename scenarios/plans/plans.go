@@ -60,7 +60,7 @@ func LoadFor(path, scenarioFile string, topo func(*Loaded) (*sim.Topology, error
 		plan.Ops = sc.Ops
 	}
 	set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params,
-		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime}
+		MaxEvents: plan.MaxEvents, MaxTime: plan.MaxTime, FaultsUntil: plan.FaultsUntil, Settle: plan.Settle}
 	cfg, err := sc.Config(set)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
