@@ -49,10 +49,10 @@ type Overrides struct {
 	// FaultsUntil and Settle are --faults-until and --settle, the
 	// liveness phase (once run only).
 	FaultsUntil, Settle string
-	Faults    [sim.MaxFaultKinds]float64 // per sim.FaultKinds entry, its probability
-	Durations [sim.MaxFaultKinds]int64   // per kind with a duration setting
-	Sets      []string                   // name=value
-	Changed   func(flag string) bool
+	Faults              [sim.MaxFaultKinds]float64 // per sim.FaultKinds entry, its probability
+	Durations           [sim.MaxFaultKinds]int64   // per kind with a duration setting
+	Sets                []string                   // name=value
+	Changed             func(flag string) bool
 }
 
 func (o *Overrides) changed(name string) bool { return o.Changed != nil && o.Changed(name) }
