@@ -83,7 +83,7 @@ test-short:
 #
 # make update ONLY=NAME rewrites only the goldens of catalog scenario NAME
 # or of a family (cli, lesson, traces, digests, explore-verdicts,
-# reference, svg, screens; a comma list mixes them). A golden outside
+# reference, svg, screens, readme; a comma list mixes them). A golden outside
 # ONLY that differs is left as it is and listed as a failure, so drift
 # elsewhere is never blessed with the change that was asked for. Every
 # step runs; at the end the goldens that changed are listed, and the
@@ -96,8 +96,9 @@ UPDATE_STEPS = \
 	"./scenarios/ TestPinnedExploreVerdicts$$" \
 	"./scenarios/fileschema/ TestReference$$" \
 	"./report/svg/ TestSVGGolden$$|TestSweepSVGGolden$$" \
-	"./tui/ TestScreensGolden$$"
-GOLDENS = testdata tui/testdata docs/scenario-files.md
+	"./tui/ TestScreensGolden$$" \
+	"./scenarios/ TestReadmeCatalogGenerated$$"
+GOLDENS = testdata tui/testdata docs/scenario-files.md README.md
 
 update:
 	@export ONCE_ONLY='$(ONLY)'; \

@@ -33,6 +33,7 @@ var Families = []string{
 	"reference",        // docs/scenario-files.md: the scenario file reference
 	"svg",              // testdata/svg: diagrams
 	"screens",          // tui/testdata: TUI screens in Romanian and Russian
+	"readme",           // README.md: the catalog's counts and scenario table
 }
 
 // Only is what ONLY asked for: nil for everything.
