@@ -83,7 +83,7 @@ test-short:
 #
 # make update ONLY=NAME rewrites only the goldens of catalog scenario NAME
 # or of a family (cli, lesson, traces, digests, explore-verdicts,
-# reference, svg, screens, readme; a comma list mixes them). A golden outside
+# reference, svg, screens, docs; a comma list mixes them). A golden outside
 # ONLY that differs is left as it is and listed as a failure, so drift
 # elsewhere is never blessed with the change that was asked for. Every
 # step runs; at the end the goldens that changed are listed, and the
@@ -97,8 +97,9 @@ UPDATE_STEPS = \
 	"./scenarios/fileschema/ TestReference$$" \
 	"./report/svg/ TestSVGGolden$$|TestSweepSVGGolden$$" \
 	"./tui/ TestScreensGolden$$" \
-	"./scenarios/ TestReadmeCatalogGenerated$$"
-GOLDENS = testdata tui/testdata docs/scenario-files.md README.md
+	"./scenarios/ TestReadmeCatalogGenerated$$" \
+	"./cmd/once/ TestDocsListEveryFaultFlag$$"
+GOLDENS = testdata tui/testdata docs/scenario-files.md docs/commands.md README.md
 
 update:
 	@export ONCE_ONLY='$(ONLY)'; \

@@ -33,7 +33,7 @@ var Families = []string{
 	"reference",        // docs/scenario-files.md: the scenario file reference
 	"svg",              // testdata/svg: diagrams
 	"screens",          // tui/testdata: TUI screens in Romanian and Russian
-	"readme",           // README.md: the catalog's counts and scenario table
+	"docs",             // README.md and docs/: the generated blocks (catalog table and counts, flag tables)
 }
 
 // Only is what ONLY asked for: nil for everything.
@@ -125,4 +125,46 @@ func Narrow(t *testing.T, sub, name, family, scenario string, fn func(t *testing
 		}
 		fn(t)
 	})
+}
+
+// Block checks, or with the rewrite flag name on and family asked for,
+// rewrites, the block of file that starts with the line start and ends
+// with the line end (both kept): a generated part of a hand-written page,
+// such as README.md's scenario table. want is the block's text from start
+// to end inclusive. A difference fails t at its first differing line.
+func Block(t *testing.T, file, start, end, want, name, family string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	i, j := strings.Index(page, start), strings.Index(page, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the generated block's markers %q … %q", file, start, end)
+	}
+	got := page[i : j+len(end)]
+	if got == want {
+		return
+	}
+	on := RewriteFlag(name)
+	if Rewrite(on, family, "") {
+		if err := os.WriteFile(file, []byte(page[:i]+want+page[j+len(end):]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for k := range max(len(g), len(w)) {
+		var gl, wl string
+		if k < len(g) {
+			gl = g[k]
+		}
+		if k < len(w) {
+			wl = w[k]
+		}
+		if gl != wl {
+			t.Fatalf("%s's generated block differs at its line %d:\n  page:      %s\n  generated: %s\n(make update ONLY=%s writes it)%s", file, k+1, gl, wl, family, Left(on, family, ""))
+		}
+	}
 }
