@@ -2,6 +2,7 @@ package golden
 
 import (
 	"flag"
+	"os"
 	"strings"
 	"testing"
 )
@@ -63,4 +64,27 @@ func TestNarrowTurnsTheFlagOffOutsideOnlyAndRestoresIt(t *testing.T) {
 	if !strings.Contains(Left(true, "traces", ""), "ONLY=outbox") || Left(false, "traces", "") != "" {
 		t.Errorf("Left = %q / %q", Left(true, "traces", ""), Left(false, "traces", ""))
 	}
+}
+
+// Block rewrites only what lies between its markers, and only when the
+// flag is on and the family asked for.
+func TestBlockRewritesBetweenItsMarkers(t *testing.T) {
+	file := t.TempDir() + "/page.md"
+	page := "intro\n<!-- a -->\nold\n<!-- b -->\noutro\n"
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "<!-- a -->\nnew\n<!-- b -->"
+	_ = flag.Set("rewrite-for-test", "true")
+	t.Cleanup(func() { _ = flag.Set("rewrite-for-test", "false") })
+	t.Setenv(Env, "docs")
+	Block(t, file, "<!-- a -->", "<!-- b -->", want, "rewrite-for-test", "docs")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "intro\n<!-- a -->\nnew\n<!-- b -->\noutro\n" {
+		t.Errorf("rewritten page %q", data)
+	}
+	Block(t, file, "<!-- a -->", "<!-- b -->", want, "rewrite-for-test", "docs") // now equal: no failure
 }
