@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/internal/golden"
 	"github.com/oncesim/once/sim"
 )
 
