@@ -1,0 +1,282 @@
+package class
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	_ "modernc.org/sqlite" // the class's state file
+)
+
+// StateFile is the name of the SQLite file a class keeps beside itself,
+// in its directory: students, answers, the step and phase, the tokens.
+const StateFile = "class.db"
+
+// The phases of a step, in order: the mechanism questions are open
+// (Predict), then the run is shown and the evidence questions are open
+// (Evidence), then the right answers are shown and nothing more is
+// accepted (Revealed).
+const (
+	Predict  = "predict"
+	Evidence = "evidence"
+	Revealed = "revealed"
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS students (
+	name    TEXT PRIMARY KEY,
+	session TEXT NOT NULL UNIQUE,
+	seq     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answers (
+	name   TEXT NOT NULL,
+	step   TEXT NOT NULL,
+	n      INTEGER NOT NULL,
+	letter TEXT NOT NULL,
+	PRIMARY KEY (name, step, n)
+);
+CREATE TABLE IF NOT EXISTS revealed (step TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+`
+
+// store is a class's state in its SQLite file. Every write is one
+// transaction committed before the server answers (WAL, synchronous
+// FULL): a crash of the instructor's laptop loses no answer it
+// acknowledged.
+type store struct {
+	db *sql.DB
+}
+
+// openStore opens (creating it if needed) the state file in dir.
+func openStore(dir string) (*store, error) {
+	dsn := "file:" + filepath.ToSlash(filepath.Join(dir, StateFile)) +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("class: %w", err)
+	}
+	db.SetMaxOpenConns(1) // one writer: answers are serialised, never lost to SQLITE_BUSY
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("class: %s: %w", filepath.Join(dir, StateFile), err)
+	}
+	return &store{db: db}, nil
+}
+
+func (s *store) close() error { return s.db.Close() }
+
+// meta reads a value of the class ("" when unset).
+func (s *store) meta(k string) (string, error) {
+	var v string
+	err := s.db.QueryRow(`SELECT v FROM meta WHERE k = ?`, k).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("class: state %s: %w", k, err)
+	}
+	return v, nil
+}
+
+// setMeta writes a value of the class.
+func (s *store) setMeta(kv ...string) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("class: state: %w", err)
+	}
+	defer tx.Rollback()
+	for i := 0; i+1 < len(kv); i += 2 {
+		if _, err := tx.Exec(`INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, kv[i], kv[i+1]); err != nil {
+			return fmt.Errorf("class: state %s: %w", kv[i], err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("class: state: %w", err)
+	}
+	return nil
+}
+
+// metaOr reads a value, writing def first when it is unset: the first
+// start of a class draws its tokens, every restart reads them back.
+func (s *store) metaOr(k string, def func() string) (string, error) {
+	v, err := s.meta(k)
+	if err != nil || v != "" {
+		return v, err
+	}
+	v = def()
+	return v, s.setMeta(k, v)
+}
+
+// A student is one name of the class and the session its browser holds.
+type student struct {
+	Name, Session string
+	Seq           int
+}
+
+// errNameTaken and errFull are the refusals of a join.
+var (
+	errNameTaken = errors.New("name taken")
+	errFull      = errors.New("class full")
+)
+
+// join adds a student unless the name is taken or the class holds max
+// students already; the check and the insert are one transaction.
+func (s *store) join(name, session string, max int) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("class: join: %w", err)
+	}
+	defer tx.Rollback()
+	var n int
+	var taken bool
+	if err := tx.QueryRow(`SELECT COUNT(*), COALESCE(SUM(name = ?), 0) > 0 FROM students`, name).Scan(&n, &taken); err != nil {
+		return fmt.Errorf("class: join: %w", err)
+	}
+	switch {
+	case taken:
+		return errNameTaken
+	case n >= max:
+		return errFull
+	}
+	if _, err := tx.Exec(`INSERT INTO students (name, session, seq) VALUES (?, ?, ?)`, name, session, n+1); err != nil {
+		return fmt.Errorf("class: join: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("class: join: %w", err)
+	}
+	return nil
+}
+
+// bySession is the student whose browser holds session, nil when none.
+func (s *store) bySession(session string) (*student, error) {
+	if session == "" {
+		return nil, nil
+	}
+	st := &student{}
+	err := s.db.QueryRow(`SELECT name, session, seq FROM students WHERE session = ?`, session).Scan(&st.Name, &st.Session, &st.Seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("class: session: %w", err)
+	}
+	return st, nil
+}
+
+// students are the class's students in the order they joined.
+func (s *store) students() ([]student, error) {
+	rows, err := s.db.Query(`SELECT name, session, seq FROM students ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("class: roster: %w", err)
+	}
+	defer rows.Close()
+	var out []student
+	for rows.Next() {
+		var st student
+		if err := rows.Scan(&st.Name, &st.Session, &st.Seq); err != nil {
+			return nil, fmt.Errorf("class: roster: %w", err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// answer records a student's letter for question n of step, unless one is
+// recorded already: the first answer counts. It says whether this one
+// was recorded.
+func (s *store) answer(name, step string, n int, letter string) (bool, error) {
+	r, err := s.db.Exec(`INSERT INTO answers (name, step, n, letter) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, name, step, n, letter)
+	if err != nil {
+		return false, fmt.Errorf("class: answer: %w", err)
+	}
+	k, err := r.RowsAffected()
+	return k == 1, err
+}
+
+// answersOf are the letters a student gave in a step, by question number.
+func (s *store) answersOf(name, step string) (map[int]string, error) {
+	rows, err := s.db.Query(`SELECT n, letter FROM answers WHERE name = ? AND step = ?`, name, step)
+	if err != nil {
+		return nil, fmt.Errorf("class: answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var n int
+		var l string
+		if err := rows.Scan(&n, &l); err != nil {
+			return nil, fmt.Errorf("class: answers: %w", err)
+		}
+		out[n] = l
+	}
+	return out, rows.Err()
+}
+
+// stepAnswers are every letter given in a step: by student, by question.
+func (s *store) stepAnswers(step string) (map[string]map[int]string, error) {
+	rows, err := s.db.Query(`SELECT name, n, letter FROM answers WHERE step = ?`, step)
+	if err != nil {
+		return nil, fmt.Errorf("class: answers: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[int]string{}
+	for rows.Next() {
+		var name, l string
+		var n int
+		if err := rows.Scan(&name, &n, &l); err != nil {
+			return nil, fmt.Errorf("class: answers: %w", err)
+		}
+		if out[name] == nil {
+			out[name] = map[int]string{}
+		}
+		out[name][n] = l
+	}
+	return out, rows.Err()
+}
+
+// reveal marks step revealed (once).
+func (s *store) reveal(step string) error {
+	_, err := s.db.Exec(`INSERT INTO revealed (step, seq) VALUES (?, (SELECT COUNT(*) FROM revealed) + 1) ON CONFLICT DO NOTHING`, step)
+	if err != nil {
+		return fmt.Errorf("class: reveal: %w", err)
+	}
+	return nil
+}
+
+// revealedSteps are the steps revealed, in the order they were.
+func (s *store) revealedSteps() ([]string, error) {
+	rows, err := s.db.Query(`SELECT step FROM revealed ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("class: revealed: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var st string
+		if err := rows.Scan(&st); err != nil {
+			return nil, fmt.Errorf("class: revealed: %w", err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// tokenAlphabet spells the join code and the secrets: lower-case letters
+// and digits that are not misread aloud (no i, l, o, u).
+const tokenAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+
+// randomToken is n characters of tokenAlphabet from crypto/rand.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("class: crypto/rand: " + err.Error()) // never fails on Linux, and a class cannot run without secrets
+	}
+	var out strings.Builder
+	for _, c := range b {
+		out.WriteByte(tokenAlphabet[int(c)%len(tokenAlphabet)])
+	}
+	return out.String()
+}
