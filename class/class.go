@@ -30,7 +30,7 @@ const KeyFile = "class.key"
 type Options struct {
 	Dir         string // the class's directory: its state file (and its key file)
 	Listen      string // the address to serve on; loopback unless told
-	Code        string // the join code students type; "random" draws one; required off loopback
+	Code        string // the join code students type; "random" draws one; required off loopback; asked again at each start
 	MaxStudents int    // how many students may join (default DefaultMaxStudents)
 	ClassKey    string // --class-key (else ONCE_CLASS_KEY, else the key file)
 	Steps       string // the steps to teach (numbers or ids, comma-separated); all when empty
@@ -196,18 +196,10 @@ func (cl *Class) restore(o Options) error {
 	switch code := strings.TrimSpace(o.Code); {
 	case code == "random":
 		cl.code = randomToken(6)
-	case code != "":
-		if len(code) > 32 || strings.ContainsAny(code, " /?#&") {
-			return refuse("class_code", map[string]any{"Code": lesson.Escape(code)}, fmt.Sprintf("--code %s: want a short word of letters and digits (or random)", lesson.Escape(code)))
-		}
-		cl.code = code
+	case len(code) > 32 || strings.ContainsAny(code, " /?#&%+"):
+		return refuse("class_code", map[string]any{"Code": lesson.Escape(code)}, fmt.Sprintf("--code %s: want a short word of letters and digits (or random)", lesson.Escape(code)))
 	default:
-		if cl.code, err = cl.st.meta("code"); err != nil {
-			return err
-		}
-	}
-	if err := cl.st.setMeta("code", cl.code); err != nil {
-		return err
+		cl.code = code
 	}
 	pos, err := cl.st.meta("pos")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +32,7 @@ func Listen(o Options, code string) (net.Listener, error) {
 	if err != nil {
 		return nil, refuse("class_listen", map[string]any{"Addr": addr}, fmt.Sprintf("--listen %s: not an address to listen on (want HOST:PORT, for instance 127.0.0.1:8080)", addr))
 	}
-	if !Loopback(host) && code == "" {
+	if !Loopback(host) && strings.TrimSpace(code) == "" {
 		return nil, refuse("class_needs_code", map[string]any{"Addr": addr}, fmt.Sprintf("--listen %s: off this computer a class needs a join code: add --code random (or --code WORD)", addr))
 	}
 	l, err := net.Listen("tcp", addr)
@@ -90,15 +91,16 @@ func publicHost(l net.Addr) string {
 // join code, the instructor's dashboard and where the state and the key
 // are printed to out first. Refusals are *lesson.InputError.
 func Run(ctx context.Context, o Options, out io.Writer) error {
+	l, err := Listen(o, o.Code) // refused before anything is written
+	if err != nil {
+		return err
+	}
+	defer l.Close()
 	cl, err := New(o)
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	l, err := Listen(o, cl.code)
-	if err != nil {
-		return err
-	}
 	cl.addr = publicHost(l.Addr())
 	srv := &http.Server{Handler: cl.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	cl.Banner(out, o)
