@@ -21,7 +21,7 @@ const testKey = "class-test-key-0123456789"
 const testSteps = "double-billing,two-generals"
 
 // newTestClass opens a class in dir (a new temporary one when "") with
-// the tests' key and steps, and serves it on a loopback httptest server;
+// the tests' key ("-": none, the key file's) and steps, and serves it on a loopback httptest server;
 // both are closed when the test ends.
 func newTestClass(t testing.TB, dir string, o Options) (*Class, *httptest.Server) {
 	t.Helper()
@@ -29,8 +29,11 @@ func newTestClass(t testing.TB, dir string, o Options) (*Class, *httptest.Server
 		dir = t.TempDir()
 	}
 	o.Dir = dir
-	if o.ClassKey == "" {
+	switch o.ClassKey {
+	case "":
 		o.ClassKey = testKey
+	case "-": // none given: the class draws its own and keeps it in its directory
+		o.ClassKey = ""
 	}
 	if o.Steps == "" {
 		o.Steps = testSteps
