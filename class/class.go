@@ -197,7 +197,7 @@ func (cl *Class) restore(o Options) error {
 	case code == "random":
 		cl.code = randomToken(6)
 	case len(code) > 32 || strings.ContainsAny(code, " /?#&%+"):
-		return refuse("class_code", map[string]any{"Code": lesson.Escape(code)}, fmt.Sprintf("--code %s: want a short word of letters and digits (or random)", lesson.Escape(code)))
+		return refuse("class_code", map[string]any{"Code": lesson.Escape(code)}, fmt.Sprintf("--code %s: want a short word of letters and digits (or `random`)", lesson.Escape(code)))
 	default:
 		cl.code = code
 	}

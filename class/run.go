@@ -33,7 +33,7 @@ func Listen(o Options, code string) (net.Listener, error) {
 		return nil, refuse("class_listen", map[string]any{"Addr": addr}, fmt.Sprintf("--listen %s: not an address to listen on (want HOST:PORT, for instance 127.0.0.1:8080)", addr))
 	}
 	if !Loopback(host) && strings.TrimSpace(code) == "" {
-		return nil, refuse("class_needs_code", map[string]any{"Addr": addr}, fmt.Sprintf("--listen %s: off this computer a class needs a join code: add --code random (or --code WORD)", addr))
+		return nil, refuse("class_needs_code", map[string]any{"Addr": addr}, fmt.Sprintf("--listen %s: off this computer a class needs a join code: add `--code random` (or `--code WORD`)", addr))
 	}
 	l, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
