@@ -51,7 +51,10 @@ type Class struct {
 	keyFile string // the key file, when the key is kept there
 	addr    string // HOST:PORT students reach (set when it listens)
 
-	mu    sync.Mutex // the step and phase, against answers racing a reveal
+	// mu guards the step and the phase: answers hold it for reading
+	// until they are committed, a move holds it for writing, so a reveal
+	// waits for the answers in flight and none is taken after it.
+	mu    sync.RWMutex
 	pos   int        // index into steps
 	phase string
 	tick  atomic.Int64 // bumps on every change students must see
@@ -228,8 +231,8 @@ func (cl *Class) JoinCode() string { return cl.code }
 
 // current is the course index of the step the class is at, and its phase.
 func (cl *Class) current() (int, string) {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
+	cl.mu.RLock()
+	defer cl.mu.RUnlock()
 	return cl.steps[cl.pos], cl.phase
 }
 
@@ -304,8 +307,8 @@ func (cl *Class) Answer(name, step string, n int, letter string) error {
 	if len(letter) != 1 || letter[0] < 'a' || int(letter[0]-'a') >= len(q.Choices) {
 		return errBadInput
 	}
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
+	cl.mu.RLock()
+	defer cl.mu.RUnlock()
 	if cl.steps[cl.pos] != i || !open(q.Mechanism, cl.phase) {
 		return errClosed
 	}

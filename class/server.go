@@ -205,8 +205,8 @@ func (cl *Class) tickHandler(w http.ResponseWriter, _ *http.Request) {
 // phaseTick changes when the step or the phase does: what a student's
 // page must follow (other students' answers move cl.tick, not this).
 func (cl *Class) phaseTick() string {
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
+	cl.mu.RLock()
+	defer cl.mu.RUnlock()
 	return fmt.Sprintf("%d-%s", cl.pos, cl.phase)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	_ "modernc.org/sqlite" // the class's state file
 )
@@ -42,12 +43,16 @@ CREATE TABLE IF NOT EXISTS answers (
 CREATE TABLE IF NOT EXISTS revealed (step TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 `
 
-// store is a class's state in its SQLite file. Every write is one
-// transaction committed before the server answers (WAL, synchronous
-// FULL): a crash of the instructor's laptop loses no answer it
-// acknowledged.
+// store is a class's state in its SQLite file. Every write is committed
+// before the server answers (WAL, synchronous FULL): a crash of the
+// instructor's laptop loses no answer it acknowledged. Answers go
+// through one writer that commits them in groups (writeAnswers).
 type store struct {
-	db *sql.DB
+	db      *sql.DB
+	answers chan answerWrite // to writeAnswers
+	written chan struct{}    // closed when writeAnswers is done
+	closing sync.Once
+	closed  error
 }
 
 // openStore opens (creating it if needed) the state file in dir.
@@ -63,10 +68,21 @@ func openStore(dir string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("class: %s: %w", filepath.Join(dir, StateFile), err)
 	}
-	return &store{db: db}, nil
+	s := &store{db: db, answers: make(chan answerWrite, maxBatch), written: make(chan struct{})}
+	go s.writeAnswers()
+	return s, nil
 }
 
-func (s *store) close() error { return s.db.Close() }
+// close stops the writer, once every answer sent is committed, and
+// closes the file.
+func (s *store) close() error {
+	s.closing.Do(func() {
+		close(s.answers)
+		<-s.written
+		s.closed = s.db.Close()
+	})
+	return s.closed
+}
 
 // meta reads a value of the class ("" when unset).
 func (s *store) meta(k string) (string, error) {
@@ -184,16 +200,80 @@ func (s *store) students() ([]student, error) {
 	return out, rows.Err()
 }
 
+// An answerWrite is one answer waiting for the writer's next commit.
+type answerWrite struct {
+	name, step string
+	n          int
+	letter     string
+	done       chan answerDone
+}
+
+type answerDone struct {
+	recorded bool
+	err      error
+}
+
+// maxBatch bounds how many answers one commit holds.
+const maxBatch = 512
+
+// writeAnswers is the class's one writer of answers: it commits every
+// answer waiting in one transaction (group commit), then tells each
+// whether it was recorded. A room answering at once costs a few syncs of
+// the file, not one per student; no answer is acknowledged before its
+// commit.
+func (s *store) writeAnswers() {
+	defer close(s.written)
+	for first := range s.answers {
+		batch := []answerWrite{first}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case a, ok := <-s.answers:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, a)
+			default:
+				break drain
+			}
+		}
+		done := make([]answerDone, len(batch))
+		err := func() error {
+			tx, err := s.db.Begin()
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			for i, a := range batch {
+				r, err := tx.Exec(`INSERT INTO answers (name, step, n, letter) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, a.name, a.step, a.n, a.letter)
+				if err != nil {
+					return err
+				}
+				k, err := r.RowsAffected()
+				if err != nil {
+					return err
+				}
+				done[i].recorded = k == 1
+			}
+			return tx.Commit()
+		}()
+		for i, a := range batch {
+			if err != nil {
+				done[i] = answerDone{err: fmt.Errorf("class: answer: %w", err)}
+			}
+			a.done <- done[i]
+		}
+	}
+}
+
 // answer records a student's letter for question n of step, unless one is
 // recorded already: the first answer counts. It says whether this one
-// was recorded.
+// was recorded, once it is committed.
 func (s *store) answer(name, step string, n int, letter string) (bool, error) {
-	r, err := s.db.Exec(`INSERT INTO answers (name, step, n, letter) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, name, step, n, letter)
-	if err != nil {
-		return false, fmt.Errorf("class: answer: %w", err)
-	}
-	k, err := r.RowsAffected()
-	return k == 1, err
+	done := make(chan answerDone, 1)
+	s.answers <- answerWrite{name: name, step: step, n: n, letter: letter, done: done}
+	d := <-done
+	return d.recorded, d.err
 }
 
 // answersOf are the letters a student gave in a step, by question number.
