@@ -55,7 +55,7 @@ type Class struct {
 	// until they are committed, a move holds it for writing, so a reveal
 	// waits for the answers in flight and none is taken after it.
 	mu    sync.RWMutex
-	pos   int        // index into steps
+	pos   int // index into steps
 	phase string
 	tick  atomic.Int64 // bumps on every change students must see
 
