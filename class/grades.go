@@ -152,9 +152,13 @@ func (cl *Class) Graded() ([]*lesson.Graded, error) {
 	if err != nil {
 		return nil, err
 	}
+	steps, err := cl.revealedIndices()
+	if err != nil {
+		return nil, err
+	}
 	var out []*lesson.Graded
 	for _, s := range students {
-		g, err := cl.gradedOf(s.Name)
+		g, err := cl.gradedOn(s.Name, steps)
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +173,11 @@ func (cl *Class) gradedOf(name string) (*lesson.Graded, error) {
 	if err != nil {
 		return nil, err
 	}
+	return cl.gradedOn(name, steps)
+}
+
+// gradedOn is one student's result over steps (course indices, revealed).
+func (cl *Class) gradedOn(name string, steps []int) (*lesson.Graded, error) {
 	g := &lesson.Graded{Student: name}
 	for _, i := range steps {
 		answers, err := cl.gradeStep(name, i)

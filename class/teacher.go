@@ -161,10 +161,18 @@ func (cl *Class) dashboard(projector bool) (*dashboardView, error) {
 	if err != nil {
 		return nil, err
 	}
+	graded, err := cl.Graded()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*lesson.Graded{}
+	for _, g := range graded {
+		byName[g.Student] = g
+	}
 	for _, s := range students {
-		g, err := cl.gradedOf(s.Name)
-		if err != nil {
-			return nil, err
+		g := byName[s.Name]
+		if g == nil { // joined since Graded read the roster
+			g = &lesson.Graded{}
 		}
 		var given []string
 		for _, n := range slices.Sorted(maps.Keys(answers[s.Name])) {
