@@ -116,3 +116,36 @@ func TestJoinRefusals(t *testing.T) {
 		t.Errorf("after the refusals the class has %d students (%v), want 2", len(students), err)
 	}
 }
+
+// A student whose browser was lost cannot join again under their name,
+// until the instructor lets the name in again: then the next join takes
+// it over with its answers, and the lost browser holds nothing.
+func TestReleaseLetsAStudentBackIn(t *testing.T) {
+	cl, srv := newTestClass(t, "", Options{})
+	tb := teacher(t, cl, srv.URL)
+	lost := newBrowser(t, srv.URL)
+	lost.join("Ada", "")
+	if status, _ := lost.answer("double-billing", 1, "b"); status != http.StatusOK {
+		t.Fatalf("answer: %d", status)
+	}
+	if status, _ := newBrowser(t, srv.URL).post("/join", url.Values{"name": {"Ada"}}); status != http.StatusConflict {
+		t.Fatalf("Ada again before the release: %d, want 409", status)
+	}
+	if status, _ := lost.post("/teacher/release", url.Values{"name": {"Ada"}}); status != http.StatusForbidden {
+		t.Errorf("a student releasing a name: %d, want 403", status)
+	}
+	if status, _ := tb.post("/teacher/release", url.Values{"name": {"Ada"}}); status != http.StatusOK {
+		t.Fatalf("release: %d", status)
+	}
+	if _, page := lost.get("/"); !strings.Contains(page, `action="/join"`) {
+		t.Errorf("the lost browser still holds Ada's session")
+	}
+	found := newBrowser(t, srv.URL)
+	page := found.join("Ada", "")
+	if questionStates(page)[1] != "answered" || !strings.Contains(page, "Your answer: b)") {
+		t.Errorf("Ada back in lost her answer:\n%s", page)
+	}
+	if status, _ := newBrowser(t, srv.URL).post("/join", url.Values{"name": {"Ada"}}); status != http.StatusConflict {
+		t.Errorf("a third join as Ada after the take-over: %d, want 409", status)
+	}
+}

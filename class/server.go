@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"log"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,8 +22,18 @@ import (
 //go:embed assets
 var assets embed.FS
 
+// codeSpan is a span of text in backquotes, as the lesson's texts mark
+// commands and code.
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// withCode is text as HTML, its backquoted spans as <code>.
+func withCode(text string) template.HTML {
+	return template.HTML(codeSpan.ReplaceAllString(template.HTMLEscapeString(text), "<code>$1</code>"))
+}
+
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"t": lang.T,
+	"code": withCode,
+	"t":    lang.T,
 	"tf": func(id string, kv ...any) string {
 		data := map[string]any{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -52,6 +63,7 @@ func (cl *Class) Handler() http.Handler {
 	mux.HandleFunc("GET /teacher", cl.teacherPage)
 	mux.HandleFunc("GET /teacher/panel", cl.teacherOnly(cl.panel))
 	mux.HandleFunc("POST /teacher/advance", cl.teacherOnly(cl.advance))
+	mux.HandleFunc("POST /teacher/release", cl.teacherOnly(cl.release))
 	mux.HandleFunc("GET /teacher/roster.csv", cl.teacherOnly(cl.rosterCSV))
 	mux.HandleFunc("GET /teacher/questions.csv", cl.teacherOnly(cl.questionsCSV))
 	mux.HandleFunc("GET /teacher/results.zip", cl.teacherOnly(cl.resultsZip))

@@ -29,9 +29,10 @@ const (
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS students (
-	name    TEXT PRIMARY KEY,
-	session TEXT NOT NULL UNIQUE,
-	seq     INTEGER NOT NULL
+	name     TEXT PRIMARY KEY,
+	session  TEXT NOT NULL UNIQUE,
+	seq      INTEGER NOT NULL,
+	released INTEGER NOT NULL DEFAULT 0 -- the instructor let the name in again: the next join takes it
 );
 CREATE TABLE IF NOT EXISTS answers (
 	name   TEXT NOT NULL,
@@ -139,7 +140,9 @@ var (
 )
 
 // join adds a student unless the name is taken or the class holds max
-// students already; the check and the insert are one transaction.
+// students already; the check and the insert are one transaction. A name
+// the instructor released (release) is taken over: the student's browser
+// was lost, their answers stay theirs.
 func (s *store) join(name, session string, max int) error {
 	tx, err := s.db.Begin()
 	if err != nil {
@@ -147,21 +150,35 @@ func (s *store) join(name, session string, max int) error {
 	}
 	defer tx.Rollback()
 	var n int
-	var taken bool
-	if err := tx.QueryRow(`SELECT COUNT(*), COALESCE(SUM(name = ?), 0) > 0 FROM students`, name).Scan(&n, &taken); err != nil {
+	var taken, released bool
+	if err := tx.QueryRow(`SELECT COUNT(*), COALESCE(SUM(name = ?), 0) > 0, COALESCE(SUM(name = ? AND released = 1), 0) > 0 FROM students`, name, name).Scan(&n, &taken, &released); err != nil {
 		return fmt.Errorf("class: join: %w", err)
 	}
 	switch {
+	case released:
+		_, err = tx.Exec(`UPDATE students SET session = ?, released = 0 WHERE name = ?`, session, name)
 	case taken:
 		return errNameTaken
 	case n >= max:
 		return errFull
+	default:
+		_, err = tx.Exec(`INSERT INTO students (name, session, seq) VALUES (?, ?, ?)`, name, session, n+1)
 	}
-	if _, err := tx.Exec(`INSERT INTO students (name, session, seq) VALUES (?, ?, ?)`, name, session, n+1); err != nil {
+	if err != nil {
 		return fmt.Errorf("class: join: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("class: join: %w", err)
+	}
+	return nil
+}
+
+// release lets a student's name in again: the browser that holds it now
+// loses it, and the next join with the name takes it over, with its
+// answers (a phone that died, a browser whose cookies were cleared).
+func (s *store) release(name string) error {
+	if _, err := s.db.Exec(`UPDATE students SET session = ?, released = 1 WHERE name = ?`, "released:"+randomToken(26), name); err != nil {
+		return fmt.Errorf("class: release: %w", err)
 	}
 	return nil
 }

@@ -91,6 +91,15 @@ func (cl *Class) advance(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/teacher", http.StatusSeeOther)
 }
 
+// release lets the student the form names join again (store.release).
+func (cl *Class) release(w http.ResponseWriter, r *http.Request) {
+	if err := cl.st.release(r.PostFormValue("name")); err != nil {
+		fail(w, err)
+		return
+	}
+	http.Redirect(w, r, "/teacher", http.StatusSeeOther)
+}
+
 // A dashboardView is the instructor's page's data.
 type dashboardView struct {
 	Lang, Title, StepOf, Phase, PhaseText, PanelURL, JoinURL, Code string
@@ -125,7 +134,7 @@ func (cl *Class) dashboard(projector bool) (*dashboardView, error) {
 	step := &cl.course.Steps[i]
 	d := &dashboardView{Lang: string(lang.Current()), Title: lang.T("lesson.step." + step.ID), Phase: phase, Pos: pos,
 		StepOf:    lang.Tf("lesson.step_of", map[string]any{"N": pos + 1, "Total": len(cl.steps)}),
-		PhaseText: lang.T("class." + phase), Last: pos+1 == len(cl.steps), Projector: projector,
+		PhaseText: lang.T("class.teacher_" + phase), Last: pos+1 == len(cl.steps), Projector: projector,
 		ShowRates: !projector || phase == Revealed, JoinURL: cl.joinURL(), Code: cl.code, PanelURL: "/teacher/panel"}
 	if projector {
 		d.PanelURL += "?projector=1"
