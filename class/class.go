@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lesson"
@@ -57,7 +56,6 @@ type Class struct {
 	mu    sync.RWMutex
 	pos   int // index into steps
 	phase string
-	tick  atomic.Int64 // bumps on every change students must see
 
 	views  viewCache
 	grades gradeCache
@@ -216,7 +214,6 @@ func (cl *Class) restore(o Options) error {
 	if !slices.Contains([]string{Predict, Evidence, Revealed}, cl.phase) {
 		cl.phase = Predict
 	}
-	cl.tick.Store(1)
 	return nil
 }
 
@@ -265,7 +262,6 @@ func (cl *Class) Advance(pos int, from string) (bool, error) {
 		return false, err
 	}
 	cl.pos, cl.phase = nextPos, next
-	cl.tick.Add(1)
 	return true, nil
 }
 
@@ -319,6 +315,5 @@ func (cl *Class) Answer(name, step string, n int, letter string) error {
 	if !ok {
 		return errAnswered
 	}
-	cl.tick.Add(1)
 	return nil
 }

@@ -174,7 +174,6 @@ func (cl *Class) join(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	cl.tick.Add(1)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, MaxAge: 7 * 24 * 3600})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
@@ -207,7 +206,7 @@ func (cl *Class) answer(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// tickHandler is the class's change counter: a student's page reloads
+// tickHandler is the step and phase the class is at: a student's page reloads
 // when it moves.
 func (cl *Class) tickHandler(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -215,7 +214,7 @@ func (cl *Class) tickHandler(w http.ResponseWriter, _ *http.Request) {
 }
 
 // phaseTick changes when the step or the phase does: what a student's
-// page must follow (other students' answers move cl.tick, not this).
+// page must follow (other students' answers do not move it).
 func (cl *Class) phaseTick() string {
 	cl.mu.RLock()
 	defer cl.mu.RUnlock()
