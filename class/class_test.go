@@ -72,8 +72,15 @@ func TestClassWalksAStep(t *testing.T) {
 	if !strings.Contains(page, `/diagram/0`) {
 		t.Errorf("the run phase shows no diagram of the student's run")
 	}
-	answerPhase(false)
 	_, dash := tb.get("/teacher")
+	if !strings.Contains(dash, `data-done="0"`) {
+		t.Errorf("the dashboard counts students done with the evidence questions before any answered")
+	}
+	answerPhase(false)
+	_, dash = tb.get("/teacher")
+	if !strings.Contains(dash, "Answered every open question: 2 of 3 students.") {
+		t.Errorf("the dashboard does not count two of three students done\n%s", dash)
+	}
 	if !strings.Contains(dash, `<td class="answered">2</td>`) {
 		t.Errorf("the dashboard does not count two answers to a question\n%s", dash)
 	}

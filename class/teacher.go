@@ -103,7 +103,7 @@ func (cl *Class) release(w http.ResponseWriter, r *http.Request) {
 // A dashboardView is the instructor's page's data.
 type dashboardView struct {
 	Lang, Title, StepOf, Phase, PhaseText, PanelURL, JoinURL, Code string
-	Pos                                                            int
+	Pos, Students, Done                                            int
 	Last, Projector, ShowRates                                     bool
 	QR                                                             template.HTML
 	Tally                                                          []tallyItem
@@ -148,6 +148,9 @@ func (cl *Class) dashboard(projector bool) (*dashboardView, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Students, d.Done, err = cl.doneCount(i, phase); err != nil {
+		return nil, err
+	}
 	for _, t := range tally {
 		item := tallyItem{questionTally: t, Kind: lang.T("class.kind_evidence"), Rate: "–"}
 		if t.Mechanism {
@@ -190,6 +193,35 @@ func (cl *Class) dashboard(projector bool) (*dashboardView, error) {
 		d.Roster = append(d.Roster, rosterItem{Name: s.Name, StepAnswers: strings.Join(given, " "), Right: g.Right, Asked: len(g.Answers)})
 	}
 	return d, nil
+}
+
+// doneCount is how many students the class has, and how many of them
+// answered every question open in phase of step i.
+func (cl *Class) doneCount(i int, phase string) (students, done int, err error) {
+	all, err := cl.st.students()
+	if err != nil {
+		return 0, 0, err
+	}
+	answers, err := cl.st.stepAnswers(cl.course.Steps[i].ID)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, s := range all {
+		v, err := cl.views.get(cl, s.Name, i)
+		if err != nil {
+			return 0, 0, err
+		}
+		complete := true
+		for j, q := range v.view.Questions {
+			if _, ok := answers[s.Name][j+1]; open(q.Mechanism, phase) && !ok {
+				complete = false
+			}
+		}
+		if complete {
+			done++
+		}
+	}
+	return len(all), done, nil
 }
 
 // rosterCSV is the roster as CSV (WriteRosterCSV).
