@@ -78,6 +78,7 @@ func TestOpeningRefusals(t *testing.T) {
 		{Options{Dir: dir, ClassKey: testKey, Steps: "two-generals"}, "class_other_steps"},
 		{Options{Dir: dir, ClassKey: testKey, Code: "a b"}, "class_code"},
 		{Options{Dir: dir, ClassKey: testKey, MaxStudents: -1}, "class_max_students"},
+		{Options{Dir: t.TempDir(), ClassKey: testKey, Steps: "1,double-billing"}, "class_step_twice"},
 	}
 	for _, c := range cases {
 		_, err := New(c.o)
