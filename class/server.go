@@ -328,7 +328,7 @@ func (cl *Class) studentPage(w http.ResponseWriter, _ *http.Request, s *student,
 			p.Cuts = append(p.Cuts, "$ "+c.Command)
 		}
 		if phase == Revealed {
-			p.Cuts = CutLinesOrNil(v)
+			p.Cuts = cutLinesOrNil(v)
 		}
 	}
 	var right, asked int
@@ -391,9 +391,9 @@ func (cl *Class) studentPage(w http.ResponseWriter, _ *http.Request, s *student,
 	render(w, status, "student", p)
 }
 
-// CutLinesOrNil are the step's searches with their results (who attacks
+// cutLinesOrNil are the step's searches with their results (who attacks
 // alone at each N), none for a step without them.
-func CutLinesOrNil(v *lessonview.StepView) []string {
+func cutLinesOrNil(v *lessonview.StepView) []string {
 	if len(v.Cuts) == 0 {
 		return nil
 	}
