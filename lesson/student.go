@@ -79,6 +79,20 @@ func (c *Course) StepForStudent(i int, name string) (*Step, error) {
 	return c.Steps[i].forStudent(name, "")
 }
 
+// StepForIssued is step i of the course on the seeds of the issued
+// student (see ForIssued), derived alone: a class server builds one
+// student's current step, not the whole course.
+func (c *Course) StepForIssued(i int, name, token string) (*Step, error) {
+	t, err := ParseToken(token)
+	if err != nil {
+		return nil, fmt.Errorf("lesson: token: %w", err)
+	}
+	if err := CheckName(name); err != nil {
+		return nil, fmt.Errorf("lesson: student: %w", err)
+	}
+	return c.Steps[i].forStudent(name, t)
+}
+
 // maxName is the longest student name accepted, in bytes.
 const maxName = 200
 

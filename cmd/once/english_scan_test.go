@@ -116,6 +116,9 @@ func keptWords(t *testing.T) map[string]bool {
 		for _, r := range st.Runs {
 			add(r.ID)
 		}
+		for _, q := range st.Bank { // the bank's question ids, which grade and the class's dashboard print
+			add(q.ID)
+		}
 	}
 	for _, s := range []sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent, sim.Transactional} {
 		add(s.String())
@@ -220,7 +223,8 @@ func englishOnly(t *testing.T, kept map[string]bool) map[string]bool {
 // "not known to be minimal" line on double-billing; the whole catalog's
 // matrix as text and Markdown on few seeds (so that some expectations fail
 // and their lines show), one cut by a budget (unknown lines), and the
-// common input mistakes (their error lines).
+// common input mistakes (their error lines); the pages `once class`
+// serves (class-pages: see classPages) and its refusal off loopback.
 func scanArgs() [][]string {
 	var out [][]string
 	for _, sc := range scenarios.All() {
@@ -245,6 +249,8 @@ func scanArgs() [][]string {
 		[]string{"matrix", "double-billing", "--seeds", "2", "--max-events", "20"},
 		[]string{"lesson", "--plain", "--student", "ada"},
 		[]string{"pack"},
+		[]string{"class-pages"},
+		[]string{"class", "--listen", "0.0.0.0:0"},
 	)
 }
 
@@ -271,8 +277,13 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 	for _, l := range []string{"ro", "ru"} {
 		for _, args := range scanArgs() {
 			args := append(slices.Clone(args), "--lang", l)
-			_, out, stderr := executeWithInput(args, strings.Repeat("a\n", 200))
-			out += stderr
+			var out string
+			if args[0] == "class-pages" { // the pages `once class` serves, fetched from it
+				out = htmlTag.ReplaceAllString(code.ReplaceAllString(classPages(t, lang.Lang(l)), " "), " ")
+			} else {
+				_, stdout, stderr := executeWithInput(args, strings.Repeat("a\n", 200))
+				out = stdout + stderr
+			}
 			if args[0] == "pack" { // the lesson pack's pages, both editions
 				dir := filepath.Join(t.TempDir(), "pack")
 				exit, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--class-key", testClassKey, "--student", "ada", "--lang", l}, "")

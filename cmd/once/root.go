@@ -98,7 +98,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	registerLang(root)
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
-	root.AddCommand(newTUICmd(), newLessonCmd())
+	root.AddCommand(newTUICmd(), newLessonCmd(), newClassCmd())
 	root.AddCommand(newLabCmd())
 	root.AddCommand(newRolesCmd(), newSchemaCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())

@@ -15,7 +15,7 @@ var Layers = [][]string{
 	{"report/lang", "report", "batch"},     // the outcome vocabulary, renderers; the batch runner
 	{"runs"},                               // the run service
 	{"explore", "shard", "matrix", "sweep", // the features, each in one place
-		"lab", "lesson", "live", "tui", "report/lessonview",
+		"lab", "lesson", "live", "tui", "report/lessonview", "class",
 		"brokers"}, // live mode over real brokers: uses live's Decider
 	{"cmd", "examples"}, // flags → one call
 }
