@@ -20,6 +20,11 @@ func TestPerLanguageMessagesRenderAsAll(t *testing.T) {
 			if loadedHere := len(own.uiMsgs[other]) > 0; loadedHere != (other == English || other == l) {
 				t.Errorf("%s: messages of %s loaded: %v", l, other, loadedHere)
 			}
+			// Each file is parsed once: English rendering does not parse
+			// English's files a second time as "its own language's".
+			if got, want := len(own.uiMsgs[other]), len(all.uiMsgs[other]); got != 0 && got != want {
+				t.Errorf("%s: %d messages of %s loaded, want %d (each once)", l, got, other, want)
+			}
 		}
 		for _, msg := range all.uiMsgs[English] {
 			for _, n := range []int{1, 2, 5, 21} {
