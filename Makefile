@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
 
 all: build test
 
@@ -144,6 +144,14 @@ bench-lab:
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.
 bench-peer:
 	GO=$(GO) bash bench/peer.sh
+
+# Issue 33's scaling table in one run: once explore double-billing (idem,
+# loss + ack-loss, N operations / N faults) with its default reductions and
+# with --reduce none, against SPIN on testdata/spin's model (-DSAFETY, hash
+# table sized to the state space). SCALE="6 7 8 9 10" by default; SPIN up
+# to SPIN_UPTO=9 (about 10 GB at 9 / 9). Needs spin and gcc; not CI.
+bench-explore:
+	GO=$(GO) bash bench/explore.sh
 
 # Live mode against the simulator, per operation, on every supported
 # scenario and variant over SEEDS seeds, on SQLite and (ONCE_TEST_POSTGRES)
