@@ -86,6 +86,7 @@ update:
 	$(GO) test ./scenarios/ -run TestCanonicalTraces -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedDigests -rewrite
 	$(GO) test ./scenarios/ -run TestPinnedExploreVerdicts -rewrite
+	$(GO) test ./scenarios/ -run TestCatalogIndexIsCurrent -rewrite
 	$(GO) test ./scenarios/fileschema/ -run TestReference -rewrite
 	$(GO) test ./report/svg/ -run 'TestSVGGolden|TestSweepSVGGolden' -update-svg
 	$(GO) test ./tui/ -run TestScreensGolden -rewrite
