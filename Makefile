@@ -149,7 +149,8 @@ bench-peer:
 # Issue 33's scaling table in one run: once explore double-billing (idem,
 # loss + ack-loss, N operations / N faults) with its default reductions and
 # with --reduce none, against SPIN on testdata/spin's model (-DSAFETY, hash
-# table sized to the state space). SCALE="6 7 8 9 10" by default; SPIN up
+# table sized to the state space), and SPIN without its partial-order
+# reduction up to NOREDUCE_UPTO=7. SCALE="6 7 8 9 10" by default; SPIN up
 # to SPIN_UPTO=9 (about 10 GB at 9 / 9). Needs spin and gcc; not CI.
 bench-explore:
 	GO=$(GO) bash bench/explore.sh

@@ -13,6 +13,12 @@
 # hash table, wall and CPU time and RSS. The ratios are once's time over
 # SPIN's (below 1: once is faster).
 #
+# SPIN is also run without its partial-order reduction (-DNOREDUCE, up to
+# NOREDUCE_UPTO operations, default 7): on this model, one atomic step
+# per handler as once's engine steps, its reduction prunes nothing — the
+# column shows it (docs/explore.md, "Why there is no partial-order
+# reduction").
+#
 # SPIN's hash table is sized to the state space: 2^w slots with w from
 # the previous bound's stored states times 8 (SPIN grows about 4–7× per
 # bound on this model), 2^20 for the first. pan is built with
@@ -26,7 +32,7 @@
 #
 # Environment: SCALE (default "6 7 8 9 10": N operations with N faults
 # each; add 12 for issue 33's 12 / 12), SPIN_UPTO, NONE_UPTO (default 9),
-# SPIN_MEMLIM, GO. Needs spin and gcc (apt-get install -y spin gcc),
+# NOREDUCE_UPTO, SPIN_MEMLIM, GO. Needs spin and gcc (apt-get install -y spin gcc),
 # /usr/bin/time (apt-get install -y time) and Go. Exit status: 0 when every
 # search that finished proved the model, 1 otherwise, 2 when a tool is
 # missing.
@@ -38,6 +44,7 @@ GO="${GO:-go}"
 SCALE="${SCALE:-6 7 8 9 10}"
 SPIN_UPTO="${SPIN_UPTO:-9}"
 NONE_UPTO="${NONE_UPTO:-9}"
+NOREDUCE_UPTO="${NOREDUCE_UPTO:-7}"
 SPIN_MEMLIM="${SPIN_MEMLIM:-12000}"
 
 for tool in spin gcc "$GO"; do
@@ -85,9 +92,9 @@ gcc --version | head -n 1
 "$GO" version
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 echo
-printf '%-7s | %-44s | %-22s | %-48s | %s\n' "ops/f" "once (default reductions)" "once --reduce none" "SPIN -DSAFETY" "once/SPIN"
-printf '%-7s | %10s %11s %6s %7s %6s | %10s %11s | %10s %11s %3s %8s %8s %6s | %6s %6s\n' \
-	"" states transitions wall cpu RSS states transitions states transitions -w wall cpu RSS wall cpu
+printf '%-7s | %-44s | %-22s | %-48s | %-22s | %s\n' "ops/f" "once (default reductions)" "once --reduce none" "SPIN -DSAFETY" "SPIN -DNOREDUCE" "once/SPIN"
+printf '%-7s | %10s %11s %6s %7s %6s | %10s %11s | %10s %11s %3s %8s %8s %6s | %10s %11s | %6s %6s\n' \
+	"" states transitions wall cpu RSS states transitions states transitions -w wall cpu RSS states transitions wall cpu
 rows=()
 for n in $SCALE; do
 	once_row "$n" all
@@ -121,9 +128,19 @@ for n in $SCALE; do
 			w="$(awk -v s="$s_states" 'BEGIN { w = 20; while (2 ^ w < 8 * s) w++; print (w > 32 ? 32 : w) }')"
 		fi
 	fi
-	printf '%-7s | %10s %11s %6ss %6ss %6s | %10s %11s | %10s %11s %3s %7ss %7ss %6s | %6s %6s\n' \
+	nr_states="—" nr_trans="—"
+	if [ "$n" -le "$NOREDUCE_UPTO" ] && [ "$n" -le "$SPIN_UPTO" ]; then
+		d="$work/spin$n"
+		(cd "$d" && gcc -O2 -w -DSAFETY -DNOREDUCE -DMEMLIM="$SPIN_MEMLIM" -o pan_noreduce pan.c) ||
+			{ echo "explore.sh: building SPIN's verifier -DNOREDUCE for N=$n failed" >&2; exit 1; }
+		(cd "$d" && ./pan_noreduce -m100000 -w"$s_w" >pan_noreduce.out 2>&1) || true
+		nr_states="$(awk '/states, stored/ { print $1 }' "$d/pan_noreduce.out")"
+		nr_trans="$(awk '/transitions \(= (stored|visited)\+matched\)/ { print $1 }' "$d/pan_noreduce.out")"
+		grep -q 'errors: 0' "$d/pan_noreduce.out" || { echo "explore.sh: SPIN -DNOREDUCE found an error at N=$n" >&2; status=1; }
+	fi
+	printf '%-7s | %10s %11s %6ss %6ss %6s | %10s %11s | %10s %11s %3s %7ss %7ss %6s | %10s %11s | %6s %6s\n' \
 		"$n/$n" "$d_states" "$d_trans" "$d_wall" "$d_cpu" "$d_rss" "$n_states" "$n_trans" \
-		"$s_states" "$s_trans" "$s_w" "$s_wall" "$s_cpu" "$s_rss" "$r_wall" "$r_cpu"
+		"$s_states" "$s_trans" "$s_w" "$s_wall" "$s_cpu" "$s_rss" "$nr_states" "$nr_trans" "$r_wall" "$r_cpu"
 	rows+=("$n/$n: once $d_verdict (reduction: $d_reduction)")
 done
 echo
