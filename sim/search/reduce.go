@@ -59,7 +59,7 @@ func ParseReduction(s string) (Reduction, error) {
 	case "symmetry":
 		return ReduceSymmetry, nil
 	case "por":
-		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the search explores no event orders but preemptions); want none, symmetry or all", s)
+		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the engine runs one event per state, so no two steps are explored in both orders: nothing to prune, docs/explore.md); want none, symmetry or all", s)
 	}
 	return 0, fmt.Errorf("--reduce %q: want none, symmetry or all", s)
 }
