@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer
+.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
 
 all: build test
 
@@ -83,7 +83,7 @@ test-short:
 #
 # make update ONLY=NAME rewrites only the goldens of catalog scenario NAME
 # or of a family (cli, lesson, traces, digests, explore-verdicts,
-# reference, svg, screens, docs; a comma list mixes them). A golden outside
+# reference, svg, screens, docs, catalog-index; a comma list mixes them). A golden outside
 # ONLY that differs is left as it is and listed as a failure, so drift
 # elsewhere is never blessed with the change that was asked for. Every
 # step runs; at the end the goldens that changed are listed, and the
@@ -94,12 +94,13 @@ UPDATE_STEPS = \
 	"./scenarios/ TestCanonicalTraces$$" \
 	"./scenarios/ TestPinnedDigests$$" \
 	"./scenarios/ TestPinnedExploreVerdicts$$" \
+	"./scenarios/ TestCatalogIndexIsCurrent$$" \
 	"./scenarios/fileschema/ TestReference$$" \
 	"./report/svg/ TestSVGGolden$$|TestSweepSVGGolden$$" \
 	"./tui/ TestScreensGolden$$" \
 	"./scenarios/ TestReadmeCatalogGenerated$$" \
 	"./cmd/once/ TestDocsListEveryFaultFlag$$"
-GOLDENS = testdata tui/testdata docs/scenario-files.md docs/commands.md README.md
+GOLDENS = testdata tui/testdata scenarios/catalog_index.json docs/scenario-files.md docs/commands.md README.md
 
 update:
 	@export ONCE_ONLY='$(ONLY)'; \
@@ -167,6 +168,15 @@ bench-lab:
 # 10-operation model, one core each; prints runs/s and the ratio. Not CI.
 bench-peer:
 	GO=$(GO) bash bench/peer.sh
+
+# Issue 33's scaling table in one run: once explore double-billing (idem,
+# loss + ack-loss, N operations / N faults) with its default reductions and
+# with --reduce none, against SPIN on testdata/spin's model (-DSAFETY, hash
+# table sized to the state space), and SPIN without its partial-order
+# reduction up to NOREDUCE_UPTO=7. SCALE="6 7 8 9 10" by default; SPIN up
+# to SPIN_UPTO=9 (about 10 GB at 9 / 9). Needs spin and gcc; not CI.
+bench-explore:
+	GO=$(GO) bash bench/explore.sh
 
 # Live mode against the simulator, per operation, on every supported
 # scenario and variant over SEEDS seeds, on SQLite and (ONCE_TEST_POSTGRES)

@@ -20,17 +20,15 @@ type ListEntry struct {
 	Summary   string   `json:"summary"`
 }
 
-// List is the catalog as `once list` prints it; translated, the summary
-// is in the chosen language (JSON stays English: it is a contract).
+// List is the catalog as `once list` prints it, read from the catalog's
+// index (no scenario file is decoded); translated, the summary is in the
+// chosen language (JSON stays English: it is a contract).
 func List(translated bool) []ListEntry {
 	var out []ListEntry
-	for _, s := range scenarios.All() {
-		e := ListEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary}
+	for _, s := range scenarios.Index() {
+		e := ListEntry{Name: s.Name, Topology: s.Topology, Summary: s.Summary, Semantics: s.Semantics}
 		if translated {
-			e.Summary = Text(s, "summary", s.Summary)
-		}
-		for _, sem := range s.Semantics {
-			e.Semantics = append(e.Semantics, sem.Alias())
+			e.Summary = lang.Lesson(s.Name, "summary", s.Summary)
 		}
 		out = append(out, e)
 	}

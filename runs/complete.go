@@ -9,12 +9,12 @@ import (
 )
 
 // ScenarioNames are the catalog's names starting with prefix, for shell
-// completion.
+// completion (read from the catalog's file names: nothing is decoded).
 func ScenarioNames(prefix string) []string {
 	var out []string
-	for _, sc := range scenarios.All() {
-		if strings.HasPrefix(sc.Name, prefix) {
-			out = append(out, sc.Name)
+	for _, name := range scenarios.Names() {
+		if strings.HasPrefix(name, prefix) {
+			out = append(out, name)
 		}
 	}
 	return out
@@ -34,18 +34,23 @@ func SemanticsNames(sc *scenarios.Scenario) []string {
 }
 
 // SetKeys are the "name=" completions of --set: the parameters of sc, or
-// of every catalog scenario when sc is nil, starting with prefix.
+// of every catalog scenario (from the catalog's index) when sc is nil,
+// starting with prefix.
 func SetKeys(sc *scenarios.Scenario, prefix string) []string {
-	scs := scenarios.All()
+	var names []string
 	if sc != nil {
-		scs = []*scenarios.Scenario{sc}
+		for _, p := range sc.Params {
+			names = append(names, p.Name)
+		}
+	} else {
+		for _, e := range scenarios.Index() {
+			names = append(names, e.Params...)
+		}
 	}
 	var out []string
-	for _, s := range scs {
-		for _, p := range s.Params {
-			if k := p.Name + "="; strings.HasPrefix(k, prefix) && !slices.Contains(out, k) {
-				out = append(out, k)
-			}
+	for _, name := range names {
+		if k := name + "="; strings.HasPrefix(k, prefix) && !slices.Contains(out, k) {
+			out = append(out, k)
 		}
 	}
 	slices.Sort(out)

@@ -105,9 +105,9 @@ func Lookup(name string) (*Scenario, error) {
 		return s, nil
 	}
 	best, bestDist := "", 4
-	for _, s := range All() {
-		if d := editDistance(name, s.Name); d < bestDist {
-			best, bestDist = s.Name, d
+	for _, n := range Names() {
+		if d := editDistance(name, n); d < bestDist {
+			best, bestDist = n, d
 		}
 	}
 	if best != "" {

@@ -33,6 +33,7 @@ var Families = []string{
 	"reference",        // docs/scenario-files.md: the scenario file reference
 	"svg",              // testdata/svg: diagrams
 	"screens",          // tui/testdata: TUI screens in Romanian and Russian
+	"catalog-index",    // scenarios/catalog_index.json: names and summaries for list and completion
 	"docs",             // README.md and docs/: the generated blocks (catalog table and counts, flag tables)
 }
 

@@ -34,24 +34,31 @@ type messages struct {
 // loaded is every language's messages (the tests read them all).
 var loaded = sync.OnceValue(func() *messages { return mustLoad(Languages()) })
 
-// loadedLang holds, per language, only the messages rendering in it reads:
-// English's, and the language's own. A command prints in one language, and
-// parsing the others' files (four fifths of them, lessons included) cost
-// an English `once matrix` more CPU than a thousand of its runs.
-var loadedLang = func() map[Lang]func() *messages {
+// lessonsOf holds, per language, the lesson translations in that
+// language alone (the interface's messages are loaded per part:
+// uiLocalizer). A command prints in one language, and parsing the others'
+// files cost an English `once matrix` more CPU than a thousand of its
+// runs.
+var lessonsOf = func() map[Lang]func() *messages {
 	m := map[Lang]func() *messages{}
 	for _, l := range Languages() {
-		m[l] = sync.OnceValue(func() *messages { return mustLoad([]Lang{English, l}) })
+		m[l] = sync.OnceValue(func() *messages {
+			ms, err := loadLangs(nil, lessoni18n.FS, []Lang{l})
+			if err != nil {
+				panic("lang: embedded lesson files are invalid: " + err.Error())
+			}
+			return ms
+		})
 	}
 	return m
 }()
 
-// messagesOf returns the messages that rendering in l reads.
-func messagesOf(l Lang) *messages {
-	if f, ok := loadedLang[l]; ok {
-		return f()
+// lessonLocalizer is the localizer of the lesson texts in l.
+func lessonLocalizer(l Lang) *i18n.Localizer {
+	if f, ok := lessonsOf[l]; ok {
+		return f().lessonLoc[l]
 	}
-	return loaded()
+	return loaded().lessonLoc[l]
 }
 
 // mustLoad loads the embedded files of langs; they are part of the program.
@@ -68,7 +75,8 @@ func mustLoad(langs []Lang) *messages {
 func load(ui, lessons fs.FS) (*messages, error) { return loadLangs(ui, lessons, Languages()) }
 
 // loadLangs is load of the files of langs only (a lesson file's name and
-// language are checked whatever its language).
+// language are checked whatever its language); with ui nil, of the
+// lessons' files only.
 func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 	m := &messages{
 		ui: i18n.NewBundle(English.Tag()), lessons: i18n.NewBundle(English.Tag()),
@@ -79,6 +87,9 @@ func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 		b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	}
 	for _, l := range langs {
+		if ui == nil {
+			break
+		}
 		// One language's interface messages may be split over several files
 		// (locales/<part>.<lang>.toml, one part per surface: core, tui,
 		// lesson, …); an id defined twice is an error, not a silent override.
@@ -202,7 +213,7 @@ func Word(section, english string) string {
 // T is the UI message id in l, falling back to English. An id English
 // lacks is a programming error the tests catch; it renders as the id.
 func (l Lang) T(id string) string {
-	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id})
+	s, err := uiLocalizer(l, id).Localize(&i18n.LocalizeConfig{MessageID: id})
 	if s == "" && err != nil {
 		return id
 	}
@@ -211,7 +222,7 @@ func (l Lang) T(id string) string {
 
 // Tf is Tf in l.
 func (l Lang) Tf(id string, data map[string]any) string {
-	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	s, err := uiLocalizer(l, id).Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
 	if s == "" && err != nil {
 		return id
 	}
@@ -220,7 +231,7 @@ func (l Lang) Tf(id string, data map[string]any) string {
 
 // N is the UI message id for the count n in l, in l's plural form for n.
 func (l Lang) N(id string, n int) string {
-	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{
+	s, err := uiLocalizer(l, id).Localize(&i18n.LocalizeConfig{
 		MessageID: id, PluralCount: n, TemplateData: map[string]any{"Count": n},
 	})
 	if s == "" && err != nil {
@@ -245,7 +256,7 @@ func (l Lang) Lesson(scenario, field, english string) string {
 		return english
 	}
 	id := scenario + "." + field
-	s, err := messagesOf(l).lessonLoc[l].Localize(&i18n.LocalizeConfig{
+	s, err := lessonLocalizer(l).Localize(&i18n.LocalizeConfig{
 		DefaultMessage: &i18n.Message{ID: id, Other: english},
 		TemplateParser: template.IdentityParser{}, // lesson texts are prose, never templates
 	})

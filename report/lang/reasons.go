@@ -17,7 +17,7 @@ func (l Lang) Nf(id string, n int, data map[string]any) string {
 	for k, v := range data {
 		td[k] = v
 	}
-	s, err := messagesOf(l).uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: td})
+	s, err := uiLocalizer(l, id).Localize(&i18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: td})
 	if s == "" && err != nil {
 		return id
 	}

@@ -14,7 +14,7 @@ func (l Lang) Unit(unit, value string) string {
 	if unit == "" || l == English {
 		return unit // English prints the catalog's unit as it always has
 	}
-	s, err := loaded().uiLoc[l].Localize(&i18n.LocalizeConfig{MessageID: "unit." + unit, PluralCount: value})
+	s, err := uiLocalizer(l, "unit."+unit).Localize(&i18n.LocalizeConfig{MessageID: "unit." + unit, PluralCount: value})
 	if s == "" || err != nil {
 		return unit
 	}

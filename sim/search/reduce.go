@@ -24,12 +24,15 @@ import (
 // without it, and the result says so (Result.SymmetryOff).
 //
 // Partial-order reduction is not implemented: ParseReduction refuses
-// "por". The explorer branches on the order of events only where a
-// preemption is chosen (--max-preemptions): the engine orders every
-// other pair of events by (time, sequence), so two steps at different
-// nodes are never explored in both orders, and a sleep-set or
-// persistent-set method would have only the preemption alternatives to
-// prune.
+// "por". Sleep sets and persistent sets skip orders of independent
+// transitions enabled in one state; the engine enables one event per
+// state (it pops by time and sequence), and the search's alternatives are
+// the chooser's answers inside that event's step — exclusive outcomes,
+// not steps that commute. The alternatives that move events (preemptions,
+// delays) move them in time, to a different timed state. SPIN's own
+// reduction prunes nothing on the same model at this granularity (one
+// atomic step per handler): docs/explore.md, "Why there is no
+// partial-order reduction".
 type Reduction uint8
 
 const (
@@ -56,7 +59,7 @@ func ParseReduction(s string) (Reduction, error) {
 	case "symmetry":
 		return ReduceSymmetry, nil
 	case "por":
-		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the search explores no event orders but preemptions); want none, symmetry or all", s)
+		return 0, fmt.Errorf("--reduce %s: partial-order reduction is not implemented (the engine runs one event per state, so no two steps are explored in both orders: nothing to prune, docs/explore.md); want none, symmetry or all", s)
 	}
 	return 0, fmt.Errorf("--reduce %q: want none, symmetry or all", s)
 }
