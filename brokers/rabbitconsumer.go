@@ -35,6 +35,8 @@ type consumerDriver struct {
 	interval, restart                   sim.Time
 	deliver, chargeResult               sim.MsgKind
 	afterCharge, afterCommit            sim.PointID
+	beforeMark                          sim.PointID
+	checkCallMark                       bool // the model's consumer checks, charges, then marks: its crash point is before-mark
 	gatewayName                         string
 }
 
@@ -50,7 +52,7 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 			d.broker = sim.NodeID(i)
 			found |= 2
 		case *queue.DedupConsumer:
-			d.consumer, d.gateway = sim.NodeID(i), r.Gateway
+			d.consumer, d.gateway, d.checkCallMark = sim.NodeID(i), r.Gateway, r.CheckCallMark
 			found |= 4
 		}
 	}
@@ -68,6 +70,11 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 	if ok != [4]bool{true, true, true, true} {
 		return nil
 	}
+	if d.checkCallMark {
+		if d.beforeMark, ok[0] = t.PointByName("before-mark"); !ok[0] {
+			return nil
+		}
+	}
 	return d
 }
 
@@ -82,6 +89,9 @@ func (d *consumerDriver) variants(sem sim.Semantics) []string {
 }
 
 func (d *consumerDriver) effectNode() string { return d.gatewayName }
+
+// applies: the consumer's crash (SIGKILL before its ack) only.
+func (d *consumerDriver) applies() []sim.FaultKind { return []sim.FaultKind{sim.FaultCrash} }
 
 // consumerRun is one run's state on the driver's side.
 type consumerRun struct {
@@ -240,33 +250,54 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			if s.arg(0) == "true" {
 				e.say("op-%d delivered again (delivery %d, Redelivered=true, delivery tag %d)", s.op, n, s.attempt)
 			}
-		case "charged":
-			e.say("%s: op-%d charged (delivery %d)", d.gatewayName, s.op, r.deliveryOf(key))
 		case "dedup":
 			where := map[string]string{"memory": "set in the consumer's memory", "database": "table, written with the charge"}[s.arg(0)]
 			e.say("op-%d delivery %d found in the dedup %s: acked, not charged", s.op, r.deliveryOf(key), where)
 		case "point":
-			point := d.afterCharge
-			if s.arg(0) == "after-commit" {
-				point = d.afterCommit
+			// The simulator's identity of the crash decision: under
+			// at-most-once the point after-commit with the delivery
+			// (its number); otherwise the point after the charge
+			// (before-mark where the model checks, charges, then marks)
+			// with the charge's result, whose attempt is the delivery's
+			// log offset — the operation's publish order, as the
+			// producer publishes one operation at a time, confirmed.
+			point, m := d.afterCharge, sim.Message{Kind: d.chargeResult, From: d.gateway, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(s.op)}
+			if d.checkCallMark && e.cfg.Semantics == sim.Idempotent {
+				point = d.beforeMark
 			}
-			m := sim.Message{Kind: d.chargeResult, From: d.gateway, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+			if s.arg(0) == "after-commit" {
+				point, m = d.afterCommit, sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+			}
 			if crash, _ := e.dec.Point(d.consumer, point, m); crash {
 				w.proc.kill()
 				e.say("consumer killed (SIGKILL, pid %d) at %s of op-%d, before its ack", w.proc.pid(), s.arg(0), s.op)
+				if s.arg(0) == "after-commit" && r.settle(s.op) { // acked before the charge: lost, never redelivered
+					return false, nil
+				}
 				return true, nil
 			}
 			w.tell("go %d %d", s.op, s.attempt)
+		case "charged":
+			e.say("%s: op-%d charged (delivery %d)", d.gatewayName, s.op, r.deliveryOf(key))
+			if e.variant == "ack-before-effect" && r.settle(s.op) { // acked before its charge: done with it
+				return false, nil
+			}
 		case "acked":
-			r.mu.Lock()
-			r.acked[s.op] = true
-			all := len(r.acked) == e.cfg.Ops
-			r.mu.Unlock()
-			if all {
+			if e.variant != "ack-before-effect" && r.settle(s.op) {
 				return false, nil
 			}
 		}
 	}
+}
+
+// settle marks op done with (acked after its charge or dedup; under
+// ack-before-effect charged, or lost to a crash after its ack) and says
+// whether every operation is.
+func (r *consumerRun) settle(op int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.acked[op] = true
+	return len(r.acked) == r.e.cfg.Ops
 }
 
 func (r *consumerRun) deliveryOf(key string) int {

@@ -22,15 +22,15 @@ const WorkerCommand = "broker-worker"
 // workerConfig is what a worker process is told, as JSON on its command
 // line.
 type workerConfig struct {
-	Role      string // "redis-lock" | "rabbitmq-consumer"
+	Role      string // "redis-lock" | "rabbitmq-consumer" | "nats-subscriber"
 	Node      string // its node's name in the scenario (worker-a, consumer)
 	URL       string // the broker
 	Ledger    string // the SQLite file of effects
 	Ops       int
-	Interval  int64 // ms between two jobs
-	TTL       int64 // ms, the lock's expiry
-	Retry     int64 // ms, a held lock's retry
-	Fencing   bool
+	Interval  int64  // ms between two jobs
+	TTL       int64  // ms, the lock's expiry
+	Retry     int64  // ms, a held lock's retry
+	Fencing   bool   // redis-lock: the ledger's fencing; nats-subscriber: dedup by Nats-Msg-Id
 	Semantics string // amo | alo | idem
 	Variant   string // the consumer's dedup: memory | database
 	Queue     string
@@ -58,6 +58,8 @@ func WorkerMain(config string, in io.Reader, out io.Writer) error {
 		return runLockWorker(ctx, &cfg, w)
 	case "rabbitmq-consumer":
 		return runConsumer(ctx, &cfg, w)
+	case "nats-subscriber":
+		return runSubscriber(ctx, &cfg, w)
 	}
 	return fmt.Errorf("%s: unknown role %q", WorkerCommand, cfg.Role)
 }
