@@ -92,15 +92,17 @@ func effectsOf(r runs.Run, op int) int32 { return r.Outcome.Ops[op-1].Effects }
 // TestIntegrationRabbitMQConsumerCrash: on seed 1 the decider kills the
 // consumer after it charged op-4 and before its ack, as the simulator
 // crashes it there; RabbitMQ redelivers op-4 to the restarted consumer
-// with Redelivered=true. A dedup set in the
-// process's memory is gone with it: op-4 is charged twice (violated). A
+// with Redelivered=true (and op-4's publisher confirm is lost twice: two
+// more messages of op-4). A dedup set in the
+// process's memory is gone with it: op-4 is charged again (violated). A
 // dedup row written in the charge's transaction survives: once (holds).
 func TestIntegrationRabbitMQConsumerCrash(t *testing.T) {
 	mem, ev := runOn(t, RabbitMQ, "idempotent-consumer-dedup", sim.Idempotent, nil, 1, "dedup-memory")
-	if mem.Outcome.Status != sim.Violated || effectsOf(mem, 4) != 2 {
-		t.Errorf("dedup-memory: %s with op-4 charged %d times, want violated, twice\n%s", mem.Outcome.Status, effectsOf(mem, 4), ev)
+	if mem.Outcome.Status != sim.Violated || effectsOf(mem, 4) < 2 {
+		t.Errorf("dedup-memory: %s with op-4 charged %d times, want violated, at least twice\n%s", mem.Outcome.Status, effectsOf(mem, 4), ev)
 	}
-	for _, want := range []string{"consumer killed (SIGKILL", "op-4 delivered again (delivery 2, Redelivered=true", "gateway: op-4 charged (delivery 2)"} {
+	for _, want := range []string{"consumer killed (SIGKILL", "op-4 delivered again (delivery 2, Redelivered=true", "gateway: op-4 charged (delivery 2)",
+		"its publisher confirm is lost: the producer publishes again"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("dedup-memory's evidence lacks %q:\n%s", want, ev)
 		}
