@@ -49,6 +49,10 @@ const natsDownExplained = "a push consumer of nats-server stops delivering while
 	"Crash and pause decisions are keyed by the delivery count, so after a crash the two worlds can decide a later crash on different deliveries (idem seed 1: the simulator crashes op-10's delivery 2, which on NATS is its delivery 1, not crashed): one world ships an order twice where the other ships it once. " +
 	"Documented, not corrected: which deliveries a push consumer makes while its subscriber is down is nats-server's flow control, not a promise; the lesson's claims hold in both"
 
+const qos1Explained = "the model's consumer works on several deliveries at once: with a lost publisher confirm two copies of one operation are in flight together, and a crash drops the other copy's charge result, whose crash point is then never asked. " +
+	"The RabbitMQ consumer (Qos 1) works on one delivery at a time: after a lost confirm or a crash, which deliveries meet which crash decisions can differ, and an operation is charged once more or once less (alo seed 7: op-3 six times in the simulator, five on RabbitMQ). " +
+	"Documented, not corrected: how many deliveries a consumer works on at once is its prefetch, not the broker's promise; the verdicts agree"
+
 // AgreementCases are the rows the report runs: every scenario and variant
 // a --broker driver runs, with its failure and its fix.
 func AgreementCases() []AgreementCase {
@@ -58,12 +62,14 @@ func AgreementCases() []AgreementCase {
 			Explained: "the model's broker pushes each record once under at-most-once, also to a consumer that is down: the records published during the consumer's 500 ms restart after a crash are lost in the simulator. " +
 				"RabbitMQ delivers only to a consumer that is connected (Qos 1: one unacked message at a time): those records wait in the queue and the restarted consumer charges them. " +
 				"Both lose the record whose ack came before the crash; the simulator loses more. Documented, not corrected: the model's push to a dead consumer is what a client-side prefetch buffer or a push endpoint loses, and the lesson (never two, sometimes none) holds in both"},
-		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "alo", Variant: "manual-ack"},
+		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "alo", Variant: "manual-ack", Explained: qos1Explained},
 		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "idem", Variant: "dedup-database",
 			Model: "the model's lock before the charge and the gateway's dedup by K stand for the dedup row written in the charge's transaction: both charge once across the crash"},
 		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "idem", Variant: "dedup-memory",
 			Params: map[string]string{"dedup": "check-call-mark", "provider": "lookup"},
-			Model:  "check, call, mark against a lookup-only gateway stands for a dedup set in the process's memory: a crash between the charge and the mark (the set dies with the process) charges again"},
+			Model:  "check, call, mark against a lookup-only gateway stands for a dedup set in the process's memory: a crash between the charge and the mark (the set dies with the process) charges again",
+			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
+				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
 		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "alo", Explained: natsDownExplained},
