@@ -26,7 +26,7 @@ const workerEnv = "ONCE_BROKERS_WORKER"
 func runOn(t *testing.T, kind Kind, name string, sem sim.Semantics, params map[string]string, seed uint64, variant string) (runs.Run, string) {
 	t.Helper()
 	sc, ps := planned(t, name, sem, params, seed)
-	return runPlanned(t, kind, sc, ps, variant)
+	return runPlanned(t, kind, sc, ps, variant, seed)
 }
 
 // faultSettings are the catalog scenario's settings under sem with params
@@ -54,14 +54,14 @@ func runFaults(t *testing.T, kind Kind, name string, sem sim.Semantics, params, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runPlanned(t, kind, sc, []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: "once run " + name}}, "")
+	return runPlanned(t, kind, sc, []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: "once run " + name}}, "", seed)
 }
 
 // runPlanned makes the planned run on the package's server of kind.
-func runPlanned(t *testing.T, kind Kind, sc *scenarios.Scenario, ps []live.Planned, variant string) (runs.Run, string) {
+func runPlanned(t *testing.T, kind Kind, sc *scenarios.Scenario, ps []live.Planned, variant string, seed uint64) (runs.Run, string) {
 	t.Helper()
 	srv := needServer(t, kind)
-	name, sem, params, seed := sc.Name, ps[0].Settings.Semantics, ps[0].Settings.Params, ps[0].Chooser
+	name, sem, params := sc.Name, ps[0].Settings.Semantics, ps[0].Settings.Params
 	var ev bytes.Buffer
 	start := time.Now()
 	done, err := RunAll(context.Background(), Options{Broker: string(kind), URL: srv.URL, Variant: variant, Deadline: time.Minute,
@@ -69,7 +69,7 @@ func runPlanned(t *testing.T, kind Kind, sc *scenarios.Scenario, ps []live.Plann
 	if err != nil {
 		t.Fatalf("%s on %s: %v\n%s", name, kind, err, ev.String())
 	}
-	t.Logf("%s %s %v %v %s: %s in %s", name, sem.Alias(), params, seed, variant, done[0].Outcome.Status, time.Since(start).Round(time.Millisecond))
+	t.Logf("%s %s %v seed %d %s: %s in %s", name, sem.Alias(), params, seed, variant, done[0].Outcome.Status, time.Since(start).Round(time.Millisecond))
 	servers := map[int]bool{}
 	shared.Lock()
 	for _, s := range shared.servers {
