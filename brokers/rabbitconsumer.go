@@ -1,6 +1,7 @@
 package brokers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -237,7 +238,7 @@ func (r *consumerRun) publish(ctx context.Context, ch *amqp.Channel) error {
 	}
 	t0 := time.Now()
 	for len(q) > 0 {
-		slices.SortStableFunc(q, func(a, b due) int { return int(a.at - b.at) })
+		slices.SortStableFunc(q, func(a, b due) int { return cmp.Compare(a.at, b.at) })
 		x := q[0]
 		q = q[1:]
 		select {
