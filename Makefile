@@ -7,7 +7,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: brokers live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
+.PHONY: brokers broker-agreement live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
 
 all: build test
 
@@ -72,6 +72,16 @@ test-split:
 brokers:
 	.ci/brokers
 	$(GO) test -count=1 -tags integration -run '^TestIntegrationServerLifecycle$$' -v ./brokers/ | grep -E 'ready in|stopped in|^(ok|FAIL|---)'
+
+# Real brokers against the simulator, per operation, on every scenario and
+# variant a --broker driver runs, over BROKER_SEEDS seeds: records the
+# results in brokers/testdata/broker-agreement.json and writes
+# docs/broker-agreement.md from them (TestBrokerAgreementDoc checks the
+# two agree); fails under 95 % or on a disagreement without a documented
+# reason. Starts RabbitMQ and Redis (make brokers): not CI.
+BROKER_SEEDS ?= 20
+broker-agreement:
+	$(GO) run ./brokers/agreement -seeds $(BROKER_SEEDS) -min 95
 
 test-short:
 	$(GO) test -short ./...

@@ -32,8 +32,7 @@ func TestCheckRefusesInOneLine(t *testing.T) {
 	lock, lockRuns := planned(t, "redis-lock-expiry", sim.Idempotent, nil, 1)
 	dedup, dedupRuns := planned(t, "idempotent-consumer-dedup", sim.Idempotent, nil, 1)
 	pay, payRuns := planned(t, "double-billing", sim.Idempotent, nil, 1)
-	prod, prodRuns := planned(t, "idempotent-producer-retry", sim.AtMostOnce, nil, 1)
-	_, prodAlo := planned(t, "idempotent-producer-retry", sim.AtLeastOnce, nil, 1)
+	prod, prodAlo := planned(t, "idempotent-producer-retry", sim.AtLeastOnce, nil, 1)
 	for _, c := range []struct {
 		o    Options
 		sc   *scenarios.Scenario
@@ -47,7 +46,6 @@ func TestCheckRefusesInOneLine(t *testing.T) {
 		{Options{Broker: "redis", URL: "redis://10.1.2.3:6379"}, lock, lockRuns, "--broker-url redis://10.1.2.3:6379: not loopback; give --allow-remote to use a broker elsewhere"},
 		{Options{Broker: "redis", URL: "amqp://127.0.0.1:5672"}, lock, lockRuns, `--broker-url "amqp://127.0.0.1:5672": want a redis://HOST:PORT URL`},
 		{Options{Broker: "redis", Variant: "dedup-memory"}, lock, lockRuns, "--variant dedup-memory: scenario redis-lock-expiry has no variants on redis under idem"},
-		{Options{Broker: "kfake"}, prod, prodRuns, "scenario idempotent-producer-retry on kfake: at-most-once (acks=0) is not run yet; give --semantics alo or idem"},
 		{Options{Broker: "kfake", URL: "kafka://127.0.0.1:9092"}, prod, prodAlo, "--broker-url: kfake runs inside once; give no URL"},
 		{Options{Broker: "rabbitmq", Variant: "dedup-disk"}, dedup, dedupRuns, "--variant dedup-disk: want one of dedup-database, dedup-memory (scenario idempotent-consumer-dedup on rabbitmq under idem)"},
 	} {

@@ -61,14 +61,12 @@ func newProducerDriver(cfg *sim.Config) *producerDriver {
 
 func (d *producerDriver) variants(sim.Semantics) []string { return nil }
 
-// refuse refuses at-most-once: acks=0 is not run yet.
-func (d *producerDriver) refuse(sem sim.Semantics) error {
-	if sem == sim.AtMostOnce {
-		return fmt.Errorf("at-most-once (acks=0) is not run yet; give --semantics alo or idem")
-	}
-	return nil
-}
 func (d *producerDriver) effectNode() string { return d.leaderName }
+
+// applies: a lost batch and a lost ack, inside kfake.
+func (d *producerDriver) applies() []sim.FaultKind {
+	return []sim.FaultKind{sim.FaultLoss, sim.FaultAckLoss}
+}
 
 // produceRun is one run's state: the operation being produced and its
 // attempt, and what the decider said of each request kfake saw.
@@ -77,19 +75,21 @@ type produceRun struct {
 	op      int
 	attempt int
 	fates   map[kmsg.Request]*produceFate
+	seen    chan struct{} // a request of the current operation reached kfake (acks=0 waits for it)
 }
 
 type produceFate struct{ lost, ackLost bool }
 
 func (d *producerDriver) run(ctx context.Context, e *env) (bool, error) {
 	idem := d.idempotence && e.cfg.Semantics == sim.Idempotent
+	amo := e.cfg.Semantics == sim.AtMostOnce // acks=0: no answer is read, nothing is retried
 	topic := e.prefix
 	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(int32(d.partitions), topic))
 	if err != nil {
 		return false, fmt.Errorf("brokers: kfake: %w", err)
 	}
 	defer c.Close()
-	r := &produceRun{fates: map[kmsg.Request]*produceFate{}}
+	r := &produceRun{fates: map[kmsg.Request]*produceFate{}, seen: make(chan struct{}, 1)}
 	fate := func(req kmsg.Request) *produceFate {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -99,13 +99,22 @@ func (d *producerDriver) run(ctx context.Context, e *env) (bool, error) {
 		r.attempt++
 		f := &produceFate{}
 		m := sim.Message{Kind: d.batch, From: d.producer, To: d.leader, Op: sim.OpID(r.op), Attempt: int32(r.attempt)}
-		if f.lost = e.dec.Transmit(m).Drop; !f.lost {
+		if f.lost = e.dec.Transmit(m).Drop; !f.lost && !amo {
 			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.leader, Peer: d.producer, Msg: m})
 			ack := sim.Message{Kind: d.batchAck, From: d.leader, To: d.producer, Op: sim.OpID(r.op), Attempt: int32(r.attempt)}
 			f.ackLost = e.dec.Transmit(ack).Drop
 		}
+		if !f.lost && amo {
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.leader, Peer: d.producer, Msg: m})
+		}
 		r.fates[req] = f
+		select {
+		case r.seen <- struct{}{}:
+		default:
+		}
 		switch {
+		case f.lost && amo:
+			e.say("op-%d: the batch is lost (kfake refuses the append; with acks=0 franz-go reads no answer and never retries: the record is lost)", r.op)
 		case f.lost:
 			e.say("op-%d attempt %d: the batch is lost (kfake answers NOT_LEADER_OR_FOLLOWER before the append; franz-go retries)", r.op, r.attempt)
 		case f.ackLost:
@@ -118,12 +127,19 @@ func (d *producerDriver) run(ctx context.Context, e *env) (bool, error) {
 	c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: topic, Err: kerr.NotEnoughReplicasAfterAppend, Count: -1,
 		When: func(req kmsg.Request) bool { return fate(req).ackLost }})
 	opts := []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...), kgo.DefaultProduceTopic(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.RequiredAcks(kgo.AllISRAcks()), kgo.ProducerBatchCompression(kgo.NoCompression()), kgo.RecordRetries(20),
+		kgo.ProducerBatchCompression(kgo.NoCompression()), kgo.RecordRetries(20),
 		kgo.RetryBackoffFn(func(int) time.Duration { return 10 * time.Millisecond })}
+	acks := "acks=all"
+	if amo {
+		acks = "acks=0"
+		opts = append(opts, kgo.RequiredAcks(kgo.NoAck()))
+	} else {
+		opts = append(opts, kgo.RequiredAcks(kgo.AllISRAcks()))
+	}
 	if !idem {
 		opts = append(opts, kgo.DisableIdempotentWrite())
 	}
-	e.say("kfake is not Apache Kafka: franz-go's in-process cluster speaking Kafka's protocol; idempotence %v, acks=all, one record at a time", idem)
+	e.say("kfake is not Apache Kafka: franz-go's in-process cluster speaking Kafka's protocol; idempotence %v, %s, one record at a time", idem, acks)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return false, fmt.Errorf("brokers: franz-go: %w", err)
@@ -139,6 +155,15 @@ func (d *producerDriver) run(ctx context.Context, e *env) (bool, error) {
 				return false, nil
 			}
 			return false, fmt.Errorf("brokers: kfake: produce op-%d: %w", op, err)
+		}
+		if amo { // acks=0 returns once the request is written: wait until kfake has it, so it is decided as this operation's
+			select {
+			case <-r.seen:
+			case <-time.After(10 * time.Second):
+				return false, fmt.Errorf("brokers: kfake: op-%d's produce request never reached the cluster", op)
+			case <-ctx.Done():
+				return false, nil
+			}
 		}
 	}
 	return true, d.count(ctx, e, c, topic)

@@ -79,11 +79,10 @@ func TestIntegrationNATSMsgIDWindow(t *testing.T) {
 	}
 }
 
-// jetStream is the NATS JetStream client side of the coming
-// nats-msg-id-window driver: a stream of its own with a duplicate window,
-// publishes carrying Nats-Msg-Id, and a durable pull consumer with
-// explicit acks. It lives with its test until a scenario lists nats (then
-// it moves beside the other drivers).
+// jetStream pins the server's behaviour the nats-msg-id-window driver
+// (natsjetstream.go) relies on, with a client of the test's own: a stream
+// with a duplicate window, publishes carrying Nats-Msg-Id, and a durable
+// pull consumer with explicit acks.
 type jetStream struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream

@@ -1,8 +1,10 @@
 package brokers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,8 +35,12 @@ import (
 type consumerDriver struct {
 	producer, broker, consumer, gateway sim.NodeID
 	interval, restart                   sim.Time
+	timeout, visibility                 sim.Time // the producer's wait for a confirm, the broker's for an ack
 	deliver, chargeResult               sim.MsgKind
+	publish, publishAck, commit         sim.MsgKind
 	afterCharge, afterCommit            sim.PointID
+	beforeMark                          sim.PointID
+	checkCallMark                       bool // the model's consumer checks, charges, then marks: its crash point is before-mark
 	gatewayName                         string
 }
 
@@ -44,13 +50,13 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 	for i, n := range cfg.Nodes {
 		switch r := n.(type) {
 		case *queue.Producer:
-			d.producer, d.interval = sim.NodeID(i), r.Interval
+			d.producer, d.interval, d.timeout = sim.NodeID(i), r.Interval, r.Timeout
 			found |= 1
 		case *queue.Broker:
-			d.broker = sim.NodeID(i)
+			d.broker, d.visibility = sim.NodeID(i), r.Visibility
 			found |= 2
 		case *queue.DedupConsumer:
-			d.consumer, d.gateway = sim.NodeID(i), r.Gateway
+			d.consumer, d.gateway, d.checkCallMark = sim.NodeID(i), r.Gateway, r.CheckCallMark
 			found |= 4
 		}
 	}
@@ -68,6 +74,17 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 	if ok != [4]bool{true, true, true, true} {
 		return nil
 	}
+	d.publish, ok[0] = t.MessageByName("publish")
+	d.publishAck, ok[1] = t.MessageByName("publish-ack")
+	d.commit, ok[2] = t.MessageByName("commit")
+	if ok != [4]bool{true, true, true, true} {
+		return nil
+	}
+	if d.checkCallMark {
+		if d.beforeMark, ok[0] = t.PointByName("before-mark"); !ok[0] {
+			return nil
+		}
+	}
 	return d
 }
 
@@ -83,14 +100,25 @@ func (d *consumerDriver) variants(sem sim.Semantics) []string {
 
 func (d *consumerDriver) effectNode() string { return d.gatewayName }
 
+// applies: the consumer's crash (SIGKILL before its ack); a lost publish
+// and a lost publisher confirm (the producer publishes again after its
+// timeout); a lost delivery and a lost ack (the consumer requeues the
+// delivery after the visibility timeout, as the model's broker redelivers).
+func (d *consumerDriver) applies() []sim.FaultKind {
+	return []sim.FaultKind{sim.FaultCrash, sim.FaultLoss, sim.FaultAckLoss}
+}
+
 // consumerRun is one run's state on the driver's side.
 type consumerRun struct {
 	d        *consumerDriver
 	e        *env
 	mu       sync.Mutex
-	nth      map[int]int    // op → deliveries so far
-	delivery map[string]int // "op tag pid" → its delivery number
-	acked    map[int]bool
+	nth      map[int64]int    // offset → deliveries so far
+	delivery map[string]int   // "op tag pid" → its delivery number
+	offsetOf map[string]int64 // "op tag pid" → the offset of the message (its publish order)
+	offsets  int64            // messages stored (publishes confirmed by RabbitMQ)
+	pubDone  bool             // the producer is done: every operation confirmed (or sent once, at most once)
+	settled  map[int64]bool   // offset → acked after its charge or dedup, or lost for good
 }
 
 func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
@@ -120,11 +148,12 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	if err := ch.Confirm(false); err != nil {
 		return false, fmt.Errorf("brokers: rabbitmq: confirm mode: %w", err)
 	}
-	r := &consumerRun{d: d, e: e, nth: map[int]int{}, delivery: map[string]int{}, acked: map[int]bool{}}
+	r := &consumerRun{d: d, e: e, nth: map[int64]int{}, delivery: map[string]int{}, offsetOf: map[string]int64{}, settled: map[int64]bool{}}
 	e.say("queue %s (durable), persistent messages, publisher confirms; consumer with manual ack, Qos 1, variant %s", e.prefix, e.variant)
-	notYet := []string{sim.FaultKinds[sim.FaultLoss].Name, sim.FaultKinds[sim.FaultAckLoss].Name, sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
-	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); not applied on RabbitMQ yet: %s", sim.FaultKinds[sim.FaultCrash].Name,
-		map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart, strings.Join(notYet, ", "))
+	notYet := []string{sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
+	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); %s of a publish, a delivery (the consumer requeues it after the visibility timeout, %d ms); %s of a publisher confirm (the producer publishes again after %d ms) and of the consumer's ack (requeued after %d ms); not applied on RabbitMQ: %s",
+		sim.FaultKinds[sim.FaultCrash].Name, map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart,
+		sim.FaultKinds[sim.FaultLoss].Name, d.visibility, sim.FaultKinds[sim.FaultAckLoss].Name, d.timeout, d.visibility, strings.Join(notYet, ", "))
 	var cur *worker
 	var curMu sync.Mutex
 	defer func() {
@@ -136,7 +165,7 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	}()
 	start := func() (*worker, error) {
 		cfg := &workerConfig{Role: "rabbitmq-consumer", Node: e.cfg.Topology.NodeName(d.consumer), URL: e.url, Ledger: ledgerPath(e.dir),
-			Ops: e.cfg.Ops, Semantics: e.cfg.Semantics.Alias(), Variant: e.variant, Queue: e.prefix}
+			Ops: e.cfg.Ops, Semantics: e.cfg.Semantics.Alias(), Variant: e.variant, Queue: e.prefix, Visibility: int64(d.visibility)}
 		w, err := startWorker(e.o.Worker, e.o.WorkerEnv, cfg, e.evidence)
 		if err != nil {
 			return nil, err
@@ -189,84 +218,201 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	return true, nil
 }
 
-// publish sends operation 1..ops, one per interval, each confirmed.
+// publish sends operation 1..ops, one per interval, each confirmed, as
+// the simulator's producer: a publish the decider loses is not sent, a
+// confirm it loses is not read, and either is published again after the
+// producer's timeout (not under at-most-once). Each message carries its
+// offset (its place in the queue: the order RabbitMQ stored it) in the
+// header "offset", the simulator's log offset.
 func (r *consumerRun) publish(ctx context.Context, ch *amqp.Channel) error {
-	e := r.e
-	t0 := time.Now()
+	e, d := r.e, r.d
+	amo := e.cfg.Semantics == sim.AtMostOnce
+	type due struct {
+		at      time.Duration
+		op      int
+		attempt int32
+	}
+	var q []due
 	for op := 1; op <= e.cfg.Ops; op++ {
+		q = append(q, due{time.Duration(int64(op-1)*int64(d.interval)) * time.Millisecond, op, 1})
+	}
+	t0 := time.Now()
+	for len(q) > 0 {
+		slices.SortStableFunc(q, func(a, b due) int { return cmp.Compare(a.at, b.at) })
+		x := q[0]
+		q = q[1:]
 		select {
-		case <-time.After(time.Until(t0.Add(time.Duration(int64(op-1)*int64(r.d.interval)) * time.Millisecond))):
+		case <-time.After(time.Until(t0.Add(x.at))):
 		case <-ctx.Done():
 			return nil
 		}
+		retry := due{time.Since(t0) + time.Duration(d.timeout)*time.Millisecond, x.op, x.attempt + 1}
+		m := sim.Message{Kind: d.publish, From: d.producer, To: d.broker, Op: sim.OpID(x.op), Attempt: x.attempt}
+		if e.dec.Transmit(m).Drop {
+			e.say("op-%d publish %d lost before RabbitMQ (not sent)%s", x.op, x.attempt, map[bool]string{true: ": at most once, never again", false: fmt.Sprintf("; the producer publishes again after %d ms", d.timeout)}[amo])
+			if !amo {
+				q = append(q, retry)
+			}
+			continue
+		}
+		r.mu.Lock()
+		r.offsets++
+		offset := r.offsets
+		r.mu.Unlock()
 		dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", e.prefix, true, false, amqp.Publishing{
-			DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", op), Body: []byte(strconv.Itoa(op))})
+			DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", x.op), Body: []byte(strconv.Itoa(x.op)),
+			Headers: amqp.Table{"offset": offset}})
 		if err != nil {
-			return fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", op, err)
+			return fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", x.op, err)
 		}
 		if ok, err := dc.WaitContext(ctx); err != nil || !ok {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", op, ok, err)
+			return fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", x.op, ok, err)
 		}
+		e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.broker, Peer: d.producer, Msg: m})
+		if amo {
+			continue
+		}
+		am := sim.Message{Kind: d.publishAck, From: d.broker, To: d.producer, Op: sim.OpID(x.op), Attempt: x.attempt}
+		if e.dec.Transmit(am).Drop {
+			e.say("op-%d publish %d stored (offset %d), its publisher confirm is lost: the producer publishes again after %d ms, a second message", x.op, x.attempt, offset, d.timeout)
+			q = append(q, retry)
+			continue
+		}
+		e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.producer, Peer: d.broker, Msg: am})
 	}
+	r.mu.Lock()
+	r.pubDone = true
+	r.mu.Unlock()
 	return nil
 }
 
-// follow handles the consumer's steps until every operation is acked
-// (false) or the decider crashes it (true).
+// follow handles the consumer's steps until every stored message is
+// settled and the producer is done (false) or the decider crashes the
+// consumer (true).
 func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err error) {
 	d, e := r.d, r.e
+	amo := e.cfg.Semantics == sim.AtMostOnce
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for {
-		s, err := next(ctx, w)
-		if err != nil {
+		var s step
+		select {
+		case s = <-w.steps:
+		case <-tick.C:
+			if r.allSettled() {
+				return false, nil
+			}
+			continue
+		case <-w.proc.waited:
 			if ctx.Err() != nil {
 				return false, nil
 			}
-			return false, err
+			return false, fmt.Errorf("brokers: the consumer (pid %d) exited: %v", w.proc.pid(), w.proc.err)
+		case <-ctx.Done():
+			return false, nil
 		}
 		key := fmt.Sprint(s.op, s.attempt, w.proc.pid())
 		switch s.verb {
 		case "deliver":
+			off, _ := strconv.ParseInt(s.arg(1), 10, 64)
 			r.mu.Lock()
-			r.nth[s.op]++
-			n := r.nth[s.op]
-			r.delivery[key] = n
+			r.nth[off]++
+			n := r.nth[off]
+			r.delivery[key], r.offsetOf[key] = n, off
 			r.mu.Unlock()
-			m := sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(n)}
-			e.dec.Record(sim.Event{Kind: sim.EvSend, Node: d.broker, Peer: d.consumer, Msg: m})
-			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.consumer, Peer: d.broker, Msg: m})
 			if s.arg(0) == "true" {
-				e.say("op-%d delivered again (delivery %d, Redelivered=true, delivery tag %d)", s.op, n, s.attempt)
+				e.say("op-%d delivered again (delivery %d, Redelivered=true, delivery tag %d, offset %d)", s.op, n, s.attempt, off)
 			}
-		case "charged":
-			e.say("%s: op-%d charged (delivery %d)", d.gatewayName, s.op, r.deliveryOf(key))
+		case "arrive": // the delivery's fate, as the simulator's network decides it
+			n, off := r.deliveryOf(key), r.offset(key)
+			m := sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(n)}
+			if e.dec.Transmit(m).Drop {
+				if amo {
+					e.say("op-%d delivery %d is lost: the consumer acks it unprocessed (at most once: never redelivered)", s.op, n)
+					r.settle(off)
+				} else {
+					e.say("op-%d delivery %d is lost: the consumer requeues it unprocessed after the visibility timeout, %d ms (Nack)", s.op, n, d.visibility)
+				}
+				w.tell("lose %d %d", s.op, s.attempt)
+				continue
+			}
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.consumer, Peer: d.broker, Msg: m})
+			w.tell("go %d %d", s.op, s.attempt)
+		case "commit": // the ack's fate
+			off := r.offset(key)
+			m := sim.Message{Kind: d.commit, From: d.consumer, To: d.broker, Op: sim.OpID(s.op), Attempt: int32(off)}
+			if e.dec.Transmit(m).Drop {
+				e.say("op-%d: the ack of delivery %d is lost: the consumer requeues it after the visibility timeout, %d ms (Nack), as the broker redelivers an uncommitted message", s.op, r.deliveryOf(key), d.visibility)
+				w.tell("lose %d %d", s.op, s.attempt)
+				continue
+			}
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.broker, Peer: d.consumer, Msg: m})
+			w.tell("go %d %d", s.op, s.attempt)
+		case "requeued":
+			e.say("op-%d delivery %d requeued (Nack, requeue=true)", s.op, r.deliveryOf(key))
 		case "dedup":
 			where := map[string]string{"memory": "set in the consumer's memory", "database": "table, written with the charge"}[s.arg(0)]
 			e.say("op-%d delivery %d found in the dedup %s: acked, not charged", s.op, r.deliveryOf(key), where)
 		case "point":
-			point := d.afterCharge
-			if s.arg(0) == "after-commit" {
-				point = d.afterCommit
+			// The simulator's identity of the crash decision: under
+			// at-most-once the point after-commit with the delivery
+			// (its number); otherwise the point after the charge
+			// (before-mark where the model checks, charges, then marks)
+			// with the charge's result, whose attempt is the delivery's
+			// log offset: the message's place in the queue.
+			off := r.offset(key)
+			point, m := d.afterCharge, sim.Message{Kind: d.chargeResult, From: d.gateway, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(off)}
+			if d.checkCallMark && e.cfg.Semantics == sim.Idempotent {
+				point = d.beforeMark
 			}
-			m := sim.Message{Kind: d.chargeResult, From: d.gateway, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+			if s.arg(0) == "after-commit" {
+				point, m = d.afterCommit, sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+			}
 			if crash, _ := e.dec.Point(d.consumer, point, m); crash {
 				w.proc.kill()
 				e.say("consumer killed (SIGKILL, pid %d) at %s of op-%d, before its ack", w.proc.pid(), s.arg(0), s.op)
+				if s.arg(0) == "after-commit" { // acked before the charge: lost, never redelivered
+					r.settle(off)
+				}
 				return true, nil
 			}
 			w.tell("go %d %d", s.op, s.attempt)
+		case "charged":
+			e.say("%s: op-%d charged (delivery %d)", d.gatewayName, s.op, r.deliveryOf(key))
+			if amo { // acked before its charge: done with it
+				r.settle(r.offset(key))
+			}
 		case "acked":
-			r.mu.Lock()
-			r.acked[s.op] = true
-			all := len(r.acked) == e.cfg.Ops
-			r.mu.Unlock()
-			if all {
-				return false, nil
+			if !amo {
+				r.settle(r.offset(key))
 			}
 		}
 	}
+}
+
+// settle marks the message at offset done with: acked after its charge
+// or dedup; under at-most-once charged, or lost for good.
+func (r *consumerRun) settle(offset int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settled[offset] = true
+}
+
+// allSettled says whether the producer is done and every message stored
+// is settled.
+func (r *consumerRun) allSettled() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pubDone && int64(len(r.settled)) == r.offsets
+}
+
+func (r *consumerRun) offset(key string) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.offsetOf[key]
 }
 
 func (r *consumerRun) deliveryOf(key string) int {
@@ -301,13 +447,33 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 	defer db.Close()
 	seen := map[int]bool{} // dedup-memory: the process's memory, gone with it
 	w.say("ready", 0, 0)
+	requeue := func(dv amqp.Delivery, op, tag int) error {
+		time.Sleep(time.Duration(cfg.Visibility) * time.Millisecond)
+		if err := dv.Nack(false, true); err != nil {
+			return fmt.Errorf("%s: nack: %w", cfg.Node, err)
+		}
+		w.say("requeued", op, tag)
+		return nil
+	}
 	for dv := range deliveries {
 		op, err := strconv.Atoi(string(dv.Body))
 		if err != nil {
 			return fmt.Errorf("%s: a message that is not an operation: %q", cfg.Node, dv.Body)
 		}
 		tag := int(dv.DeliveryTag)
-		w.say("deliver", op, tag, dv.Redelivered)
+		w.say("deliver", op, tag, dv.Redelivered, dv.Headers["offset"])
+		if w.ask("arrive", "deliver", op, tag) == "lose" { // the decider lost the delivery
+			if cfg.Variant == "ack-before-effect" {
+				if err := dv.Ack(false); err != nil {
+					return fmt.Errorf("%s: ack: %w", cfg.Node, err)
+				}
+				continue
+			}
+			if err := requeue(dv, op, tag); err != nil {
+				return err
+			}
+			continue
+		}
 		if cfg.Variant == "ack-before-effect" {
 			if err := dv.Ack(false); err != nil {
 				return fmt.Errorf("%s: ack: %w", cfg.Node, err)
@@ -340,6 +506,12 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 			w.point("after-charge", op, tag)
 		} else {
 			w.say("dedup", op, tag, map[bool]string{true: "memory", false: "database"}[cfg.Variant == "dedup-memory"])
+		}
+		if w.ask("commit", "ack", op, tag) == "lose" { // the decider lost the ack
+			if err := requeue(dv, op, tag); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := dv.Ack(false); err != nil {
 			return fmt.Errorf("%s: ack: %w", cfg.Node, err)

@@ -101,6 +101,9 @@ type driver interface {
 	run(ctx context.Context, e *env) (finished bool, err error)
 	// effectNode is the node whose effects the ledger counts.
 	effectNode() string
+	// applies are the fault kinds the driver applies to the real broker;
+	// the others the decider may decide are not applied (the run says so).
+	applies() []sim.FaultKind
 }
 
 // driverFor finds the driver of the scenario's roles on kind.
@@ -112,6 +115,10 @@ func driverFor(cfg *sim.Config, kind Kind) driver {
 		}
 	case RabbitMQ:
 		if d := newConsumerDriver(cfg); d != nil {
+			return d
+		}
+	case NATS:
+		if d := newJetStreamDriver(cfg); d != nil {
 			return d
 		}
 	case KFake:
@@ -148,11 +155,6 @@ func Check(o *Options, sc *scenarios.Scenario, ps []live.Planned) (Kind, error) 
 		d := driverFor(p.Config, kind)
 		if d == nil {
 			return "", usage("scenario %s: no %s driver runs its roles yet (docs/live.md lists the broker runs)", sc.Name, kind)
-		}
-		if r, ok := d.(interface{ refuse(sim.Semantics) error }); ok {
-			if err := r.refuse(p.Config.Semantics); err != nil {
-				return "", usage("scenario %s on %s: %v", sc.Name, kind, err)
-			}
 		}
 		if vs := d.variants(p.Config.Semantics); o.Variant != "" && !slices.Contains(vs, o.Variant) {
 			if len(vs) == 0 {

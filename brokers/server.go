@@ -33,6 +33,9 @@ type Server struct {
 	port  int
 	extra int // NATS's monitoring port
 	log   *os.File
+	// restart starts the server's main process again on its directory
+	// (RabbitMQ: the node, its epmd kept), for CrashAndRestart.
+	restart func(log io.Writer) error
 }
 
 // ServerOptions configure Start.
@@ -186,10 +189,39 @@ func (s *Server) startRabbitMQ(log io.Writer) error {
 	if _, err := s.start(log, "epmd", epmd); err != nil {
 		return err
 	}
-	node := exec.Command(bin)
-	node.Env = env
-	_, err = s.start(log, "rabbitmq-server", node)
-	return err
+	s.restart = func(log io.Writer) error {
+		node := exec.Command(bin)
+		node.Env = env
+		_, err := s.start(log, "rabbitmq-server", node)
+		return err
+	}
+	return s.restart(log)
+}
+
+// CrashAndRestart kills the server's main process with SIGKILL (its
+// group too: nothing is flushed, a stale pid file is left) and starts it
+// again on the same directory, returning once it answers: a broker crash
+// with its durable state kept. RabbitMQ only.
+func (s *Server) CrashAndRestart(ctx context.Context, log io.Writer) error {
+	if s.restart == nil {
+		return fmt.Errorf("brokers: %s: no crash and restart", s.Kind)
+	}
+	if log == nil {
+		log = io.Discard
+	}
+	s.mu.Lock()
+	main := s.procs[len(s.procs)-1]
+	s.procs = s.procs[:len(s.procs)-1]
+	s.mu.Unlock()
+	main.kill()
+	if main.stdin != nil {
+		main.stdin.Close()
+	}
+	fmt.Fprintf(log, "brokers: %s killed (SIGKILL, pid %d)\n", main.name, main.pid())
+	if err := s.restart(log); err != nil {
+		return err
+	}
+	return s.waitReady(ctx, 150*time.Second)
 }
 
 // waitReady polls the server's protocol until it answers, the server

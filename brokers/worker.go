@@ -22,18 +22,22 @@ const WorkerCommand = "broker-worker"
 // workerConfig is what a worker process is told, as JSON on its command
 // line.
 type workerConfig struct {
-	Role      string // "redis-lock" | "rabbitmq-consumer"
+	Role      string // "redis-lock" | "rabbitmq-consumer" | "nats-subscriber"
 	Node      string // its node's name in the scenario (worker-a, consumer)
 	URL       string // the broker
 	Ledger    string // the SQLite file of effects
 	Ops       int
-	Interval  int64 // ms between two jobs
-	TTL       int64 // ms, the lock's expiry
-	Retry     int64 // ms, a held lock's retry
-	Fencing   bool
+	Interval  int64  // ms between two jobs
+	TTL       int64  // ms, the lock's expiry
+	Retry     int64  // ms, a held lock's retry
+	Fencing   bool   // redis-lock: the ledger's fencing; nats-subscriber: dedup by Nats-Msg-Id
 	Semantics string // amo | alo | idem
 	Variant   string // the consumer's dedup: memory | database
 	Queue     string
+	// Visibility is the scenario's visibility timeout in ms: a RabbitMQ
+	// consumer whose delivery or ack the decider lost requeues the
+	// delivery (Nack) after it, as the simulator's broker redelivers.
+	Visibility int64
 	// StoreRTT, TokensRTT, LedgerRTT are the scenario's round trips to the
 	// lock store, the token counter and the ledger, in ms (scaled by
 	// linkScale): waited before each call, so the worker with the shorter
@@ -50,7 +54,7 @@ func WorkerMain(config string, in io.Reader, out io.Writer) error {
 	if err := json.Unmarshal([]byte(config), &cfg); err != nil {
 		return fmt.Errorf("%s: the configuration: %w", WorkerCommand, err)
 	}
-	w := &workerIO{out: out, waiting: map[string]chan struct{}{}, start: make(chan struct{})}
+	w := &workerIO{out: out, waiting: map[string]chan string{}, start: make(chan struct{})}
 	go w.read(in)
 	ctx := context.Background()
 	switch cfg.Role {
@@ -58,6 +62,8 @@ func WorkerMain(config string, in io.Reader, out io.Writer) error {
 		return runLockWorker(ctx, &cfg, w)
 	case "rabbitmq-consumer":
 		return runConsumer(ctx, &cfg, w)
+	case "nats-subscriber":
+		return runSubscriber(ctx, &cfg, w)
 	}
 	return fmt.Errorf("%s: unknown role %q", WorkerCommand, cfg.Role)
 }
@@ -66,7 +72,7 @@ func WorkerMain(config string, in io.Reader, out io.Writer) error {
 type workerIO struct {
 	mu      sync.Mutex
 	out     io.Writer
-	waiting map[string]chan struct{}
+	waiting map[string]chan string
 	start   chan struct{}
 	once    sync.Once
 }
@@ -83,16 +89,20 @@ func (w *workerIO) say(verb string, op, attempt int, args ...any) {
 }
 
 // point reports a crash point and waits for the driver's go.
-func (w *workerIO) point(name string, op, attempt int) {
-	ch := make(chan struct{})
+func (w *workerIO) point(name string, op, attempt int) { w.ask("point", name, op, attempt) }
+
+// ask reports a step the driver decides (verb name) and waits for its
+// answer: "go", or "lose" (the decider lost the message).
+func (w *workerIO) ask(verb, name string, op, attempt int) string {
+	ch := make(chan string, 1)
 	w.mu.Lock()
 	w.waiting[fmt.Sprintf("%d %d", op, attempt)] = ch
 	w.mu.Unlock()
-	w.say("point", op, attempt, name)
-	<-ch
+	w.say(verb, op, attempt, name)
+	return <-ch
 }
 
-// read takes the driver's lines: "start", "go OP ATTEMPT". At end of
+// read takes the driver's lines: "start", "go OP ATTEMPT", "lose OP ATTEMPT". At end of
 // file (the driver is gone) the worker exits.
 func (w *workerIO) read(in io.Reader) {
 	sc := bufio.NewScanner(in)
@@ -101,13 +111,13 @@ func (w *workerIO) read(in io.Reader) {
 		switch {
 		case len(f) == 1 && f[0] == "start":
 			w.once.Do(func() { close(w.start) })
-		case len(f) == 3 && f[0] == "go":
+		case len(f) == 3 && (f[0] == "go" || f[0] == "lose"):
 			w.mu.Lock()
 			ch := w.waiting[f[1]+" "+f[2]]
 			delete(w.waiting, f[1]+" "+f[2])
 			w.mu.Unlock()
 			if ch != nil {
-				close(ch)
+				ch <- f[0]
 			}
 		}
 	}

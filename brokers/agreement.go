@@ -1,0 +1,265 @@
+package brokers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/oncesim/once/live"
+	"github.com/oncesim/once/runs"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// AgreementCase is one row of the broker agreement report: a scenario
+// under one semantics and --set, run in the simulator and on one real
+// broker with one consumer variant, on the same seeds.
+type AgreementCase struct {
+	Scenario  string            `json:"scenario"`
+	Broker    Kind              `json:"broker"`
+	Semantics string            `json:"semantics"` // amo | alo | idem
+	Params    map[string]string `json:"params,omitempty"`
+	Variant   string            `json:"variant,omitempty"` // the broker's --variant ("" = none or the default)
+	// Model says which part of the model stands for what the broker run
+	// does, where it is not the obvious one.
+	Model string `json:"model,omitempty"`
+	// Explained is the documented reason for operations that disagree in
+	// this row ("" = none expected: a disagreement fails the report).
+	Explained string `json:"explained,omitempty"`
+}
+
+// String names the row: scenario, semantics, --set, broker and variant.
+func (c AgreementCase) String() string {
+	s := c.Scenario + " " + c.Semantics
+	if len(c.Params) > 0 {
+		var sets []string
+		for _, k := range slices.Sorted(maps.Keys(c.Params)) {
+			sets = append(sets, k+"="+c.Params[k])
+		}
+		s += " " + strings.Join(sets, ",")
+	}
+	return s
+}
+
+const natsDownExplained = "a push consumer of nats-server stops delivering while nobody subscribes to its deliver subject: after the subscriber's crash, the message in flight is lost and comes back after AckWait, and the later ones wait and are delivered when the subscriber is back, counted as their first delivery (NumDelivered 1). " +
+	"The model's stream pushes every message to the crashed subscriber (to-down) and redelivers it after AckWait, counted as a second delivery. " +
+	"Crash and pause decisions are keyed by the delivery count, so after a crash the two worlds can decide a later crash on different deliveries (idem seed 1: the simulator crashes op-10's delivery 2, which on NATS is its delivery 1, not crashed): one world ships an order twice where the other ships it once. " +
+	"Documented, not corrected: which deliveries a push consumer makes while its subscriber is down is nats-server's flow control, not a promise; the lesson's claims hold in both"
+
+const qos1Explained = "the model's consumer works on several deliveries at once: with a lost publisher confirm two copies of one operation are in flight together, and a crash drops the other copy's charge result, whose crash point is then never asked. " +
+	"The RabbitMQ consumer (Qos 1) works on one delivery at a time: after a lost confirm or a crash, which deliveries meet which crash decisions can differ, and an operation is charged once more or once less (alo seed 7: op-3 six times in the simulator, five on RabbitMQ). " +
+	"Documented, not corrected: how many deliveries a consumer works on at once is its prefetch, not the broker's promise; the verdicts agree"
+
+// AgreementCases are the rows the report runs: every scenario and variant
+// a --broker driver runs, with its failure and its fix.
+func AgreementCases() []AgreementCase {
+	p := func(k, v string) map[string]string { return map[string]string{k: v} }
+	return []AgreementCase{
+		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "amo", Variant: "ack-before-effect",
+			Explained: "the model's broker pushes each record once under at-most-once, also to a consumer that is down: the records published during the consumer's 500 ms restart after a crash are lost in the simulator. " +
+				"RabbitMQ delivers only to a consumer that is connected (Qos 1: one unacked message at a time): those records wait in the queue and the restarted consumer charges them. " +
+				"Both lose the record whose ack came before the crash; the simulator loses more. Documented, not corrected: the model's push to a dead consumer is what a client-side prefetch buffer or a push endpoint loses, and the lesson (never two, sometimes none) holds in both"},
+		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "alo", Variant: "manual-ack", Explained: qos1Explained},
+		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "idem", Variant: "dedup-database",
+			Model: "the model's lock before the charge and the gateway's dedup by K stand for the dedup row written in the charge's transaction: both charge once across the crash"},
+		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "idem", Variant: "dedup-memory",
+			Params: map[string]string{"dedup": "check-call-mark", "provider": "lookup"},
+			Model:  "check, call, mark against a lookup-only gateway stands for a dedup set in the process's memory: a crash between the charge and the mark (the set dies with the process) charges again",
+			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
+				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
+		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
+		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
+		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "alo", Explained: natsDownExplained},
+		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "idem", Explained: natsDownExplained},
+		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "idem", Params: p("retry", "3m"), Explained: natsDownExplained},
+		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "idem", Params: map[string]string{"dedup": "msg-id", "retry": "3m"}, Explained: natsDownExplained},
+		{Scenario: "idempotent-producer-retry", Broker: KFake, Semantics: "amo"},
+		{Scenario: "idempotent-producer-retry", Broker: KFake, Semantics: "alo"},
+		{Scenario: "idempotent-producer-retry", Broker: KFake, Semantics: "idem"},
+		{Scenario: "idempotent-producer-retry", Broker: KFake, Semantics: "idem", Params: p("idempotence", "false")},
+	}
+}
+
+// settings are the case's settings: the scenario's faults with every kind
+// the broker's driver does not apply set to 0, so both worlds draw the
+// same faults; the kinds applied are returned too.
+func (c AgreementCase) settings() (*scenarios.Scenario, scenarios.Settings, []sim.FaultKind, error) {
+	sc, err := scenarios.Lookup(c.Scenario)
+	if err != nil {
+		return nil, scenarios.Settings{}, nil, err
+	}
+	sem, err := sim.ParseSemantics(c.Semantics)
+	if err != nil {
+		return nil, scenarios.Settings{}, nil, fmt.Errorf("%s: %w", c, err)
+	}
+	set := scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults, Params: maps.Clone(c.Params)}
+	cfg, err := sc.Config(set)
+	if err != nil {
+		return nil, set, nil, fmt.Errorf("%s: %w", c, err)
+	}
+	d := driverFor(cfg, c.Broker)
+	if d == nil {
+		return nil, set, nil, fmt.Errorf("%s: no %s driver runs its roles", c, c.Broker)
+	}
+	applied := d.applies()
+	for k := range sim.NumFaultKinds {
+		if !slices.Contains(applied, k) {
+			set.Faults.Probability[k] = 0
+		}
+	}
+	return sc, set, applied, nil
+}
+
+// OpDisagreement is one operation whose effects differ between the
+// simulator and the broker.
+type OpDisagreement struct {
+	Seed          uint64 `json:"seed"`
+	Op            int    `json:"op"`
+	SimEffects    int    `json:"sim_effects"`
+	BrokerEffects int    `json:"broker_effects"`
+}
+
+// AgreementResult is one case over its seeds.
+type AgreementResult struct {
+	Case          AgreementCase    `json:"case"`
+	Faults        string           `json:"faults"` // the fault kinds applied, with their probabilities
+	Runs          int              `json:"runs"`
+	VerdictsAgree int              `json:"verdicts_agree"`
+	Ops           int              `json:"ops"`
+	Agree         int              `json:"agree"`
+	Disagreements []OpDisagreement `json:"disagreements,omitempty"`
+}
+
+// AgreementRecord is what a `make broker-agreement` run measured: the
+// report is written from it, and a unit test checks the committed report
+// is what this record renders to.
+type AgreementRecord struct {
+	Command string            `json:"command"`
+	Seeds   int               `json:"seeds"`
+	Results []AgreementResult `json:"results"`
+}
+
+// AgreementOptions configure RunAgreement.
+type AgreementOptions struct {
+	Seeds int
+	// URL is each broker's server (one per kind; kfake needs none).
+	URL    map[Kind]string
+	Worker []string // the worker command, as in Options
+	Log    io.Writer
+}
+
+// RunAgreement runs each case in the simulator and on its broker over
+// seeds 1..Seeds and compares them run by run (the verdict) and operation
+// by operation (the effects).
+func RunAgreement(ctx context.Context, o AgreementOptions, cases []AgreementCase) ([]AgreementResult, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	var out []AgreementResult
+	for _, c := range cases {
+		sc, set, applied, err := c.settings()
+		if err != nil {
+			return nil, err
+		}
+		var fs []string
+		for _, k := range applied {
+			fs = append(fs, fmt.Sprintf("%s %g", sim.FaultKinds[k].Name, set.Faults.Probability[k]))
+		}
+		res := AgreementResult{Case: c, Faults: strings.Join(fs, ", ")}
+		for seed := uint64(1); seed <= uint64(o.Seeds); seed++ {
+			simulated, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s seed %d: %w", c, seed, err)
+			}
+			cfg, err := sc.Config(set)
+			if err != nil {
+				return nil, err
+			}
+			ps := []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: runs.Command(sc, set.Semantics, seed, set)}}
+			done, err := RunAll(ctx, Options{Broker: string(c.Broker), URL: o.URL[c.Broker], Variant: c.Variant, Worker: o.Worker, Stderr: io.Discard}, sc, ps)
+			if err != nil {
+				return nil, fmt.Errorf("%s on %s seed %d: %w", c, c.Broker, seed, err)
+			}
+			got := done[0].Outcome
+			res.Runs++
+			if got.Status == simulated.Status {
+				res.VerdictsAgree++
+			}
+			for i, s := range simulated.Ops {
+				res.Ops++
+				b := -1
+				if i < len(got.Ops) {
+					b = int(got.Ops[i].Effects)
+				}
+				if b == int(s.Effects) {
+					res.Agree++
+					continue
+				}
+				res.Disagreements = append(res.Disagreements, OpDisagreement{Seed: seed, Op: i + 1, SimEffects: int(s.Effects), BrokerEffects: b})
+			}
+			fmt.Fprintf(o.Log, "%s on %s seed %d: verdict sim %s, broker %s; %d/%d ops agree so far\n", c, c.Broker, seed, simulated.Status, got.Status, res.Agree, res.Ops)
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// Unexplained lists the rows with disagreements and no documented reason.
+func (r *AgreementRecord) Unexplained() []string {
+	var s []string
+	for _, res := range r.Results {
+		if len(res.Disagreements) > 0 && res.Case.Explained == "" {
+			s = append(s, fmt.Sprintf("%s on %s: %d operations disagree with no documented reason", res.Case, res.Case.Broker, len(res.Disagreements)))
+		}
+	}
+	return s
+}
+
+// Total returns the operations compared and those that agree.
+func (r *AgreementRecord) Total() (ops, agree int) {
+	for _, res := range r.Results {
+		ops += res.Ops
+		agree += res.Agree
+	}
+	return ops, agree
+}
+
+// Merge puts the rows of part into r in place of r's rows of the same
+// case (scenario, broker, semantics, --set, variant), in the order of
+// cases; rows of cases no longer listed are dropped.
+func (r *AgreementRecord) Merge(part *AgreementRecord, cases []AgreementCase) {
+	id := func(c AgreementCase) string { return c.String() + "|" + string(c.Broker) + "|" + c.Variant }
+	byID := map[string]AgreementResult{}
+	for _, res := range r.Results {
+		byID[id(res.Case)] = res
+	}
+	for _, res := range part.Results {
+		byID[id(res.Case)] = res
+	}
+	r.Results = r.Results[:0]
+	for _, c := range cases {
+		if res, ok := byID[id(c)]; ok {
+			r.Results = append(r.Results, res)
+		}
+	}
+}
+
+// Refresh takes today's wording of each row (Model, Explained) from
+// cases; the rows themselves — scenario, broker, semantics, --set,
+// variant, in order — must be the record's, or the record is stale.
+func (r *AgreementRecord) Refresh(cases []AgreementCase) error {
+	if len(cases) != len(r.Results) {
+		return fmt.Errorf("the record has %d rows, today's cases %d", len(r.Results), len(cases))
+	}
+	for i, c := range cases {
+		old := r.Results[i].Case
+		if old.String() != c.String() || old.Broker != c.Broker || old.Variant != c.Variant {
+			return fmt.Errorf("row %d is %s on %s%s, today's case is %s on %s%s", i+1, old, old.Broker, variantFlag(old.Variant), c, c.Broker, variantFlag(c.Variant))
+		}
+		r.Results[i].Case = c
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+// Command agreement runs every scenario and variant a --broker driver
+// runs, in the simulator and on the real broker, on the same seeds, and
+// writes the per-operation agreement: make broker-agreement records the
+// results in brokers/testdata/broker-agreement.json and writes
+// docs/broker-agreement.md from them. With -render it only writes the
+// report again from the record (after a change of its wording).
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/oncesim/once/brokers"
+)
+
+func main() {
+	seeds := flag.Int("seeds", 20, "seeds per row")
+	out := flag.String("out", "docs/broker-agreement.md", "the report to write")
+	record := flag.String("record", "brokers/testdata/broker-agreement.json", "the recorded results")
+	only := flag.String("only", "", "run only the rows whose scenario, semantics and --set contain this; the record's other rows are kept")
+	min := flag.Float64("min", 0, "exit 1 when fewer than this percentage of operations agree")
+	render := flag.Bool("render", false, "run nothing: write the report again from the record (its rows must be today's)")
+	flag.Parse()
+	if err := run(*seeds, *out, *record, *only, *min, *render); err != nil {
+		fmt.Fprintln(os.Stderr, "broker-agreement:", err)
+		os.Exit(1)
+	}
+}
+
+func run(seeds int, out, recordPath, only string, min float64, render bool) error {
+	var rec *brokers.AgreementRecord
+	if render {
+		b, err := os.ReadFile(recordPath)
+		if err != nil {
+			return err
+		}
+		rec = &brokers.AgreementRecord{}
+		if err := json.Unmarshal(b, rec); err != nil {
+			return fmt.Errorf("%s: %w", recordPath, err)
+		}
+		if err := rec.Refresh(brokers.AgreementCases()); err != nil {
+			return fmt.Errorf("%s: %w; run make broker-agreement", recordPath, err)
+		}
+	} else {
+		if seeds < 1 {
+			return fmt.Errorf("-seeds %d: want a positive count", seeds)
+		}
+		var err error
+		if rec, err = measure(seeds, only); err != nil {
+			return err
+		}
+		if only != "" { // the other rows stay as recorded, when the record has them on as many seeds
+			if b, err := os.ReadFile(recordPath); err == nil {
+				old := &brokers.AgreementRecord{}
+				if err := json.Unmarshal(b, old); err == nil && old.Seeds == seeds {
+					old.Merge(rec, brokers.AgreementCases())
+					old.Command = fmt.Sprintf("go run ./brokers/agreement -seeds %d", seeds)
+					rec = old
+				}
+			}
+		}
+		b, err := json.MarshalIndent(rec, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(recordPath, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	rec.WriteMarkdown(&b)
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	ops, agree := rec.Total()
+	fmt.Fprintf(os.Stderr, "broker-agreement: %d of %d operations agree (%.1f %%); written to %s and %s\n", agree, ops, 100*float64(agree)/float64(max(ops, 1)), recordPath, out)
+	if u := rec.Unexplained(); len(u) > 0 {
+		return fmt.Errorf("disagreements without a documented reason:\n  %s", strings.Join(u, "\n  "))
+	}
+	if 100*float64(agree) < min*float64(ops) {
+		return fmt.Errorf("%d of %d operations agree: under %.0f %%", agree, ops, min)
+	}
+	return nil
+}
+
+// measure builds once (its worker processes), starts one server per
+// broker the rows need, runs the rows and stops the servers.
+func measure(seeds int, only string) (*brokers.AgreementRecord, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	var cases []brokers.AgreementCase
+	var kinds []brokers.Kind
+	for _, c := range brokers.AgreementCases() {
+		if strings.Contains(c.String(), only) {
+			cases = append(cases, c)
+			if c.Broker != brokers.KFake && !slices.Contains(kinds, c.Broker) {
+				kinds = append(kinds, c.Broker)
+			}
+		}
+	}
+	dir, err := os.MkdirTemp("", "once-broker-agreement-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "once")
+	if b, err := exec.Command("go", "build", "-o", bin, "github.com/oncesim/once/cmd/once").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building once: %v\n%s", err, b)
+	}
+	urls := map[brokers.Kind]string{}
+	for _, k := range kinds {
+		fmt.Fprintf(os.Stderr, "broker-agreement: starting a throwaway %s server…\n", k.Title())
+		srv, err := brokers.Start(ctx, k, brokers.ServerOptions{})
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Stop()
+		urls[k] = srv.URL
+	}
+	res, err := brokers.RunAgreement(ctx, brokers.AgreementOptions{Seeds: seeds, URL: urls, Worker: []string{bin, brokers.WorkerCommand}, Log: os.Stderr}, cases)
+	if err != nil {
+		return nil, err
+	}
+	how := fmt.Sprintf("go run ./brokers/agreement -seeds %d", seeds)
+	return &brokers.AgreementRecord{Command: how, Seeds: seeds, Results: res}, nil
+}

@@ -1,0 +1,131 @@
+package brokers
+
+import (
+	"fmt"
+	"io"
+)
+
+// Difference is one thing a real broker does that the model does not, or
+// does otherwise, and what became of it: the model corrected, or a
+// documented difference with its reason — never silence.
+type Difference struct {
+	Broker Kind
+	Real   string // what the broker does (seen here, BROKERS.md)
+	Model  string // what the simulator does
+	Status string // corrected, documented (and why), or not exercised yet (and by what it would be)
+}
+
+// Differences are the known ones, written into the report under its table.
+func Differences() []Difference {
+	return []Difference{
+		{RabbitMQ, "a consumer whose connection dies before its ack: RabbitMQ requeues the message at once and the next consumer gets it with `Redelivered=true`",
+			"the broker redelivers an uncommitted delivery after its visibility timeout (1 s); the restarted consumer (500 ms) gets it then",
+			"documented: the same redelivery, earlier on RabbitMQ (no timeout: the dead connection is the signal); effects and verdicts agree, end times do not"},
+		{RabbitMQ, "after a SIGKILL of the broker and a restart with a durable queue, every persistent message comes back `Redelivered=true`, including ones never delivered",
+			"no scenario of the catalog crashes the broker itself",
+			"not in the agreement yet: no catalog scenario crashes the broker (issue 31 item 3). Pinned by `TestIntegrationRabbitMQBrokerCrash` (3 persistent messages, 1 delivered unacked, the node SIGKILLed and restarted: all 3 back with `Redelivered=true`); a consumer must not read the flag as \"I processed this\""},
+		{RabbitMQ, "a second ack of one delivery tag closes the channel with 406 PRECONDITION_FAILED",
+			"a second commit of one delivery is ignored",
+			"not exercised: the drivers ack each delivery once"},
+		{RabbitMQ, "a lost publisher confirm: the message is stored, the producer does not know and publishes again: a second message (a classic queue has no producer dedup)",
+			"a lost publish-ack: the producer republishes after its timeout (1 s), the broker appends a second record",
+			"agrees: the driver ignores the confirm the decider loses, and the second message is charged again under alo and found in the dedup table under idem"},
+		{RabbitMQ, "RabbitMQ has no visibility timeout: a delivery stays unacked while its consumer's connection lives (consumer_timeout: 30 min)",
+			"the broker redelivers an uncommitted delivery after its visibility timeout (1 s): a lost delivery or a lost commit comes back",
+			"emulated: where the decider loses a delivery or the consumer's ack, the consumer requeues it (Nack, requeue=true) after the visibility timeout; dup and the pause are not applied (0 in both worlds)"},
+		{Redis, "`SET k v NX PX ttl` answers OK or nil and hands out no token; the lock expires while its holder is stopped (SIGSTOP) and is granted to the other worker",
+			"the key store grants the lock, expires it after the TTL; the fencing token comes from a separate counter",
+			"agrees: the token is taken from the ledger's SQLite counter, as the model's tokens node"},
+		{Redis, "a Streams consumer that dies leaves its entry pending: Redis never redelivers it by itself; only `XCLAIM`/`XAUTOCLAIM` after min-idle does",
+			"the queue broker of the catalog redelivers an uncommitted delivery after its visibility timeout (SQS, RabbitMQ)",
+			"not exercised yet: no catalog scenario models Redis Streams; a Streams scenario (issue 31 item 3) needs a broker that never redelivers and a claimer"},
+		{NATS, "JetStream accepts an ack of an earlier delivery after the AckWait redelivery (the ack names the stream sequence); a second publish with one `Nats-Msg-Id` inside the duplicate window answers the first sequence with `Duplicate=true`",
+			"nats-msg-id-window: the late ack is accepted and the redelivery ships again; a retry inside the window is a duplicate, after it a new message",
+			"agrees: `--broker nats` runs the scenario with every duration divided by 30 (AckWait 30 s → 1 s, the window 2 min → 4 s, a 45 s pause → 1.5 s); the late ack is answered, the redelivery ships again"},
+		{NATS, "a push consumer stops delivering while nobody subscribes to its deliver subject: the message in flight when the subscriber died comes back after AckWait, the later ones are delivered when it is back (NumDelivered 1)",
+			"the stream pushes every message to the crashed subscriber (to-down) and redelivers each after AckWait (delivery 2)",
+			"documented: the effects agree but for the deliveries a later crash or pause is keyed by (the NATS rows' reason)"},
+		{KFake, "kfake (franz-go's in-process Kafka-protocol cluster, not Apache Kafka): a lost batch is answered NOT_LEADER_OR_FOLLOWER before the append, a lost ack NOT_ENOUGH_REPLICAS_AFTER_APPEND after it; franz-go retries both at once",
+			"the producer resends after its timeout (200 ms) when a batch or its ack is lost",
+			"documented: the retry comes earlier on kfake; the records per operation agree. At-most-once runs with acks=0: a lost batch is refused by kfake, franz-go reads no answer, the record is lost as in the model"},
+	}
+}
+
+// WriteMarkdown writes the report: how it was made, the total, the table
+// per scenario, variant and broker, the disagreements with their reasons,
+// and the known differences.
+func (r *AgreementRecord) WriteMarkdown(w io.Writer) {
+	ops, agree := r.Total()
+	fmt.Fprintf(w, "# Real brokers against the simulator: per-operation agreement\n\n")
+	fmt.Fprintf(w, "Written by `make broker-agreement` (`%s`) from the results it recorded in "+
+		"`brokers/testdata/broker-agreement.json`; `TestBrokerAgreementDoc` checks that this file is what that record renders to. "+
+		"Every row runs in the simulator and on a real broker (`once live --broker`) on the same seeds (%d each); "+
+		"an operation agrees when its effects are equal (rows counted in the run's SQLite ledger, effects in the simulator), "+
+		"a run's verdict agrees when both judge its promise the same (held, violated).\n\n", r.Command, r.Seeds)
+	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "Faults: each broker's driver applies some of the simulator's fault kinds to the real broker "+
+		"(the column *faults*); the others are set to 0 in both worlds, so a seed draws the same faults in each. "+
+		"Every fault is decided by live's seeded Decider keyed by the simulator's identity of the event. "+
+		"Broker timing is real time (1 tick = 1 ms). kfake is franz-go's in-process Kafka-protocol cluster, not Apache Kafka.\n\n")
+	fmt.Fprintf(w, "| scenario, semantics, --set | broker | --variant | faults | runs | verdicts agree | operations | agree | %% |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, res := range r.Results {
+		c := res.Case
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %d | %.1f |\n", c, brokerName(c.Broker), orDash(c.Variant), orDash(res.Faults),
+			res.Runs, res.VerdictsAgree, res.Ops, res.Agree, pct(res.Agree, res.Ops))
+	}
+	fmt.Fprintf(w, "\n## What stands for what\n\n")
+	for _, res := range r.Results {
+		if res.Case.Model != "" {
+			fmt.Fprintf(w, "- %s on %s, `--variant %s`: %s.\n", res.Case, brokerName(res.Case.Broker), res.Case.Variant, res.Case.Model)
+		}
+	}
+	fmt.Fprintf(w, "\n## Disagreements\n\n")
+	n := 0
+	for _, res := range r.Results {
+		if len(res.Disagreements) == 0 {
+			continue
+		}
+		n++
+		fmt.Fprintf(w, "### %s on %s%s\n\n", res.Case, brokerName(res.Case.Broker), variantFlag(res.Case.Variant))
+		if res.Case.Explained != "" {
+			fmt.Fprintf(w, "Why: %s\n\n", res.Case.Explained)
+		} else {
+			fmt.Fprintf(w, "Why: **not explained** (the generator fails on this).\n\n")
+		}
+		fmt.Fprintf(w, "| seed | op | effects sim / broker |\n|---|---|---|\n")
+		for _, d := range res.Disagreements {
+			fmt.Fprintf(w, "| %d | op-%d | %d / %d |\n", d.Seed, d.Op, d.SimEffects, d.BrokerEffects)
+		}
+		fmt.Fprintln(w)
+	}
+	if n == 0 {
+		fmt.Fprintf(w, "None.\n\n")
+	}
+	fmt.Fprintf(w, "## Where a real broker does what the model does not\n\n")
+	fmt.Fprintf(w, "| broker | the real broker | the model | what became of it |\n|---|---|---|---|\n")
+	for _, d := range Differences() {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", brokerName(d.Broker), d.Real, d.Model, d.Status)
+	}
+}
+
+// brokerName is the broker's short screen name (kfake says what it is).
+func brokerName(k Kind) string {
+	if k == KFake {
+		return "kfake (not Apache Kafka)"
+	}
+	return k.Title()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

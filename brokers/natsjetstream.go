@@ -1,0 +1,488 @@
+package brokers
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/oncesim/once/scenarios/roles/queue"
+	"github.com/oncesim/once/sim"
+)
+
+// jetStreamDriver runs nats-msg-id-window on a real NATS JetStream: the
+// publisher (in once) publishes each order to a stream of the run's own
+// with the scenario's duplicate window, setting Nats-Msg-Id under the
+// idempotent semantics, and republishes after its retry delay when the
+// decider loses the publish or its publish ack; the subscriber is a
+// process of its own on a durable push consumer (AckExplicit, the
+// scenario's AckWait) that ships each delivery into the SQLite ledger
+// (with dedup=msg-id: only if the id is not recorded, the record written
+// in the shipment's transaction) and acks it with AckSync. At the point
+// after the shipment the driver kills the subscriber (SIGKILL, restarted
+// after the scenario's restart delay) or stops it (SIGSTOP) for the pause,
+// past AckWait: JetStream redelivers, and the late ack is accepted.
+//
+// JetStream's timers are real time, and the scenario's are minutes
+// (the window 2 min, AckWait 30 s, a pause 45 s): every duration of the
+// run is divided by natsScale, and the run says so.
+type jetStreamDriver struct {
+	publisher, stream, subscriber sim.NodeID
+	interval, retry, restart      sim.Time
+	attempts                      int64
+	ackWait, window               sim.Time
+	dedup                         bool
+	publish, publishAck, deliver  sim.MsgKind
+	afterEffect                   sim.PointID
+	subscriberName                string
+}
+
+// natsScale divides the scenario's durations on NATS: AckWait 30 s → 1 s,
+// the window 2 min → 4 s, a 45 s pause → 1.5 s, a 3 min retry → 6 s.
+const natsScale = 30
+
+func newJetStreamDriver(cfg *sim.Config) *jetStreamDriver {
+	d := &jetStreamDriver{}
+	found := 0
+	for i, n := range cfg.Nodes {
+		switch r := n.(type) {
+		case *queue.Producer:
+			d.publisher, d.interval, d.retry, d.attempts = sim.NodeID(i), r.Interval, r.Timeout, r.Attempts
+			found |= 1
+		case *queue.JetStream:
+			d.stream, d.ackWait, d.window = sim.NodeID(i), r.AckWait, r.DuplicateWindow
+			found |= 2
+		case *queue.JetStreamConsumer:
+			d.subscriber, d.dedup = sim.NodeID(i), r.Dedup
+			found |= 4
+		}
+	}
+	if found != 7 {
+		return nil
+	}
+	t := cfg.Topology
+	d.subscriberName = t.NodeName(d.subscriber)
+	d.restart = t.Nodes[d.subscriber].RestartAfter
+	var ok [4]bool
+	d.publish, ok[0] = t.MessageByName("publish")
+	d.publishAck, ok[1] = t.MessageByName("publish-ack")
+	d.deliver, ok[2] = t.MessageByName("deliver")
+	d.afterEffect, ok[3] = t.PointByName("after-effect")
+	if ok != [4]bool{true, true, true, true} {
+		return nil
+	}
+	return d
+}
+
+func (d *jetStreamDriver) variants(sim.Semantics) []string { return nil }
+func (d *jetStreamDriver) effectNode() string              { return d.subscriberName }
+
+// applies: a lost publish, a lost publish ack (both retried), and the
+// subscriber's crash and pause after its shipment.
+func (d *jetStreamDriver) applies() []sim.FaultKind {
+	return []sim.FaultKind{sim.FaultLoss, sim.FaultAckLoss, sim.FaultCrash, sim.FaultPause}
+}
+
+// natsTime is a scenario duration on NATS: divided by natsScale.
+func natsTime(t sim.Time) time.Duration {
+	return time.Duration(t) * time.Millisecond / natsScale
+}
+
+// jetStreamRun is one run's state on the driver's side.
+type jetStreamRun struct {
+	d       *jetStreamDriver
+	e       *env
+	mu      sync.Mutex
+	pubDone map[int]bool   // op → the publisher is done with it (acknowledged or given up)
+	stored  map[string]int // stream sequence → the op of the copy stored there
+	acked   map[string]bool
+	// inflight counts deliveries the subscriber reported and has not
+	// acked; last is when it last reported a step: the run ends only
+	// when nothing is in flight and it has been quiet for natsQuiet (a
+	// redelivery that arrived during a pause comes right after the late ack).
+	inflight int
+	last     time.Time
+
+	pauses sync.WaitGroup
+}
+
+func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
+	db, err := openLedger(ledgerPath(e.dir))
+	if err != nil {
+		return false, err
+	}
+	db.Close()
+	nc, err := nats.Connect(e.url, nats.Name("once"), nats.MaxReconnects(0))
+	if err != nil {
+		return false, fmt.Errorf("brokers: nats: %w", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return false, fmt.Errorf("brokers: nats: %w", err)
+	}
+	name := e.prefix
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{name + ".orders.>"}, Duplicates: natsTime(d.window), Storage: jetstream.FileStorage}); err != nil {
+		return false, fmt.Errorf("brokers: nats: create stream %s: %w", name, err)
+	}
+	defer func() { // the run's stream goes with it: runs share one server
+		c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = js.DeleteStream(c, name)
+	}()
+	deliverTo := name + ".deliver"
+	if _, err := js.CreateOrUpdatePushConsumer(ctx, name, jetstream.ConsumerConfig{Durable: "subscriber", DeliverSubject: deliverTo,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: natsTime(d.ackWait), MaxAckPending: 1000}); err != nil {
+		return false, fmt.Errorf("brokers: nats: push consumer: %w", err)
+	}
+	idem := e.cfg.Semantics == sim.Idempotent
+	e.say("stream %s: duplicate window %s, push consumer AckExplicit, AckWait %s; Nats-Msg-Id %s; subscriber dedup %s",
+		name, natsTime(d.window), natsTime(d.ackWait), map[bool]string{true: "set to the order id", false: "not set (at-least-once)"}[idem],
+		map[bool]string{true: "msg-id (a record of processed ids, written with the shipment)", false: "none"}[d.dedup && idem])
+	e.say("durations are scaled ÷%d (NATS's timers are real time): window %d ms → %s, AckWait %d ms → %s, retry %d ms → %s, pause %d ms → %s, interval %d ms → %s",
+		natsScale, d.window, natsTime(d.window), d.ackWait, natsTime(d.ackWait), d.retry, natsTime(d.retry), e.cfg.Topology.Nodes[d.subscriber].PauseFor,
+		natsTime(e.cfg.Topology.Nodes[d.subscriber].PauseFor), d.interval, natsTime(d.interval))
+	r := &jetStreamRun{d: d, e: e, pubDone: map[int]bool{}, stored: map[string]int{}, acked: map[string]bool{}}
+	var cur *worker
+	var curMu sync.Mutex
+	defer func() {
+		curMu.Lock()
+		if cur != nil {
+			_ = cur.signal(syscall.SIGCONT)
+			cur.proc.stop(syscall.SIGTERM)
+		}
+		curMu.Unlock()
+		r.pauses.Wait()
+	}()
+	start := func() (*worker, error) {
+		cfg := &workerConfig{Role: "nats-subscriber", Node: d.subscriberName, URL: e.url, Ledger: ledgerPath(e.dir), Ops: e.cfg.Ops,
+			Semantics: e.cfg.Semantics.Alias(), Queue: deliverTo, Fencing: d.dedup && idem}
+		w, err := startWorker(e.o.Worker, e.o.WorkerEnv, cfg, e.evidence)
+		if err != nil {
+			return nil, err
+		}
+		if e.o.Verbose {
+			e.say("subscriber is process %d", w.proc.pid())
+		}
+		if s, err := next(ctx, w); err != nil {
+			w.proc.kill()
+			return nil, err
+		} else if s.verb != "ready" {
+			w.proc.kill()
+			return nil, fmt.Errorf("brokers: the subscriber said %q before it was ready", s.verb)
+		}
+		return w, nil
+	}
+	if cur, err = start(); err != nil {
+		return false, err
+	}
+	e.dec.Begin()
+	pubCtx, stopPub := context.WithCancel(ctx)
+	defer stopPub()
+	pubErr := make(chan error, 1)
+	go func() { pubErr <- r.publishAll(pubCtx, js, idem) }()
+	for {
+		curMu.Lock()
+		w := cur
+		curMu.Unlock()
+		crashed, err := r.follow(ctx, w, pubErr)
+		if err != nil || ctx.Err() != nil {
+			return false, err
+		}
+		if !crashed {
+			break
+		}
+		e.dec.Record(sim.Event{Kind: sim.EvRestart, Node: d.subscriber, Peer: sim.NoNode})
+		select {
+		case <-time.After(natsTime(d.restart)):
+		case <-ctx.Done():
+			return false, nil
+		}
+		nw, err := start()
+		if err != nil {
+			return false, err
+		}
+		curMu.Lock()
+		cur = nw
+		curMu.Unlock()
+		e.say("subscriber restarted (pid %d)", nw.proc.pid())
+	}
+	return true, nil
+}
+
+// publishAll publishes every order at its time, each on its own
+// goroutine as the simulator's publisher does, retrying until
+// acknowledged (or given up after attempts).
+func (r *jetStreamRun) publishAll(ctx context.Context, js jetstream.JetStream, idem bool) error {
+	d, e := r.d, r.e
+	t0 := time.Now()
+	errs := make(chan error, e.cfg.Ops)
+	var wg sync.WaitGroup
+	for op := 1; op <= e.cfg.Ops; op++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-time.After(time.Until(t0.Add(time.Duration(op-1) * natsTime(d.interval)))):
+			case <-ctx.Done():
+				return
+			}
+			if err := r.publishOne(ctx, js, op, idem); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// publishOne publishes order op until the decider lets its publish and
+// its publish ack through.
+func (r *jetStreamRun) publishOne(ctx context.Context, js jetstream.JetStream, op int, idem bool) error {
+	d, e := r.d, r.e
+	for attempt := int32(1); ; attempt++ {
+		m := sim.Message{Kind: d.publish, From: d.publisher, To: d.stream, Op: sim.OpID(op), Attempt: attempt}
+		acked := false
+		if f := e.dec.Transmit(m); f.Drop {
+			e.say("op-%d publish %d lost before the stream (not sent); the publisher retries after %s", op, attempt, natsTime(d.retry))
+		} else {
+			var opts []jetstream.PublishOpt
+			if idem {
+				opts = append(opts, jetstream.WithMsgID("op-"+strconv.Itoa(op)))
+			}
+			ack, err := js.Publish(ctx, fmt.Sprintf("%s.orders.%d", e.prefix, op), []byte(strconv.Itoa(op)), opts...)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("brokers: nats: publish op-%d: %w", op, err)
+			}
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.stream, Peer: d.publisher, Msg: m})
+			r.mu.Lock()
+			if !ack.Duplicate {
+				r.stored[strconv.FormatUint(ack.Sequence, 10)] = op
+			}
+			r.mu.Unlock()
+			am := sim.Message{Kind: d.publishAck, From: d.stream, To: d.publisher, Op: sim.OpID(op), Attempt: attempt}
+			switch lost := e.dec.Transmit(am).Drop; {
+			case ack.Duplicate:
+				e.say("op-%d publish %d: PubAck seq %d Duplicate=true (inside the window: not stored again)%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
+				acked = !lost
+			case attempt > 1:
+				e.say("op-%d publish %d: PubAck seq %d, stored again%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
+				acked = !lost
+			default:
+				if lost {
+					e.say("op-%d publish %d: stored at seq %d, the PubAck is lost; the publisher retries after %s", op, attempt, ack.Sequence, natsTime(d.retry))
+				}
+				acked = !lost
+			}
+			if acked {
+				e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.publisher, Peer: d.stream, Msg: am})
+			}
+		}
+		if acked || (d.attempts > 0 && int64(attempt) >= d.attempts) {
+			r.mu.Lock()
+			r.pubDone[op] = true
+			r.mu.Unlock()
+			return nil
+		}
+		select {
+		case <-time.After(natsTime(d.retry)):
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// natsQuiet is how long the subscriber must report nothing before a run
+// whose every stored copy is acked ends.
+const natsQuiet = 200 * time.Millisecond
+
+// done says whether the run is over: the publisher is done with every
+// order, every copy the stream stored is acked, no delivery is in flight
+// and the subscriber has been quiet for natsQuiet.
+func (r *jetStreamRun) done() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pubDone) < r.e.cfg.Ops || r.inflight > 0 || time.Since(r.last) < natsQuiet {
+		return false
+	}
+	for seq := range r.stored {
+		if !r.acked[seq] {
+			return false
+		}
+	}
+	return true
+}
+
+// follow handles the subscriber's steps until the run is over (false) or
+// the decider crashes the subscriber (true).
+func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan error) (crashed bool, err error) {
+	d, e := r.d, r.e
+	late := map[int]bool{} // ops whose ack comes after a pause
+	var lateMu sync.Mutex
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var s step
+		select {
+		case s = <-w.steps:
+		case err := <-pubErr:
+			if err != nil {
+				return false, err
+			}
+			pubErr = nil
+			continue
+		case <-tick.C:
+			if r.done() {
+				return false, nil
+			}
+			continue
+		case <-w.proc.waited:
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, fmt.Errorf("brokers: the subscriber (pid %d) exited: %v", w.proc.pid(), w.proc.err)
+		case <-ctx.Done():
+			return false, nil
+		}
+		n := s.attempt // JetStream's NumDelivered: the simulator's delivery count of the stream sequence
+		r.mu.Lock()
+		r.last = time.Now()
+		switch s.verb {
+		case "deliver":
+			r.inflight++
+		case "acked":
+			r.inflight--
+		}
+		r.mu.Unlock()
+		switch s.verb {
+		case "deliver":
+			m := sim.Message{Kind: d.deliver, From: d.stream, To: d.subscriber, Op: sim.OpID(s.op), Attempt: int32(n)}
+			e.dec.Record(sim.Event{Kind: sim.EvSend, Node: d.stream, Peer: d.subscriber, Msg: m})
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.subscriber, Peer: d.stream, Msg: m})
+			if n > 1 {
+				e.say("op-%d delivered again (stream seq %s, NumDelivered %d)", s.op, s.arg(0), n)
+			}
+		case "shipped":
+			e.say("%s: op-%d shipped (NumDelivered %d)", d.subscriberName, s.op, n)
+		case "dedup":
+			e.say("op-%d (NumDelivered %d): its Nats-Msg-Id is recorded, acked, not shipped", s.op, n)
+		case "point":
+			m := sim.Message{Kind: d.deliver, From: d.stream, To: d.subscriber, Op: sim.OpID(s.op), Attempt: int32(n)}
+			crash, pause := e.dec.Point(d.subscriber, d.afterEffect, m)
+			if crash {
+				r.mu.Lock()
+				r.inflight = 0 // the killed process's deliveries come back after AckWait
+				r.mu.Unlock()
+				w.proc.kill()
+				e.say("subscriber killed (SIGKILL, pid %d) after shipping op-%d, before its ack", w.proc.pid(), s.op)
+				return true, nil
+			}
+			if pause > 0 {
+				if err := w.stop(); err != nil {
+					return false, err
+				}
+				e.say("subscriber stopped (SIGSTOP, pid %d) for %s after shipping op-%d, before its ack; AckWait is %s", w.proc.pid(), natsTime(pause), s.op, natsTime(d.ackWait))
+				r.pauses.Add(1)
+				go func(op, n int) {
+					defer r.pauses.Done()
+					select {
+					case <-time.After(natsTime(pause)):
+					case <-ctx.Done():
+					}
+					_ = w.signal(syscall.SIGCONT)
+					lateMu.Lock()
+					late[op] = true
+					lateMu.Unlock()
+					e.say("subscriber continued (SIGCONT): it acks op-%d's delivery %d late", op, n)
+					w.tell("go %d %d", op, n)
+				}(s.op, n)
+				continue
+			}
+			w.tell("go %d %d", s.op, n)
+		case "acked":
+			lateMu.Lock()
+			wasLate := late[s.op]
+			delete(late, s.op)
+			lateMu.Unlock()
+			if n > 1 || wasLate || s.arg(1) != "accepted" {
+				e.say("op-%d: the ack of delivery %d (stream seq %s): %s", s.op, n, s.arg(0), s.arg(1))
+			}
+			r.mu.Lock()
+			r.acked[s.arg(0)] = true
+			r.mu.Unlock()
+			if r.done() {
+				return false, nil
+			}
+		}
+	}
+}
+
+// runSubscriber is the subscriber process (WorkerMain): a plain
+// subscription to the push consumer's deliver subject; each message is
+// shipped into the ledger (dedup by Nats-Msg-Id with cfg.Fencing), then,
+// after the point the driver may stop or kill it at, acked with AckSync.
+func runSubscriber(ctx context.Context, cfg *workerConfig, w *workerIO) error {
+	nc, err := nats.Connect(cfg.URL, nats.Name(cfg.Node), nats.MaxReconnects(0))
+	if err != nil {
+		return fmt.Errorf("%s: nats: %w", cfg.Node, err)
+	}
+	defer nc.Close()
+	db, err := openLedger(cfg.Ledger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	msgs := make(chan *nats.Msg, 1024)
+	sub, err := nc.ChanSubscribe(cfg.Queue, msgs)
+	if err != nil {
+		return fmt.Errorf("%s: nats: subscribe %s: %w", cfg.Node, cfg.Queue, err)
+	}
+	defer sub.Unsubscribe()
+	if err := nc.Flush(); err != nil {
+		return fmt.Errorf("%s: nats: %w", cfg.Node, err)
+	}
+	w.say("ready", 0, 0)
+	for msg := range msgs {
+		op, err := strconv.Atoi(string(msg.Data))
+		if err != nil {
+			return fmt.Errorf("%s: a message that is not an order: %q", cfg.Node, msg.Data)
+		}
+		md, err := msg.Metadata()
+		if err != nil {
+			return fmt.Errorf("%s: nats: metadata: %w", cfg.Node, err)
+		}
+		n := int(md.NumDelivered)
+		w.say("deliver", op, n, md.Sequence.Stream)
+		shipped := true
+		if cfg.Fencing {
+			shipped, err = chargeOnce(ctx, db, op, cfg.Node, n)
+		} else {
+			err = charge(ctx, db, op, cfg.Node, n)
+		}
+		if err != nil {
+			return err
+		}
+		if shipped {
+			w.say("shipped", op, n)
+			w.point("after-effect", op, n)
+		} else {
+			w.say("dedup", op, n)
+		}
+		answer := "accepted"
+		if err := msg.AckSync(nats.AckWait(5 * time.Second)); err != nil {
+			answer = "refused:" + strings.ReplaceAll(err.Error(), " ", "_")
+		}
+		w.say("acked", op, n, md.Sequence.Stream, answer)
+	}
+	return nil
+}
