@@ -111,7 +111,7 @@ func keptWords(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range c.Steps { // the course's ids: steps and runs
+	for _, st := range c.AllTracks().Steps { // the course's ids: steps and runs, both tracks
 		add(st.ID)
 		for _, r := range st.Runs {
 			add(r.ID)
