@@ -244,12 +244,20 @@ func scanArgs() [][]string {
 		[]string{"matrix", "--seeds", "2", "--format", "md"},
 		[]string{"matrix", "double-billing", "--seeds", "2", "--max-events", "20"},
 		[]string{"lesson", "--plain", "--student", "ada"},
+		[]string{"lesson", "--plain", "--track", "advanced"},
+		[]string{"sweep", "expired-dedup-ttl", "--vary", "ttl=15s:45s:15s", "--seeds", "3"},
+		[]string{"sweep", "double-billing", "--semantics", "alo", "--vary", "ack-loss=0:0.4:0.2", "--seeds", "3"},
+		[]string{"replay", "PLAN", "--semantics", "all"},
+		[]string{"replay", "PLAN", "--format", "trace"},
+		[]string{"tui-screens"},
 		[]string{"pack"},
 	)
 }
 
 // The Romanian and Russian outputs a student reads — run, its trace,
-// explain, explore, matrix, the lesson and the lesson pack's pages (both
+// explain, explore, matrix, sweep, replay, the TUI's screens (its golden
+// screens, which tui's test keeps equal to what it draws), both tracks of
+// the lesson and the lesson pack's pages (both
 // editions, Markdown and HTML, matrix excerpts included) — hold no
 // English word outside the glossary's kept terms and the code's
 // identifiers.
@@ -271,8 +279,26 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 	for _, l := range []string{"ro", "ru"} {
 		for _, args := range scanArgs() {
 			args := append(slices.Clone(args), "--lang", l)
+			if args[0] == "replay" { // a plan saved by run, replayed
+				plan := filepath.Join(t.TempDir(), "cex.plan")
+				if exit, _, stderr := executeWithInput([]string{"run", "double-billing", "--semantics", "alo", "--seed", "3", "--save", plan}, ""); exit != 0 {
+					t.Fatalf("run --save: %s", stderr)
+				}
+				args[1] = plan
+			}
 			_, out, stderr := executeWithInput(args, strings.Repeat("a\n", 200))
 			out += stderr
+			if args[0] == "tui-screens" { // the TUI's screens, as its golden test renders them
+				files, _ := filepath.Glob("../../tui/testdata/screen-*." + l + ".txt")
+				if len(files) == 0 {
+					t.Fatalf("no %s TUI screens under tui/testdata", l)
+				}
+				out = ""
+				for _, f := range files {
+					data, _ := os.ReadFile(f)
+					out += string(data)
+				}
+			}
 			if args[0] == "pack" { // the lesson pack's pages, both editions
 				dir := filepath.Join(t.TempDir(), "pack")
 				exit, _, stderr := executeWithInput([]string{"lesson", "--out", dir, "--class-key", testClassKey, "--student", "ada", "--lang", l}, "")
