@@ -131,10 +131,20 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 			return nil, err
 		}
 		qv.Diagram = b.String()
+		for k, earlier := range v.Questions { // one reveal per trace: the same trace is shown once
+			if earlier.Diagram == qv.Diagram && !strings.HasPrefix(earlier.Diagram, sameTracePrefix) {
+				qv.Diagram = sameTracePrefix + lang.Tf("lesson.same_trace", map[string]any{"N": k + 1}) + "\n"
+				break
+			}
+		}
 		v.Questions = append(v.Questions, qv)
 	}
 	return v, nil
 }
+
+// sameTracePrefix opens a reveal that points at an earlier question's
+// trace instead of printing it again.
+const sameTracePrefix = "  ↑ "
 
 // CutLines are the step's explore searches, a heading and one line per
 // value of the parameter: "N = 6: split — agreement: general-b attacks
