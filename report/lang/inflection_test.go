@@ -31,3 +31,33 @@ func TestRussianLeavesEnglishTermsUninflected(t *testing.T) {
 		}
 	}
 }
+
+// Times in Romanian and Russian running text are written in the
+// language's form, the unit apart ("5 s", "30 с", "1,5 s"), as the
+// trace prints them (Duration); a parameter's value as typed
+// (ttl=30s) and code in backquotes keep the form a command takes.
+func TestTimesInRunningTextAreLocalised(t *testing.T) {
+	glued := regexp.MustCompile("(?:^|[^=\\w.:`/-])[0-9]+(?:\\.[0-9]+)?(?:ms|s)\\b")
+	for _, l := range []string{"ro", "ru"} {
+		var files []string
+		for _, glob := range []string{"locales/*." + l + ".toml", "../../scenarios/catalog/i18n/*." + l + ".toml"} {
+			m, _ := filepath.Glob(glob)
+			files = append(files, m...)
+		}
+		if len(files) == 0 {
+			t.Fatalf("%s: no texts found", l)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts := regexp.MustCompile("`").Split(string(data), -1)
+			for i := 0; i < len(parts); i += 2 { // outside backquotes
+				for _, w := range glued.FindAllString(parts[i], -1) {
+					t.Errorf("%s: %q: a time in English form in %s text (want \"5 s\"/\"5 с\")", f, w, l)
+				}
+			}
+		}
+	}
+}
