@@ -335,3 +335,8 @@ func (q *Question) Answer(results map[string]*Result) (int, error) {
 	}
 	return answer, nil
 }
+
+// OpClass is the class operation i of o came to: ClassNone (lost),
+// ClassMany (two or more effects) or ClassOnce — what the outcome table's
+// verdict says, for a drawing of the run's operations.
+func OpClass(o *sim.Outcome, i int) string { return opClass(o, i) }

@@ -15,15 +15,43 @@ import (
 var courseYAML []byte
 
 // A Course is the guided lesson: its steps in the order they are taught.
+// The embedded course has two tracks: the core (Steps, one 90-minute
+// class in the course text's order) and the advanced track (Advanced, a
+// second class over the catalog's other scenarios); Track selects one.
 type Course struct {
-	Steps []Step `yaml:"steps"`
+	Steps    []Step `yaml:"steps"`
+	Advanced []Step `yaml:"advanced"`
+	// TrackName is the track Steps are: TrackCore or TrackAdvanced.
+	TrackName string `yaml:"-"`
 }
+
+// The lesson's tracks (`once lesson --track`).
+const (
+	TrackCore     = "core"     // the module in the course text's order, sized for CoreMinutes
+	TrackAdvanced = "advanced" // the catalog's other scenarios and the course's remaining claims
+)
+
+// CoreMinutes is what the steps of one track may take together: a
+// 90-minute class less 5 minutes of opening and 5 of wrap-up.
+const CoreMinutes = 80
+
+// The parts of the course text (seeds/000), in its order; a core step
+// names the part it teaches (Step.Part) and the core follows this order.
+// The teaser (the worked example's naive design, double billing) opens
+// the lesson before the text's first part.
+var Parts = []string{"teaser", "variants", "why-hard", "vendors", "patterns", "worked-example", "together", "advanced"}
 
 // A Step is one stop of the lesson: a title (a message id), the runs it
 // shows, its question bank and the sheet drawn from it.
 type Step struct {
 	ID   string    `yaml:"id"`   // also the message id suffix of its title: lesson.step.<id>
 	Runs []RunSpec `yaml:"runs"` // in the order they are shown
+	// Part is the part of the course text the step teaches (one of
+	// Parts; message lesson.part.<part>).
+	Part string `yaml:"part"`
+	// Minutes is the step's time in class: the story, the questions,
+	// the runs and the reveal, at the pace docs/lesson.md states.
+	Minutes int `yaml:"minutes"`
 	// Bank is every question the step can ask; Draw is how many of them
 	// one sheet asks (0: all of them), at least one mechanism question
 	// and one evidence question when the bank has both (see draw).
@@ -146,18 +174,63 @@ func Parse(data []byte) (*Course, error) {
 	if len(c.Steps) == 0 {
 		return nil, fmt.Errorf("lesson: no steps")
 	}
+	c.TrackName = TrackCore
 	seen := map[string]bool{}
-	for i := range c.Steps {
-		s := &c.Steps[i]
-		if s.ID == "" || seen[s.ID] {
-			return nil, fmt.Errorf("lesson: step %d: empty or repeated id %q", i+1, s.ID)
-		}
-		seen[s.ID] = true
-		if err := s.check(); err != nil {
-			return nil, fmt.Errorf("lesson: step %s: %w", s.ID, err)
+	for _, track := range [][]Step{c.Steps, c.Advanced} {
+		part := 0
+		for i := range track {
+			s := &track[i]
+			if s.ID == "" || seen[s.ID] {
+				return nil, fmt.Errorf("lesson: step %d: empty or repeated id %q", i+1, s.ID)
+			}
+			seen[s.ID] = true
+			p := slices.Index(Parts, s.Part)
+			if p < 0 {
+				return nil, fmt.Errorf("lesson: step %s: part %q: want one of %v", s.ID, s.Part, Parts)
+			}
+			if p < part {
+				return nil, fmt.Errorf("lesson: step %s: part %s after %s: the steps follow the course text's order", s.ID, s.Part, Parts[part])
+			}
+			part = p
+			if s.Minutes <= 0 {
+				return nil, fmt.Errorf("lesson: step %s: minutes %d: want the step's time in class", s.ID, s.Minutes)
+			}
+			if err := s.check(); err != nil {
+				return nil, fmt.Errorf("lesson: step %s: %w", s.ID, err)
+			}
 		}
 	}
 	return &c, nil
+}
+
+// Track is the course of one track: c itself for TrackCore (or ""), the
+// advanced steps for TrackAdvanced.
+func (c *Course) Track(name string) (*Course, error) {
+	switch name {
+	case "", TrackCore:
+		return c, nil
+	case TrackAdvanced:
+		if len(c.Advanced) == 0 {
+			return nil, fmt.Errorf("--track advanced: this course has no advanced track")
+		}
+		return &Course{Steps: c.Advanced, TrackName: TrackAdvanced}, nil
+	}
+	return nil, fmt.Errorf("--track %q: want %s or %s", name, TrackCore, TrackAdvanced)
+}
+
+// AllTracks is every step of every track, the core's first: what grade
+// looks a result's steps up in (a result names its steps by id).
+func (c *Course) AllTracks() *Course {
+	return &Course{Steps: slices.Concat(c.Steps, c.Advanced), TrackName: c.TrackName}
+}
+
+// Minutes is the time of the course's steps together.
+func (c *Course) Minutes() int {
+	n := 0
+	for i := range c.Steps {
+		n += c.Steps[i].Minutes
+	}
+	return n
 }
 
 func (s *Step) check() error {

@@ -16,10 +16,11 @@ import (
 // questions of the bank are answered on 20 students' sheets by
 // report/lessonview's TestThreeStudents.)
 func TestEveryQuestionHasExactlyOneAnswer(t *testing.T) {
-	c, err := Load()
+	all, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := all.AllTracks()
 	for i := range c.Steps {
 		s := &c.Steps[i]
 		if ok, err := s.ShowsClaims(); err != nil || !ok {
@@ -114,29 +115,110 @@ func TestDrawSheets(t *testing.T) {
 	}
 }
 
-// The steps come in the course's order, and their runs name catalog
-// scenarios.
+// The core's steps come in the order of the course text (seeds/000: the
+// four variants, why exactly-once is hard, what vendors mean by it, the
+// idempotency patterns, the worked payment example), opened by the worked
+// example's naive design as a teaser; the advanced track follows; their
+// runs name catalog scenarios.
 func TestCourseOrder(t *testing.T) {
 	c, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Two Generals right after the delivery semantics (why
-	// exactly-once delivery is impossible, before any fix); every
-	// idempotency pattern of the course has its step.
-	want := []string{"double-billing", "three-semantics", "two-generals", "keys-and-codes", "durable-keys", "ttl-horizon",
-		"upsert-natural-key", "increment-vs-set", "windowed-aggregate", "outbox", "kafka-eos", "flink-2pc", "reconciliation"}
-	if len(c.Steps) != len(want) {
-		t.Fatalf("%d steps, want %d", len(c.Steps), len(want))
+	want := map[string][]string{
+		TrackCore: {"double-billing", "three-semantics", "two-generals", "kafka-eos", "upsert-natural-key", "increment-vs-set",
+			"windowed-aggregate", "keys-and-codes", "durable-keys", "ttl-horizon"},
+		TrackAdvanced: {"flink-2pc", "outbox", "reconciliation", "kafka-in-depth", "cdc-reemit", "leases-and-fencing", "key-contract",
+			"methods-and-scope", "responses-in-progress", "key-store-operations", "telemetry-and-limits", "side-effects",
+			"broker-dedup", "windows-and-horizons"},
 	}
-	for i, s := range c.Steps {
-		if s.ID != want[i] {
-			t.Errorf("step %d is %s, want %s", i+1, s.ID, want[i])
+	for _, track := range []string{TrackCore, TrackAdvanced} {
+		tc, err := c.Track(track)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, r := range s.Runs {
-			if _, err := scenarios.Lookup(r.Scenario); err != nil {
-				t.Errorf("step %s: %v", s.ID, err)
+		if tc.TrackName != track {
+			t.Errorf("Track(%s) is named %q", track, tc.TrackName)
+		}
+		var got []string
+		for _, s := range tc.Steps {
+			got = append(got, s.ID)
+			for _, r := range s.Runs {
+				if _, err := scenarios.Lookup(r.Scenario); err != nil {
+					t.Errorf("step %s: %v", s.ID, err)
+				}
 			}
+		}
+		if !slices.Equal(got, want[track]) {
+			t.Errorf("track %s: steps %v, want %v", track, got, want[track])
+		}
+	}
+	var parts []string
+	for _, s := range c.Steps {
+		if len(parts) == 0 || parts[len(parts)-1] != s.Part {
+			parts = append(parts, s.Part)
+		}
+	}
+	if w := []string{"teaser", "variants", "why-hard", "vendors", "patterns", "worked-example"}; !slices.Equal(parts, w) {
+		t.Errorf("the core teaches the course text's parts %v, want %v (its order, none left out)", parts, w)
+	}
+	if _, err := c.Track("expert"); err == nil {
+		t.Error("--track expert accepted")
+	}
+}
+
+// Each track is one class: its steps' stated times add up to at most
+// CoreMinutes (a 90-minute class less the opening and the wrap-up), and
+// every step states one.
+func TestTracksFitAClass(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, track := range []string{TrackCore, TrackAdvanced} {
+		tc, _ := c.Track(track)
+		if m := tc.Minutes(); m > CoreMinutes || m < CoreMinutes-10 {
+			t.Errorf("track %s: the steps take %d minutes, want %d-%d", track, m, CoreMinutes-10, CoreMinutes)
+		}
+		for _, s := range tc.Steps {
+			if s.Minutes < 3 || s.Minutes > 15 {
+				t.Errorf("track %s step %s: %d minutes: want 3-15 (the story, three questions, the runs, the reveal)", track, s.ID, s.Minutes)
+			}
+		}
+	}
+}
+
+// Every catalog scenario is taught by a step of one of the tracks.
+func TestTracksCoverTheCatalog(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	taught := map[string]bool{}
+	for _, s := range c.AllTracks().Steps {
+		for _, r := range s.Runs {
+			taught[r.Scenario] = true
+		}
+	}
+	for _, sc := range scenarios.All() {
+		if !taught[sc.Name] {
+			t.Errorf("scenario %s is in no step of either track", sc.Name)
+		}
+	}
+}
+
+// Every student finds a seed of their own in every advanced step: its
+// claims shown and its sheet answerable (the core's are checked by
+// report/lessonview's TestThreeStudents).
+func TestAdvancedStudentSeeds(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv, _ := c.Track(TrackAdvanced)
+	for _, name := range []string{"ada", "bogdan", "chen", "dana", "emil"} {
+		if _, err := adv.ForStudent(name); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
@@ -144,25 +226,28 @@ func TestCourseOrder(t *testing.T) {
 // A broken course is refused with the step and the field named.
 func TestParseRefusesBrokenCourses(t *testing.T) {
 	for _, tc := range []struct{ name, yaml string }{
-		{"unknown scenario", "steps: [{id: a, runs: [{id: r, scenario: nope, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"unknown run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: x, semantics: alo, ask: count, class: many}]}]"},
-		{"one operation", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, ops: 1}], questions: [{id: q, run: r, semantics: alo, ask: first, class: many}]}]"},
-		{"unknown class", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: red}]}]"},
-		{"semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo]}], questions: [{id: q, run: r, semantics: idem, ask: count, class: many}]}]"},
-		{"unknown ask", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: colour}]}]"},
-		{"unknown claim", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, claims: {alo: maybe}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"claim on a semantics not run", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo], claims: {idem: holds}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"no question id", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"repeated question id", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}, {id: q, run: r, semantics: alo, ask: faults}]}]"},
+		{"unknown scenario", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: nope, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"unknown run", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: x, semantics: alo, ask: count, class: many}]}]"},
+		{"one operation", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1, ops: 1}], questions: [{id: q, run: r, semantics: alo, ask: first, class: many}]}]"},
+		{"unknown class", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: red}]}]"},
+		{"semantics not run", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo]}], questions: [{id: q, run: r, semantics: idem, ask: count, class: many}]}]"},
+		{"unknown ask", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: colour}]}]"},
+		{"unknown claim", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1, claims: {alo: maybe}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"claim on a semantics not run", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1, semantics: [alo], claims: {idem: holds}}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"no question id", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"repeated question id", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}, {id: q, run: r, semantics: alo, ask: faults}]}]"},
 		{"draw more than the bank", "steps: [{id: a, draw: 2, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
-		{"breaks with three faults", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow]}]}]"},
-		{"breaks with an unknown fault", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow, gremlins]}]}]"},
-		{"fix with an unknown parameter", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: idem, ask: fix, sets: [store=durable, mark=before, timeout=5s, colour=red]}]}]"},
-		{"set on an evidence question", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, set: {store: memory}, ask: count, class: many}]}]"},
-		{"cause of a caught operation", "steps: [{id: a, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: cause, class: caught}]}]"},
-		{"cut without cuts", "steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: cut}]}]"},
-		{"drop with too few messages", "steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: drop, of: 1}]}]"},
+		{"breaks with three faults", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow]}]}]"},
+		{"breaks with an unknown fault", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: breaks, faults: [loss, dup, slow, gremlins]}]}]"},
+		{"fix with an unknown parameter", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: idem, ask: fix, sets: [store=durable, mark=before, timeout=5s, colour=red]}]}]"},
+		{"set on an evidence question", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, set: {store: memory}, ask: count, class: many}]}]"},
+		{"cause of a caught operation", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: cause, class: caught}]}]"},
+		{"cut without cuts", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: cut}]}]"},
+		{"drop with too few messages", "steps: [{id: a, part: teaser, minutes: 5, runs: [{id: r, scenario: two-generals, seed: 1}], questions: [{id: q, run: r, semantics: amo, ask: drop, of: 1}]}]"},
 		{"unknown field", "steps: [{id: a, colour: red}]"},
+		{"no minutes", "steps: [{id: a, part: teaser, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"unknown part", "steps: [{id: a, part: epilogue, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
+		{"parts out of order", "steps: [{id: a, part: patterns, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}, {id: b, part: variants, minutes: 5, runs: [{id: r, scenario: double-billing, seed: 1}], questions: [{id: q, run: r, semantics: alo, ask: count, class: many}]}]"},
 	} {
 		if _, err := Parse([]byte(tc.yaml)); err == nil {
 			t.Errorf("%s: accepted", tc.name)
@@ -173,7 +258,7 @@ func TestParseRefusesBrokenCourses(t *testing.T) {
 // A question no choice of which matches its run (a metric the run does
 // not measure) has no answer: Answer says so instead of guessing.
 func TestAnswerRefusesUnanswerable(t *testing.T) {
-	c, err := Parse([]byte("steps: [{id: a, runs: [{id: r, scenario: two-generals, seed: 4}], questions: [{id: q, run: r, semantics: amo, ask: metric, name: no-such-metric}, {id: d, run: r, semantics: amo, ask: drop, of: 3}]}]"))
+	c, err := Parse([]byte("steps: [{id: a, part: why-hard, minutes: 5, runs: [{id: r, scenario: two-generals, seed: 4}], questions: [{id: q, run: r, semantics: amo, ask: metric, name: no-such-metric}, {id: d, run: r, semantics: amo, ask: drop, of: 3}]}]"))
 	if err != nil {
 		t.Fatal(err)
 	}

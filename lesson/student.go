@@ -62,7 +62,7 @@ func (c *Course) forStudent(name, token string) (*Course, error) {
 	if err := CheckName(name); err != nil {
 		return nil, fmt.Errorf("lesson: --student: %w", err)
 	}
-	out := &Course{Steps: make([]Step, len(c.Steps))}
+	out := &Course{Steps: make([]Step, len(c.Steps)), TrackName: c.TrackName}
 	for i := range c.Steps {
 		s, err := c.Steps[i].forStudent(name, token)
 		if err != nil {

@@ -56,10 +56,11 @@ func computeVersion() (string, error) {
 			word(uint64(out.Digest))
 		}
 	}
-	c, err := Load()
+	all, err := Load()
 	if err != nil {
 		return "", err
 	}
+	c := all.AllTracks()
 	for i := range c.Steps {
 		s := &c.Steps[i]
 		for j := range s.Runs {

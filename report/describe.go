@@ -91,7 +91,7 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	case sim.ClassStop:
 		s := fmt.Sprintf("%-9s %-8s %s %s", node, word, w.at, topo.PointName(sim.PointID(e.Label)))
 		if e.Kind == sim.EvPause {
-			s += " " + lang.Current().Tf(traceID+"pause_for", map[string]any{"For": sim.Time(m.Value).String()})
+			s += " " + lang.Current().Tf(traceID+"pause_for", map[string]any{"For": TimeWords(sim.Time(m.Value))})
 		}
 		if m.Op != 0 {
 			s += fmt.Sprintf(" (%s #%d)", m.Op, m.Attempt)
@@ -138,18 +138,7 @@ func WriteTimeline(w io.Writer, topo *sim.Topology, events []sim.Event) error {
 }
 
 // TimeWords is a virtual time as the current language writes it: "481ms"
-// and "62s" in English (the trace's contract), the number, a space and
-// the language's unit otherwise ("481 мс", "62 s").
-func TimeWords(t sim.Time) string {
-	s := t.String()
-	l := lang.Current()
-	if l == lang.English {
-		return s
-	}
-	for _, unit := range []string{"ms", "s"} {
-		if n, ok := strings.CutSuffix(s, unit); ok && n != "" && strings.Trim(n, "0123456789.") == "" {
-			return n + " " + l.Unit(unit, n)
-		}
-	}
-	return s
-}
+// and "62s" in English (the trace's contract), the number in the
+// language's form, a space and the language's unit otherwise ("481 мс",
+// "1,555 s"): lang.Duration.
+func TimeWords(t sim.Time) string { return lang.Duration(t.String()) }

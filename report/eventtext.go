@@ -58,7 +58,7 @@ func EventWords(topo *sim.Topology, e *sim.Event, msg string, nth int) string {
 		case sim.EvCrash:
 			return t("crash_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
 		case sim.EvPause:
-			return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+			return t("pause_at", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": TimeWords(sim.Time(m.Value))})
 		}
 		return label + " " + topo.PointName(sim.PointID(e.Label))
 	case sim.ClassStart:

@@ -171,7 +171,7 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 			case sim.EvCrash:
 				note = lang.Tf("mermaid.crash", map[string]any{"Point": topo.PointName(sim.PointID(e.Label))})
 			case sim.EvPause:
-				note = lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+				note = lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": TimeWords(sim.Time(m.Value))})
 			default:
 				note = KindLabel(e.Kind) + " " + topo.PointName(sim.PointID(e.Label))
 			}

@@ -299,7 +299,7 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 
 	for _, r := range doc.Results {
 		fmt.Fprintf(&b, "\n%s  %s\n", styleTitle.Render(r.Semantics), styleDim.Render(fmt.Sprintf("%s · %s · %s · %s",
-			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": sim.Time(r.EndTimeMs)}),
+			r.Promise, lang.N("count.events", r.Events), lang.Tf("run.ended", map[string]any{"End": lang.Word("end", r.End), "Time": TimeWords(sim.Time(r.EndTimeMs))}),
 			lang.Tf("run.trace", map[string]any{"Digest": r.TraceDigest}))))
 		b.WriteString(ledgerTable(r, doc.OutcomeWords.Words()))
 		for _, inv := range r.Invariants {

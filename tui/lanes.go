@@ -299,7 +299,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 	} else {
 		lanes = string(cells)
 	}
-	t := fmt.Sprintf("%8s ", e.At)
+	t := fmt.Sprintf("%8s ", report.TimeWords(e.At))
 	label := laneLabel(r.topo, e, r.nth[i])
 	if isCursor {
 		return fit(styleCursor.Render(pad("▸"+t[1:], g.timeW))+lanes+" "+styleCursor.Render(pad(label, g.labelW)), width)

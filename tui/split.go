@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
@@ -70,7 +71,7 @@ func (v runView) splitColumn(r *result, sem sim.Semantics, cursor int, exact boo
 	from := max(0, min(cursor-rows/2, len(r.events)-rows))
 	for i := from; i < len(r.events) && i < from+rows; i++ {
 		e := &r.events[i]
-		text := fmt.Sprintf("%8s %s", e.At, laneLabel(r.topo, e, r.nth[i]))
+		text := fmt.Sprintf("%8s %s", report.TimeWords(e.At), laneLabel(r.topo, e, r.nth[i]))
 		st := eventStyle(e.Kind)
 		if r.nth[i] > 1 {
 			st = styleBad

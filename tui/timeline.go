@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/sim"
 )
 
@@ -52,7 +53,7 @@ func (t timeline) view(r *result, whatIf map[sim.Fault]bool, width, height int) 
 		if f, ok := r.planFaultOf(i); ok && whatIf[f] {
 			mark = "✂"
 		}
-		text := fmt.Sprintf(" %8s %s %s", e.At, mark, r.lines[i])
+		text := fmt.Sprintf(" %8s %s %s", report.TimeWords(e.At), mark, r.lines[i])
 		if i == t.cursor {
 			text = "▸" + text[1:]
 			lines = append(lines, styleCursor.Render(pad(text, width)))

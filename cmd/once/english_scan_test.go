@@ -111,7 +111,7 @@ func keptWords(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range c.Steps { // the course's ids: steps and runs
+	for _, st := range c.AllTracks().Steps { // the course's ids: steps and runs, both tracks
 		add(st.ID)
 		for _, r := range st.Runs {
 			add(r.ID)
@@ -248,6 +248,12 @@ func scanArgs() [][]string {
 		[]string{"matrix", "--seeds", "2", "--format", "md"},
 		[]string{"matrix", "double-billing", "--seeds", "2", "--max-events", "20"},
 		[]string{"lesson", "--plain", "--student", "ada"},
+		[]string{"lesson", "--plain", "--track", "advanced"},
+		[]string{"sweep", "expired-dedup-ttl", "--vary", "ttl=15s:45s:15s", "--seeds", "3"},
+		[]string{"sweep", "double-billing", "--semantics", "alo", "--vary", "ack-loss=0:0.4:0.2", "--seeds", "3"},
+		[]string{"replay", "PLAN", "--semantics", "all"},
+		[]string{"replay", "PLAN", "--format", "trace"},
+		[]string{"tui-screens"},
 		[]string{"pack"},
 		[]string{"class-pages"},
 		[]string{"class", "--listen", "0.0.0.0:0"},
@@ -255,7 +261,9 @@ func scanArgs() [][]string {
 }
 
 // The Romanian and Russian outputs a student reads — run, its trace,
-// explain, explore, matrix, the lesson and the lesson pack's pages (both
+// explain, explore, matrix, sweep, replay, the TUI's screens (its golden
+// screens, which tui's test keeps equal to what it draws), both tracks of
+// the lesson and the lesson pack's pages (both
 // editions, Markdown and HTML, matrix excerpts included) — hold no
 // English word outside the glossary's kept terms and the code's
 // identifiers.
@@ -281,8 +289,26 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 			if args[0] == "class-pages" { // the pages `once class` serves, fetched from it
 				out = htmlTag.ReplaceAllString(code.ReplaceAllString(classPages(t, lang.Lang(l)), " "), " ")
 			} else {
+				if args[0] == "replay" { // a plan saved by run, replayed
+					plan := filepath.Join(t.TempDir(), "cex.plan")
+					if exit, _, stderr := executeWithInput([]string{"run", "double-billing", "--semantics", "alo", "--seed", "3", "--save", plan}, ""); exit != 0 {
+						t.Fatalf("run --save: %s", stderr)
+					}
+					args[1] = plan
+				}
 				_, stdout, stderr := executeWithInput(args, strings.Repeat("a\n", 200))
 				out = stdout + stderr
+			}
+			if args[0] == "tui-screens" { // the TUI's screens, as its golden test renders them
+				files, _ := filepath.Glob("../../tui/testdata/screen-*." + l + ".txt")
+				if len(files) == 0 {
+					t.Fatalf("no %s TUI screens under tui/testdata", l)
+				}
+				out = ""
+				for _, f := range files {
+					data, _ := os.ReadFile(f)
+					out += string(data)
+				}
 			}
 			if args[0] == "pack" { // the lesson pack's pages, both editions
 				dir := filepath.Join(t.TempDir(), "pack")

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/internal/fileio"
+	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/report/lang"
 )
 
@@ -27,4 +28,18 @@ func registerLang(root *cobra.Command) {
 		lang.Set(l)
 		return asUsage(fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson")) // an output path, before any work
 	}
+}
+
+// flagError is a flag parse error worded in the user's language, which
+// PersistentPreRunE has not set yet: --lang if parsed before the error,
+// else the locale.
+func flagError(cmd *cobra.Command, err error) error {
+	l := lang.FromEnv(os.Getenv)
+	if f := cmd.Flags().Lookup("lang"); f != nil {
+		if p, perr := lang.Parse(f.Value.String()); perr == nil && f.Value.String() != "" {
+			l = p
+		}
+	}
+	lang.Set(l)
+	return asUsage(usererr.Flag(err))
 }

@@ -22,6 +22,7 @@ type lessonOptions struct {
 	key     string
 	result  string
 	slides  bool
+	track   string
 }
 
 func newLessonCmd() *cobra.Command {
@@ -29,11 +30,13 @@ func newLessonCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lesson",
 		Short: "The guided lesson: the module's scenarios in the course's order, predict then reveal, with a score",
-		Long: `lesson walks the module in the course's order: double billing, the three
-semantics, the Two Generals, idempotency keys and 409/422/400, durable
-keys, TTL and the retry horizon, upsert by natural key, set vs increment,
-windowed aggregates, the outbox, Kafka exactly-once and its boundary,
-Flink's two-phase commit, reconciliation. Each step tells the story, asks
+		Long: `lesson walks the module in the course text's order, in 80 minutes: double
+billing (a teaser), the three semantics, the Two Generals, Kafka
+exactly-once and its boundary, upsert by natural key, set vs increment,
+windowed aggregates, idempotency keys and 409/422, durable keys, TTL and
+the retry horizon. --track advanced is a second class over the rest of
+the catalog (Flink, the outbox, reconciliation, Kafka transactions in
+depth, leases, the key's contract, brokers' dedup…). Each step tells the story, asks
 three questions drawn for you from its bank — about the mechanism before
 any run (which single fault breaks the design, which change fixes it),
 and about the evidence of your run (the trace line behind its
@@ -80,6 +83,7 @@ key) adds slides/, the diagrams as 16:9 pages.`,
 	cmd.Flags().StringVar(&o.key, "class-key", "", "with --out: the class key, which writes the teacher's edition (default $ONCE_CLASS_KEY)")
 	cmd.Flags().StringVar(&o.result, "result", "", "with the line quiz: write the name, token, course version and letters given to FILE (JSON)")
 	cmd.Flags().BoolVar(&o.slides, "slides", false, "with --out: add slides/, the diagrams as 16:9 pages (1920×1080, text at least 18 px)")
+	cmd.Flags().StringVar(&o.track, "track", course.TrackCore, "core (the module, 80 minutes) or advanced (the rest of the catalog)")
 	cmd.AddCommand(newLessonGradeCmd(), newLessonTokensCmd())
 	return cmd
 }
@@ -88,6 +92,9 @@ func runLesson(o *lessonOptions, in io.Reader, out io.Writer) error {
 	c, err := course.Load()
 	if err != nil {
 		return err
+	}
+	if c, err = c.Track(o.track); err != nil {
+		return usageErr("%v", err)
 	}
 	steps, err := c.Select(o.from, o.steps)
 	if err != nil {

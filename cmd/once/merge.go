@@ -77,7 +77,7 @@ func runMerge(paths []string, stdout, stderr io.Writer) error {
 	sub.SetOut(stdout)
 	sub.SetErr(stderr)
 	sub.SilenceErrors, sub.SilenceUsage = true, true
-	sub.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	sub.SetFlagErrorFunc(flagError)
 	err = sub.Execute()
 	var ee *exitError
 	var refused *shard.Error

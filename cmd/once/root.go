@@ -93,7 +93,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	root.SetFlagErrorFunc(flagError)
 	root.Version = version.String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	registerLang(root)

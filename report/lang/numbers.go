@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Decimal is a number printed with a decimal point ("1.555", "38.0") in
 // the current language's form: unchanged in English, with a decimal comma
@@ -27,4 +30,23 @@ func (l Lang) Percent(number string) string {
 		return number + "%"
 	}
 	return l.Decimal(number) + " %"
+}
+
+// durationForm is a virtual time as sim.Time prints it: "481ms", "1.555s".
+var durationForm = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?)(ms|s)$`)
+
+// Duration is a virtual time printed as sim.Time prints it ("481ms",
+// "1.555s") in the current language's form: unchanged in English (the
+// trace's contract), the number with the language's decimal separator, a
+// space and the language's unit otherwise ("481 мс", "1,555 s"). Anything
+// else is returned as given.
+func Duration(s string) string { return Current().Duration(s) }
+
+// Duration is Duration in l.
+func (l Lang) Duration(s string) string {
+	m := durationForm.FindStringSubmatch(s)
+	if l == English || m == nil {
+		return s
+	}
+	return l.Decimal(m[1]) + " " + l.Unit(m[2], m[1])
 }

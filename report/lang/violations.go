@@ -18,7 +18,13 @@ func (l Lang) Violation(v sim.Violation) string {
 	if l == English || v.ID == "" {
 		return v.English
 	}
-	s := l.Nf(v.ID, v.Count, v.Data())
+	data := v.Data()
+	for k, x := range data {
+		if d, ok := x.(string); ok {
+			data[k] = l.Duration(d) // "330ms" → "330 мс"
+		}
+	}
+	s := l.Nf(v.ID, v.Count, data)
 	if s == v.ID || strings.Contains(s, "<no value>") {
 		return v.English
 	}

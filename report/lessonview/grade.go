@@ -84,7 +84,7 @@ func Grade(w io.Writer, flag string, files []string) error {
 	if err != nil {
 		return err
 	}
-	graded, err := lesson.GradeFiles(c, classKey, files)
+	graded, err := lesson.GradeFiles(c.AllTracks(), classKey, files)
 	if err != nil {
 		return err
 	}

@@ -86,9 +86,7 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 		for i, v := range views {
 			name := PageName(v)
 			fmt.Fprintf(&index, "%d. [%s](%s.md) ([HTML](%s.html))", v.Number, v.Title, name, name)
-			if edition == Teacher {
-				fmt.Fprintf(&index, " — %s", lang.Tf("lesson.minutes", map[string]any{"N": minutes[i]}))
-			}
+			fmt.Fprintf(&index, " — %s", lang.Tf("lesson.minutes", map[string]any{"N": minutes[i]}))
 			index.WriteString("\n")
 			var prev, next string
 			if i > 0 {
@@ -97,7 +95,7 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 			if i+1 < len(views) {
 				next = PageName(views[i+1])
 			}
-			page, err := stepPage(v, prev, next, matrix, diagrams[edition][v.ID], edition, minutes[i])
+			page, err := stepPage(v, prev, next, matrix, diagrams[edition][v.ID], edition)
 			if err != nil {
 				return nil, err
 			}
@@ -108,6 +106,11 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 			}
 			add(edition+"/"+name+".html", h)
 		}
+		total := 0
+		for _, m := range minutes {
+			total += m
+		}
+		fmt.Fprintf(&index, "\n%s\n", lang.Tf("lesson.track_time", map[string]any{"N": total}))
 		if edition == Teacher {
 			fmt.Fprintf(&index, "\n%s\n", lang.Tf("lesson.timing", map[string]any{"N": ClassMinutes}))
 		}
@@ -131,25 +134,13 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 	return files, nil
 }
 
-// timing shares a 90-minute class among the steps by their questions (a
-// step of four questions gets more time than one of two), in whole
-// minutes that add up to ClassMinutes less 10 for the opening and the
-// wrap-up.
+// timing is each step's time in class (lesson.Step.Minutes, what the
+// course states and its test adds up): ClassMinutes less 10 for the
+// opening and the wrap-up holds the core track's steps.
 func timing(views []*StepView) []int {
-	const reserved = 10
-	weight := 0
-	for _, v := range views {
-		weight += len(v.Questions) + 1
-	}
 	out := make([]int, len(views))
-	left := ClassMinutes - reserved
 	for i, v := range views {
-		out[i] = (ClassMinutes - reserved) * (len(v.Questions) + 1) / max(weight, 1)
-		left -= out[i]
-	}
-	for i := 0; left > 0 && len(out) > 0; i = (i + 1) % len(out) {
-		out[i]++
-		left--
+		out[i] = v.Minutes
 	}
 	return out
 }
@@ -199,7 +190,7 @@ func StepDiagrams(v *StepView, edition string) ([]Diagram, error) {
 }
 
 // stepPage writes one step's Markdown page in an edition.
-func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram, edition string, minutes int) (string, error) {
+func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram, edition string) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s · %s\n\n", lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}), v.Title)
 	nav := []string{fmt.Sprintf("[%s](index.md)", lang.T("lesson.back"))}
@@ -210,9 +201,7 @@ func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram,
 		nav = append(nav, fmt.Sprintf("[%s](%s.md)", lang.T("lesson.next_page"), next))
 	}
 	fmt.Fprintf(&b, "%s\n\n", strings.Join(nav, " · "))
-	if edition == Teacher {
-		fmt.Fprintf(&b, "*%s*\n\n", lang.Tf("lesson.minutes", map[string]any{"N": minutes}))
-	}
+	fmt.Fprintf(&b, "*%s*\n\n", PaceLine(v))
 	if v.Student != "" {
 		fmt.Fprintf(&b, "%s\n\n", SeedLine(v))
 	}

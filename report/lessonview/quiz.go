@@ -55,6 +55,9 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 			return nil, err
 		}
 		if i == steps[len(steps)-1] {
+			if c.TrackName == lesson.TrackCore && i == len(c.Steps)-1 {
+				fmt.Fprintf(w, "\n%s\n", lang.T("lesson.together")) // the course text's last part
+			}
 			fmt.Fprintf(w, "\n%s\n", lang.T("lesson.done"))
 		}
 	}
@@ -68,6 +71,7 @@ func Quiz(c *lesson.Course, steps []int, in io.Reader, out io.Writer) (*lesson.R
 func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson.Record) (right, asked int, err error) {
 	heading := lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total}) + " · " + v.Title
 	fmt.Fprintf(w, "\n%s\n%s\n", heading, strings.Repeat("=", len([]rune(heading))))
+	fmt.Fprintf(w, "%s\n", PaceLine(v))
 	fmt.Fprintf(w, "\n%s\n", SeedLine(v))
 	for _, s := range v.Stories {
 		fmt.Fprintf(w, "\n%s — %s\n\n%s\n\n%s:\n%s\n", s.Scenario, s.Summary, s.Story, lang.T("lesson.watch"), s.Watch)

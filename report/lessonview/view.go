@@ -22,6 +22,8 @@ import (
 type StepView struct {
 	Number, Total int    // 1-based position in the course, and its length
 	ID, Title     string // the step's id and its title in the current language
+	Part          string // the part of the course text it teaches, in the current language (lesson.Step.Part)
+	Minutes       int    // its time in class (lesson.Step.Minutes)
 	Stories       []Story
 	Runs          []RunView
 	Questions     []QuestionView
@@ -77,7 +79,7 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		return nil, err
 	}
 	v := &StepView{Number: i + 1, Total: len(c.Steps), ID: s.ID, Title: lang.T("lesson.step." + s.ID), Results: results,
-		Student: s.Student}
+		Student: s.Student, Part: lang.T("lesson.part." + s.Part), Minutes: s.Minutes}
 	v.Seed = s.Runs[0].Seed
 	if s.Cuts != nil {
 		if v.Cuts, err = s.Cuts.Explore(); err != nil {
@@ -129,10 +131,20 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 			return nil, err
 		}
 		qv.Diagram = b.String()
+		for k, earlier := range v.Questions { // one reveal per trace: the same trace is shown once
+			if earlier.Diagram == qv.Diagram && !strings.HasPrefix(earlier.Diagram, sameTracePrefix) {
+				qv.Diagram = sameTracePrefix + lang.Tf("lesson.same_trace", map[string]any{"N": k + 1}) + "\n"
+				break
+			}
+		}
 		v.Questions = append(v.Questions, qv)
 	}
 	return v, nil
 }
+
+// sameTracePrefix opens a reveal that points at an earlier question's
+// trace instead of printing it again.
+const sameTracePrefix = "  ↑ "
 
 // CutLines are the step's explore searches, a heading and one line per
 // value of the parameter: "N = 6: split — agreement: general-b attacks
@@ -401,4 +413,11 @@ func revealOp(q *lesson.Question, run *lesson.SemanticsRun) sim.OpID {
 		}
 	}
 	return 1
+}
+
+// PaceLine says which part of the course text the step teaches and how
+// long it takes in class: "Course text: The four variants of delivery ·
+// about 9 min".
+func PaceLine(v *StepView) string {
+	return lang.Tf("lesson.pace", map[string]any{"Part": v.Part, "N": v.Minutes})
 }

@@ -41,8 +41,8 @@ func TestLessonMessagesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range c.Steps {
-		ids = append(ids, "lesson.step."+s.ID)
+	for _, s := range c.AllTracks().Steps {
+		ids = append(ids, "lesson.step."+s.ID, "lesson.part."+s.Part)
 		for _, q := range s.Bank {
 			switch {
 			case q.Ask == lesson.AskMetric:

@@ -946,7 +946,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t = lang.Tf("svg.crash", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label))})
 			case sim.EvPause:
 				ink = svgPauseInk
-				t = lang.Tf("svg.pause", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label)), "For": sim.Time(m.Value).String()})
+				t = lang.Tf("svg.pause", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label)), "For": lang.Duration(sim.Time(m.Value).String())})
 			}
 			fmt.Fprintf(b, "<path d=\"M%s %sH%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n",
 				svgNum(x-10), svgNum(y), svgNum(x+10), ink)

@@ -180,8 +180,12 @@ func (m Model) Screen() string {
 		title, body = "once lesson", m.err.Error()
 	case m.finished:
 		title, body = "once lesson", lang.T("lesson.done")
+		if m.course.TrackName == course.TrackCore && len(m.steps) > 0 && m.steps[len(m.steps)-1] == len(m.course.Steps)-1 {
+			body = lang.T("lesson.together") + "\n\n" + body // the course text's last part
+		}
 	default:
-		title = lang.Tf("lesson.step_of", map[string]any{"N": m.view.Number, "Total": m.view.Total}) + " · " + m.view.Title
+		title = lang.Tf("lesson.step_of", map[string]any{"N": m.view.Number, "Total": m.view.Total}) + " · " + m.view.Title +
+			" · " + lang.Tf("lesson.minutes", map[string]any{"N": m.view.Minutes})
 		switch {
 		case m.revealed:
 			body = m.revealBody()

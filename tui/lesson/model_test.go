@@ -52,7 +52,7 @@ func TestLessonModelDrivenByKeys(t *testing.T) {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
 	s := screen(m)
-	if !strings.Contains(s, "Step 1 of 13") || !strings.Contains(s, v.Questions[0].Text[:30]) || !strings.Contains(s, "Score: 0 of 0") {
+	if !strings.Contains(s, "Step 1 of 10") || !strings.Contains(s, v.Questions[0].Text[:30]) || !strings.Contains(s, "Score: 0 of 0") {
 		t.Fatalf("first screen:\n%s", s)
 	}
 	if n := strings.Count(s, "\n") + 1; n != 24 {
@@ -85,7 +85,7 @@ func TestLessonModelDrivenByKeys(t *testing.T) {
 		t.Fatalf("scrolling never reached the end of the reveal")
 	}
 	m, _ = press(m, "n")
-	if s := screen(m); !strings.Contains(s, "Step 2 of 13") || m.revealed {
+	if s := screen(m); !strings.Contains(s, "Step 2 of 10") || m.revealed {
 		t.Fatalf("n did not go to step 2:\n%s", s)
 	}
 	if _, quit := press(m, "q"); !quit {
