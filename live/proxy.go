@@ -131,8 +131,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// service code again (and the clock stands still).
 	back := func() {}
 	if p.Act != nil && !p.Inside {
-		id := reqID{op, attempt}
-		was := p.Act.set(id, away)
+		// Counted per copy: a duplicate's return is not the original's.
+		comeBack := p.Act.goOut(reqID{op, attempt})
 		if attempt == 0 { // a call of the service's recovery, while it starts
 			p.Decider.clk.startAway(1)
 		}
@@ -142,7 +142,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if attempt == 0 {
 					p.Decider.clk.startAway(-1)
 				}
-				p.Act.set(id, was)
+				comeBack()
 			})
 		}
 		defer back()
