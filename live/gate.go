@@ -209,6 +209,24 @@ func (a *activity) goOut(id reqID) (back func()) {
 	}
 }
 
+// runningAttempt is the latest attempt of op that runs service code now
+// (delivered and not waiting outside); false when none does. A nil
+// activity knows none.
+func (a *activity) runningAttempt(op int32) (int32, bool) {
+	if a == nil {
+		return 0, false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	best, found := int32(0), false
+	for id, r := range a.reqs {
+		if id.op == op && r.state == running && id.attempt >= best {
+			best, found = id.attempt, true
+		}
+	}
+	return best, found
+}
+
 // settleOut marks r away when every copy inside is out. The caller holds
 // mu.
 func (r *reqState) settleOut() {

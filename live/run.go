@@ -348,12 +348,12 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	var restarter *restartHost
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
-		back.Crash, back.Infer = nil, inferCall(dec, cfg.Ops, nil)
+		back.Crash, back.Infer = nil, inferCall(dec, cfg.Ops, nil, act)
 		if o.RestartCmd != "" {
 			if restarter, err = newRestartHost(strings.TrimRight(o.Target, "/"), o.RestartCmd, cfg, p, o.Tick, dec, o.Log, done, cancelRun); err != nil {
 				return nil, err
 			}
-			back.Infer, back.Points = inferCall(dec, cfg.Ops, restarter.Recovering), restarter
+			back.Infer, back.Points = inferCall(dec, cfg.Ops, restarter.Recovering, act), restarter
 		}
 	}
 	var backHandler http.Handler = back
