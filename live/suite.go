@@ -78,6 +78,9 @@ var suiteFlags = map[string]bool{"suite": true, "seeds": true, "seed": true, "ta
 // a SCENARIO given, or a flag the rows set themselves (changed: the flags
 // given).
 func CheckSuite(name, target string, seeds int, args, changed []string) error {
+	if name == "" {
+		return fmt.Errorf("--seeds goes with --suite: a single run takes --seed")
+	}
 	if _, ok := Suites[name]; !ok {
 		return fmt.Errorf("--suite %q: want one of %s", name, strings.Join(SuiteNames(), ", "))
 	}

@@ -43,6 +43,7 @@ func TestCheckSuiteRefusesInOneLine(t *testing.T) {
 		want         string
 	}{
 		{"nope", "http://127.0.0.1:1", 1, nil, nil, `--suite "nope": want one of payments`},
+		{"", "http://127.0.0.1:1", 2, nil, []string{"seeds"}, "--seeds goes with --suite"},
 		{"payments", "", 1, nil, nil, "goes with --target"},
 		{"payments", "http://127.0.0.1:1", 0, nil, nil, "--seeds 0"},
 		{"payments", "http://127.0.0.1:1", 1, []string{"double-billing"}, nil, "give no SCENARIO"},
