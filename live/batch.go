@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -65,7 +66,11 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 		}
 		trace := &sim.Trace{}
 		opts := base
-		opts.Config, opts.Faults, opts.Chooser, opts.Trace, opts.Log = p.Config, &p.Settings.Faults, p.Chooser, trace, logw
+		// The faults the run took are written down, as the simulator's
+		// runs write theirs: the JSON's fault_plan and --save read them.
+		taken := sim.NewRecording(p.Chooser)
+		ev := &report.LiveDoc{}
+		opts.Config, opts.Faults, opts.Chooser, opts.Trace, opts.Log, opts.Evidence = p.Config, &p.Settings.Faults, taken, trace, logw, ev
 		out, err := Run(ctx, opts)
 		if s, ok := p.Chooser.(*sim.Scripted); ok {
 			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", s.Used(), p.Planned)
@@ -76,7 +81,8 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 		if err != nil {
 			return nil, err
 		}
-		done = append(done, runs.Run{Config: p.Config, Outcome: out, Trace: trace, Replay: p.Replay})
+		done = append(done, runs.Run{Config: p.Config, Outcome: out, Trace: trace, Faults: taken.Faults,
+			Replay: LiveCommand(p.Replay, base), Live: ev})
 	}
 	return done, nil
 }

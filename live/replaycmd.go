@@ -2,6 +2,9 @@ package live
 
 import (
 	"strings"
+
+	"github.com/oncesim/once/runs"
+	"github.com/oncesim/once/scenarios"
 )
 
 // LiveCommand is the live command that repeats a run: cmd, a once run or
@@ -32,4 +35,20 @@ func LiveCommand(cmd string, o Options) string {
 		b.WriteString(" --db " + ShellQuote(MaskURL(o.DSN)))
 	}
 	return b.String()
+}
+
+// SavePlans writes the fault plan each live run took (one per semantics,
+// as once run --save does) and makes each run's replay line the live
+// command that runs its plan against the same service: once live
+// --replay FILE, with base's --target, --provider-addr, --restart-cmd and
+// --db. It returns the files written.
+func SavePlans(file string, sc *scenarios.Scenario, seed uint64, set scenarios.Settings, done []runs.Run, base Options) ([]string, error) {
+	paths, err := runs.SavePlans(file, sc, seed, set, done)
+	if err != nil {
+		return nil, err
+	}
+	for i := range done {
+		done[i].Replay = LiveCommand("once replay "+paths[i], base)
+	}
+	return paths, nil
 }

@@ -166,8 +166,8 @@ func RunSuite(ctx context.Context, base Options, name string, first uint64, n in
 		}
 		for seed := first; seed < first+uint64(n); seed++ {
 			cfg, _ := sc.Config(set) // a fresh configuration per run: roles keep state
-			replay := LiveCommand(runs.Command(sc, sim.Idempotent, seed, set), opts)
-			done, err := RunAll(ctx, opts, sc, []Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: replay}}, false)
+			done, err := RunAll(ctx, opts, sc, []Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed),
+				Replay: runs.Command(sc, sim.Idempotent, seed, set)}}, false)
 			if err != nil {
 				return rows, err
 			}

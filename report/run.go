@@ -108,6 +108,24 @@ type RunResult struct {
 	// Counterexample is the violation shrunk to a minimal set of faults
 	// (only with --check, only when violated).
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// Live says where a once live run ran (nil for a simulated one).
+	Live *LiveDoc `json:"live,omitempty"`
+}
+
+// LiveDoc is what a once live run was run against: its evidence names
+// the service it judged, not the simulator's.
+type LiveDoc struct {
+	// Mode is "service" (once's own payment service process) or
+	// "target" (your service at Target).
+	Mode     string `json:"mode"`
+	Target   string `json:"target,omitempty"`   // --target, its password masked
+	Provider string `json:"provider,omitempty"` // the provider's URL your service charges at
+	// ProviderMode is the card provider's behaviour in the run: plain
+	// (no key support), lookup (answers GET /charges/lookup by key) or
+	// idempotent (also deduplicates charges by key).
+	ProviderMode string `json:"provider_mode"`
+	RestartCmd   string `json:"restart_cmd,omitempty"`
+	Database     string `json:"database"` // sqlite or postgres
 }
 
 // OpDoc is one operation's ledger line.
@@ -161,6 +179,8 @@ type Run struct {
 	// Sinks names the observed sinks (see SinkNames), for an operation
 	// done on some of them only; nil: unnamed.
 	Sinks []string
+	// Live says where a once live run ran; nil for a simulated one.
+	Live *LiveDoc
 }
 
 // NewRunDoc assembles the JSON document.
@@ -196,7 +216,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
 		Row: r.Row, Note: r.Note, NoteText: r.NoteText,
-		FaultPlan: append([]string{}, r.FaultPlan...),
+		FaultPlan: append([]string{}, r.FaultPlan...), Live: r.Live,
 		Guarantee: guaranteeOf(o).String(), Framing: FramingLine(o, w, r.Sinks),
 	}
 	ro := o.RunOutcome()

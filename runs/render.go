@@ -26,6 +26,7 @@ type Run struct {
 	World   *sim.World  // the finished world, for judges that read its tables
 	Replay  string
 	Shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
+	Live    *report.LiveDoc        // once live: where the run ran; nil when simulated
 }
 
 // Formats are the output formats Render writes.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,7 @@ type liveOptions struct {
 	broker   brokers.Options
 	suite    string // --suite: every row of a suite against --target
 	seeds    int
+	save     string // --save: the fault plan each run took
 }
 
 func newLiveCmd() *cobra.Command {
@@ -108,6 +110,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.broker.Broker, "broker", "", "run on a real broker started by once: redis|rabbitmq|nats|kfake (the scenario's live.brokers; docs/live.md)")
 	fl.StringVar(&o.broker.URL, "broker-url", "", "with --broker: a server of yours instead (redis://, amqp://, nats://; loopback unless --allow-remote)")
 	fl.StringVar(&o.broker.Variant, "variant", "", "with --broker: the consumer's variant (e.g. dedup-memory, dedup-database)")
+	fl.StringVar(&o.save, "save", "", "write the fault plan each run took to FILE (one per semantics: FILE gets .ALIAS before its extension); replay it live with --replay FILE")
 	fl.StringVar(&o.suite, "suite", "", "with --target: run every scenario of a suite (payments) on --seeds seeds, one table and one exit code (docs/live.md)")
 	fl.IntVar(&o.seeds, "seeds", live.DefaultSuiteSeeds, "with --suite: seeds per row, from --seed on")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
@@ -194,6 +197,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		}
 	}
 	if b := &o.broker; b.Broker != "" || b.URL != "" || b.Variant != "" { // a real broker: brokers/ does the rest
+		if o.save != "" {
+			return usageErr("--save: a broker run keeps no fault plan yet; leave it out")
+		}
 		b.AllowRemote, b.Worker, b.Deadline, b.Stderr, b.Verbose = o.remote, []string{base.Binary, brokers.WorkerCommand}, o.deadline, stderr, o.verbose
 		done, err := brokers.RunAll(ctx, *b, sc, planned)
 		if errors.Is(err, brokers.ErrUsage) {
@@ -214,6 +220,13 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	done, err := live.RunAll(ctx, base, sc, planned, o.verbose)
 	if err != nil {
 		return err
+	}
+	if o.save != "" {
+		paths, err := live.SavePlans(o.save, sc, seed, planned[0].Settings, done, base)
+		if err != nil {
+			return usageErr("--save %v", err)
+		}
+		fmt.Fprintln(stderr, "saved fault plan "+strings.Join(paths, ", "))
 	}
 	return renderChecked(stdout, o.format, o.check, sc, seed, planned[0].Settings, done)
 }
