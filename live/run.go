@@ -454,6 +454,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 			cancelRun()
 		}
 		front.FailRefused = restarter == nil // a restarted service is down for a while, by design
+		front.Provider = backURL
 	}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
