@@ -32,6 +32,9 @@ func CheckAll(sc *scenarios.Scenario, ps []Planned, target, restart bool) error 
 			if err := SupportsTarget(p.Config, &p.Settings.Faults, restart); err != nil {
 				return fmt.Errorf("scenario %s: %w", sc.Name, err)
 			}
+			if err := targetParams(p.Settings.Params); err != nil {
+				return fmt.Errorf("scenario %s: %w", sc.Name, err)
+			}
 		}
 	}
 	return nil
@@ -85,4 +88,22 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 			Replay: LiveCommand(p.Replay, base), Live: ev})
 	}
 	return done, nil
+}
+
+// serviceOnlyParams are the --set parameters that choose once's own
+// service's code (the bug or its fix): with --target your service's code
+// decides, so they would mean nothing. The client's (key, keys), the
+// provider's mode, the workload's and the crash points' (mark, store) do
+// apply.
+var serviceOnlyParams = []string{"reuse", "lease", "lock", "on-store-down", "on-timeout", "key-scope", "replay"}
+
+// targetParams refuses, in one line, a --set that means nothing against
+// your service.
+func targetParams(params map[string]string) error {
+	for _, k := range serviceOnlyParams {
+		if v, ok := params[k]; ok {
+			return fmt.Errorf("%w: --set %s=%s: with --target your service's code decides this, not a parameter; leave it out", ErrNotLive, k, v)
+		}
+	}
+	return nil
 }

@@ -94,3 +94,24 @@ func TestLiveCommand(t *testing.T) {
 		t.Errorf("a plan's: %s", got)
 	}
 }
+
+// A --set that chooses once's own service's code is refused against a
+// target: it would be accepted and mean nothing.
+func TestTargetRefusesServiceParams(t *testing.T) {
+	sc, err := scenarios.Lookup("key-reuse-different-payload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := scenarios.Settings{Semantics: sim.Idempotent, Ops: 3, Faults: sc.Faults, Params: map[string]string{"reuse": "overwrite"}}
+	cfg, err := sc.Config(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []Planned{{Settings: set, Config: cfg}}
+	if err := CheckAll(sc, ps, true, false); err == nil || !strings.Contains(err.Error(), "--set reuse=overwrite: with --target") {
+		t.Errorf("--set reuse=overwrite with --target: %v", err)
+	}
+	if err := CheckAll(sc, ps, false, false); err != nil {
+		t.Errorf("--set reuse=overwrite with once's own service: %v", err)
+	}
+}
