@@ -105,7 +105,7 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"suite": {{with(alo[:2], "--suite", "payments"), 2, "goes with --target"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--loss", "0.5"}, 2, "--loss is set by each row"}},
 		"seeds": {{with(alo, "--seeds", "2"), 2, "--seeds goes with --suite"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--seeds", "0"}, 2, "--seeds 0"}},
 		// --save and its live replay: TestIntegrationLiveSaveReplay.
-		"save": {{with(alo, "--save", filepath.Join(t.TempDir(), "live.plan"), "--format", "text"), 0, "replay: once live --replay "},
+		"save": {{with(alo, "--semantics", "idem", "--set", "key=per-attempt", "--save", filepath.Join(t.TempDir(), "live.plan"), "--format", "text"), 0, "replay: once live --replay "},
 			{[]string{"live", "idempotent-producer-retry", "--broker", "kfake", "--save", "x.plan"}, 2, "--save: a broker run"}},
 		"print-env": {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
 		// The brokers: kfake runs in-process (no server to start); the
