@@ -46,12 +46,12 @@ const StormAnswers = 5
 var Suites = map[string][]SuiteCase{
 	"payments": {
 		{Scenario: "double-billing", Tests: "lost", Faults: map[sim.FaultKind]float64{sim.FaultLoss: 0.3, sim.FaultAckLoss: 0.3}},
-		{Scenario: "double-billing", Tests: "dup", Faults: map[sim.FaultKind]float64{sim.FaultDup: 0.3}},
-		{Scenario: "double-billing", Tests: "late", Faults: map[sim.FaultKind]float64{sim.FaultSlow: 0.3, sim.FaultLate: 0.3}, LateMs: 1500},
+		{Scenario: "double-billing", Tests: "duplicates", Faults: map[sim.FaultKind]float64{sim.FaultDup: 0.3}},
+		{Scenario: "double-billing", Tests: "slow_late", Faults: map[sim.FaultKind]float64{sim.FaultSlow: 0.3, sim.FaultLate: 0.3}, LateMs: 1500},
 		{Scenario: "new-key-per-retry", Tests: "client_key", Params: map[string]string{"key": "per-operation"}},
 		{Scenario: "key-reuse-different-payload", Tests: "reuse"},
 		{Scenario: "stuck-processing-lease", Tests: "lease", Faults: map[sim.FaultKind]float64{sim.FaultLate: 0.3}, LateMs: 2000},
-		{Scenario: "double-billing", Tests: "crash", Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
+		{Scenario: "double-billing", Tests: "crash_points", Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
 		{Scenario: "mark-after-effect", Tests: "mark", Params: map[string]string{"mark": "before"}, Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
 		{Scenario: "in-memory-dedup-restart", Tests: "restart", Params: map[string]string{"store": "durable"}, Restart: true},
 	},
