@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
@@ -29,6 +30,9 @@ func CheckAll(sc *scenarios.Scenario, ps []Planned, target, restart bool) error 
 		}
 		if target {
 			if err := SupportsTarget(p.Config, &p.Settings.Faults, restart); err != nil {
+				return fmt.Errorf("scenario %s: %w", sc.Name, err)
+			}
+			if err := targetParams(p.Settings.Params); err != nil {
 				return fmt.Errorf("scenario %s: %w", sc.Name, err)
 			}
 		}
@@ -65,7 +69,11 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 		}
 		trace := &sim.Trace{}
 		opts := base
-		opts.Config, opts.Faults, opts.Chooser, opts.Trace, opts.Log = p.Config, &p.Settings.Faults, p.Chooser, trace, logw
+		// The faults the run took are written down, as the simulator's
+		// runs write theirs: the JSON's fault_plan and --save read them.
+		taken := sim.NewRecording(p.Chooser)
+		ev := &report.LiveDoc{}
+		opts.Config, opts.Faults, opts.Chooser, opts.Trace, opts.Log, opts.Evidence = p.Config, &p.Settings.Faults, taken, trace, logw, ev
 		out, err := Run(ctx, opts)
 		if s, ok := p.Chooser.(*sim.Scripted); ok {
 			fmt.Fprintf(stderr, "live: %d of %d planned fault(s) hit\n", s.Used(), p.Planned)
@@ -76,7 +84,26 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 		if err != nil {
 			return nil, err
 		}
-		done = append(done, runs.Run{Config: p.Config, Outcome: out, Trace: trace, Replay: p.Replay})
+		done = append(done, runs.Run{Config: p.Config, Outcome: out, Trace: trace, Faults: taken.Faults,
+			Replay: LiveCommand(p.Replay, base), Live: ev})
 	}
 	return done, nil
+}
+
+// serviceOnlyParams are the --set parameters that choose once's own
+// service's code (the bug or its fix): with --target your service's code
+// decides, so they would mean nothing. The client's (key, keys), the
+// provider's mode, the workload's and the crash points' (mark, store) do
+// apply.
+var serviceOnlyParams = []string{"reuse", "lease", "lock", "on-store-down", "on-timeout", "key-scope", "replay"}
+
+// targetParams refuses, in one line, a --set that means nothing against
+// your service.
+func targetParams(params map[string]string) error {
+	for _, k := range serviceOnlyParams {
+		if v, ok := params[k]; ok {
+			return fmt.Errorf("%w: --set %s=%s: with --target your service's code decides this, not a parameter; leave it out", ErrNotLive, k, v)
+		}
+	}
+	return nil
 }

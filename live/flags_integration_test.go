@@ -101,7 +101,13 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"restart-cmd": {{with(alo, "--restart-cmd", "true"), 2, "goes with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", ""), 2, "--restart-cmd: give a command"},
 			{with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", "true"), 2, "--crash is 0"}},
 		"target-ready": {{with(alo, "--target-ready", "1s"), 2, "with --target"}, {with(alo, "--target", "http://127.0.0.1:1", "--target-ready", "400ms"), 2, "not ready after --target-ready 400ms: connection refused"}},
-		"print-env":    {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
+		// --suite against real services: TestIntegrationSuitePayments.
+		"suite": {{with(alo[:2], "--suite", "payments"), 2, "goes with --target"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--loss", "0.5"}, 2, "--loss is set by each row"}},
+		"seeds": {{with(alo, "--seeds", "2"), 2, "--seeds goes with --suite"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--seeds", "0"}, 2, "--seeds 0"}},
+		// --save and its live replay: TestIntegrationLiveSaveReplay.
+		"save": {{with(alo, "--semantics", "idem", "--set", "key=per-attempt", "--save", filepath.Join(t.TempDir(), "live.plan"), "--format", "text"), 0, "replay: once live --replay "},
+			{[]string{"live", "idempotent-producer-retry", "--broker", "kfake", "--save", "x.plan"}, 2, "--save: a broker run"}},
+		"print-env": {{[]string{"live", "--print-env", "--provider-addr", "127.0.0.1:5555"}, 0, "ONCE_PROVIDER_URL='http://127.0.0.1:5555'"}},
 		// The brokers: kfake runs in-process (no server to start); the
 		// servers' own runs are brokers/' integration tests.
 		"broker": {{[]string{"live", "idempotent-producer-retry", "--broker", "kfake", "--semantics", "idem", "--seed", "1", "--ops", "3"}, 0, "not Apache Kafka"},

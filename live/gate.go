@@ -41,6 +41,11 @@ type reqState struct {
 	seq     int64         // order of arrival times given, for the last ties
 	state   int
 	copies  int // a duplicate delivered while the first is inside
+	// out counts the copies of it waiting outside the service (goOut);
+	// the request is away only when every copy inside is: one copy
+	// running service code holds the clock whatever the others do.
+	out     int
+	outFrom int // the state it left for away when its last copy went out
 	// waited: held at the preempt barrier, and the preempt time is over.
 	waited bool
 }
@@ -147,6 +152,9 @@ func (a *activity) enter(id reqID) {
 			r.state = running
 		} else {
 			r.copies++
+			if r.out > 0 && r.state == away { // the new copy runs service code
+				r.state = r.outFrom
+			}
 		}
 		a.wake()
 		return
@@ -162,10 +170,69 @@ func (a *activity) leave(id reqID) {
 	defer a.mu.Unlock()
 	if r, ok := a.reqs[id]; ok && r.copies > 0 {
 		r.copies--
+		r.settleOut()
+		a.wake()
 		return
 	}
 	delete(a.reqs, id)
 	a.wake()
+}
+
+// goOut records one copy of request id going to wait outside the service
+// (a call to the gateway), and returns the function that records it back
+// inside. Unlike set, it counts copies: a duplicate and its original
+// inside at once (both deliveries of one attempt) are away only while
+// both are out, and the first back does not mark the other running.
+func (a *activity) goOut(id reqID) (back func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.reqs[id]
+	if !ok {
+		return func() {}
+	}
+	r.out++
+	r.settleOut()
+	a.wake()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if r.out > 0 {
+				r.out--
+			}
+			if r.state == away && r.out <= r.copies {
+				r.state = r.outFrom
+			}
+			a.wake()
+		})
+	}
+}
+
+// runningAttempt is the latest attempt of op that runs service code now
+// (delivered and not waiting outside); false when none does. A nil
+// activity knows none.
+func (a *activity) runningAttempt(op int32) (int32, bool) {
+	if a == nil {
+		return 0, false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	best, found := int32(0), false
+	for id, r := range a.reqs {
+		if id.op == op && r.state == running && id.attempt >= best {
+			best, found = id.attempt, true
+		}
+	}
+	return best, found
+}
+
+// settleOut marks r away when every copy inside is out. The caller holds
+// mu.
+func (r *reqState) settleOut() {
+	if r.out > 0 && r.out > r.copies && r.state != away {
+		r.outFrom, r.state = r.state, away
+	}
 }
 
 // set moves a request to state st and returns its previous state.

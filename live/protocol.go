@@ -24,6 +24,11 @@ const (
 	// HeaderNow is the run's virtual time, in milliseconds, at which the
 	// fault layer delivers a request to the payment service.
 	HeaderNow = "X-Once-Now"
+	// HeaderProvider is the provider's base URL of the run, sent with
+	// every request to a --target service: a service that charges there
+	// (rather than at $ONCE_PROVIDER_URL) can serve runs with providers of
+	// their own at once (--provider-addr 127.0.0.1:0, a port per run).
+	HeaderProvider = "X-Once-Provider"
 	// HeaderReplayed marks a response replayed from the key store, as
 	// Brandur's and Stripe's services do.
 	HeaderReplayed = "Idempotent-Replayed"

@@ -37,14 +37,19 @@ type route struct {
 // ticks. The receiver is looked up at each call, so a restarted service on
 // a new port is found.
 type Proxy struct {
-	Decider *Decider
-	Routes  map[string]route // by URL path
-	Target  func() string    // the receiver's base URL, "" while it is down
-	Tick    time.Duration    // real duration of one tick (one virtual millisecond)
-	Client  *http.Client
-	Crash   http.Handler // serves PathCrash, nil when the link has none
-	Store   http.Handler // serves PathStore, nil when the link has none
-	Done    <-chan struct{}
+	// Provider, in front of a --target service, is the run's provider URL:
+	// sent as X-Once-Provider, and once's identity headers (X-Once-Op,
+	// X-Once-Attempt) are not sent — your service gets the contract's
+	// headers only (docs/live.md).
+	Provider string
+	Decider  *Decider
+	Routes   map[string]route // by URL path
+	Target   func() string    // the receiver's base URL, "" while it is down
+	Tick     time.Duration    // real duration of one tick (one virtual millisecond)
+	Client   *http.Client
+	Crash    http.Handler // serves PathCrash, nil when the link has none
+	Store    http.Handler // serves PathStore, nil when the link has none
+	Done     <-chan struct{}
 	// Act, when not nil, is told what the receiver's requests do: on the
 	// client → service link a delivered request is inside the service
 	// (Inside); on the service → gateway link the caller waits outside it.
@@ -131,8 +136,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// service code again (and the clock stands still).
 	back := func() {}
 	if p.Act != nil && !p.Inside {
-		id := reqID{op, attempt}
-		was := p.Act.set(id, away)
+		// Counted per copy: a duplicate's return is not the original's.
+		comeBack := p.Act.goOut(reqID{op, attempt})
 		if attempt == 0 { // a call of the service's recovery, while it starts
 			p.Decider.clk.startAway(1)
 		}
@@ -142,7 +147,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if attempt == 0 {
 					p.Decider.clk.startAway(-1)
 				}
-				p.Act.set(id, was)
+				comeBack()
 			})
 		}
 		defer back()
@@ -260,9 +265,12 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Dur
 		return relayed{}, false
 	}
 	for _, h := range []string{HeaderIdempotencyKey, HeaderOp, HeaderAttempt, HeaderAuthorization, "Content-Type"} {
-		if v := r.Header.Get(h); v != "" {
+		if v := r.Header.Get(h); v != "" && (p.Provider == "" || (h != HeaderOp && h != HeaderAttempt)) {
 			req.Header.Set(h, v)
 		}
+	}
+	if p.Provider != "" {
+		req.Header.Set(HeaderProvider, p.Provider)
 	}
 	if p.Inside && p.Tick > 0 {
 		req.Header.Set(HeaderNow, strconv.FormatInt(int64(at/p.Tick), 10))

@@ -568,24 +568,41 @@ var keyOp = regexp.MustCompile(`pay-op-(\d+)(?:-attempt-\d+)?$`)
 
 // inferCall names a call of the user's service: a charge by its amount, a
 // lookup by its key; made while the restart command runs, it is the
-// recovery's (attempt 0) — recovering may be nil.
-func inferCall(dec *Decider, ops int, recovering func() bool) func(r *http.Request, body []byte) (int32, int32, bool) {
+// recovery's (attempt 0) — recovering may be nil. The attempt is the one
+// of the operation that runs service code now (act), else the latest the
+// client sent.
+func inferCall(dec *Decider, ops int, recovering func() bool, act *activity) func(r *http.Request, body []byte) (int32, int32, bool) {
 	charge := inferCharge(dec, ops)
 	return func(r *http.Request, body []byte) (int32, int32, bool) {
-		var op, attempt int32
-		ok := false
-		if r.URL.Path == PathLookup {
-			if sub := keyOp.FindStringSubmatch(r.URL.Query().Get("key")); sub != nil {
-				if n, err := strconv.Atoi(sub[1]); err == nil && n >= 1 && n <= ops {
-					op, attempt, ok = int32(n), dec.LastAttempt(int32(n)), true
-				}
+		op, attempt, ok := inferCallOf(dec, ops, charge, r, body, recovering)
+		if ok && attempt > 0 {
+			// The attempt inside the service that runs code now, rather
+			// than the latest sent: that one may still be on its way
+			// (slow, late), and the call is made by one that arrived.
+			if in, found := act.runningAttempt(op); found {
+				attempt = in
 			}
-		} else {
-			op, attempt, ok = charge(r, body)
-		}
-		if ok && recovering != nil && recovering() {
-			attempt = 0
 		}
 		return op, attempt, ok
 	}
+}
+
+// inferCallOf names one call as inferCall does, the attempt the latest
+// the client sent.
+func inferCallOf(dec *Decider, ops int, charge func(*http.Request, []byte) (int32, int32, bool), r *http.Request, body []byte, recovering func() bool) (int32, int32, bool) {
+	var op, attempt int32
+	ok := false
+	if r.URL.Path == PathLookup {
+		if sub := keyOp.FindStringSubmatch(r.URL.Query().Get("key")); sub != nil {
+			if n, err := strconv.Atoi(sub[1]); err == nil && n >= 1 && n <= ops {
+				op, attempt, ok = int32(n), dec.LastAttempt(int32(n)), true
+			}
+		}
+	} else {
+		op, attempt, ok = charge(r, body)
+	}
+	if ok && recovering != nil && recovering() {
+		attempt = 0
+	}
+	return op, attempt, ok
 }

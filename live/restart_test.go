@@ -32,7 +32,7 @@ func TestInferCallNamesLookupsAndRecovery(t *testing.T) {
 	dec := NewDecider(cfg.Topology, cfg.Network.(*network.Network), sim.NewRandom(1), nil)
 	dec.sent.sent(3, 2)
 	recovering := false
-	infer := inferCall(dec, cfg.Ops, func() bool { return recovering })
+	infer := inferCall(dec, cfg.Ops, func() bool { return recovering }, nil)
 	body := []byte(`{"amount": ` + strconv.FormatInt(roles.Payload(3), 10) + `}`)
 	for _, c := range []struct {
 		path        string

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/oncesim/once/network"
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
@@ -56,6 +57,9 @@ type Options struct {
 	// run starts, with its address (and pid): what a user can check is
 	// gone after the run.
 	Log io.Writer
+	// Evidence, when not nil, is filled with where the run ran: the
+	// mode, the target, the provider's URL and mode (the JSON's "live").
+	Evidence *report.LiveDoc
 }
 
 // Validate reports, in one line, an option out of range: the tick, the
@@ -348,12 +352,12 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	var restarter *restartHost
 	if o.Target != "" { // the user's service: no crash oracle, identities inferred
-		back.Crash, back.Infer = nil, inferCall(dec, cfg.Ops, nil)
+		back.Crash, back.Infer = nil, inferCall(dec, cfg.Ops, nil, act)
 		if o.RestartCmd != "" {
 			if restarter, err = newRestartHost(strings.TrimRight(o.Target, "/"), o.RestartCmd, cfg, p, o.Tick, dec, o.Log, done, cancelRun); err != nil {
 				return nil, err
 			}
-			back.Infer, back.Points = inferCall(dec, cfg.Ops, restarter.Recovering), restarter
+			back.Infer, back.Points = inferCall(dec, cfg.Ops, restarter.Recovering, act), restarter
 		}
 	}
 	var backHandler http.Handler = back
@@ -381,6 +385,9 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	fmt.Fprintf(o.Log, "live: fault layer service→gateway listening on %s\n", backURL)
 	if watch != nil {
 		watch.provider = backURL
+	}
+	if ev := o.Evidence; ev != nil {
+		*ev = evidence(o, p, backURL)
 	}
 	svc := p.serviceRole
 	spec := &cfg.Topology.Nodes[p.service]
@@ -447,6 +454,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 			cancelRun()
 		}
 		front.FailRefused = restarter == nil // a restarted service is down for a while, by design
+		front.Provider = backURL
 	}
 	frontURL, err := serve(front, &cleanups)
 	if err != nil {
@@ -535,8 +543,25 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 // scripted reports whether ch replays a plan: a plan may name a crash even
 // where the profile gives crashes no probability.
 func scripted(ch sim.Chooser) bool {
+	if r, ok := ch.(*sim.Recording); ok {
+		ch = r.Inner
+	}
 	_, ok := ch.(*sim.Scripted)
 	return ok
+}
+
+// evidence is where the run ran, for its report: once's own service or
+// yours, the provider's URL (your service's; once's own is internal) and
+// mode, the restart command, the database.
+func evidence(o Options, p *parts, provider string) report.LiveDoc {
+	ev := report.LiveDoc{Mode: "service", ProviderMode: p.gatewayRole.Mode, Database: "sqlite"}
+	if o.DSN != "" {
+		ev.Database = "postgres"
+	}
+	if o.Target != "" {
+		ev.Mode, ev.Target, ev.Provider, ev.RestartCmd = "target", MaskURL(o.Target), provider, o.RestartCmd
+	}
+	return ev
 }
 
 // outcome folds the checker's tallies into the simulator's Outcome.

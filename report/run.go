@@ -111,6 +111,24 @@ type RunResult struct {
 	// Liveness is the verdict of the run's liveness phase (once run
 	// --faults-until); absent when the run had none.
 	Liveness *LivenessDoc `json:"liveness,omitempty"`
+	// Live says where a once live run ran (nil for a simulated one).
+	Live *LiveDoc `json:"live,omitempty"`
+}
+
+// LiveDoc is what a once live run was run against: its evidence names
+// the service it judged, not the simulator's.
+type LiveDoc struct {
+	// Mode is "service" (once's own payment service process) or
+	// "target" (your service at Target).
+	Mode     string `json:"mode"`
+	Target   string `json:"target,omitempty"`   // --target, its password masked
+	Provider string `json:"provider,omitempty"` // the provider's URL your service charges at
+	// ProviderMode is the card provider's behaviour in the run: plain
+	// (no key support), lookup (answers GET /charges/lookup by key) or
+	// idempotent (also deduplicates charges by key).
+	ProviderMode string `json:"provider_mode"`
+	RestartCmd   string `json:"restart_cmd,omitempty"`
+	Database     string `json:"database"` // sqlite or postgres
 }
 
 // OpDoc is one operation's ledger line.
@@ -166,6 +184,8 @@ type Run struct {
 	Sinks []string
 	// Liveness is the verdict of the run's liveness phase; nil: none.
 	Liveness *sim.Liveness
+	// Live says where a once live run ran; nil for a simulated one.
+	Live *LiveDoc
 }
 
 // NewRunDoc assembles the JSON document.
@@ -201,7 +221,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		Finished: o.Finished(), End: o.End.String(), Events: o.Events, EndTimeMs: int64(o.EndTime),
 		Faults: o.Faults, TraceDigest: DigestString(o.Digest), Replay: r.Replay, Counterexample: r.Shrunk,
 		Row: r.Row, Note: r.Note, NoteText: r.NoteText,
-		FaultPlan: append([]string{}, r.FaultPlan...),
+		FaultPlan: append([]string{}, r.FaultPlan...), Live: r.Live,
 		Guarantee: guaranteeOf(o).String(), Framing: FramingLine(o, w, r.Sinks),
 	}
 	res.Liveness = livenessDoc(r.Liveness)

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/brokers"
 	"github.com/oncesim/once/live"
@@ -38,6 +40,9 @@ type liveOptions struct {
 	restart  string        // --restart-cmd: kills and restarts the --target service at a crash
 	ready    time.Duration // --target-ready: how long to wait for the target to answer
 	broker   brokers.Options
+	suite    string // --suite: every row of a suite against --target
+	seeds    int
+	save     string // --save: the fault plan each run took
 }
 
 func newLiveCmd() *cobra.Command {
@@ -57,7 +62,7 @@ op) and judged like once run. SQLite (a file in a temporary directory) unless
 --db names a PostgreSQL database. Unlike once run, a live run is not
 reproducible to the byte: real time and real concurrency decide the rest.`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if o.printEnv && len(args) == 0 {
+			if (o.printEnv || o.suite != "") && len(args) == 0 {
 				return nil
 			}
 			if o.replay != "" {
@@ -105,6 +110,9 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.broker.Broker, "broker", "", "run on a real broker started by once: redis|rabbitmq|nats|kfake (the scenario's live.brokers; docs/live.md)")
 	fl.StringVar(&o.broker.URL, "broker-url", "", "with --broker: a server of yours instead (redis://, amqp://, nats://; loopback unless --allow-remote)")
 	fl.StringVar(&o.broker.Variant, "variant", "", "with --broker: the consumer's variant (e.g. dedup-memory, dedup-database)")
+	fl.StringVar(&o.save, "save", "", "write the fault plan each run took to FILE (one per semantics: FILE gets .ALIAS before its extension); replay it live with --replay FILE")
+	fl.StringVar(&o.suite, "suite", "", "with --target: run every scenario of a suite (payments) on --seeds seeds, one table and one exit code (docs/live.md)")
+	fl.IntVar(&o.seeds, "seeds", live.DefaultSuiteSeeds, "with --suite: seeds per row, from --seed on")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
@@ -176,6 +184,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	if err := base.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
+	if o.suite != "" || o.flags.Changed("seeds") {
+		return runLiveSuite(ctx, o, base, args, stdout)
+	}
 	sc, seed, planned, err := o.liveRuns(args)
 	if err != nil {
 		return err
@@ -186,6 +197,9 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 		}
 	}
 	if b := &o.broker; b.Broker != "" || b.URL != "" || b.Variant != "" { // a real broker: brokers/ does the rest
+		if o.save != "" {
+			return usageErr("--save: a broker run keeps no fault plan yet; leave it out")
+		}
 		b.AllowRemote, b.Worker, b.Deadline, b.Stderr, b.Verbose = o.remote, []string{base.Binary, brokers.WorkerCommand}, o.deadline, stderr, o.verbose
 		done, err := brokers.RunAll(ctx, *b, sc, planned)
 		if errors.Is(err, brokers.ErrUsage) {
@@ -206,6 +220,13 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	done, err := live.RunAll(ctx, base, sc, planned, o.verbose)
 	if err != nil {
 		return err
+	}
+	if o.save != "" {
+		paths, err := live.SavePlans(o.save, sc, seed, planned[0].Settings, done, base)
+		if err != nil {
+			return usageErr("--save %v", err)
+		}
+		fmt.Fprintln(stderr, "saved fault plan "+strings.Join(paths, ", "))
 	}
 	return renderChecked(stdout, o.format, o.check, sc, seed, planned[0].Settings, done)
 }
@@ -253,4 +274,19 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 		ps = append(ps, live.Planned{Settings: set, Config: cfg, Chooser: sim.NewRandom(o.seed), Replay: runs.Command(sc, sem, o.seed, set)})
 	}
 	return sc, o.seed, ps, nil
+}
+
+// runLiveSuite runs --suite: live checks, runs and writes it all.
+func runLiveSuite(ctx context.Context, o *liveOptions, base live.Options, args []string, stdout io.Writer) error {
+	var changed []string
+	o.flags.Visit(func(f *pflag.Flag) { changed = append(changed, f.Name) })
+	if err := live.CheckSuite(o.suite, o.target, o.seeds, args, changed); err != nil {
+		return usageErr("%v", err)
+	}
+	rows, err := live.RunSuite(ctx, base, o.suite, o.seed, o.seeds)
+	live.WriteSuite(stdout, o.suite, o.seed, o.seeds, rows)
+	if err != nil {
+		return err
+	}
+	return checkExit(live.SuiteStatus(rows))
 }

@@ -50,6 +50,17 @@ var (
 	db       *sql.DB
 )
 
+// providerFor is the provider a payment is charged at: the run's own,
+// which once live sends as X-Once-Provider (a port per run, so parallel
+// runs cannot meet), else $ONCE_PROVIDER_URL. A test hook: a production
+// service never takes a URL to call from its caller.
+func providerFor(r *http.Request) string {
+	if p := r.Header.Get("X-Once-Provider"); p != "" {
+		return p
+	}
+	return provider
+}
+
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
@@ -57,7 +68,7 @@ func envOr(name, def string) string {
 	return def
 }
 
-func charge(amount int64, key string) (int64, error) {
+func charge(provider string, amount int64, key string) (int64, error) {
 	body, _ := json.Marshal(map[string]int64{"amount": amount})
 	req, err := http.NewRequest(http.MethodPost, provider+"/charges", bytes.NewReader(body))
 	if err != nil {
@@ -135,7 +146,7 @@ func pay(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	txn, err := charge(req.Amount, key)
+	txn, err := charge(providerFor(r), req.Amount, key)
 	if err != nil {
 		db.Exec("DELETE FROM idempotency_keys WHERE key = ? AND status = 'PROCESSING'", key) // a retry may try again
 		problem(w, http.StatusBadGateway, err.Error())
@@ -226,7 +237,7 @@ func recoverKeys() error {
 	for _, k := range keys {
 		txn, found, err := lookup(k.key)
 		if err == nil && !found {
-			txn, err = charge(k.amount, k.key)
+			txn, err = charge(provider, k.amount, k.key)
 		}
 		if err != nil {
 			continue

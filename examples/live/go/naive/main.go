@@ -32,8 +32,19 @@ func envOr(name, def string) string {
 	return def
 }
 
+// providerFor is the provider a payment is charged at: the run's own,
+// which once live sends as X-Once-Provider (a port per run, so parallel
+// runs cannot meet), else $ONCE_PROVIDER_URL. A test hook: a production
+// service never takes a URL to call from its caller.
+func providerFor(r *http.Request) string {
+	if p := r.Header.Get("X-Once-Provider"); p != "" {
+		return p
+	}
+	return provider
+}
+
 // charge asks the provider for a charge and returns its id.
-func charge(amount int64, key string) (int64, error) {
+func charge(provider string, amount int64, key string) (int64, error) {
 	body, _ := json.Marshal(map[string]int64{"amount": amount})
 	req, err := http.NewRequest(http.MethodPost, provider+"/charges", bytes.NewReader(body))
 	if err != nil {
@@ -71,7 +82,7 @@ func pay(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	txn, err := charge(req.Amount, "") // the bug: no key, no memory of earlier attempts
+	txn, err := charge(providerFor(r), req.Amount, "") // the bug: no key, no memory of earlier attempts
 	if err != nil {
 		problem(w, http.StatusBadGateway, err.Error())
 		return

@@ -1,0 +1,291 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/runs"
+	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/sim"
+)
+
+// SuiteCase is one row of a suite: a catalog scenario under the
+// idempotent client, with the faults and parameters that make it test one
+// thing of a payment service.
+type SuiteCase struct {
+	Scenario string
+	// Tests is the lang id (suite.tests.*) of what the row tests.
+	Tests  string
+	Params map[string]string
+	// Faults are the probabilities set over the scenario's own; LateMs,
+	// when not 0, is --late-ms.
+	Faults map[sim.FaultKind]float64
+	LateMs sim.Time
+	// Restart: the row crashes the service, so it runs only with
+	// --restart-cmd.
+	Restart bool
+}
+
+// DefaultSuiteSeeds is how many seeds a suite runs each row on unless
+// told: measured against examples/live/go/naive (docs/live.md, "--suite
+// payments"), every row that can catch its bug did within these seeds.
+const DefaultSuiteSeeds = 5
+
+// StormAnswers is the 409 answers to one operation past which a run that
+// held is flagged: the operation retried its way to one effect through a
+// storm of "in flight" answers (a key left PROCESSING that nothing
+// recovers until a retry happens to find it done) rather than being
+// answered.
+const StormAnswers = 5
+
+// Suites are the suites --suite names, each a list of rows.
+var Suites = map[string][]SuiteCase{
+	"payments": {
+		{Scenario: "double-billing", Tests: "lost", Faults: map[sim.FaultKind]float64{sim.FaultLoss: 0.3, sim.FaultAckLoss: 0.3}},
+		{Scenario: "double-billing", Tests: "duplicates", Faults: map[sim.FaultKind]float64{sim.FaultDup: 0.3}},
+		{Scenario: "double-billing", Tests: "slow_late", Faults: map[sim.FaultKind]float64{sim.FaultSlow: 0.3, sim.FaultLate: 0.3}, LateMs: 1500},
+		{Scenario: "new-key-per-retry", Tests: "client_key", Params: map[string]string{"key": "per-operation"}},
+		{Scenario: "key-reuse-different-payload", Tests: "reuse"},
+		{Scenario: "stuck-processing-lease", Tests: "lease", Faults: map[sim.FaultKind]float64{sim.FaultLate: 0.3}, LateMs: 2000},
+		{Scenario: "double-billing", Tests: "crash_points", Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
+		{Scenario: "mark-after-effect", Tests: "mark", Params: map[string]string{"mark": "before"}, Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
+		{Scenario: "in-memory-dedup-restart", Tests: "restart", Params: map[string]string{"store": "durable"}, Restart: true},
+	},
+}
+
+// SuiteNames lists the suites, sorted.
+func SuiteNames() []string {
+	var names []string
+	for n := range Suites {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// suiteFlags are the flags of once live a suite takes: each row sets its
+// own scenario, semantics, faults and parameters, so any other is refused.
+var suiteFlags = map[string]bool{"suite": true, "seeds": true, "seed": true, "target": true, "provider-addr": true,
+	"allow-remote": true, "restart-cmd": true, "target-ready": true, "db": true, "tick": true, "deadline": true,
+	"verbose": true, "check": true, "lang": true}
+
+// CheckSuite reports, in one line, why a suite cannot run: an unknown
+// name, no --target (a suite certifies your service), seeds out of range,
+// a SCENARIO given, or a flag the rows set themselves (changed: the flags
+// given).
+func CheckSuite(name, target string, seeds int, args, changed []string) error {
+	if name == "" {
+		return fmt.Errorf("--seeds goes with --suite: a single run takes --seed")
+	}
+	if _, ok := Suites[name]; !ok {
+		return fmt.Errorf("--suite %q: want one of %s", name, strings.Join(SuiteNames(), ", "))
+	}
+	if target == "" {
+		return fmt.Errorf("--suite %s goes with --target: it certifies your payment service", name)
+	}
+	if seeds < 1 || seeds > 1000 {
+		return fmt.Errorf("--seeds %d: want 1 to 1000", seeds)
+	}
+	if len(args) > 0 {
+		return fmt.Errorf("--suite %s: give no SCENARIO (%s), the suite names its own", name, args[0])
+	}
+	for _, f := range changed {
+		if !suiteFlags[f] {
+			return fmt.Errorf("--suite %s: --%s is set by each row of the suite; leave it out", name, f)
+		}
+	}
+	return nil
+}
+
+// Settings are the row's settings: the scenario's operations and faults,
+// the row's faults and parameters over them, the idempotent client.
+func (c SuiteCase) Settings(sc *scenarios.Scenario) scenarios.Settings {
+	set := scenarios.Settings{Semantics: sim.Idempotent, Ops: sc.Ops, Faults: sc.Faults, Params: map[string]string{}}
+	for k, p := range c.Faults {
+		set.Faults.Probability[k] = p
+	}
+	if c.LateMs > 0 {
+		set.Faults.Duration[sim.FaultLate] = c.LateMs
+	}
+	for k, v := range c.Params {
+		set.Params[k] = v
+	}
+	return set
+}
+
+// SuiteFailure is one seed of a row that did not hold.
+type SuiteFailure struct {
+	Seed   uint64
+	Status sim.Status
+	// Ops names each operation not charged once, with its charge ids
+	// ("op-2: 8821, 8822").
+	Ops    []string
+	Replay string // the live command that runs the seed again
+}
+
+// SuiteRow is the result of one row over its seeds.
+type SuiteRow struct {
+	Case     SuiteCase
+	Status   sim.Status // Violated if a seed was, else Unknown if one was cut, else Held
+	Failures []SuiteFailure
+	// Storms are the seeds that held only by retrying past StormAttempts.
+	Storms  []string
+	Skipped bool // a crash row without --restart-cmd
+}
+
+// RunSuite runs every row of the suite name on seeds first..first+n-1
+// against base.Target, one run after another, and returns the rows.
+func RunSuite(ctx context.Context, base Options, name string, first uint64, n int) ([]SuiteRow, error) {
+	var rows []SuiteRow
+	for _, c := range Suites[name] {
+		row := SuiteRow{Case: c, Status: sim.Held}
+		if c.Restart && base.RestartCmd == "" {
+			row.Skipped = true
+			rows = append(rows, row)
+			continue
+		}
+		sc, err := scenarios.Lookup(c.Scenario)
+		if err != nil {
+			return nil, err
+		}
+		set := c.Settings(sc)
+		cfg, err := sc.Config(set)
+		if err != nil {
+			return nil, fmt.Errorf("suite %s: %s: %w", name, c.Scenario, err)
+		}
+		opts := base
+		if !c.Restart {
+			opts.RestartCmd = ""
+		}
+		if err := CheckAll(sc, []Planned{{Settings: set, Config: cfg}}, true, opts.RestartCmd != ""); err != nil {
+			return nil, err
+		}
+		for seed := first; seed < first+uint64(n); seed++ {
+			cfg, _ := sc.Config(set) // a fresh configuration per run: roles keep state
+			done, err := RunAll(ctx, opts, sc, []Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed),
+				Replay: runs.Command(sc, sim.Idempotent, seed, set)}}, false)
+			if err != nil {
+				return rows, err
+			}
+			row.add(seed, done[0])
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// add folds one seed's run into the row.
+func (row *SuiteRow) add(seed uint64, r runs.Run) {
+	o := r.Outcome
+	switch o.Status {
+	case sim.Held:
+		if op, n := worstConflicts(r.Trace); n > StormAnswers {
+			row.Storms = append(row.Storms, lang.Tf("suite.storm_seed", map[string]any{"Seed": seed, "Op": op, "N": n}))
+		}
+		return
+	case sim.Violated:
+		row.Status = sim.Violated
+	default:
+		if row.Status == sim.Held {
+			row.Status = o.Status
+		}
+	}
+	f := SuiteFailure{Seed: seed, Status: o.Status, Replay: r.Replay}
+	var ids map[sim.OpID][]int64
+	if r.Trace != nil {
+		ids = effectIDs(r.Config, r.Trace)
+	}
+	for _, op := range o.Ops {
+		if op.Effects == 1 {
+			continue
+		}
+		var s []string
+		for _, id := range ids[op.Op] {
+			s = append(s, fmt.Sprint(id))
+		}
+		if len(s) == 0 {
+			s = append(s, "–")
+		}
+		f.Ops = append(f.Ops, fmt.Sprintf("op-%d: %s", op.Op, strings.Join(s, ", ")))
+	}
+	row.Failures = append(row.Failures, f)
+}
+
+// SuiteStatus is the suite's one verdict: Violated if a row was, else
+// Unknown if a row was cut, else Held (skipped rows aside).
+func SuiteStatus(rows []SuiteRow) sim.Status {
+	v := sim.Held
+	for _, r := range rows {
+		switch r.Status {
+		case sim.Violated:
+			return sim.Violated
+		case sim.Held:
+		default:
+			v = r.Status
+		}
+	}
+	return v
+}
+
+// WriteSuite writes the suite's table — scenario, what it tests, verdict,
+// the failing seeds with their charge ids — then the live command that
+// replays each failing seed, and the suite's verdict.
+func WriteSuite(w io.Writer, name string, first uint64, n int, rows []SuiteRow) {
+	fmt.Fprintln(w, lang.Tf("suite.title", map[string]any{"Suite": name, "Seeds": seedRange(first, n)}))
+	t := newPlainTable(lang.T("suite.scenario"), lang.T("suite.tests_header"), lang.T("suite.verdict"), lang.T("suite.failing"))
+	for _, r := range rows {
+		verdict := lang.Word("verdict", r.Status.String())
+		if r.Skipped {
+			verdict = lang.T("suite.skipped")
+		} else if r.Status == sim.Held && len(r.Storms) > 0 {
+			verdict = lang.Tf("suite.storm", map[string]any{"Bound": StormAnswers})
+		}
+		var failing []string
+		for _, f := range r.Failures {
+			failing = append(failing, lang.Tf("suite.seed", map[string]any{"Seed": f.Seed})+" "+strings.Join(f.Ops, "; "))
+		}
+		failing = append(failing, r.Storms...)
+		if len(failing) == 0 {
+			failing = []string{"–"}
+		}
+		t.Row(r.Case.Scenario, lang.T("suite.tests."+r.Case.Tests), verdict, strings.Join(failing, "\n"))
+	}
+	fmt.Fprintln(w, t.Render())
+	for _, r := range rows {
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "%s %s\n", lang.T("suite.replay"), f.Replay)
+		}
+	}
+	fmt.Fprintln(w, lang.Tf("suite.verdict_line", map[string]any{"Verdict": lang.Word("verdict", SuiteStatus(rows).String())}))
+}
+
+func seedRange(first uint64, n int) string {
+	if n == 1 {
+		return fmt.Sprint(first)
+	}
+	return fmt.Sprintf("%d–%d", first, first+uint64(n)-1)
+}
+
+// worstConflicts is the operation your service answered 409 most often in
+// a run's trace, and how often.
+func worstConflicts(trace *sim.Trace) (sim.OpID, int) {
+	if trace == nil {
+		return 0, 0
+	}
+	n := map[sim.OpID]int{}
+	var worst sim.OpID
+	for i := range trace.Events {
+		e := &trace.Events[i]
+		if e.Kind == sim.EvSend && e.Msg.Status == 409 {
+			n[e.Msg.Op]++
+			if n[e.Msg.Op] > n[worst] || (n[e.Msg.Op] == n[worst] && e.Msg.Op < worst) {
+				worst = e.Msg.Op
+			}
+		}
+	}
+	return worst, n[worst]
+}
