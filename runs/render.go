@@ -29,7 +29,7 @@ type Run struct {
 	// Liveness is the verdict of the run's liveness phase (--faults-until);
 	// nil when it had none.
 	Liveness *sim.Liveness
-	Live    *report.LiveDoc        // once live: where the run ran; nil when simulated
+	Live     *report.LiveDoc // once live: where the run ran; nil when simulated
 }
 
 // Formats are the output formats Render writes.
