@@ -16,9 +16,7 @@ import (
 
 	"github.com/oncesim/once/brokers"
 	"github.com/oncesim/once/live"
-	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/sim"
 )
 
 // liveOptions are the flags of once live.
@@ -146,42 +144,12 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	if err := checkFormat(o.format, "text", "json", "trace"); err != nil {
 		return err
 	}
-	if err := live.CheckListenAddr(o.provider, o.remote || !(o.printEnv || o.target != "")); err != nil {
-		return usageErr("%v", err) // loopback unless --allow-remote; always an address a shell reads as one
-	}
-	if o.printEnv {
-		if len(args) > 0 || o.replay != "" {
-			return usageErr("--print-env: give nothing else; it prints the environment and exits")
-		}
+	base, err := live.Flags{DB: o.db, Target: o.target, Restart: o.restart, RestartGiven: restartGiven, Provider: o.provider, AllowRemote: o.remote,
+		PrintEnv: o.printEnv, Args: len(args), Replay: o.replay, TickMs: o.tickMs, Deadline: o.deadline, Ready: o.ready, Stderr: stderr}.Check()
+	if errors.Is(err, live.ErrPrintEnv) {
 		fmt.Fprintln(stdout, live.EnvLine(o.provider))
 		return nil
-	}
-	if o.target == "" && (o.remote || o.provider != live.DefaultProviderAddr) {
-		return usageErr("--allow-remote and --provider-addr go with --target")
-	}
-	if o.target == "" && o.restart != "" {
-		return usageErr("--restart-cmd goes with --target: once restarts its own service itself")
-	}
-	if o.restart == "" && restartGiven {
-		return usageErr("--restart-cmd: give a command that kills your service and starts it again")
-	}
-	if o.target != "" {
-		if err := live.CheckTarget(o.target, o.remote); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	if !(o.tickMs > 0 && o.tickMs <= 1000) { // NaN fails both comparisons
-		return usageErr("--tick %v: want real milliseconds per virtual one in (0, 1000]", o.tickMs)
-	}
-	if o.deadline <= 0 {
-		return usageErr("--deadline %s: want a positive duration", o.deadline)
-	}
-	base := live.Options{DSN: o.db, Tick: time.Duration(o.tickMs * float64(time.Millisecond)), Deadline: o.deadline, Stderr: stderr,
-		Target: o.target, RestartCmd: o.restart, TargetReady: o.ready}
-	if o.target != "" {
-		base.ProviderAddr = o.provider
-	}
-	if err := base.Validate(); err != nil {
+	} else if err != nil {
 		return usageErr("%v", err)
 	}
 	if o.suite != "" || o.flags.Changed("seeds") {
@@ -235,45 +203,27 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 // the one run of a plan file.
 func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []live.Planned, error) {
 	if o.replay != "" {
-		plan, sc, cfg, faults, err := loadPlan(o.replay)
+		sc, seed, ps, err := live.FromPlan(o.replay)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, usageErr("%v", err)
 		}
-		var rest sim.Chooser
-		if plan.Jitter {
-			rest = sim.NewJitter(plan.Seed)
-		}
-		set := scenarios.Settings{Semantics: plan.Semantics, Ops: plan.Ops, Faults: plan.Faults, Params: plan.Params}
-		return sc, plan.Seed, []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewScripted(faults, rest),
-			Replay: "once replay " + o.replay, Planned: len(faults)}}, nil
+		return sc, seed, ps, nil
 	}
 	sc, err := o.scenario(args)
 	if err != nil {
 		return nil, 0, nil, err
 	}
 	sems, err := o.semanticsFor(sc)
-	if err != nil {
-		return nil, 0, nil, usageErr("%v", err)
-	}
-	set, err := o.settingsFor(sc)
-	if err != nil {
-		return nil, 0, nil, usageErr("%v", err)
-	}
-	var ps []live.Planned
-	runs.Enforce()
-	mem := runs.NewMemory(runs.MaxMemory)
-	for _, sem := range sems {
-		set.Semantics = sem
-		cfg, err := sc.Config(set)
-		if err == nil {
-			err = mem.Reserve(cfg.Ops)
+	if err == nil {
+		var set scenarios.Settings
+		if set, err = o.settingsFor(sc); err == nil {
+			var ps []live.Planned
+			if ps, err = live.Seeded(sc, sems, set, o.seed); err == nil {
+				return sc, o.seed, ps, nil
+			}
 		}
-		if err != nil {
-			return nil, 0, nil, usageErr("%v", err)
-		}
-		ps = append(ps, live.Planned{Settings: set, Config: cfg, Chooser: sim.NewRandom(o.seed), Replay: runs.Command(sc, sem, o.seed, set)})
 	}
-	return sc, o.seed, ps, nil
+	return nil, 0, nil, usageErr("%v", err)
 }
 
 // runLiveSuite runs --suite: live checks, runs and writes it all.

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oncesim/once/runs"
-	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/plans"
 	"github.com/oncesim/once/sim"
 )
@@ -70,14 +69,4 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 		return checkExit(runs.Verdict(rs))
 	}
 	return nil
-}
-
-// loadPlan reads and resolves a plan file (a forwarding wrapper for the
-// lab and live commands; see plans.Load). Every problem is a usage error.
-func loadPlan(file string) (*scenarios.Plan, *scenarios.Scenario, *sim.Config, []sim.Fault, error) {
-	l, err := plans.Load(file, "")
-	if err != nil {
-		return nil, nil, nil, nil, usageErr("%v", err)
-	}
-	return l.Plan, l.Scenario, l.Config, l.Faults, nil
 }
