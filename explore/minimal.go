@@ -105,8 +105,8 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 	}
 	_, why := end.JudgeReason(promise)
 	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
-		StepsText: report.LocalSteps(cfg.Topology, trace.Events),
+		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.TranslatedCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
+		StepsText: report.TranslatedSteps(cfg.Topology, trace.Events),
 		Digest:    report.DigestString(end.Digest()), FoundFaults: len(found),
 		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
 	}

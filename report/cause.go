@@ -7,9 +7,9 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// LocalCause is Cause in the current language, the reason given as data:
+// TranslatedCause is Cause in the current language, the reason given as data:
 // in English it is exactly Cause(topo, why.String(), faults).
-func LocalCause(topo *sim.Topology, why sim.Reason, faults []sim.Fault) string {
+func TranslatedCause(topo *sim.Topology, why sim.Reason, faults []sim.Fault) string {
 	if lang.Current() == lang.English {
 		return Cause(topo, why.String(), faults)
 	}
@@ -18,7 +18,7 @@ func LocalCause(topo *sim.Topology, why sim.Reason, faults []sim.Fault) string {
 	}
 	parts := make([]string, len(faults))
 	for i, f := range faults {
-		parts[i] = LocalFault(topo, f)
+		parts[i] = TranslatedFault(topo, f)
 	}
 	return lang.Reason(why) + " — " + strings.Join(parts, lang.T("cause.then"))
 }
@@ -34,8 +34,8 @@ var faultIDs = map[sim.ChoiceKind]string{
 	sim.ChoiceLate:      "cause.late",
 }
 
-// LocalFault is DescribeFault in the current language.
-func LocalFault(topo *sim.Topology, f sim.Fault) string {
+// TranslatedFault is DescribeFault in the current language.
+func TranslatedFault(topo *sim.Topology, f sim.Fault) string {
 	id, ok := faultIDs[f.Kind]
 	if lang.Current() == lang.English || !ok {
 		return DescribeFault(topo, f)

@@ -144,9 +144,9 @@ func Steps(topo *sim.Topology, events []sim.Event) []string {
 	return steps(topo, events, Describe, sim.Time.String)
 }
 
-// LocalSteps is Steps in the current language (DescribeHere), for the
+// TranslatedSteps is Steps in the current language (DescribeHere), for the
 // text report; the JSON keeps Steps.
-func LocalSteps(topo *sim.Topology, events []sim.Event) []string {
+func TranslatedSteps(topo *sim.Topology, events []sim.Event) []string {
 	return steps(topo, events, DescribeHere, TimeWords)
 }
 

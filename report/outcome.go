@@ -103,8 +103,8 @@ func CustomerText(w scenarios.OutcomeWords, c OutcomeCounts, maxEffects int32) s
 	return customerTextIn(func(s string) string { return s }, englishCount, w, c, maxEffects)
 }
 
-// LocalCustomerText is CustomerText in the current language.
-func LocalCustomerText(w scenarios.OutcomeWords, c OutcomeCounts, maxEffects int32) string {
+// TranslatedCustomerText is CustomerText in the current language.
+func TranslatedCustomerText(w scenarios.OutcomeWords, c OutcomeCounts, maxEffects int32) string {
 	return customerTextIn(func(s string) string { return lang.Word("outcome", s) }, localCount, w, c, maxEffects)
 }
 
@@ -299,10 +299,10 @@ func customerOps(o *sim.Outcome, w scenarios.OutcomeWords, sinks []string) strin
 	return strings.Join(parts, " · ")
 }
 
-// LocalOutcomeOf is LocalCustomerText of an outcome: what its operations
+// TranslatedOutcomeOf is TranslatedCustomerText of an outcome: what its operations
 // came to, in the current language.
-func LocalOutcomeOf(w scenarios.OutcomeWords, o *sim.Outcome) string {
-	return LocalCustomerText(w, CountsOf(o.RunOutcome()), o.MaxEffects())
+func TranslatedOutcomeOf(w scenarios.OutcomeWords, o *sim.Outcome) string {
+	return TranslatedCustomerText(w, CountsOf(o.RunOutcome()), o.MaxEffects())
 }
 
 // CustomerHarmed reports whether some operation came to what the customer

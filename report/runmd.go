@@ -24,11 +24,11 @@ func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string
 		if r.Row != "" {
 			name = r.Row
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", mdCell(name), mdCell(LocalCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects)), r.MaxEffects, mdCell(faultSummary(r.Faults)),
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", mdCell(name), mdCell(TranslatedCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects)), r.MaxEffects, mdCell(faultSummary(r.Faults)),
 			mdCell(GuaranteeText(statusNamed(r.Guarantee), r.Promise, r.Finished, r.End)))
 	}
 	for i, r := range doc.Results {
-		fmt.Fprintf(&b, "\n## %s: %s\n\n%s", r.Semantics, LocalCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects), r.Framing)
+		fmt.Fprintf(&b, "\n## %s: %s\n\n%s", r.Semantics, TranslatedCustomerText(docWords(doc), r.RunOutcome.Counts, r.MaxEffects), r.Framing)
 		if r.Why != "" {
 			fmt.Fprintf(&b, " — %s", lang.Reason(r.Reason))
 		}

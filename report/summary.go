@@ -42,7 +42,7 @@ func summaryTable(doc RunDoc) string {
 			name = r.Row
 		}
 		ow := doc.OutcomeWords.Words()
-		row := []string{name, outcomeStyled(LocalCustomerText(ow, r.RunOutcome.Counts, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
+		row := []string{name, outcomeStyled(TranslatedCustomerText(ow, r.RunOutcome.Counts, r.MaxEffects)), strconv.Itoa(int(r.MaxEffects)), faultSummary(r.Faults)}
 		for _, m := range metrics {
 			row = append(row, metricCell(r.Metrics, m.Name))
 		}

@@ -98,7 +98,7 @@ func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error 
 	var panels []svg.Panel
 	for _, r := range rs {
 		o := r.Outcome
-		outcome := report.LocalOutcomeOf(sc.Outcome, o)
+		outcome := report.TranslatedOutcomeOf(sc.Outcome, o)
 		var title string
 		if len(rs) == 1 {
 			title = fmt.Sprintf("%s · %s · %s\n%s", sc.Name, lang.Tf("run.seed", map[string]any{"Seed": seed}), outcome, report.PromiseText(o))

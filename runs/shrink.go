@@ -34,8 +34,8 @@ func Shrink(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, jitter fun
 	}
 	_, why := end.JudgeReason(promise)
 	cex := &report.Counterexample{
-		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.LocalCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
-		StepsText: report.LocalSteps(cfg.Topology, trace.Events),
+		Cause: report.Cause(cfg.Topology, why.String(), plan), CauseText: report.TranslatedCause(cfg.Topology, why, plan), Steps: report.Steps(cfg.Topology, trace.Events),
+		StepsText: report.TranslatedSteps(cfg.Topology, trace.Events),
 		Digest:    report.DigestString(end.Digest()), FoundFaults: len(faults),
 	}
 	for _, f := range plan {

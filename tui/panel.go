@@ -51,7 +51,7 @@ func promiseLine(o *sim.Outcome, label bool) string {
 // outcomeLine says in the user's words what the operations came to:
 // "4 charged once ✓ · 1 charged twice ✗".
 func (v runView) outcomeLine(o *sim.Outcome) string {
-	text := report.LocalOutcomeOf(v.spec.sc.Outcome, o)
+	text := report.TranslatedOutcomeOf(v.spec.sc.Outcome, o)
 	st := styleGood
 	if report.CustomerHarmed(o) {
 		st = styleBad
@@ -62,7 +62,7 @@ func (v runView) outcomeLine(o *sim.Outcome) string {
 // outcomeLines is outcomeLine broken at its " · " into lines of at most
 // width cells, so that "charged twice" is never cut off.
 func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
-	text := report.LocalOutcomeOf(v.spec.sc.Outcome, o)
+	text := report.TranslatedOutcomeOf(v.spec.sc.Outcome, o)
 	st := styleGood
 	if report.CustomerHarmed(o) {
 		st = styleBad

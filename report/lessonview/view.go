@@ -200,11 +200,11 @@ func OutcomeLine(sc *scenarios.Scenario, o *sim.Outcome) string {
 }
 
 // OutcomeWords is what the operations of o came to in the scenario's
-// words, in the current language (report.LocalOutcomeOf): "1 charged once
+// words, in the current language (report.TranslatedOutcomeOf): "1 charged once
 // ✓ · 2 charged twice ✗", "taxată o dată: 1 ✓ · refuzată conform
 // designului: 2 ✓".
 func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
-	return report.LocalOutcomeOf(sc.Outcome, o)
+	return report.TranslatedOutcomeOf(sc.Outcome, o)
 }
 
 // questionText words q: about this run (its scenario, its settings and
