@@ -126,7 +126,7 @@ fuzz:
 # The catalog's 100,000-seed matrix, every every-run claim checked
 # (issue 28): SHARDS shards one after another on this machine, then their
 # merge, which exits as `once matrix --seeds 100000 --check` would. About
-# 850 s of CPU (7 min on 2 cores): not in .ci/run; a CI with parallel jobs
+# 15 min of CPU (7 to 8 min on 2 idle cores): not in .ci/run; a CI with parallel jobs
 # runs `.ci/matrix shard i n DIR` in each and `.ci/matrix merge DIR` after.
 SHARDS ?= 4
 matrix-100k:
