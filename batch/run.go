@@ -50,6 +50,15 @@ type Options struct {
 	// Swarm makes every seed a swarm run (sim.NewSwarm): each draws its
 	// own fault profile from the kinds its config enables.
 	Swarm bool
+	// OwnRates, indexed like the configs, exempts a config from Swarm:
+	// its runs keep the configured rates (a matrix row whose claims hold
+	// at its own rates only, scenarios.Expectation.RateBound).
+	OwnRates []bool
+}
+
+// swarm reports whether config i's runs draw a swarm profile.
+func (o *Options) swarm(i int) bool {
+	return o.Swarm && (i >= len(o.OwnRates) || !o.OwnRates[i])
 }
 
 // RunSeeds is Run over the seeds of r only: one shard of a batch.
@@ -110,7 +119,7 @@ func RunSeedsUntil(cfgs []*sim.Config, r Seeds, workers int, progress Progress, 
 					if err != nil {
 						panic(fmt.Sprintf("batch: config %d: %v", ci, err))
 					}
-					r.SetSwarm(opt.Swarm)
+					r.SetSwarm(opt.swarm(ci))
 					runs[ci] = r
 				}
 				for seed := lo; seed <= hi; seed++ {

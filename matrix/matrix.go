@@ -81,6 +81,21 @@ func Rows(scs []*scenarios.Scenario, budgets func(*scenarios.Settings) error) ([
 	return rows, nil
 }
 
+// BatchOptions are the batch options of rows: a swarm (each seed draws
+// its own fault profile) when swarm is set, except for the rows whose
+// claims hold at their own rates only (Expectation.RateBound), which run
+// at those rates.
+func BatchOptions(rows []Row, swarm bool) batch.Options {
+	opt := batch.Options{Swarm: swarm}
+	if swarm {
+		opt.OwnRates = make([]bool, len(rows))
+		for i := range rows {
+			opt.OwnRates[i] = rows[i].Expect.RateBound != ""
+		}
+	}
+	return opt
+}
+
 // Doc is the report of rows with their tallies over seeds (swarm: each
 // seed drew its own fault profile; a row that made no run, not reached by
 // an interrupted batch, is left out); verdict is Violated when an
@@ -105,6 +120,11 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.M
 		if c.Note != "" {
 			c.NoteText = runs.Text(r.Scenario, "note."+r.Expect.RowKey(r.Scenario), c.Note)
 		}
+		ownRates := swarm && r.Expect.RateBound != ""
+		if ownRates {
+			c.RateBound = r.Expect.RateBound
+			c.RateBoundText = runs.Text(r.Scenario, "rate-bound."+r.Expect.RowKey(r.Scenario), c.RateBound)
+		}
 		verdict, claim := t.Judge(r.Expect)
 		claimText := ""
 		if claim != 0 {
@@ -122,7 +142,7 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.M
 		}
 		if seed != 0 {
 			c.Replay = runs.Command(r.Scenario, r.Expect.Semantics, seed, r.Settings)
-			if swarm {
+			if swarm && !ownRates {
 				c.Replay += runs.SwarmFlag(true)
 				c.SwarmProfile = sim.NewSwarmProfile(seed).String()
 			}

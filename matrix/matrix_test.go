@@ -45,3 +45,69 @@ func TestDocJudgesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSwarmRunsRateBoundRowsAtTheirRates: the rows whose claims hold at
+// their own fault rates only (rate-bound) were broken by a swarm profile
+// at the seed their line names — a window a long run of faults outlasts,
+// or a rate the faults set — and a swarm matrix now runs them at their
+// own rates, where they hold, and says why; the other rows of the same
+// scenarios still draw their profiles.
+func TestSwarmRunsRateBoundRowsAtTheirRates(t *testing.T) {
+	for _, c := range []struct {
+		scenario, row string
+		seed          uint64
+	}{
+		{"expired-dedup-ttl", "idem ttl=90s", 170},
+		{"dedup-store-growth", "idem", 108},
+		{"dedup-store-growth", "idem capacity=40", 108},
+		{"ambiguous-external-outcome", "idem · ops=200", 2},
+		{"pubsub-subscriber-session", "idem · crash=0 pause=0", 272},
+		{"sqs-fifo-dedup-window", "alo downtime=30s · loss=0 ack-loss=0", 11},
+	} {
+		scs, err := Scenarios([]string{c.scenario}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := Rows(scs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []Row
+		for _, r := range all {
+			if r.Expect.RowKey(r.Scenario) == c.row {
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) != 1 {
+			t.Fatalf("%s: no row %q", c.scenario, c.row)
+		}
+		cfgs := []*sim.Config{rows[0].Config}
+		seeds := batch.Seeds{Lo: c.seed, Hi: c.seed}
+		profiled := batch.RunSeedsWith(cfgs, seeds, 1, nil, batch.Options{Swarm: true})
+		if v, _ := profiled[0].Judge(rows[0].Expect); v != batch.Failed {
+			t.Errorf("%s %s seed %d: %v under its swarm profile; the rate-bound line cites a seed that breaks it", c.scenario, c.row, c.seed, v)
+		}
+		opt := BatchOptions(rows, true)
+		own := batch.RunSeedsWith(cfgs, seeds, 1, nil, opt)
+		if v, _ := own[0].Judge(rows[0].Expect); v != batch.Held {
+			t.Errorf("%s %s seed %d: %v in a swarm matrix, want held at the row's own rates", c.scenario, c.row, c.seed, v)
+		}
+		doc, verdict := Doc(rows, own, 1, true)
+		if cell := doc.Cells[0]; verdict != sim.Held || cell.RateBound == "" || strings.Contains(cell.Replay, "--swarm") {
+			t.Errorf("%s %s: verdict %v, rate_bound %q, replay %q: want held, the reason, no --swarm", c.scenario, c.row, verdict, cell.RateBound, cell.Replay)
+		}
+	}
+	// a row without rate-bound keeps drawing profiles
+	scs, _ := Scenarios([]string{"expired-dedup-ttl"}, nil)
+	rows, _ := Rows(scs, nil)
+	opt := BatchOptions(rows, true)
+	drawn := 0
+	for i := range rows {
+		if !opt.OwnRates[i] {
+			drawn++
+		}
+	}
+	if drawn == 0 || drawn == len(rows) {
+		t.Errorf("expired-dedup-ttl: %d of %d rows draw swarm profiles, want the rows without rate-bound only", drawn, len(rows))
+	}
+}

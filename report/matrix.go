@@ -75,6 +75,13 @@ type MatrixCell struct {
 	// SwarmProfile is the fault profile of the replayed seed in a swarm
 	// (sim.SwarmProfile's words), absent otherwise.
 	SwarmProfile string `json:"swarm_profile,omitempty"`
+	// RateBound, in a swarm only, says why the row ran at its own fault
+	// rates instead of a profile per seed: its claims hold at those rates
+	// and not at any (the scenario's rate-bound line).
+	RateBound string `json:"rate_bound,omitempty"`
+	// RateBoundText is RateBound in the reader's language (empty:
+	// RateBound).
+	RateBoundText string `json:"-"`
 
 	// RunsNeverDone are the finished runs with an operation that never
 	// completes (told "in progress" until the client gave up; they are in
@@ -317,6 +324,35 @@ func summaryLines(l lang.Lang, cells []MatrixCell, bullet string, md bool) strin
 	return b.String()
 }
 
+// ownRatesLines lists the rows a swarm ran at their own rates, each with
+// the reason its claims hold at those rates only.
+func ownRatesLines(b *strings.Builder, l lang.Lang, cells []MatrixCell, bullet string, md bool) {
+	first := true
+	for i := range cells {
+		c := &cells[i]
+		if c.RateBound == "" {
+			continue
+		}
+		if first {
+			first = false
+			if md {
+				fmt.Fprintf(b, "\n**%s**\n\n", l.T("matrix.own_rates"))
+			} else {
+				fmt.Fprintf(b, "\n%s\n", styleDim.Render(l.T("matrix.own_rates")))
+			}
+		}
+		reason := c.RateBoundText
+		if reason == "" {
+			reason = c.RateBound
+		}
+		line := l.Tf("matrix.line_own_rates", map[string]any{"Row": c.Scenario + " " + c.label(), "Reason": reason})
+		if md {
+			line = mdCell(line)
+		}
+		fmt.Fprintf(b, "%s%s\n", bullet, line)
+	}
+}
+
 // WriteMatrixText writes the human report of `once matrix`: one table row
 // per expectation row, then the expectations that failed, each with the
 // command that shows it.
@@ -429,6 +465,7 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 				"Row": c.Scenario + " " + c.label(), "Rate": pctSign(c.NeverCompletesRate)})))
 		}
 	}
+	ownRatesLines(&b, lang.Current(), d.Cells, "  ", false)
 	failed, unknown := tally(d.Cells)
 	switch {
 	case len(d.Cells) == 0:
@@ -479,6 +516,7 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,
 			c.EffectsPerOp, mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
 	}
+	ownRatesLines(&b, lang.Current(), d.Cells, "- ", true)
 	b.WriteString(summaryLines(lang.Current(), d.Cells, "- ", true))
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -83,6 +83,13 @@ type Expectation struct {
 	// by the semantics alone. The vacuity test runs every row both ways.
 	Unprotected *Unprotected
 	Inherent    string
+	// RateBound, when not empty, says why the every-run claims hold at
+	// the row's own fault rates and not at every rate: a time window (a
+	// dedup TTL, an ack deadline) that a long enough run of faults
+	// outlasts, or a rate the faults set. Explore proves such a row up to
+	// its fault bound; a swarm (once matrix --swarm) runs it at its own
+	// rates instead of drawing a profile, and says why.
+	RateBound string
 }
 
 // Label names the row in a matrix: "idem", or "idem store=memory".

@@ -555,6 +555,9 @@ func (l *loader) compileExpect(sc *Scenario) error {
 		if err := l.compileVacuity(sc, &e, &x); err != nil {
 			return err
 		}
+		if err := l.compileRateBound(&e, &x); err != nil {
+			return err
+		}
 		sc.Expect = append(sc.Expect, x)
 	}
 	return nil

@@ -31,6 +31,7 @@ func (s *Scenario) Shown() *Scenario {
 	for i := range c.Expect {
 		c.Expect[i].Note = e(c.Expect[i].Note)
 		c.Expect[i].Inherent = e(c.Expect[i].Inherent)
+		c.Expect[i].RateBound = e(c.Expect[i].RateBound)
 	}
 	c.Lesson.Story, c.Lesson.Watch, c.Lesson.Fix = e(s.Lesson.Story), e(s.Lesson.Watch), e(s.Lesson.Fix)
 	c.Lesson.Why = maps.Clone(s.Lesson.Why)
@@ -75,7 +76,7 @@ func textsDiffer(c, s *Scenario) bool {
 		}
 	}
 	for i := range s.Expect {
-		if c.Expect[i].Note != s.Expect[i].Note || c.Expect[i].Inherent != s.Expect[i].Inherent {
+		if c.Expect[i].Note != s.Expect[i].Note || c.Expect[i].Inherent != s.Expect[i].Inherent || c.Expect[i].RateBound != s.Expect[i].RateBound {
 			return true
 		}
 	}

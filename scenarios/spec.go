@@ -150,6 +150,11 @@ type expectSpec struct {
 	// row's every-run claims hold; Inherent says why none exists.
 	Unprotected map[string]Scalar `yaml:"unprotected" value:"any-map" doc:"the settings that switch off what makes the every-run claims hold (the vacuity test breaks the row with them)"`
 	Inherent    Scalar            `yaml:"inherent" value:"text" doc:"instead of unprotected: one line saying why the claims hold by the semantics alone"`
+	// RateBound says why the row's every-run claims hold at its own fault
+	// rates and not at every rate (a window a long enough run of faults
+	// outlasts, a rate the faults set): once matrix --swarm runs such a
+	// row at its own rates and says why.
+	RateBound Scalar `yaml:"rate-bound" value:"text" doc:"one line: why the every-run claims hold at the row's own fault rates, not at any rate (a time window a long run of faults outlasts, a rate the faults set); once matrix --swarm runs the row at its own rates and prints the line"`
 }
 
 type lessonSpec struct {

@@ -117,7 +117,7 @@ func runMatrix(o *matrixOptions, args []string, stdout, stderr io.Writer) error 
 	for i := range rows {
 		cfgs[i], labels[i] = rows[i].Config, rows[i].Label()
 	}
-	tallies, done, stopped := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, batch.Options{Swarm: o.swarm}, stderr, stdout)
+	tallies, done, stopped := o.batch.tallies("matrix", o.canon, shard.ScenarioFiles(scs...), cfgs, labels, o.seeds, o.workers, matrix.BatchOptions(rows, o.swarm), stderr, stdout)
 	if done || tallies == nil { // a stopped batch has its tallies: reported, then exit 3
 		return stopped
 	}

@@ -27,6 +27,7 @@ func lessonSource(sc *scenarios.Scenario) []string {
 	for i := range sc.Expect {
 		e := &sc.Expect[i]
 		add("note."+e.RowKey(sc), e.Note)
+		add("rate-bound."+e.RowKey(sc), e.RateBound)
 	}
 	for _, p := range sc.Params {
 		add("param."+p.Name, p.Doc)
@@ -54,6 +55,7 @@ func lessonEnglish(sc *scenarios.Scenario) map[string]string {
 	}
 	for i := range sc.Expect {
 		m["note."+sc.Expect[i].RowKey(sc)] = sc.Expect[i].Note
+		m["rate-bound."+sc.Expect[i].RowKey(sc)] = sc.Expect[i].RateBound
 	}
 	for _, p := range sc.Params {
 		m["param."+p.Name] = p.Doc
