@@ -159,7 +159,7 @@ func cursorLine(screen string) string {
 }
 
 var (
-	timeField   = regexp.MustCompile(`^[0-9.]+m?s$`)
+	timeField   = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)?(?:m?s|м?с)?$`) // 1.277s, or 1,277 before its unit (ro, ru)
 	eventNumber = regexp.MustCompile(`event [0-9]+ of`)
 	// colourSGR matches a select-graphic-rendition sequence that sets a
 	// foreground or background colour (39 and 49, the defaults, are fine).

@@ -67,7 +67,7 @@ const labelMin = 38
 
 // lanesGeometry lays out the lanes of the nodes r's events touch.
 func lanesGeometry(r *result, width int) laneGeometry {
-	g := laneGeometry{timeW: 9, slot: make([]int, len(r.topo.Nodes))}
+	g := laneGeometry{timeW: 10, slot: make([]int, len(r.topo.Nodes))}
 	used := make([]bool, len(r.topo.Nodes))
 	for i := range r.events {
 		e := &r.events[i]
@@ -299,7 +299,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 	} else {
 		lanes = string(cells)
 	}
-	t := fmt.Sprintf("%8s ", report.TimeWords(e.At))
+	t := fmt.Sprintf(" %8s ", report.TimeWords(e.At)) // the leading blank is the cursor's: a time 8 wide ("12,345 s") keeps every digit
 	label := laneLabel(r.topo, e, r.nth[i])
 	if isCursor {
 		return fit(styleCursor.Render(pad("▸"+t[1:], g.timeW))+lanes+" "+styleCursor.Render(pad(label, g.labelW)), width)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestIntegrationReadmeCommandsRun runs every README and docs command that works
-// offline in seconds (not the TUI, the interactive lesson, live, lab,
+// offline in seconds (not the TUI, the interactive lesson, the class server, live, lab,
 // Slurm or Kubernetes, nor a million seeds or a merge of shards the README
 // makes in a shell loop) and requires exit 0, or 1 for --check.
 func TestIntegrationReadmeCommandsRun(t *testing.T) {
@@ -17,7 +17,7 @@ func TestIntegrationReadmeCommandsRun(t *testing.T) {
 	t.Chdir(t.TempDir())
 	ran := 0
 	for _, c := range cmds {
-		if len(c.args) == 0 || slices.Contains([]string{"tui", "lesson", "live", "live-serve", "lab", "merge"}, c.args[0]) ||
+		if len(c.args) == 0 || slices.Contains([]string{"tui", "lesson", "live", "live-serve", "lab", "merge", "class"}, c.args[0]) ||
 			strings.Contains(c.text, "1000000") || slices.Contains(c.args, "--shard") {
 			continue
 		}
