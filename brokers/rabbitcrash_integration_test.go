@@ -71,8 +71,21 @@ func TestIntegrationRabbitMQBrokerCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if ch, err = conn.Channel(); err != nil {
-		t.Fatal(err)
+	// RabbitMQ answers on its port before it has recovered every durable
+	// queue (CI saw "NOT_FOUND - no queue" right after the restart): wait,
+	// bounded, for the queue to be back; a 404 closes the channel, so each
+	// look takes a new one.
+	for try := 0; ; try++ {
+		if ch, err = conn.Channel(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err = ch.QueueDeclarePassive(q, true, false, false, false, nil); err == nil {
+			break
+		}
+		if try == 120 {
+			t.Fatalf("the durable queue is not back 60 s after the broker's restart: %v", err)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 	var got []string
 	for {
