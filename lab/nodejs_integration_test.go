@@ -5,7 +5,6 @@ package lab_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/oncesim/once/lab"
@@ -14,36 +13,13 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// docBlock returns the first fenced block of kind lang after heading in
-// docs/lab-protocol.md.
-func docBlock(t *testing.T, heading, lang string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(labtest.Root(t), "docs", "lab-protocol.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(data), "\n"+heading)
-	if !ok {
-		t.Fatalf("docs/lab-protocol.md has no heading %q", heading)
-	}
-	_, block, ok := strings.Cut(after, "\n```"+lang+"\n")
-	if !ok {
-		t.Fatalf("no ```%s block after %q", lang, heading)
-	}
-	block, _, ok = strings.Cut(block, "\n```\n")
-	if !ok {
-		t.Fatalf("the ```%s block after %q does not end", lang, heading)
-	}
-	return block + "\n"
-}
-
 // TestIntegrationNodeJSSection runs the protocol page's Node.js consumer
 // as it stands (issue 29 item 8): it speaks the protocol with its
 // synchronous read loop, declares reset, and is proved at ≤ 2 faults.
 func TestIntegrationNodeJSSection(t *testing.T) {
 	node := labtest.Node(t)
 	script := filepath.Join(t.TempDir(), "consumer.js")
-	if err := os.WriteFile(script, []byte(docBlock(t, "## 10. Node.js", "js")), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte(labtest.ProtocolBlock(t, "## 10. Node.js", "js")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	l := newLab(t, "at-least-once-duplicate", "consumer", []string{node, script}, nil)

@@ -24,7 +24,7 @@ func TestIntegrationDocLabCommandsRun(t *testing.T) {
 	python := labtest.Python(t)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "consumer.js")
-	if err := os.WriteFile(script, []byte(protocolBlock(t, root, "## 10. Node.js", "js")), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte(labtest.ProtocolBlock(t, "## 10. Node.js", "js")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stand := func(program string) string { // the program a doc line names → the one this test runs
@@ -87,26 +87,4 @@ func TestIntegrationDocLabCommandsRun(t *testing.T) {
 	if s := labtest.Marked(t); len(s) > 0 {
 		t.Errorf("processes survived the docs' lab lines: %v", s)
 	}
-}
-
-// protocolBlock is the ```lang block after heading in docs/lab-protocol.md.
-func protocolBlock(t *testing.T, root, heading, lang string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "docs", "lab-protocol.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(data), "\n"+heading)
-	if !ok {
-		t.Fatalf("docs/lab-protocol.md has no heading %q", heading)
-	}
-	_, block, ok := strings.Cut(after, "\n```"+lang+"\n")
-	if !ok {
-		t.Fatalf("no ```%s block after %q", lang, heading)
-	}
-	block, _, ok = strings.Cut(block, "\n```\n")
-	if !ok {
-		t.Fatalf("the ```%s block after %q does not end", lang, heading)
-	}
-	return block + "\n"
 }

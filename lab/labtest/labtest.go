@@ -240,3 +240,27 @@ func (p *Pids) survivorsOnce(t testing.TB) []string {
 	}
 	return out
 }
+
+// ProtocolBlock is the ```lang block after heading in
+// docs/lab-protocol.md, with its final newline: a program the page shows
+// whole, which a test runs as it stands.
+func ProtocolBlock(t testing.TB, heading, lang string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(Root(t), "docs", "lab-protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "\n"+heading)
+	if !ok {
+		t.Fatalf("docs/lab-protocol.md has no heading %q", heading)
+	}
+	_, block, ok := strings.Cut(after, "\n```"+lang+"\n")
+	if !ok {
+		t.Fatalf("no ```%s block after %q", lang, heading)
+	}
+	block, _, ok = strings.Cut(block, "\n```\n")
+	if !ok {
+		t.Fatalf("the ```%s block after %q does not end", lang, heading)
+	}
+	return block + "\n"
+}
