@@ -70,7 +70,7 @@ func runTestNode(name, arg string) {
 	say := func(dest, body string) {
 		fmt.Fprintf(out, `{"src":%q,"dest":%q,"body":%s}`+"\n", me, dest, body)
 	}
-	seen := 0 // events since init (reset-* nodes)
+	seen := 0        // events since init (reset-* nodes)
 	var billed int64 // deliveries billed by this process, never reset (random-consumer)
 	resets := strings.HasPrefix(name, "reset-") && !slices.Contains(strings.Split(arg, ","), "no-reset")
 	for in.Scan() {
