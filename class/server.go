@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report"
@@ -24,24 +25,28 @@ var assets embed.FS
 
 // codeSpan is a span of text in backquotes, as the lesson's texts mark
 // commands and code.
-var codeSpan = regexp.MustCompile("`([^`]+)`")
+var codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // withCode is text as HTML, its backquoted spans as <code>.
 func withCode(text string) template.HTML {
-	return template.HTML(codeSpan.ReplaceAllString(template.HTMLEscapeString(text), "<code>$1</code>"))
+	return template.HTML(codeSpan().ReplaceAllString(template.HTMLEscapeString(text), "<code>$1</code>"))
 }
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"code": withCode,
-	"t":    lang.T,
-	"tf": func(id string, kv ...any) string {
-		data := map[string]any{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			data[kv[i].(string)] = kv[i+1]
-		}
-		return lang.Tf(id, data)
-	},
-}).ParseFS(assets, "assets/pages.html"))
+// pages are the class's page templates, parsed on first use (not at
+// start-up, which every command of the binary pays).
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"code": withCode,
+		"t":    lang.T,
+		"tf": func(id string, kv ...any) string {
+			data := map[string]any{}
+			for i := 0; i+1 < len(kv); i += 2 {
+				data[kv[i].(string)] = kv[i+1]
+			}
+			return lang.Tf(id, data)
+		},
+	}).ParseFS(assets, "assets/pages.html"))
+})
 
 // The cookies a browser holds: a student's session, the instructor's token.
 const (
@@ -98,7 +103,7 @@ func static(w http.ResponseWriter, r *http.Request) {
 // render writes a page of the templates with status.
 func render(w http.ResponseWriter, status int, name string, data any) {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		log.Printf("once class: %s: %v", name, err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

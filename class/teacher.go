@@ -67,7 +67,7 @@ func (cl *Class) panel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, "panel", d); err != nil {
+	if err := pages().ExecuteTemplate(&b, "panel", d); err != nil {
 		fail(w, err)
 		return
 	}

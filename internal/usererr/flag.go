@@ -3,19 +3,25 @@ package usererr
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // flagForms are pflag's parse errors a translation can word: the message
 // id and the pattern of pflag's English text, whose groups are the fields.
-var flagForms = []struct {
+// They are compiled on first use, not at every command's start-up.
+var flagForms = sync.OnceValue(func() []flagForm {
+	return []flagForm{
+		{"unknown_flag", regexp.MustCompile(`^unknown flag: (--\S+)$`), []string{"Flag"}},
+		{"unknown_shorthand", regexp.MustCompile(`^unknown shorthand flag: '(.)' in (-\S+)$`), []string{"Flag", "In"}},
+		{"flag_needs_argument", regexp.MustCompile(`^flag needs an argument: (--\S+)$`), []string{"Flag"}},
+		{"flag_needs_argument", regexp.MustCompile(`^flag needs an argument: '(.)' in -\S+$`), []string{"Flag"}},
+	}
+})
+
+type flagForm struct {
 	id     string
 	re     *regexp.Regexp
 	fields []string
-}{
-	{"unknown_flag", regexp.MustCompile(`^unknown flag: (--\S+)$`), []string{"Flag"}},
-	{"unknown_shorthand", regexp.MustCompile(`^unknown shorthand flag: '(.)' in (-\S+)$`), []string{"Flag", "In"}},
-	{"flag_needs_argument", regexp.MustCompile(`^flag needs an argument: (--\S+)$`), []string{"Flag"}},
-	{"flag_needs_argument", regexp.MustCompile(`^flag needs an argument: '(.)' in -\S+$`), []string{"Flag"}},
 }
 
 // Flag is a command-line parse error (pflag's, as cobra's flag error
@@ -27,7 +33,7 @@ func Flag(err error) error {
 		return nil
 	}
 	text := strings.TrimSpace(err.Error())
-	for _, f := range flagForms {
+	for _, f := range flagForms() {
 		m := f.re.FindStringSubmatch(text)
 		if m == nil {
 			continue
