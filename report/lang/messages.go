@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"github.com/nicksnyder/go-i18n/v2/i18n/template"
 
@@ -84,7 +83,7 @@ func loadLangs(ui, lessons fs.FS, langs []Lang) (*messages, error) {
 		uiMsgs: map[Lang][]*i18n.Message{}, lessonMsgs: map[Lang]map[string][]*i18n.Message{},
 	}
 	for _, b := range []*i18n.Bundle{m.ui, m.lessons} {
-		b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+		b.RegisterUnmarshalFunc("toml", unmarshalTOML)
 	}
 	for _, l := range langs {
 		if ui == nil {
@@ -165,7 +164,7 @@ func parseFile(fsys fs.FS, file string, l Lang) (*i18n.MessageFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("message file: %w", err)
 	}
-	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal})
+	mf, err := i18n.ParseMessageFileBytes(data, file, map[string]i18n.UnmarshalFunc{"toml": unmarshalTOML})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 )
 
@@ -128,7 +127,7 @@ func uiLocalizer(l Lang, id string) *i18n.Localizer {
 // its own (a part a language has not translated falls back to English).
 func mustLoadPart(part string, l Lang) *i18n.Localizer {
 	b := i18n.NewBundle(English.Tag())
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	b.RegisterUnmarshalFunc("toml", unmarshalTOML)
 	langs := []Lang{English}
 	if l != English {
 		langs = append(langs, l)
