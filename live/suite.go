@@ -50,6 +50,7 @@ var Suites = map[string][]SuiteCase{
 		{Scenario: "double-billing", Tests: "slow_late", Faults: map[sim.FaultKind]float64{sim.FaultSlow: 0.3, sim.FaultLate: 0.3}, LateMs: 1500},
 		{Scenario: "new-key-per-retry", Tests: "client_key", Params: map[string]string{"key": "per-operation"}},
 		{Scenario: "key-reuse-different-payload", Tests: "reuse"},
+		{Scenario: "concurrent-same-key", Tests: "double_click", Faults: map[sim.FaultKind]float64{sim.FaultPreempt: 0}},
 		{Scenario: "stuck-processing-lease", Tests: "lease", Faults: map[sim.FaultKind]float64{sim.FaultLate: 0.3}, LateMs: 2000},
 		{Scenario: "double-billing", Tests: "crash_points", Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},
 		{Scenario: "mark-after-effect", Tests: "mark", Params: map[string]string{"mark": "before"}, Faults: map[sim.FaultKind]float64{sim.FaultCrash: 0.3}, Restart: true},

@@ -115,3 +115,36 @@ func TestTargetRefusesServiceParams(t *testing.T) {
 		t.Errorf("--set reuse=overwrite with once's own service: %v", err)
 	}
 }
+
+// The double click runs against a target (the service's own store steps
+// are its business: the verdict is the provider's charges), with no
+// preempt, which once cannot do to your process; the store outage stays
+// refused (the key store that goes down is once's own).
+func TestSupportsTargetDoubleClickNotStoreOutage(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		faults   map[sim.FaultKind]float64
+		want     string // "" = runs
+	}{
+		{"concurrent-same-key", map[sim.FaultKind]float64{sim.FaultPreempt: 0}, ""},
+		{"concurrent-same-key", nil, "--preempt"},
+		{"store-outage-fail-closed", map[sim.FaultKind]float64{sim.FaultCrash: 0}, "key store outage"},
+	} {
+		sc, err := scenarios.Lookup(c.scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := SuiteCase{Scenario: c.scenario, Faults: c.faults}.Settings(sc)
+		cfg, err := sc.Config(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = SupportsTarget(cfg, &set.Faults, false)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s %v with --target: %v, want it runs", c.scenario, c.faults, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s %v with --target: %v, want refused with %q", c.scenario, c.faults, err, c.want)
+		}
+	}
+}
