@@ -70,9 +70,22 @@ func SuiteNames() []string {
 
 // suiteFlags are the flags of once live a suite takes: each row sets its
 // own scenario, semantics, faults and parameters, so any other is refused.
+// --format is checked by SuiteRun.Check; --print-env prints and exits
+// before a suite runs.
 var suiteFlags = map[string]bool{"suite": true, "seeds": true, "seed": true, "target": true, "provider-addr": true,
 	"allow-remote": true, "restart-cmd": true, "target-ready": true, "db": true, "tick": true, "deadline": true,
-	"verbose": true, "check": true, "lang": true}
+	"verbose": true, "check": true, "lang": true, "format": true, "print-env": true}
+
+// suiteRefusals are the flags a suite refuses for a reason of their own,
+// not because each row sets them.
+var suiteRefusals = map[string]string{
+	"save":       "a suite makes a run per row and seed; each failing seed's replay line runs it again, give --save to that",
+	"replay":     "a plan replays one run; give it to once live --replay without --suite",
+	"broker":     "a suite drives your --target payment service, not a broker",
+	"broker-url": "a suite drives your --target payment service, not a broker",
+	"variant":    "a suite drives your --target payment service, not a broker's consumer",
+	"file":       "the suite names its own catalog scenarios",
+}
 
 // CheckSuite reports, in one line, why a suite cannot run: an unknown
 // name, no --target (a suite certifies your service), seeds out of range,
@@ -95,6 +108,9 @@ func CheckSuite(name, target string, seeds int, args, changed []string) error {
 		return fmt.Errorf("--suite %s: give no SCENARIO (%s), the suite names its own", name, args[0])
 	}
 	for _, f := range changed {
+		if why, ok := suiteRefusals[f]; ok {
+			return fmt.Errorf("--suite %s: --%s: %s", name, f, why)
+		}
 		if !suiteFlags[f] {
 			return fmt.Errorf("--suite %s: --%s is set by each row of the suite; leave it out", name, f)
 		}
@@ -133,14 +149,23 @@ type SuiteRow struct {
 	Case     SuiteCase
 	Status   sim.Status // Violated if a seed was, else Unknown if one was cut, else Held
 	Failures []SuiteFailure
-	// Storms are the seeds that held only by retrying past StormAttempts.
-	Storms  []string
+	// Storms are the seeds that held only by retrying past StormAnswers.
+	Storms  []SuiteStorm
 	Skipped bool // a crash row without --restart-cmd
 }
 
+// SuiteStorm is a seed of a row that held, where one operation was
+// answered 409 more than StormAnswers times.
+type SuiteStorm struct {
+	Seed uint64   `json:"seed"`
+	Op   sim.OpID `json:"op"`
+	N    int      `json:"answers_409"` // the 409 answers to Op
+}
+
 // RunSuite runs every row of the suite name on seeds first..first+n-1
-// against base.Target, one run after another, and returns the rows.
-func RunSuite(ctx context.Context, base Options, name string, first uint64, n int) ([]SuiteRow, error) {
+// against base.Target, one run after another, and returns the rows;
+// verbose logs every server and process each run starts.
+func RunSuite(ctx context.Context, base Options, name string, first uint64, n int, verbose bool) ([]SuiteRow, error) {
 	var rows []SuiteRow
 	for _, c := range Suites[name] {
 		row := SuiteRow{Case: c, Status: sim.Held}
@@ -168,7 +193,7 @@ func RunSuite(ctx context.Context, base Options, name string, first uint64, n in
 		for seed := first; seed < first+uint64(n); seed++ {
 			cfg, _ := sc.Config(set) // a fresh configuration per run: roles keep state
 			done, err := RunAll(ctx, opts, sc, []Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed),
-				Replay: runs.Command(sc, sim.Idempotent, seed, set)}}, false)
+				Replay: runs.Command(sc, sim.Idempotent, seed, set)}}, verbose)
 			if err != nil {
 				return rows, err
 			}
@@ -185,7 +210,7 @@ func (row *SuiteRow) add(seed uint64, r runs.Run) {
 	switch o.Status {
 	case sim.Held:
 		if op, n := worstConflicts(r.Trace); n > StormAnswers {
-			row.Storms = append(row.Storms, lang.Tf("suite.storm_seed", map[string]any{"Seed": seed, "Op": op, "N": n}))
+			row.Storms = append(row.Storms, SuiteStorm{Seed: seed, Op: op, N: n})
 		}
 		return
 	case sim.Violated:
@@ -234,8 +259,9 @@ func SuiteStatus(rows []SuiteRow) sim.Status {
 
 // WriteSuite writes the suite's table — scenario, what it tests, verdict,
 // the failing seeds with their charge ids — then the live command that
-// replays each failing seed, and the suite's verdict.
-func WriteSuite(w io.Writer, name string, first uint64, n int, rows []SuiteRow) {
+// replays each failing seed, and the suite's verdict: unknown when the
+// suite did not finish (cut, not every row run).
+func WriteSuite(w io.Writer, name string, first uint64, n int, rows []SuiteRow, cut bool) {
 	fmt.Fprintln(w, lang.Tf("suite.title", map[string]any{"Suite": name, "Seeds": seedRange(first, n)}))
 	t := newPlainTable(lang.T("suite.scenario"), lang.T("suite.tests_header"), lang.T("suite.verdict"), lang.T("suite.failing"))
 	for _, r := range rows {
@@ -249,7 +275,9 @@ func WriteSuite(w io.Writer, name string, first uint64, n int, rows []SuiteRow) 
 		for _, f := range r.Failures {
 			failing = append(failing, lang.Tf("suite.seed", map[string]any{"Seed": f.Seed})+" "+strings.Join(f.Ops, "; "))
 		}
-		failing = append(failing, r.Storms...)
+		for _, s := range r.Storms {
+			failing = append(failing, lang.Tf("suite.storm_seed", map[string]any{"Seed": s.Seed, "Op": s.Op, "N": s.N}))
+		}
 		if len(failing) == 0 {
 			failing = []string{"–"}
 		}
@@ -261,7 +289,11 @@ func WriteSuite(w io.Writer, name string, first uint64, n int, rows []SuiteRow) 
 			fmt.Fprintf(w, "%s %s\n", lang.T("suite.replay"), f.Replay)
 		}
 	}
-	fmt.Fprintln(w, lang.Tf("suite.verdict_line", map[string]any{"Verdict": lang.Word("verdict", SuiteStatus(rows).String())}))
+	verdict := SuiteStatus(rows)
+	if cut && verdict == sim.Held {
+		verdict = sim.Unknown
+	}
+	fmt.Fprintln(w, lang.Tf("suite.verdict_line", map[string]any{"Verdict": lang.Word("verdict", verdict.String())}))
 }
 
 func seedRange(first uint64, n int) string {

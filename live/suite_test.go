@@ -1,6 +1,8 @@
 package live
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -146,5 +148,84 @@ func TestSupportsTargetDoubleClickNotStoreOutage(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s %v with --target: %v, want refused with %q", c.scenario, c.faults, err, c.want)
 		}
+	}
+}
+
+// --format with --suite: text and json are honoured, trace (the timeline
+// of one run) is refused in one line naming the replay line; the flags a
+// suite refuses for a reason of their own say that reason.
+func TestSuiteRunCheckFormatAndRefusals(t *testing.T) {
+	base := SuiteRun{Name: "payments", Target: "http://127.0.0.1:1", Seeds: 1}
+	for _, f := range []string{"", "text", "json"} {
+		s := base
+		s.Format = f
+		if err := s.Check(); err != nil {
+			t.Errorf("--format %q: %v, want honoured", f, err)
+		}
+	}
+	for flag, want := range map[string]string{"format=trace": "replay line", "format=xml": "want text or json",
+		"save": "replay line", "replay": "without --suite", "broker": "not a broker", "file": "its own catalog scenarios"} {
+		s := base
+		name, value, _ := strings.Cut(flag, "=")
+		if value != "" {
+			s.Format = value
+		} else {
+			s.Changed = []string{"target", name}
+		}
+		err := s.Check()
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--"+name) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--suite with --%s: %v, want one line with %q", flag, err, want)
+		}
+	}
+}
+
+// The JSON of a suite names every row, what ran, the failing seeds with
+// their charge ids and replay lines, the storms, and the verdict (unknown
+// when the suite was cut short with nothing violated).
+func TestWriteSuiteJSON(t *testing.T) {
+	rows := []SuiteRow{
+		{Case: Suites["payments"][0], Status: sim.Violated, Failures: []SuiteFailure{{Seed: 2, Status: sim.Violated,
+			Ops: []string{"op-2: 8821, 8822"}, Replay: "once live double-billing --seed 2"}}},
+		{Case: Suites["payments"][1], Status: sim.Held, Storms: []SuiteStorm{{Seed: 1, Op: 3, N: 7}}},
+		{Case: SuiteCase{Scenario: "in-memory-dedup-restart", Tests: "restart", Restart: true}, Status: sim.Held, Skipped: true},
+	}
+	var b strings.Builder
+	if err := WriteSuiteJSON(&b, "payments", "http://u:secret@127.0.0.1:8000", 1, 2, rows, nil); err != nil {
+		t.Fatal(err)
+	}
+	var doc suiteDoc
+	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b.String())
+	}
+	if doc.Verdict != "violated" || len(doc.Rows) != 3 || len(doc.Seeds) != 2 || strings.Contains(doc.Target, "secret") {
+		t.Fatalf("doc = %+v", doc)
+	}
+	r0, r1, r2 := doc.Rows[0], doc.Rows[1], doc.Rows[2]
+	if r0.Row != "lost" || len(r0.Failures) != 1 || r0.Failures[0].Ops[0] != "op-2: 8821, 8822" || r0.Failures[0].Replay == "" ||
+		strings.Join(r0.Params, " ") != "--ack-loss 0.3 --loss 0.3" {
+		t.Errorf("the failing row: %+v", r0)
+	}
+	if len(r1.Storms) != 1 || r1.Storms[0].N != 7 || r1.Verdict != "held" {
+		t.Errorf("the storm row: %+v", r1)
+	}
+	if r2.Run || r2.Verdict != "not run" || !r2.Restart {
+		t.Errorf("the skipped row: %+v", r2)
+	}
+	b.Reset()
+	if err := WriteSuiteJSON(&b, "payments", "http://127.0.0.1:8000", 1, 1, rows[1:], errors.New("live: interrupted")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"verdict": "unknown"`) || !strings.Contains(b.String(), `"error": "live: interrupted"`) {
+		t.Errorf("a suite cut short with nothing violated:\n%s", b.String())
+	}
+}
+
+// A suite cut short (Ctrl-C, a target gone) never says held: the rows
+// done so far are written, and the verdict is unknown.
+func TestWriteSuiteCutIsNotHeld(t *testing.T) {
+	var b strings.Builder
+	WriteSuite(&b, "payments", 1, 5, []SuiteRow{{Case: Suites["payments"][0], Status: sim.Held}}, true)
+	if !strings.Contains(b.String(), "suite verdict: unknown") {
+		t.Errorf("a cut suite:\n%s", b.String())
 	}
 }

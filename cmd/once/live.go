@@ -228,15 +228,14 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 
 // runLiveSuite runs --suite: live checks, runs and writes it all.
 func runLiveSuite(ctx context.Context, o *liveOptions, base live.Options, args []string, stdout io.Writer) error {
-	var changed []string
-	o.flags.Visit(func(f *pflag.Flag) { changed = append(changed, f.Name) })
-	if err := live.CheckSuite(o.suite, o.target, o.seeds, args, changed); err != nil {
+	s := live.SuiteRun{Name: o.suite, Target: o.target, First: o.seed, Seeds: o.seeds, Format: o.format, Verbose: o.verbose, Args: args}
+	o.flags.Visit(func(f *pflag.Flag) { s.Changed = append(s.Changed, f.Name) })
+	if err := s.Check(); err != nil {
 		return usageErr("%v", err)
 	}
-	rows, err := live.RunSuite(ctx, base, o.suite, o.seed, o.seeds)
-	live.WriteSuite(stdout, o.suite, o.seed, o.seeds, rows)
+	status, err := s.Run(ctx, base, stdout)
 	if err != nil {
 		return err
 	}
-	return checkExit(live.SuiteStatus(rows))
+	return checkExit(status)
 }
