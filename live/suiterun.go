@@ -40,11 +40,17 @@ func (s SuiteRun) Check() error {
 	return fmt.Errorf("--suite %s: --format %q: want text or json", s.Name, s.Format)
 }
 
-// Run runs the suite against base.Target and writes it to w in its
-// format; the status is the suite's verdict (SuiteStatus). On an error
+// Run runs the suite against base.Target, once it answers (WaitReady),
+// and writes it to w in its format; the status is the suite's verdict
+// (SuiteStatus). On an error
 // (Ctrl-C, a target that stopped answering) the rows done so far are
 // written, with the verdict unknown unless a row was violated.
 func (s SuiteRun) Run(ctx context.Context, base Options, w io.Writer) (sim.Status, error) {
+	// A target that does not answer is said in one line before any row,
+	// not as a table of nothing.
+	if err := WaitReady(ctx, base.Target, base.TargetReady, base.Stderr); err != nil {
+		return sim.Unknown, err
+	}
 	rows, err := RunSuite(ctx, base, s.Name, s.First, s.Seeds, s.Verbose)
 	if s.Format == "json" {
 		if werr := WriteSuiteJSON(w, s.Name, base.Target, s.First, s.Seeds, rows, err); werr != nil && err == nil {
