@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,7 +75,7 @@ func SuiteNames() []string {
 // before a suite runs.
 var suiteFlags = map[string]bool{"suite": true, "seeds": true, "seed": true, "target": true, "provider-addr": true,
 	"allow-remote": true, "restart-cmd": true, "target-ready": true, "db": true, "tick": true, "deadline": true,
-	"verbose": true, "check": true, "lang": true, "format": true, "print-env": true}
+	"verbose": true, "check": true, "lang": true, "format": true, "print-env": true, "rows": true}
 
 // suiteRefusals are the flags a suite refuses for a reason of their own,
 // not because each row sets them.
@@ -92,6 +93,9 @@ var suiteRefusals = map[string]string{
 // a SCENARIO given, or a flag the rows set themselves (changed: the flags
 // given).
 func CheckSuite(name, target string, seeds int, args, changed []string) error {
+	if name == "" && slices.Contains(changed, "rows") {
+		return fmt.Errorf("--rows goes with --suite: it picks rows of a suite")
+	}
 	if name == "" {
 		return fmt.Errorf("--seeds goes with --suite: a single run takes --seed")
 	}
@@ -162,12 +166,16 @@ type SuiteStorm struct {
 	N    int      `json:"answers_409"` // the 409 answers to Op
 }
 
-// RunSuite runs every row of the suite name on seeds first..first+n-1
-// against base.Target, one run after another, and returns the rows;
-// verbose logs every server and process each run starts.
-func RunSuite(ctx context.Context, base Options, name string, first uint64, n int, verbose bool) ([]SuiteRow, error) {
+// RunSuite runs every row of the suite name (only the rows named in
+// only, when it is not empty) on seeds first..first+n-1 against
+// base.Target, one run after another, and returns the rows; verbose logs
+// every server and process each run starts.
+func RunSuite(ctx context.Context, base Options, name string, first uint64, n int, verbose bool, only []string) ([]SuiteRow, error) {
 	var rows []SuiteRow
 	for _, c := range Suites[name] {
+		if len(only) > 0 && !slices.Contains(only, c.Tests) {
+			continue
+		}
 		row := SuiteRow{Case: c, Status: sim.Held}
 		if c.Restart && base.RestartCmd == "" {
 			row.Skipped = true

@@ -229,3 +229,22 @@ func TestWriteSuiteCutIsNotHeld(t *testing.T) {
 		t.Errorf("a cut suite:\n%s", b.String())
 	}
 }
+
+// --rows picks rows by their names; a name the suite does not have is
+// refused with the names it has; --rows without --suite is refused.
+func TestSuiteRunRows(t *testing.T) {
+	s := SuiteRun{Name: "payments", Target: "http://127.0.0.1:1", Seeds: 1, Rows: []string{"lease", "reuse"}}
+	if err := s.Check(); err != nil {
+		t.Errorf("--rows lease,reuse: %v", err)
+	}
+	s.Rows = []string{"lease", "nope"}
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), `no row "nope"`) || !strings.Contains(err.Error(), "double_click") {
+		t.Errorf("--rows lease,nope: %v, want the unknown row and the suite's rows", err)
+	}
+	if err := CheckSuite("", "http://127.0.0.1:1", 5, nil, []string{"rows"}); err == nil || !strings.Contains(err.Error(), "--rows goes with --suite") {
+		t.Errorf("--rows without --suite: %v", err)
+	}
+	if got := RowNames("payments"); len(got) != len(Suites["payments"]) || got[5] != "double_click" {
+		t.Errorf("RowNames = %v", got)
+	}
+}

@@ -42,6 +42,7 @@ func TestIntegrationSuiteFlagsHonest(t *testing.T) {
 		"target": {{dead, 2, "connection refused"}, {with(dead, "--target", "http://192.0.2.1:8000"), 2, "not a loopback address"}},
 		"seed":   {{with(suite, "--seed", "7", "--format", "json"), 3, `"seed": 7`}},
 		"seeds":  {{with(suite, "--seeds", "2", "--format", "json"), 3, `"seed": 2`}, {with(dead, "--seeds", "0"), 2, "--seeds 0"}},
+		"rows":   {{with(suite, "--rows", "reuse", "--format", "json"), 3, `"row": "reuse"`}, {with(dead, "--rows", "reuse,nope"), 2, `suite payments has no row "nope"`}},
 		"format": {{with(suite, "--format", "json"), 3, `"verdict": "unknown"`}, {with(suite, "--format", "text"), 3, "suite verdict: unknown"},
 			{with(dead, "--format", "trace"), 2, "--format trace: a suite makes a run per row and seed"}, {with(dead, "--format", "xml"), 2, "--format"}},
 		"deadline":      {{suite, 3, "suite verdict: unknown"}, {with(dead, "--deadline", "0s"), 2, "--deadline"}},

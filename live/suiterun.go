@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
@@ -20,6 +22,7 @@ type SuiteRun struct {
 	Seeds   int    // --seeds
 	Format  string // text or json
 	Verbose bool
+	Rows    []string // --rows: only these rows (SuiteCase.Tests), all when empty
 	Args    []string // SCENARIO arguments (refused)
 	Changed []string // the names of the flags given
 }
@@ -30,6 +33,11 @@ type SuiteRun struct {
 func (s SuiteRun) Check() error {
 	if err := CheckSuite(s.Name, s.Target, s.Seeds, s.Args, s.Changed); err != nil {
 		return err
+	}
+	for _, r := range s.Rows {
+		if !slices.ContainsFunc(Suites[s.Name], func(c SuiteCase) bool { return c.Tests == r }) {
+			return fmt.Errorf("--rows %s: suite %s has no row %q; its rows: %s", strings.Join(s.Rows, ","), s.Name, r, strings.Join(RowNames(s.Name), ", "))
+		}
 	}
 	switch s.Format {
 	case "", "text", "json":
@@ -51,7 +59,7 @@ func (s SuiteRun) Run(ctx context.Context, base Options, w io.Writer) (sim.Statu
 	if err := WaitReady(ctx, base.Target, base.TargetReady, base.Stderr); err != nil {
 		return sim.Unknown, err
 	}
-	rows, err := RunSuite(ctx, base, s.Name, s.First, s.Seeds, s.Verbose)
+	rows, err := RunSuite(ctx, base, s.Name, s.First, s.Seeds, s.Verbose, s.Rows)
 	if s.Format == "json" {
 		if werr := WriteSuiteJSON(w, s.Name, base.Target, s.First, s.Seeds, rows, err); werr != nil && err == nil {
 			err = werr
@@ -148,5 +156,15 @@ func (c SuiteCase) flags() []string {
 		out = append(out, "--set "+k+"="+v)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// RowNames are the names of the rows of the suite name, in its order:
+// what --rows takes, and the JSON's "row".
+func RowNames(name string) []string {
+	var out []string
+	for _, c := range Suites[name] {
+		out = append(out, c.Tests)
+	}
 	return out
 }
