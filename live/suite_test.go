@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -246,5 +247,40 @@ func TestSuiteRunRows(t *testing.T) {
 	}
 	if got := RowNames("payments"); len(got) != len(Suites["payments"]) || got[5] != "double_click" {
 		t.Errorf("RowNames = %v", got)
+	}
+}
+
+// A seed that held only through a storm of 409 answers fails its row: the
+// suite says violated (exit 1), names the operation and how often, and
+// prints the seed's replay line; a seed with a few 409s (the double
+// click's) holds.
+func TestRetryStormFailsTheRow(t *testing.T) {
+	storm := &sim.Trace{}
+	for i := 0; i < StormAnswers+1; i++ {
+		storm.Record(&sim.Event{Kind: sim.EvSend, Msg: sim.Message{Op: 3, Status: 409}})
+	}
+	calm := &sim.Trace{}
+	for i := 0; i < StormAnswers; i++ {
+		calm.Record(&sim.Event{Kind: sim.EvSend, Msg: sim.Message{Op: 3, Status: 409}})
+	}
+	row := SuiteRow{Case: Suites["payments"][7], Status: sim.Held}
+	row.add(1, runs.Run{Outcome: &sim.Outcome{Status: sim.Held}, Trace: calm, Replay: "once live double-billing --seed 1"})
+	if row.Status != sim.Held || len(row.Storms) != 0 {
+		t.Fatalf("%d answers 409: %+v, want held", StormAnswers, row)
+	}
+	row.add(2, runs.Run{Outcome: &sim.Outcome{Status: sim.Held}, Trace: storm, Replay: "once live double-billing --seed 2"})
+	if row.Status != sim.Violated || len(row.Storms) != 1 || row.Storms[0].N != StormAnswers+1 {
+		t.Fatalf("%d answers 409: %+v, want violated with the storm", StormAnswers+1, row)
+	}
+	var b strings.Builder
+	WriteSuite(&b, "payments", 1, 2, []SuiteRow{row}, false)
+	for _, want := range []string{"violated: a retry storm (> 10 answers 409)", "seed 2: op-3 answered 409 11 times",
+		"replay: once live double-billing --seed 2", "suite verdict: violated"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table has no %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "op-op-") {
+		t.Errorf("an operation named twice:\n%s", b.String())
 	}
 }
