@@ -152,6 +152,9 @@ func (c SuiteCase) flags() []string {
 	if c.LateMs > 0 {
 		out = append(out, fmt.Sprintf("--late-ms %d", c.LateMs))
 	}
+	if c.Ops > 0 {
+		out = append(out, fmt.Sprintf("--ops %d", c.Ops))
+	}
 	for k, v := range c.Params {
 		out = append(out, "--set "+k+"="+v)
 	}
