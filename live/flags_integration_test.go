@@ -103,6 +103,7 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"target-ready": {{with(alo, "--target-ready", "1s"), 2, "with --target"}, {with(alo, "--target", "http://127.0.0.1:1", "--target-ready", "400ms"), 2, "not ready after --target-ready 400ms: connection refused"}},
 		// --suite against real services: TestIntegrationSuitePayments.
 		"suite": {{with(alo[:2], "--suite", "payments"), 2, "goes with --target"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--loss", "0.5"}, 2, "--loss is set by each row"}},
+		"rows":  {{with(alo, "--rows", "lease"), 2, "--rows goes with --suite"}},
 		"seeds": {{with(alo, "--seeds", "2"), 2, "--seeds goes with --suite"}, {[]string{"live", "--suite", "payments", "--target", "http://127.0.0.1:1", "--seeds", "0"}, 2, "--seeds 0"}},
 		// --save and its live replay: TestIntegrationLiveSaveReplay.
 		"save": {{with(alo, "--semantics", "idem", "--set", "key=per-attempt", "--save", filepath.Join(t.TempDir(), "live.plan"), "--format", "text"), 0, "replay: once live --replay "},

@@ -16,8 +16,9 @@ import (
 // the Go examples, the two suites at once (each service with a provider
 // of its own): the naive service fails the rows its bug shows in (exit
 // 1, the duplicated row's seed with its charge ids and a live replay
-// line, which run again gives the violation again); the idempotent one
-// holds every row (exit 0). One seed per row: ~30 s, the two in parallel.
+// line, which run again gives the violation again; the double click
+// charged twice); the idempotent one holds every row (exit 0), the double
+// click too. One seed per row: ~30 s, the two in parallel.
 func TestIntegrationSuitePayments(t *testing.T) {
 	bin := t.TempDir()
 	for _, ex := range []string{"naive", "idempotent"} {
@@ -56,6 +57,13 @@ func TestIntegrationSuitePayments(t *testing.T) {
 	dupRow := regexp.MustCompile(`(?m)^│ double-billing +│ duplicated requests.*│ violated +│ seed 1 op-\d+: \d+, \d+`)
 	if !dupRow.MatchString(naive.out) {
 		t.Errorf("the naive service: no violated dup row with its seed and charge ids:\n%s", naive.out)
+	}
+	clickRow := regexp.MustCompile(`(?m)^│ concurrent-same-key +│ the double click.*│ (violated|held) +│ (seed 1 op-\d+: \d+, \d+|–)`)
+	if m := clickRow.FindStringSubmatch(naive.out); m == nil || m[1] != "violated" {
+		t.Errorf("the naive service: the double click not violated with its charge ids:\n%s", naive.out)
+	}
+	if m := clickRow.FindStringSubmatch(idem.out); m == nil || m[1] != "held" {
+		t.Errorf("the idempotent service: the double click not held:\n%s", idem.out)
 	}
 	if n := strings.Count(naive.out, "not run: give --restart-cmd"); n != 3 {
 		t.Errorf("the crash rows without --restart-cmd: %d said not run, want 3:\n%s", n, naive.out)

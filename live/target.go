@@ -161,8 +161,8 @@ func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile, restart bool) err
 	if err != nil {
 		return err
 	}
-	if p.checked != nil {
-		return fmt.Errorf("%w: --target: this scenario's key store steps are once's own service's; pick a payment-service scenario", ErrNotLive)
+	if p.checked != nil && p.checked.StoreTimeout > 0 {
+		return fmt.Errorf("%w: --target: this scenario's key store outage is once's own key store's; pick a payment-service scenario", ErrNotLive)
 	}
 	if p.intent != nil {
 		return fmt.Errorf("%w: --target: this scenario's reconciler reports to once's own intent service; pick a payment-service scenario", ErrNotLive)

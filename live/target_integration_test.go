@@ -33,7 +33,9 @@ func startService(t *testing.T, provider string, argv ...string) string {
 	addr := freeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	cmd := exec.Command(argv[0], append(argv[1:], port)...)
-	cmd.Env = append(os.Environ(), ProviderEnv+"=http://"+provider)
+	// KEYS_DB in the test's directory: a service killed with SIGKILL
+	// cannot remove a temporary directory of its own.
+	cmd.Env = append(os.Environ(), ProviderEnv+"=http://"+provider, "KEYS_DB="+filepath.Join(t.TempDir(), "keys.db"))
 	cmd.Stderr = os.Stderr
 	dieWithTest(cmd) // killed with the test binary, even on a timeout's panic
 	if err := cmd.Start(); err != nil {

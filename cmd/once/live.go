@@ -40,7 +40,8 @@ type liveOptions struct {
 	broker   brokers.Options
 	suite    string // --suite: every row of a suite against --target
 	seeds    int
-	save     string // --save: the fault plan each run took
+	rows     []string // --rows: only these rows of the suite
+	save     string   // --save: the fault plan each run took
 }
 
 func newLiveCmd() *cobra.Command {
@@ -111,6 +112,7 @@ reproducible to the byte: real time and real concurrency decide the rest.`,
 	fl.StringVar(&o.save, "save", "", "write the fault plan each run took to FILE (one per semantics: FILE gets .ALIAS before its extension); replay it live with --replay FILE")
 	fl.StringVar(&o.suite, "suite", "", "with --target: run every scenario of a suite (payments) on --seeds seeds, one table and one exit code (docs/live.md)")
 	fl.IntVar(&o.seeds, "seeds", live.DefaultSuiteSeeds, "with --suite: seeds per row, from --seed on")
+	fl.StringSliceVar(&o.rows, "rows", nil, "with --suite: only these rows (comma list: "+strings.Join(live.RowNames("payments"), ",")+")")
 	fl.BoolVar(&o.printEnv, "print-env", false, "print the environment your service needs under --target (the provider URL) and exit")
 	return cmd
 }
@@ -152,7 +154,7 @@ func runLive(ctx context.Context, o *liveOptions, args []string, restartGiven bo
 	} else if err != nil {
 		return usageErr("%v", err)
 	}
-	if o.suite != "" || o.flags.Changed("seeds") {
+	if o.suite != "" || o.flags.Changed("seeds") || o.flags.Changed("rows") {
 		return runLiveSuite(ctx, o, base, args, stdout)
 	}
 	sc, seed, planned, err := o.liveRuns(args)
@@ -228,15 +230,14 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 
 // runLiveSuite runs --suite: live checks, runs and writes it all.
 func runLiveSuite(ctx context.Context, o *liveOptions, base live.Options, args []string, stdout io.Writer) error {
-	var changed []string
-	o.flags.Visit(func(f *pflag.Flag) { changed = append(changed, f.Name) })
-	if err := live.CheckSuite(o.suite, o.target, o.seeds, args, changed); err != nil {
+	s := live.SuiteRun{Name: o.suite, Target: o.target, First: o.seed, Seeds: o.seeds, Format: o.format, Verbose: o.verbose, Rows: o.rows, Args: args}
+	o.flags.Visit(func(f *pflag.Flag) { s.Changed = append(s.Changed, f.Name) })
+	if err := s.Check(); err != nil {
 		return usageErr("%v", err)
 	}
-	rows, err := live.RunSuite(ctx, base, o.suite, o.seed, o.seeds)
-	live.WriteSuite(stdout, o.suite, o.seed, o.seeds, rows)
+	status, err := s.Run(ctx, base, stdout)
 	if err != nil {
 		return err
 	}
-	return checkExit(live.SuiteStatus(rows))
+	return checkExit(status)
 }

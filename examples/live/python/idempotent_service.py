@@ -13,8 +13,12 @@ POST /payments with an Idempotency-Key header:
     provider by the key (charged: the response is stored; not charged: the
     charge is made now, with the key) before the service listens.
 
+The provider is the one the request's X-Once-Provider header names (once
+live's per-run provider, a test hook), else $ONCE_PROVIDER_URL; the
+recovery at start asks $ONCE_PROVIDER_URL.
+
 Restartable (once live --restart-cmd, see ../restart.sh): the keys live in
-$KEYS_DB (a fresh temporary file when unset) and the pid is written to
+$KEYS_DB (else in a temporary directory removed at exit) and the pid is written to
 $PIDFILE once the service listens.
 
     eval "$(once live --print-env)"
@@ -23,9 +27,12 @@ $PIDFILE once the service listens.
 
 Standard library only.
 """
+import atexit
 import hashlib
 import json
 import os
+import shutil
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -37,7 +44,18 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PROVIDER = os.environ.get("ONCE_PROVIDER_URL", "http://127.0.0.1:47110")
-DB = os.environ.get("KEYS_DB") or os.path.join(tempfile.mkdtemp(prefix="idem-"), "keys.db")
+
+
+def keys_db():
+    """$KEYS_DB, or a file in a temporary directory removed at exit."""
+    if os.environ.get("KEYS_DB"):
+        return os.environ["KEYS_DB"]
+    tmp = tempfile.mkdtemp(prefix="idem-")
+    atexit.register(shutil.rmtree, tmp, True)
+    return os.path.join(tmp, "keys.db")
+
+
+DB = keys_db()
 LOCK = threading.Lock()  # one writer at a time: sqlite3 connections are per thread
 
 with sqlite3.connect(DB) as db:
@@ -54,9 +72,9 @@ def sql(query, *args):
         return cur.fetchone(), cur.rowcount
 
 
-def charge(amount, key):
+def charge(provider, amount, key):
     req = urllib.request.Request(
-        PROVIDER + "/charges",
+        provider + "/charges",
         data=json.dumps({"amount": amount}).encode(),
         headers={"Content-Type": "application/json", "Idempotency-Key": key},
         method="POST",
@@ -85,7 +103,7 @@ def recover():
         try:
             txn = lookup(key)
             if txn is None:
-                txn = charge(amount, key)
+                txn = charge(PROVIDER, amount, key)
         except OSError:
             continue  # stays PROCESSING (409) until the next start resolves it
         response = json.dumps({"status": 201, "txn_id": txn})
@@ -96,7 +114,7 @@ def problem(code, title, detail):
     return code, json.dumps({"type": "about:blank", "title": title, "status": code, "detail": detail}), "application/problem+json"
 
 
-def pay(key, body):
+def pay(provider, key, body):
     if not key:
         return problem(400, "Bad Request", "the Idempotency-Key header is required")
     if len(key) > 255:
@@ -118,7 +136,7 @@ def pay(key, body):
             return problem(409, "Conflict", "a request with this Idempotency-Key is in flight")
         return row[2], row[3], "replayed"
     try:
-        txn = charge(amount, key)
+        txn = charge(provider, amount, key)
     except OSError as e:
         sql("DELETE FROM idempotency_keys WHERE key = ? AND status = 'PROCESSING'", key)  # let a retry try again
         return problem(502, "Bad Gateway", str(e))
@@ -138,7 +156,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path != "/payments":
             code, data, ctype = problem(404, "Not Found", "POST /payments is the endpoint")
         else:
-            code, data, ctype = pay(self.headers.get("Idempotency-Key"), body)
+            provider = self.headers.get("X-Once-Provider") or PROVIDER  # once live's per-run provider
+            code, data, ctype = pay(provider, self.headers.get("Idempotency-Key"), body)
         data = data.encode()
         self.send_response(code)
         if ctype == "replayed":
@@ -152,7 +171,9 @@ class Handler(BaseHTTPRequestHandler):
 
 def serve(port):
     """Listen (for 5 s, retry while a killed predecessor still holds the
-    port), write the pid to $PIDFILE once listening, serve forever."""
+    port), write the pid to $PIDFILE once listening, serve until SIGTERM
+    or SIGINT (then the temporary directory, if any, is removed)."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     for _ in range(100):
         try:
             server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
@@ -165,7 +186,10 @@ def serve(port):
         with open(os.environ["PIDFILE"] + ".tmp", "w") as f:
             f.write(str(os.getpid()))
         os.replace(os.environ["PIDFILE"] + ".tmp", os.environ["PIDFILE"])
-    server.serve_forever()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """A naive payment service: every POST /payments is a new charge.
 
+The provider is the one the request's X-Once-Provider header names (once
+live's per-run provider, a test hook), else $ONCE_PROVIDER_URL.
+
 The bug once live finds: a retry after a lost response charges the card
 again, because nothing remembers that the first attempt was charged.
 
@@ -23,10 +26,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PROVIDER = os.environ.get("ONCE_PROVIDER_URL", "http://127.0.0.1:47110")
 
 
-def charge(amount, key=None):
+def charge(provider, amount, key=None):
     """POST {provider}/charges; returns the provider's charge id."""
     req = urllib.request.Request(
-        PROVIDER + "/charges",
+        provider + "/charges",
         data=json.dumps({"amount": amount}).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
@@ -56,13 +59,14 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(404, {"title": "Not Found", "status": 404}, "application/problem+json")
             return
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        provider = self.headers.get("X-Once-Provider") or PROVIDER  # once live's per-run provider
         try:
             amount = json.loads(body)["amount"]
         except (ValueError, KeyError):
             self.answer(400, {"title": "Bad Request", "status": 400}, "application/problem+json")
             return
         try:
-            txn = charge(amount)  # the bug: no key, no memory of earlier attempts
+            txn = charge(provider, amount)  # the bug: no key, no memory of earlier attempts
         except OSError as e:
             self.answer(502, {"title": "Bad Gateway", "status": 502, "detail": str(e)}, "application/problem+json")
             return
