@@ -123,7 +123,7 @@ func RunSeedsUntil(cfgs []*sim.Config, r Seeds, workers int, progress Progress, 
 					runs[ci] = r
 				}
 				for seed := lo; seed <= hi; seed++ {
-					mine[ci].Add(seed, runs[ci].Run(seed)) // Add keeps nothing of the reused outcome
+					mine[ci].Add(seed, cfgs[ci], runs[ci].Run(seed)) // Add keeps nothing of the reused outcome
 				}
 				done.Add(int64(hi - lo + 1))
 			}

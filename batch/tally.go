@@ -14,10 +14,16 @@ type Tally struct {
 	FirstDup        uint64 // first seed of a run that duplicated an operation
 	FirstViolation  uint64 // first seed of a run that broke an invariant
 	FirstUnfinished uint64 // first seed of a run cut by a budget
+	// Unsettled counts the runs of a liveness phase (sim.Config's
+	// FaultsUntil) that did not settle: they did not finish, every
+	// operation with its final outcome, once the faults stopped
+	// (sim.LivenessOf). Always 0 without a liveness phase.
+	Unsettled      int
+	FirstUnsettled uint64 // first seed of a run that did not settle
 }
 
-// Add folds the outcome of the run on seed in.
-func (t *Tally) Add(seed uint64, o *sim.Outcome) {
+// Add folds the outcome o of the run of cfg on seed in.
+func (t *Tally) Add(seed uint64, cfg *sim.Config, o *sim.Outcome) {
 	// What the run showed is what it added to the counts: the
 	// operations are scanned once, by scenarios.Tally.Add.
 	lost, dup, violated := t.WithLost, t.WithDup, t.InvViolated
@@ -31,14 +37,20 @@ func (t *Tally) Add(seed uint64, o *sim.Outcome) {
 	first(&t.FirstDup, t.WithDup > dup)
 	first(&t.FirstUnfinished, !o.Finished())
 	first(&t.FirstViolation, t.InvViolated > violated)
+	if l, judged := sim.LivenessOf(cfg, o); judged && !l.Settled {
+		t.Unsettled++
+		first(&t.FirstUnsettled, true)
+	}
 }
 
 // Merge folds u (the tally of later seeds, or of another chunk) into t.
 func (t *Tally) Merge(u *Tally) {
 	t.Tally.Merge(&u.Tally)
+	t.Unsettled += u.Unsettled
 	for _, p := range []struct{ dst, src *uint64 }{
 		{&t.FirstLost, &u.FirstLost}, {&t.FirstDup, &u.FirstDup},
 		{&t.FirstViolation, &u.FirstViolation}, {&t.FirstUnfinished, &u.FirstUnfinished},
+		{&t.FirstUnsettled, &u.FirstUnsettled},
 	} {
 		if *p.src != 0 && (*p.dst == 0 || *p.src < *p.dst) {
 			*p.dst = *p.src

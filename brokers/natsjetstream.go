@@ -149,17 +149,6 @@ func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
 		natsScale, d.window, natsTime(d.window), d.ackWait, natsTime(d.ackWait), d.retry, natsTime(d.retry), e.cfg.Topology.Nodes[d.subscriber].PauseFor,
 		natsTime(e.cfg.Topology.Nodes[d.subscriber].PauseFor), d.interval, natsTime(d.interval))
 	r := &jetStreamRun{d: d, e: e, pubDone: map[int]bool{}, stored: map[string]int{}, acked: map[string]bool{}}
-	var cur *worker
-	var curMu sync.Mutex
-	defer func() {
-		curMu.Lock()
-		if cur != nil {
-			_ = cur.signal(syscall.SIGCONT)
-			cur.proc.stop(syscall.SIGTERM)
-		}
-		curMu.Unlock()
-		r.pauses.Wait()
-	}()
 	start := func() (*worker, error) {
 		cfg := &workerConfig{Role: "nats-subscriber", Node: d.subscriberName, URL: e.url, Ledger: ledgerPath(e.dir), Ops: e.cfg.Ops,
 			Semantics: e.cfg.Semantics.Alias(), Queue: deliverTo, Fencing: d.dedup && idem}
@@ -179,41 +168,17 @@ func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
 		}
 		return w, nil
 	}
-	if cur, err = start(); err != nil {
+	sub, err := newRestartingWorker(e, d.subscriber, "subscriber", natsTime(d.restart), start)
+	if err != nil {
 		return false, err
 	}
+	defer func() { sub.stop(); r.pauses.Wait() }()
 	e.dec.Begin()
 	pubCtx, stopPub := context.WithCancel(ctx)
 	defer stopPub()
 	pubErr := make(chan error, 1)
 	go func() { pubErr <- r.publishAll(pubCtx, js, idem) }()
-	for {
-		curMu.Lock()
-		w := cur
-		curMu.Unlock()
-		crashed, err := r.follow(ctx, w, pubErr)
-		if err != nil || ctx.Err() != nil {
-			return false, err
-		}
-		if !crashed {
-			break
-		}
-		e.dec.Record(sim.Event{Kind: sim.EvRestart, Node: d.subscriber, Peer: sim.NoNode})
-		select {
-		case <-time.After(natsTime(d.restart)):
-		case <-ctx.Done():
-			return false, nil
-		}
-		nw, err := start()
-		if err != nil {
-			return false, err
-		}
-		curMu.Lock()
-		cur = nw
-		curMu.Unlock()
-		e.say("subscriber restarted (pid %d)", nw.proc.pid())
-	}
-	return true, nil
+	return sub.run(ctx, func(w *worker) (bool, error) { return r.follow(ctx, w, pubErr) })
 }
 
 // publishAll publishes every order at its time, each on its own
@@ -332,27 +297,9 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		var s step
-		select {
-		case s = <-w.steps:
-		case err := <-pubErr:
-			if err != nil {
-				return false, err
-			}
-			pubErr = nil
-			continue
-		case <-tick.C:
-			if r.done() {
-				return false, nil
-			}
-			continue
-		case <-w.proc.waited:
-			if ctx.Err() != nil {
-				return false, nil
-			}
-			return false, fmt.Errorf("brokers: the subscriber (pid %d) exited: %v", w.proc.pid(), w.proc.err)
-		case <-ctx.Done():
-			return false, nil
+		s, ok, err := nextStep(ctx, w, "subscriber", tick.C, &pubErr, r.done)
+		if !ok {
+			return false, err
 		}
 		n := s.attempt // JetStream's NumDelivered: the simulator's delivery count of the stream sequence
 		r.mu.Lock()

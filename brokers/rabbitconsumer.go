@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -154,15 +153,6 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); %s of a publish, a delivery (the consumer requeues it after the visibility timeout, %d ms); %s of a publisher confirm (the producer publishes again after %d ms) and of the consumer's ack (requeued after %d ms); not applied on RabbitMQ: %s",
 		sim.FaultKinds[sim.FaultCrash].Name, map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart,
 		sim.FaultKinds[sim.FaultLoss].Name, d.visibility, sim.FaultKinds[sim.FaultAckLoss].Name, d.timeout, d.visibility, strings.Join(notYet, ", "))
-	var cur *worker
-	var curMu sync.Mutex
-	defer func() {
-		curMu.Lock()
-		if cur != nil {
-			cur.proc.stop(syscall.SIGTERM)
-		}
-		curMu.Unlock()
-	}()
 	start := func() (*worker, error) {
 		cfg := &workerConfig{Role: "rabbitmq-consumer", Node: e.cfg.Topology.NodeName(d.consumer), URL: e.url, Ledger: ledgerPath(e.dir),
 			Ops: e.cfg.Ops, Semantics: e.cfg.Semantics.Alias(), Variant: e.variant, Queue: e.prefix, Visibility: int64(d.visibility)}
@@ -175,10 +165,12 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 		}
 		return w, nil
 	}
-	if cur, err = start(); err != nil {
+	cons, err := newRestartingWorker(e, d.consumer, "consumer", time.Duration(d.restart)*time.Millisecond, start)
+	if err != nil {
 		return false, err
 	}
-	if s, err := next(ctx, cur); err != nil {
+	defer cons.stop()
+	if s, err := next(ctx, cons.current()); err != nil {
 		return false, err
 	} else if s.verb != "ready" {
 		return false, fmt.Errorf("brokers: the consumer said %q before it was ready", s.verb)
@@ -186,31 +178,8 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	e.dec.Begin()
 	pubErr := make(chan error, 1)
 	go func() { pubErr <- r.publish(ctx, ch) }()
-	for {
-		curMu.Lock()
-		w := cur
-		curMu.Unlock()
-		crashed, err := r.follow(ctx, w)
-		if err != nil || ctx.Err() != nil {
-			return false, err
-		}
-		if !crashed {
-			break
-		}
-		e.dec.Record(sim.Event{Kind: sim.EvRestart, Node: d.consumer, Peer: sim.NoNode})
-		select {
-		case <-time.After(time.Duration(d.restart) * time.Millisecond):
-		case <-ctx.Done():
-			return false, nil
-		}
-		nw, err := start()
-		if err != nil {
-			return false, err
-		}
-		curMu.Lock()
-		cur = nw
-		curMu.Unlock()
-		e.say("consumer restarted (pid %d)", nw.proc.pid())
+	if done, err := cons.run(ctx, func(w *worker) (bool, error) { return r.follow(ctx, w) }); !done {
+		return false, err
 	}
 	if err := <-pubErr; err != nil {
 		return false, err
@@ -298,21 +267,9 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		var s step
-		select {
-		case s = <-w.steps:
-		case <-tick.C:
-			if r.allSettled() {
-				return false, nil
-			}
-			continue
-		case <-w.proc.waited:
-			if ctx.Err() != nil {
-				return false, nil
-			}
-			return false, fmt.Errorf("brokers: the consumer (pid %d) exited: %v", w.proc.pid(), w.proc.err)
-		case <-ctx.Done():
-			return false, nil
+		s, ok, err := nextStep(ctx, w, "consumer", tick.C, nil, r.allSettled)
+		if !ok {
+			return false, err
 		}
 		key := fmt.Sprint(s.op, s.attempt, w.proc.pid())
 		switch s.verb {

@@ -263,29 +263,12 @@ func (c *vclock) spawn(f func()) {
 
 // sending counts request id at work from the client's send until the
 // fault layer takes it (took): on its way, nothing may jump past it.
-func (c *vclock) sending(id reqID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.transit[id]++
-	c.active++
-	c.update()
-}
+func (c *vclock) sending(id reqID) { c.countFor(c.transit, id, &c.active) }
 
 // took ends sending(id), if it has not ended: the fault layer took the
 // request (and counts itself at work), or the client's call came back
 // without it reaching the fault layer.
-func (c *vclock) took(id reqID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.transit[id] == 0 {
-		return
-	}
-	if c.transit[id]--; c.transit[id] == 0 {
-		delete(c.transit, id)
-	}
-	c.active--
-	c.update()
-}
+func (c *vclock) took(id reqID) { c.uncountFor(c.transit, id, &c.active, false) }
 
 // balanced reports whether no party is counted at work and nothing holds
 // the clock: true after a run whose every party counted itself evenly.
@@ -327,21 +310,39 @@ func (c *vclock) service(running bool) {
 }
 
 // holdFor holds the clock for request id until releaseFor(id).
-func (c *vclock) holdFor(id reqID) {
+func (c *vclock) holdFor(id reqID) { c.countFor(c.tokens, id, &c.busy) }
+
+// releaseFor ends every hold of request id; none is no-op.
+func (c *vclock) releaseFor(id reqID) { c.uncountFor(c.tokens, id, &c.busy, true) }
+
+// countFor counts one more of request id in keys and in total: a request
+// on its way (transit, active) or a hold (tokens, busy).
+func (c *vclock) countFor(keys map[reqID]int, id reqID, total *int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.tokens[id]++
-	c.busy++
+	keys[id]++
+	*total++
 	c.update()
 }
 
-// releaseFor ends every hold of request id; none is no-op.
-func (c *vclock) releaseFor(id reqID) {
+// uncountFor ends one of request id's counts in keys and in total, or
+// every one with all. Without all, a request with none changes nothing
+// (took after the call came back); with all, the clock is let move
+// whatever was ended.
+func (c *vclock) uncountFor(keys map[reqID]int, id reqID, total *int, all bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := c.tokens[id]
-	delete(c.tokens, id)
-	c.busy = max(c.busy-n, 0)
+	n := keys[id]
+	if !all {
+		if n == 0 {
+			return
+		}
+		n = 1
+	}
+	if keys[id] -= n; keys[id] <= 0 {
+		delete(keys, id)
+	}
+	*total = max(*total-n, 0)
 	c.update()
 }
 

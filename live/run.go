@@ -566,43 +566,8 @@ func evidence(o Options, p *parts, provider string) report.LiveDoc {
 
 // outcome folds the checker's tallies into the simulator's Outcome.
 func outcome(cfg *sim.Config, rec *counter, finished bool, elapsed, tick time.Duration) *sim.Outcome {
-	c := rec.checker
-	o := &sim.Outcome{Semantics: cfg.Semantics, End: sim.Quiescent, Events: rec.n,
-		EndTime: sim.Time(elapsed / tick), Faults: c.Faults(), Digest: rec.digest}
-	if !finished {
-		o.End = sim.TimeBudget
-	}
-	n := c.ObservedSinks()
-	for i := 1; i <= c.Ops(); i++ {
-		t := c.Tally(sim.OpID(i))
-		r := sim.OpResult{Op: sim.OpID(i), Attempts: t.Attempts, Deliveries: t.Deliveries, Effects: t.MaxEffects(n),
-			Outcomes: t.Outcomes, DistinctOutcomes: t.DistinctOutcomes(), Verdict: sim.VerdictOf(t.MinEffects(n), t.MaxEffects(n)),
-			Outcome: c.OpOutcome(sim.OpID(i), finished)}
-		if n > 1 {
-			r.SinkEffects = append([]int32(nil), t.Sinks[:n]...)
-		}
-		o.Ops = append(o.Ops, r)
-	}
-	o.Status, o.Reason = c.JudgeReason(cfg.Semantics.Promise(), finished)
-	o.Guarantee = o.Status // the semantics' own promise, before the invariants below
-	if o.Status != sim.Violated {
-		for _, inv := range rec.invs {
-			if v := inv.Violation(finished); v != "" {
-				o.Status, o.Reason = sim.Violated, sim.Reason{Kind: sim.ReasonInvariant, Promise: cfg.Semantics.Promise(),
-					Invariant: inv.Name(), Detail: v, Message: sim.DetailOf(inv, finished)}
-				break
-			}
-		}
-	}
-	o.Why = o.Reason.String()
-	for _, m := range rec.metrics {
-		o.Metrics = append(o.Metrics, sim.MetricValue{Name: m.Name(), Value: m.Value()})
-	}
-	for _, inv := range rec.invs {
-		d := sim.DetailOf(inv, finished)
-		o.Invariants = append(o.Invariants, sim.InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d})
-	}
-	return o
+	return rec.checker.Outcome(sim.ExternalRun{Semantics: cfg.Semantics, Finished: finished, Events: rec.n, EndTime: sim.Time(elapsed / tick),
+		Digest: rec.digest, Invariants: rec.invs, Metrics: rec.metrics})
 }
 
 // waitQuiet polls quiet until it holds twice in a row (nothing in flight,

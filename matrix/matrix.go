@@ -99,8 +99,8 @@ func BatchOptions(rows []Row, swarm bool) batch.Options {
 // Doc is the report of rows with their tallies over seeds (swarm: each
 // seed drew its own fault profile; a row that made no run, not reached by
 // an interrupted batch, is left out); verdict is Violated when an
-// expectation failed, else Unknown when one is unknown (a run cut by a
-// budget), else Held.
+// expectation failed or, in a liveness phase, a run did not settle, else
+// Unknown when one is unknown (a run cut by a budget), else Held.
 func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.MatrixDoc, verdict sim.Status) {
 	failed, unknown := false, false
 	doc = report.MatrixDoc{Schema: report.MatrixSchema, Seeds: seeds, Swarm: swarm, Cells: []report.MatrixCell{}}
@@ -145,6 +145,15 @@ func Doc(rows []Row, tallies []batch.Tally, seeds int, swarm bool) (doc report.M
 			if swarm && !ownRates {
 				c.Replay += runs.SwarmFlag(true)
 				c.SwarmProfile = sim.NewSwarmProfile(seed).String()
+			}
+		}
+		c.Liveness = report.NewBatchLiveness(r.Settings.FaultsUntil, r.Settings.Settle, t.Runs, t.Unsettled)
+		if c.Liveness != nil && t.Unsettled > 0 {
+			failed = true // a run that does not settle once the faults stop is a failure of its own
+			c.Liveness.Replay = runs.Command(r.Scenario, r.Expect.Semantics, t.FirstUnsettled, r.Settings)
+			if swarm && !ownRates {
+				c.Liveness.Replay += runs.SwarmFlag(true)
+				c.Liveness.SwarmProfile = sim.NewSwarmProfile(t.FirstUnsettled).String()
 			}
 		}
 		doc.Cells = append(doc.Cells, c)

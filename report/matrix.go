@@ -90,6 +90,20 @@ type MatrixCell struct {
 	RunsNeverDone      int         `json:"runs_never_completing,omitempty"`
 	NeverCompletesRate float64     `json:"never_completes_rate,omitempty"`
 	NeverCompletesCI95 *[2]float64 `json:"never_completes_ci95,omitempty"`
+
+	// Liveness is the row's liveness verdict over its seeds (once matrix
+	// --faults-until); absent when it had no liveness phase.
+	Liveness *BatchLiveness `json:"liveness,omitempty"`
+}
+
+// livenessEntries are the cells as their liveness lines name them.
+func livenessEntries(cells []MatrixCell) []livenessEntry {
+	es := make([]livenessEntry, len(cells))
+	for i := range cells {
+		c := &cells[i]
+		es[i] = livenessEntry{name: c.Scenario + " " + c.label(), runs: c.Runs, l: c.Liveness}
+	}
+	return es
 }
 
 // Held reports whether the cell's expectation held.
@@ -366,6 +380,11 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	if d.Swarm {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(lang.T("matrix.swarm")))
 	}
+	live := livenessEntries(d.Cells)
+	phase := livenessPhase(live)
+	if phase != nil {
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(livenessPhaseLine(lang.Current(), phase)))
+	}
 	b.WriteString("\n")
 	unfinished, refused := anyUnfinished(d.Cells), anyRefused(d.Cells)
 	headers := []string{lang.T("matrix.head_row"), lang.T("matrix.head_lost"), lang.T("matrix.head_dup"), lang.T("matrix.head_broken")}
@@ -374,6 +393,9 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	}
 	if unfinished {
 		headers = append(headers, lang.T("matrix.head_unfinished"))
+	}
+	if phase != nil {
+		headers = append(headers, lang.T("batch_liveness.head"))
 	}
 	// the declared claims and whether the runs showed them share a
 	// column, so that every label fits whole in MatrixTextWidth
@@ -421,6 +443,9 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		}
 		if unfinished {
 			r.rest = append(r.rest, pctSign(c.UnfinishedRate))
+		}
+		if phase != nil {
+			r.rest = append(r.rest, unsettledText(c.Liveness, false))
 		}
 		r.rest = append(r.rest, lang.Decimal(strconv.FormatFloat(c.EffectsPerOp, 'f', 2, 64)), held)
 		for j, v := range r.rest {
@@ -475,6 +500,7 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 	default:
 		b.WriteString(summaryLines(lang.Current(), d.Cells, "  ", false))
 	}
+	b.WriteString(livenessLines(lang.Current(), live, false, "  ", false))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -492,6 +518,11 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 	}
 	if unfinished {
 		head, align = append(head, "matrix.md_unfinished"), align+"--:|"
+	}
+	live := livenessEntries(d.Cells)
+	phase := livenessPhase(live)
+	if phase != nil {
+		head, align = append(head, "batch_liveness.head"), align+"--:|"
 	}
 	head = append(head, "matrix.md_effects", "matrix.md_expected", "matrix.md_as_declared", "matrix.md_note")
 	b.WriteString("|")
@@ -512,12 +543,19 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 		if unfinished {
 			extra += " " + pct(c.UnfinishedRate, c.UnfinishedCI95) + " |"
 		}
+		if phase != nil {
+			extra += " " + unsettledText(c.Liveness, true) + " |"
+		}
 		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,
 			c.EffectsPerOp, mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
 	}
 	ownRatesLines(&b, lang.Current(), d.Cells, "- ", true)
 	b.WriteString(summaryLines(lang.Current(), d.Cells, "- ", true))
+	if phase != nil {
+		fmt.Fprintf(&b, "\n%s\n", livenessPhaseLine(lang.Current(), phase))
+	}
+	b.WriteString(livenessLines(lang.Current(), live, false, "- ", true))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -100,6 +100,9 @@ type SweepPoint struct {
 	EffectsPerOp       float64            `json:"effects_per_op"`
 	Metrics            map[string]float64 `json:"metrics"`
 	Replay             string             `json:"replay,omitempty"` // the first unfinished run, if any
+	// Liveness is the point's liveness verdict over its seeds (once sweep
+	// --faults-until); absent when it had no liveness phase.
+	Liveness *BatchLiveness `json:"liveness,omitempty"`
 }
 
 // NewSweepPoint fills a point from a tally; names label its metric sums.
@@ -148,7 +151,16 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 			fixed = append(fixed, k+"="+d.Params[k])
 		}
 	}
-	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(strings.Join(fixed, " · ")))
+	fmt.Fprintf(&b, "%s\n", styleDim.Render(strings.Join(fixed, " · ")))
+	live := make([]livenessEntry, len(d.Points))
+	for i := range d.Points {
+		live[i] = livenessEntry{name: v.Name + "=" + d.Points[i].Value, runs: d.Points[i].Runs, l: d.Points[i].Liveness}
+	}
+	phase := livenessPhase(live)
+	if phase != nil {
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(livenessPhaseLine(lang.Current(), phase)))
+	}
+	b.WriteString("\n")
 
 	// Chart the rate that varies most: usually the duplicated one.
 	chart, rateOf := lang.T("sweep.head_dup"), func(p *SweepPoint) float64 { return p.DuplicatedRate }
@@ -169,6 +181,9 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	headers := []string{v.Name, lang.T("sweep.head_runs"), lang.T("sweep.head_lost"), lang.T("sweep.head_dup")}
 	if unfinished {
 		headers = append(headers, lang.T("sweep.head_unfinished"))
+	}
+	if phase != nil {
+		headers = append(headers, lang.T("batch_liveness.head"))
 	}
 	headers = append(headers, lang.T("sweep.head_effects"))
 	if d.Rate != nil {
@@ -200,6 +215,9 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		if unfinished {
 			row = append(row, pct(p.UnfinishedRate, p.UnfinishedCI95))
 		}
+		if phase != nil {
+			row = append(row, unsettledText(p.Liveness, true))
+		}
 		row = append(row, lang.Decimal(strconv.FormatFloat(p.EffectsPerOp, 'f', 3, 64)))
 		if d.Rate != nil {
 			row = append(row, lang.Decimal(strconv.FormatFloat(d.Rate.PerSecond[i], 'f', 2, 64)))
@@ -224,6 +242,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 			}
 		}
 	}
+	b.WriteString(livenessLines(lang.Current(), live, true, "  ", false))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

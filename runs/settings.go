@@ -47,7 +47,7 @@ type Overrides struct {
 	MaxEvents int
 	MaxTime   string
 	// FaultsUntil and Settle are --faults-until and --settle, the
-	// liveness phase (once run only).
+	// liveness phase (once run, matrix and sweep).
 	FaultsUntil, Settle string
 	Faults              [sim.MaxFaultKinds]float64 // per sim.FaultKinds entry, its probability
 	Durations           [sim.MaxFaultKinds]int64   // per kind with a duration setting

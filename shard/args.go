@@ -120,7 +120,7 @@ func clip(s string) string {
 var searchParams = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{
-		"seeds", "semantics", "ops", "set", "vary", "max-events", "max-time", "swarm", // the runs
+		"seeds", "semantics", "ops", "set", "vary", "max-events", "max-time", "swarm", "faults-until", "settle", // the runs
 		"max-faults", "max-preemptions", "faults", "property", "max-depth", "max-states", "max-memory", "reduce", // the search
 		"format", "check", "timing", // the report
 	} {

@@ -84,6 +84,10 @@ type Row struct {
 	FirstDup        uint64               `json:"first_duplicated,omitempty"`
 	FirstViolation  uint64               `json:"first_violation,omitempty"`
 	FirstUnfinished uint64               `json:"first_unfinished,omitempty"`
+	// Unsettled are the runs of a liveness phase (--faults-until) that
+	// did not settle; FirstUnsettled the first of them.
+	Unsettled      int    `json:"runs_unsettled,omitempty"`
+	FirstUnsettled uint64 `json:"first_unsettled,omitempty"`
 }
 
 // NewRow is the row of label with tally t.
@@ -93,6 +97,7 @@ func NewRow(label string, t *batch.Tally) Row {
 		WithNeverDone: t.NeverDone,
 		InvViolated:   t.InvViolated, Ops: t.Ops, Effects: t.Effects, Metrics: append([]scenarios.ExactSum{}, t.Metrics...),
 		FirstLost: t.FirstLost, FirstDup: t.FirstDup, FirstViolation: t.FirstViolation, FirstUnfinished: t.FirstUnfinished,
+		Unsettled: t.Unsettled, FirstUnsettled: t.FirstUnsettled,
 	}
 }
 
@@ -102,6 +107,7 @@ func (r *Row) Tally() batch.Tally {
 		Tally: scenarios.Tally{Runs: r.Runs, Finished: r.Finished, WithLost: r.WithLost, WithRefused: r.WithRefused, WithDup: r.WithDup,
 			NeverDone: r.WithNeverDone, InvViolated: r.InvViolated, Ops: r.Ops, Effects: r.Effects, Metrics: r.Metrics},
 		FirstLost: r.FirstLost, FirstDup: r.FirstDup, FirstViolation: r.FirstViolation, FirstUnfinished: r.FirstUnfinished,
+		Unsettled: r.Unsettled, FirstUnsettled: r.FirstUnsettled,
 	}
 }
 

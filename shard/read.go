@@ -139,6 +139,7 @@ func checkRows(d *Doc) error {
 			{"runs_never_completing", r.WithNeverDone, r.WithLost},
 			{"runs_with_duplicated", r.WithDup, r.Runs},
 			{"runs_with_violation", r.InvViolated, r.Runs},
+			{"runs_unsettled", r.Unsettled, r.Runs},
 			{"ops", r.Ops, -1},
 			{"effects", r.Effects, -1},
 		} {
@@ -161,6 +162,7 @@ func checkRows(d *Doc) error {
 			{"first_duplicated", r.FirstDup, r.WithDup},
 			{"first_violation", r.FirstViolation, r.InvViolated},
 			{"first_unfinished", r.FirstUnfinished, r.Runs - r.Finished},
+			{"first_unsettled", r.FirstUnsettled, r.Unsettled},
 		} {
 			switch {
 			case s.count == 0 && s.seed != 0:

@@ -80,6 +80,9 @@ func TestReadRefusesTamperedShards(t *testing.T) {
 		{func(d *Doc) { d.Rows[0].Runs++; d.Rows[0].Finished++ }, "rows[0].runs: "},
 		{func(d *Doc) { d.Rows[0].WithLost, d.Rows[0].FirstLost = 0, 3 }, "rows[0].first_lost: seed 3, but no run counted"},
 		{func(d *Doc) { d.Rows[0].FirstUnfinished, d.Rows[0].Finished = 9999, d.Rows[0].Finished-1 }, "rows[0].first_unfinished: seed 9999 is not among"},
+		{func(d *Doc) { d.Rows[0].Unsettled = 999999 }, "rows[0].runs_unsettled: 999999 is more than the row's"},
+		{func(d *Doc) { d.Rows[0].Unsettled, d.Rows[0].FirstUnsettled = 0, 3 }, "rows[0].first_unsettled: seed 3, but no run counted"},
+		{func(d *Doc) { d.Rows[0].Unsettled, d.Rows[0].FirstUnsettled = 1, 9999 }, "rows[0].first_unsettled: seed 9999 is not among"},
 		{func(d *Doc) { d.From++ }, "from, to: shard 0/2 covers seeds 2..20, want 1..20"},
 		{func(d *Doc) { d.Seeds = 0 }, "seeds: 0 is not in"},
 	} {

@@ -29,7 +29,7 @@ type OpID int32
 func (o OpID) String() string { return "op-" + strconv.Itoa(int(o)) }
 
 // MsgKind is a scenario-defined message type (request, response, ack…).
-type MsgKind uint8
+type MsgKind uint16
 
 // TimerKind is a role-defined timer type.
 type TimerKind uint8

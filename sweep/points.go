@@ -82,6 +82,10 @@ func (s *Spec) Doc(sc *scenarios.Scenario, sem sim.Semantics, seeds int, base sc
 		if seed := tallies[i].FirstUnfinished; seed != 0 {
 			pt.Replay = runs.Command(sc, sem, seed, sets[i])
 		}
+		pt.Liveness = report.NewBatchLiveness(sets[i].FaultsUntil, sets[i].Settle, tallies[i].Runs, tallies[i].Unsettled)
+		if seed := tallies[i].FirstUnsettled; pt.Liveness != nil && seed != 0 {
+			pt.Liveness.Replay = runs.Command(sc, sem, seed, sets[i])
+		}
 		doc.Points = append(doc.Points, pt)
 	}
 	return doc, s.mark(&doc, sc)

@@ -70,9 +70,10 @@ the result is the same, byte for byte, whatever the number of workers.`,
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per row: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|md")
-	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed, 3 if one is unknown (runs cut by a budget)")
+	fl.BoolVar(&o.check, "check", false, "exit 1 if an expectation failed or a run did not settle after --faults-until, 3 if an expectation is unknown (runs cut by a budget)")
 	fl.BoolVar(&o.swarm, "swarm", false, "swarm testing: every seed draws its own fault profile (each of a row's fault kinds on or off, ×¼ to ×4); a failing seed's replay line carries it")
 	o.budgets.registerBudgets(fl)
+	o.budgets.registerLiveness(fl)
 	o.batch.register(fl)
 	o.prof.register(fl)
 	return cmd

@@ -76,6 +76,7 @@ Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
 	f.registerFaults(fl)
 	fl.StringArrayVar(&f.sets, "set", nil, "scenario parameter name=value (repeatable)")
 	f.registerBudgets(fl)
+	f.registerLiveness(fl)
 	o.batch.register(fl)
 	o.prof.register(fl)
 	return cmd

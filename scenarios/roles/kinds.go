@@ -6,60 +6,102 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Names are registered once, at package initialisation, by the families
-// (each in its kinds.go); every topology shares the same numbering, so a
-// trace reads the same way whichever scenario wrote it. The numbers follow
-// Go initialisation order and mean nothing outside this build: digests,
-// fingerprints, random decisions and reports see names only (sim/names.go).
-// Number 0 of messages, timers and crash points means "none".
-var (
-	messageNames = []string{""}
-	timerNames   = []string{""}
-	sinkNames    []string
-	pointNames   = []string{""}
-)
+// KindNames numbers what a topology names: message kinds, timer kinds,
+// observed sinks and crash points. Number 0 of messages, timers and crash
+// points means "none". The families register theirs once, at package
+// initialisation (each in its kinds.go), in the shared ones (Message,
+// Timer, Sink, Point): every topology of the catalog shares the same
+// numbering, so a trace reads the same way whichever scenario wrote it.
+// The numbers follow Go initialisation order and mean nothing outside
+// this build: digests, fingerprints, random decisions and reports see
+// names only (sim/names.go).
+//
+// A KindNames is a value: Clone copies one, and kinds added to the copy are
+// the copy's alone — a test or a tool extends the catalog's names without
+// changing a package variable, and makes its topologies from the copy.
+type KindNames struct {
+	messages, timers, sinks, points []string
+}
 
-func registerName[T ~uint8](names *[]string, name string) T {
+// NewKindNames returns empty names (each number 0 unnamed).
+func NewKindNames() *KindNames {
+	return &KindNames{messages: []string{""}, timers: []string{""}, points: []string{""}}
+}
+
+// Clone returns a copy of n that shares nothing with it.
+func (n *KindNames) Clone() *KindNames {
+	return &KindNames{messages: slices.Clone(n.messages), timers: slices.Clone(n.timers), sinks: slices.Clone(n.sinks), points: slices.Clone(n.points)}
+}
+
+// Message registers a message kind in n (or returns the number it has).
+func (n *KindNames) Message(name string) sim.MsgKind {
+	return registerName[sim.MsgKind](&n.messages, name)
+}
+
+// Timer registers a timer kind in n.
+func (n *KindNames) Timer(name string) sim.TimerKind {
+	return registerName[sim.TimerKind](&n.timers, name)
+}
+
+// Sink registers an observed sink in n.
+func (n *KindNames) Sink(name string) sim.SinkID { return registerName[sim.SinkID](&n.sinks, name) }
+
+// Point registers a crash point in n.
+func (n *KindNames) Point(name string) sim.PointID { return registerName[sim.PointID](&n.points, name) }
+
+// MessageNames returns n's message kinds by number (0 is unnamed).
+func (n *KindNames) MessageNames() []string { return n.messages }
+
+// SinkNames returns n's sinks by number.
+func (n *KindNames) SinkNames() []string { return n.sinks }
+
+// Topology returns a topology of nodes with n's names filled in.
+func (n *KindNames) Topology(nodes ...sim.NodeSpec) *sim.Topology {
+	return &sim.Topology{Nodes: nodes, Messages: n.messages, Timers: n.timers, Sinks: n.sinks, Points: n.points}
+}
+
+// shared are the catalog's names, which the families register in.
+var shared = NewKindNames()
+
+// SharedKindNames returns the catalog's names; Clone them to add kinds of
+// your own.
+func SharedKindNames() *KindNames { return shared }
+
+// registerName returns name's number in names, adding it if it is new;
+// numbers are as wide as T (message kinds are 16 bits: room to grow).
+func registerName[T ~uint8 | ~uint16](names *[]string, name string) T {
 	for i, n := range *names {
 		if n == name {
 			return T(i)
 		}
 	}
-	if len(*names) >= 255 {
+	if len(*names) >= int(^T(0)) {
 		panic("roles: too many names registered for " + name)
 	}
 	*names = append(*names, name)
 	return T(len(*names) - 1)
 }
 
-// Message registers a message kind (or returns the number it already has).
-func Message(name string) sim.MsgKind { return registerName[sim.MsgKind](&messageNames, name) }
+// Message registers a message kind in the shared names.
+func Message(name string) sim.MsgKind { return shared.Message(name) }
 
-// Timer registers a timer kind.
-func Timer(name string) sim.TimerKind { return registerName[sim.TimerKind](&timerNames, name) }
+// Timer registers a timer kind in the shared names.
+func Timer(name string) sim.TimerKind { return shared.Timer(name) }
 
-// Sink registers an observed sink.
-func Sink(name string) sim.SinkID { return registerName[sim.SinkID](&sinkNames, name) }
+// Sink registers an observed sink in the shared names.
+func Sink(name string) sim.SinkID { return shared.Sink(name) }
 
-// Point registers a crash point.
-func Point(name string) sim.PointID { return registerName[sim.PointID](&pointNames, name) }
+// Point registers a crash point in the shared names.
+func Point(name string) sim.PointID { return shared.Point(name) }
 
-// MessageNames returns the message kinds by number (0 is unnamed).
-func MessageNames() []string { return messageNames }
+// MessageNames returns the shared message kinds by number (0 is unnamed).
+func MessageNames() []string { return shared.MessageNames() }
 
-// SinkNames returns the sinks by number.
-func SinkNames() []string { return sinkNames }
+// SinkNames returns the shared sinks by number.
+func SinkNames() []string { return shared.SinkNames() }
 
 // Topology returns a topology of nodes with the shared names filled in.
-func Topology(nodes ...sim.NodeSpec) *sim.Topology {
-	return &sim.Topology{
-		Nodes:    nodes,
-		Messages: messageNames,
-		Timers:   timerNames,
-		Sinks:    sinkNames,
-		Points:   pointNames,
-	}
-}
+func Topology(nodes ...sim.NodeSpec) *sim.Topology { return shared.Topology(nodes...) }
 
 // Timers several families use.
 var (

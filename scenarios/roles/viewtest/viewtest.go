@@ -18,7 +18,7 @@ func Any[V any](rt *rapid.T) V { return rapid.Make[V]().Draw(rt, "view") }
 // AnyEnvelope draws a message envelope: any kind, operation and attempt.
 var AnyEnvelope = rapid.Custom(func(t *rapid.T) roles.Envelope {
 	return roles.Envelope{
-		Kind:    sim.MsgKind(rapid.Uint8().Draw(t, "kind")),
+		Kind:    sim.MsgKind(rapid.Uint16().Draw(t, "kind")),
 		Op:      sim.OpID(rapid.Int32().Draw(t, "op")),
 		Attempt: rapid.Int32().Draw(t, "attempt"),
 	}
