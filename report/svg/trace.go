@@ -3,11 +3,15 @@ package svg
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/svgtext"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
@@ -107,7 +111,6 @@ const (
 	svgBottomPad  = 40.0
 	svgLegendRowH = 24.0
 	svgPanelGap   = 24.0
-	svgCharW      = 0.6 // average glyph width, in ems
 
 	svgInk        = "#1f2937"
 	svgMuted      = "#6b7280"
@@ -162,10 +165,13 @@ func svgEscape(s string) string {
 	return svgEscaper.Replace(s)
 }
 
-// svgTextWidth estimates the width of s at font size size.
-func svgTextWidth(s string, size float64) float64 {
-	return float64(len([]rune(s))) * size * svgCharW
-}
+// svgTextWidth estimates the width of s at font size size (svgtext.Width:
+// the one measure of the diagrams' labels, their layout's and their
+// test's).
+func svgTextWidth(s string, size float64) float64 { return svgtext.Width(s, size, false) }
+
+// svgBoldWidth is svgTextWidth in bold.
+func svgBoldWidth(s string, size float64) float64 { return svgtext.Width(s, size, true) }
 
 // svgMsg gathers what happened to one sent message, by trace index.
 type svgMsg struct {
@@ -194,19 +200,41 @@ func (a svgBox) overlap(b svgBox) float64 {
 
 // svgPlaced holds the label boxes drawn so far, indexed by horizontal
 // bands so that a long trace does not compare every label with every
-// other.
+// other. A box is kept as its bounds and its corners: an arrow's label
+// is rotated with its arrow, and its bounds alone would claim the space
+// around it.
 type svgPlaced struct {
-	boxes []svgBox
-	bands [][]int32 // band → indexes of the boxes that reach into it
+	boxes   []svgBox
+	corners [][4][2]float64
+	bands   [][]int32 // band → indexes of the boxes that reach into it
 }
 
 const svgBandH = 64.0 // band height
 
 func svgBandOf(y float64) int { return max(0, int(y/svgBandH)) }
 
-func (p *svgPlaced) add(b svgBox) {
+// svgCorners are the corners of an axis-aligned box.
+func svgCorners(b svgBox) [4][2]float64 {
+	return [4][2]float64{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}}
+}
+
+// svgBounds is the axis-aligned box around corners.
+func svgBounds(c [4][2]float64) svgBox {
+	b := svgBox{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range c {
+		b.x0, b.x1 = math.Min(b.x0, p[0]), math.Max(b.x1, p[0])
+		b.y0, b.y1 = math.Min(b.y0, p[1]), math.Max(b.y1, p[1])
+	}
+	return b
+}
+
+func (p *svgPlaced) add(b svgBox) { p.addCorners(svgCorners(b)) }
+
+func (p *svgPlaced) addCorners(c [4][2]float64) {
+	b := svgBounds(c)
 	i := int32(len(p.boxes))
 	p.boxes = append(p.boxes, b)
+	p.corners = append(p.corners, c)
 	for k := svgBandOf(b.y0); k <= svgBandOf(b.y1); k++ {
 		for len(p.bands) <= k {
 			p.bands = append(p.bands, nil)
@@ -217,14 +245,22 @@ func (p *svgPlaced) add(b svgBox) {
 
 // overlap is the total area b shares with the boxes placed, each counted
 // once (in the first band both reach).
-func (p *svgPlaced) overlap(b svgBox) float64 {
+func (p *svgPlaced) overlap(b svgBox) float64 { return p.overlapCorners(svgCorners(b)) }
+
+// overlapCorners is overlap for a box given by its corners (rotated or
+// not): the bounds' shared area of every placed box it reaches into.
+func (p *svgPlaced) overlapCorners(c [4][2]float64) float64 {
+	b := svgBounds(c)
 	o := 0.0
 	lo := svgBandOf(b.y0)
 	for k := lo; k <= svgBandOf(b.y1) && k < len(p.bands); k++ {
 		for _, i := range p.bands[k] {
 			q := p.boxes[i]
-			if max(lo, svgBandOf(q.y0)) == k {
-				o += b.overlap(q)
+			if max(lo, svgBandOf(q.y0)) != k {
+				continue
+			}
+			if a := b.overlap(q); a > 0 && svgtext.Overlap(c, p.corners[i]) {
+				o += math.Max(a, 1)
 			}
 		}
 	}
@@ -247,15 +283,78 @@ type svgDiagram struct {
 	width  float64
 	height float64
 	placed svgPlaced // labels drawn so far, to keep arrow labels apart
+	// extra is the room added under a row (by its time) whose labels
+	// found no clear place (see stretch); looked up only.
+	extra map[sim.Time]float64
+	// conflicts are the rows (by time) where a label of the last drawing
+	// overlapped another, in drawing order.
+	conflicts []sim.Time
 	// unmarked: see Panel.Unmarked.
 	unmarked bool
 }
 
 func newSVGDiagram(p *Panel) *svgDiagram {
 	d := prepareDiagram(p)
+	// Stretched where labels collide, until none do; the layout with the
+	// fewest collisions is kept.
+	fewest, best := -1, map[sim.Time]float64(nil)
+	for range svgMaxStretch {
+		d.layoutRows(nil)
+		c := d.conflictRows()
+		if fewest < 0 || len(c) < fewest {
+			fewest, best = len(c), maps.Clone(d.extra)
+		}
+		if !d.stretch(c) {
+			break
+		}
+	}
+	d.extra = best
 	d.layoutRows(nil)
 	d.finish()
 	return d
+}
+
+// svgMaxStretch bounds how many times a layout is stretched where its
+// labels collide before it is drawn as it stands.
+const svgMaxStretch = 16
+
+// conflictRows draws the marks and the arrows into nothing and returns the
+// rows (by time) where a label found no place clear of the others.
+func (d *svgDiagram) conflictRows() []sim.Time {
+	d.placed, d.conflicts = svgPlaced{}, nil
+	var dry strings.Builder
+	d.drawMarks(&dry)
+	d.drawArrows(&dry)
+	d.placed = svgPlaced{}
+	return d.conflicts
+}
+
+// stretch adds a slot of room under each of the rows at times and
+// reports whether there were any: the arrows that cross those rows grow
+// longer there, and their labels find room along them.
+func (d *svgDiagram) stretch(times []sim.Time) bool {
+	if len(times) == 0 {
+		return false
+	}
+	if d.extra == nil {
+		d.extra = map[sim.Time]float64{}
+	}
+	for _, t := range times {
+		d.extra[t] += svgSlotH
+	}
+	return true
+}
+
+// conflict notes that a label at height y overlaps another: its row needs
+// room.
+func (d *svgDiagram) conflict(y float64) {
+	if len(d.rows) == 0 {
+		return
+	}
+	i := max(0, sort.Search(len(d.rows), func(i int) bool { return d.rows[i].top > y })-1)
+	if t := d.rows[i].at; !slices.Contains(d.conflicts, t) {
+		d.conflicts = append(d.conflicts, t)
+	}
 }
 
 // prepareDiagram reads a panel's trace: its lanes, its messages, where its
@@ -303,14 +402,20 @@ func prepareDiagram(p *Panel) *svgDiagram {
 func (d *svgDiagram) finish() {
 	// A dry run of the marks measures the labels beside the lanes.
 	var dry strings.Builder
+	d.placed = svgPlaced{}
 	d.drawMarks(&dry)
+	d.drawArrows(&dry)
 	d.width = math.Max(svgMinWidth, d.laneX(d.lanes-1)+svgRightPad)
 	for k, line := range d.title {
 		size := 16.0
 		if k > 0 {
 			size = 12
 		}
-		d.width = math.Max(d.width, 16+svgTextWidth(line, size)+16)
+		w := svgTextWidth(line, size)
+		if k == 0 {
+			w = svgBoldWidth(line, size)
+		}
+		d.width = math.Max(d.width, 16+w+16)
 	}
 	for _, p := range d.placed.boxes {
 		d.width = math.Max(d.width, p.x1+24)
@@ -402,6 +507,7 @@ func (d *svgDiagram) groupSlots(i, j int, counters []int) ([]int, int) {
 // every panel has every row, at the same place, empty or not).
 func (d *svgDiagram) layoutRows(axis *svgAxis) {
 	d.y = make([]float64, len(d.events))
+	d.rows = nil
 	top := d.top
 	counters := make([]int, d.lanes)
 	idle := d.idleThreshold()
@@ -418,10 +524,17 @@ func (d *svgDiagram) layoutRows(axis *svgAxis) {
 			gap = d.events[i].At - d.events[i-1].At
 			top += svgIdleH
 		}
+		// Room added to a row (stretch) goes between its slots as well
+		// as under them: two events of one time drawn further apart.
+		extra := d.extra[d.events[i].At]
+		if axis != nil {
+			extra = axis.extra[d.events[i].At]
+		}
+		pitch := svgSlotH + extra/float64(most)
 		for k := i; k < j; k++ {
 			s := slots[k-i]
 			if s >= 0 {
-				d.y[k] = top + svgRowPad/2 + float64(s)*svgSlotH + svgSlotH/2
+				d.y[k] = top + svgRowPad/2 + float64(s)*pitch + svgSlotH/2
 				continue
 			}
 			d.y[k] = top + svgRowPad/2 + svgSlotH/2
@@ -429,7 +542,7 @@ func (d *svgDiagram) layoutRows(axis *svgAxis) {
 				d.y[k] = d.y[m.send]
 			}
 		}
-		h := float64(most)*svgSlotH + svgRowPad
+		h := float64(most)*svgSlotH + svgRowPad + extra
 		if axis == nil {
 			d.rows = append(d.rows, svgRow{top: top, height: h, at: d.events[i].At, idle: gap})
 		}
@@ -489,7 +602,7 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 		x := d.laneX(n)
 		element(b, "line", "x1", svgNum(x), "y1", svgNum(d.head+svgHeadH), "x2", svgNum(x), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "2")
 		name := d.topo.NodeName(sim.NodeID(n))
-		w := math.Max(96, svgTextWidth(name, 13)+24)
+		w := math.Max(96, svgBoldWidth(name, 13)+24)
 		element(b, "rect", "x", svgNum(x-w/2), "y", svgNum(d.head), "width", svgNum(w), "height", svgNum(svgHeadH), "rx", "5", "fill", "#eef2f7", "stroke", "#64748b", "stroke-width", "1.2")
 		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 		for k, t := range d.tables(n) {
@@ -588,6 +701,21 @@ func (d *svgDiagram) msgText(m *sim.Message) string {
 
 func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	var lines, labels, marks strings.Builder // back to front
+	// Two passes: the words under the crosses of dropped messages take
+	// their places first, then the arrows' labels find room around them.
+	words := map[int]string{} // drop event → its word; looked up only
+	for _, place := range []bool{true, false} {
+		d.arrowPass(&lines, &labels, &marks, words, place)
+	}
+	b.WriteString(lines.String())
+	b.WriteString(labels.String())
+	b.WriteString(marks.String())
+}
+
+// arrowPass walks the sent messages: with words set, it places the word
+// under each dropped message's cross (words, by drop event); otherwise it
+// draws the arrows, their labels and the crosses.
+func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[int]string, place bool) {
 	for i := range d.events {
 		e := &d.events[i]
 		if e.Kind.Class() != sim.ClassSend {
@@ -619,7 +747,9 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if dst == sim.NoNode {
 				dst = to
 			}
-			d.arrow(&lines, &labels, x0, y0, d.nodeX(dst), d.y[di], color, dash, t, true)
+			if !place {
+				d.arrow(lines, labels, x0, y0, d.nodeX(dst), d.y[di], color, dash, t, true)
+			}
 		}
 		for _, di := range m.drops {
 			drop := &d.events[di]
@@ -636,10 +766,13 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 					line, col, why = color, svgRed, lang.Word("svg", drop.Reason.String())
 				}
 				x1, y1 := xr-dir*30, d.y[di]
-				word := d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
-				d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
-				d.cross(&marks, x1, y1, col)
-				marks.WriteString(word)
+				if place {
+					words[di] = d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
+					continue
+				}
+				d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
+				d.cross(marks, x1, y1, col)
+				marks.WriteString(words[di])
 				continue
 			}
 			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
@@ -656,19 +789,19 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if drop.Reason == sim.DropDown {
 				line, col = svgDownGrey, svgDownGrey
 			}
-			word := d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
-			d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
-			d.cross(&marks, x1, y1, col)
-			marks.WriteString(word)
+			if place {
+				words[di] = d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
+				continue
+			}
+			d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
+			d.cross(marks, x1, y1, col)
+			marks.WriteString(words[di])
 		}
-		if len(m.deliveries) == 0 && len(m.drops) == 0 {
+		if len(m.deliveries) == 0 && len(m.drops) == 0 && !place {
 			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
-			d.arrow(&lines, &labels, x0, y0, x1, y1, color, "1 3", text+" (in flight)", true)
+			d.arrow(lines, labels, x0, y0, x1, y1, color, "1 3", text+" (in flight)", true)
 		}
 	}
-	b.WriteString(lines.String())
-	b.WriteString(labels.String())
-	b.WriteString(marks.String())
 }
 
 // dropWhy is the word under a dropped message's cross: why, after the
@@ -694,18 +827,47 @@ func (d *svgDiagram) cross(b *strings.Builder, x, y float64, color string) {
 // the arrow's own label has been placed around them.
 func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
 	const r = 5.5
-	w := svgTextWidth(text, 10)
-	d.placed.add(svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1})
-	anchor, x0 := "middle", x-w/2
-	switch {
-	case side < 0:
-		anchor, x, x0 = "end", x+r, x+r-w
-	case side > 0:
-		anchor, x, x0 = "start", x-r, x-r
+	w := svgBoldWidth(text, 10)
+	cross := svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1}
+	if d.placed.overlap(cross) > 0 {
+		d.conflict(y)
 	}
-	d.placed.add(svgBox{x0, y + 7, x0 + w, y + 18})
+	d.placed.add(cross)
+	// Under the cross as asked, else under it on either side, else above
+	// it: the first place clear of the labels drawn.
+	type spot struct {
+		anchor string
+		tx, x0 float64
+		dy     float64
+	}
+	var spots []spot
+	for _, dy := range []float64{17, -9, 29, -21} {
+		centred := spot{"middle", x, x - w/2, dy}
+		ending := spot{"end", x + r, x + r - w, dy}
+		starting := spot{"start", x - r, x - r, dy}
+		switch {
+		case side < 0:
+			spots = append(spots, ending, centred, starting)
+		case side > 0:
+			spots = append(spots, starting, centred, ending)
+		default:
+			spots = append(spots, centred, ending, starting)
+		}
+	}
+	pick := spots[0]
+	for _, sp := range spots {
+		if d.placed.overlap(svgTextBox(sp.x0, y+sp.dy, w, 10)) == 0 {
+			pick = sp
+			break
+		}
+	}
+	word := svgTextBox(pick.x0, y+pick.dy, w, 10)
+	if d.placed.overlap(word) > 0 {
+		d.conflict(y + pick.dy)
+	}
+	d.placed.add(word)
 	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
-		svgNum(x), svgNum(y+17), color, anchor, svgHalo, svgEscape(text))
+		svgNum(pick.tx), svgNum(y+pick.dy), color, pick.anchor, svgHalo, svgEscape(text))
 }
 
 // svgHalo outlines text in white so it reads over the lines it crosses.
@@ -751,7 +913,7 @@ func (d *svgDiagram) arrowHead(b *strings.Builder, x0, y0, x1, y1 float64, color
 
 // svgLabelSpots are the places along an arrow its label may go, best
 // first, after the middles of the lane gaps it crosses.
-var svgLabelSpots = [...]float64{0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8}
+var svgLabelSpots = [...]float64{0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.25, 0.75, 0.2, 0.8, 0.15, 0.85, 0.1, 0.9}
 
 // labelSpots lists where a label may sit along a segment, as fractions:
 // first the middle of each gap between two lanes the segment spans
@@ -794,8 +956,10 @@ func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
 }
 
 // placeLabel writes text along the segment, just above it (or else just
-// below it), at the first spot that overlaps no label already drawn and no
-// lane (or the one that overlaps least).
+// below it), at the first spot whose box — rotated with the segment, as
+// drawn — overlaps no label already drawn and crosses no lane; failing
+// that, at the spot that overlaps no label, then the one that overlaps
+// least, and notes the conflict (see stretch).
 func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text, color string) {
 	const size = 10.0
 	dx, dy := x1-x0, y1-y0
@@ -805,49 +969,114 @@ func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text
 	}
 	c, s := math.Cos(angle), math.Sin(angle)
 	nx, ny := s, -c // the normal pointing up the screen
-	w, h := svgTextWidth(text, size), size+2
-	hx := math.Abs(c)*w/2 + math.Abs(s)*h/2
-	hy := math.Abs(s)*w/2 + math.Abs(c)*h/2
-	best, bestOverlap := -1, math.Inf(1)
-	var bestBox svgBox
+	best, bestCost, bestOverlap := -1, math.Inf(1), 0.0
+	var bestCorners [4][2]float64
 	var bx, by float64
 	spots := d.labelSpots(x0, x1)
-	for k := range 2 * len(spots) {
+	// The whole label first; where it fits nowhere, shorter forms of it
+	// (without the key, then the operation and attempt alone: the colour
+	// names the operation too).
+	forms := svgLabelForms(text)
+	form := 0
+	w := svgTextWidth(text, size)
+	for k := range 2 * len(spots) * len(forms) {
+		if f := k / (2 * len(spots)); f != form || k == 0 {
+			if bestOverlap == 0 && best >= 0 {
+				break // the longer form fits, across a lane at worst
+			}
+			form = f
+			w = svgTextWidth(forms[f], size)
+		}
+		k := k % (2 * len(spots))
 		// Above the line at every spot, then below it.
 		f, off := spots[k%len(spots)], 3.0
 		if k >= len(spots) {
 			off = -(3 + size*0.75)
 		}
 		px, py := x0+dx*f+nx*off, y0+dy*f+ny*off
-		cx, cy := px+nx*size*0.35, py+ny*size*0.35
-		box := svgBox{cx - hx, cy - hy, cx + hx, cy + hy}
-		o := d.placed.overlap(box)
+		corners := svgTextCorners(px, py, w, size, c, s, 1)
+		o := d.placed.overlapCorners(corners)
+		lanes := 0.0
+		box := svgBounds(corners)
 		for n := 0; n < d.lanes; n++ {
 			if x := d.laneX(n); box.x0 < x && x < box.x1 {
-				o += 2 * (box.y1 - box.y0)
+				lanes += box.y1 - box.y0
 			}
 		}
-		if o < bestOverlap {
-			best, bestOverlap, bestBox, bx, by = k, o, box, px, py
+		if box.x0 < 0 || box.y0 < 0 {
+			lanes += 1000 // off the picture
 		}
-		if o == 0 {
+		cost := lanes + 10*o
+		if o > 0 {
+			cost += 1e6 // a lane crossed reads; a label on a label does not
+		}
+		if cost < bestCost {
+			best, bestCost, bestOverlap, bestCorners, bx, by = k, cost, o, corners, px, py
+			text = forms[form]
+		}
+		if cost == 0 {
 			break
 		}
 	}
 	if best < 0 {
 		return
 	}
-	d.placed.add(bestBox)
+	if bestOverlap > 0 {
+		d.conflict(by)
+	}
+	d.placed.addCorners(bestCorners)
 	deg := angle * 180 / math.Pi
 	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
 		svgNum(bx), svgNum(by), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
+}
+
+var svgKeyWords = regexp.MustCompile(` key -?[0-9]+`)
+
+// svgLabelForms are the forms of an arrow's label, longest first: as
+// given, without its key, from its operation on ("op-2 #1 (dup)").
+func svgLabelForms(text string) []string {
+	forms := []string{text}
+	if short := svgKeyWords.ReplaceAllString(text, ""); short != text {
+		forms = append(forms, short)
+	}
+	if i := strings.Index(text, " op-"); i > 0 {
+		forms = append(forms, svgKeyWords.ReplaceAllString(text[i+1:], ""))
+	}
+	return forms
+}
+
+// svgTextBox is the box of a text of width w and font size size starting
+// at x on the baseline y, with a pixel to spare on every side: the box the
+// checker (svgtext) measures, grown.
+func svgTextBox(x, y, w, size float64) svgBox {
+	return svgBox{x - 1, y - 0.76*size - 1, x + w + 1, y + 0.22*size + 1}
+}
+
+// svgTextCorners are the corners of a text of width w and font size size
+// whose baseline's middle is at (x,y), rotated by the angle of cosine c
+// and sine s about that point, grown by margin on every side: the box the
+// checker (svgtext) measures, with room to spare.
+func svgTextCorners(x, y, w, size, c, s, margin float64) [4][2]float64 {
+	x0, x1 := -w/2-margin, w/2+margin
+	y0, y1 := -0.76*size-margin, 0.22*size+margin
+	var out [4][2]float64
+	for k, p := range [4][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} {
+		out[k] = [2]float64{x + p[0]*c - p[1]*s, y + p[0]*s + p[1]*c}
+	}
+	return out
 }
 
 // markLabel writes a label to the right of a node's lane and reserves its
 // place.
 func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, weight string, size float64) svgBox {
 	w := svgTextWidth(text, size)
-	box := svgBox{x, y - size*0.8, x + w, y + size*0.35}
+	if weight == "bold" {
+		w = svgBoldWidth(text, size)
+	}
+	box := svgTextBox(x, y, w, size)
+	if d.placed.overlap(box) > 0 {
+		d.conflict(y)
+	}
 	d.placed.add(box)
 	wa := ""
 	if weight != "" {
@@ -922,7 +1151,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": report.Ordinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
-			w := svgTextWidth(t, 11) + 10
+			w := svgBoldWidth(t, 11) + 10
 			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-8.5), "width", svgNum(w), "height", "17", "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
 			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
 				svgStar(x, y, 9, 4), fill, stroke)
