@@ -15,8 +15,9 @@ import (
 // rotated with the text).
 type Label struct {
 	Text    string
+	Size    float64 // its font size
+	Frame   int     // the <svg> that holds it: an index into Labels' viewBoxes
 	Corners [4][2]float64
-	frame   int
 }
 
 // tolerance is how far (pixels) two boxes may reach into each other, or a
@@ -37,13 +38,13 @@ func Check(doc []byte) ([]string, error) {
 	}
 	var problems []string
 	for i, a := range labels {
-		v := frames[a.frame]
+		v := frames[a.Frame]
 		x0, y0, x1, y1 := bounds(a.Corners)
 		if x0 < v[0]-tolerance || y0 < v[1]-tolerance || x1 > v[0]+v[2]+tolerance || y1 > v[1]+v[3]+tolerance {
 			problems = append(problems, fmt.Sprintf("%q is clipped: its box %.1f,%.1f–%.1f,%.1f runs out of the viewBox %g %g %g %g", a.Text, x0, y0, x1, y1, v[0], v[1], v[2], v[3]))
 		}
 		for _, b := range labels[:i] {
-			if b.frame == a.frame && overlap(a.Corners, b.Corners) {
+			if b.Frame == a.Frame && overlap(a.Corners, b.Corners) {
 				problems = append(problems, fmt.Sprintf("%q and %q overlap", b.Text, a.Text))
 			}
 		}
@@ -108,7 +109,7 @@ func Labels(doc []byte) ([]Label, [][4]float64, error) {
 			}
 			stack = append(stack, s)
 			if tok.Name.Local == "text" && s.frame >= 0 {
-				text, textStyle = &Label{frame: s.frame}, s
+				text, textStyle = &Label{Frame: s.frame}, s
 				content.Reset()
 				tx, _ = strconv.ParseFloat(attr["x"], 64)
 				ty, _ = strconv.ParseFloat(attr["y"], 64)
@@ -143,7 +144,7 @@ func Labels(doc []byte) ([]Label, [][4]float64, error) {
 						corners[k] = [2]float64{rcx + dx*c - dy*sn, rcy + dx*sn + dy*c}
 					}
 				}
-				text.Corners = corners
+				text.Corners, text.Size = corners, s.size
 				labels = append(labels, *text)
 			}
 			text = nil

@@ -28,6 +28,11 @@ type Panel struct {
 	// not answer its questions before the reveal (the effects are still
 	// there to be counted by one who reads the run).
 	Unmarked bool
+	// MinFont, when set, is the smallest font size the diagram draws
+	// (pixels of its own): every smaller text is drawn at it, measured at
+	// it and laid out around it — a slide scales the diagram down to its
+	// page and still wants its text readable.
+	MinFont float64
 }
 
 // WriteTrace renders the trace as an SVG space-time diagram: one vertical
@@ -291,6 +296,25 @@ type svgDiagram struct {
 	conflicts []sim.Time
 	// unmarked: see Panel.Unmarked.
 	unmarked bool
+	minFont  float64 // see Panel.MinFont
+	gutter   float64 // the time column's width
+}
+
+// laneGap is the distance between two lanes.
+func (d *svgDiagram) laneGap() float64 { return svgLaneGap }
+
+// fs is the font size the diagram draws text of size size at.
+func (d *svgDiagram) fs(size float64) float64 { return math.Max(size, d.minFont) }
+
+// fsAttr is fs as an attribute value.
+func (d *svgDiagram) fsAttr(size float64) string { return svgNum(d.fs(size)) }
+
+// subtitleH is the height of each line of the title after the first.
+func (d *svgDiagram) subtitleH() float64 { return math.Max(svgSubtitleH, d.fs(12)+5) }
+
+// tableH is the height of each traced table's line under a node's name.
+func (d *svgDiagram) tableH() float64 {
+	return math.Max(svgTableH, d.fs(9.5)+2.5)
 }
 
 func newSVGDiagram(p *Panel) *svgDiagram {
@@ -361,14 +385,26 @@ func (d *svgDiagram) conflict(y float64) {
 // rows start. The rows are laid out next, on the panel's own time axis or
 // on one shared with other panels.
 func prepareDiagram(p *Panel) *svgDiagram {
-	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}, unmarked: p.Unmarked}
+	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}, unmarked: p.Unmarked, minFont: p.MinFont}
 	d.lanes = len(d.topo.Nodes)
-	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
+	d.head = svgHeadTop + math.Max(0, d.fs(16)-16) + float64(len(d.title)-1)*d.subtitleH()
 	tables := 0
 	for n := range d.topo.Nodes {
 		tables = max(tables, len(d.tables(n)))
 	}
-	d.top = d.head + svgHeadH + float64(tables)*svgTableH + 34
+	d.top = d.head + svgHeadH + float64(tables)*d.tableH() + 34
+	d.gutter = svgGutter
+	if d.minFont > 0 {
+		// The time column holds its widest time at the larger size.
+		widest := svgTextWidth(lang.T("svg.time"), d.fs(10))
+		for i := range d.events {
+			widest = math.Max(widest, svgTextWidth(d.events[i].At.String(), d.fs(10)))
+			if i > 0 {
+				widest = math.Max(widest, svgTextWidth("+"+(d.events[i].At-d.events[i-1].At).String(), d.fs(8.5)))
+			}
+		}
+		d.gutter = math.Max(svgGutter, widest+8+12)
+	}
 	for i := range d.events {
 		e := &d.events[i]
 		for _, n := range []sim.NodeID{e.Node, e.Peer} {
@@ -411,9 +447,9 @@ func (d *svgDiagram) finish() {
 		if k > 0 {
 			size = 12
 		}
-		w := svgTextWidth(line, size)
+		w := svgTextWidth(line, d.fs(size))
 		if k == 0 {
-			w = svgBoldWidth(line, size)
+			w = svgBoldWidth(line, d.fs(size))
 		}
 		d.width = math.Max(d.width, 16+w+16)
 	}
@@ -427,7 +463,7 @@ func (d *svgDiagram) finish() {
 }
 
 func (d *svgDiagram) laneX(n int) float64 {
-	return svgGutter + svgFirstLane + float64(n)*svgLaneGap
+	return d.gutter + svgFirstLane + float64(n)*d.laneGap()
 }
 
 func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
@@ -572,18 +608,18 @@ func (d *svgDiagram) draw(b *strings.Builder) {
 func (d *svgDiagram) drawFrame(b *strings.Builder) {
 	for k, line := range d.title {
 		if k == 0 {
-			textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY), "font-size", "16", "font-weight", "bold", "fill", svgInk)
+			textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+math.Max(0, d.fs(16)-16)), "font-size", d.fsAttr(16), "font-weight", "bold", "fill", svgInk)
 			continue
 		}
-		textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+float64(k)*svgSubtitleH), "font-size", "12", "fill", svgMuted)
+		textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+math.Max(0, d.fs(16)-16)+float64(k)*d.subtitleH()), "font-size", d.fsAttr(12), "fill", svgMuted)
 	}
 	// Row bands and times.
-	b.WriteString("<g font-size=\"10\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
+	b.WriteString("<g font-size=\"" + d.fsAttr(10) + "\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
 	for r, row := range d.rows {
 		if r%2 == 1 {
 			element(b, "rect", "x", "0", "y", svgNum(row.top), "width", svgNum(d.width), "height", svgNum(row.height), "fill", svgStripe)
 		}
-		textElement(b, svgEscape(row.at.String()), "x", svgNum(svgGutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
+		textElement(b, svgEscape(row.at.String()), "x", svgNum(d.gutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
 	}
 	b.WriteString("</g>\n")
 	// Idle gaps cut out of the picture.
@@ -592,21 +628,21 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 			continue
 		}
 		y := row.top - svgIdleH/2
-		element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
-		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(svgGutter-8), "y", svgNum(y+3), "font-size", "8.5", "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
+		element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
+		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(d.gutter-8), "y", svgNum(y+3), "font-size", d.fsAttr(8.5), "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
 	}
-	element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(d.top-8), "x2", svgNum(svgGutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, lang.T("svg.time"), "x", svgNum(svgGutter-8), "y", svgNum(d.top-10), "font-size", "10", "fill", svgMuted, "text-anchor", "end")
+	element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(d.top-8), "x2", svgNum(d.gutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
+	textElement(b, lang.T("svg.time"), "x", svgNum(d.gutter-8), "y", svgNum(d.top-10), "font-size", d.fsAttr(10), "fill", svgMuted, "text-anchor", "end")
 	// Lanes and their names.
 	for n := 0; n < d.lanes; n++ {
 		x := d.laneX(n)
 		element(b, "line", "x1", svgNum(x), "y1", svgNum(d.head+svgHeadH), "x2", svgNum(x), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "2")
 		name := d.topo.NodeName(sim.NodeID(n))
-		w := math.Max(96, svgBoldWidth(name, 13)+24)
+		w := math.Max(96, svgBoldWidth(name, d.fs(13))+24)
 		element(b, "rect", "x", svgNum(x-w/2), "y", svgNum(d.head), "width", svgNum(w), "height", svgNum(svgHeadH), "rx", "5", "fill", "#eef2f7", "stroke", "#64748b", "stroke-width", "1.2")
-		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
+		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5+(d.fs(13)-13)/3), "font-size", d.fsAttr(13), "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 		for k, t := range d.tables(n) {
-			textElement(b, svgEscape(t), "x", svgNum(x), "y", svgNum(d.head+svgHeadH+14+float64(k)*svgTableH), "font-size", "9.5", "fill", svgMuted, "text-anchor", "middle", "", svgHalo)
+			textElement(b, svgEscape(t), "x", svgNum(x), "y", svgNum(d.head+svgHeadH+14+(d.fs(9.5)-9.5)+float64(k)*d.tableH()), "font-size", d.fsAttr(9.5), "fill", svgMuted, "text-anchor", "middle", "", svgHalo)
 		}
 	}
 }
@@ -827,7 +863,8 @@ func (d *svgDiagram) cross(b *strings.Builder, x, y float64, color string) {
 // the arrow's own label has been placed around them.
 func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
 	const r = 5.5
-	w := svgBoldWidth(text, 10)
+	size := d.fs(10)
+	w := svgBoldWidth(text, size)
 	cross := svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1}
 	if d.placed.overlap(cross) > 0 {
 		d.conflict(y)
@@ -841,7 +878,8 @@ func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
 		dy     float64
 	}
 	var spots []spot
-	for _, dy := range []float64{17, -9, 29, -21} {
+	below, above := r+2+0.76*size+1, -(r + 2 + 0.22*size + 1)
+	for _, dy := range []float64{below, above, below + size + 2, above - size - 2} {
 		centred := spot{"middle", x, x - w/2, dy}
 		ending := spot{"end", x + r, x + r - w, dy}
 		starting := spot{"start", x - r, x - r, dy}
@@ -856,18 +894,18 @@ func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
 	}
 	pick := spots[0]
 	for _, sp := range spots {
-		if d.placed.overlap(svgTextBox(sp.x0, y+sp.dy, w, 10)) == 0 {
+		if d.placed.overlap(svgTextBox(sp.x0, y+sp.dy, w, size)) == 0 {
 			pick = sp
 			break
 		}
 	}
-	word := svgTextBox(pick.x0, y+pick.dy, w, 10)
+	word := svgTextBox(pick.x0, y+pick.dy, w, size)
 	if d.placed.overlap(word) > 0 {
 		d.conflict(y + pick.dy)
 	}
 	d.placed.add(word)
-	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
-		svgNum(pick.tx), svgNum(y+pick.dy), color, pick.anchor, svgHalo, svgEscape(text))
+	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"%s\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
+		svgNum(pick.tx), svgNum(y+pick.dy), svgNum(size), color, pick.anchor, svgHalo, svgEscape(text))
 }
 
 // svgHalo outlines text in white so it reads over the lines it crosses.
@@ -922,7 +960,7 @@ var svgLabelSpots = [...]float64{0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7
 func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
 	var spots []float64
 	lo, hi := math.Min(x0, x1), math.Max(x0, x1)
-	if hi-lo > svgLaneGap*1.5 {
+	if hi-lo > d.laneGap()*1.5 {
 		prev := lo
 		for n := 0; n <= d.lanes; n++ {
 			x := hi
@@ -961,7 +999,7 @@ func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
 // that, at the spot that overlaps no label, then the one that overlaps
 // least, and notes the conflict (see stretch).
 func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text, color string) {
-	const size = 10.0
+	size := d.fs(10)
 	dx, dy := x1-x0, y1-y0
 	angle := math.Atan2(dy, dx)
 	if dx < 0 {
@@ -1026,8 +1064,8 @@ func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text
 	}
 	d.placed.addCorners(bestCorners)
 	deg := angle * 180 / math.Pi
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
-		svgNum(bx), svgNum(by), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
+		svgNum(bx), svgNum(by), svgNum(size), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
 }
 
 var svgKeyWords = regexp.MustCompile(` key -?[0-9]+`)
@@ -1069,11 +1107,53 @@ func svgTextCorners(x, y, w, size, c, s, margin float64) [4][2]float64 {
 // markLabel writes a label to the right of a node's lane and reserves its
 // place.
 func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, weight string, size float64) svgBox {
+	flipless := size == 11 // an effect's label sits on its box
+	size = d.fs(size)
 	w := svgTextWidth(text, size)
 	if weight == "bold" {
 		w = svgBoldWidth(text, size)
 	}
 	box := svgTextBox(x, y, w, size)
+	if d.minFont > 0 && !flipless {
+		// Drawn large (a slide): kept short of the next lane.
+		for n := 0; n < d.lanes; n++ {
+			if lx := d.laneX(n); lx > x {
+				for box.x1 > lx-8 && len([]rune(text)) > 4 {
+					r := []rune(strings.TrimSuffix(text, "…"))
+					text = string(r[:len(r)-1]) + "…"
+					w = svgTextWidth(text, size)
+					if weight == "bold" {
+						w = svgBoldWidth(text, size)
+					}
+					box = svgTextBox(x, y, w, size)
+				}
+				break
+			}
+		}
+	}
+	if d.placed.overlap(box) > 0 && !flipless {
+		// A label (not an effect's, on its box) that runs into another:
+		// on the lane's other side if there it is clear.
+		for n := 0; n < d.lanes; n++ {
+			if lx := d.laneX(n); x > lx && x-lx <= 20 {
+				left := svgTextBox(2*lx-x-w, y, w, size)
+				if left.x0 > 0 && d.placed.overlap(left) == 0 {
+					x, box = 2*lx-x-w, left
+				}
+				break
+			}
+		}
+	}
+	for d.placed.overlap(box) > 0 && !flipless && len([]rune(text)) > 4 && box.x1 > x {
+		// Still in another's way: shortened, a character at a time.
+		r := []rune(strings.TrimSuffix(text, "…"))
+		text = string(r[:len(r)-1]) + "…"
+		w = svgTextWidth(text, size)
+		if weight == "bold" {
+			w = svgBoldWidth(text, size)
+		}
+		box = svgTextBox(x, y, w, size)
+	}
 	if d.placed.overlap(box) > 0 {
 		d.conflict(y)
 	}
@@ -1151,8 +1231,9 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": report.Ordinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
-			w := svgBoldWidth(t, 11) + 10
-			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-8.5), "width", svgNum(w), "height", "17", "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
+			w := svgBoldWidth(t, d.fs(11)) + 10
+			bh := math.Max(17, d.fs(11)+6)
+			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-bh/2), "width", svgNum(w), "height", svgNum(bh), "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
 			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
 				svgStar(x, y, 9, 4), fill, stroke)
 			d.markLabel(b, x+16, y+4, t, ink, "bold", 11)
@@ -1267,11 +1348,12 @@ const svgLegendIconW = 34.0
 
 func (d *svgDiagram) layoutLegend() {
 	d.legY = d.bottom + 18
-	x, y := 16.0+52, d.legY
+	left := 16 + math.Max(52, svgBoldWidth(lang.T("svg.legend"), d.fs(10))+12)
+	x, y := left, d.legY
 	d.legend = d.legend[:0]
 	for _, it := range svgLegendTexts {
 		if it[0] == "" {
-			x, y = 16+52, y+svgLegendRowH
+			x, y = left, y+svgLegendRowH
 			continue
 		}
 		if it[0] == "paused" && !d.hasPause() {
@@ -1281,9 +1363,9 @@ func (d *svgDiagram) layoutLegend() {
 			continue
 		}
 		text := lang.Word("legend", it[1])
-		w := svgLegendIconW + 6 + svgTextWidth(text, 10) + 18
-		if x+w > d.width-12 && x > 16+52 {
-			x, y = 16+52, y+svgLegendRowH
+		w := svgLegendIconW + 6 + svgTextWidth(text, d.fs(10)) + 18
+		if x+w > d.width-12 && x > left {
+			x, y = left, y+svgLegendRowH
 		}
 		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: text, x: x, y: y})
 		x += w
@@ -1309,7 +1391,7 @@ func (d *svgDiagram) legendRows() int {
 
 func (d *svgDiagram) drawLegend(b *strings.Builder) {
 	element(b, "line", "x1", "16", "y1", svgNum(d.legY-12), "x2", svgNum(d.width-16), "y2", svgNum(d.legY-12), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, lang.T("svg.legend"), "x", "16", "y", svgNum(d.legY+4), "font-size", "10", "font-weight", "bold", "fill", svgInk)
+	textElement(b, lang.T("svg.legend"), "x", "16", "y", svgNum(d.legY+4), "font-size", d.fsAttr(10), "font-weight", "bold", "fill", svgInk)
 	for _, it := range d.legend {
 		x, y := it.x, it.y
 		switch it.icon {
@@ -1360,6 +1442,6 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 			cx := x + svgLegendIconW/2
 			element(b, "circle", "cx", svgNum(cx), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 		}
-		textElement(b, svgEscape(it.text), "x", svgNum(x+svgLegendIconW+6), "y", svgNum(y+3.5), "font-size", "10", "fill", svgInk)
+		textElement(b, svgEscape(it.text), "x", svgNum(x+svgLegendIconW+6), "y", svgNum(y+3.5), "font-size", d.fsAttr(10), "fill", svgInk)
 	}
 }
