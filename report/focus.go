@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/oncesim/once/report/lang"
@@ -72,24 +73,106 @@ func FocusEvents(events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
 	if len(events) <= MaxDiagramEvents {
 		return events, ""
 	}
+	return focusWith(events, focusTiers(focus), func(kept []sim.Event) bool { return len(kept) <= MaxDiagramEvents })
+}
+
+// FocusEventsFit is FocusEvents with the caller's measure of what fits (a
+// slide's page rather than a number of events): the whole trace when it
+// fits, else the first view of focusTiers that fits, then the first focus
+// operation alone (op-1 left out too) with the crashes, restarts and
+// pauses, then that without its store steps — the last one when none
+// fits —, and the note of what it left out.
+func FocusEventsFit(events []sim.Event, focus []sim.OpID, fits func([]sim.Event) bool) ([]sim.Event, string) {
+	if fits(events) {
+		return events, ""
+	}
+	op := sim.OpID(1)
+	if len(focus) > 0 {
+		op = focus[0]
+	}
+	stops := func(e *sim.Event) bool {
+		c := e.Kind.Class()
+		return c == sim.ClassStop || c == sim.ClassStart
+	}
+	tiers := append(focusTiers(focus),
+		func(e *sim.Event) bool { return e.Msg.Op == op || e.Msg.Op <= 0 && stops(e) },
+		func(e *sim.Event) bool { return e.Msg.Op == op && !isStoreEvent(e.Kind) || e.Msg.Op <= 0 && stops(e) })
+	kept, note := focusWith(events, tiers, fits)
+	if fits(kept) {
+		return kept, note
+	}
+	// Still too long: a window of that view ending just after its
+	// lesson — the operation's second effect, else its first loss, else
+	// its last step —, as many steps before it as fit.
+	last := tiers[len(tiers)-1]
+	lesson, effects := -1, 0
+	for i := range kept {
+		e := &kept[i]
+		if e.Msg.Op != op {
+			continue
+		}
+		switch {
+		case e.Kind.Class() == sim.ClassEffect:
+			if effects++; effects == 2 {
+				lesson = i
+			}
+		case e.Kind.Class() == sim.ClassDrop && lesson < 0 && effects < 2:
+			lesson = i
+		}
+		if effects == 2 {
+			break
+		}
+	}
+	if lesson < 0 {
+		lesson = len(kept) - 1
+	}
+	end := lesson + 1
+	for end < len(kept) && kept[end].At == kept[lesson].At {
+		end++
+	}
+	start := sort.Search(lesson+1, func(s int) bool { return fits(kept[s:end]) })
+	start = min(start, lesson)
+	window := kept[start:end]
+	from, to := window[0].At, window[len(window)-1].At
+	k := 0
+	in := make([]bool, len(events))
+	for i := range events {
+		if last(&events[i]) {
+			in[i] = k >= start && k < end && events[i].At >= from && events[i].At <= to
+			k++
+		}
+	}
+	return window, leftOut(events, func(i int) bool { return in[i] }, len(events)-len(window))
+}
+
+// focusWith keeps the events of the first tier whose events fit (the last
+// tier's when none does) and says in one line what it left out.
+func focusWith(events []sim.Event, tiers []func(*sim.Event) bool, fits func([]sim.Event) bool) ([]sim.Event, string) {
 	var kept []sim.Event
 	var keep func(*sim.Event) bool
-	for _, k := range focusTiers(focus) {
-		keep, kept = k, kept[:0]
+	for _, k := range tiers {
+		keep, kept = k, nil
 		for i := range events {
 			if k(&events[i]) {
 				kept = append(kept, events[i])
 			}
 		}
-		if len(kept) <= MaxDiagramEvents {
+		if fits(kept) {
 			break
 		}
 	}
+	return kept, leftOut(events, func(i int) bool { return keep(&events[i]) }, len(events)-len(kept))
+}
+
+// leftOut is the note of a view of events that keeps those kept says
+// and leaves n out: which operations' steps (and whether background
+// steps) it left out.
+func leftOut(events []sim.Event, kept func(i int) bool, n int) string {
 	var ops []sim.OpID
 	background := 0
 	for i := range events {
 		e := &events[i]
-		if keep(e) {
+		if kept(i) {
 			continue
 		}
 		if e.Msg.Op <= 0 {
@@ -110,5 +193,5 @@ func FocusEvents(events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
 	if background > 0 {
 		parts = append(parts, lang.T("mermaid.background"))
 	}
-	return kept, stepsLeftOut(len(events)-len(kept), strings.Join(parts, ", "))
+	return stepsLeftOut(n, strings.Join(parts, ", "))
 }

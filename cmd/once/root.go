@@ -10,6 +10,7 @@ import (
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/internal/version"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/lang/usage"
 	"github.com/oncesim/once/sim"
 )
 
@@ -97,6 +98,8 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.Version = version.String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	registerLang(root)
+	cobra.AddTemplateFuncs(usage.Funcs(func() string { return root.PersistentFlags().Lookup("lang").Value.String() }))
+	root.SetUsageTemplate(usage.Template) // cobra's usage text in the user's language
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
 	root.AddCommand(newTUICmd(), newLessonCmd(), newClassCmd())
 	root.AddCommand(newLabCmd())

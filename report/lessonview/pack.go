@@ -68,7 +68,7 @@ func Pack(views []*StepView, matrix Matrix, slides, teacher bool) ([]PackFile, e
 		}
 	}
 	if slides {
-		sl, err := Slides(views, diagrams[Teacher])
+		sl, err := Slides(views)
 		if err != nil {
 			return nil, err
 		}

@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/svgtext"
 	"github.com/oncesim/once/lesson"
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/sim"
 )
 
@@ -22,8 +25,16 @@ const (
 	// MinSlideText is the smallest text a slide shows, in CSS pixels at
 	// 1920×1080 (the SVG's own smallest text is scaled up to at least it).
 	MinSlideText = 18.0
+	// DiagramSlideText is the text size a diagram slide aims at, in CSS
+	// pixels at 1920×1080: one whole trace on one page, drawn with its
+	// own text large enough to reach this size once scaled down to the
+	// page (fitSlide). Under MinSlideText: a trace of four lanes and
+	// thirty rows does not fit the page at 18 px. The widest topologies
+	// (five lanes) miss it: MinDiagramSlideText is the floor a test holds.
+	DiagramSlideText    = 14.0
+	MinDiagramSlideText = 10.0
 	// MaxDiagramSlides is how many diagram slides follow a step's concept
-	// slide: whole diagrams, in the step's order, while they fit.
+	// slide: one per row that carries the lesson (LessonRows).
 	MaxDiagramSlides = 3
 )
 
@@ -34,40 +45,30 @@ var (
 
 // Slides are a step's slides: a concept slide (the step's claim — its
 // title and its part of the course text —, one diagram of its runs'
-// operations, and the takeaway: the scenario's fix; see conceptSlide) and then at most
-// MaxDiagramSlides diagram slides — whole diagrams in the step's order,
-// each a 16:9 HTML page per screenful (a tall panel continues on the
-// next page), the SVG inline and scaled to the page's width so that its
-// smallest text is at least MinSlideText pixels; slides/index.html lists
-// them.
-func Slides(views []*StepView, diagrams map[string][]Diagram) ([]PackFile, error) {
+// operations, and the takeaway: the scenario's fix; see conceptSlide) and
+// then one diagram slide per row that carries the step's lesson (a run's
+// semantics with a claim: at-most-once loses, the broken variant fails,
+// the fix holds), in the step's order, at most MaxDiagramSlides: each one
+// trace whole on one 16:9 page (slideDiagram), so that every row is shown
+// and none twice; slides/index.html lists them.
+func Slides(views []*StepView) ([]PackFile, error) {
 	var files []PackFile
 	var index strings.Builder
 	fmt.Fprintf(&index, "<h1>%s</h1>\n", html.EscapeString(lang.T("lesson.slides")))
 	for _, v := range views {
 		fmt.Fprintf(&index, "<h2>%s</h2>\n<ol>\n", html.EscapeString(lang.Tf("lesson.step_of", map[string]any{"N": v.Number, "Total": v.Total})+" · "+v.Title))
-		ds := diagrams[v.ID]
 		name := PageName(v) + ".0.html"
 		files = append(files, PackFile{Path: "slides/" + name, Data: conceptSlide(v)})
 		fmt.Fprintf(&index, "<li><a href=\"%s\">%s</a></li>\n", name, html.EscapeString(lang.T("lesson.concept")))
-		shown := 0
-		for j, d := range ds {
-			pages, err := slidePages(d)
+		for _, row := range LessonRows(v) {
+			doc, err := slideDiagram(v, row)
 			if err != nil {
-				return nil, fmt.Errorf("lesson slides: %s: %w", d.File, err)
+				return nil, err
 			}
-			if shown+len(pages) > MaxDiagramSlides {
-				if j > 0 || len(ds) > 1 && fitsSomewhere(ds[1:], MaxDiagramSlides) {
-					continue // a diagram is shown whole or not at all; the step's page has every one
-				}
-				pages = pages[:MaxDiagramSlides] // the step's only diagram that fits nowhere: its start
-			}
-			shown += len(pages)
-			for k, p := range pages {
-				name := fmt.Sprintf("%s.%d.html", strings.TrimSuffix(d.File, ".svg"), k+1)
-				files = append(files, PackFile{Path: "slides/" + name, Data: p})
-				fmt.Fprintf(&index, "<li><a href=\"%s\">%s (%d/%d)</a></li>\n", name, html.EscapeString(d.Caption), k+1, len(pages))
-			}
+			caption := fmt.Sprintf("%s — %s", Command(row.Result), row.Run.Outcome.Semantics)
+			name := fmt.Sprintf("%s.%s.%s.html", PageName(v), row.Result.Spec.ID, row.Run.Outcome.Semantics.Alias())
+			files = append(files, PackFile{Path: "slides/" + name, Data: slidePage(caption, doc, true)})
+			fmt.Fprintf(&index, "<li><a href=\"%s\">%s</a></li>\n", name, html.EscapeString(caption))
 		}
 		index.WriteString("</ol>\n")
 	}
@@ -75,14 +76,116 @@ func Slides(views []*StepView, diagrams map[string][]Diagram) ([]PackFile, error
 	return files, nil
 }
 
-// fitsSomewhere says whether one of ds fits whole in n slides.
-func fitsSomewhere(ds []Diagram, n int) bool {
-	for _, d := range ds {
-		if pages, err := slidePages(d); err == nil && len(pages) <= n {
-			return true
+// A LessonRow is one semantics of one run of a step.
+type LessonRow struct {
+	Result *lesson.Result
+	Run    *lesson.SemanticsRun
+}
+
+// LessonRows are the rows of a step that carry its lesson — those its
+// course gives a claim (lesson.RunSpec.Claims) —, in the step's order, at
+// most MaxDiagramSlides of them; every row when none has a claim.
+func LessonRows(v *StepView) []LessonRow {
+	var claimed, all []LessonRow
+	for _, rv := range v.Runs {
+		res := v.Results[rv.ID]
+		if res == nil {
+			continue
+		}
+		for i := range res.Runs {
+			row := LessonRow{Result: res, Run: &res.Runs[i]}
+			all = append(all, row)
+			if res.Spec.Claims[res.Runs[i].Outcome.Semantics.Alias()] != "" {
+				claimed = append(claimed, row)
+			}
 		}
 	}
-	return false
+	if len(claimed) == 0 {
+		claimed = all
+	}
+	return claimed[:min(len(claimed), MaxDiagramSlides)]
+}
+
+// MaxSlideFont is the largest smallest-font a slide's diagram is drawn
+// with (svg.Panel.MinFont, in the diagram's pixels) so that, scaled to
+// the page, its text is at least MinDiagramSlideText: beyond it the diagram's
+// rows could not hold their labels, and the trace is cut down instead.
+const MaxSlideFont = 18.0
+
+// slideDiagram draws one row's trace for a slide: titled as the teacher's
+// diagram is, the whole trace if it fits the page with its text at least
+// MinDiagramSlideText pixels, else cut down to the operations the row is about —
+// those that did not end once in it, or in the run's other semantics (the
+// same schedule: the fix's view of the broken row's operation) — as
+// report.FocusEventsFit cuts it; its SVG scaled to the whole page.
+func slideDiagram(v *StepView, row LessonRow) (string, error) {
+	o := row.Run.Outcome
+	// The title a line a part, so that its width is not the diagram's.
+	title := fmt.Sprintf("%s\n%s\n%s", o.Semantics, OutcomeWords(row.Result.Scenario, o), report.PromiseText(o))
+	focus := focusOps(o)
+	for i := range row.Result.Runs {
+		for _, op := range focusOps(row.Result.Runs[i].Outcome) {
+			if !slices.Contains(focus, op) {
+				focus = append(focus, op)
+			}
+		}
+	}
+	panel := svg.Panel{Topology: row.Run.Config.Topology, Title: title}
+	fits := func(events []sim.Event) bool {
+		panel.Events = events
+		_, ok, _ := fitSlide(panel)
+		return ok
+	}
+	events, note := report.FocusEventsFit(row.Run.Trace.Events, focus, fits)
+	if note != "" {
+		panel.Title += "\n" + clip(note, 80)
+	}
+	panel.Events = events
+	doc, _, err := fitSlide(panel)
+	if err != nil {
+		return "", fmt.Errorf("lesson slides: %s %s: %w", v.ID, row.Result.Spec.ID, err)
+	}
+	m := svgRoot.FindStringSubmatch(doc)
+	if m == nil {
+		return "", fmt.Errorf("lesson slides: %s %s: not a panel of report/svg", v.ID, row.Result.Spec.ID)
+	}
+	return fmt.Sprintf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %s %s\" font-family=\"%s\">\n%s</svg>\n",
+		SlideWidth, SlideHeight, m[1], m[2], m[3], m[4]), nil
+}
+
+// fitSlide draws a panel with the smallest font that, once the diagram is
+// scaled to fit the slide, is MinDiagramSlideText pixels: the SVG, and whether
+// that font is at most MaxSlideFont.
+func fitSlide(panel svg.Panel) (string, bool, error) {
+	var doc string
+	for range 12 {
+		var b bytes.Buffer
+		if err := svg.WritePanels(&b, []svg.Panel{panel}); err != nil {
+			return "", false, err
+		}
+		doc = b.String()
+		m := svgRoot.FindStringSubmatch(doc)
+		if m == nil {
+			return "", false, fmt.Errorf("not a panel of report/svg")
+		}
+		w, _ := strconv.ParseFloat(m[1], 64)
+		h, _ := strconv.ParseFloat(m[2], 64)
+		need := DiagramSlideText / min(SlideWidth/w, SlideHeight/h)
+		smallest := math.Inf(1)
+		for _, f := range svgFontSize.FindAllStringSubmatch(doc, -1) {
+			if v, err := strconv.ParseFloat(f[2], 64); err == nil {
+				smallest = math.Min(smallest, v)
+			}
+		}
+		if need <= smallest {
+			return doc, true, nil
+		}
+		if panel.MinFont == MaxSlideFont {
+			return doc, false, nil // the largest it may be: as good as it gets
+		}
+		panel.MinFont = math.Min(MaxSlideFont, math.Ceil(need*1.06*4)/4)
+	}
+	return doc, false, nil
 }
 
 // conceptSlide is a step's first slide: the claim (its title and part of
@@ -153,7 +256,11 @@ func conceptDiagram(v *StepView) string {
 	height := conceptRow*float64(len(rows)+1) + 8
 	var b strings.Builder
 	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"sans-serif\">\n", num(width), num(height), num(width), num(height))
-	maxSquares := int((width - conceptLabel) / (conceptSquare + 8))
+	// Room at the end of a row for its "✗ violated" and a "+N" beyond
+	// the squares drawn.
+	violatedW := math.Max(svgtext.Width("✗ "+lang.T("lesson.concept_violated"), conceptText, false), 0.6*conceptText*float64(len([]rune("✗ "+lang.T("lesson.concept_violated")))))
+	reserve := 8 + violatedW + 16 + 0.6*conceptText*4 + 8
+	maxSquares := int((width - conceptLabel - reserve) / (conceptSquare + 8))
 	for i, r := range rows {
 		y := float64(i)*conceptRow + 4
 		fmt.Fprintf(&b, "<text x=\"0\" y=\"%s\" font-size=\"%s\">%s</text>\n", num(y+conceptSquare*0.75), num(conceptText), html.EscapeString(clip(r.label, 52)))
@@ -167,7 +274,7 @@ func conceptDiagram(v *StepView) string {
 			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\" fill=\"#c62828\">✗ %s</text>\n", num(end+8), num(y+conceptSquare*0.75), num(conceptText), html.EscapeString(lang.T("lesson.concept_violated")))
 		}
 		if len(r.classes) > maxSquares {
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\">+%d</text>\n", num(conceptLabel+float64(maxSquares)*(conceptSquare+8)), num(y+conceptSquare*0.75), num(conceptText), len(r.classes)-maxSquares)
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\">+%d</text>\n", num(end+8+violatedW+16), num(y+conceptSquare*0.75), num(conceptText), len(r.classes)-maxSquares)
 		}
 	}
 	y := float64(len(rows))*conceptRow + 4
@@ -201,47 +308,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// raiseText is an SVG body whose text, drawn at scale, is at least
-// MinSlideText pixels: smaller font sizes are set larger in this copy.
-func raiseText(body []byte, scale float64) []byte {
-	floor := math.Ceil(MinSlideText/scale*10) / 10
-	return svgFontSize.ReplaceAllFunc(body, func(f []byte) []byte {
-		sub := svgFontSize.FindSubmatch(f)
-		v, err := strconv.ParseFloat(string(sub[2]), 64)
-		if err != nil || v >= floor {
-			return f
-		}
-		return []byte("font-size" + string(sub[1]) + strconv.FormatFloat(floor, 'f', -1, 64))
-	})
-}
-
-// slidePages cuts one diagram into 16:9 pages.
-func slidePages(d Diagram) ([][]byte, error) {
-	m := svgRoot.FindSubmatch(d.SVG)
-	if m == nil {
-		return nil, fmt.Errorf("not a panel of report/svg")
-	}
-	w, _ := strconv.ParseFloat(string(m[1]), 64)
-	h, _ := strconv.ParseFloat(string(m[2]), 64)
-	scale := min(SlideWidth/w, 3.0)
-	// The page's width sets the scale; text the scale leaves under
-	// MinSlideText is set larger in the slide's copy of the SVG.
-	body := raiseText(m[4], scale)
-	viewW := SlideWidth / scale
-	viewH := SlideHeight / scale
-	step := viewH * 0.9 // each page repeats the last tenth of the one before
-	var out [][]byte
-	for y := 0.0; ; y += step {
-		svg := fmt.Sprintf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"%s %s %s %s\" font-family=\"%s\">\n%s</svg>\n",
-			SlideWidth, SlideHeight, num((w-viewW)/2), num(y), num(viewW), num(viewH), m[3], body)
-		out = append(out, slidePage(d.Caption, svg, true))
-		if y+viewH >= h {
-			break
-		}
-	}
-	return out, nil
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

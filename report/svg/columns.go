@@ -3,6 +3,7 @@ package svg
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -16,11 +17,12 @@ import (
 // in every column.
 type svgAxis struct {
 	rows  []svgRow
-	index map[sim.Time]int // event time → row; looked up only
-	end   float64          // bottom of the last row
+	index map[sim.Time]int     // event time → row; looked up only
+	end   float64              // bottom of the last row
+	extra map[sim.Time]float64 // room added under a row (svgDiagram.extra); looked up only
 }
 
-func newSVGAxis(ds []*svgDiagram) *svgAxis {
+func newSVGAxis(ds []*svgDiagram, extra map[sim.Time]float64) *svgAxis {
 	top := 0.0
 	most := map[sim.Time]int{}
 	var times []sim.Time
@@ -43,14 +45,14 @@ func newSVGAxis(ds []*svgDiagram) *svgAxis {
 	}
 	slices.Sort(times)
 	idle := idleThresholdOf(times)
-	a := &svgAxis{index: map[sim.Time]int{}}
+	a := &svgAxis{index: map[sim.Time]int{}, extra: extra}
 	for k, t := range times {
 		var gap sim.Time
 		if k > 0 && idle > 0 && t-times[k-1] >= idle {
 			gap = t - times[k-1]
 			top += svgIdleH
 		}
-		h := float64(most[t])*svgSlotH + svgRowPad
+		h := float64(most[t])*svgSlotH + svgRowPad + extra[t]
 		a.index[t] = len(a.rows)
 		a.rows = append(a.rows, svgRow{top: top, height: h, at: t, idle: gap})
 		top += h
@@ -88,17 +90,45 @@ func WriteColumns(w io.Writer, heading string, panels []Panel) error {
 	for i := range panels {
 		ds[i] = prepareDiagram(&panels[i])
 	}
-	axis := newSVGAxis(ds)
 	top := 0.0
 	for _, d := range ds {
 		top = math.Max(top, d.top)
 	}
+	for _, d := range ds {
+		d.head += top - d.top
+		d.top = top
+	}
+	// One axis for all, stretched under the rows (times) where a column's
+	// labels collide, until none do.
+	extra := map[sim.Time]float64{} // looked up only
+	fewest, best := -1, map[sim.Time]float64(nil)
+	for range svgMaxStretch {
+		axis := newSVGAxis(ds, extra)
+		var conflicts []sim.Time
+		for _, d := range ds {
+			d.layoutRows(axis)
+			for _, t := range d.conflictRows() {
+				if !slices.Contains(conflicts, t) {
+					conflicts = append(conflicts, t)
+				}
+			}
+		}
+		if fewest < 0 || len(conflicts) < fewest {
+			fewest, best = len(conflicts), maps.Clone(extra)
+		}
+		if len(conflicts) == 0 {
+			break
+		}
+		for _, t := range conflicts {
+			extra[t] += svgSlotH
+		}
+	}
+	axis := newSVGAxis(ds, best)
+	for _, d := range ds {
+		d.layoutRows(axis)
+	}
 	width, height := 0.0, 0.0
 	for i, d := range ds {
-		shift := top - d.top
-		d.head += shift
-		d.top = top
-		d.layoutRows(axis)
 		d.finish()
 		if i > 0 {
 			width += svgColumnGap
@@ -112,11 +142,11 @@ func WriteColumns(w io.Writer, heading string, panels []Panel) error {
 	lines := strings.Split(heading, "\n")
 	headH := svgHeadingH + float64(len(lines)-1)*svgSubtitleH
 	for k, line := range lines {
-		size := svgHeadingSize
+		w := svgBoldWidth(line, svgHeadingSize)
 		if k > 0 {
-			size = 13
+			w = svgTextWidth(line, 13)
 		}
-		width = math.Max(width, 16+svgTextWidth(line, size)+16)
+		width = math.Max(width, 16+w+16)
 	}
 	width = math.Ceil(width)
 	height = math.Ceil(height + headH)

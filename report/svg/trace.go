@@ -3,11 +3,15 @@ package svg
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/oncesim/once/internal/svgtext"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
@@ -24,6 +28,11 @@ type Panel struct {
 	// not answer its questions before the reveal (the effects are still
 	// there to be counted by one who reads the run).
 	Unmarked bool
+	// MinFont, when set, is the smallest font size the diagram draws
+	// (pixels of its own): every smaller text is drawn at it, measured at
+	// it and laid out around it — a slide scales the diagram down to its
+	// page and still wants its text readable.
+	MinFont float64
 }
 
 // WriteTrace renders the trace as an SVG space-time diagram: one vertical
@@ -107,7 +116,6 @@ const (
 	svgBottomPad  = 40.0
 	svgLegendRowH = 24.0
 	svgPanelGap   = 24.0
-	svgCharW      = 0.6 // average glyph width, in ems
 
 	svgInk        = "#1f2937"
 	svgMuted      = "#6b7280"
@@ -162,10 +170,13 @@ func svgEscape(s string) string {
 	return svgEscaper.Replace(s)
 }
 
-// svgTextWidth estimates the width of s at font size size.
-func svgTextWidth(s string, size float64) float64 {
-	return float64(len([]rune(s))) * size * svgCharW
-}
+// svgTextWidth estimates the width of s at font size size (svgtext.Width:
+// the one measure of the diagrams' labels, their layout's and their
+// test's).
+func svgTextWidth(s string, size float64) float64 { return svgtext.Width(s, size, false) }
+
+// svgBoldWidth is svgTextWidth in bold.
+func svgBoldWidth(s string, size float64) float64 { return svgtext.Width(s, size, true) }
 
 // svgMsg gathers what happened to one sent message, by trace index.
 type svgMsg struct {
@@ -194,19 +205,41 @@ func (a svgBox) overlap(b svgBox) float64 {
 
 // svgPlaced holds the label boxes drawn so far, indexed by horizontal
 // bands so that a long trace does not compare every label with every
-// other.
+// other. A box is kept as its bounds and its corners: an arrow's label
+// is rotated with its arrow, and its bounds alone would claim the space
+// around it.
 type svgPlaced struct {
-	boxes []svgBox
-	bands [][]int32 // band → indexes of the boxes that reach into it
+	boxes   []svgBox
+	corners [][4][2]float64
+	bands   [][]int32 // band → indexes of the boxes that reach into it
 }
 
 const svgBandH = 64.0 // band height
 
 func svgBandOf(y float64) int { return max(0, int(y/svgBandH)) }
 
-func (p *svgPlaced) add(b svgBox) {
+// svgCorners are the corners of an axis-aligned box.
+func svgCorners(b svgBox) [4][2]float64 {
+	return [4][2]float64{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}}
+}
+
+// svgBounds is the axis-aligned box around corners.
+func svgBounds(c [4][2]float64) svgBox {
+	b := svgBox{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range c {
+		b.x0, b.x1 = math.Min(b.x0, p[0]), math.Max(b.x1, p[0])
+		b.y0, b.y1 = math.Min(b.y0, p[1]), math.Max(b.y1, p[1])
+	}
+	return b
+}
+
+func (p *svgPlaced) add(b svgBox) { p.addCorners(svgCorners(b)) }
+
+func (p *svgPlaced) addCorners(c [4][2]float64) {
+	b := svgBounds(c)
 	i := int32(len(p.boxes))
 	p.boxes = append(p.boxes, b)
+	p.corners = append(p.corners, c)
 	for k := svgBandOf(b.y0); k <= svgBandOf(b.y1); k++ {
 		for len(p.bands) <= k {
 			p.bands = append(p.bands, nil)
@@ -217,14 +250,22 @@ func (p *svgPlaced) add(b svgBox) {
 
 // overlap is the total area b shares with the boxes placed, each counted
 // once (in the first band both reach).
-func (p *svgPlaced) overlap(b svgBox) float64 {
+func (p *svgPlaced) overlap(b svgBox) float64 { return p.overlapCorners(svgCorners(b)) }
+
+// overlapCorners is overlap for a box given by its corners (rotated or
+// not): the bounds' shared area of every placed box it reaches into.
+func (p *svgPlaced) overlapCorners(c [4][2]float64) float64 {
+	b := svgBounds(c)
 	o := 0.0
 	lo := svgBandOf(b.y0)
 	for k := lo; k <= svgBandOf(b.y1) && k < len(p.bands); k++ {
 		for _, i := range p.bands[k] {
 			q := p.boxes[i]
-			if max(lo, svgBandOf(q.y0)) == k {
-				o += b.overlap(q)
+			if max(lo, svgBandOf(q.y0)) != k {
+				continue
+			}
+			if a := b.overlap(q); a > 0 && svgtext.Overlap(c, p.corners[i]) {
+				o += math.Max(a, 1)
 			}
 		}
 	}
@@ -247,29 +288,123 @@ type svgDiagram struct {
 	width  float64
 	height float64
 	placed svgPlaced // labels drawn so far, to keep arrow labels apart
+	// extra is the room added under a row (by its time) whose labels
+	// found no clear place (see stretch); looked up only.
+	extra map[sim.Time]float64
+	// conflicts are the rows (by time) where a label of the last drawing
+	// overlapped another, in drawing order.
+	conflicts []sim.Time
 	// unmarked: see Panel.Unmarked.
 	unmarked bool
+	minFont  float64 // see Panel.MinFont
+	gutter   float64 // the time column's width
+}
+
+// laneGap is the distance between two lanes.
+func (d *svgDiagram) laneGap() float64 { return svgLaneGap }
+
+// fs is the font size the diagram draws text of size size at.
+func (d *svgDiagram) fs(size float64) float64 { return math.Max(size, d.minFont) }
+
+// fsAttr is fs as an attribute value.
+func (d *svgDiagram) fsAttr(size float64) string { return svgNum(d.fs(size)) }
+
+// subtitleH is the height of each line of the title after the first.
+func (d *svgDiagram) subtitleH() float64 { return math.Max(svgSubtitleH, d.fs(12)+5) }
+
+// tableH is the height of each traced table's line under a node's name.
+func (d *svgDiagram) tableH() float64 {
+	return math.Max(svgTableH, d.fs(9.5)+2.5)
 }
 
 func newSVGDiagram(p *Panel) *svgDiagram {
 	d := prepareDiagram(p)
+	// Stretched where labels collide, until none do; the layout with the
+	// fewest collisions is kept.
+	fewest, best := -1, map[sim.Time]float64(nil)
+	for range svgMaxStretch {
+		d.layoutRows(nil)
+		c := d.conflictRows()
+		if fewest < 0 || len(c) < fewest {
+			fewest, best = len(c), maps.Clone(d.extra)
+		}
+		if !d.stretch(c) {
+			break
+		}
+	}
+	d.extra = best
 	d.layoutRows(nil)
 	d.finish()
 	return d
+}
+
+// svgMaxStretch bounds how many times a layout is stretched where its
+// labels collide before it is drawn as it stands.
+const svgMaxStretch = 16
+
+// conflictRows draws the marks and the arrows into nothing and returns the
+// rows (by time) where a label found no place clear of the others.
+func (d *svgDiagram) conflictRows() []sim.Time {
+	d.placed, d.conflicts = svgPlaced{}, nil
+	var dry strings.Builder
+	d.drawMarks(&dry)
+	d.drawArrows(&dry)
+	d.placed = svgPlaced{}
+	return d.conflicts
+}
+
+// stretch adds a slot of room under each of the rows at times and
+// reports whether there were any: the arrows that cross those rows grow
+// longer there, and their labels find room along them.
+func (d *svgDiagram) stretch(times []sim.Time) bool {
+	if len(times) == 0 {
+		return false
+	}
+	if d.extra == nil {
+		d.extra = map[sim.Time]float64{}
+	}
+	for _, t := range times {
+		d.extra[t] += svgSlotH
+	}
+	return true
+}
+
+// conflict notes that a label at height y overlaps another: its row needs
+// room.
+func (d *svgDiagram) conflict(y float64) {
+	if len(d.rows) == 0 {
+		return
+	}
+	i := max(0, sort.Search(len(d.rows), func(i int) bool { return d.rows[i].top > y })-1)
+	if t := d.rows[i].at; !slices.Contains(d.conflicts, t) {
+		d.conflicts = append(d.conflicts, t)
+	}
 }
 
 // prepareDiagram reads a panel's trace: its lanes, its messages, where its
 // rows start. The rows are laid out next, on the panel's own time axis or
 // on one shared with other panels.
 func prepareDiagram(p *Panel) *svgDiagram {
-	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}, unmarked: p.Unmarked}
+	d := &svgDiagram{topo: p.Topology, events: withoutIdleTimers(p.Events), title: strings.Split(p.Title, "\n"), msgs: map[uint32]*svgMsg{}, unmarked: p.Unmarked, minFont: p.MinFont}
 	d.lanes = len(d.topo.Nodes)
-	d.head = svgHeadTop + float64(len(d.title)-1)*svgSubtitleH
+	d.head = svgHeadTop + math.Max(0, d.fs(16)-16) + float64(len(d.title)-1)*d.subtitleH()
 	tables := 0
 	for n := range d.topo.Nodes {
 		tables = max(tables, len(d.tables(n)))
 	}
-	d.top = d.head + svgHeadH + float64(tables)*svgTableH + 34
+	d.top = d.head + svgHeadH + float64(tables)*d.tableH() + 34
+	d.gutter = svgGutter
+	if d.minFont > 0 {
+		// The time column holds its widest time at the larger size.
+		widest := svgTextWidth(lang.T("svg.time"), d.fs(10))
+		for i := range d.events {
+			widest = math.Max(widest, svgTextWidth(d.events[i].At.String(), d.fs(10)))
+			if i > 0 {
+				widest = math.Max(widest, svgTextWidth("+"+(d.events[i].At-d.events[i-1].At).String(), d.fs(8.5)))
+			}
+		}
+		d.gutter = math.Max(svgGutter, widest+8+12)
+	}
 	for i := range d.events {
 		e := &d.events[i]
 		for _, n := range []sim.NodeID{e.Node, e.Peer} {
@@ -303,14 +438,20 @@ func prepareDiagram(p *Panel) *svgDiagram {
 func (d *svgDiagram) finish() {
 	// A dry run of the marks measures the labels beside the lanes.
 	var dry strings.Builder
+	d.placed = svgPlaced{}
 	d.drawMarks(&dry)
+	d.drawArrows(&dry)
 	d.width = math.Max(svgMinWidth, d.laneX(d.lanes-1)+svgRightPad)
 	for k, line := range d.title {
 		size := 16.0
 		if k > 0 {
 			size = 12
 		}
-		d.width = math.Max(d.width, 16+svgTextWidth(line, size)+16)
+		w := svgTextWidth(line, d.fs(size))
+		if k == 0 {
+			w = svgBoldWidth(line, d.fs(size))
+		}
+		d.width = math.Max(d.width, 16+w+16)
 	}
 	for _, p := range d.placed.boxes {
 		d.width = math.Max(d.width, p.x1+24)
@@ -322,7 +463,7 @@ func (d *svgDiagram) finish() {
 }
 
 func (d *svgDiagram) laneX(n int) float64 {
-	return svgGutter + svgFirstLane + float64(n)*svgLaneGap
+	return d.gutter + svgFirstLane + float64(n)*d.laneGap()
 }
 
 func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
@@ -402,6 +543,7 @@ func (d *svgDiagram) groupSlots(i, j int, counters []int) ([]int, int) {
 // every panel has every row, at the same place, empty or not).
 func (d *svgDiagram) layoutRows(axis *svgAxis) {
 	d.y = make([]float64, len(d.events))
+	d.rows = nil
 	top := d.top
 	counters := make([]int, d.lanes)
 	idle := d.idleThreshold()
@@ -418,10 +560,17 @@ func (d *svgDiagram) layoutRows(axis *svgAxis) {
 			gap = d.events[i].At - d.events[i-1].At
 			top += svgIdleH
 		}
+		// Room added to a row (stretch) goes between its slots as well
+		// as under them: two events of one time drawn further apart.
+		extra := d.extra[d.events[i].At]
+		if axis != nil {
+			extra = axis.extra[d.events[i].At]
+		}
+		pitch := svgSlotH + extra/float64(most)
 		for k := i; k < j; k++ {
 			s := slots[k-i]
 			if s >= 0 {
-				d.y[k] = top + svgRowPad/2 + float64(s)*svgSlotH + svgSlotH/2
+				d.y[k] = top + svgRowPad/2 + float64(s)*pitch + svgSlotH/2
 				continue
 			}
 			d.y[k] = top + svgRowPad/2 + svgSlotH/2
@@ -429,7 +578,7 @@ func (d *svgDiagram) layoutRows(axis *svgAxis) {
 				d.y[k] = d.y[m.send]
 			}
 		}
-		h := float64(most)*svgSlotH + svgRowPad
+		h := float64(most)*svgSlotH + svgRowPad + extra
 		if axis == nil {
 			d.rows = append(d.rows, svgRow{top: top, height: h, at: d.events[i].At, idle: gap})
 		}
@@ -459,18 +608,18 @@ func (d *svgDiagram) draw(b *strings.Builder) {
 func (d *svgDiagram) drawFrame(b *strings.Builder) {
 	for k, line := range d.title {
 		if k == 0 {
-			textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY), "font-size", "16", "font-weight", "bold", "fill", svgInk)
+			textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+math.Max(0, d.fs(16)-16)), "font-size", d.fsAttr(16), "font-weight", "bold", "fill", svgInk)
 			continue
 		}
-		textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+float64(k)*svgSubtitleH), "font-size", "12", "fill", svgMuted)
+		textElement(b, svgEscape(line), "x", "16", "y", svgNum(svgTitleY+math.Max(0, d.fs(16)-16)+float64(k)*d.subtitleH()), "font-size", d.fsAttr(12), "fill", svgMuted)
 	}
 	// Row bands and times.
-	b.WriteString("<g font-size=\"10\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
+	b.WriteString("<g font-size=\"" + d.fsAttr(10) + "\" fill=\"" + svgMuted + "\" text-anchor=\"end\">\n")
 	for r, row := range d.rows {
 		if r%2 == 1 {
 			element(b, "rect", "x", "0", "y", svgNum(row.top), "width", svgNum(d.width), "height", svgNum(row.height), "fill", svgStripe)
 		}
-		textElement(b, svgEscape(row.at.String()), "x", svgNum(svgGutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
+		textElement(b, svgEscape(row.at.String()), "x", svgNum(d.gutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
 	}
 	b.WriteString("</g>\n")
 	// Idle gaps cut out of the picture.
@@ -479,21 +628,21 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 			continue
 		}
 		y := row.top - svgIdleH/2
-		element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
-		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(svgGutter-8), "y", svgNum(y+3), "font-size", "8.5", "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
+		element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
+		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(d.gutter-8), "y", svgNum(y+3), "font-size", d.fsAttr(8.5), "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
 	}
-	element(b, "line", "x1", svgNum(svgGutter), "y1", svgNum(d.top-8), "x2", svgNum(svgGutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, lang.T("svg.time"), "x", svgNum(svgGutter-8), "y", svgNum(d.top-10), "font-size", "10", "fill", svgMuted, "text-anchor", "end")
+	element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(d.top-8), "x2", svgNum(d.gutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
+	textElement(b, lang.T("svg.time"), "x", svgNum(d.gutter-8), "y", svgNum(d.top-10), "font-size", d.fsAttr(10), "fill", svgMuted, "text-anchor", "end")
 	// Lanes and their names.
 	for n := 0; n < d.lanes; n++ {
 		x := d.laneX(n)
 		element(b, "line", "x1", svgNum(x), "y1", svgNum(d.head+svgHeadH), "x2", svgNum(x), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "2")
 		name := d.topo.NodeName(sim.NodeID(n))
-		w := math.Max(96, svgTextWidth(name, 13)+24)
+		w := math.Max(96, svgBoldWidth(name, d.fs(13))+24)
 		element(b, "rect", "x", svgNum(x-w/2), "y", svgNum(d.head), "width", svgNum(w), "height", svgNum(svgHeadH), "rx", "5", "fill", "#eef2f7", "stroke", "#64748b", "stroke-width", "1.2")
-		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5), "font-size", "13", "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
+		textElement(b, svgEscape(name), "x", svgNum(x), "y", svgNum(d.head+17.5+(d.fs(13)-13)/3), "font-size", d.fsAttr(13), "font-weight", "bold", "fill", svgInk, "text-anchor", "middle")
 		for k, t := range d.tables(n) {
-			textElement(b, svgEscape(t), "x", svgNum(x), "y", svgNum(d.head+svgHeadH+14+float64(k)*svgTableH), "font-size", "9.5", "fill", svgMuted, "text-anchor", "middle", "", svgHalo)
+			textElement(b, svgEscape(t), "x", svgNum(x), "y", svgNum(d.head+svgHeadH+14+(d.fs(9.5)-9.5)+float64(k)*d.tableH()), "font-size", d.fsAttr(9.5), "fill", svgMuted, "text-anchor", "middle", "", svgHalo)
 		}
 	}
 }
@@ -588,6 +737,21 @@ func (d *svgDiagram) msgText(m *sim.Message) string {
 
 func (d *svgDiagram) drawArrows(b *strings.Builder) {
 	var lines, labels, marks strings.Builder // back to front
+	// Two passes: the words under the crosses of dropped messages take
+	// their places first, then the arrows' labels find room around them.
+	words := map[int]string{} // drop event → its word; looked up only
+	for _, place := range []bool{true, false} {
+		d.arrowPass(&lines, &labels, &marks, words, place)
+	}
+	b.WriteString(lines.String())
+	b.WriteString(labels.String())
+	b.WriteString(marks.String())
+}
+
+// arrowPass walks the sent messages: with words set, it places the word
+// under each dropped message's cross (words, by drop event); otherwise it
+// draws the arrows, their labels and the crosses.
+func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[int]string, place bool) {
 	for i := range d.events {
 		e := &d.events[i]
 		if e.Kind.Class() != sim.ClassSend {
@@ -619,7 +783,9 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if dst == sim.NoNode {
 				dst = to
 			}
-			d.arrow(&lines, &labels, x0, y0, d.nodeX(dst), d.y[di], color, dash, t, true)
+			if !place {
+				d.arrow(lines, labels, x0, y0, d.nodeX(dst), d.y[di], color, dash, t, true)
+			}
 		}
 		for _, di := range m.drops {
 			drop := &d.events[di]
@@ -636,10 +802,13 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 					line, col, why = color, svgRed, lang.Word("svg", drop.Reason.String())
 				}
 				x1, y1 := xr-dir*30, d.y[di]
-				word := d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
-				d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
-				d.cross(&marks, x1, y1, col)
-				marks.WriteString(word)
+				if place {
+					words[di] = d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
+					continue
+				}
+				d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
+				d.cross(marks, x1, y1, col)
+				marks.WriteString(words[di])
 				continue
 			}
 			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
@@ -656,19 +825,19 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 			if drop.Reason == sim.DropDown {
 				line, col = svgDownGrey, svgDownGrey
 			}
-			word := d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
-			d.arrow(&lines, &labels, x0, y0, x1, y1, line, "4 3", text, false)
-			d.cross(&marks, x1, y1, col)
-			marks.WriteString(word)
+			if place {
+				words[di] = d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
+				continue
+			}
+			d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
+			d.cross(marks, x1, y1, col)
+			marks.WriteString(words[di])
 		}
-		if len(m.deliveries) == 0 && len(m.drops) == 0 {
+		if len(m.deliveries) == 0 && len(m.drops) == 0 && !place {
 			x1, y1 := x0+(xt-x0)/2, y0+svgLostDY
-			d.arrow(&lines, &labels, x0, y0, x1, y1, color, "1 3", text+" (in flight)", true)
+			d.arrow(lines, labels, x0, y0, x1, y1, color, "1 3", text+" (in flight)", true)
 		}
 	}
-	b.WriteString(lines.String())
-	b.WriteString(labels.String())
-	b.WriteString(marks.String())
 }
 
 // dropWhy is the word under a dropped message's cross: why, after the
@@ -694,18 +863,49 @@ func (d *svgDiagram) cross(b *strings.Builder, x, y float64, color string) {
 // the arrow's own label has been placed around them.
 func (d *svgDiagram) dropLabel(x, y, side float64, text, color string) string {
 	const r = 5.5
-	w := svgTextWidth(text, 10)
-	d.placed.add(svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1})
-	anchor, x0 := "middle", x-w/2
-	switch {
-	case side < 0:
-		anchor, x, x0 = "end", x+r, x+r-w
-	case side > 0:
-		anchor, x, x0 = "start", x-r, x-r
+	size := d.fs(10)
+	w := svgBoldWidth(text, size)
+	cross := svgBox{x - r - 1, y - r - 1, x + r + 1, y + r + 1}
+	if d.placed.overlap(cross) > 0 {
+		d.conflict(y)
 	}
-	d.placed.add(svgBox{x0, y + 7, x0 + w, y + 18})
-	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"10\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
-		svgNum(x), svgNum(y+17), color, anchor, svgHalo, svgEscape(text))
+	d.placed.add(cross)
+	// Under the cross as asked, else under it on either side, else above
+	// it: the first place clear of the labels drawn.
+	type spot struct {
+		anchor string
+		tx, x0 float64
+		dy     float64
+	}
+	var spots []spot
+	below, above := r+2+0.76*size+1, -(r + 2 + 0.22*size + 1)
+	for _, dy := range []float64{below, above, below + size + 2, above - size - 2} {
+		centred := spot{"middle", x, x - w/2, dy}
+		ending := spot{"end", x + r, x + r - w, dy}
+		starting := spot{"start", x - r, x - r, dy}
+		switch {
+		case side < 0:
+			spots = append(spots, ending, centred, starting)
+		case side > 0:
+			spots = append(spots, starting, centred, ending)
+		default:
+			spots = append(spots, centred, ending, starting)
+		}
+	}
+	pick := spots[0]
+	for _, sp := range spots {
+		if d.placed.overlap(svgTextBox(sp.x0, y+sp.dy, w, size)) == 0 {
+			pick = sp
+			break
+		}
+	}
+	word := svgTextBox(pick.x0, y+pick.dy, w, size)
+	if d.placed.overlap(word) > 0 {
+		d.conflict(y + pick.dy)
+	}
+	d.placed.add(word)
+	return fmt.Sprintf("<text x=\"%s\" y=\"%s\" font-size=\"%s\" font-weight=\"bold\" fill=\"%s\" text-anchor=\"%s\"%s>%s</text>\n",
+		svgNum(pick.tx), svgNum(y+pick.dy), svgNum(size), color, pick.anchor, svgHalo, svgEscape(text))
 }
 
 // svgHalo outlines text in white so it reads over the lines it crosses.
@@ -751,7 +951,7 @@ func (d *svgDiagram) arrowHead(b *strings.Builder, x0, y0, x1, y1 float64, color
 
 // svgLabelSpots are the places along an arrow its label may go, best
 // first, after the middles of the lane gaps it crosses.
-var svgLabelSpots = [...]float64{0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8}
+var svgLabelSpots = [...]float64{0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.25, 0.75, 0.2, 0.8, 0.15, 0.85, 0.1, 0.9}
 
 // labelSpots lists where a label may sit along a segment, as fractions:
 // first the middle of each gap between two lanes the segment spans
@@ -760,7 +960,7 @@ var svgLabelSpots = [...]float64{0.5, 0.38, 0.62, 0.28, 0.72, 0.2, 0.8}
 func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
 	var spots []float64
 	lo, hi := math.Min(x0, x1), math.Max(x0, x1)
-	if hi-lo > svgLaneGap*1.5 {
+	if hi-lo > d.laneGap()*1.5 {
 		prev := lo
 		for n := 0; n <= d.lanes; n++ {
 			x := hi
@@ -794,10 +994,12 @@ func (d *svgDiagram) labelSpots(x0, x1 float64) []float64 {
 }
 
 // placeLabel writes text along the segment, just above it (or else just
-// below it), at the first spot that overlaps no label already drawn and no
-// lane (or the one that overlaps least).
+// below it), at the first spot whose box — rotated with the segment, as
+// drawn — overlaps no label already drawn and crosses no lane; failing
+// that, at the spot that overlaps no label, then the one that overlaps
+// least, and notes the conflict (see stretch).
 func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text, color string) {
-	const size = 10.0
+	size := d.fs(10)
 	dx, dy := x1-x0, y1-y0
 	angle := math.Atan2(dy, dx)
 	if dx < 0 {
@@ -805,49 +1007,156 @@ func (d *svgDiagram) placeLabel(b *strings.Builder, x0, y0, x1, y1 float64, text
 	}
 	c, s := math.Cos(angle), math.Sin(angle)
 	nx, ny := s, -c // the normal pointing up the screen
-	w, h := svgTextWidth(text, size), size+2
-	hx := math.Abs(c)*w/2 + math.Abs(s)*h/2
-	hy := math.Abs(s)*w/2 + math.Abs(c)*h/2
-	best, bestOverlap := -1, math.Inf(1)
-	var bestBox svgBox
+	best, bestCost, bestOverlap := -1, math.Inf(1), 0.0
+	var bestCorners [4][2]float64
 	var bx, by float64
 	spots := d.labelSpots(x0, x1)
-	for k := range 2 * len(spots) {
+	// The whole label first; where it fits nowhere, shorter forms of it
+	// (without the key, then the operation and attempt alone: the colour
+	// names the operation too).
+	forms := svgLabelForms(text)
+	form := 0
+	w := svgTextWidth(text, size)
+	for k := range 2 * len(spots) * len(forms) {
+		if f := k / (2 * len(spots)); f != form || k == 0 {
+			if bestOverlap == 0 && best >= 0 {
+				break // the longer form fits, across a lane at worst
+			}
+			form = f
+			w = svgTextWidth(forms[f], size)
+		}
+		k := k % (2 * len(spots))
 		// Above the line at every spot, then below it.
 		f, off := spots[k%len(spots)], 3.0
 		if k >= len(spots) {
 			off = -(3 + size*0.75)
 		}
 		px, py := x0+dx*f+nx*off, y0+dy*f+ny*off
-		cx, cy := px+nx*size*0.35, py+ny*size*0.35
-		box := svgBox{cx - hx, cy - hy, cx + hx, cy + hy}
-		o := d.placed.overlap(box)
+		corners := svgTextCorners(px, py, w, size, c, s, 1)
+		o := d.placed.overlapCorners(corners)
+		lanes := 0.0
+		box := svgBounds(corners)
 		for n := 0; n < d.lanes; n++ {
 			if x := d.laneX(n); box.x0 < x && x < box.x1 {
-				o += 2 * (box.y1 - box.y0)
+				lanes += box.y1 - box.y0
 			}
 		}
-		if o < bestOverlap {
-			best, bestOverlap, bestBox, bx, by = k, o, box, px, py
+		if box.x0 < 0 || box.y0 < 0 {
+			lanes += 1000 // off the picture
 		}
-		if o == 0 {
+		cost := lanes + 10*o
+		if o > 0 {
+			cost += 1e6 // a lane crossed reads; a label on a label does not
+		}
+		if cost < bestCost {
+			best, bestCost, bestOverlap, bestCorners, bx, by = k, cost, o, corners, px, py
+			text = forms[form]
+		}
+		if cost == 0 {
 			break
 		}
 	}
 	if best < 0 {
 		return
 	}
-	d.placed.add(bestBox)
+	if bestOverlap > 0 {
+		d.conflict(by)
+	}
+	d.placed.addCorners(bestCorners)
 	deg := angle * 180 / math.Pi
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
-		svgNum(bx), svgNum(by), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"%s\" fill=\"%s\" text-anchor=\"middle\" transform=\"rotate(%s %s %s)\"%s>%s</text>\n",
+		svgNum(bx), svgNum(by), svgNum(size), color, svgNum(deg), svgNum(bx), svgNum(by), svgHalo, svgEscape(text))
+}
+
+var svgKeyWords = regexp.MustCompile(` key -?[0-9]+`)
+
+// svgLabelForms are the forms of an arrow's label, longest first: as
+// given, without its key, from its operation on ("op-2 #1 (dup)").
+func svgLabelForms(text string) []string {
+	forms := []string{text}
+	if short := svgKeyWords.ReplaceAllString(text, ""); short != text {
+		forms = append(forms, short)
+	}
+	if i := strings.Index(text, " op-"); i > 0 {
+		forms = append(forms, svgKeyWords.ReplaceAllString(text[i+1:], ""))
+	}
+	return forms
+}
+
+// svgTextBox is the box of a text of width w and font size size starting
+// at x on the baseline y, with a pixel to spare on every side: the box the
+// checker (svgtext) measures, grown.
+func svgTextBox(x, y, w, size float64) svgBox {
+	return svgBox{x - 1, y - 0.76*size - 1, x + w + 1, y + 0.22*size + 1}
+}
+
+// svgTextCorners are the corners of a text of width w and font size size
+// whose baseline's middle is at (x,y), rotated by the angle of cosine c
+// and sine s about that point, grown by margin on every side: the box the
+// checker (svgtext) measures, with room to spare.
+func svgTextCorners(x, y, w, size, c, s, margin float64) [4][2]float64 {
+	x0, x1 := -w/2-margin, w/2+margin
+	y0, y1 := -0.76*size-margin, 0.22*size+margin
+	var out [4][2]float64
+	for k, p := range [4][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} {
+		out[k] = [2]float64{x + p[0]*c - p[1]*s, y + p[0]*s + p[1]*c}
+	}
+	return out
 }
 
 // markLabel writes a label to the right of a node's lane and reserves its
 // place.
 func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, weight string, size float64) svgBox {
+	flipless := size == 11 // an effect's label sits on its box
+	size = d.fs(size)
 	w := svgTextWidth(text, size)
-	box := svgBox{x, y - size*0.8, x + w, y + size*0.35}
+	if weight == "bold" {
+		w = svgBoldWidth(text, size)
+	}
+	box := svgTextBox(x, y, w, size)
+	if d.minFont > 0 && !flipless {
+		// Drawn large (a slide): kept short of the next lane.
+		for n := 0; n < d.lanes; n++ {
+			if lx := d.laneX(n); lx > x {
+				for box.x1 > lx-8 && len([]rune(text)) > 4 {
+					r := []rune(strings.TrimSuffix(text, "…"))
+					text = string(r[:len(r)-1]) + "…"
+					w = svgTextWidth(text, size)
+					if weight == "bold" {
+						w = svgBoldWidth(text, size)
+					}
+					box = svgTextBox(x, y, w, size)
+				}
+				break
+			}
+		}
+	}
+	if d.placed.overlap(box) > 0 && !flipless {
+		// A label (not an effect's, on its box) that runs into another:
+		// on the lane's other side if there it is clear.
+		for n := 0; n < d.lanes; n++ {
+			if lx := d.laneX(n); x > lx && x-lx <= 20 {
+				left := svgTextBox(2*lx-x-w, y, w, size)
+				if left.x0 > 0 && d.placed.overlap(left) == 0 {
+					x, box = 2*lx-x-w, left
+				}
+				break
+			}
+		}
+	}
+	for d.placed.overlap(box) > 0 && !flipless && len([]rune(text)) > 4 && box.x1 > x {
+		// Still in another's way: shortened, a character at a time.
+		r := []rune(strings.TrimSuffix(text, "…"))
+		text = string(r[:len(r)-1]) + "…"
+		w = svgTextWidth(text, size)
+		if weight == "bold" {
+			w = svgBoldWidth(text, size)
+		}
+		box = svgTextBox(x, y, w, size)
+	}
+	if d.placed.overlap(box) > 0 {
+		d.conflict(y)
+	}
 	d.placed.add(box)
 	wa := ""
 	if weight != "" {
@@ -922,8 +1231,9 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				t += lang.Tf("svg.nth_effect", map[string]any{"Nth": report.Ordinal(n), "N": n})
 				fill, stroke, bg, ink = svgRed, svgDarkRed, svgDupBg, svgDarkRed
 			}
-			w := svgTextWidth(t, 11) + 10
-			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-8.5), "width", svgNum(w), "height", "17", "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
+			w := svgBoldWidth(t, d.fs(11)) + 10
+			bh := math.Max(17, d.fs(11)+6)
+			element(b, "rect", "x", svgNum(x+11), "y", svgNum(y-bh/2), "width", svgNum(w), "height", svgNum(bh), "rx", "4", "fill", bg, "stroke", stroke, "stroke-width", "1")
 			fmt.Fprintf(b, "<path d=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\"/>\n",
 				svgStar(x, y, 9, 4), fill, stroke)
 			d.markLabel(b, x+16, y+4, t, ink, "bold", 11)
@@ -1038,11 +1348,12 @@ const svgLegendIconW = 34.0
 
 func (d *svgDiagram) layoutLegend() {
 	d.legY = d.bottom + 18
-	x, y := 16.0+52, d.legY
+	left := 16 + math.Max(52, svgBoldWidth(lang.T("svg.legend"), d.fs(10))+12)
+	x, y := left, d.legY
 	d.legend = d.legend[:0]
 	for _, it := range svgLegendTexts {
 		if it[0] == "" {
-			x, y = 16+52, y+svgLegendRowH
+			x, y = left, y+svgLegendRowH
 			continue
 		}
 		if it[0] == "paused" && !d.hasPause() {
@@ -1052,9 +1363,9 @@ func (d *svgDiagram) layoutLegend() {
 			continue
 		}
 		text := lang.Word("legend", it[1])
-		w := svgLegendIconW + 6 + svgTextWidth(text, 10) + 18
-		if x+w > d.width-12 && x > 16+52 {
-			x, y = 16+52, y+svgLegendRowH
+		w := svgLegendIconW + 6 + svgTextWidth(text, d.fs(10)) + 18
+		if x+w > d.width-12 && x > left {
+			x, y = left, y+svgLegendRowH
 		}
 		d.legend = append(d.legend, svgLegendItem{icon: it[0], text: text, x: x, y: y})
 		x += w
@@ -1080,7 +1391,7 @@ func (d *svgDiagram) legendRows() int {
 
 func (d *svgDiagram) drawLegend(b *strings.Builder) {
 	element(b, "line", "x1", "16", "y1", svgNum(d.legY-12), "x2", svgNum(d.width-16), "y2", svgNum(d.legY-12), "stroke", svgLaneColor, "stroke-width", "1")
-	textElement(b, lang.T("svg.legend"), "x", "16", "y", svgNum(d.legY+4), "font-size", "10", "font-weight", "bold", "fill", svgInk)
+	textElement(b, lang.T("svg.legend"), "x", "16", "y", svgNum(d.legY+4), "font-size", d.fsAttr(10), "font-weight", "bold", "fill", svgInk)
 	for _, it := range d.legend {
 		x, y := it.x, it.y
 		switch it.icon {
@@ -1131,6 +1442,6 @@ func (d *svgDiagram) drawLegend(b *strings.Builder) {
 			cx := x + svgLegendIconW/2
 			element(b, "circle", "cx", svgNum(cx), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 		}
-		textElement(b, svgEscape(it.text), "x", svgNum(x+svgLegendIconW+6), "y", svgNum(y+3.5), "font-size", "10", "fill", svgInk)
+		textElement(b, svgEscape(it.text), "x", svgNum(x+svgLegendIconW+6), "y", svgNum(y+3.5), "font-size", d.fsAttr(10), "fill", svgInk)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/internal/golden"
+	"github.com/oncesim/once/internal/svgtext"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
@@ -154,7 +155,8 @@ func seedOne(t *testing.T, sc *scenarios.Scenario, sem sim.Semantics) (*sim.Topo
 }
 
 // TestSVGWellFormed renders every catalog scenario's seed-1 run under
-// every semantics it supports and decodes the result as XML.
+// every semantics it supports, decodes the result as XML and measures its
+// labels: none overlaps another, none is clipped (checkLabels).
 func TestSVGWellFormed(t *testing.T) {
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {
@@ -171,6 +173,7 @@ func TestSVGWellFormed(t *testing.T) {
 				if n < len(topo.Nodes) {
 					t.Fatalf("only %d elements for %d nodes", n, len(topo.Nodes))
 				}
+				checkLabels(t, b.Bytes())
 			})
 		}
 	}
@@ -258,6 +261,7 @@ func TestSVGEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	wellFormed(t, b.Bytes())
+	checkLabels(t, b.Bytes())
 	for _, s := range []string{"a&lt;b&gt;", "c&amp;d", "m&amp;m op-1 #1", "put k&quot;&apos;[7] = &lt;DONE&gt;", "s&lt;1&gt; op-1", "title &lt;with&gt; &amp; &quot;quotes&quot; and a  control"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("no %q in the document", s)
@@ -299,5 +303,18 @@ func TestSVGNum(t *testing.T) {
 		if got := svgNum(v); got != want {
 			t.Errorf("svgNum(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// checkLabels fails on every label of doc that overlaps another or runs
+// out of its viewBox, measured as svgtext.Check measures them.
+func checkLabels(t *testing.T, doc []byte) {
+	t.Helper()
+	problems, err := svgtext.Check(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
 	}
 }
