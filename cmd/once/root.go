@@ -101,9 +101,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	cobra.AddTemplateFuncs(usage.Funcs(func() string { return root.PersistentFlags().Lookup("lang").Value.String() }))
 	root.SetUsageTemplate(usage.Template) // cobra's usage text in the user's language
 	root.AddCommand(newListCmd(), newRunCmd(), newReplayCmd(), newExploreCmd())
-	root.AddCommand(newTUICmd(), newLessonCmd(), newClassCmd())
-	root.AddCommand(newLabCmd())
-	root.AddCommand(newRolesCmd(), newSchemaCmd())
+	root.AddCommand(newTUICmd(), newLessonCmd(), newClassCmd(), newLabCmd(), newRolesCmd(), newSchemaCmd())
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd(), newBrokerWorkerCmd())
 	registerCompletion(root)
