@@ -37,8 +37,9 @@ func Differences() []Difference {
 			"the key store grants the lock, expires it after the TTL; the fencing token comes from a separate counter",
 			"agrees: the token is taken from the ledger's SQLite counter, as the model's tokens node"},
 		{Redis, "a Streams consumer that dies leaves its entry pending: Redis never redelivers it by itself; only `XCLAIM`/`XAUTOCLAIM` after min-idle does",
-			"the queue broker of the catalog redelivers an uncommitted delivery after its visibility timeout (SQS, RabbitMQ)",
-			"not exercised yet: no catalog scenario models Redis Streams; a Streams scenario (issue 31 item 3) needs a broker that never redelivers and a claimer"},
+			"redis-streams-autoclaim: the stream keeps a dead consumer's entry pending and never delivers it again; a consumer's XAUTOCLAIM takes it once it is idle past min-idle-time, its delivery count incremented",
+			"modelled (issue 31): `--broker redis` runs the scenario's consumers as processes on a real stream (XREADGROUP, XACK, XAUTOCLAIM; the claimed entry's delivery count read from XPENDING, as `XMessage` carries none before Redis 8.2). " +
+				"One difference, not in the effects: a real blocked read times out every BLOCK (200 ms) whether or not an entry is pending; the model's reads time out only while one is, as a time-out with nothing pending is followed by the same read"},
 		{NATS, "JetStream accepts an ack of an earlier delivery after the AckWait redelivery (the ack names the stream sequence); a second publish with one `Nats-Msg-Id` inside the duplicate window answers the first sequence with `Duplicate=true`",
 			"nats-msg-id-window: the late ack is accepted and the redelivery ships again; a retry inside the window is a duplicate, after it a new message",
 			"agrees: `--broker nats` runs the scenario with every duration divided by 30 (AckWait 30 s → 1 s, the window 2 min → 4 s, a 45 s pause → 1.5 s); the late ack is answered, the redelivery ships again"},
