@@ -149,8 +149,18 @@ func (d *streamDriver) run(ctx context.Context, e *env) (bool, error) {
 		}
 	}
 	e.dec.Begin()
+	// The model's consumers block in node order at the start (consumer-a
+	// first), and the stream serves blocked readers first come first
+	// served: so are the real ones started, each once the one before has
+	// sent its first XREADGROUP (and 20 ms for it to reach Redis).
 	for _, w := range ws {
 		w.tell("start")
+		if s, err := next(ctx, w); err != nil {
+			return false, err
+		} else if s.verb != "reading" {
+			return false, fmt.Errorf("brokers: %s said %q before its first read", w.node, s.verb)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	errs := make(chan error, len(ws)+1)
 	go func() { errs <- r.produce(ctx, rdb, stream) }()
@@ -178,6 +188,10 @@ func (d *streamDriver) run(ctx context.Context, e *env) (bool, error) {
 					return
 				}
 				nw.tell("start")
+				if s, err := next(ctx, nw); err != nil || s.verb != "reading" {
+					errs <- fmt.Errorf("brokers: %s restarted: %q before its first read: %v", nw.node, s.verb, err)
+					return
+				}
 				wsMu.Lock()
 				ws[i] = nw
 				wsMu.Unlock()
@@ -371,9 +385,20 @@ func runStreamConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) erro
 		w.say("acked", op, count)
 		return nil
 	}
+	// At most once nothing is ever pending and nothing is claimed: the
+	// read blocks until an entry comes (BLOCK 0), as the model's read
+	// does while nothing is pending. A read that timed out would block
+	// again behind the other consumer, and which consumer gets which
+	// entry — the key of the crash decisions — would differ from the
+	// model's first-come first-served order.
+	block := time.Duration(cfg.Block) * time.Millisecond
+	if amo {
+		block = 0
+	}
+	w.say("reading", 0, 0)
 	for {
 		res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: streamGroup, Consumer: cfg.Node, Streams: []string{cfg.Queue, ">"},
-			Count: 1, Block: time.Duration(cfg.Block) * time.Millisecond, NoAck: amo}).Result()
+			Count: 1, Block: block, NoAck: amo}).Result()
 		if err != nil && err != redis.Nil {
 			return fmt.Errorf("%s: XREADGROUP: %w", cfg.Node, err)
 		}
