@@ -22,8 +22,9 @@ func Differences() []Difference {
 			"the broker redelivers an uncommitted delivery after its visibility timeout (1 s); the restarted consumer (500 ms) gets it then",
 			"documented: the same redelivery, earlier on RabbitMQ (no timeout: the dead connection is the signal); effects and verdicts agree, end times do not"},
 		{RabbitMQ, "after a SIGKILL of the broker and a restart with a durable queue, every persistent message comes back `Redelivered=true`, including ones never delivered",
-			"no scenario of the catalog crashes the broker itself",
-			"not in the agreement yet: no catalog scenario crashes the broker (issue 31 item 3). Pinned by `TestIntegrationRabbitMQBrokerCrash` (3 persistent messages, 1 delivered unacked, the node SIGKILLed and restarted: all 3 back with `Redelivered=true`); a consumer must not read the flag as \"I processed this\""},
+			"rabbitmq-broker-crash: the durable-queue node crashes before or after writing a publish to disk and, restarted on its disk, delivers every message not acked again with `Redelivered=true` (the delivery's value 1), never-delivered ones included",
+			"modelled (issue 31 item 2), compared message by message, not run per seed: `TestIntegrationRabbitMQBrokerCrash` pins RabbitMQ (3 persistent confirmed messages, 1 delivered unacked, the node SIGKILLed and restarted: all 3 back with `Redelivered=true`) and `TestBrokerCrashFlagsEveryRecoveredMessage` the model (200 seeds, 227 broker crashes: every recovered message flagged, 315 of them never delivered before, none flagged before a crash). " +
+				"Not in the per-operation table: each seed would restart a RabbitMQ node (7–15 s), 20 seeds × 3 rows over ten minutes; a consumer must not read the flag as \"I processed this\" (the scenario's `redelivered=skip` row loses those messages)"},
 		{RabbitMQ, "a second ack of one delivery tag closes the channel with 406 PRECONDITION_FAILED",
 			"a second commit of one delivery is ignored",
 			"not exercised: the drivers ack each delivery once"},
