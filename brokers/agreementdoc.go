@@ -50,6 +50,9 @@ func Differences() []Difference {
 		{KFake, "kfake (franz-go's in-process Kafka-protocol cluster, not Apache Kafka): a lost batch is answered NOT_LEADER_OR_FOLLOWER before the append, a lost ack NOT_ENOUGH_REPLICAS_AFTER_APPEND after it; franz-go retries both at once",
 			"the producer resends after its timeout (200 ms) when a batch or its ack is lost",
 			"documented: the retry comes earlier on kfake; the records per operation agree. At-most-once runs with acks=0: a lost batch is refused by kfake, franz-go reads no answer, the record is lost as in the model"},
+		{KFake, "kfake (not Apache Kafka): a second producer with the same transactional id bumps the epoch (InitProducerID) and aborts the first's open transaction; the first's commit (EndTxn) is answered PRODUCER_FENCED (90) and read_committed sees the second's record only",
+			"kafka-zombie-fencing `txn-id=partition`: the standby registers the shared transactional id, the coordinator answers the zombie's end-txn PRODUCER_FENCED (90); effects once",
+			"agrees, compared by `TestIntegrationKfakeZombieFencing` (kfake's error and read_committed view beside the model's code 90 on seeds 1..20, 2 of which freeze the owner, each held). Not in the per-operation table: no driver runs the scenario's consumer group on kfake yet, and its KIP-447 row (the group coordinator's generation check) is not compared"},
 	}
 }
 
