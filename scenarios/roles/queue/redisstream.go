@@ -9,12 +9,12 @@ import (
 // own so the lesson does not touch the family's shared kinds. An entry is
 // delivered with the family's MsgDeliver (XREADGROUP's answer).
 var (
-	MsgXReadGroup     = roles.Message("xreadgroup")      // consumer → stream: XREADGROUP GROUP g NAME COUNT 1 BLOCK block STREAMS s > (NOACK under at-most-once)
-	MsgXReadTimeout   = roles.Message("xread-timeout")   // stream → consumer: the blocked read timed out (nil) while the pending entries list is not empty
-	MsgXAck           = roles.Message("xack")            // consumer → stream: XACK s g ID
-	MsgXAutoClaim     = roles.Message("xautoclaim")      // consumer → stream: XAUTOCLAIM s g NAME min-idle-time 0-0 COUNT 1
-	MsgXAutoClaimed   = roles.Message("xautoclaim-reply") // stream → consumer: the entry claimed (its delivery count incremented), or none
-	TimerStreamBlock  = roles.Timer("stream-block")      // the stream's BLOCK period: blocked reads time out
+	MsgXReadGroup    = roles.Message("xreadgroup")       // consumer → stream: XREADGROUP GROUP g NAME COUNT 1 BLOCK block STREAMS s > (NOACK under at-most-once)
+	MsgXReadTimeout  = roles.Message("xread-timeout")    // stream → consumer: the blocked read timed out (nil) while the pending entries list is not empty
+	MsgXAck          = roles.Message("xack")             // consumer → stream: XACK s g ID
+	MsgXAutoClaim    = roles.Message("xautoclaim")       // consumer → stream: XAUTOCLAIM s g NAME min-idle-time 0-0 COUNT 1
+	MsgXAutoClaimed  = roles.Message("xautoclaim-reply") // stream → consumer: the entry claimed (its delivery count incremented), or none
+	TimerStreamBlock = roles.Timer("stream-block")       // the stream's BLOCK period: blocked reads time out
 )
 
 // Entry states of a stream's entries table.
@@ -207,8 +207,8 @@ var streamBlock = roles.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: 
 
 func init() {
 	roles.Register(&roles.Role{
-		Name: "redis-stream",
-		Doc:  "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
+		Name:    "redis-stream",
+		Doc:     "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
 		Options: []roles.Option{streamBlock},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &RedisStream{Block: streamBlock.Get(a)}, []sim.TableSpec{
