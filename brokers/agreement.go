@@ -72,6 +72,13 @@ func AgreementCases() []AgreementCase {
 				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
+		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "amo"},
+		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "alo",
+			Explained: "which consumer claims a pending entry first is a race on Redis: each consumer's blocked read times out at its own phase and then runs XAUTOCLAIM, where the model times out every blocked read at once, the first blocked reader first. " +
+				"Crash decisions are keyed by the consumer, so a claimed entry can meet a crash on Redis that the model's claimer does not (seed 3: the model's consumer-b claims op-1 and acks it; on Redis consumer-a claimed it, was killed before XACK, and op-1 was claimed and billed a third time). " +
+				"Documented, not corrected: which consumer claims first is not Redis' promise; the verdicts agree"},
+		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "idem",
+			Model: "the model's INSERT … ON CONFLICT (op) DO NOTHING into the billing database stands for the dedup row written in the charge's SQLite transaction: both bill once across a claim"},
 		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "alo", Explained: natsDownExplained},
 		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "idem", Explained: natsDownExplained},
 		{Scenario: "nats-msg-id-window", Broker: NATS, Semantics: "idem", Params: p("retry", "3m"), Explained: natsDownExplained},

@@ -22,8 +22,9 @@ func Differences() []Difference {
 			"the broker redelivers an uncommitted delivery after its visibility timeout (1 s); the restarted consumer (500 ms) gets it then",
 			"documented: the same redelivery, earlier on RabbitMQ (no timeout: the dead connection is the signal); effects and verdicts agree, end times do not"},
 		{RabbitMQ, "after a SIGKILL of the broker and a restart with a durable queue, every persistent message comes back `Redelivered=true`, including ones never delivered",
-			"no scenario of the catalog crashes the broker itself",
-			"not in the agreement yet: no catalog scenario crashes the broker (issue 31 item 3). Pinned by `TestIntegrationRabbitMQBrokerCrash` (3 persistent messages, 1 delivered unacked, the node SIGKILLed and restarted: all 3 back with `Redelivered=true`); a consumer must not read the flag as \"I processed this\""},
+			"rabbitmq-broker-crash: the durable-queue node crashes before or after writing a publish to disk and, restarted on its disk, delivers every message not acked again with `Redelivered=true` (the delivery's value 1), never-delivered ones included",
+			"modelled (issue 31 item 2), compared message by message, not run per seed: `TestIntegrationRabbitMQBrokerCrash` pins RabbitMQ (3 persistent confirmed messages, 1 delivered unacked, the node SIGKILLed and restarted: all 3 back with `Redelivered=true`) and `TestBrokerCrashFlagsEveryRecoveredMessage` the model (200 seeds, 227 broker crashes: every recovered message flagged, 315 of them never delivered before, none flagged before a crash). " +
+				"Not in the per-operation table: each seed would restart a RabbitMQ node (7–15 s), 20 seeds × 3 rows over ten minutes; a consumer must not read the flag as \"I processed this\" (the scenario's `redelivered=skip` row loses those messages)"},
 		{RabbitMQ, "a second ack of one delivery tag closes the channel with 406 PRECONDITION_FAILED",
 			"a second commit of one delivery is ignored",
 			"not exercised: the drivers ack each delivery once"},
@@ -37,8 +38,9 @@ func Differences() []Difference {
 			"the key store grants the lock, expires it after the TTL; the fencing token comes from a separate counter",
 			"agrees: the token is taken from the ledger's SQLite counter, as the model's tokens node"},
 		{Redis, "a Streams consumer that dies leaves its entry pending: Redis never redelivers it by itself; only `XCLAIM`/`XAUTOCLAIM` after min-idle does",
-			"the queue broker of the catalog redelivers an uncommitted delivery after its visibility timeout (SQS, RabbitMQ)",
-			"not exercised yet: no catalog scenario models Redis Streams; a Streams scenario (issue 31 item 3) needs a broker that never redelivers and a claimer"},
+			"redis-streams-autoclaim: the stream keeps a dead consumer's entry pending and never delivers it again; a consumer's XAUTOCLAIM takes it once it is idle past min-idle-time, its delivery count incremented",
+			"modelled (issue 31): `--broker redis` runs the scenario's consumers as processes on a real stream (XREADGROUP, XACK, XAUTOCLAIM; the claimed entry's delivery count read from XPENDING, as `XMessage` carries none before Redis 8.2). " +
+				"One difference, not in the effects: a real blocked read times out every BLOCK (200 ms) whether or not an entry is pending; the model's reads time out only while one is, as a time-out with nothing pending is followed by the same read"},
 		{NATS, "JetStream accepts an ack of an earlier delivery after the AckWait redelivery (the ack names the stream sequence); a second publish with one `Nats-Msg-Id` inside the duplicate window answers the first sequence with `Duplicate=true`",
 			"nats-msg-id-window: the late ack is accepted and the redelivery ships again; a retry inside the window is a duplicate, after it a new message",
 			"agrees: `--broker nats` runs the scenario with every duration divided by 30 (AckWait 30 s → 1 s, the window 2 min → 4 s, a 45 s pause → 1.5 s); the late ack is answered, the redelivery ships again"},
@@ -48,6 +50,9 @@ func Differences() []Difference {
 		{KFake, "kfake (franz-go's in-process Kafka-protocol cluster, not Apache Kafka): a lost batch is answered NOT_LEADER_OR_FOLLOWER before the append, a lost ack NOT_ENOUGH_REPLICAS_AFTER_APPEND after it; franz-go retries both at once",
 			"the producer resends after its timeout (200 ms) when a batch or its ack is lost",
 			"documented: the retry comes earlier on kfake; the records per operation agree. At-most-once runs with acks=0: a lost batch is refused by kfake, franz-go reads no answer, the record is lost as in the model"},
+		{KFake, "kfake (not Apache Kafka): a second producer with the same transactional id bumps the epoch (InitProducerID) and aborts the first's open transaction; the first's commit (EndTxn) is answered PRODUCER_FENCED (90) and read_committed sees the second's record only",
+			"kafka-zombie-fencing `txn-id=partition`: the standby registers the shared transactional id, the coordinator answers the zombie's end-txn PRODUCER_FENCED (90); effects once",
+			"agrees, compared by `TestIntegrationKfakeZombieFencing` (kfake's error and read_committed view beside the model's code 90 on seeds 1..20, 2 of which freeze the owner, each held). Not in the per-operation table: no driver runs the scenario's consumer group on kfake yet, and its KIP-447 row (the group coordinator's generation check) is not compared"},
 	}
 }
 

@@ -113,6 +113,9 @@ func driverFor(cfg *sim.Config, kind Kind) driver {
 		if d := newLockDriver(cfg); d != nil {
 			return d
 		}
+		if d := newStreamDriver(cfg); d != nil {
+			return d
+		}
 	case RabbitMQ:
 		if d := newConsumerDriver(cfg); d != nil {
 			return d

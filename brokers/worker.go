@@ -22,7 +22,7 @@ const WorkerCommand = "broker-worker"
 // workerConfig is what a worker process is told, as JSON on its command
 // line.
 type workerConfig struct {
-	Role      string // "redis-lock" | "rabbitmq-consumer" | "nats-subscriber"
+	Role      string // "redis-lock" | "redis-stream-consumer" | "rabbitmq-consumer" | "nats-subscriber"
 	Node      string // its node's name in the scenario (worker-a, consumer)
 	URL       string // the broker
 	Ledger    string // the SQLite file of effects
@@ -43,6 +43,9 @@ type workerConfig struct {
 	// linkScale): waited before each call, so the worker with the shorter
 	// links wins a tie as it does in the simulator.
 	StoreRTT, TokensRTT, LedgerRTT int64
+	// Block and MinIdle are a Redis stream consumer's XREADGROUP BLOCK
+	// and XAUTOCLAIM min-idle-time, in ms.
+	Block, MinIdle int64
 }
 
 // WorkerMain is a worker process: it reads its configuration, reports
@@ -64,6 +67,8 @@ func WorkerMain(config string, in io.Reader, out io.Writer) error {
 		return runConsumer(ctx, &cfg, w)
 	case "nats-subscriber":
 		return runSubscriber(ctx, &cfg, w)
+	case "redis-stream-consumer":
+		return runStreamConsumer(ctx, &cfg, w)
 	}
 	return fmt.Errorf("%s: unknown role %q", WorkerCommand, cfg.Role)
 }
