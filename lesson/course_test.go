@@ -130,7 +130,7 @@ func TestCourseOrder(t *testing.T) {
 			"windowed-aggregate", "keys-and-codes", "durable-keys", "ttl-horizon"},
 		TrackAdvanced: {"flink-2pc", "outbox", "reconciliation", "kafka-in-depth", "cdc-reemit", "leases-and-fencing", "key-contract",
 			"methods-and-scope", "responses-in-progress", "key-store-operations", "telemetry-and-limits", "side-effects",
-			"broker-dedup", "windows-and-horizons"},
+			"broker-dedup", "windows-and-horizons", "dedup-monitoring", "resource-id"},
 	}
 	for _, track := range []string{TrackCore, TrackAdvanced} {
 		tc, err := c.Track(track)

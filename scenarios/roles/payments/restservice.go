@@ -35,7 +35,16 @@ type RestService struct {
 	AcceptKeyless  bool // a POST without a key is processed, not answered 400
 	GlobalKeys     bool // keys are stored by key alone, not by (user, key)
 	RecomputeReply bool // a known key's answer is rendered again, not replayed
+	// ResourceReply stores only the payment's id under the key, and
+	// rebuilds a known key's answer from the payment resource, which keeps
+	// the fields it was created with (its row in resources, at
+	// paymentResourceKey): the same bytes, without the body in the store.
+	ResourceReply bool
 }
+
+// paymentResourceKey is the resources row of the payment with
+// transaction id txn (apart from the seeded resources 1..ops).
+func paymentResourceKey(txn int64) int64 { return 1_000_000 + txn }
 
 // statusNoContent is DELETE's answer: done, nothing to show.
 const statusNoContent = 204
@@ -174,9 +183,20 @@ func (s *RestService) keyed(ctx *sim.Context, op sim.OpID, req restRequest, isRe
 		if s.RecomputeReply && isReceipt { // rendered again: the balance it shows is today's
 			return httpResponse{Status: stored.Status, Result: receipt(stored.Txn, s.counters(ctx).Payments)}
 		}
+		if s.ResourceReply && isReceipt { // rebuilt from the payment as it was created
+			p, _ := ctx.Get(restResources, paymentResourceKey(stored.Txn), op)
+			return httpResponse{Status: stored.Status, Result: decodeResourceRow(p).Value}
+		}
 		return httpResponse{Status: stored.Status, Result: stored.Receipt}
 	}
 	resp := do()
+	if s.ResourceReply && isReceipt {
+		// The payment resource keeps its fields; the key keeps its id only.
+		txn := receiptTxn(resp.Result)
+		ctx.Put(restResources, paymentResourceKey(txn), op, resourceRow{Exists: true, Value: resp.Result}.encode())
+		ctx.Put(restKeys, key, op, restKeyRow{Status: resp.Status, Txn: txn}.encode())
+		return resp
+	}
 	ctx.Put(restKeys, key, op, restKeyRow{Status: resp.Status, Receipt: resp.Result, Txn: receiptTxn(resp.Result)}.encode())
 	return resp
 }
@@ -202,8 +222,9 @@ var (
 	restServicePut    = roles.Enum("put", "set", []string{"set", "increment"}, "PUT sets the resource to the body, or adds one to it: the non-idempotent PUT")
 	restServiceNoKey  = roles.Enum("missing-key", "reject", []string{"reject", "accept"}, "a POST without Idempotency-Key (idempotent semantics): 400, or processed anyway")
 	restServiceScope  = roles.Enum("key-scope", "user", []string{"user", "global"}, "keys stored per (user, key), or by the key alone")
-	restServiceReplay = roles.Enum("replay", "stored", []string{"stored", "recompute"}, "a retry of a known key gets the stored response, or one rendered again")
-	restServiceStore  = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
+	restServiceReplay = roles.Enum("replay", "stored", []string{"stored", "recompute", "resource"},
+		"a retry of a known key gets the stored response, one rendered again from today's state, or one rebuilt from the payment resource whose id alone the key stores")
+	restServiceStore = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
 )
 
 func init() {
@@ -217,6 +238,7 @@ func init() {
 				AcceptKeyless:  restServiceNoKey.Get(a) == "accept",
 				GlobalKeys:     restServiceScope.Get(a) == "global",
 				RecomputeReply: restServiceReplay.Get(a) == "recompute",
+				ResourceReply:  restServiceReplay.Get(a) == "resource",
 			}
 			durable := restServiceStore.Get(a) == "durable"
 			return s, []sim.TableSpec{

@@ -16,10 +16,31 @@ import (
 //     write the dedup row and the billing row in one local transaction,
 //     then commit. With MarkAfter the dedup row is written after the
 //     billing row, not with it, and a crash between them duplicates.
+//
+// With KeyByOffset, for the operations after the first KeyFromPct percent
+// (a release that goes live when that share of the workload is published)
+// the dedup key is the record's offset in the log — the broker's message
+// id — instead of the operation ID: a republished copy of a record has its
+// own offset and is never recognised, only a redelivery of the same offset
+// is.
 type Consumer struct {
-	Broker    sim.NodeID
-	MarkAfter bool
-	TTL       sim.Time // 0 = dedup rows never expire
+	Broker      sim.NodeID
+	MarkAfter   bool
+	TTL         sim.Time // 0 = dedup rows never expire
+	KeyByOffset bool
+	KeyFromPct  int64
+}
+
+// offsetKeyBase puts the offset keys apart from the operation keys
+// (offset 4 is key 1000004 in the trace).
+const offsetKeyBase = 1_000_000
+
+// dedupKey is the key the consumer looks m up by.
+func (c *Consumer) dedupKey(ctx *sim.Context, m *sim.Message) int64 {
+	if c.KeyByOffset && int64(m.Op)*100 > c.KeyFromPct*int64(ctx.Ops()) {
+		return offsetKeyBase + decodeDelivery(*m).Offset
+	}
+	return int64(m.Op)
 }
 
 const (
@@ -66,7 +87,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
-	key := int64(m.Op)
+	key := c.dedupKey(ctx, &m)
 	r, seen := ctx.Get(consumerDedup, key, m.Op)
 	if seen && c.TTL > 0 && ctx.Now()-r.At >= c.TTL {
 		ctx.Expire(consumerDedup, key, m.Op)
@@ -98,15 +119,19 @@ var (
 	consumerStore  = roles.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash")
 	consumerMark   = roles.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it")
 	consumerTTL    = roles.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)")
+	consumerKey    = roles.Enum("key", "operation", []string{"operation", "offset"},
+		"the dedup key of the operations after key-from: the operation ID, or the record's offset (the broker's message id, new for every republished copy)")
+	consumerKeyFrom = roles.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "consumer",
 		Doc:     "processes delivered records into the billing sink and commits their offsets",
-		Options: []roles.Option{consumerBroker, consumerStore, consumerMark, consumerTTL},
+		Options: []roles.Option{consumerBroker, consumerStore, consumerMark, consumerTTL, consumerKey, consumerKeyFrom},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Consumer{Broker: consumerBroker.Get(a), MarkAfter: consumerMark.Get(a) == "after", TTL: consumerTTL.Get(a)}
+			c := &Consumer{Broker: consumerBroker.Get(a), MarkAfter: consumerMark.Get(a) == "after", TTL: consumerTTL.Get(a),
+				KeyByOffset: consumerKey.Get(a) == "offset", KeyFromPct: consumerKeyFrom.Get(a)}
 			durable := consumerStore.Get(a) == "durable"
 			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
