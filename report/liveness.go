@@ -18,6 +18,9 @@ type LivenessDoc struct {
 	Settled       bool         `json:"settled"`
 	EndTimeMs     int64        `json:"end_time_ms"`
 	Stuck         []StuckOpDoc `json:"stuck,omitempty"`
+	// Unmet are the liveness invariants the finished run violates: what
+	// it waits for forever (a transaction no marker will end).
+	Unmet []InvariantDoc `json:"unmet,omitempty"`
 }
 
 // StuckOpDoc is an operation without a final outcome when the liveness
@@ -35,6 +38,9 @@ func livenessDoc(l *sim.Liveness) *LivenessDoc {
 	for i, op := range l.Stuck {
 		d.Stuck = append(d.Stuck, StuckOpDoc{Op: int32(op), Outcome: l.Outcomes[i].String()})
 	}
+	for _, inv := range l.Unmet {
+		d.Unmet = append(d.Unmet, InvariantDoc{Name: inv.Name, Violation: inv.Violation, Detail: inv.Detail})
+	}
 	return d
 }
 
@@ -48,6 +54,13 @@ func LivenessLine(d *LivenessDoc) string {
 		bound = "_bound"
 	}
 	switch {
+	case len(d.Unmet) > 0:
+		parts := make([]string, len(d.Unmet))
+		for i, u := range d.Unmet {
+			parts[i] = u.Name + ": " + lang.Violation(u.Detail)
+		}
+		data["Unmet"] = strings.Join(parts, "; ")
+		return lang.Tf("liveness.unmet", data)
 	case d.Settled && d.EndTimeMs <= d.FaultsUntilMs:
 		return lang.Tf("liveness.settled_early", data)
 	case d.Settled:

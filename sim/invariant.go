@@ -22,11 +22,24 @@ type Invariant interface {
 	AppendState(b []byte) []byte
 }
 
+// A LivenessInvariant is an invariant that says something must
+// eventually happen — an open transaction ends, a held record becomes
+// readable. It is violated only at the end of a finished run, where
+// nothing is left to happen, and that violation is a liveness failure: a
+// run with a liveness phase (Config.FaultsUntil) does not settle
+// (LivenessOf).
+type LivenessInvariant interface {
+	Invariant
+	// Eventually marks the invariant as a liveness property.
+	Eventually()
+}
+
 // InvariantResult is one invariant's verdict at the end of a run.
 type InvariantResult struct {
 	Name      string
 	Violation string    // "" when it held
 	Detail    Violation // Violation as data, for a report in another language
+	Liveness  bool      // a LivenessInvariant: its violation means the run never settles
 }
 
 // A Metric is a number folded from the trace, e.g. the largest backlog of

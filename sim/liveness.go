@@ -18,6 +18,11 @@ type Liveness struct {
 	Stuck []OpID
 	// Outcomes are the outcomes of Stuck, parallel to it.
 	Outcomes []OpOutcome
+	// Unmet are the liveness invariants (LivenessInvariant) the finished
+	// run violates: what it waits for forever, though every operation has
+	// an outcome (a committed record no read_committed reader will ever
+	// reach is lost to it, and the reason is a transaction nobody ends).
+	Unmet []InvariantResult
 }
 
 // LivenessOf is the liveness verdict of o, a run of cfg; false when cfg
@@ -34,6 +39,11 @@ func LivenessOf(cfg *Config, o *Outcome) (Liveness, bool) {
 			l.Outcomes = append(l.Outcomes, oc)
 		}
 	}
-	l.Settled = o.Finished() && len(l.Stuck) == 0
+	for _, inv := range o.Invariants {
+		if inv.Liveness && inv.Violation != "" {
+			l.Unmet = append(l.Unmet, inv)
+		}
+	}
+	l.Settled = o.Finished() && len(l.Stuck) == 0 && len(l.Unmet) == 0
 	return l, true
 }

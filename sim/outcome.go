@@ -107,7 +107,8 @@ func (w *World) outcomeInto(o *Outcome) {
 	}
 	for _, inv := range w.invs {
 		d := DetailOf(inv, w.end == Quiescent)
-		invs = append(invs, InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d})
+		_, live := inv.(LivenessInvariant)
+		invs = append(invs, InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d, Liveness: live})
 	}
 	if len(metrics) > 0 {
 		o.Metrics = metrics

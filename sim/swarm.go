@@ -92,6 +92,25 @@ func (p SwarmProfile) String() string {
 	return strings.Join(parts, " · ")
 }
 
+// SwarmFaultsUntil is when the faults of a swarm run of cfg stop, unless
+// cfg sets its own liveness phase (Config.FaultsUntil): half its time
+// budget (or once it has used half its event budget, whichever comes
+// first). A profile can starve a run of progress — late ×4 on every hop
+// of a transaction that needs several on-time answers in a row finishes
+// in hours, not in the budget — and such a run, cut, decides nothing. The
+// second half is the liveness phase of TigerBeetle's swarm: no new fault,
+// and a run that still does not finish has a liveness bug or a budget too
+// small for its work, not a fault rate no run outlives. A schedule whose
+// faults stop is one of the schedules a row's fault kinds allow, so every
+// claim judged on it is judged soundly.
+func SwarmFaultsUntil(cfg *Config) Time {
+	limit := DefaultMaxTime
+	if cfg.MaxTime > 0 {
+		limit = cfg.MaxTime
+	}
+	return limit / 2
+}
+
 // Swarm is the Chooser of a swarm run: Random's keyed answers, with each
 // fault choice's probability put through the seed's SwarmProfile. The same
 // seed gives the same profile and the same schedule on every machine.

@@ -209,7 +209,7 @@ func (s *Stamper) Choose(c Choice) int { return s.Ask(&c) }
 
 // Ask stamps c's key into it and answers it. c does not escape.
 func (s *Stamper) Ask(c *Choice) int {
-	if u := s.w.cfg.FaultsUntil; u > 0 && s.w.now >= u && c.Kind.IsFault() {
+	if c.Kind.IsFault() && s.w.faultsOver() {
 		return 0 // the liveness phase: no more faults, nothing asked
 	}
 	c.Key = s.w.names.choiceKey(c)
@@ -269,6 +269,23 @@ func (w *World) maxEvents() uint32 {
 		return uint32(w.cfg.MaxEvents)
 	}
 	return DefaultMaxEvents
+}
+
+// faultsOver reports whether the run's faults have stopped: at
+// Config.FaultsUntil, or, in a swarm run without one, once it has used
+// half its time budget (SwarmFaultsUntil) or half its event budget.
+func (w *World) faultsOver() bool {
+	if u := w.cfg.FaultsUntil; u > 0 {
+		return w.now >= u
+	}
+	ch := w.chooser
+	if r, ok := ch.(*Recording); ok {
+		ch = r.Inner // a run that records its faults (runs.Execute)
+	}
+	if _, ok := ch.(*Swarm); ok {
+		return w.now >= SwarmFaultsUntil(w.cfg) || w.events >= w.maxEvents()/2
+	}
+	return false
 }
 
 func (w *World) maxTime() Time {

@@ -35,12 +35,23 @@ import (
 // producer, in that epoch, has an ongoing transaction. A late write of an
 // aborted transaction is refused (INVALID_TXN_STATE) instead of opening a
 // transaction nobody will end.
+//
+// The last stable offset (LSO) of the output partition is where a
+// read_committed fetch stops: the first OPEN record. When records of
+// another producer are committed beyond it, the broker writes the traced
+// row last-stable-offset[2] = STUCK (Value the LSO, Status how many
+// committed records wait behind it), and STABLE once it moves past them:
+// the trace's view of a transaction that holds every reader back.
 type Broker struct {
 	Fencing bool
 	Session sim.Time // 0: no group membership (a lone processor owns the input)
 	Verify  bool
 	// Coordinator is the transaction coordinator asked when Verify is on.
 	Coordinator sim.NodeID
+	// Others is how many operations other producers write (the last ones
+	// of the run): the input topic holds the rest.
+	Others int64
+	lso    sim.TableID // the last-stable-offset table
 }
 
 const (
@@ -80,7 +91,52 @@ func (b *Broker) tables() []sim.TableSpec {
 	if b.Verify {
 		t = append(t, sim.TableSpec{Name: "verifying"})
 	}
-	return t
+	b.lso = sim.TableID(len(t))
+	return append(t, sim.TableSpec{Name: "last-stable-offset", Traced: true, States: lsoStates})
+}
+
+// States of the last-stable-offset row.
+const (
+	lsoStable int32 = iota + 1 // nothing committed waits behind an open transaction
+	lsoStuck                   // committed records wait behind the first OPEN record
+)
+
+var lsoStates = []string{"", "STABLE", "STUCK"}
+
+// watchLSO writes the last-stable-offset row when committed records start
+// (or stop) waiting behind an open transaction, or when the wait changes.
+func (b *Broker) watchLSO(ctx *sim.Context) {
+	log := ctx.Rows(kbLog)
+	lso, held := int64(0), int32(0)
+	for i := 0; i < log.Len(); i++ {
+		key, rec := log.At(i)
+		switch decodeLogRow(rec).State {
+		case logOpen:
+			if lso == 0 {
+				lso = key
+			}
+		case logCommitted, logPlain:
+			if lso != 0 {
+				held++
+			}
+		}
+	}
+	var prev sim.Record // read through Rows: a check is not an event of the trace
+	rows := ctx.Rows(b.lso)
+	ok := rows.Len() > 0
+	if ok {
+		_, prev = rows.At(0)
+	}
+	switch {
+	case held > 0 && (prev.State != lsoStuck || prev.Value != lso || prev.Status != held):
+		ctx.Put(b.lso, topicOutput, 0, sim.Record{State: lsoStuck, Value: lso, Status: held})
+	case held == 0 && ok && prev.State == lsoStuck:
+		if lso == 0 {
+			end, _ := ctx.Get(kbLogEnd, topicOutput, 0)
+			lso = end.Value
+		}
+		ctx.Put(b.lso, topicOutput, 0, sim.Record{State: lsoStable, Value: lso})
+	}
 }
 
 // verifyingKey is the row of a write waiting for verification: one per
@@ -144,7 +200,7 @@ func (b *Broker) Start(ctx *sim.Context) {
 	if _, ok := ctx.Get(kbLogEnd, topicInput, 0); ok {
 		return
 	}
-	for op := 1; op <= ctx.Ops(); op++ {
+	for op := int64(1); op <= int64(ctx.Ops())-othersOf(ctx, b.Others); op++ {
 		b.append(ctx, topicInput, logRow{State: logPlain, Op: sim.OpID(op)})
 	}
 }
@@ -346,6 +402,7 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified 
 	}
 	ack.Offset = offset
 	ctx.Send(from, ack.encode())
+	b.watchLSO(ctx)
 	b.wake(ctx)
 }
 
@@ -394,6 +451,7 @@ func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 		ctx.Put(kbProducers, w.PID, 0, producerRow{Epoch: int32(w.Epoch)}.encode()) // a new epoch: sequences start again
 	}
 	ctx.Send(from, w.encode(MsgMarkersDone))
+	b.watchLSO(ctx)
 	b.wake(ctx)
 }
 
@@ -403,15 +461,16 @@ var (
 	kafkaBrokerVerify  = roles.Enum("verify", "off", []string{"off", "on"},
 		"on: a transactional write that would open a transaction on the partition is first verified with the coordinator (KIP-890 part 1, Kafka 3.6+); off: appended as it comes")
 	kafkaBrokerCoordinator = roles.OptionalNode("coordinator", "the transaction coordinator asked when verify is on")
+	kafkaBrokerOthers      = roles.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run, as kafka-producer's ops): the input topic holds the rest")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-broker",
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
-		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession, kafkaBrokerVerify, kafkaBrokerCoordinator},
+		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession, kafkaBrokerVerify, kafkaBrokerCoordinator, kafkaBrokerOthers},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a), Verify: kafkaBrokerVerify.Get(a) == "on"}
+			b := &Broker{Fencing: kafkaBrokerFencing.Get(a) == "epoch", Session: kafkaBrokerSession.Get(a), Verify: kafkaBrokerVerify.Get(a) == "on", Others: kafkaBrokerOthers.Get(a)}
 			coordinator, ok := kafkaBrokerCoordinator.Get(a)
 			if b.Verify && !ok {
 				a.Fail("verify", "verify: on needs option coordinator (the transaction coordinator to ask)")

@@ -74,6 +74,7 @@ var (
 	PointAfterBatch    = roles.Point("after-batch")          // the idempotent producer sent a batch, not yet acknowledged
 	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
 	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
+	PointAfterAbort    = roles.Point("after-abort")          // a transaction aborted by the client, nothing written since (txn-id incarnation only)
 )
 
 // Topics of the Kafka family. Each has its own log table, keyed by offset

@@ -50,12 +50,23 @@ type Processor struct {
 	// each instance has its own id (KIP-447) and the consumer group fences
 	// a zombie's offsets by generation.
 	SharedTxnID bool
+	// FreshTxnID registers a new transactional id at every start (one
+	// derived from a pod name that changes with each restart): nobody
+	// registers the old id again, so what a crashed incarnation left open
+	// ends only by the coordinator's transaction timeout.
+	FreshTxnID bool
 	// NoGroupMetadata sends the consumed offsets into the transaction with
 	// the group id only (sendOffsetsToTransaction(offsets, groupId), or
 	// new ConsumerGroupMetadata(groupId)): no member, generation -1, so the
 	// group coordinator has nothing to check.
 	NoGroupMetadata bool
+	// Others is how many operations other producers write (the last ones
+	// of the run): it processes the input topic, which holds the rest.
+	Others int64
 }
+
+// inputs is how many records the input topic holds.
+func (p *Processor) inputs(ctx *sim.Context) int64 { return int64(ctx.Ops()) - othersOf(ctx, p.Others) }
 
 // Processor phases: what it is waiting for.
 const (
@@ -93,8 +104,17 @@ func (p *Processor) txnID(ctx *sim.Context) int64 {
 	if p.SharedTxnID {
 		return kafkaTransactionalID
 	}
-	return kafkaTransactionalID + int64(ctx.Self())
+	id := kafkaTransactionalID + int64(ctx.Self())
+	if p.FreshTxnID {
+		inc, _ := ctx.Get(kpConnection, kpIncarnation, 0)
+		id += 1000 * inc.Value
+	}
+	return id
 }
+
+// kpIncarnation is the connection table's row counting the processor's
+// starts (FreshTxnID).
+const kpIncarnation int64 = 2
 
 func kafkaProcessorTables() []sim.TableSpec {
 	// The correlation counter is durable for one reason: a restarted
@@ -127,6 +147,11 @@ func txnMode(ctx *sim.Context) bool { return ctx.Semantics() == sim.Transactiona
 
 // Start joins the group (with a Heartbeat), or starts working.
 func (p *Processor) Start(ctx *sim.Context) {
+	if p.FreshTxnID {
+		inc, _ := ctx.Get(kpConnection, kpIncarnation, 0)
+		inc.Value++
+		ctx.Put(kpConnection, kpIncarnation, 0, inc)
+	}
 	if p.grouped() {
 		p.request(ctx, kpJoin)
 		return
@@ -243,7 +268,7 @@ func (p *Processor) begin(ctx *sim.Context) {
 	r.InTxn = 0
 	p.put(ctx, kpRun, r.encode())
 	switch {
-	case r.Position > int64(ctx.Ops()):
+	case r.Position > p.inputs(ctx):
 		p.wait(ctx, kpDone)
 		if p.grouped() {
 			p.leave(ctx)
@@ -258,7 +283,7 @@ func (p *Processor) begin(ctx *sim.Context) {
 // next fetches the next record, or commits when the batch is full.
 func (p *Processor) next(ctx *sim.Context) {
 	r := p.run(ctx)
-	if int64(r.InTxn) < p.Batch && r.Position <= int64(ctx.Ops()) {
+	if int64(r.InTxn) < p.Batch && r.Position <= p.inputs(ctx) {
 		p.request(ctx, kpFetch)
 		return
 	}
@@ -357,7 +382,10 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		if r.Phase != kpProduce || a.Op != p.current(ctx).Op {
 			return
 		}
-		if txnMode(ctx) && (a.Epoch != epoch || a.Seq != prod.Seq) {
+		if txnMode(ctx) && (a.Epoch != epoch || a.Seq != prod.Seq || a.Attempt != p.current(ctx).Attempt) {
+			// Not the answer to this very produce: one of an earlier
+			// delivery, or of an earlier incarnation whose fresh producer
+			// id started at the same epoch and sequence.
 			return
 		}
 		if a.Err != 0 {
@@ -437,6 +465,13 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 			p.rejoin(ctx) // aborted after losing the partition
 			return
 		}
+		// Aborted, nothing written since. Only a processor that comes back
+		// under a new transactional id offers this point: dying here leaves
+		// the old producer id's last word on the partition an abort of the
+		// same epoch (transactions v1) — a late write of it still fits.
+		if p.FreshTxnID && ctx.CrashPoint(PointAfterAbort, &m) {
+			return
+		}
 		p.request(ctx, kpOffsets) // aborted: seek back to the committed position
 	}
 }
@@ -474,10 +509,11 @@ var (
 	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
 	kafkaProcessorOffsets     = roles.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
 		"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)")
-	kafkaProcessorTxnID = roles.Enum("txn-id", "instance", []string{"instance", "partition"},
-		"under txn: one transactional id per processor instance (KIP-447), or one per input partition, shared by whoever owns it (before KIP-447)")
+	kafkaProcessorTxnID = roles.Enum("txn-id", "instance", []string{"instance", "partition", "incarnation"},
+		"under txn: one transactional id per processor instance (KIP-447), one per input partition, shared by whoever owns it (before KIP-447), or a new one at every start (an id derived from a pod name that changes: nobody registers the old one again)")
 	kafkaProcessorMetadata = roles.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
 		"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)")
+	kafkaProcessorOthers    = roles.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run): it processes the rest, from the input topic")
 	kafkaProcessorHeartbeat = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 )
 
@@ -485,13 +521,14 @@ func init() {
 	roles.Register(&roles.Role{
 		Name:    "kafka-processor",
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets, kafkaProcessorTxnID, kafkaProcessorMetadata},
+		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets, kafkaProcessorTxnID, kafkaProcessorMetadata, kafkaProcessorOthers},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
 				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
 				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
 				Heartbeat: kafkaProcessorHeartbeat.Get(a), OffsetsOutside: kafkaProcessorOffsets.Get(a) == "commit-sync",
-				SharedTxnID: kafkaProcessorTxnID.Get(a) == "partition", NoGroupMetadata: kafkaProcessorMetadata.Get(a) == "group-id",
+				SharedTxnID: kafkaProcessorTxnID.Get(a) == "partition", FreshTxnID: kafkaProcessorTxnID.Get(a) == "incarnation", NoGroupMetadata: kafkaProcessorMetadata.Get(a) == "group-id",
+				Others: kafkaProcessorOthers.Get(a),
 			}
 			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
 			return p, kafkaProcessorTables()
