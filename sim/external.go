@@ -49,7 +49,8 @@ func (c *Checker) Outcome(r ExternalRun) *Outcome {
 	}
 	for _, inv := range r.Invariants {
 		d := DetailOf(inv, r.Finished)
-		o.Invariants = append(o.Invariants, InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d})
+		_, live := inv.(LivenessInvariant)
+		o.Invariants = append(o.Invariants, InvariantResult{Name: inv.Name(), Violation: d.English, Detail: d, Liveness: live})
 	}
 	return o
 }
