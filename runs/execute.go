@@ -66,6 +66,7 @@ func ExecuteConfig(cfg *sim.Config, ch sim.Chooser, opt Options) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	noteStartup()
 	if opt.Continue == nil {
 		w.Run()
 	} else {

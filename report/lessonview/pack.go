@@ -7,9 +7,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
@@ -295,11 +292,7 @@ var mdLink = regexp.MustCompile(`href="([^":]+)\.md"`)
 // other pages point at their HTML twins; no script, no web font, nothing
 // loaded from the network (a classroom projector, an exam room).
 func htmlTwin(title, md string) ([]byte, error) {
-	var body bytes.Buffer
-	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert([]byte(md), &body); err != nil {
-		return nil, fmt.Errorf("lesson pack: %s: %w", title, err)
-	}
-	out := mdLink.ReplaceAll(body.Bytes(), []byte(`href="$1.html"`))
+	out := mdLink.ReplaceAllString(markdownHTML(md), `href="$1.html"`)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<!DOCTYPE html>
 <html lang="%s">
