@@ -546,9 +546,9 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 		if phase != nil {
 			extra += " " + unsettledText(c.Liveness, true) + " |"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %.3f | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
+		fmt.Fprintf(&b, "| %s | `%s` | %d | %s | %s | %s | %s |%s %s | %s | %s | %s |\n", mdCell(c.Scenario), mdCell(c.label()), c.Runs,
 			pct(c.LostRate, c.LostCI95), pct(c.DuplicatedRate, c.DuplicatedCI95), pct(c.ViolationRate, c.ViolationCI95), pct(c.RefusedRate, c.RefusedCI95), extra,
-			c.EffectsPerOp, mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
+			lang.Decimal(strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64)), mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
 	}
 	ownRatesLines(&b, lang.Current(), d.Cells, "- ", true)
 	b.WriteString(summaryLines(lang.Current(), d.Cells, "- ", true))

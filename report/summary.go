@@ -195,8 +195,10 @@ func effectIDs(vs []int64) string {
 }
 
 // metricNum rounds a metric for reading: three decimals at most.
+// metricNum is a metric's value for a screen, to three decimals at most,
+// in the current language's form ("52.036", "52,036").
 func metricNum(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	return lang.Decimal(strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64))
 }
 
 // statusNamed is the status a JSON status word names.

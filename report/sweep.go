@@ -141,7 +141,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 	var b strings.Builder
 	v := d.Vary
 	fmt.Fprintf(&b, "%s %s\n", styleTitle.Render(d.Scenario), lang.Tf("sweep.header", map[string]any{
-		"Semantics": d.Semantics, "Name": v.Name, "From": v.From, "To": v.To, "Step": v.Step, "Seeds": d.Seeds}))
+		"Semantics": d.Semantics, "Name": v.Name, "From": lang.Value(v.From), "To": lang.Value(v.To), "Step": lang.Value(v.Step), "Seeds": d.Seeds}))
 	f := d.Faults
 	var fixed []string
 	fixed = append(fixed, lang.N("count.operations", d.Ops))
@@ -199,7 +199,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		}
 		headers = append(headers, MetricHead(md))
 	}
-	headers = append(headers, chart+" 0–100%")
+	headers = append(headers, chart+" 0–"+lang.Percent("100"))
 	marks := d.markTexts()
 	if len(marks) > 0 {
 		headers = append(headers, lang.T("sweep.head_mark"))
@@ -211,7 +211,7 @@ func WriteSweepText(w io.Writer, d SweepDoc) error {
 		if p.Finished == 0 && p.Runs > 0 {
 			lost = lang.T("sweep.none_finished") // a loss shows only on a finished run
 		}
-		row := []string{p.Value, strconv.Itoa(p.Runs), lost, pct(p.DuplicatedRate, p.DuplicatedCI95)}
+		row := []string{lang.Value(p.Value), strconv.Itoa(p.Runs), lost, pct(p.DuplicatedRate, p.DuplicatedCI95)}
 		if unfinished {
 			row = append(row, pct(p.UnfinishedRate, p.UnfinishedCI95))
 		}

@@ -354,6 +354,9 @@ func TestNoEnglishLeftInTranslations(t *testing.T) {
 			out = code.ReplaceAllString(out, " ")         // code in backquotes: `UPDATE … SET total = ?`
 			out = gloss.ReplaceAllString(out, "$1")       // the English term after its translation: надёжное (durable) хранилище
 
+			if n := numberLeaks(out); len(n) > 0 {
+				t.Errorf("once %s: numbers in the English form: %s", strings.Join(args, " "), strings.Join(n, " "))
+			}
 			if l == "ro" {
 				for _, w := range anyWord.FindAllString(out, -1) {
 					if len(w) > 2 && english[strings.ToLower(w)] && !given[strings.ToLower(w)] {

@@ -50,3 +50,21 @@ func (l Lang) Duration(s string) string {
 	}
 	return l.Decimal(m[1]) + " " + l.Unit(m[2], m[1])
 }
+
+// decimalForm is a plain number with a decimal point: "0.4".
+var decimalForm = regexp.MustCompile(`^-?[0-9]+\.[0-9]+$`)
+
+// Value is a setting's value shown on a screen (a swept point, a range's
+// end) in the current language's form: a number with its decimal
+// separator ("0,4"), a virtual time as Duration shows it ("15 s");
+// anything else as given. Where the value is syntax to type (name=value)
+// it stays as given.
+func Value(s string) string { return Current().Value(s) }
+
+// Value is Value in l.
+func (l Lang) Value(s string) string {
+	if decimalForm.MatchString(s) {
+		return l.Decimal(s)
+	}
+	return l.Duration(s)
+}

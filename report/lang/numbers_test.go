@@ -48,3 +48,18 @@ func TestDecimalKeepsTheNumber(t *testing.T) {
 		}
 	})
 }
+
+// TestValueForms: a setting's value on a screen, per language.
+func TestValueForms(t *testing.T) {
+	for _, c := range []struct {
+		l        Lang
+		in, want string
+	}{
+		{English, "0.4", "0.4"}, {Romanian, "0.4", "0,4"}, {Russian, "15s", "15 с"},
+		{Romanian, "100ms", "100 ms"}, {Romanian, "per-attempt", "per-attempt"}, {Russian, "3", "3"},
+	} {
+		if got := c.l.Value(c.in); got != c.want {
+			t.Errorf("%s.Value(%q) = %q, want %q", c.l, c.in, got, c.want)
+		}
+	}
+}

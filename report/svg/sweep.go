@@ -115,7 +115,7 @@ func newSweepPlot(d *report.SweepDoc) *sweepPlot {
 	p := &sweepPlot{d: d, width: swMinWidth}
 	v := d.Vary
 	head := d.Scenario + " · " + d.Semantics
-	sub := lang.Nf("sweepsvg.sub", d.Seeds, map[string]any{"Name": v.Name, "From": v.From, "To": v.To, "Step": v.Step})
+	sub := lang.Nf("sweepsvg.sub", d.Seeds, map[string]any{"Name": v.Name, "From": lang.Value(v.From), "To": lang.Value(v.To), "Step": lang.Value(v.Step)})
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(head, 18)+16))
 	p.width = math.Max(p.width, math.Ceil(16+svgTextWidth(sub, 13)+16))
 	y := swTitleY
@@ -626,7 +626,7 @@ func (p *sweepPlot) drawRates(b *strings.Builder, pn *swPanel) {
 				name = s.tipName
 			}
 			tip := lang.Nf("sweepsvg.tip", sp.Runs, map[string]any{"Point": p.d.Vary.Name + " " + p.xLabel(sp.X), "Series": name,
-				"Rate": pctNum(s.rate(sp)), "Lo": pctNum(ci[0]), "Hi": pctNum(ci[1]), "N": s.count(sp), "What": s.what})
+				"Rate": lang.Decimal(pctNum(s.rate(sp))), "Lo": lang.Decimal(pctNum(ci[0])), "Hi": lang.Decimal(pctNum(ci[1])), "N": s.count(sp), "What": s.what})
 			m := swMarker(s.marker, p.px(sp.X), pn.py(swClamp(s.rate(sp))), r, s.color)
 			b.WriteString(strings.TrimSuffix(m, "/>\n") + "><title>" + svgEscape(tip) + "</title></" + swMarkerElement(s.marker) + ">\n")
 		}
