@@ -65,31 +65,31 @@ func failingRows(doc suiteDoc) (rows []string, first uint64) {
 // seed: ONCE_SUITE_CAREFUL_SEEDS) and its four planted bugs (each one
 // line away, examples/live/python/bugs; the rows each is about, --rows,
 // on the seeds its catch rate asks for: ONCE_SUITE_BUG_SEEDS overrides),
-// the five suites at once, each service with a provider of its own per
-// run (--provider-addr 127.0.0.1:0: the services find it only by the
-// X-Once-Provider header, their $ONCE_PROVIDER_URL names a port nobody
-// listens on). The careful service holds every row; each bug fails the
+// in parallel subtests (two at a time on 2 cores), each service with a
+// provider of its own per run (--provider-addr 127.0.0.1:0: the services
+// find it only by the X-Once-Provider header, their $ONCE_PROVIDER_URL
+// names a port nobody listens on). The careful service holds every row; each bug fails the
 // suite (exit 1), and the replay line of its first failing seed, run
 // again, fails too. The rows and seeds each bug failed on are logged.
 //
 // The runs go at exampleTick: the careful service and its copies count
 // their lease on X-Once-Now, so a 30 s lease left by a crash (the
-// no-recovery bug's retry storm) runs out in 3 s of real time, not 30.
-// The seeds: each bug's rows were run at this tick on seeds 1–10 on a
-// shared 2-core machine at load 16–30 (docs/testing.md). Caught: the
-// fingerprint bug on 10 of 10 (reuse: every seed reuses a key with
-// another amount), the short lease on 10 of 10 (lease), the recovery
-// point before the charge on 8 of 10 (lease), no recovery at start on
-// 4 of 10 in one run of seeds 1–10 and 5 of 5 in another of seeds 1–5
-// (restart: not charged, or a storm of 409s; the lease now runs out
-// after 30 s of the run's time, where a wall-clock lease outlasted the
-// restarts' real time and always stormed). A bug caught on a fraction p
-// of the seeds is missed by n seeds with probability (1-p)^n; each count
-// below keeps that at or under 0.5 % at the measured rate: lease 3 (none
-// missed in 10), recovery point 4 (0.2^4 = 0.16 %), fingerprint 2
-// (deterministic), no recovery 6 (p = 9/15: 0.4^6 = 0.4 %). The whole
-// suite on 5 seeds against each, which catches each bug too, is
-// measured in docs/live.md.
+// no-recovery bug's retry storm) runs out in 3 s of real time, not 30. The
+// seeds: each bug's rows were run at this tick on seeds 1–10 on a shared
+// 2-core machine at load 16–30 (docs/performance.md). Caught: the
+// fingerprint bug on 10 of 10 (reuse: every seed reuses a key with another
+// amount), the short lease on 10 of 10 (lease), the recovery point before
+// the charge on 8 of 10 (lease), no recovery at start on 15 of 21
+// (restart: 4 of 10 in one run of seeds 1–10, 5 of 5 and 6 of 6 in runs of
+// seeds 1–5 and 1–6; not charged, or a storm of 409s; the lease now runs
+// out after 30 s of the run's time, where a wall-clock lease outlasted the
+// restarts' real time and always stormed). A bug caught on a fraction p of
+// the seeds is missed by n seeds with probability (1-p)^n; each count
+// below keeps that under 0.5 % at the measured rate: lease 3 (none missed
+// in 10), recovery point 4 (0.2^4 = 0.16 %), fingerprint 2
+// (deterministic), no recovery 6 (p = 15/21: 0.29^6 ≈ 0.06 %; at the worst
+// run's 4 of 10, 0.6^6 ≈ 5 %). The whole suite on 5 seeds against each,
+// which catches each bug too, is measured in docs/live.md.
 func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 	python := needPython(t, "the planted-bug suites")
 	carefulSeeds := envSeeds("ONCE_SUITE_CAREFUL_SEEDS", 1)

@@ -20,7 +20,7 @@ POST /payments with an Idempotency-Key header and {"amount": N}:
   - the lease is counted on the run's clock when once live drives the
     service (X-Once-Now, the run's clock in scenario milliseconds, which
     docs/live.md says a service may read), else on the wall clock: under
-    once live --tick 0.05 a 30 s lease runs out in 1.5 s of real time;
+    once live --tick 0.1 a 30 s lease runs out in 3 s of real time;
   - a failed provider call releases the lease, so the next retry takes
     over at once (and looks up before it charges);
   - at start, before it listens, every key a crash left unfinished is
