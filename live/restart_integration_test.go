@@ -94,7 +94,6 @@ func restartable(t *testing.T, provider string, argv ...string) (target, restart
 // twice on some seed. The three services run in parallel (each with its
 // own port, provider and keys), at exampleTick.
 func TestIntegrationTargetRestart(t *testing.T) {
-	t.Parallel() // after the package's sequential tests, beside the other services' tests (parallelTargetTests)
 	python := needPython(t, "the --restart-cmd examples")
 	seeds := envSeeds("ONCE_RESTART_SEEDS", 3)
 	bin := filepath.Join(t.TempDir(), "idempotent")

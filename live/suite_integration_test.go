@@ -20,7 +20,6 @@ import (
 // charged twice); the idempotent one holds every row (exit 0), the double
 // click too. One seed per row: ~30 s, the two in parallel.
 func TestIntegrationSuitePayments(t *testing.T) {
-	t.Parallel() // after the package's sequential tests, beside the other services' tests (parallelTargetTests)
 	bin := t.TempDir()
 	for _, ex := range []string{"naive", "idempotent"} {
 		build := exec.Command("go", "build", "-o", filepath.Join(bin, ex), "../examples/live/go/"+ex)

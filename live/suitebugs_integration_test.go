@@ -91,7 +91,6 @@ func failingRows(doc suiteDoc) (rows []string, first uint64) {
 // run's 4 of 10, 0.6^6 ≈ 5 %). The whole suite on 5 seeds against each,
 // which catches each bug too, is measured in docs/live.md.
 func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
-	t.Parallel() // after the package's sequential tests, beside the other services' tests (parallelTargetTests)
 	python := needPython(t, "the planted-bug suites")
 	carefulSeeds := envSeeds("ONCE_SUITE_CAREFUL_SEEDS", 1)
 	for _, c := range []struct {
@@ -196,7 +195,6 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 // that runs, the double click too (the second click answered 409 or the
 // stored response).
 func TestIntegrationSuitePythonExamples(t *testing.T) {
-	t.Parallel() // after the package's sequential tests, beside the other services' tests (parallelTargetTests)
 	python := needPython(t, "the Python examples under the suite")
 	for _, c := range []struct {
 		file  string

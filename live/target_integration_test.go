@@ -91,16 +91,6 @@ func envSeeds(name string, def int) int {
 // TestIntegrationLiveSaveReplay's.
 const exampleTick = "0.1"
 
-// parallelTargetTests: the tests that drive example services under
-// --target (TestIntegrationTargetExamples, TestIntegrationTargetRestart,
-// TestIntegrationSuitePayments, TestIntegrationSuitePythonExamples,
-// TestIntegrationSuiteCatchesPlantedBugs) are parallel: each service has
-// its own port, provider, keys and restart script, so they run after the
-// package's sequential tests (among them those that look for processes,
-// temporary directories and schemas a run left behind, and the
-// agreement under a saturated CPU), two at a time
-// on 2 cores (go test's -parallel), their subtests among them.
-
 // charged is a ledger's duplicated operation: "charged twice ✗", or
 // "charged 3 times ✗" past two.
 var charged = regexp.MustCompile(`charged (twice|\d+ times) ✗`)
@@ -112,7 +102,6 @@ var charged = regexp.MustCompile(`charged (twice|\d+ times) ✗`)
 // exampleTick). The four services run in parallel, each with its own
 // port and provider.
 func TestIntegrationTargetExamples(t *testing.T) {
-	t.Parallel() // after the package's sequential tests, beside the other services' tests (parallelTargetTests)
 	python := needPython(t, "the --target examples")
 	seeds := envSeeds("ONCE_TARGET_SEEDS", 20)
 	bin := t.TempDir()
