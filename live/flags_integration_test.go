@@ -126,15 +126,18 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 			t.Errorf("--%s is in live --help but the test does not know what it does: add a case", name)
 			continue
 		}
-		for _, c := range cs {
-			out, errs, code := once(t, c.args...)
-			if code != c.code || !strings.Contains(out+errs, c.want) {
-				t.Errorf("--%s: once %s: exit %d (want %d), output has %q: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(c.args, " "),
-					code, c.code, c.want, strings.Contains(out+errs, c.want), out, errs)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each case a process of its own: two at a time on 2 cores
+			for _, c := range cs {
+				out, errs, code := once(t, c.args...)
+				if code != c.code || !strings.Contains(out+errs, c.want) {
+					t.Errorf("--%s: once %s: exit %d (want %d), output has %q: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(c.args, " "),
+						code, c.code, c.want, strings.Contains(out+errs, c.want), out, errs)
+				}
+				if code == 2 && strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+					t.Errorf("--%s: a refusal is one line, got:\n%s", name, errs)
+				}
 			}
-			if code == 2 && strings.Count(strings.TrimSpace(errs), "\n") > 0 {
-				t.Errorf("--%s: a refusal is one line, got:\n%s", name, errs)
-			}
-		}
+		})
 	}
 }

@@ -91,7 +91,8 @@ func restartable(t *testing.T, provider string, argv ...string) (target, restart
 // --target by their restart script (--restart-cmd): the idempotent one
 // (keys in SQLite, PROCESSING keys resolved at start by a lookup) passes
 // --check on every seed with crashes in the trace; the naive one charges
-// twice on some seed.
+// twice on some seed. The three services run in parallel (each with its
+// own port, provider and keys), at exampleTick.
 func TestIntegrationTargetRestart(t *testing.T) {
 	python := needPython(t, "the --restart-cmd examples")
 	seeds := envSeeds("ONCE_RESTART_SEEDS", 3)
@@ -110,6 +111,7 @@ func TestIntegrationTargetRestart(t *testing.T) {
 		{"go idempotent", []string{bin}, false, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			for i, a := range c.argv {
 				if strings.HasPrefix(a, "../") {
 					c.argv[i], _ = filepath.Abs(a)
@@ -121,7 +123,7 @@ func TestIntegrationTargetRestart(t *testing.T) {
 			for seed := 1; seed <= c.seeds; seed++ {
 				out, errs, code := once(t, "live", "double-billing", "--semantics", "idem", "--target", target,
 					"--provider-addr", provider, "--crash", "0.3", "--restart-cmd", restartCmd, "--check",
-					"--seed", strconv.Itoa(seed), "--format", "trace", "-v")
+					"--seed", strconv.Itoa(seed), "--format", "trace", "-v", "--tick", exampleTick)
 				crashes += strings.Count(out, "CRASH")
 				if strings.Count(out, "CRASH") != strings.Count(out, "RESTART") {
 					t.Errorf("seed %d: %d crashes, %d restarts:\n%s", seed, strings.Count(out, "CRASH"), strings.Count(out, "RESTART"), out)

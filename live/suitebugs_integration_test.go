@@ -63,41 +63,60 @@ func failingRows(doc suiteDoc) (rows []string, first uint64) {
 // TestIntegrationSuiteCatchesPlantedBugs runs once live --suite payments
 // with --restart-cmd against the careful Python service (every row, one
 // seed: ONCE_SUITE_CAREFUL_SEEDS) and its four planted bugs (each one
-// line away, examples/live/python/bugs; the rows each is about, --rows, on
-// 5 seeds: ONCE_SUITE_BUG_SEEDS), the five suites at once, each service
-// with a provider of its own per run (--provider-addr 127.0.0.1:0: the
-// services find it only by the X-Once-Provider header, their
-// $ONCE_PROVIDER_URL names a port nobody listens on). The careful
-// service holds every row; each bug fails the suite (exit 1), and the
-// replay line of its first failing seed, run again, fails too. The rows
-// and seeds each bug failed on are logged. The whole suite on 5 seeds
-// against each, which catches each bug too, is measured in docs/live.md
-// (10 to 15 minutes a service on a loaded machine: too long for CI).
+// line away, examples/live/python/bugs; the rows each is about, --rows,
+// on the seeds its catch rate asks for: ONCE_SUITE_BUG_SEEDS overrides),
+// in parallel subtests (two at a time on 2 cores), each service with a
+// provider of its own per run (--provider-addr 127.0.0.1:0: the services
+// find it only by the X-Once-Provider header, their $ONCE_PROVIDER_URL
+// names a port nobody listens on). The careful service holds every row; each bug fails the
+// suite (exit 1), and the replay line of its first failing seed, run
+// again, fails too. The rows and seeds each bug failed on are logged.
+//
+// The runs go at exampleTick: the careful service and its copies count
+// their lease on X-Once-Now, so a 30 s lease left by a crash (the
+// no-recovery bug's retry storm) runs out in 3 s of real time, not 30. The
+// seeds: each bug's rows were run at this tick on seeds 1–10 on a shared
+// 2-core machine at load 16–30 (docs/performance.md). Caught: the
+// fingerprint bug on 10 of 10 (reuse: every seed reuses a key with another
+// amount), the short lease on 10 of 10 (lease), the recovery point before
+// the charge on 8 of 10 (lease), no recovery at start on 15 of 21
+// (restart: 4 of 10 in one run of seeds 1–10, 5 of 5 and 6 of 6 in runs of
+// seeds 1–5 and 1–6; not charged, or a storm of 409s; the lease now runs
+// out after 30 s of the run's time, where a wall-clock lease outlasted the
+// restarts' real time and always stormed). A bug caught on a fraction p of
+// the seeds is missed by n seeds with probability (1-p)^n; each count
+// below keeps that under 0.5 % at the measured rate: lease 3 (none missed
+// in 10), recovery point 4 (0.2^4 = 0.16 %), fingerprint 2
+// (deterministic), no recovery 6 (p = 15/21: 0.29^6 ≈ 0.06 %; at the worst
+// run's 4 of 10, 0.6^6 ≈ 5 %). The whole suite on 5 seeds against each,
+// which catches each bug too, is measured in docs/live.md.
 func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 	python := needPython(t, "the planted-bug suites")
-	bugSeeds, carefulSeeds := envSeeds("ONCE_SUITE_BUG_SEEDS", 5), envSeeds("ONCE_SUITE_CAREFUL_SEEDS", 1)
+	carefulSeeds := envSeeds("ONCE_SUITE_CAREFUL_SEEDS", 1)
 	for _, c := range []struct {
 		file string
 		rows []string // the rows run, of which one at least must fail; nil: every row, all held
+		// seeds run (ONCE_SUITE_BUG_SEEDS overrides): enough for the
+		// bug's measured catch rate, see above.
+		seeds int
 		// storm: the replay of a failing seed may show the retry storm
 		// rather than the violation (a key left locked until its lease
-		// runs out: whether the client gives up first is the wall
-		// clock's).
+		// runs out: whether the client gives up first is the timing's).
 		storm bool
 	}{
-		{"careful_service.py", nil, false},
-		{"bugs/lease_shorter_than_timeout.py", []string{"lease"}, false},
-		{"bugs/recovery_point_before_charge.py", []string{"lease"}, false},
-		{"bugs/fingerprint_without_amount.py", []string{"reuse"}, false},
-		{"bugs/no_recovery_after_restart.py", []string{"restart"}, true},
+		{"careful_service.py", nil, 0, false},
+		{"bugs/lease_shorter_than_timeout.py", []string{"lease"}, 3, false},
+		{"bugs/recovery_point_before_charge.py", []string{"lease"}, 4, false},
+		{"bugs/fingerprint_without_amount.py", []string{"reuse"}, 2, false},
+		{"bugs/no_recovery_after_restart.py", []string{"restart"}, 6, true},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()
 			target, restartCmd := restartable(t, freeAddr(t), python, mustAbs(t, "../examples/live/python/"+c.file))
-			args := []string{"--target", target, "--provider-addr", "127.0.0.1:0", "--restart-cmd", restartCmd}
+			args := []string{"--target", target, "--provider-addr", "127.0.0.1:0", "--restart-cmd", restartCmd, "--tick", exampleTick}
 			seeds := carefulSeeds
 			if c.rows != nil {
-				seeds = bugSeeds
+				seeds = envSeeds("ONCE_SUITE_BUG_SEEDS", c.seeds)
 				args = append(args, "--rows", strings.Join(c.rows, ","))
 			}
 			doc, code, errs := suiteJSON(t, append(args, "--seeds", strconv.Itoa(seeds))...)
@@ -138,7 +157,9 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 			if !ok || !strings.Contains(replay, "--target ") {
 				t.Fatalf("replay line %q: want a live once command with --target", line)
 			}
-			cmd := exec.Command("sh", "-c", onceBinary+" "+replay+" --check --format json")
+			// The replay line names the run, not the clock's speed: it runs
+			// again at the suite's --tick.
+			cmd := exec.Command("sh", "-c", onceBinary+" "+replay+" --tick "+exampleTick+" --check --format json")
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()

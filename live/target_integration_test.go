@@ -77,14 +77,30 @@ func envSeeds(name string, def int) int {
 	return def
 }
 
+// exampleTick is the --tick of the runs against the example services of
+// examples/live: 0.1 real millisecond per virtual one, ten times wall
+// speed. docs/live.md's rule for --tick under --target: a service whose
+// every timer reads X-Once-Now may run faster. The examples keep no
+// clock of their own: the careful service counts its lease on
+// X-Once-Now; the others have no timer. What is left is each service's
+// safety timeout on a provider call (10 s, 30 s of real time), which the
+// fault layer never reaches at this tick: it holds a call at most the
+// scenario's late or slow delay or call-timeout (the suite's longest is
+// the lease row's 2 s late: 0.2 s of real time here). A few runs against the examples stay at wall speed (--tick 1,
+// the default): TestIntegrationTargetExamples' naive services and
+// TestIntegrationLiveSaveReplay's.
+const exampleTick = "0.1"
+
 // charged is a ledger's duplicated operation: "charged twice ✗", or
 // "charged 3 times ✗" past two.
 var charged = regexp.MustCompile(`charged (twice|\d+ times) ✗`)
 
 // TestIntegrationTargetExamples points once live --target at the example
 // services of examples/live: the naive ones double-charge (exit 1, with
-// the operation charged twice in the table), the idempotent ones pass
-// --check on every seed.
+// the operation charged twice in the table; at wall speed, the default
+// --tick), the idempotent ones pass --check on every seed (at
+// exampleTick). The four services run in parallel, each with its own
+// port and provider.
 func TestIntegrationTargetExamples(t *testing.T) {
 	python := needPython(t, "the --target examples")
 	seeds := envSeeds("ONCE_TARGET_SEEDS", 20)
@@ -106,22 +122,23 @@ func TestIntegrationTargetExamples(t *testing.T) {
 		{"go idempotent", []string{filepath.Join(bin, "idempotent")}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			provider := freeAddr(t)
 			target := startService(t, provider, c.argv...)
-			run := func(seed int) (string, int) {
+			run := func(seed int, tick string) (string, int) {
 				out, errs, code := once(t, "live", "double-billing", "--semantics", "idem", "--target", target,
-					"--provider-addr", provider, "--check", "--seed", strconv.Itoa(seed))
+					"--provider-addr", provider, "--check", "--seed", strconv.Itoa(seed), "--tick", tick)
 				return out + errs, code
 			}
 			if c.naive {
-				out, code := run(3)
+				out, code := run(3, "1")
 				if code != 1 || !charged.MatchString(out) || !strings.Contains(out, "effect ids") {
 					t.Fatalf("seed 3: exit %d, want 1 with a duplicated operation and its charges:\n%s", code, out)
 				}
 				return
 			}
 			for seed := 1; seed <= seeds; seed++ {
-				if out, code := run(seed); code != 0 {
+				if out, code := run(seed, exampleTick); code != 0 {
 					t.Fatalf("seed %d: exit %d, want 0:\n%s", seed, code, out)
 				}
 			}

@@ -17,6 +17,10 @@ POST /payments with an Idempotency-Key header and {"amount": N}:
     provider by the key (GET /charges/lookup) before charging again;
   - the lease (30 s) is longer than the provider call's timeout (10 s):
     no request takes a key over while its holder's charge may still land;
+  - the lease is counted on the run's clock when once live drives the
+    service (X-Once-Now, the run's clock in scenario milliseconds, which
+    docs/live.md says a service may read), else on the wall clock: under
+    once live --tick 0.1 a 30 s lease runs out in 3 s of real time;
   - a failed provider call releases the lease, so the next retry takes
     over at once (and looks up before it charges);
   - at start, before it listens, every key a crash left unfinished is
@@ -138,11 +142,18 @@ def recover():
             continue  # the provider cannot be asked now: a retry takes the key over when its lease runs out
 
 
+def clock(headers):
+    """Now, in seconds: the run's clock (X-Once-Now, scenario milliseconds)
+    when once live sends it, else the wall clock."""
+    now = headers.get("X-Once-Now")
+    return int(now) / 1000 if now else time.time()
+
+
 def problem(code, title, detail):
     return code, json.dumps({"type": "about:blank", "title": title, "status": code, "detail": detail}), "application/problem+json"
 
 
-def pay(provider, key, body):
+def pay(provider, key, body, now):
     if not key or len(key) > 255:
         return problem(400, "Bad Request", "the Idempotency-Key header is required, 1 to 255 characters")
     try:
@@ -150,7 +161,6 @@ def pay(provider, key, body):
     except (ValueError, KeyError, TypeError):
         return problem(400, "Bad Request", "the body is not a payment")
     fingerprint = hashlib.sha256(json.dumps({"path": "/payments", "amount": amount}).encode()).hexdigest()
-    now = time.time()
     _, inserted = sql(
         "INSERT INTO idempotency_keys (key, fingerprint, amount, recovery_point, locked_at) VALUES (?, ?, ?, 'started', ?)"
         " ON CONFLICT (key) DO NOTHING",
@@ -193,7 +203,7 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(*problem(404, "Not Found", "POST /payments is the endpoint"))
             return
         provider = self.headers.get("X-Once-Provider") or PROVIDER  # once live's per-run provider
-        self.reply(*pay(provider, self.headers.get("Idempotency-Key"), body))
+        self.reply(*pay(provider, self.headers.get("Idempotency-Key"), body, clock(self.headers)))
 
     def reply(self, code, data, ctype):
         data = data.encode()
