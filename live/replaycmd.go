@@ -1,7 +1,9 @@
 package live
 
 import (
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
@@ -10,8 +12,9 @@ import (
 // LiveCommand is the live command that repeats a run: cmd, a once run or
 // once replay command line (runs.Command, or "once replay PLAN"), made
 // once live's, with the target's flags of o — --target, --provider-addr
-// and --restart-cmd (shell-quoted) — and --db, its password masked, so
-// the line runs against your service again, not once's own.
+// and --restart-cmd (shell-quoted) — --db, its password masked, and
+// --tick when the run was not at wall speed, so the line runs against
+// your service again, not once's own, at the run's pace.
 func LiveCommand(cmd string, o Options) string {
 	var b strings.Builder
 	switch {
@@ -33,6 +36,9 @@ func LiveCommand(cmd string, o Options) string {
 	}
 	if o.DSN != "" {
 		b.WriteString(" --db " + ShellQuote(MaskURL(o.DSN)))
+	}
+	if o.Tick > 0 && o.Tick != time.Millisecond { // the run's pace: a service that reads X-Once-Now meets the same timings
+		b.WriteString(" --tick " + strconv.FormatFloat(float64(o.Tick)/float64(time.Millisecond), 'g', -1, 64))
 	}
 	return b.String()
 }

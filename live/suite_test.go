@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
@@ -95,6 +96,12 @@ func TestLiveCommand(t *testing.T) {
 	}
 	if got := LiveCommand("once replay cex.plan", Options{}); got != "once live --replay cex.plan" {
 		t.Errorf("a plan's: %s", got)
+	}
+	if got := LiveCommand("once replay cex.plan", Options{Tick: 100 * time.Microsecond}); got != "once live --replay cex.plan --tick 0.1" {
+		t.Errorf("a run at --tick 0.1: %s", got)
+	}
+	if got := LiveCommand("once replay cex.plan", Options{Tick: time.Millisecond}); got != "once live --replay cex.plan" {
+		t.Errorf("a run at the default tick: %s", got)
 	}
 }
 
