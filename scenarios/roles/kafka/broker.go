@@ -273,7 +273,7 @@ func (b *Broker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
 		ctx.Put(kbDeliveries, key, r.Op, d)
 		delivery = int32(d.Value)
 	}
-	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic}.encode())
+	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic, Count: int64(r.Count)}.encode())
 	return true
 }
 
@@ -302,7 +302,11 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgFetch:
 		f := decodeFetch(m)
-		if !b.serve(ctx, m.From, f) {
+		switch {
+		case b.serve(ctx, m.From, f):
+		case f.NoWait:
+			ctx.Send(m.From, record{Offset: f.Position, Topic: f.Topic}.encode()) // nothing more: the end of the log
+		default:
 			ctx.Put(kbParked, int64(m.From), 0, parkedRow{Position: f.Position, Topic: f.Topic, Isolation: int32(f.Isolation)}.encode())
 		}
 	case MsgProduce:
@@ -361,7 +365,7 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified 
 	ack := produceAck{Op: p.Op, Attempt: p.Attempt, Epoch: p.Epoch, Seq: p.Seq}
 	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
-		ack.Offset = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op})
+		ack.Offset = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op, Count: p.Count})
 		ctx.Send(from, ack.encode())
 		b.wake(ctx)
 		return
@@ -394,7 +398,7 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified 
 		ctx.Send(b.Coordinator, verifyTxn{P: p}.encode(MsgVerifyTxn))
 		return
 	}
-	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
+	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID, Count: p.Count})
 	if !known || p.Epoch >= int64(prod.Epoch) {
 		// An unfenced zombie's write (Fencing off) is appended but does not
 		// take the partition's producer state back to its old epoch.
