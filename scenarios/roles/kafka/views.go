@@ -17,23 +17,20 @@ type fetch struct {
 	Isolation int64
 	// NoWait asks for an answer even when nothing is visible (a record of
 	// Op 0 at Position): a restoring state store reads to the end of its
-	// changelog and stops, where a consumer's poll waits. Bit 1 of Value.
+	// changelog and stops, where a consumer's poll waits. Slot Status (1).
 	NoWait bool
 }
 
-// fetchNoWait is NoWait's bit in a fetch's Value, beside the isolation level.
-const fetchNoWait int64 = 2
-
 func (f fetch) encode() sim.Message {
-	v := f.Isolation
+	m := sim.Message{Kind: MsgFetch, Key: f.Position, Payload: f.Topic, Value: f.Isolation}
 	if f.NoWait {
-		v |= fetchNoWait
+		m.Status = 1
 	}
-	return sim.Message{Kind: MsgFetch, Key: f.Position, Payload: f.Topic, Value: v}
+	return m
 }
 
 func decodeFetch(m sim.Message) fetch {
-	return fetch{Position: m.Key, Topic: m.Payload, Isolation: m.Value &^ fetchNoWait, NoWait: m.Value&fetchNoWait != 0}
+	return fetch{Position: m.Key, Topic: m.Payload, Isolation: m.Value, NoWait: m.Status == 1}
 }
 
 // record is one record served to a consumer. Slots: Op the record's
