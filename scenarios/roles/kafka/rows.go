@@ -10,26 +10,22 @@ import "github.com/oncesim/once/sim"
 // logRow is a record of the broker's log. Slots: State (logPlain …
 // logAbortMarker), Status Epoch (of a transactional record or a control
 // record), Value Op (0 for a control record), Aux PID (the producer id;
-// 0 for a plain record), and Value's upper 32 bits Count (the aggregate a
-// Kafka Streams task wrote with the record; 0 otherwise, so every other
-// record's row is as it was). The record's sequence number is not kept: a
-// fifth field, and nothing reads it (the producers table holds the last
-// one).
+// 0 for a plain record). The record's sequence number is not kept: a fifth
+// field, and nothing reads it (the producers table holds the last one).
 type logRow struct {
 	State int32
 	Epoch int32
 	Op    sim.OpID
 	PID   int64
 	At    sim.Time
-	Count int32
 }
 
 func (l logRow) encode() sim.Record {
-	return sim.Record{State: l.State, Status: l.Epoch, Value: int64(uint32(l.Op)) | int64(l.Count)<<32, Aux: l.PID, At: l.At}
+	return sim.Record{State: l.State, Status: l.Epoch, Value: int64(l.Op), Aux: l.PID, At: l.At}
 }
 
 func decodeLogRow(r sim.Record) logRow {
-	return logRow{State: r.State, Epoch: r.Status, Op: sim.OpID(int32(r.Value)), PID: r.Aux, At: r.At, Count: int32(r.Value >> 32)}
+	return logRow{State: r.State, Epoch: r.Status, Op: sim.OpID(r.Value), PID: r.Aux, At: r.At}
 }
 
 // producerRow is what a partition knows of an idempotent producer. Slots:
