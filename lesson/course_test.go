@@ -128,7 +128,7 @@ func TestCourseOrder(t *testing.T) {
 	want := map[string][]string{
 		TrackCore: {"double-billing", "three-semantics", "two-generals", "kafka-eos", "upsert-natural-key", "increment-vs-set",
 			"windowed-aggregate", "keys-and-codes", "durable-keys", "ttl-horizon"},
-		TrackAdvanced: {"flink-2pc", "outbox", "reconciliation", "kafka-in-depth", "cdc-reemit", "leases-and-fencing", "key-contract",
+		TrackAdvanced: {"flink-2pc", "outbox", "reconciliation", "kafka-in-depth", "kafka-streams", "cdc-reemit", "leases-and-fencing", "key-contract",
 			"methods-and-scope", "responses-in-progress", "key-store-operations", "telemetry-and-limits", "side-effects",
 			"broker-dedup", "windows-and-horizons", "dedup-monitoring", "resource-id"},
 	}

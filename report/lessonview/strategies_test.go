@@ -579,7 +579,7 @@ func reader(t *testing.T, v *StepView, q *QuestionView) int {
 // wording's message (the reader knows what "answered 422" counts).
 func metricOf(t *testing.T, v *StepView, q *QuestionView) string {
 	c, _ := lesson.Load()
-	for _, cq := range c.Step(v.ID).Bank {
+	for _, cq := range c.AllTracks().Step(v.ID).Bank {
 		if cq.ID == q.ID {
 			return cq.Name
 		}
@@ -591,22 +591,32 @@ func metricOf(t *testing.T, v *StepView, q *QuestionView) string {
 // opID is an operation's name: a question never names one.
 var opID = regexp.MustCompile(`\bop-\d`)
 
-// TestThreeStudents: over 20 student ids, answering from slogans scores
-// at most 30 %; from the explain texts without running anything at
-// least 60 % and at least twice the slogans; running the step's
-// commands and reading their output 100 %. Every question offers at
-// least four choices, names no operation and no internal id; two
-// students' sheets differ on at least half their questions (a different
-// question, or the same one with another right letter).
-func TestThreeStudents(t *testing.T) {
+// TestThreeStudents: over 20 student ids, answering the core track's
+// quiz from slogans scores at most 30 %; from the explain texts without
+// running anything at least 60 % and at least twice the slogans; running
+// the step's commands and reading their output 100 %. Every question
+// offers at least four choices, names no operation and no internal id;
+// two students' sheets differ on at least half their questions (a
+// different question, or the same one with another right letter).
+func TestThreeStudents(t *testing.T) { threeStudents(t, lesson.TrackCore) }
+
+// TestThreeStudentsAdvanced holds the advanced track (`--track advanced`)
+// to the same targets, answered by the same three students.
+func TestThreeStudentsAdvanced(t *testing.T) { threeStudents(t, lesson.TrackAdvanced) }
+
+func threeStudents(t *testing.T, track string) {
 	defer lang.Set(lang.Current())
 	lang.Set("en")
-	c, err := lesson.Load()
+	all, err := lesson.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := all.Track(track)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var internal []string // the bank's ids, never shown
-	for _, s := range c.Steps {
+	for _, s := range all.AllTracks().Steps {
 		for _, q := range s.Bank {
 			internal = append(internal, q.ID)
 		}
@@ -662,8 +672,8 @@ func TestThreeStudents(t *testing.T) {
 		}
 	}
 	rate := func(n int) float64 { return 100 * float64(n) / float64(asked) }
-	t.Logf("%d questions over 20 students (%d mechanism): slogans %d (%.1f %%), mechanisms without running %d (%.1f %%; %d of %d mechanism questions), run and read %d (%.1f %%)",
-		asked, mechAsked, slogan, rate(slogan), mechanism, rate(mechanism), mechRight, mechAsked, read, rate(read))
+	t.Logf("%s track: %d questions over 20 students (%d mechanism): slogans %d (%.1f %%), mechanisms without running %d (%.1f %%; %d of %d mechanism questions), run and read %d (%.1f %%)",
+		track, asked, mechAsked, slogan, rate(slogan), mechanism, rate(mechanism), mechRight, mechAsked, read, rate(read))
 	if rate(slogan) > 30 {
 		t.Errorf("slogans score %.1f %%, want at most 30 %%", rate(slogan))
 	}

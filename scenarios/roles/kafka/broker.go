@@ -52,6 +52,16 @@ type Broker struct {
 	// of the run): the input topic holds the rest.
 	Others int64
 	lso    sim.TableID // the last-stable-offset table
+	counts sim.TableID // output offset → {Value: the count a Kafka Streams task wrote with the record}
+}
+
+// keepCount keeps the count a produce carries (a Kafka Streams task's
+// aggregate, its changelog value) beside the record it appended; a plain
+// output carries none and leaves the table empty.
+func (b *Broker) keepCount(ctx *sim.Context, offset int64, p produce) {
+	if p.Count != 0 {
+		ctx.Put(b.counts, offset, p.Op, sim.Record{Value: int64(p.Count)})
+	}
 }
 
 const (
@@ -92,7 +102,9 @@ func (b *Broker) tables() []sim.TableSpec {
 		t = append(t, sim.TableSpec{Name: "verifying"})
 	}
 	b.lso = sim.TableID(len(t))
-	return append(t, sim.TableSpec{Name: "last-stable-offset", Traced: true, States: lsoStates})
+	b.counts = b.lso + 1
+	return append(t, sim.TableSpec{Name: "last-stable-offset", Traced: true, States: lsoStates},
+		sim.TableSpec{Name: "record-counts", Durable: true, AgeFree: true})
 }
 
 // States of the last-stable-offset row.
@@ -273,7 +285,12 @@ func (b *Broker) serve(ctx *sim.Context, to sim.NodeID, f fetch) bool {
 		ctx.Put(kbDeliveries, key, r.Op, d)
 		delivery = int32(d.Value)
 	}
-	ctx.Send(to, record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic}.encode())
+	rec := record{Op: r.Op, Delivery: delivery, Offset: key, Topic: f.Topic}
+	if f.Topic == topicOutput {
+		c, _ := ctx.Get(b.counts, key, r.Op)
+		rec.Count = c.Value
+	}
+	ctx.Send(to, rec.encode())
 	return true
 }
 
@@ -302,7 +319,11 @@ func (b *Broker) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgFetch:
 		f := decodeFetch(m)
-		if !b.serve(ctx, m.From, f) {
+		switch {
+		case b.serve(ctx, m.From, f):
+		case f.NoWait:
+			ctx.Send(m.From, record{Offset: f.Position, Topic: f.Topic}.encode()) // nothing more: the end of the log
+		default:
 			ctx.Put(kbParked, int64(m.From), 0, parkedRow{Position: f.Position, Topic: f.Topic, Isolation: int32(f.Isolation)}.encode())
 		}
 	case MsgProduce:
@@ -362,6 +383,7 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified 
 	if p.PID == 0 {
 		// A plain producer: every copy is a new record.
 		ack.Offset = b.append(ctx, topicOutput, logRow{State: logPlain, Op: p.Op})
+		b.keepCount(ctx, ack.Offset, p)
 		ctx.Send(from, ack.encode())
 		b.wake(ctx)
 		return
@@ -395,6 +417,7 @@ func (b *Broker) produce(ctx *sim.Context, from sim.NodeID, p produce, verified 
 		return
 	}
 	offset := b.append(ctx, topicOutput, logRow{State: logOpen, Epoch: int32(p.Epoch), Op: p.Op, PID: p.PID})
+	b.keepCount(ctx, offset, p)
 	if !known || p.Epoch >= int64(prod.Epoch) {
 		// An unfenced zombie's write (Fencing off) is appended but does not
 		// take the partition's producer state back to its old epoch.

@@ -63,6 +63,10 @@ type Processor struct {
 	// Others is how many operations other producers write (the last ones
 	// of the run): it processes the input topic, which holds the rest.
 	Others int64
+	// CountOf, when set, is the aggregate written with an operation's
+	// output record (a Kafka Streams task's state store: the record is
+	// also its changelog entry).
+	CountOf func(ctx *sim.Context, op sim.OpID) int32
 }
 
 // inputs is how many records the input topic holds.
@@ -201,6 +205,9 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 		ctx.Send(p.Broker, fetch{Position: run.Position, Topic: topicInput, Isolation: readCommitted}.encode())
 	case kpProduce:
 		m := produce{Op: cur.Op, Attempt: cur.Attempt}
+		if p.CountOf != nil {
+			m.Count = p.CountOf(ctx, cur.Op)
+		}
 		if txnMode(ctx) {
 			m.PID, m.Epoch, m.Seq = prod.PID, epoch, prod.Seq
 		}

@@ -15,51 +15,63 @@ type fetch struct {
 	Position  int64
 	Topic     int64
 	Isolation int64
+	// NoWait asks for an answer even when nothing is visible (a record of
+	// Op 0 at Position): a restoring state store reads to the end of its
+	// changelog and stops, where a consumer's poll waits. Slot Status (1).
+	NoWait bool
 }
 
 func (f fetch) encode() sim.Message {
-	return sim.Message{Kind: MsgFetch, Key: f.Position, Payload: f.Topic, Value: f.Isolation}
+	m := sim.Message{Kind: MsgFetch, Key: f.Position, Payload: f.Topic, Value: f.Isolation}
+	if f.NoWait {
+		m.Status = 1
+	}
+	return m
 }
 
 func decodeFetch(m sim.Message) fetch {
-	return fetch{Position: m.Key, Topic: m.Payload, Isolation: m.Value}
+	return fetch{Position: m.Key, Topic: m.Payload, Isolation: m.Value, NoWait: m.Status == 1}
 }
 
 // record is one record served to a consumer. Slots: Op the record's
 // operation, Attempt Delivery (times this input record was served; 1 on
-// the output topic), Key Offset (in Topic), Payload Topic.
+// the output topic), Key Offset (in Topic), Payload Topic, Value Count
+// (the aggregate a Kafka Streams task wrote with it; 0 otherwise).
 type record struct {
 	Op       sim.OpID
 	Delivery int32
 	Offset   int64
 	Topic    int64
+	Count    int64
 }
 
 func (r record) encode() sim.Message {
-	return sim.Message{Kind: MsgRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic}
+	return sim.Message{Kind: MsgRecord, Op: r.Op, Attempt: r.Delivery, Key: r.Offset, Payload: r.Topic, Value: r.Count}
 }
 
 func decodeRecord(m sim.Message) record {
-	return record{Op: m.Op, Delivery: m.Attempt, Offset: m.Key, Topic: m.Payload}
+	return record{Op: m.Op, Delivery: m.Attempt, Offset: m.Key, Topic: m.Payload, Count: m.Value}
 }
 
 // produce appends an output record. Slots: Op, Attempt (send attempt),
 // Key PID (0 = a plain producer, then Epoch and Seq are 0), Value Epoch,
-// Payload Seq.
+// Payload Seq, Status Count (the aggregate a Kafka Streams task writes
+// with the record, its changelog value; 0 for a plain output).
 type produce struct {
 	Op      sim.OpID
 	Attempt int32
 	PID     int64
 	Epoch   int64
 	Seq     int64
+	Count   int32
 }
 
 func (p produce) encode() sim.Message {
-	return sim.Message{Kind: MsgProduce, Op: p.Op, Attempt: p.Attempt, Key: p.PID, Value: p.Epoch, Payload: p.Seq}
+	return sim.Message{Kind: MsgProduce, Op: p.Op, Attempt: p.Attempt, Key: p.PID, Value: p.Epoch, Payload: p.Seq, Status: p.Count}
 }
 
 func decodeProduce(m sim.Message) produce {
-	return produce{Op: m.Op, Attempt: m.Attempt, PID: m.Key, Epoch: m.Value, Seq: m.Payload}
+	return produce{Op: m.Op, Attempt: m.Attempt, PID: m.Key, Epoch: m.Value, Seq: m.Payload, Count: m.Status}
 }
 
 // produceAck answers a produce. Slots: Op and Attempt echoed, Key Offset

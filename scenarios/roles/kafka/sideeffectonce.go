@@ -1,0 +1,65 @@
+package kafka
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
+
+func init() {
+	roles.RegisterInvariant(&roles.InvariantSpec{
+		Name: "side-effect-once",
+		Doc:  "an external system called from inside a stream processor gets each operation's call at most once (db-rows effects): what a Kafka transaction does not cover",
+		New:  func(*sim.Topology) sim.Invariant { return &sideEffectOnce{} },
+	})
+}
+
+// sideEffectOnce folds the operations whose external call took effect
+// (db-rows effects) and remembers the first one called twice.
+type sideEffectOnce struct {
+	seen  []int64 // sorted operations
+	twice sim.OpID
+}
+
+func (v *sideEffectOnce) Name() string { return "side-effect-once" }
+
+func (v *sideEffectOnce) Record(e *sim.Event) {
+	if e.Kind != sim.EvEffect || sim.SinkID(e.Label) != SinkDBRows || e.Msg.Op <= 0 {
+		return
+	}
+	op := int64(e.Msg.Op)
+	i, found := slices.BinarySearch(v.seen, op)
+	if !found {
+		v.seen = slices.Insert(v.seen, i, op)
+		return
+	}
+	if v.twice == 0 {
+		v.twice = e.Msg.Op
+	}
+}
+
+func (v *sideEffectOnce) Violation(f bool) string { return v.ViolationDetail(f).English }
+
+// ViolationDetail implements sim.ViolationDetailer.
+func (v *sideEffectOnce) ViolationDetail(bool) sim.Violation {
+	if v.twice == 0 {
+		return sim.Violation{}
+	}
+	return sim.NewViolation("violation.side-effect-once", 0,
+		fmt.Sprintf("the external system was called twice for %s: no Kafka transaction covers the call", v.twice),
+		"Op", v.twice.String())
+}
+
+func (v *sideEffectOnce) Clone() sim.Invariant {
+	c := *v
+	c.seen = slices.Clone(v.seen)
+	return &c
+}
+
+func (v *sideEffectOnce) AppendState(b []byte) []byte {
+	b = appendInts(b, int64(len(v.seen)))
+	b = appendInts(b, v.seen...)
+	return appendInts(b, int64(v.twice))
+}
