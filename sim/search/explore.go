@@ -72,6 +72,12 @@ type Options struct {
 	// Reduce says which reductions the search applies (reduce.go); the
 	// zero value is all that are implemented.
 	Reduce Reduction
+	// OnState, if set, is called with every state the search stores (its
+	// world, valid only during the call, and the faults used to reach
+	// it), root included: a test and diagnostics aid, for counting what
+	// the visited set holds by another equivalence (TestSymmetryHeadroom).
+	// It forces one part, as Audit does.
+	OnState func(w *sim.World, faults int)
 
 	sym *sim.Symmetry // set by Explore when the symmetry reduction is on
 }

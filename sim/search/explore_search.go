@@ -117,6 +117,9 @@ func (e *explorer) run(root *sim.World) *Result {
 	fp, _ := e.fingerprint(root)
 	e.visited.add(fp, 0)
 	e.res.States = 1
+	if e.opt.OnState != nil {
+		e.opt.OnState(root, 0)
+	}
 	e.push(rootBuf, root.StateBytes(), 0, nil, 0)
 	e.search()
 	e.res.Branched = slices.Clone(e.branches)
@@ -216,6 +219,9 @@ func (e *explorer) search() {
 			continue
 		}
 		res.States++
+		if opt.OnState != nil {
+			opt.OnState(t.child.w, budgetFaults(t.used))
+		}
 		e.maxWorld = max(e.maxWorld, t.size)
 		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
 			res.Memory = e.peak
