@@ -82,3 +82,47 @@ func TestSymmetryHeadroom(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapsedCountsRenamingsOnly: Stats.Collapsed counts the revisits
+// that were a renaming of the stored state, not the state itself. Where
+// the reduction merges nothing (at-least-once-duplicate: its records
+// start 100 ms apart and take their offsets in that order, so no two
+// states are renamings of each other) it is 0 and the states are the
+// unreduced search's; where it merges (double-billing), it is positive
+// and the states fewer.
+func TestCollapsedCountsRenamingsOnly(t *testing.T) {
+	cases := []struct {
+		scenario string
+		ops      int
+		merges   bool
+	}{
+		{"at-least-once-duplicate", 3, false},
+		{"double-billing", 4, true},
+	}
+	for _, c := range cases {
+		cfg := exploreConfig(t, c.scenario, sim.Idempotent, c.ops, "loss,ack-loss", nil)
+		opt := search.Options{MaxFaults: c.ops, Promise: sim.ExactlyOne}
+		reduced, err := search.Explore(cfg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Reduce = search.ReduceNone
+		plain, err := search.Explore(cfg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reduced.Symmetry || !reduced.Complete || !plain.Complete {
+			t.Fatalf("%s: symmetry=%v complete=%v/%v", c.scenario, reduced.Symmetry, reduced.Complete, plain.Complete)
+		}
+		if plain.Collapsed != 0 {
+			t.Errorf("%s: the unreduced search counts %d collapsed", c.scenario, plain.Collapsed)
+		}
+		switch {
+		case !c.merges && (reduced.Collapsed != 0 || reduced.States != plain.States):
+			t.Errorf("%s: %d collapsed, %d states against %d unreduced; want 0 and the same", c.scenario, reduced.Collapsed, reduced.States, plain.States)
+		case c.merges && (reduced.Collapsed == 0 || reduced.States >= plain.States):
+			t.Errorf("%s: %d collapsed, %d states against %d unreduced; want some and fewer", c.scenario, reduced.Collapsed, reduced.States, plain.States)
+		}
+		t.Logf("%s %d/%d: %d states (%d collapsed), unreduced %d", c.scenario, c.ops, c.ops, reduced.States, reduced.Collapsed, plain.States)
+	}
+}

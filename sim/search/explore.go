@@ -95,12 +95,13 @@ type Stats struct {
 	Worlds   int   // world buffers the search allocated (the most alive at once)
 	Memory   int64 // the most bytes the search held at once, as counted for MaxMemory
 	// Collapsed counts, under the symmetry reduction, the revisits that
-	// arrived under a naming of the operations other than their orbit's
-	// canonical one: the successors skipped for a renaming of a state. It
-	// bounds from above the states the reduction merged (some of those
-	// revisits would have been revisits without it: the same naming seen
-	// before); States against a search with Reduce: ReduceNone is the
-	// exact saving.
+	// were a renaming of the state stored, not that state itself: the
+	// successors skipped only because the reduction merged them (the
+	// visited set keeps, per state, a byte of the hash of the renaming it
+	// was stored under, sim.Symmetry.Naming, so up to 1 in 256 of them
+	// are taken for the state itself and not counted). A state reached
+	// again under a renaming already seen counts again; States against a
+	// search with Reduce: ReduceNone is the exact saving in states.
 	Collapsed int
 }
 
