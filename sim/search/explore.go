@@ -341,6 +341,9 @@ func Explore(cfg *sim.Config, opt Options) (*Result, error) {
 	}
 	sym, off := symmetry(cfg, &opt)
 	opt.sym = sym
+	if sym != nil && opt.Tuning.SplitAt == 0 {
+		splitAt = 0 // symmetric searches stay undivided (reduce.go)
+	}
 	res := searchSplit(root, opt, shard, every, window, splitAt)
 	res.Symmetry, res.SymmetryOff = sym != nil, off
 	return res, nil
