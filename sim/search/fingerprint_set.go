@@ -47,16 +47,10 @@ func (s *fingerprintSet) withNamings() *fingerprintSet {
 	return s
 }
 
-// add records fp reached with used faults; it reports whether the state
-// must be explored (new, or reached with fewer faults than before).
-func (s *fingerprintSet) add(fp sim.Fingerprint, used int) bool {
-	explore, _ := s.addNamed(fp, used, 0)
-	return explore
-}
-
-// addNamed is add for a state reached under the naming naming (kept only
-// by a set withNamings): renamed reports that the state is not explored
-// and was stored under another naming.
+// addNamed records fp reached with used faults under the naming naming
+// (kept only by a set withNamings; 0 otherwise). explore reports whether
+// the state must be explored (new, or reached with fewer faults than
+// before); renamed, that it is not and was stored under another naming.
 func (s *fingerprintSet) addNamed(fp sim.Fingerprint, used int, naming uint8) (explore, renamed bool) {
 	tag := uint64(fp) &^ fingerprintUsedMask
 	u := uint64(min(used, fingerprintUsedMask-1)) + 1
