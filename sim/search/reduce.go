@@ -33,7 +33,7 @@ import (
 // against 357 256; 9 / 9: 3 298 158 against 1 443 972; 10 / 10: 13 438 349
 // against 5 782 231), more than a second core wins back: on 2 cores the
 // undivided search takes about a third of the CPU and less wall time
-// (10 / 10: 12.8 s of CPU against 37.4 s, shared machine). Without the
+// (10 / 10: 14.2 s of CPU against 37.4 s, shared machine). Without the
 // reduction the parts store about 1.45× (6 / 6: 72 135 against 49 358;
 // 8 / 8: 1 596 629 against 1 103 631), and they stay.
 //
