@@ -52,9 +52,9 @@ type ExploreDoc struct {
 	// operations) or "none".
 	Reduction string `json:"reduction"`
 	// Collapsed counts, under the symmetry reduction, the revisits that
-	// arrived under a naming of the operations other than their orbit's
-	// canonical one (search.Stats.Collapsed): an upper bound on the states
-	// the reduction merged.
+	// were a renaming of the state stored, not that state itself: the
+	// successors skipped only because of the reduction
+	// (search.Stats.Collapsed).
 	Collapsed int `json:"collapsed"`
 	// SymmetryOff says why the symmetry reduction, asked for, was not
 	// applied (nil when it was, or when --reduce none).

@@ -11,13 +11,23 @@ import (
 	"github.com/oncesim/once/sim/search"
 )
 
-// symmetricSetting draws a double-billing configuration whose roles
-// declare their operations interchangeable (sim.NewSymmetry accepts it):
-// every semantics, the store, mark, provider and ttl variants, 2 to 4
-// operations, and the fault kinds that keep it symmetric (crash only with
-// an in-memory key store, which a restart finds empty, or where the
-// service's restart does nothing: under at-most-once and at-least-once).
+// symmetricSetting draws a configuration whose roles declare their
+// operations interchangeable (sim.NewSymmetry accepts it): double-billing
+// (http-client, payment-service, card-gateway) or at-least-once-duplicate
+// (producer, broker, consumer), every semantics, 2 to 4 operations, and
+// the variants and fault kinds that keep it symmetric.
 func symmetricSetting(t *rapid.T) (*sim.Config, string) {
+	if rapid.Bool().Draw(t, "queue") {
+		return symmetricQueueSetting(t)
+	}
+	return symmetricPaymentSetting(t)
+}
+
+// symmetricPaymentSetting draws a symmetric double-billing configuration:
+// the store, mark, provider and ttl variants, and crash only with an
+// in-memory key store, which a restart finds empty, or where the
+// service's restart does nothing: under at-most-once and at-least-once.
+func symmetricPaymentSetting(t *rapid.T) (*sim.Config, string) {
 	sem := rapid.SampledFrom([]sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent}).Draw(t, "semantics")
 	params := map[string]string{
 		"store":    rapid.SampledFrom([]string{"durable", "memory"}).Draw(t, "store"),
@@ -30,9 +40,33 @@ func symmetricSetting(t *rapid.T) (*sim.Config, string) {
 	if params["store"] == "memory" || sem != sim.Idempotent {
 		kinds = append(kinds, "ack-loss,crash", "loss,ack-loss,crash")
 	}
+	return drawnConfig(t, "double-billing", sem, params, kinds)
+}
+
+// symmetricQueueSetting draws a symmetric at-least-once-duplicate
+// configuration: the consumer's store, mark and ttl variants, the
+// broker's visibility timeout against the producer's, and every fault
+// kind the scenario enumerates, crashes of the consumer included (its
+// restart does nothing).
+func symmetricQueueSetting(t *rapid.T) (*sim.Config, string) {
+	sem := rapid.SampledFrom([]sim.Semantics{sim.AtMostOnce, sim.AtLeastOnce, sim.Idempotent}).Draw(t, "semantics")
+	params := map[string]string{
+		"store":      rapid.SampledFrom([]string{"durable", "memory"}).Draw(t, "store"),
+		"mark":       rapid.SampledFrom([]string{"before", "after"}).Draw(t, "mark"),
+		"ttl":        rapid.SampledFrom([]string{"0", "500ms"}).Draw(t, "ttl"),
+		"visibility": rapid.SampledFrom([]string{"300ms", "1s"}).Draw(t, "visibility"),
+		"interval":   rapid.SampledFrom([]string{"0", "30ms", "100ms"}).Draw(t, "interval"),
+	}
+	kinds := []string{"loss", "ack-loss", "loss,ack-loss", "loss,ack-loss,dup", "ack-loss,crash", "loss,ack-loss,crash"}
+	return drawnConfig(t, "at-least-once-duplicate", sem, params, kinds)
+}
+
+// drawnConfig builds scenario name with the drawn semantics and params, a
+// drawn fault-kind list of kinds and 2 to 4 operations.
+func drawnConfig(t *rapid.T, name string, sem sim.Semantics, params map[string]string, kinds []string) (*sim.Config, string) {
 	kind := rapid.SampledFrom(kinds).Draw(t, "faults")
 	ops := rapid.IntRange(2, 4).Draw(t, "ops")
-	sc, err := scenarios.Lookup("double-billing")
+	sc, err := scenarios.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +78,7 @@ func symmetricSetting(t *rapid.T) (*sim.Config, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg, fmt.Sprintf("%s ops=%d faults=%s %v", sem.Alias(), ops, kind, params)
+	return cfg, fmt.Sprintf("%s %s ops=%d faults=%s %v", name, sem.Alias(), ops, kind, params)
 }
 
 // recorder answers every choice at random (a fault with probability 1/3,
@@ -66,7 +100,7 @@ func (r *recorder) Choose(c sim.Choice) int {
 
 // TestRolesAreEquivariant checks the obligation of sim.OpRenamer, on which
 // the soundness of the symmetry reduction rests, step by step along random
-// schedules of the symmetric double-billing configurations: for a random
+// schedules of the symmetric double-billing and queue configurations: for a random
 // renaming σ of the operations,
 //
 //   - the orbit's fingerprint does not depend on the naming:
@@ -184,7 +218,7 @@ func TestSymmetryOffSaysWhy(t *testing.T) {
 		{"double-billing", 1, "loss", nil, sim.SymmetryOff{Reason: sim.SymmetryOneOp}},
 		{"double-billing", 2, "loss", map[string]string{"key": "per-attempt"}, sim.SymmetryOff{Reason: sim.SymmetryKeys, Node: "client"}},
 		{"double-billing", 2, "loss,crash", nil, sim.SymmetryOff{Reason: sim.SymmetryRestart, Node: "service"}},
-		{"at-least-once-duplicate", 2, "loss", nil, sim.SymmetryOff{Reason: sim.SymmetryUndeclared, Node: "producer"}},
+		{"idempotent-consumer-dedup", 2, "loss", nil, sim.SymmetryOff{Reason: sim.SymmetryUndeclared, Node: "consumer"}},
 	}
 	for _, c := range cases {
 		cfg := exploreConfig(t, c.scenario, sim.Idempotent, c.ops, c.faults, c.params)

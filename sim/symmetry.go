@@ -96,6 +96,7 @@ type Symmetry struct {
 	global   stateHasher
 	mixed    bool
 	tableSum uint64
+	naming   uint64 // a hash of the renaming the last Fingerprint used (Naming)
 	toFn     func(OpID) OpID
 	zeroFn   func(OpID) OpID
 	recFn    func(OpID) OpID
@@ -228,6 +229,7 @@ func (s *Symmetry) Clone() *Symmetry { return newSymmetry(s.cfg, s.renamers) }
 func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted bool) {
 	for i := range w.nodes {
 		if w.nodes[i].paused {
+			s.naming = 0
 			return Fingerprint(splitmix(uint64(w.hashState(buf)) ^ 0x5e77ed)), false
 		}
 	}
@@ -245,10 +247,13 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		return int(a - b)
 	})
 	identity := true
+	naming := uint64(0x6e61)
 	for i, op := range s.rank {
 		s.to[op] = OpID(i + 1)
 		identity = identity && op == OpID(i+1)
+		naming = (naming ^ uint64(op)) * 0xff51afd7ed558ccd
 	}
+	s.naming = splitmix(naming)
 	if s.mixed {
 		return s.hash(w), !identity
 	}
@@ -262,6 +267,15 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 	}
 	return h.sum(), !identity
 }
+
+// Naming is a hash of the renaming the last Fingerprint mapped its world
+// by (identity or not). Two worlds with one orbit fingerprint are the
+// same state exactly when they were mapped by the same renaming (π(w) =
+// π(w′) with one π means w = w′; ties of signatures are broken by id, so
+// the renaming is a function of the state): an explorer that keeps the
+// naming of each state it stored tells a renaming of a stored state from
+// the state itself (search.Stats.Collapsed).
+func (s *Symmetry) Naming() uint64 { return s.naming }
 
 // part is a row or queued item in the signature pass: its normalised
 // hash and the operation its values came from (0: none; mixed: several).

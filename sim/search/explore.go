@@ -72,6 +72,12 @@ type Options struct {
 	// Reduce says which reductions the search applies (reduce.go); the
 	// zero value is all that are implemented.
 	Reduce Reduction
+	// OnState, if set, is called with every state the search stores (its
+	// world, valid only during the call, and the faults used to reach
+	// it), root included: a test and diagnostics aid, for counting what
+	// the visited set holds by another equivalence (TestSymmetryHeadroom).
+	// It forces one part, as Audit does.
+	OnState func(w *sim.World, faults int)
 
 	sym *sim.Symmetry // set by Explore when the symmetry reduction is on
 }
@@ -89,12 +95,13 @@ type Stats struct {
 	Worlds   int   // world buffers the search allocated (the most alive at once)
 	Memory   int64 // the most bytes the search held at once, as counted for MaxMemory
 	// Collapsed counts, under the symmetry reduction, the revisits that
-	// arrived under a naming of the operations other than their orbit's
-	// canonical one: the successors skipped for a renaming of a state. It
-	// bounds from above the states the reduction merged (some of those
-	// revisits would have been revisits without it: the same naming seen
-	// before); States against a search with Reduce: ReduceNone is the
-	// exact saving.
+	// were a renaming of the state stored, not that state itself: the
+	// successors skipped only because the reduction merged them (the
+	// visited set keeps, per state, a byte of the hash of the renaming it
+	// was stored under, sim.Symmetry.Naming, so up to 1 in 256 of them
+	// are taken for the state itself and not counted). A state reached
+	// again under a renaming already seen counts again; States against a
+	// search with Reduce: ReduceNone is the exact saving in states.
 	Collapsed int
 }
 
@@ -334,6 +341,9 @@ func Explore(cfg *sim.Config, opt Options) (*Result, error) {
 	}
 	sym, off := symmetry(cfg, &opt)
 	opt.sym = sym
+	if sym != nil && opt.Tuning.SplitAt == 0 {
+		splitAt = 0 // symmetric searches stay undivided (reduce.go)
+	}
 	res := searchSplit(root, opt, shard, every, window, splitAt)
 	res.Symmetry, res.SymmetryOff = sym != nil, off
 	return res, nil

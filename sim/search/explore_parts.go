@@ -79,7 +79,7 @@ func searchSplit(root *sim.World, opt Options, shard *Shard, every, window, spli
 	one := opt
 	one.Shard = plan
 	e := newExplorer(one, every, window)
-	if !opt.Audit {
+	if !opt.Audit && opt.OnState == nil {
 		e.splitAt = splitAt
 	}
 	res := e.run(root.Clone())

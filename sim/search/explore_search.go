@@ -47,7 +47,7 @@ type transition struct {
 	end      sim.End
 	violated bool
 	fp       sim.Fingerprint // of a child that is still running
-	permuted bool            // fp is that of a renaming of the child (symmetry)
+	naming   uint8           // under the symmetry reduction, the renaming that maps the child to fp's state (hashed)
 	size     int64           // the child's counted bytes
 	child    *worldBuf       // the child world
 }
@@ -102,6 +102,7 @@ func newExplorer(opt Options, every, window int) *explorer {
 	e.sc.branched = &e.branches
 	if opt.sym != nil {
 		e.sym = opt.sym.Clone()
+		e.visited.withNamings()
 	}
 	return e
 }
@@ -114,9 +115,12 @@ func (e *explorer) run(root *sim.World) *Result {
 	root.SetDigest(false) // nothing in a search reads the trace digest
 	rootBuf := e.acquire()
 	rootBuf.w = root
-	fp, _ := e.fingerprint(root)
-	e.visited.add(fp, 0)
+	fp, naming := e.fingerprint(root)
+	e.visited.addNamed(fp, 0, naming)
 	e.res.States = 1
+	if e.opt.OnState != nil {
+		e.opt.OnState(root, 0)
+	}
 	e.push(rootBuf, root.StateBytes(), 0, nil, 0)
 	e.search()
 	e.res.Branched = slices.Clone(e.branches)
@@ -207,15 +211,20 @@ func (e *explorer) search() {
 			}
 			e.visited.grow()
 		}
-		if !opt.Stateless && !e.visited.add(stateKey(t.fp, t.used), budgetFaults(t.used)) {
-			res.Revisits++
-			if t.permuted {
-				res.Collapsed++
+		if !opt.Stateless {
+			if explore, renamed := e.visited.addNamed(stateKey(t.fp, t.used), budgetFaults(t.used), t.naming); !explore {
+				res.Revisits++
+				if renamed {
+					res.Collapsed++
+				}
+				e.drop(t.child)
+				continue
 			}
-			e.drop(t.child)
-			continue
 		}
 		res.States++
+		if opt.OnState != nil {
+			opt.OnState(t.child.w, budgetFaults(t.used))
+		}
 		e.maxWorld = max(e.maxWorld, t.size)
 		if opt.Progress != nil && res.States%opt.ProgressEvery == 0 {
 			res.Memory = e.peak
@@ -293,19 +302,22 @@ func (e *explorer) compute(top int) transition {
 		child:    child,
 	}
 	if stepped && cw.Ended() == sim.Running && !t.violated {
-		t.fp, t.permuted = e.fingerprint(cw)
+		t.fp, t.naming = e.fingerprint(cw)
 	}
 	return t
 }
 
 // fingerprint is w's key in the visited set before the budget is folded
 // in (stateKey): its fingerprint, or under the symmetry reduction the
-// fingerprint of its orbit's canonical member (permuted: not w itself).
-func (e *explorer) fingerprint(w *sim.World) (sim.Fingerprint, bool) {
+// fingerprint of its orbit's canonical member and a byte of the hash of
+// the renaming that maps w to it (sim.Symmetry.Naming; 0 without the
+// reduction).
+func (e *explorer) fingerprint(w *sim.World) (sim.Fingerprint, uint8) {
 	if e.sym != nil {
-		return e.sym.Fingerprint(w, &e.fpBuf)
+		fp, _ := e.sym.Fingerprint(w, &e.fpBuf)
+		return fp, uint8(e.sym.Naming())
 	}
-	return w.FingerprintWith(&e.fpBuf), false
+	return w.FingerprintWith(&e.fpBuf), 0
 }
 
 // violation ends the search with the counterexample of t.

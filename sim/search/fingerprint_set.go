@@ -19,10 +19,16 @@ import (
 // fingerprint's top bits. Two states whose fingerprints agree on those 59
 // bits are merged, as two equal 64-bit fingerprints always were: the
 // chance of that among n states is about n²/2⁶⁰.
+//
+// Under the symmetry reduction the set also keeps, per slot, a byte that
+// names the renaming under which its state was stored (namings, nil
+// otherwise): a later arrival of the same orbit under another naming is a
+// renaming of the stored state, not the state itself (Stats.Collapsed).
 type fingerprintSet struct {
-	slots []uint64
-	shift uint // 64 - log2(len(slots))
-	n     int
+	slots   []uint64
+	namings []uint8 // per slot, the stored state's naming (withNamings)
+	shift   uint    // 64 - log2(len(slots))
+	n       int
 }
 
 const (
@@ -35,9 +41,17 @@ func newFingerprintSet() *fingerprintSet {
 	return &fingerprintSet{slots: make([]uint64, fingerprintSetMinSlots), shift: 64 - uint(bits.TrailingZeros(fingerprintSetMinSlots))}
 }
 
-// add records fp reached with used faults; it reports whether the state
-// must be explored (new, or reached with fewer faults than before).
-func (s *fingerprintSet) add(fp sim.Fingerprint, used int) bool {
+// withNamings makes the set keep a naming byte per slot (addNamed).
+func (s *fingerprintSet) withNamings() *fingerprintSet {
+	s.namings = make([]uint8, len(s.slots))
+	return s
+}
+
+// addNamed records fp reached with used faults under the naming naming
+// (kept only by a set withNamings; 0 otherwise). explore reports whether
+// the state must be explored (new, or reached with fewer faults than
+// before); renamed, that it is not and was stored under another naming.
+func (s *fingerprintSet) addNamed(fp sim.Fingerprint, used int, naming uint8) (explore, renamed bool) {
 	tag := uint64(fp) &^ fingerprintUsedMask
 	u := uint64(min(used, fingerprintUsedMask-1)) + 1
 	mask := uint64(len(s.slots) - 1)
@@ -46,15 +60,24 @@ func (s *fingerprintSet) add(fp sim.Fingerprint, used int) bool {
 		switch {
 		case v == 0:
 			s.slots[i] = tag | u
+			s.setNaming(i, naming)
 			s.n++
-			return true
+			return true, false
 		case v&^fingerprintUsedMask == tag:
 			if v&fingerprintUsedMask <= u {
-				return false
+				return false, s.namings != nil && s.namings[i] != naming
 			}
 			s.slots[i] = tag | u
-			return true
+			s.setNaming(i, naming)
+			return true, false
 		}
+	}
+}
+
+// setNaming records the naming of slot i, if the set keeps namings.
+func (s *fingerprintSet) setNaming(i uint64, naming uint8) {
+	if s.namings != nil {
+		s.namings[i] = naming
 	}
 }
 
@@ -70,11 +93,14 @@ func (s *fingerprintSet) growBytes() int64 { return 2 * s.bytes() }
 
 // grow doubles the table and re-inserts every entry.
 func (s *fingerprintSet) grow() {
-	old := s.slots
+	old, oldNamings := s.slots, s.namings
 	s.slots = make([]uint64, 2*len(old))
+	if oldNamings != nil {
+		s.namings = make([]uint8, len(s.slots))
+	}
 	s.shift--
 	mask := uint64(len(s.slots) - 1)
-	for _, v := range old {
+	for j, v := range old {
 		if v == 0 {
 			continue
 		}
@@ -83,10 +109,13 @@ func (s *fingerprintSet) grow() {
 			i = (i + 1) & mask
 		}
 		s.slots[i] = v
+		if oldNamings != nil {
+			s.namings[i] = oldNamings[j]
+		}
 	}
 }
 
-// bytes is the memory the table holds.
+// bytes is the memory the table holds: 8 bytes a slot, 9 with namings.
 func (s *fingerprintSet) bytes() int64 {
-	return int64(len(s.slots)) * 8
+	return int64(len(s.slots))*8 + int64(len(s.namings))
 }
