@@ -154,7 +154,7 @@ func steps(topo *sim.Topology, events []sim.Event, describe func(*sim.Topology, 
 	var out []string
 	for i := range events {
 		e := &events[i]
-		if c := e.Kind.Class(); c == sim.ClassTimer || c == sim.ClassSend {
+		if c := EventClass(topo, e.Kind); c == sim.ClassTimer || c == sim.ClassSend {
 			continue // a send shows as its delivery or its drop
 		}
 		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, at(e.At), describe(topo, e)))

@@ -34,6 +34,10 @@ type Settings struct {
 	// Settle bounds the liveness phase (sim.Config.Settle); 0 = the time
 	// budget.
 	Settle sim.Time
+	// Kinds are the fault and event kinds the run's world and renderers
+	// name; nil means the built-in ones (sim.Builtin). Faults is indexed
+	// by its fault kinds.
+	Kinds *sim.Registry
 }
 
 // Scenario is one entry of the catalog, loaded from a scenario file (the
@@ -128,7 +132,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if set.Ops < 1 || set.Ops > 100_000 {
 		return nil, fmt.Errorf("--ops %d: want 1..100000", set.Ops)
 	}
-	if err := set.Faults.Validate(); err != nil {
+	if err := set.Kinds.Validate(&set.Faults); err != nil {
 		return nil, err
 	}
 	vals, err := ResolveParams(s.Params, set.Params)
@@ -140,10 +144,12 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if err := l.build(b); err != nil {
 		return nil, err
 	}
+	b.net.UseKinds(set.Kinds)
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
 	topo := roles.Topology(b.nodes...)
+	topo.Kinds = set.Kinds
 	cfg := &sim.Config{
 		Topology:  topo,
 		Nodes:     b.roles,
@@ -204,10 +210,11 @@ func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time
 		*b.net.Link(from, to) = l
 		return
 	}
-	for k := range sim.FaultKinds {
-		if spec := &sim.FaultKinds[k]; spec.Choice.OnLink() != sim.NotOnLink && spec.Links.Covers(class == "response") {
+	kinds := b.set.Kinds
+	for k, spec := range kinds.FaultKinds() {
+		if kinds.OnLink(spec.Choice) != sim.NotOnLink && spec.Links.Covers(class == "response") {
 			l.Probability[spec.Choice] = f.Probability[k]
-			l.Hold[spec.Choice] = f.HoldOf(sim.FaultKind(k))
+			l.Hold[spec.Choice] = kinds.HoldOf(&f, sim.FaultKind(k))
 		}
 	}
 	*b.net.Link(from, to) = l
