@@ -121,7 +121,7 @@ func DescribeFault(topo *sim.Topology, f sim.Fault) string {
 	case sim.ChoiceLate:
 		return fmt.Sprintf("%s %s #%d held late, past the horizon (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	}
-	return f.Kind.String()
+	return topo.Registry().ChoiceName(f.Kind)
 }
 
 // Cause is the one-line explanation of a violation: what broke, and the

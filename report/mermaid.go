@@ -47,7 +47,7 @@ func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focu
 // customer got); an empty line adds no note.
 func WriteMermaidOutcome(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID, line string) error {
 	lines := mermaidLines(topo, events, nil)
-	for _, keep := range focusTiers(focus) {
+	for _, keep := range focusTiers(topo, focus) {
 		if len(lines) <= MermaidMaxLines {
 			break
 		}
