@@ -51,7 +51,9 @@ func focusTiers(topo *sim.Topology, focus []sim.OpID) []func(*sim.Event) bool {
 	return tiers
 }
 
-func isStoreEvent(topo *sim.Topology, k sim.EventKind) bool { return EventClass(topo, k) == sim.ClassStore }
+func isStoreEvent(topo *sim.Topology, k sim.EventKind) bool {
+	return EventClass(topo, k) == sim.ClassStore
+}
 
 func isMessageEvent(topo *sim.Topology, k sim.EventKind) bool {
 	switch EventClass(topo, k) {
@@ -96,7 +98,9 @@ func FocusEventsFit(topo *sim.Topology, events []sim.Event, focus []sim.OpID, fi
 	}
 	tiers := append(focusTiers(topo, focus),
 		func(e *sim.Event) bool { return e.Msg.Op == op || e.Msg.Op <= 0 && stops(e) },
-		func(e *sim.Event) bool { return e.Msg.Op == op && !isStoreEvent(topo, e.Kind) || e.Msg.Op <= 0 && stops(e) })
+		func(e *sim.Event) bool {
+			return e.Msg.Op == op && !isStoreEvent(topo, e.Kind) || e.Msg.Op <= 0 && stops(e)
+		})
 	kept, note := focusWith(events, tiers, fits)
 	if fits(kept) {
 		return kept, note
