@@ -2,12 +2,15 @@ package report_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/report"
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
@@ -151,5 +154,50 @@ func TestNewKindsThroughTheRegistryValue(t *testing.T) {
 	plain := names.Topology(sim.NodeSpec{Name: "client"}, sim.NodeSpec{Name: "server"})
 	if got := report.Describe(plain, &trace.Events[stalled]); strings.Contains(got, "xt-stall") {
 		t.Errorf("the built-in kinds name the added kind: %q", got)
+	}
+}
+
+// TestScenarioFileSetsAnAddedFaultKind: the loader reads a faults:
+// mapping over the registry it is given, so a scenario file can set a
+// kind a test added; the same file loaded with the built-in kinds is
+// refused naming the field; and the scenario's worlds carry the registry,
+// so the kind fires and the trace names it.
+func TestScenarioFileSetsAnAddedFaultKind(t *testing.T) {
+	kinds := sim.Builtin()
+	kinds.AddLinkFault(sim.LinkFaultSpec{Name: "xt-stall", Past: "stalled", Links: sim.AllLinks, Hold: 250})
+	data, err := os.ReadFile(filepath.Join("..", "scenarios", "catalog", "double-billing.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.Replace(string(data), "faults: {loss: 0.1, ack-loss: 0.3}", "faults: {xt-stall: 1}", 1)
+	if file == string(data) {
+		t.Fatal("double-billing.yaml's faults: line moved: the test would load the file unchanged")
+	}
+	if _, err := scenarios.Load("stall.yaml", []byte(file)); err == nil || !strings.Contains(err.Error(), `unknown fault "xt-stall"`) {
+		t.Fatalf("the built-in kinds accept xt-stall: %v", err)
+	}
+	sc, err := scenarios.LoadWith(kinds, "stall.yaml", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Faults: sc.Faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := &sim.Trace{}
+	w, err := sim.NewWorld(cfg, sim.NewRandom(1), trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := w.Run()
+	if got := strings.Join(report.FaultCountPartsIn(kinds, o.Faults), ", "); !strings.Contains(got, "stalled") {
+		t.Errorf("fault counts %q: the added kind never fired at probability 1", got)
+	}
+	var text bytes.Buffer
+	if err := report.WriteTimeline(&text, cfg.Topology, trace.Events); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "xt-stall") {
+		t.Errorf("the timeline lacks xt-stall:\n%s", text.String())
 	}
 }

@@ -45,13 +45,17 @@ type Settings struct {
 // faults, the semantics it supports, what it must show under each, and its
 // lesson.
 type Scenario struct {
-	Name            string
-	Topology        string // http, queue, kafka, flink, two-generals, custom
-	Summary         string // one line for `once list`
-	Semantics       []sim.Semantics
-	Params          []Param
-	Faults          Faults // defaults that make the lesson visible
-	Ops             int    // default number of operations
+	Name      string
+	Topology  string // http, queue, kafka, flink, two-generals, custom
+	Summary   string // one line for `once list`
+	Semantics []sim.Semantics
+	Params    []Param
+	Faults    Faults // defaults that make the lesson visible
+	// Kinds are the fault and event kinds the file was loaded with
+	// (LoadWith), which its worlds carry unless Settings.Kinds says
+	// otherwise; nil means the built-in ones.
+	Kinds           *sim.Registry
+	Ops             int // default number of operations
 	Expect          []Expectation
 	Lesson          Lesson
 	Outcome         OutcomeWords // what an operation's effect count means to the user
@@ -126,6 +130,9 @@ type builder struct {
 // Config turns settings into an engine configuration, validating every
 // user input on the way.
 func (s *Scenario) Config(set Settings) (*sim.Config, error) {
+	if set.Kinds == nil {
+		set.Kinds = s.Kinds
+	}
 	if !s.Supports(set.Semantics) {
 		return nil, fmt.Errorf("scenario %s does not support semantics %s", s.Name, set.Semantics)
 	}
@@ -140,7 +147,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 		return nil, err
 	}
 	b := &builder{set: set, params: vals}
-	l := &loader{file: s.File, spec: s.spec}
+	l := &loader{file: s.File, spec: s.spec, kinds: set.Kinds}
 	if err := l.build(b); err != nil {
 		return nil, err
 	}

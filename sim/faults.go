@@ -427,11 +427,15 @@ func (r *Registry) MarshalProfile(p FaultProfile) ([]byte, error) {
 
 // FaultSettingNames lists every name a fault profile takes: each kind's
 // name, and after it its duration setting, if any ("pause", "pause-ms").
-func FaultSettingNames() []string {
+func FaultSettingNames() []string { return builtin.FaultSettingNames() }
+
+// FaultSettingNames lists the settings of r's fault table: each kind's
+// name, each duration setting after its kind.
+func (r *Registry) FaultSettingNames() []string {
 	var out []string
-	for k := range FaultKinds {
-		out = append(out, FaultKinds[k].Name)
-		if d := FaultKinds[k].Duration; d != nil {
+	for _, s := range r.or().faults {
+		out = append(out, s.Name)
+		if d := s.Duration; d != nil {
 			out = append(out, d.Name)
 		}
 	}
