@@ -80,3 +80,15 @@ func flagTable(fs *pflag.FlagSet) string {
 	}
 	return b.String()
 }
+
+// TestReadmeMatrixSeedsGenerated: the README's tour says how many seeds
+// `once matrix` runs per row as the binary's --seeds default says it;
+// `make update ONLY=docs` (this test with -rewrite) writes the number.
+func TestReadmeMatrixSeedsGenerated(t *testing.T) {
+	seeds := newMatrixCmd().Flags().Lookup("seeds")
+	if seeds == nil {
+		t.Fatal("once matrix has no --seeds flag")
+	}
+	start, end := "# the summary slide: every scenario, every semantics, ", " seeds per row"
+	golden.Block(t, "../../README.md", start, end, start+seeds.DefValue+end, "rewrite", "docs")
+}
