@@ -113,7 +113,7 @@ UPDATE_STEPS = \
 	"./report/svg/ TestSVGGolden$$|TestSweepSVGGolden$$" \
 	"./tui/ TestScreensGolden$$" \
 	"./scenarios/ TestReadmeCatalogGenerated$$" \
-	"./cmd/once/ TestDocsListEveryFaultFlag$$|TestDocsFlagTables$$|TestReadmeShowsTheHeadlineAsPrinted$$"
+	"./cmd/once/ TestDocsListEveryFaultFlag$$|TestDocsFlagTables$$|TestReadmeShowsTheHeadlineAsPrinted$$|TestReadmeLessonCountsGenerated$$|TestReadmeMatrixSeedsGenerated$$"
 GOLDENS = testdata tui/testdata scenarios/catalog_index.json docs/scenario-files.md docs/commands.md README.md
 
 update:

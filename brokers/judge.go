@@ -19,6 +19,7 @@ type recorder struct {
 
 func newRecorder(cfg *sim.Config, trace *sim.Trace) *recorder {
 	r := &recorder{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: trace, topo: cfg.Topology, digest: sim.NewDigest()}
+	r.checker.UseKinds(cfg.Topology.Registry())
 	if cfg.Invariants != nil {
 		r.invs = cfg.Invariants()
 	}

@@ -80,7 +80,7 @@ func causeChoices(run *SemanticsRun, class string) []Choice {
 	op := First(run.Outcome, class)
 	for i := range events {
 		e := &events[i]
-		switch c := e.Kind.Class(); {
+		switch c := run.Config.Topology.Registry().EventClass(e.Kind); {
 		case e.Seq == cause:
 		case IsFault(e):
 			faults = append(faults, e.Seq)

@@ -147,7 +147,7 @@ func describeAt(topo *sim.Topology, e *sim.Event, at bool) string {
 	if at {
 		s = fmt.Sprintf("%d ", e.At)
 	}
-	s += e.Kind.String()
+	s += topo.Registry().EventName(e.Kind)
 	if e.Kind == sim.EvDrop {
 		s += "(" + e.Reason.String() + ")"
 	}

@@ -264,6 +264,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	defer cancelRun()
 	rec := &counter{checker: sim.NewChecker(cfg.Observe, cfg.Ops), trace: o.Trace, budget: cfg.MaxEvents, cut: cancelRun,
 		topo: cfg.Topology, digest: sim.NewDigest()}
+	rec.checker.UseKinds(cfg.Topology.Registry())
 	if rec.budget == 0 {
 		rec.budget = sim.DefaultMaxEvents
 	}

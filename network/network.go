@@ -38,29 +38,34 @@ type Link struct {
 	Partitions  []Window                     // while one is open, every message is dropped
 }
 
-// Validate reports the first field out of range.
-func (l *Link) Validate() error {
+// Validate reports the first field out of range, reading choice kinds as
+// the built-in ones.
+func (l *Link) Validate() error { return l.validate(nil) }
+
+// validate is Validate over the choice kinds of kinds (nil: the built-in
+// ones).
+func (l *Link) validate(kinds *sim.Registry) error {
 	for k, p := range l.Probability {
 		if p == 0 {
 			continue
 		}
-		if sim.ChoiceKind(k).OnLink() == sim.NotOnLink {
-			return fmt.Errorf("network: %s is not a link fault", sim.ChoiceKind(k))
+		if kinds.OnLink(sim.ChoiceKind(k)) == sim.NotOnLink {
+			return fmt.Errorf("network: %s is not a link fault", kinds.ChoiceName(sim.ChoiceKind(k)))
 		}
 		if !(p >= 0 && p <= 1) {
-			return fmt.Errorf("network: %s probability %v is outside [0,1]", sim.ChoiceKind(k), p)
+			return fmt.Errorf("network: %s probability %v is outside [0,1]", kinds.ChoiceName(sim.ChoiceKind(k)), p)
 		}
 	}
 	delays := []struct {
 		name string
 		d    sim.Time
 	}{{"delay", l.Delay}, {"jitter", l.Jitter}}
-	for _, k := range sim.LinkChoiceKinds() {
-		if k.OnLink() == sim.LinkHold {
+	for _, k := range kinds.LinkChoiceKinds() {
+		if kinds.OnLink(k) == sim.LinkHold {
 			delays = append(delays, struct {
 				name string
 				d    sim.Time
-			}{k.String(), l.Hold[k]})
+			}{kinds.ChoiceName(k), l.Hold[k]})
 		}
 	}
 	for _, d := range delays {
@@ -88,6 +93,15 @@ type Network struct {
 	// every link for every message. Validate fills it; taking a link for
 	// configuration (Link) drops it, and Transmit then walks every kind.
 	asked [][]sim.ChoiceKind
+	// kinds are the choice kinds the links carry (nil: the built-in ones).
+	kinds *sim.Registry
+}
+
+// UseKinds makes the network's links carry the link kinds of r (the
+// registry of the world's topology) instead of the built-in ones.
+func (n *Network) UseKinds(r *sim.Registry) {
+	n.kinds = r
+	n.asked = nil
 }
 
 // New returns a network of n nodes whose links are all perfect.
@@ -109,13 +123,13 @@ func (n *Network) LinkAt(from, to sim.NodeID) Link { return n.links[int(from)*n.
 // Transmit asks.
 func (n *Network) Validate() error {
 	for i := range n.links {
-		if err := n.links[i].Validate(); err != nil {
+		if err := n.links[i].validate(n.kinds); err != nil {
 			return fmt.Errorf("link %d→%d: %w", i/n.n, i%n.n, err)
 		}
 	}
 	asked := make([][]sim.ChoiceKind, len(n.links))
 	for i := range n.links {
-		for _, k := range sim.LinkChoiceKinds() {
+		for _, k := range n.kinds.LinkChoiceKinds() {
 			if n.links[i].Probability[k] > 0 {
 				asked[i] = append(asked[i], k)
 			}
@@ -171,7 +185,7 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 		}
 	}
 	f := sim.Fate{Delay: l.Delay}
-	kinds := sim.LinkChoiceKinds()
+	kinds := n.kinds.LinkChoiceKinds()
 	if n.asked != nil {
 		kinds = n.asked[i] // the same kinds, in the same order, less those at 0
 	}
@@ -180,7 +194,7 @@ func (n *Network) Transmit(ch sim.Chooser, m *sim.Message, now sim.Time) sim.Fat
 		if p <= 0 || !ask(ch, k, p, m) {
 			continue
 		}
-		switch k.OnLink() {
+		switch n.kinds.OnLink(k) {
 		case sim.LinkDrop:
 			return sim.Fate{Drop: sim.DropLoss}
 		case sim.LinkCopy:

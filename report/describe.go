@@ -66,8 +66,8 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	m := &e.Msg
 	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
 	w := wordsOfTrace()
-	word := w.kind(e.Kind)
-	switch e.Kind.Class() {
+	word := w.kind(topo.Registry(), e.Kind)
+	switch EventClass(topo, e.Kind) {
 	case sim.ClassSend:
 		return fmt.Sprintf("%-9s %-8s → %-9s %s", node, word, peer, msgLabel(topo, m))
 	case sim.ClassDeliver:

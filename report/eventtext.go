@@ -21,8 +21,8 @@ func EventWords(topo *sim.Topology, e *sim.Event, msg string, nth int) string {
 	m := &e.Msg
 	t := func(id string, data map[string]any) string { return lang.Tf(eventID+id, data) }
 	table := func() string { return topo.TableName(e.Node, sim.TableID(e.Label)) }
-	label := KindLabel(e.Kind)
-	switch e.Kind.Class() {
+	label := EventLabel(topo, e.Kind)
+	switch EventClass(topo, e.Kind) {
 	case sim.ClassSend:
 		if e.Kind == sim.EvSend {
 			return t("send", map[string]any{"Msg": msg})
@@ -122,7 +122,7 @@ func DescribeHere(topo *sim.Topology, e *sim.Event) string {
 	}
 	node := topo.NodeName(e.Node)
 	words := EventWords(topo, e, msgLabel(topo, &e.Msg), 0)
-	switch c := e.Kind.Class(); {
+	switch c := EventClass(topo, e.Kind); {
 	case c == sim.ClassSend || c == sim.ClassDrop || c == sim.ClassInFlight:
 		words += " → " + topo.NodeName(e.Peer)
 	case c == sim.ClassDeliver:

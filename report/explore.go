@@ -121,7 +121,7 @@ func DescribeFault(topo *sim.Topology, f sim.Fault) string {
 	case sim.ChoiceLate:
 		return fmt.Sprintf("%s %s #%d held late, past the horizon (%s → %s)", topo.MessageName(f.Msg), f.Op, f.Attempt, topo.NodeName(f.Node), topo.NodeName(f.Peer))
 	}
-	return f.Kind.String()
+	return topo.Registry().ChoiceName(f.Kind)
 }
 
 // Cause is the one-line explanation of a violation: what broke, and the
@@ -154,7 +154,7 @@ func steps(topo *sim.Topology, events []sim.Event, describe func(*sim.Topology, 
 	var out []string
 	for i := range events {
 		e := &events[i]
-		if c := e.Kind.Class(); c == sim.ClassTimer || c == sim.ClassSend {
+		if c := EventClass(topo, e.Kind); c == sim.ClassTimer || c == sim.ClassSend {
 			continue // a send shows as its delivery or its drop
 		}
 		out = append(out, fmt.Sprintf("%3d. %8s  %s", len(out)+1, at(e.At), describe(topo, e)))

@@ -14,16 +14,21 @@ import (
 // a setting to leave out (the swept one); nonZero leaves out every kind
 // whose probability is zero.
 func FaultParts(f scenarios.Faults, skip string, nonZero bool) []string {
+	return FaultPartsIn(nil, f, skip, nonZero)
+}
+
+// FaultPartsIn is FaultParts over kinds' fault kinds (nil: the built-in
+// ones).
+func FaultPartsIn(kinds *sim.Registry, f scenarios.Faults, skip string, nonZero bool) []string {
 	var parts []string
-	for k := range sim.FaultKinds {
-		s := &sim.FaultKinds[k]
+	for k, s := range kinds.FaultKinds() {
 		p := f.Probability[k]
 		if s.Name == skip || (nonZero && p == 0) {
 			continue
 		}
 		part := s.Name + " " + ffmt(p)
 		if s.Duration != nil && p > 0 && s.Duration.Name != skip {
-			part = lang.Tf("outcomefmt.lasting", map[string]any{"Part": part, "Duration": lang.Duration(f.DurationOf(sim.FaultKind(k)).String())})
+			part = lang.Tf("outcomefmt.lasting", map[string]any{"Part": part, "Duration": lang.Duration(kinds.DurationOf(&f, sim.FaultKind(k)).String())})
 		}
 		parts = append(parts, part)
 	}
@@ -40,11 +45,15 @@ func FaultCount(n int, word string) string {
 // FaultCountParts lists the faults that hit a run, by choice kind, in
 // the order of the table ("2 lost", "1 paused"); kinds that did not happen
 // are left out.
-func FaultCountParts(f sim.FaultCounts) []string {
+func FaultCountParts(f sim.FaultCounts) []string { return FaultCountPartsIn(nil, f) }
+
+// FaultCountParts lists the faults that hit a run of kinds' world (nil:
+// the built-in kinds), by choice kind, as FaultCountParts does.
+func FaultCountPartsIn(kinds *sim.Registry, f sim.FaultCounts) []string {
 	var parts []string
-	for _, k := range sim.FaultChoiceKinds() {
+	for _, k := range kinds.FaultChoiceKinds() {
 		if n := f.Of(k); n > 0 {
-			parts = append(parts, FaultCount(n, lang.Word("fault", k.Past())))
+			parts = append(parts, FaultCount(n, lang.Word("fault", kinds.Past(k))))
 		}
 	}
 	return parts

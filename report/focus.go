@@ -18,7 +18,7 @@ import (
 // messages either; last, without the store steps of the kept operations
 // too (a saga log written at every step), their messages and effects
 // kept. Crashes, restarts and pauses always stay.
-func focusTiers(focus []sim.OpID) []func(*sim.Event) bool {
+func focusTiers(topo *sim.Topology, focus []sim.OpID) []func(*sim.Event) bool {
 	var tiers []func(*sim.Event) bool
 	for k := len(focus); k >= 1; k-- {
 		kept := focus[:k]
@@ -29,32 +29,34 @@ func focusTiers(focus []sim.OpID) []func(*sim.Event) bool {
 	tiers = append(tiers,
 		func(e *sim.Event) bool {
 			if e.Msg.Op <= 0 {
-				return !isStoreEvent(e.Kind)
+				return !isStoreEvent(topo, e.Kind)
 			}
 			return ofFocus(e)
 		},
 		func(e *sim.Event) bool {
 			if e.Msg.Op <= 0 {
-				return !isStoreEvent(e.Kind) && !isMessageEvent(e.Kind)
+				return !isStoreEvent(topo, e.Kind) && !isMessageEvent(topo, e.Kind)
 			}
 			return ofFocus(e)
 		},
 		func(e *sim.Event) bool {
-			if isStoreEvent(e.Kind) {
+			if isStoreEvent(topo, e.Kind) {
 				return false
 			}
 			if e.Msg.Op <= 0 {
-				return !isMessageEvent(e.Kind)
+				return !isMessageEvent(topo, e.Kind)
 			}
 			return ofFocus(e)
 		})
 	return tiers
 }
 
-func isStoreEvent(k sim.EventKind) bool { return k.Class() == sim.ClassStore }
+func isStoreEvent(topo *sim.Topology, k sim.EventKind) bool {
+	return EventClass(topo, k) == sim.ClassStore
+}
 
-func isMessageEvent(k sim.EventKind) bool {
-	switch k.Class() {
+func isMessageEvent(topo *sim.Topology, k sim.EventKind) bool {
+	switch EventClass(topo, k) {
 	case sim.ClassSend, sim.ClassDeliver, sim.ClassDrop, sim.ClassInFlight:
 		return true
 	}
@@ -69,11 +71,11 @@ const MaxDiagramEvents = 120
 // it keeps the events of the first tier of focusTiers that fits (the last
 // one if none does) and says in one line what it left out; a short trace
 // comes back whole, with no note.
-func FocusEvents(events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
+func FocusEvents(topo *sim.Topology, events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
 	if len(events) <= MaxDiagramEvents {
 		return events, ""
 	}
-	return focusWith(events, focusTiers(focus), func(kept []sim.Event) bool { return len(kept) <= MaxDiagramEvents })
+	return focusWith(events, focusTiers(topo, focus), func(kept []sim.Event) bool { return len(kept) <= MaxDiagramEvents })
 }
 
 // FocusEventsFit is FocusEvents with the caller's measure of what fits (a
@@ -82,7 +84,7 @@ func FocusEvents(events []sim.Event, focus []sim.OpID) ([]sim.Event, string) {
 // operation alone (op-1 left out too) with the crashes, restarts and
 // pauses, then that without its store steps — the last one when none
 // fits —, and the note of what it left out.
-func FocusEventsFit(events []sim.Event, focus []sim.OpID, fits func([]sim.Event) bool) ([]sim.Event, string) {
+func FocusEventsFit(topo *sim.Topology, events []sim.Event, focus []sim.OpID, fits func([]sim.Event) bool) ([]sim.Event, string) {
 	if fits(events) {
 		return events, ""
 	}
@@ -91,12 +93,14 @@ func FocusEventsFit(events []sim.Event, focus []sim.OpID, fits func([]sim.Event)
 		op = focus[0]
 	}
 	stops := func(e *sim.Event) bool {
-		c := e.Kind.Class()
+		c := EventClass(topo, e.Kind)
 		return c == sim.ClassStop || c == sim.ClassStart
 	}
-	tiers := append(focusTiers(focus),
+	tiers := append(focusTiers(topo, focus),
 		func(e *sim.Event) bool { return e.Msg.Op == op || e.Msg.Op <= 0 && stops(e) },
-		func(e *sim.Event) bool { return e.Msg.Op == op && !isStoreEvent(e.Kind) || e.Msg.Op <= 0 && stops(e) })
+		func(e *sim.Event) bool {
+			return e.Msg.Op == op && !isStoreEvent(topo, e.Kind) || e.Msg.Op <= 0 && stops(e)
+		})
 	kept, note := focusWith(events, tiers, fits)
 	if fits(kept) {
 		return kept, note
@@ -112,11 +116,11 @@ func FocusEventsFit(events []sim.Event, focus []sim.OpID, fits func([]sim.Event)
 			continue
 		}
 		switch {
-		case e.Kind.Class() == sim.ClassEffect:
+		case EventClass(topo, e.Kind) == sim.ClassEffect:
 			if effects++; effects == 2 {
 				lesson = i
 			}
-		case e.Kind.Class() == sim.ClassDrop && lesson < 0 && effects < 2:
+		case EventClass(topo, e.Kind) == sim.ClassDrop && lesson < 0 && effects < 2:
 			lesson = i
 		}
 		if effects == 2 {

@@ -47,7 +47,7 @@ func WriteMermaidFocus(w io.Writer, topo *sim.Topology, events []sim.Event, focu
 // customer got); an empty line adds no note.
 func WriteMermaidOutcome(w io.Writer, topo *sim.Topology, events []sim.Event, focus []sim.OpID, line string) error {
 	lines := mermaidLines(topo, events, nil)
-	for _, keep := range focusTiers(focus) {
+	for _, keep := range focusTiers(topo, focus) {
 		if len(lines) <= MermaidMaxLines {
 			break
 		}
@@ -105,7 +105,7 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 	for i := range events {
 		e := &events[i]
 		m := &e.Msg
-		if !mermaidDrawn(e.Kind) {
+		if !mermaidDrawn(topo, e.Kind) {
 			continue
 		}
 		if keep != nil && !keep(e) {
@@ -120,20 +120,20 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 		}
 		flush()
 		usedNode[e.Node] = true
-		if e.Peer != sim.NoNode && mermaidBetween(e.Kind.Class()) {
+		if e.Peer != sim.NoNode && mermaidBetween(EventClass(topo, e.Kind)) {
 			usedNode[e.Peer] = true
 		}
-		switch e.Kind.Class() {
+		switch EventClass(topo, e.Kind) {
 		case sim.ClassDeliver:
 			body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Peer), id(e.Node), msgLabel(topo, m)))
 		case sim.ClassDrop:
 			why := lang.Word("svg", e.Reason.String())
 			if e.Kind != sim.EvDrop {
-				why = KindLabel(e.Kind) + ": " + why
+				why = EventLabel(topo, e.Kind) + ": " + why
 			}
 			body = append(body, fmt.Sprintf("%s-x%s: %s (%s)", id(e.Node), id(e.Peer), msgLabel(topo, m), why))
 		case sim.ClassInFlight:
-			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), mermaidInFlight(e.Kind, msgLabel(topo, m))))
+			body = append(body, fmt.Sprintf("Note over %s,%s: %s", id(e.Node), id(e.Peer), mermaidInFlight(topo, e.Kind, msgLabel(topo, m))))
 		case sim.ClassStore:
 			usedStore[[2]int{int(e.Node), int(e.Label)}] = true
 			switch {
@@ -153,7 +153,7 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 				}
 				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf(what, map[string]any{"Key": m.Key})))
 			default:
-				body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), KindLabel(e.Kind), m.Key))
+				body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), EventLabel(topo, e.Kind), m.Key))
 			}
 		case sim.ClassEffect:
 			k := [2]int64{int64(e.Label), int64(m.Op)}
@@ -173,11 +173,11 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 			case sim.EvPause:
 				note = lang.Tf("mermaid.pause", map[string]any{"Point": topo.PointName(sim.PointID(e.Label)), "For": TimeWords(sim.Time(m.Value))})
 			default:
-				note = KindLabel(e.Kind) + " " + topo.PointName(sim.PointID(e.Label))
+				note = EventLabel(topo, e.Kind) + " " + topo.PointName(sim.PointID(e.Label))
 			}
 			body = append(body, fmt.Sprintf("Note over %s: %s", id(e.Node), note))
 		case sim.ClassStart:
-			note := KindLabel(e.Kind)
+			note := EventLabel(topo, e.Kind)
 			switch e.Kind {
 			case sim.EvRestart:
 				note = lang.T("mermaid.restart")
@@ -218,8 +218,8 @@ const mermaidRed = "rect rgb(254, 226, 226)"
 
 // mermaidDrawn reports whether WriteMermaid draws events of kind k (sends
 // show as their delivery or drop; timers are left out).
-func mermaidDrawn(k sim.EventKind) bool {
-	switch k.Class() {
+func mermaidDrawn(topo *sim.Topology, k sim.EventKind) bool {
+	switch EventClass(topo, k) {
 	case sim.ClassSend, sim.ClassTimer:
 		return false
 	}
@@ -234,10 +234,10 @@ func mermaidBetween(c sim.RenderClass) bool {
 
 // mermaidInFlight is the note over a message the network does something
 // to on its way: the kind's own sentence, or its label and the message.
-func mermaidInFlight(k sim.EventKind, msg string) string {
+func mermaidInFlight(topo *sim.Topology, k sim.EventKind, msg string) string {
 	id := map[sim.EventKind]string{sim.EvDuplicate: "mermaid.duplicates", sim.EvSlow: "mermaid.slow", sim.EvLate: "mermaid.late", sim.EvPreempt: "mermaid.preempt"}[k]
 	if id == "" {
-		return KindLabel(k) + " " + msg
+		return EventLabel(topo, k) + " " + msg
 	}
 	return lang.Tf(id, map[string]any{"Msg": msg})
 }

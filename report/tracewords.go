@@ -53,7 +53,7 @@ func (w *traceWords) reason(r sim.DropReason) string {
 // kind is the trace's word for an event kind: the verb column. A kind the
 // words above do not name (one a build registered) is its name, looked up
 // under trace.<name> in the locale files.
-func (w *traceWords) kind(k sim.EventKind) string {
+func (w *traceWords) kind(kinds *sim.Registry, k sim.EventKind) string {
 	switch k {
 	case sim.EvSend:
 		return w.send
@@ -90,7 +90,7 @@ func (w *traceWords) kind(k sim.EventKind) string {
 	case sim.EvOutcome:
 		return w.out
 	}
-	return lang.Word("kind", k.String())
+	return lang.Word("kind", kinds.EventName(k))
 }
 
 // KindLabel is an event kind's label in the current language, the word
@@ -98,4 +98,17 @@ func (w *traceWords) kind(k sim.EventKind) string {
 // the course's words in Romanian and Russian): a kind the locale files do
 // not name (one a build registered) is its name in the event-kind table,
 // translated under kind.<name> when the locale files have it.
-func KindLabel(k sim.EventKind) string { return wordsOfTrace().kind(k) }
+func KindLabel(k sim.EventKind) string { return wordsOfTrace().kind(nil, k) }
+
+// EventLabel is KindLabel for an event of topo's trace: a kind topo's
+// registry added (sim.Registry.AddLinkFault) is named as that registry
+// names it.
+func EventLabel(topo *sim.Topology, k sim.EventKind) string {
+	return wordsOfTrace().kind(topo.Registry(), k)
+}
+
+// EventClass is event kind k's render class in topo's registry: every
+// view switches on it.
+func EventClass(topo *sim.Topology, k sim.EventKind) sim.RenderClass {
+	return topo.Registry().EventClass(k)
+}

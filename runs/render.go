@@ -108,7 +108,7 @@ func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error 
 		if o.Why != "" && o.Reason.Kind != sim.ReasonInvariant {
 			title += " — " + lang.Reason(o.Reason) // an invariant is named in PromiseText
 		}
-		events, note := report.FocusEvents(r.Trace.Events, FocusOps(o))
+		events, note := report.FocusEvents(r.Config.Topology, r.Trace.Events, FocusOps(o))
 		if note != "" {
 			title += "\n" + note
 		}

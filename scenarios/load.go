@@ -36,7 +36,12 @@ var linkClasses = []string{"request", "response", "reliable"}
 // or control characters; a leading byte-order mark is skipped), at most
 // MaxScenarioFileBytes long, nested at most MaxNestingDepth deep, and
 // hold at most MaxScenarioNodes values and collections.
-func Load(file string, data []byte) (sc *Scenario, err error) {
+func Load(file string, data []byte) (sc *Scenario, err error) { return LoadWith(nil, file, data) }
+
+// LoadWith is Load over the fault kinds of kinds (nil: the built-in ones):
+// a faults: mapping may set a kind kinds added, and the scenario carries
+// kinds to the worlds it builds (Scenario.Kinds).
+func LoadWith(kinds *sim.Registry, file string, data []byte) (sc *Scenario, err error) {
 	data = stripBOM(data)
 	p := checkInput(data, MaxScenarioFileBytes, "scenario file")
 	if p == nil {
@@ -75,7 +80,7 @@ func Load(file string, data []byte) (sc *Scenario, err error) {
 	if err := dec.DecodeFromNode(body, &spec); err != nil {
 		return nil, yamlError(file, err, tree)
 	}
-	l := &loader{file: file, spec: &spec}
+	l := &loader{file: file, spec: &spec, kinds: kinds}
 	if sc, err = l.compile(); err != nil {
 		return nil, err
 	}
@@ -198,8 +203,9 @@ func fieldAt(tree *ast.File, line, col int) string {
 }
 
 type loader struct {
-	file string
-	spec *fileSpec
+	file  string
+	spec  *fileSpec
+	kinds *sim.Registry // the fault kinds a faults: mapping may set (nil: the built-in ones)
 }
 
 func (l *loader) errAt(s Scalar, format string, args ...any) error {
@@ -213,22 +219,23 @@ func (l *loader) require(s Scalar, field string) error {
 	return nil
 }
 
-// faults reads a faults: mapping, every key a setting of sim.FaultKinds.
+// faults reads a faults: mapping, every key a setting of the loader's
+// fault kinds.
 func (l *loader) faults(f *faultSpec) (Faults, error) {
 	var out Faults
-	for _, name := range sim.FaultSettingNames() {
+	for _, name := range l.kinds.FaultSettingNames() {
 		if s, ok := (*f)[name]; ok {
 			if err := l.unquoted(s, "faults."+name, "a number"); err != nil {
 				return out, err
 			}
-			if err := out.Set(name, s.Text); err != nil {
+			if err := l.kinds.Set(&out, name, s.Text); err != nil {
 				return out, l.errAt(s, "faults.%v", err)
 			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(*f)) {
-		if !sim.IsFaultSetting(name) {
-			return out, l.errAt((*f)[name], "faults: unknown fault %q (want %s)", name, strings.Join(sim.FaultSettingNames(), ", "))
+		if !l.kinds.IsFaultSetting(name) {
+			return out, l.errAt((*f)[name], "faults: unknown fault %q (want %s)", name, strings.Join(l.kinds.FaultSettingNames(), ", "))
 		}
 	}
 	return out, nil
@@ -248,7 +255,7 @@ func (l *loader) compile() (*Scenario, error) {
 	if !isWord(s.Name.Text) {
 		return nil, l.errAt(s.Name, "name %q: use letters, digits and . _ + - only", s.Name.Text)
 	}
-	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5}
+	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5, Kinds: l.kinds}
 	if len(s.Semantics) == 0 {
 		return nil, &SpecError{File: l.file, Line: s.Name.Line, Col: 1, Msg: "missing required field semantics (a list: amo, alo, idem, txn)"}
 	}

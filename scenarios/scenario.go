@@ -34,6 +34,10 @@ type Settings struct {
 	// Settle bounds the liveness phase (sim.Config.Settle); 0 = the time
 	// budget.
 	Settle sim.Time
+	// Kinds are the fault and event kinds the run's world and renderers
+	// name; nil means the built-in ones (sim.Builtin). Faults is indexed
+	// by its fault kinds.
+	Kinds *sim.Registry
 }
 
 // Scenario is one entry of the catalog, loaded from a scenario file (the
@@ -41,13 +45,17 @@ type Settings struct {
 // faults, the semantics it supports, what it must show under each, and its
 // lesson.
 type Scenario struct {
-	Name            string
-	Topology        string // http, queue, kafka, flink, two-generals, custom
-	Summary         string // one line for `once list`
-	Semantics       []sim.Semantics
-	Params          []Param
-	Faults          Faults // defaults that make the lesson visible
-	Ops             int    // default number of operations
+	Name      string
+	Topology  string // http, queue, kafka, flink, two-generals, custom
+	Summary   string // one line for `once list`
+	Semantics []sim.Semantics
+	Params    []Param
+	Faults    Faults // defaults that make the lesson visible
+	// Kinds are the fault and event kinds the file was loaded with
+	// (LoadWith), which its worlds carry unless Settings.Kinds says
+	// otherwise; nil means the built-in ones.
+	Kinds           *sim.Registry
+	Ops             int // default number of operations
 	Expect          []Expectation
 	Lesson          Lesson
 	Outcome         OutcomeWords // what an operation's effect count means to the user
@@ -122,13 +130,16 @@ type builder struct {
 // Config turns settings into an engine configuration, validating every
 // user input on the way.
 func (s *Scenario) Config(set Settings) (*sim.Config, error) {
+	if set.Kinds == nil {
+		set.Kinds = s.Kinds
+	}
 	if !s.Supports(set.Semantics) {
 		return nil, fmt.Errorf("scenario %s does not support semantics %s", s.Name, set.Semantics)
 	}
 	if set.Ops < 1 || set.Ops > 100_000 {
 		return nil, fmt.Errorf("--ops %d: want 1..100000", set.Ops)
 	}
-	if err := set.Faults.Validate(); err != nil {
+	if err := set.Kinds.Validate(&set.Faults); err != nil {
 		return nil, err
 	}
 	vals, err := ResolveParams(s.Params, set.Params)
@@ -136,14 +147,16 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 		return nil, err
 	}
 	b := &builder{set: set, params: vals}
-	l := &loader{file: s.File, spec: s.spec}
+	l := &loader{file: s.File, spec: s.spec, kinds: set.Kinds}
 	if err := l.build(b); err != nil {
 		return nil, err
 	}
+	b.net.UseKinds(set.Kinds)
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
 	topo := roles.Topology(b.nodes...)
+	topo.Kinds = set.Kinds
 	cfg := &sim.Config{
 		Topology:  topo,
 		Nodes:     b.roles,
@@ -204,10 +217,11 @@ func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time
 		*b.net.Link(from, to) = l
 		return
 	}
-	for k := range sim.FaultKinds {
-		if spec := &sim.FaultKinds[k]; spec.Choice.OnLink() != sim.NotOnLink && spec.Links.Covers(class == "response") {
+	kinds := b.set.Kinds
+	for k, spec := range kinds.FaultKinds() {
+		if kinds.OnLink(spec.Choice) != sim.NotOnLink && spec.Links.Covers(class == "response") {
 			l.Probability[spec.Choice] = f.Probability[k]
-			l.Hold[spec.Choice] = f.HoldOf(sim.FaultKind(k))
+			l.Hold[spec.Choice] = kinds.HoldOf(&f, sim.FaultKind(k))
 		}
 	}
 	*b.net.Link(from, to) = l

@@ -30,7 +30,7 @@ func (s *Scenario) CheckVacuity() error {
 	if s.spec == nil {
 		return nil
 	}
-	l := &loader{file: s.File, spec: s.spec}
+	l := &loader{file: s.File, spec: s.spec, kinds: s.Kinds}
 	if err := l.clientInvariants(); err != nil {
 		return err
 	}

@@ -152,18 +152,18 @@ type FaultCounts struct {
 // none of them is counted).
 func (f FaultCounts) Total() int {
 	n := 0
-	for _, k := range FaultChoiceKinds() {
-		if k.IsReorder() {
-			continue // an interleaving is a schedule, not an injected fault
+	for k, c := range f.ByKind {
+		if ChoiceKind(k).IsReorder() {
+			continue // an interleaving is a schedule, not an injected fault (only built-in kinds are)
 		}
-		n += f.Of(k)
+		n += c
 	}
 	return n
 }
 
 // Of returns the count of faults of choice kind k.
 func (f FaultCounts) Of(k ChoiceKind) int {
-	if k < NumChoiceKinds {
+	if k < MaxChoiceKinds {
 		return f.ByKind[k]
 	}
 	return 0
@@ -171,7 +171,7 @@ func (f FaultCounts) Of(k ChoiceKind) int {
 
 // Add counts n more faults of choice kind k.
 func (f *FaultCounts) Add(k ChoiceKind, n int) {
-	if k < NumChoiceKinds {
+	if k < MaxChoiceKinds {
 		f.ByKind[k] += n
 	}
 }
@@ -179,12 +179,17 @@ func (f *FaultCounts) Add(k ChoiceKind, n int) {
 // Checker folds a trace, event by event, into per-operation tallies. It is
 // a Recorder, so it works on a live stream or on a saved trace alike.
 type Checker struct {
+	kinds  *Registry // the event kinds the trace's events are of (nil: the built-in ones)
 	obs    Observation
 	sinks  [MaxObservedSinks]SinkID // the observed sinks; OpTally.Sinks is parallel
 	nsinks int
 	ops    []OpTally // index 0 unused
 	faults FaultCounts
 }
+
+// UseKinds makes the checker read events as kinds of r (the registry of
+// the trace's topology); a checker reads the built-in kinds otherwise.
+func (c *Checker) UseKinds(r *Registry) { c.kinds = r }
 
 // NewChecker returns a checker for operations 1..ops.
 func NewChecker(obs Observation, ops int) *Checker {
@@ -244,8 +249,8 @@ func (c *Checker) Record(e *Event) {
 	case EvDrop:
 		c.dropped(e.Reason)
 	default:
-		if e.Kind < NumEventKinds {
-			if k := eventKinds[e.Kind].Fault; k != 0 {
+		if ev := c.kinds.or().events; int(e.Kind) < len(ev) {
+			if k := ev[e.Kind].Fault; k != 0 {
 				c.faults.ByKind[k]++ // the fault the event records (the event table)
 			}
 		}
@@ -329,7 +334,7 @@ func (c *Checker) Faults() FaultCounts { return c.faults }
 
 // copyFrom makes c an independent copy of src.
 func (c *Checker) copyFrom(src *Checker) {
-	c.obs, c.sinks, c.nsinks = src.obs, src.sinks, src.nsinks
+	c.obs, c.sinks, c.nsinks, c.kinds = src.obs, src.sinks, src.nsinks, src.kinds
 	c.ops = append(c.ops[:0], src.ops...)
 	c.faults = src.faults
 }

@@ -92,9 +92,10 @@ func (c *Context) Send(to NodeID, m Message) {
 		return
 	}
 	if faults := fate.Faults; faults != 0 {
-		for _, k := range linkKinds { // table order: slow before late
-			if faults.Has(k) && k.OnLink() == LinkHold {
-				e := w.event(holdEvents[k], c.node, to)
+		kinds := w.kinds
+		for _, k := range kinds.linkKinds { // table order: slow before late
+			if faults.Has(k) && kinds.choices[k].link == LinkHold {
+				e := w.event(kinds.holdEvents[k], c.node, to)
 				e.Msg = m
 				w.emit(e)
 			}

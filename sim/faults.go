@@ -35,14 +35,14 @@ const (
 	numBuiltinFaultKinds
 )
 
-// MaxFaultKinds bounds the fault kinds a build can have (the built-in ones
-// and those RegisterLinkFault adds): the per-kind arrays of a fault
+// MaxFaultKinds bounds the fault kinds a Registry can have (the built-in
+// ones and those AddLinkFault adds): the per-kind arrays of a fault
 // profile are this long.
 const MaxFaultKinds = 16
 
-// NumFaultKinds is the number of fault kinds (RegisterLinkFault raises
-// it).
-var NumFaultKinds = numBuiltinFaultKinds
+// NumFaultKinds is the number of built-in fault kinds (a Registry may
+// have more).
+const NumFaultKinds = numBuiltinFaultKinds
 
 // Links says where the engine offers a fault kind's choice.
 type Links uint8
@@ -98,31 +98,36 @@ type DurationSetting struct {
 	Max     Time
 }
 
-// FaultKinds is the table, indexed by FaultKind. RegisterLinkFault
-// appends to it.
-var FaultKinds = []FaultKindSpec{
-	FaultLoss: {Name: "loss", JSON: "loss", Choice: ChoiceLoss, Links: Requests, ExploreDefault: true,
-		Help: "probability that a request or delivery is lost"},
-	FaultAckLoss: {Name: "ack-loss", JSON: "ack_loss", Choice: ChoiceLoss, Links: Responses, ExploreDefault: true,
-		Help: "probability that a response or acknowledgement is lost"},
-	FaultDup: {Name: "dup", JSON: "duplicate", Choice: ChoiceDuplicate, Links: AllLinks,
-		Help: "probability that a message is delivered twice"},
-	FaultSlow: {Name: "slow", JSON: "slow", Choice: ChoiceSlow, Links: AllLinks, Hold: 5_000,
-		Help: "probability that a message is overtaken by the retry waiting for it"},
-	FaultCrash: {Name: "crash", JSON: "crash", Choice: ChoiceCrash, Links: AtPoints, ExploreDefault: true,
-		Help: "probability that the service/consumer crashes at each crash point"},
-	FaultPause: {Name: "pause", JSON: "pause", Choice: ChoicePause, Links: AtPoints,
-		Help: "probability that the service/consumer freezes at each crash point, keeping its state",
-		Duration: &DurationSetting{Name: "pause-ms", JSON: "pause_ms", Default: 5_000, Min: 1, Max: 3_600_000,
-			Help: "how long a paused node stays frozen, in milliseconds"}},
-	FaultLate: {Name: "late", JSON: "late", Choice: ChoiceLate, Links: AllLinks,
-		Help: "probability that a message is held past a horizon (--late-ms) before it arrives",
-		Duration: &DurationSetting{Name: "late-ms", JSON: "late_ms", Default: 60_000, Min: 1, Max: 3_600_000,
-			Help: "how long a late message is held, in milliseconds: the horizon it arrives after"}},
-	FaultPreempt: {Name: "preempt", JSON: "preempt", Choice: ChoicePreempt, Links: AtStores,
-		Help: "probability that a handler is descheduled after a store operation, so other handlers run before its next step",
-		Duration: &DurationSetting{Name: "preempt-ms", JSON: "preempt_ms", Default: 50, Min: 1, Max: 3_600_000,
-			Help: "how long a descheduled handler waits for its store reply, in milliseconds"}},
+// FaultKinds is the built-in table, indexed by FaultKind: the kinds of
+// Builtin(). Read it, never change it; a test or a build that adds a kind
+// adds it to a Registry value (Registry.AddLinkFault).
+var FaultKinds = builtinFaultKinds()
+
+func builtinFaultKinds() []FaultKindSpec {
+	return []FaultKindSpec{
+		FaultLoss: {Name: "loss", JSON: "loss", Choice: ChoiceLoss, Links: Requests, ExploreDefault: true,
+			Help: "probability that a request or delivery is lost"},
+		FaultAckLoss: {Name: "ack-loss", JSON: "ack_loss", Choice: ChoiceLoss, Links: Responses, ExploreDefault: true,
+			Help: "probability that a response or acknowledgement is lost"},
+		FaultDup: {Name: "dup", JSON: "duplicate", Choice: ChoiceDuplicate, Links: AllLinks,
+			Help: "probability that a message is delivered twice"},
+		FaultSlow: {Name: "slow", JSON: "slow", Choice: ChoiceSlow, Links: AllLinks, Hold: 5_000,
+			Help: "probability that a message is overtaken by the retry waiting for it"},
+		FaultCrash: {Name: "crash", JSON: "crash", Choice: ChoiceCrash, Links: AtPoints, ExploreDefault: true,
+			Help: "probability that the service/consumer crashes at each crash point"},
+		FaultPause: {Name: "pause", JSON: "pause", Choice: ChoicePause, Links: AtPoints,
+			Help: "probability that the service/consumer freezes at each crash point, keeping its state",
+			Duration: &DurationSetting{Name: "pause-ms", JSON: "pause_ms", Default: 5_000, Min: 1, Max: 3_600_000,
+				Help: "how long a paused node stays frozen, in milliseconds"}},
+		FaultLate: {Name: "late", JSON: "late", Choice: ChoiceLate, Links: AllLinks,
+			Help: "probability that a message is held past a horizon (--late-ms) before it arrives",
+			Duration: &DurationSetting{Name: "late-ms", JSON: "late_ms", Default: 60_000, Min: 1, Max: 3_600_000,
+				Help: "how long a late message is held, in milliseconds: the horizon it arrives after"}},
+		FaultPreempt: {Name: "preempt", JSON: "preempt", Choice: ChoicePreempt, Links: AtStores,
+			Help: "probability that a handler is descheduled after a store operation, so other handlers run before its next step",
+			Duration: &DurationSetting{Name: "preempt-ms", JSON: "preempt_ms", Default: 50, Min: 1, Max: 3_600_000,
+				Help: "how long a descheduled handler waits for its store reply, in milliseconds"}},
+	}
 }
 
 // String returns the kind's name.
@@ -186,8 +191,12 @@ type FaultProfile struct {
 
 // DurationOf returns how long a fault of kind k lasts (its setting or its
 // default); 0 for instant kinds.
-func (p *FaultProfile) DurationOf(k FaultKind) Time {
-	d := FaultKinds[k].Duration
+func (p *FaultProfile) DurationOf(k FaultKind) Time { return builtin.DurationOf(p, k) }
+
+// DurationOf returns how long a fault of r's kind k lasts in profile p (its
+// setting or its default); 0 for instant kinds.
+func (r *Registry) DurationOf(p *FaultProfile, k FaultKind) Time {
+	d := r.or().faults[k].Duration
 	if d == nil {
 		return 0
 	}
@@ -199,17 +208,24 @@ func (p *FaultProfile) DurationOf(k FaultKind) Time {
 
 // HoldOf returns how long a message a link fault of kind k hits is held:
 // its duration (setting or default), or its fixed Hold.
-func (p *FaultProfile) HoldOf(k FaultKind) Time {
-	if FaultKinds[k].Duration != nil {
-		return p.DurationOf(k)
+func (p *FaultProfile) HoldOf(k FaultKind) Time { return builtin.HoldOf(p, k) }
+
+// HoldOf returns how long a message r's link fault kind k hits is held in
+// profile p: its duration (setting or default), or its fixed Hold.
+func (r *Registry) HoldOf(p *FaultProfile, k FaultKind) Time {
+	if s := &r.or().faults[k]; s.Duration == nil {
+		return s.Hold
 	}
-	return FaultKinds[k].Hold
+	return r.DurationOf(p, k)
 }
 
 // Validate reports the first setting out of range, naming it as a flag.
-func (p *FaultProfile) Validate() error {
-	for k := range FaultKinds {
-		s := &FaultKinds[k]
+func (p *FaultProfile) Validate() error { return builtin.Validate(p) }
+
+// Validate reports the first setting of p out of range, over r's kinds.
+func (r *Registry) Validate(p *FaultProfile) error {
+	for k := range r.or().faults {
+		s := &r.or().faults[k]
 		if v := p.Probability[k]; math.IsNaN(v) || v < 0 || v > 1 {
 			return fmt.Errorf("--%s %v: a probability must be within [0,1]", s.Name, v)
 		}
@@ -271,8 +287,8 @@ type choiceKindSpec struct {
 	reorder bool       // an interleaving: costs the explorer's preemption budget, not its fault budget
 }
 
-// choiceKinds is the engine's table, indexed by ChoiceKind.
-// RegisterLinkFault appends to it.
+// choiceKinds is the engine's built-in table, indexed by ChoiceKind (a
+// Registry value copies it and may extend its copy).
 var choiceKinds = []choiceKindSpec{
 	ChoiceLoss:      {name: "loss", past: "lost", fault: true, link: LinkDrop},
 	ChoiceDuplicate: {name: "duplicate", past: "duplicated", fault: true, link: LinkCopy},
@@ -288,9 +304,9 @@ var choiceKinds = []choiceKindSpec{
 // kind): the per-kind arrays of a link and of fault counts are this long.
 const MaxChoiceKinds = 16
 
-// NumChoiceKinds is one past the largest choice kind (RegisterLinkFault
-// raises it).
-var NumChoiceKinds = ChoiceKind(len(choiceKinds))
+// NumChoiceKinds is one past the largest built-in choice kind (a
+// Registry may have more).
+const NumChoiceKinds = ChoicePreempt + 1
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
 func (k ChoiceKind) String() string {
@@ -329,38 +345,13 @@ func (k ChoiceKind) OnLink() LinkEffect {
 	return NotOnLink
 }
 
-// linkKinds lists the link fault kinds in table order: the order a link
-// asks them of the Chooser.
-var linkKinds = linkKindList()
+// LinkChoiceKinds lists the built-in link fault kinds in table order
+// (loss, duplicate, slow, late): the order network.Link asks them in.
+func LinkChoiceKinds() []ChoiceKind { return builtin.linkKinds }
 
-func linkKindList() []ChoiceKind {
-	var out []ChoiceKind
-	for i := range choiceKinds {
-		if choiceKinds[i].link != NotOnLink {
-			out = append(out, ChoiceKind(i))
-		}
-	}
-	return out
-}
-
-// LinkChoiceKinds lists the link fault kinds in table order (loss,
-// duplicate, slow, late): the order network.Link asks them in.
-func LinkChoiceKinds() []ChoiceKind { return linkKinds }
-
-// HoldEvent returns the event kind that records a hold of link kind k
-// (EvSlow, EvLate), from the event table.
-func HoldEvent(k ChoiceKind) EventKind { return holdEvents[k] }
-
-var holdEvents = holdEventTable()
-
-func holdEventTable() (ev [MaxChoiceKinds]EventKind) {
-	for e := EventKind(1); e < NumEventKinds; e++ {
-		if f := eventKinds[e].Fault; f != 0 && choiceKinds[f].link == LinkHold {
-			ev[f] = e
-		}
-	}
-	return ev
-}
+// HoldEvent returns the event kind that records a hold of built-in link
+// kind k (EvSlow, EvLate), from the event table.
+func HoldEvent(k ChoiceKind) EventKind { return builtin.holdEvents[k] }
 
 // Past is the kind's label in fault counts ("lost", "paused").
 func (k ChoiceKind) Past() string {
@@ -400,20 +391,16 @@ func (s KindSet) Has(k ChoiceKind) bool { return s&(1<<k) != 0 }
 // With returns the set plus k.
 func (s KindSet) With(k ChoiceKind) KindSet { return s | 1<<k }
 
-// AllFaultKinds enumerates every fault choice kind.
-var AllFaultKinds = allFaultKinds()
-
-func allFaultKinds() KindSet {
-	var s KindSet
-	for _, k := range FaultChoiceKinds() {
-		s = s.With(k)
-	}
-	return s
-}
+// AllFaultKinds enumerates every built-in fault choice kind.
+var AllFaultKinds = builtin.AllFaultKinds()
 
 // MarshalJSON writes the profile as an object keyed by each kind's JSON
 // name, in table order, with each duration setting after its kind.
-func (p FaultProfile) MarshalJSON() ([]byte, error) {
+func (p FaultProfile) MarshalJSON() ([]byte, error) { return builtin.MarshalProfile(p) }
+
+// MarshalProfile writes p as FaultProfile.MarshalJSON does, over r's
+// fault kinds.
+func (r *Registry) MarshalProfile(p FaultProfile) ([]byte, error) {
 	b := []byte{'{'}
 	field := func(key string, v any) error {
 		if len(b) > 1 {
@@ -425,13 +412,12 @@ func (p FaultProfile) MarshalJSON() ([]byte, error) {
 		b = append(b, j...)
 		return err
 	}
-	for k := range FaultKinds {
-		s := &FaultKinds[k]
+	for k, s := range r.FaultKinds() {
 		if err := field(s.JSON, p.Probability[k]); err != nil {
 			return nil, fmt.Errorf("sim: fault profile %s: %w", s.Name, err)
 		}
 		if s.Duration != nil {
-			if err := field(s.Duration.JSON, int64(p.DurationOf(FaultKind(k)))); err != nil {
+			if err := field(s.Duration.JSON, int64(r.DurationOf(&p, FaultKind(k)))); err != nil {
 				return nil, fmt.Errorf("sim: fault profile %s: %w", s.Duration.Name, err)
 			}
 		}
@@ -441,11 +427,15 @@ func (p FaultProfile) MarshalJSON() ([]byte, error) {
 
 // FaultSettingNames lists every name a fault profile takes: each kind's
 // name, and after it its duration setting, if any ("pause", "pause-ms").
-func FaultSettingNames() []string {
+func FaultSettingNames() []string { return builtin.FaultSettingNames() }
+
+// FaultSettingNames lists the settings of r's fault table: each kind's
+// name, each duration setting after its kind.
+func (r *Registry) FaultSettingNames() []string {
 	var out []string
-	for k := range FaultKinds {
-		out = append(out, FaultKinds[k].Name)
-		if d := FaultKinds[k].Duration; d != nil {
+	for _, s := range r.or().faults {
+		out = append(out, s.Name)
+		if d := s.Duration; d != nil {
 			out = append(out, d.Name)
 		}
 	}
@@ -463,8 +453,12 @@ func IsFaultSetting(name string) bool {
 // Set sets the setting called name (a kind's probability, or a duration
 // setting in milliseconds) from its text. The error says what is wrong
 // with the value, without naming where it came from.
-func (p *FaultProfile) Set(name, value string) error {
-	if k, ok := ParseFaultKind(name); ok {
+func (p *FaultProfile) Set(name, value string) error { return builtin.Set(p, name, value) }
+
+// Set sets the setting of r's fault table called name in p, as
+// FaultProfile.Set does.
+func (r *Registry) Set(p *FaultProfile, name, value string) error {
+	if k, ok := r.ParseFaultKind(name); ok {
 		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
 		if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
 			return fmt.Errorf("%s: %q is not a probability in [0,1]", name, value)
@@ -472,7 +466,7 @@ func (p *FaultProfile) Set(name, value string) error {
 		p.Probability[k] = f
 		return nil
 	}
-	if k, ok := ParseFaultDuration(name); ok {
+	if k, ok := ParseFaultDuration(name); ok { // only built-in kinds last
 		d := FaultKinds[k].Duration
 		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 		if err != nil || n < int64(d.Min) || n > int64(d.Max) {
@@ -481,7 +475,11 @@ func (p *FaultProfile) Set(name, value string) error {
 		p.Duration[k] = Time(n)
 		return nil
 	}
-	return fmt.Errorf("unknown fault %q (want %s)", name, strings.Join(FaultSettingNames(), ", "))
+	want := FaultSettingNames()
+	for _, s := range r.or().faults[len(FaultKinds):] {
+		want = append(want, s.Name)
+	}
+	return fmt.Errorf("unknown fault %q (want %s)", name, strings.Join(want, ", "))
 }
 
 // Value returns the setting called name as a number (a probability, or

@@ -32,6 +32,7 @@ type nameKeys struct {
 	sinks    []uint64
 	points   []uint64
 	tables   [][]uint64 // by node, then table
+	choices  []uint64   // by choice kind, from the topology's registry
 	// prefixes holds, for a topology of a few nodes, the running hash of
 	// a choice's kind, node and peer (choiceKey's first folds), indexed by
 	// prefixIndex: a seeded run asks two choices per send, and these folds
@@ -55,7 +56,7 @@ func (k *nameKeys) prefixIndex(c *Choice) int {
 	case peer >= n:
 		return -1
 	}
-	if k.prefixes == nil || int(c.Kind) >= len(choiceKinds) || int(c.Node) >= n {
+	if k.prefixes == nil || int(c.Kind) >= len(k.choices) || int(c.Node) >= n {
 		return -1
 	}
 	return (int(c.Kind)*n+int(c.Node))*(n+1) + peer
@@ -64,12 +65,12 @@ func (k *nameKeys) prefixIndex(c *Choice) int {
 // fillPrefixes computes the prefix table when it is small enough.
 func (k *nameKeys) fillPrefixes() {
 	n := len(k.nodes)
-	size := len(choiceKinds) * n * (n + 1)
+	size := len(k.choices) * n * (n + 1)
 	if size > maxPrefixes {
 		return
 	}
 	k.prefixes = make([]uint64, size)
-	for kind := range len(choiceKinds) {
+	for kind := range len(k.choices) {
 		for node := range n {
 			for peer := 0; peer <= n; peer++ {
 				c := Choice{Kind: ChoiceKind(kind), Node: NodeID(node), Peer: NodeID(peer)}
@@ -106,6 +107,11 @@ func newNameKeys(t *Topology) *nameKeys {
 		sinks:    keysOf(t.Sinks),
 		points:   keysOf(t.Points),
 		tables:   make([][]uint64, len(t.Nodes)),
+	}
+	kinds := t.Registry()
+	k.choices = make([]uint64, kinds.NumChoiceKinds())
+	for c := range k.choices {
+		k.choices[c] = NameKey(kinds.ChoiceName(ChoiceKind(c)))
 	}
 	for i := range t.Nodes {
 		k.nodes[i] = keyOfName(t.Nodes[i].Name, i)
@@ -157,15 +163,6 @@ func (t *Topology) TableKey(n NodeID, id TableID) uint64 {
 	return unnamedKey(int(id))
 }
 
-// choiceKindKeys holds the key of every choice kind's name ("loss",
-// "crash"…), so a decision's key does not depend on the kinds' numbering.
-var choiceKindKeys = func() (keys [256]uint64) {
-	for k := range keys {
-		keys[k] = NameKey(ChoiceKind(k).String())
-	}
-	return keys
-}()
-
 // ChoiceKey returns the stable key of c's identity: the names of its kind,
 // nodes, message kind and crash point, its operation, attempt and copy.
 // Everything but the occurrence: two choices with the same key are the
@@ -195,7 +192,13 @@ func (k *nameKeys) choiceKey(c *Choice) uint64 {
 
 // nodePrefix is the running hash of c's kind, node and peer.
 func (k *nameKeys) nodePrefix(c *Choice) uint64 {
-	h := foldKey(choiceKindKeys[c.Kind], keyAt(k.nodes, int(c.Node)))
+	// The key of the kind's name ("loss", "crash"…), so a decision's key
+	// does not depend on the kinds' numbering.
+	ck := unknownChoiceKey
+	if int(c.Kind) < len(k.choices) {
+		ck = k.choices[c.Kind]
+	}
+	h := foldKey(ck, keyAt(k.nodes, int(c.Node)))
 	if c.Peer != NoNode {
 		h = foldKey(h, keyAt(k.nodes, int(c.Peer)))
 	}
@@ -208,3 +211,7 @@ func foldKey(h, w uint64) uint64 {
 	h = (h ^ w) * 0xff51afd7ed558ccd
 	return h ^ h>>29
 }
+
+// unknownChoiceKey is the key of a choice kind the topology's registry
+// lacks (as ChoiceKind.String names it).
+var unknownChoiceKey = NameKey("unknown")

@@ -74,9 +74,20 @@ type Topology struct {
 	Timers   []string // TimerKind → name
 	Sinks    []string // SinkID → name
 	Points   []string // PointID → crash point name
+	// Kinds are the fault, choice and event kinds the world and its
+	// renderers name; nil means the built-in ones (Builtin).
+	Kinds *Registry
 
 	keysOnce sync.Once
 	nameKeys *nameKeys // the key of every name, computed on first use
+}
+
+// Registry returns the kinds t names: its Kinds, or the built-in ones.
+func (t *Topology) Registry() *Registry {
+	if t == nil {
+		return builtin
+	}
+	return t.Kinds.or()
 }
 
 func nameAt(names []string, i int) string {

@@ -132,7 +132,7 @@ func (r *Recording) Choose(c Choice) int {
 // explore, the rapid property tests, the TUI.
 func (t *Topology) FaultLine(f Fault) string {
 	var b strings.Builder
-	b.WriteString(f.Kind.String())
+	b.WriteString(t.Registry().ChoiceName(f.Kind))
 	if f.Kind.AtPoint() {
 		fmt.Fprintf(&b, " node=%s point=%s", t.NodeName(f.Node), t.PointName(f.Point))
 		if f.Msg != 0 {

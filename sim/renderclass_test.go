@@ -12,17 +12,22 @@ func TestEveryEventKindHasRenderClass(t *testing.T) {
 	}
 }
 
-// TestRegisterEventKindRefusesBadSpecs: a nameless or classless kind, or a
-// name taken, panics rather than rendering as nothing.
-func TestRegisterEventKindRefusesBadSpecs(t *testing.T) {
-	for _, spec := range []EventKindSpec{{Name: "x"}, {Class: ClassSend}, {Name: "send", Class: ClassSend}} {
+// TestAddEventKindRefusesBadSpecs: a nameless or classless kind, or a
+// name taken, panics rather than rendering as nothing; and the built-in
+// registry refuses to be extended (extend a copy).
+func TestAddEventKindRefusesBadSpecs(t *testing.T) {
+	for _, c := range []struct {
+		r    *Registry
+		spec EventKindSpec
+	}{{Builtin(), EventKindSpec{Name: "x"}}, {Builtin(), EventKindSpec{Class: ClassSend}}, {Builtin(), EventKindSpec{Name: "send", Class: ClassSend}},
+		{nil, EventKindSpec{Name: "x", Class: ClassSend}}, {builtin, EventKindSpec{Name: "x", Class: ClassSend}}} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("RegisterEventKind(%+v) did not panic", spec)
+					t.Errorf("AddEventKind(%+v) on %p did not panic", c.spec, c.r)
 				}
 			}()
-			RegisterEventKind(spec)
+			c.r.AddEventKind(c.spec)
 		}()
 	}
 }

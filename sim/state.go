@@ -18,7 +18,7 @@ func (w *World) Clone() *World {
 // CopyFrom makes w an independent copy of src, reusing w's memory. Explorers
 // use it to restore a snapshot without allocating.
 func (w *World) CopyFrom(src *World) {
-	w.cfg, w.chooser, w.rec, w.names = src.cfg, src.chooser, src.rec, src.names
+	w.cfg, w.chooser, w.rec, w.names, w.kinds = src.cfg, src.chooser, src.rec, src.names, src.kinds
 	w.now, w.seq, w.msgID, w.events = src.now, src.seq, src.msgID, src.events
 	w.digest, w.end = src.digest, src.end
 	w.q.items = append(w.q.items[:0], src.q.items...)

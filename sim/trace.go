@@ -72,8 +72,9 @@ type EventKindSpec struct {
 	Fault ChoiceKind
 }
 
-// eventKinds is the table of event kinds, indexed by EventKind: one entry
-// per kind, pause included, so no kind's label falls through to its number.
+// eventKinds is the built-in table of event kinds, indexed by EventKind:
+// one entry per kind, pause included, so no kind's label falls through to
+// its number. A Registry value copies it and may extend its copy.
 var eventKinds = []EventKindSpec{
 	EvSend:        {Name: "send", Class: ClassSend},
 	EvDeliver:     {Name: "deliver", Class: ClassDeliver},
@@ -94,35 +95,16 @@ var eventKinds = []EventKindSpec{
 	EvPreempt:     {Name: ChoicePreempt.String(), Fault: ChoicePreempt, Class: ClassInFlight},
 }
 
-// NumEventKinds is one past the largest event kind (RegisterEventKind
-// raises it).
-var NumEventKinds = EventKind(len(eventKinds))
+// NumEventKinds is one past the largest built-in event kind (a Registry
+// may have more).
+const NumEventKinds = EvPreempt + 1
 
-// RegisterEventKind adds a kind to the table and returns it: a kind a
-// build (or a test) adds renders in every view by its class and its name.
-// It must run before any world does (from an init function or TestMain);
-// a nameless, classless or already-taken name panics.
-func RegisterEventKind(spec EventKindSpec) EventKind {
-	if spec.Name == "" || spec.Class == ClassNone || spec.Class >= NumRenderClasses {
-		panic("sim: RegisterEventKind needs a name and a render class")
-	}
-	for _, s := range eventKinds {
-		if s.Name == spec.Name {
-			panic("sim: event kind " + spec.Name + " registered twice")
-		}
-	}
-	if len(eventKinds) > 255 {
-		panic("sim: too many event kinds")
-	}
-	eventKinds = append(eventKinds, spec)
-	NumEventKinds = EventKind(len(eventKinds))
-	return NumEventKinds - 1
-}
-
-// Class is the kind's render class (ClassNone for an unknown kind).
+// Class is the built-in kind's render class (ClassNone for a kind a
+// Registry added: ask the registry, Registry.EventSpec).
 func (k EventKind) Class() RenderClass { return k.Spec().Class }
 
-// Spec returns the kind's table entry (a zero entry for an unknown kind).
+// Spec returns the built-in kind's table entry (a zero entry for a kind
+// the built-in table lacks).
 func (k EventKind) Spec() EventKindSpec {
 	if k < NumEventKinds {
 		return eventKinds[k]

@@ -146,6 +146,7 @@ type World struct {
 	q       queue
 	nodes   []nodeState
 	checker Checker
+	kinds   *Registry // the topology's kinds (never nil)
 	invs    []Invariant
 	metrics []Metric
 	digest  Digest
@@ -178,6 +179,8 @@ func NewWorld(cfg *Config, ch Chooser, rec Recorder) (*World, error) {
 	w.stamp.w = w
 	w.names = cfg.Topology.keys()
 	w.checker = *NewChecker(cfg.Observe, cfg.Ops)
+	w.kinds = cfg.Topology.Registry()
+	w.checker.kinds = w.kinds
 	if cfg.Invariants != nil {
 		w.invs = cfg.Invariants()
 	}

@@ -13,13 +13,18 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// extraFault is a fault kind this test build registers, as a build adding
-// one would (CONTRIBUTING, "A new fault kind"): a message on any link is
-// stalled for 300 ms. Nothing else names it: its setting, its choice, its
-// event and its count come from the fault table, and every view draws its
-// event by its render class.
-var extraFault = sim.RegisterLinkFault(sim.LinkFaultSpec{Name: "xf-stall", Past: "stalled", Links: sim.AllLinks, Hold: 300,
-	Help: "probability that a message is stalled for 300 ms"})
+// stallKinds returns a copy of the built-in kinds with xf-stall added, as
+// a test or a build adding a fault kind would (CONTRIBUTING, "A new fault
+// kind"): a message on any link is stalled for 300 ms. Nothing else names
+// it: its setting, its choice, its event and its count come from the
+// registry's tables, and every view draws its event by its render class.
+// No package variable changes: the built-in kinds stay as they are.
+func stallKinds() (*sim.Registry, sim.FaultKind) {
+	kinds := sim.Builtin()
+	stall := kinds.AddLinkFault(sim.LinkFaultSpec{Name: "xf-stall", Past: "stalled", Links: sim.AllLinks, Hold: 300,
+		Help: "probability that a message is stalled for 300 ms"})
+	return kinds, stall
+}
 
 // TestExtraFaultKindInEveryView runs double-billing with the registered
 // kind set through the scenario settings (the name a user types), so it
@@ -28,19 +33,23 @@ var extraFault = sim.RegisterLinkFault(sim.LinkFaultSpec{Name: "xf-stall", Past:
 // the TUI's timeline and lanes, the SVG and the Mermaid diagrams each show
 // it with its label, in English and in a translated language.
 func TestExtraFaultKindInEveryView(t *testing.T) {
-	spec := extraFault.Spec()
-	if got, ok := sim.ParseFaultKind("xf-stall"); !ok || got != extraFault {
+	kinds, extraFault := stallKinds()
+	spec := kinds.FaultKind(extraFault)
+	if got, ok := kinds.ParseFaultKind("xf-stall"); !ok || got != extraFault {
 		t.Fatalf("ParseFaultKind(xf-stall) = %v, %v", got, ok)
+	}
+	if _, ok := sim.ParseFaultKind("xf-stall"); ok {
+		t.Fatal("the kind added to a copy reached the built-in kinds")
 	}
 	sc, err := scenarios.Lookup("double-billing")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var faults scenarios.Faults
-	if err := faults.Set("xf-stall", "1"); err != nil {
+	if err := kinds.Set(&faults, "xf-stall", "1"); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Faults: faults})
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Faults: faults, Kinds: kinds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +61,7 @@ func TestExtraFaultKindInEveryView(t *testing.T) {
 	o := w.Run()
 	hit := -1
 	for i, e := range trace.Events {
-		if e.Kind.Spec().Fault == spec.Choice {
+		if kinds.EventSpec(e.Kind).Fault == spec.Choice {
 			hit = i
 			break
 		}
@@ -63,27 +72,31 @@ func TestExtraFaultKindInEveryView(t *testing.T) {
 	if n := o.Faults.Of(spec.Choice); n == 0 {
 		t.Errorf("fault counts: %d %s", n, spec.Name)
 	}
-	if got := report.FaultCountParts(o.Faults); len(got) == 0 || !strings.Contains(got[0], "stalled") {
+	if got := report.FaultCountPartsIn(kinds, o.Faults); len(got) == 0 || !strings.Contains(got[0], "stalled") {
 		t.Errorf("fault count parts %q lack 'stalled'", got)
 	}
-	js, err := json.Marshal(struct {
-		P sim.FaultProfile
-		C sim.FaultCounts
-	}{faults, o.Faults})
+	profile, err := kinds.MarshalProfile(faults)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(js), `"xf_stall":1`) || !strings.Contains(string(js), `"xf-stall":`) {
-		t.Errorf("JSON lacks the kind's probability or count: %s", js)
+	counts, err := kinds.MarshalCounts(o.Faults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(profile), `"xf_stall":1`) || !strings.Contains(string(counts), `"xf-stall":`) {
+		t.Errorf("JSON lacks the kind's probability or count: %s %s", profile, counts)
+	}
+	if builtin, _ := json.Marshal(o.Faults); strings.Contains(string(builtin), "xf-stall") {
+		t.Errorf("the built-in kinds' JSON names a kind of a copy: %s", builtin)
 	}
 	var back sim.FaultCounts
-	if err := json.Unmarshal(js[strings.Index(string(js), `"C":`)+4:len(js)-1], &back); err != nil || back != o.Faults {
+	if err := kinds.UnmarshalCounts(counts, &back); err != nil || back != o.Faults {
 		t.Errorf("fault counts do not read back: %v, %+v", err, back)
 	}
-	if got := profileText(faults); !strings.Contains(got, "xf-stall 1") {
+	if got := profileText(kinds, faults); !strings.Contains(got, "xf-stall 1") {
 		t.Errorf("the TUI's profile line %q lacks the kind", got)
 	}
-	if got := faultText(o.Faults); !strings.Contains(got, "stalled") {
+	if got := faultText(kinds, o.Faults); !strings.Contains(got, "stalled") {
 		t.Errorf("the TUI's fault counts %q lack the kind", got)
 	}
 

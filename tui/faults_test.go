@@ -15,7 +15,7 @@ func TestTUILabelsEveryFaultKind(t *testing.T) {
 		spec := &sim.FaultKinds[k]
 		var f scenarios.Faults
 		f.Probability[k] = 0.5
-		if got := profileText(f); !strings.HasPrefix(got, spec.Name+" 0.5") {
+		if got := profileText(nil, f); !strings.HasPrefix(got, spec.Name+" 0.5") {
 			t.Errorf("profile with only %s: %q", spec.Name, got)
 		}
 	}
@@ -30,7 +30,7 @@ func TestTUILabelsEveryFaultKind(t *testing.T) {
 			e.Kind, _ = parseEventKind(kind.String())
 		}
 		c.Record(&e)
-		if got := faultText(c.Faults()); got != "1 "+kind.Past() {
+		if got := faultText(nil, c.Faults()); got != "1 "+kind.Past() {
 			t.Errorf("%s: fault text %q, want %q", kind, got, "1 "+kind.Past())
 		}
 	}

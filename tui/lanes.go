@@ -116,17 +116,17 @@ func downAt(r *result, i int) []rune {
 		down[n] = laneUp
 	}
 	for j := range min(i, len(r.events)) {
-		advanceDown(down, &r.events[j])
+		advanceDown(r.topo, down, &r.events[j])
 	}
 	return down
 }
 
 // advanceDown moves down past event e.
-func advanceDown(down []rune, e *sim.Event) {
+func advanceDown(topo *sim.Topology, down []rune, e *sim.Event) {
 	if int(e.Node) >= len(down) {
 		return
 	}
-	switch e.Kind.Class() {
+	switch report.EventClass(topo, e.Kind) {
 	case sim.ClassStop:
 		down[e.Node] = laneDown
 		if e.Kind == sim.EvPause {
@@ -170,7 +170,7 @@ func lanesView(r *result, cursor, width, rows int) string {
 			continue
 		}
 		b.WriteString(laneRow(r, g, i, i == cursor, down, width))
-		advanceDown(down, &r.events[i])
+		advanceDown(r.topo, down, &r.events[i])
 	}
 	return b.String()
 }
@@ -221,7 +221,7 @@ func laneRow(r *result, g laneGeometry, i int, isCursor bool, down []rune, width
 	}
 	node := g.col(e.Node)
 	hasPeer := e.Peer != sim.NoNode && g.has(e.Peer) && g.has(e.Node)
-	switch e.Kind.Class() {
+	switch report.EventClass(r.topo, e.Kind) {
 	case sim.ClassSend:
 		if hasPeer {
 			arrow(node, g.col(e.Peer), '─', '●', '▷', 1)

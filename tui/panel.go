@@ -141,7 +141,7 @@ func (v runView) summaryLines(width int) []string {
 		return nil
 	}
 	lines := append(v.outcomeLines(o, width), promiseLine(o, true), countsLine(o))
-	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(o.Faults))
+	lines = append(lines, lang.T("tui.summary.faults")+": "+faultText(v.cur.topo.Registry(), o.Faults))
 	if o.Status == sim.Violated && o.Why != "" && len(o.Invariants) == 0 {
 		lines = append(lines, styleBad.Render(lang.Reason(o.Reason)))
 	}
@@ -217,7 +217,7 @@ func (v runView) metricsView(width, height int) string {
 	section(lang.T("guarantee.head"), []string{promiseLine(o, false)})
 	section(lang.T("column.invariants"), invariantLines(o))
 	section(lang.T("tui.panel.metrics"), metricLines(o))
-	section(lang.T("column.faults"), []string{faultText(o.Faults)})
+	section(lang.T("column.faults"), []string{faultText(v.cur.topo.Registry(), o.Faults)})
 	for i := range lines {
 		lines[i] = fit(lines[i], width)
 	}

@@ -12,16 +12,20 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// extraKinds are event kinds this test build registers, one in each
-// render class a fault leaves (a lost, a meddled-with message, a node
-// stopping and starting) and a store kind: the views know them only by
-// their class and their name in the event-kind table.
-var extraKinds = []sim.EventKind{
-	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-vanish", Class: sim.ClassDrop}),
-	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-reorder", Class: sim.ClassInFlight}),
-	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-freeze", Label: sim.LabelPoint, Class: sim.ClassStop}),
-	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-thaw", Class: sim.ClassStart}),
-	sim.RegisterEventKind(sim.EventKindSpec{Name: "xk-scan", Label: sim.LabelTable, Class: sim.ClassStore}),
+// extraEventKinds returns a copy of the built-in kinds with event kinds
+// added, one in each render class a fault leaves (a lost, a meddled-with
+// message, a node stopping and starting) and a store kind: the views know
+// them only by their class and their name in the registry the trace's
+// topology carries.
+func extraEventKinds() (*sim.Registry, []sim.EventKind) {
+	kinds := sim.Builtin()
+	return kinds, []sim.EventKind{
+		kinds.AddEventKind(sim.EventKindSpec{Name: "xk-vanish", Class: sim.ClassDrop}),
+		kinds.AddEventKind(sim.EventKindSpec{Name: "xk-reorder", Class: sim.ClassInFlight}),
+		kinds.AddEventKind(sim.EventKindSpec{Name: "xk-freeze", Label: sim.LabelPoint, Class: sim.ClassStop}),
+		kinds.AddEventKind(sim.EventKindSpec{Name: "xk-thaw", Class: sim.ClassStart}),
+		kinds.AddEventKind(sim.EventKindSpec{Name: "xk-scan", Label: sim.LabelTable, Class: sim.ClassStore}),
+	}
 }
 
 // TestExtraEventKindInEveryView appends one event of each extra kind to
@@ -34,7 +38,8 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1})
+	kinds, extraKinds := extraEventKinds()
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.AtLeastOnce, Ops: 1, Kinds: kinds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +62,7 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 	for k, kind := range extraKinds {
 		e := send
 		e.Kind, e.At, e.Seq, e.Reason = kind, last+sim.Time(k+1), uint32(len(events)), sim.DropLoss
-		if c := kind.Class(); c == sim.ClassStop || c == sim.ClassStart || c == sim.ClassStore {
+		if c := kinds.EventClass(kind); c == sim.ClassStop || c == sim.ClassStart || c == sim.ClassStore {
 			e.Node, e.Peer, e.Label = service, sim.NoNode, 0
 		}
 		events = append(events, e)
@@ -81,7 +86,7 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 		r.index()
 		timeline := timeline{cursor: 0}.view(&r, nil, 200, len(events))
 		for k, kind := range extraKinds {
-			label := kind.String()
+			label := kinds.EventName(kind)
 			i := first + k
 			views := map[string]string{
 				"text":       text.String(),

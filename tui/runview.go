@@ -217,9 +217,9 @@ func (v runView) update(msg tea.KeyPressMsg) (runView, tea.Cmd) {
 	case key.Matches(msg, v.keys.Last):
 		v.tl = v.tl.move(n-1, n, h)
 	case key.Matches(msg, v.keys.NextNotable):
-		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, 1, notable), n, h)
+		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, 1, notableIn(v.cur.topo)), n, h)
 	case key.Matches(msg, v.keys.PrevNotable):
-		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, -1, notable), n, h)
+		v.tl = v.tl.move(nextMatching(v.cur.events, v.tl.cursor, -1, notableIn(v.cur.topo)), n, h)
 	case key.Matches(msg, v.keys.FirstViolation):
 		if len(v.cur.viol) == 0 {
 			v.flash = lang.T("tui.flash.no_violation")
@@ -560,7 +560,7 @@ func (v runView) header(lines int) string {
 	if p := v.spec.paramsText(); p != "" {
 		extra = append(extra, lang.T("tui.header.set")+" "+styleTitle.Render(p))
 	}
-	extra = append(extra, lang.T("tui.header.faults")+" "+profileText(v.spec.faults))
+	extra = append(extra, lang.T("tui.header.faults")+" "+profileText(nil, v.spec.faults))
 	whatIf := ""
 	if len(v.toggles) > 0 {
 		whatIf = "  " + styleMagenta.Bold(true).Reverse(true).Render(" "+lang.T("tui.header.whatif")+" ")
@@ -593,8 +593,8 @@ func (v runView) header(lines int) string {
 }
 
 // profileText lists the non-zero probabilities of a fault profile.
-func profileText(f scenarios.Faults) string {
-	parts := report.FaultParts(f, "", true)
+func profileText(kinds *sim.Registry, f scenarios.Faults) string {
+	parts := report.FaultPartsIn(kinds, f, "", true)
 	if len(parts) == 0 {
 		return lang.Word("fault", "none")
 	}
@@ -603,8 +603,8 @@ func profileText(f scenarios.Faults) string {
 
 // faultText lists the faults that hit a run, labelled as every report
 // labels them (report.FaultCountParts).
-func faultText(f sim.FaultCounts) string {
-	parts := report.FaultCountParts(f)
+func faultText(kinds *sim.Registry, f sim.FaultCounts) string {
+	parts := report.FaultCountPartsIn(kinds, f)
 	if len(parts) == 0 {
 		return lang.Word("fault", "none")
 	}

@@ -82,9 +82,15 @@ func nextMatching(events []sim.Event, from, dir int, pred func(*sim.Event) bool)
 	return from
 }
 
-// notable is what n/N jump between: faults, crashes, restarts and effects.
-func notable(e *sim.Event) bool {
-	switch e.Kind.Class() {
+// notableIn is what n/N jump between in a trace of topo: faults,
+// crashes, restarts and effects.
+func notableIn(topo *sim.Topology) func(e *sim.Event) bool {
+	return func(e *sim.Event) bool { return notable(topo, e) }
+}
+
+// notable reports whether e is a fault, a crash, a restart or an effect.
+func notable(topo *sim.Topology, e *sim.Event) bool {
+	switch report.EventClass(topo, e.Kind) {
 	case sim.ClassDrop, sim.ClassInFlight, sim.ClassStop, sim.ClassStart, sim.ClassEffect:
 		return true
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// TestDocsFlagTables: docs/commands.md's flag tables of once matrix, once
-// sweep and once explore are generated from the commands themselves —
+// TestDocsFlagTables: docs/commands.md's flag tables of once run, once
+// matrix, once sweep and once explore are generated from the commands themselves —
 // every flag the binary declares, with its help text and default, the
 // fault flags named once (their own table is above) — by `make update
 // ONLY=docs` (this test with -rewrite). A flag added, removed or
@@ -22,7 +22,7 @@ func TestDocsFlagTables(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		cmd  *cobra.Command
-	}{{"matrix", newMatrixCmd()}, {"sweep", newSweepCmd()}, {"explore", newExploreCmd()}} {
+	}{{"run", newRunCmd()}, {"matrix", newMatrixCmd()}, {"sweep", newSweepCmd()}, {"explore", newExploreCmd()}} {
 		start, end := flagTableMarkers(c.name)
 		golden.Block(t, "../../docs/commands.md", start, end, start+"\n"+flagTable(c.cmd.Flags())+end, "rewrite", "docs")
 	}
@@ -76,7 +76,19 @@ func flagTable(fs *pflag.FlagSet) string {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, strings.ReplaceAll(f.Usage, "|", `\|`), def)
 	})
 	if faultRow {
-		b.WriteString("| the fault flags (`--loss P`, `--crash P`, …) | one per fault kind and duration setting: the table above | the scenario's |\n")
+		b.WriteString("| the fault flags (`--loss P`, `--crash P`, …) | one per fault kind and duration setting: the fault-flag table under `once run` | the scenario's |\n")
 	}
 	return b.String()
+}
+
+// TestReadmeMatrixSeedsGenerated: the README's tour says how many seeds
+// `once matrix` runs per row as the binary's --seeds default says it;
+// `make update ONLY=docs` (this test with -rewrite) writes the number.
+func TestReadmeMatrixSeedsGenerated(t *testing.T) {
+	seeds := newMatrixCmd().Flags().Lookup("seeds")
+	if seeds == nil {
+		t.Fatal("once matrix has no --seeds flag")
+	}
+	start, end := "# the summary slide: every scenario, every semantics, ", " seeds per row"
+	golden.Block(t, "../../README.md", start, end, start+seeds.DefValue+end, "rewrite", "docs")
 }

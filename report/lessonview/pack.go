@@ -165,7 +165,7 @@ func StepDiagrams(v *StepView, edition string) ([]Diagram, error) {
 		for _, sr := range res.Runs {
 			o := sr.Outcome
 			title := fmt.Sprintf("%s: %s\n%s", o.Semantics, OutcomeWords(res.Scenario, o), report.PromiseText(o))
-			events, note := report.FocusEvents(sr.Trace.Events, focusOps(o))
+			events, note := report.FocusEvents(sr.Config.Topology, sr.Trace.Events, focusOps(o))
 			if note != "" {
 				title += "\n" + note
 			}

@@ -136,7 +136,7 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 		_, ok, _ := fitSlide(panel)
 		return ok
 	}
-	events, note := report.FocusEventsFit(row.Run.Trace.Events, focus, fits)
+	events, note := report.FocusEventsFit(row.Run.Config.Topology, row.Run.Trace.Events, focus, fits)
 	if note != "" {
 		panel.Title += "\n" + clip(note, 80)
 	}

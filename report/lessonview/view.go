@@ -370,7 +370,7 @@ func revealEvents(q *lesson.Question, run *lesson.SemanticsRun) []sim.Event {
 	for _, e := range run.Trace.Events {
 		switch {
 		case e.Msg.Op == op:
-		case e.Kind.Class() == sim.ClassStop || e.Kind.Class() == sim.ClassStart:
+		case report.EventClass(run.Config.Topology, e.Kind) == sim.ClassStop || report.EventClass(run.Config.Topology, e.Kind) == sim.ClassStart:
 		default:
 			continue
 		}

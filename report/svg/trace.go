@@ -412,7 +412,7 @@ func prepareDiagram(p *Panel) *svgDiagram {
 				d.lanes = int(n) + 1
 			}
 		}
-		switch c := e.Kind.Class(); c {
+		switch c := report.EventClass(d.topo, e.Kind); c {
 		case sim.ClassSend:
 			d.msgs[e.Msg.ID] = &svgMsg{send: i}
 		case sim.ClassDeliver, sim.ClassDrop, sim.ClassInFlight:
@@ -475,7 +475,7 @@ func (d *svgDiagram) nodeX(n sim.NodeID) float64 { return d.laneX(int(n)) }
 // loss at the send, a duplicate or a slow mark take none.
 func (d *svgDiagram) slotNode(i int) (sim.NodeID, bool) {
 	e := &d.events[i]
-	switch e.Kind.Class() {
+	switch report.EventClass(d.topo, e.Kind) {
 	case sim.ClassInFlight:
 		if svgOnArrow(e.Kind) {
 			return 0, false
@@ -754,7 +754,7 @@ func (d *svgDiagram) drawArrows(b *strings.Builder) {
 func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[int]string, place bool) {
 	for i := range d.events {
 		e := &d.events[i]
-		if e.Kind.Class() != sim.ClassSend {
+		if report.EventClass(d.topo, e.Kind) != sim.ClassSend {
 			continue
 		}
 		m := d.msgs[e.Msg.ID]
@@ -803,7 +803,7 @@ func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[
 				}
 				x1, y1 := xr-dir*30, d.y[di]
 				if place {
-					words[di] = d.dropLabel(x1, y1, -dir, dropWhy(drop, why), col)
+					words[di] = d.dropLabel(x1, y1, -dir, d.dropWhy(drop, why), col)
 					continue
 				}
 				d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
@@ -826,7 +826,7 @@ func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[
 				line, col = svgDownGrey, svgDownGrey
 			}
 			if place {
-				words[di] = d.dropLabel(x1, y1, 0, dropWhy(drop, why), col)
+				words[di] = d.dropLabel(x1, y1, 0, d.dropWhy(drop, why), col)
 				continue
 			}
 			d.arrow(lines, labels, x0, y0, x1, y1, line, "4 3", text, false)
@@ -842,11 +842,11 @@ func (d *svgDiagram) arrowPass(lines, labels, marks *strings.Builder, words map[
 
 // dropWhy is the word under a dropped message's cross: why, after the
 // kind's label for a drop-class kind other than the plain drop.
-func dropWhy(e *sim.Event, why string) string {
+func (d *svgDiagram) dropWhy(e *sim.Event, why string) string {
 	if e.Kind == sim.EvDrop {
 		return why
 	}
-	return report.KindLabel(e.Kind) + ": " + why
+	return report.EventLabel(d.topo, e.Kind) + ": " + why
 }
 
 // cross draws the ✕ where a dropped message ends.
@@ -1177,7 +1177,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 		}
 		x, y := d.nodeX(e.Node), d.y[i]
 		m := &e.Msg
-		switch e.Kind.Class() {
+		switch report.EventClass(d.topo, e.Kind) {
 		case sim.ClassTimer:
 			element(b, "circle", "cx", svgNum(x), "cy", svgNum(y), "r", "5", "fill", "#ffffff", "stroke", svgMuted, "stroke-width", "1.3")
 			fmt.Fprintf(b, "<path d=\"M%s %sV%sH%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.1\"/>\n",
@@ -1211,7 +1211,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				}
 			default:
 				fill = "#ffffff"
-				t = report.KindLabel(e.Kind) + " " + table
+				t = report.EventLabel(d.topo, e.Kind) + " " + table
 			}
 			element(b, "rect", "x", svgNum(x+6), "y", svgNum(y-4), "width", "8", "height", "8", "fill", fill, "stroke", svgStore, "stroke-width", "1.3")
 			if e.Kind == sim.EvStoreDelete {
@@ -1250,7 +1250,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			d.markLabel(b, x+12, y+4, t, svgGreen, "bold", 10)
 		case sim.ClassStop:
 			ink := svgRed
-			t := report.KindLabel(e.Kind) + " " + d.topo.PointName(sim.PointID(e.Label))
+			t := report.EventLabel(d.topo, e.Kind) + " " + d.topo.PointName(sim.PointID(e.Label))
 			switch e.Kind {
 			case sim.EvCrash:
 				t = lang.Tf("svg.crash", map[string]any{"Point": d.topo.PointName(sim.PointID(e.Label))})
@@ -1265,7 +1265,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 			}
 			d.markLabel(b, x+14, y+4, t, ink, "bold", 10)
 		case sim.ClassStart:
-			ink, t := svgGreen, report.KindLabel(e.Kind)
+			ink, t := svgGreen, report.EventLabel(d.topo, e.Kind)
 			switch e.Kind {
 			case sim.EvRestart:
 				t = lang.T("svg.restart")
@@ -1284,7 +1284,7 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				continue
 			}
 			element(b, "circle", "cx", svgNum(x), "cy", svgNum(y), "r", "4", "fill", "#ffffff", "stroke", svgPauseInk, "stroke-width", "1.3")
-			t := report.KindLabel(e.Kind) + " → " + d.topo.NodeName(e.Peer) + " " + d.topo.MessageName(m.Kind)
+			t := report.EventLabel(d.topo, e.Kind) + " → " + d.topo.NodeName(e.Peer) + " " + d.topo.MessageName(m.Kind)
 			if m.Op != 0 {
 				t += " " + m.Op.String()
 			}
