@@ -9,10 +9,9 @@ import (
 // FaultParts lists a fault profile as "name value" parts in the order of
 // sim.FaultKinds ("loss 0.1", "ack-loss 0.3", "pause 0.2 for 5s" — in
 // Romanian "pause 0.2 timp de 5 s"; the values stay as the flags take
-// them). A kind
-// that lasts says for how long when its probability is not zero. skip names
-// a setting to leave out (the swept one); nonZero leaves out every kind
-// whose probability is zero.
+// them). A kind that lasts says for how long when its probability is not
+// zero. skip names a setting to leave out (the swept one); nonZero leaves
+// out every kind whose probability is zero.
 func FaultParts(f scenarios.Faults, skip string, nonZero bool) []string {
 	return FaultPartsIn(nil, f, skip, nonZero)
 }
