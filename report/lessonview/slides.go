@@ -131,7 +131,7 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 	for _, line := range wrapWidth(report.PromiseText(o), slideTitleWidth, MaxSlideFont) {
 		title += "\n" + line
 	}
-	focus := focusOps(o)
+	focus := append(violatedOps(o), focusOps(o)...)
 	for i := range row.Result.Runs {
 		for _, op := range focusOps(row.Result.Runs[i].Outcome) {
 			if !slices.Contains(focus, op) {
@@ -161,6 +161,25 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 	}
 	return fmt.Sprintf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %s %s\" font-family=\"%s\">\n%s</svg>\n",
 		SlideWidth, SlideHeight, m[1], m[2], m[3], m[4]), nil
+}
+
+// violatedOps are the operations o's violated invariants name ("op-2
+// reused another operation's key"): a row whose every operation ended
+// once can be about one of them, and its slide must show it.
+func violatedOps(o *sim.Outcome) []sim.OpID {
+	var out []sim.OpID
+	for _, inv := range o.Invariants {
+		if inv.Violation == "" {
+			continue
+		}
+		for _, a := range inv.Detail.Args {
+			n, err := strconv.Atoi(strings.TrimPrefix(a.Value, "op-"))
+			if a.Name == "Op" && err == nil && !slices.Contains(out, sim.OpID(n)) {
+				out = append(out, sim.OpID(n))
+			}
+		}
+	}
+	return out
 }
 
 // slideTitleWidth is how wide, in the diagram's pixels, a line of a
