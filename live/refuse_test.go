@@ -70,6 +70,19 @@ func TestRefusalsHaveTheirMessages(t *testing.T) {
 		add(CheckListenAddr(addr, false))
 	}
 	add(waitReady(context.Background(), "http://127.0.0.1:1", 0, time.Second, nil))
+	for _, c := range []struct {
+		scenario string
+		faults   map[string]string
+	}{
+		{"double-billing", map[string]string{"preempt": "0.3"}},
+		{"concurrent-same-key", map[string]string{"crash": "0.3"}},
+		{"store-outage-fail-closed", map[string]string{"pause": "0.3"}},
+		{"ambiguous-external-outcome", map[string]string{"crash": "0.2"}},
+		{"ambiguous-external-outcome", map[string]string{"pause": "0.2"}},
+		{"ambiguous-external-outcome", map[string]string{"preempt": "0.2"}},
+	} {
+		add(supports(t, c.scenario, c.faults, nil))
+	}
 	add(inScenario("double-billing", notLive("live_restart_no_crash", nil, "--restart-cmd: --crash is 0, so nothing would run it; give --crash P")))
 	for _, err := range errs {
 		var e *usererr.Error

@@ -27,6 +27,8 @@ var liveRefusals = [][]string{
 	{"live", "double-billing", "--target", "http://127.0.0.1:8000", "--provider-addr", "0.0.0.0:9"},
 	{"live", "double-billing", "--restart-cmd", "true"},
 	{"live", "double-billing", "--tick", "0"},
+	{"live", "double-billing", "--preempt", "0.2"},
+	{"live", "concurrent-same-key", "--crash", "0.3"},
 	{"live", "double-billing", "--target", "http://127.0.0.1:1"}, // nothing listens: "connection refused" at once
 }
 
