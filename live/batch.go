@@ -26,14 +26,14 @@ type Planned struct {
 func CheckAll(sc *scenarios.Scenario, ps []Planned, target, restart bool) error {
 	for _, p := range ps {
 		if err := Supports(p.Config, &p.Settings.Faults); err != nil {
-			return fmt.Errorf("scenario %s: %w", sc.Name, err)
+			return inScenario(sc.Name, err)
 		}
 		if target {
 			if err := SupportsTarget(p.Config, &p.Settings.Faults, restart); err != nil {
-				return fmt.Errorf("scenario %s: %w", sc.Name, err)
+				return inScenario(sc.Name, err)
 			}
 			if err := targetParams(p.Settings.Params); err != nil {
-				return fmt.Errorf("scenario %s: %w", sc.Name, err)
+				return inScenario(sc.Name, err)
 			}
 		}
 	}

@@ -36,17 +36,17 @@ func (f Flags) Check() (Options, error) {
 	}
 	if f.PrintEnv {
 		if f.Args > 0 || f.Replay != "" {
-			return Options{}, fmt.Errorf("--print-env: give nothing else; it prints the environment and exits")
+			return Options{}, refuse("live_print_env_alone", nil, "--print-env: give nothing else; it prints the environment and exits")
 		}
 		return Options{}, ErrPrintEnv
 	}
 	switch {
 	case f.Target == "" && (f.AllowRemote || f.Provider != DefaultProviderAddr):
-		return Options{}, fmt.Errorf("--allow-remote and --provider-addr go with --target")
+		return Options{}, refuse("live_remote_without_target", nil, "--allow-remote and --provider-addr go with --target")
 	case f.Target == "" && f.Restart != "":
-		return Options{}, fmt.Errorf("--restart-cmd goes with --target: once restarts its own service itself")
+		return Options{}, refuse("live_restart_without_target", nil, "--restart-cmd goes with --target: once restarts its own service itself")
 	case f.Restart == "" && f.RestartGiven:
-		return Options{}, fmt.Errorf("--restart-cmd: give a command that kills your service and starts it again")
+		return Options{}, refuse("live_restart_empty", nil, "--restart-cmd: give a command that kills your service and starts it again")
 	}
 	if f.Target != "" {
 		if err := CheckTarget(f.Target, f.AllowRemote); err != nil {
@@ -54,10 +54,10 @@ func (f Flags) Check() (Options, error) {
 		}
 	}
 	if !(f.TickMs > 0 && f.TickMs <= 1000) { // NaN fails both comparisons
-		return Options{}, fmt.Errorf("--tick %v: want real milliseconds per virtual one in (0, 1000]", f.TickMs)
+		return Options{}, refuse("live_tick", map[string]any{"Tick": fmt.Sprint(f.TickMs)}, fmt.Sprintf("--tick %v: want real milliseconds per virtual one in (0, 1000]", f.TickMs))
 	}
 	if f.Deadline <= 0 {
-		return Options{}, fmt.Errorf("--deadline %s: want a positive duration", f.Deadline)
+		return Options{}, refuse("live_deadline", map[string]any{"Deadline": f.Deadline.String()}, fmt.Sprintf("--deadline %s: want a positive duration", f.Deadline))
 	}
 	o := Options{DSN: f.DB, Tick: time.Duration(f.TickMs * float64(time.Millisecond)), Deadline: f.Deadline, Stderr: f.Stderr,
 		Target: f.Target, RestartCmd: f.Restart, TargetReady: f.Ready}

@@ -42,7 +42,7 @@ func WaitReady(ctx context.Context, target string, ready time.Duration, log io.W
 func waitReady(ctx context.Context, target string, ready, step time.Duration, log io.Writer) error {
 	u, err := url.Parse(target)
 	if err != nil { // url.Error holds the URL, password and all
-		return fmt.Errorf("live: --target %q: want an http:// URL of your payment service", MaskURL(target))
+		return fmt.Errorf("live: %w", refuse("live_target_url", map[string]any{"Target": MaskURL(target)}, fmt.Sprintf("--target %q: want an http:// URL of your payment service", MaskURL(target))))
 	}
 	port := u.Port()
 	if port == "" {
@@ -67,9 +67,9 @@ func waitReady(ctx context.Context, target string, ready, step time.Duration, lo
 		waited := time.Since(began)
 		if waited+readyEvery > ready {
 			if ready > 0 {
-				return fmt.Errorf("live: --target %s: not ready after --target-ready %s: %v", MaskURL(target), ready, err)
+				return fmt.Errorf("live: --target %s: %w", MaskURL(target), refuse("live_not_ready", map[string]any{"Ready": ready.String(), "Reason": err}, fmt.Sprintf("not ready after --target-ready %s: %v", ready, err)))
 			}
-			return fmt.Errorf("live: --target %s: %v", MaskURL(target), err)
+			return fmt.Errorf("live: --target %s: %w", MaskURL(target), err)
 		}
 		t := time.NewTimer(readyEvery)
 		select {
@@ -91,28 +91,28 @@ func probe(ctx context.Context, addr, host string, step time.Duration) error {
 	switch {
 	case err == nil:
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("connection refused: nothing listens on %s (start your service first, or give --target-ready; docs/live.md)", addr)
+		return refuse("live_refused", map[string]any{"Addr": addr}, fmt.Sprintf("connection refused: nothing listens on %s (start your service first, or give --target-ready; docs/live.md)", addr))
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("cannot connect to %s within %s: nothing answers there (a firewall, or a host that is down)", addr, step)
+		return refuse("live_connect_timeout", map[string]any{"Addr": addr, "Step": step.String()}, fmt.Sprintf("cannot connect to %s within %s: nothing answers there (a firewall, or a host that is down)", addr, step))
 	default:
-		return fmt.Errorf("cannot connect to %s: %v", addr, err)
+		return refuse("live_connect", map[string]any{"Addr": addr, "Err": err.Error()}, fmt.Sprintf("cannot connect to %s: %v", addr, err))
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(step))
 	req := "GET / HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: once-live-probe\r\nConnection: close\r\n\r\n"
 	if _, err := io.WriteString(c, req); err != nil {
-		return fmt.Errorf("connected to %s, but it closed the connection at once: %v", addr, err)
+		return refuse("live_closed_at_once", map[string]any{"Addr": addr, "Err": err.Error()}, fmt.Sprintf("connected to %s, but it closed the connection at once: %v", addr, err))
 	}
 	br := bufio.NewReader(c)
 	head, peekErr := br.Peek(1)
 	if len(head) == 0 {
 		var ne net.Error
 		if errors.As(peekErr, &ne) && ne.Timeout() {
-			return fmt.Errorf("connected to %s, but no answer to GET / within %s: is it an HTTP service, or is it stuck?", addr, step)
+			return refuse("live_no_answer", map[string]any{"Addr": addr, "Step": step.String()}, fmt.Sprintf("connected to %s, but no answer to GET / within %s: is it an HTTP service, or is it stuck?", addr, step))
 		}
-		return fmt.Errorf("connected to %s, but it closed the connection without an answer (%v)", addr, peekErr)
+		return refuse("live_closed_silent", map[string]any{"Addr": addr, "Err": fmt.Sprint(peekErr)}, fmt.Sprintf("connected to %s, but it closed the connection without an answer (%v)", addr, peekErr))
 	}
 	first, _ := br.Peek(min(br.Buffered(), 40)) // before the parse consumes it
 	first = append([]byte(nil), first...)
@@ -120,9 +120,9 @@ func probe(ctx context.Context, addr, host string, step time.Duration) error {
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
-			return fmt.Errorf("connected to %s, but its answer to GET / did not finish within %s", addr, step)
+			return refuse("live_answer_unfinished", map[string]any{"Addr": addr, "Step": step.String()}, fmt.Sprintf("connected to %s, but its answer to GET / did not finish within %s", addr, step))
 		}
-		return fmt.Errorf("%s answered something that is not HTTP (%s…): is --target the port of your payment service?", addr, strconv.Quote(string(first)))
+		return refuse("live_not_http", map[string]any{"Addr": addr, "First": strconv.Quote(string(first))}, fmt.Sprintf("%s answered something that is not HTTP (%s…): is --target the port of your payment service?", addr, strconv.Quote(string(first))))
 	}
 	resp.Body.Close()
 	return nil

@@ -72,13 +72,13 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("deadline %s: want a positive duration", o.Deadline)
 	}
 	if o.TargetReady < 0 || (o.TargetReady > 0 && o.Target == "") {
-		return fmt.Errorf("--target-ready %s: want a positive duration, with --target", o.TargetReady)
+		return refuse("live_target_ready", map[string]any{"Ready": o.TargetReady.String()}, fmt.Sprintf("--target-ready %s: want a positive duration, with --target", o.TargetReady))
 	}
 	if o.RestartCmd != "" && o.Target == "" {
-		return fmt.Errorf("--restart-cmd goes with --target: once restarts its own service itself")
+		return refuse("live_restart_without_target", nil, "--restart-cmd goes with --target: once restarts its own service itself")
 	}
 	if o.DSN != "" && !IsPostgres(o.DSN) {
-		return fmt.Errorf("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.DSN)
+		return refuse("live_db", map[string]any{"DB": o.DSN}, fmt.Sprintf("--db %q: want a postgres:// or postgresql:// URL (leave it out for SQLite)", o.DSN))
 	}
 	return nil
 }

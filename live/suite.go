@@ -89,14 +89,15 @@ var suiteFlags = map[string]bool{"suite": true, "seeds": true, "seed": true, "ta
 	"verbose": true, "check": true, "lang": true, "format": true, "print-env": true, "rows": true}
 
 // suiteRefusals are the flags a suite refuses for a reason of their own,
-// not because each row sets them.
-var suiteRefusals = map[string]string{
-	"save":       "a suite makes a run per row and seed; each failing seed's replay line runs it again, give --save to that",
-	"replay":     "a plan replays one run; give it to once live --replay without --suite",
-	"broker":     "a suite drives your --target payment service, not a broker",
-	"broker-url": "a suite drives your --target payment service, not a broker",
-	"variant":    "a suite drives your --target payment service, not a broker's consumer",
-	"file":       "the suite names its own catalog scenarios",
+// not because each row sets them: the reason's message id (after
+// "error.live_suite_refuses_") and its English.
+var suiteRefusals = map[string]struct{ id, english string }{
+	"save":       {"save", "a suite makes a run per row and seed; each failing seed's replay line runs it again, give --save to that"},
+	"replay":     {"replay", "a plan replays one run; give it to once live --replay without --suite"},
+	"broker":     {"broker", "a suite drives your --target payment service, not a broker"},
+	"broker-url": {"broker", "a suite drives your --target payment service, not a broker"},
+	"variant":    {"variant", "a suite drives your --target payment service, not a broker's consumer"},
+	"file":       {"file", "the suite names its own catalog scenarios"},
 }
 
 // CheckSuite reports, in one line, why a suite cannot run: an unknown
@@ -105,29 +106,29 @@ var suiteRefusals = map[string]string{
 // given).
 func CheckSuite(name, target string, seeds int, args, changed []string) error {
 	if name == "" && slices.Contains(changed, "rows") {
-		return fmt.Errorf("--rows goes with --suite: it picks rows of a suite")
+		return refuse("live_rows_without_suite", nil, "--rows goes with --suite: it picks rows of a suite")
 	}
 	if name == "" {
-		return fmt.Errorf("--seeds goes with --suite: a single run takes --seed")
+		return refuse("live_seeds_without_suite", nil, "--seeds goes with --suite: a single run takes --seed")
 	}
 	if _, ok := Suites[name]; !ok {
-		return fmt.Errorf("--suite %q: want one of %s", name, strings.Join(SuiteNames(), ", "))
+		return refuse("live_unknown_suite", map[string]any{"Suite": name, "Want": strings.Join(SuiteNames(), ", ")}, fmt.Sprintf("--suite %q: want one of %s", name, strings.Join(SuiteNames(), ", ")))
 	}
 	if target == "" {
-		return fmt.Errorf("--suite %s goes with --target: it certifies your payment service", name)
+		return refuse("live_suite_without_target", map[string]any{"Suite": name}, fmt.Sprintf("--suite %s goes with --target: it certifies your payment service", name))
 	}
 	if seeds < 1 || seeds > 1000 {
-		return fmt.Errorf("--seeds %d: want 1 to 1000", seeds)
+		return refuse("live_suite_seeds", map[string]any{"Seeds": seeds}, fmt.Sprintf("--seeds %d: want 1 to 1000", seeds))
 	}
 	if len(args) > 0 {
-		return fmt.Errorf("--suite %s: give no SCENARIO (%s), the suite names its own", name, args[0])
+		return refuse("live_suite_scenario", map[string]any{"Suite": name, "Scenario": args[0]}, fmt.Sprintf("--suite %s: give no SCENARIO (%s), the suite names its own", name, args[0]))
 	}
 	for _, f := range changed {
 		if why, ok := suiteRefusals[f]; ok {
-			return fmt.Errorf("--suite %s: --%s: %s", name, f, why)
+			return refuse("live_suite_refuses_"+why.id, map[string]any{"Suite": name, "Flag": "--" + f}, fmt.Sprintf("--suite %s: --%s: %s", name, f, why.english))
 		}
 		if !suiteFlags[f] {
-			return fmt.Errorf("--suite %s: --%s is set by each row of the suite; leave it out", name, f)
+			return refuse("live_suite_sets_flag", map[string]any{"Suite": name, "Flag": "--" + f}, fmt.Sprintf("--suite %s: --%s is set by each row of the suite; leave it out", name, f))
 		}
 	}
 	return nil

@@ -36,16 +36,17 @@ func (s SuiteRun) Check() error {
 	}
 	for _, r := range s.Rows {
 		if !slices.ContainsFunc(Suites[s.Name], func(c SuiteCase) bool { return c.Tests == r }) {
-			return fmt.Errorf("--rows %s: suite %s has no row %q; its rows: %s", strings.Join(s.Rows, ","), s.Name, r, strings.Join(RowNames(s.Name), ", "))
+			return refuse("live_suite_no_row", map[string]any{"Rows": strings.Join(s.Rows, ","), "Suite": s.Name, "Row": r, "Known": strings.Join(RowNames(s.Name), ", ")},
+				fmt.Sprintf("--rows %s: suite %s has no row %q; its rows: %s", strings.Join(s.Rows, ","), s.Name, r, strings.Join(RowNames(s.Name), ", ")))
 		}
 	}
 	switch s.Format {
 	case "", "text", "json":
 		return nil
 	case "trace":
-		return fmt.Errorf("--suite %s: --format trace: a suite makes a run per row and seed; give --format trace to a failing seed's replay line (text or json here)", s.Name)
+		return refuse("live_suite_trace", map[string]any{"Suite": s.Name}, fmt.Sprintf("--suite %s: --format trace: a suite makes a run per row and seed; give --format trace to a failing seed's replay line (text or json here)", s.Name))
 	}
-	return fmt.Errorf("--suite %s: --format %q: want text or json", s.Name, s.Format)
+	return refuse("live_suite_format", map[string]any{"Suite": s.Name, "Format": s.Format}, fmt.Sprintf("--suite %s: --format %q: want text or json", s.Name, s.Format))
 }
 
 // Run runs the suite against base.Target, once it answers (WaitReady),

@@ -43,17 +43,17 @@ func Supports(cfg *sim.Config, faults *sim.FaultProfile) error {
 		pauses := spec.Crashable && spec.PauseProbability > 0
 		switch {
 		case crashes && n != p.service && !(p.checked != nil && n == p.store):
-			return fmt.Errorf("%w: --crash: live crashes the payment service process and the key store, not %s", ErrNotLive, name)
+			return notLive("live_crash_node", map[string]any{"Node": name}, "--crash: live crashes the payment service process and the key store, not "+name)
 		case (crashes || pauses) && n == p.service && p.intent != nil:
 			return noCrashPoint(crashes)
 		case crashes && n == p.service && p.checked != nil:
-			return fmt.Errorf("%w: --crash: the checked-payment-service has no crash point (the simulator's has none either)", ErrNotLive)
+			return notLive("live_crash_checked", nil, "--crash: the checked-payment-service has no crash point (the simulator's has none either)")
 		case pauses && n != p.service:
-			return fmt.Errorf("%w: --pause: live pauses the payment service process (SIGSTOP), not %s", ErrNotLive, name)
+			return notLive("live_pause_node", map[string]any{"Node": name}, "--pause: live pauses the payment service process (SIGSTOP), not "+name)
 		case pauses && p.checked != nil:
-			return fmt.Errorf("%w: --pause: the checked-payment-service has no crash point to pause at", ErrNotLive)
+			return notLive("live_pause_checked", nil, "--pause: the checked-payment-service has no crash point to pause at")
 		case spec.Store && spec.PreemptProbability > 0 && (p.checked == nil || n != p.store):
-			return fmt.Errorf("%w: --preempt: live holds requests only at the key store of the checked-payment-service, not at %s", ErrNotLive, name)
+			return notLive("live_preempt_node", map[string]any{"Node": name}, "--preempt: live holds requests only at the key store of the checked-payment-service, not at "+name)
 		}
 	}
 	if faults == nil {
@@ -65,11 +65,11 @@ func Supports(cfg *sim.Config, faults *sim.FaultProfile) error {
 	}
 	switch {
 	case faults.Probability[sim.FaultPreempt] > 0 && p.checked == nil:
-		return fmt.Errorf("%w: --preempt: this scenario has no key store node of its own, so no reply to hold (the simulator draws none either)", ErrNotLive)
+		return notLive("live_preempt_no_store", nil, "--preempt: this scenario has no key store node of its own, so no reply to hold (the simulator draws none either)")
 	case faults.Probability[sim.FaultCrash] > 0 && !crashable:
-		return fmt.Errorf("%w: --crash: no node of this scenario can crash (the simulator draws none either)", ErrNotLive)
+		return notLive("live_crash_none", nil, "--crash: no node of this scenario can crash (the simulator draws none either)")
 	case faults.Probability[sim.FaultPause] > 0 && !topo.Nodes[p.service].Crashable:
-		return fmt.Errorf("%w: --pause: the payment service of this scenario has no crash point to pause at", ErrNotLive)
+		return notLive("live_pause_no_point", nil, "--pause: the payment service of this scenario has no crash point to pause at")
 	}
 	return nil
 }

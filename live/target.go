@@ -51,17 +51,17 @@ func (h fixedHost) Err() error     { return nil }
 func CheckTarget(target string, allowRemote bool) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
-		return fmt.Errorf("--target %q: want an http:// URL of your payment service", MaskURL(target))
+		return refuse("live_target_url", map[string]any{"Target": MaskURL(target)}, fmt.Sprintf("--target %q: want an http:// URL of your payment service", MaskURL(target)))
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("--target %s: port %s: want 1 to 65535", MaskURL(target), p)
+			return refuse("live_target_port", map[string]any{"Target": MaskURL(target), "Port": p}, fmt.Sprintf("--target %s: port %s: want 1 to 65535", MaskURL(target), p))
 		}
 	}
 	if allowRemote || isLoopbackHost(u.Hostname()) {
 		return nil
 	}
-	return fmt.Errorf("--target %s: %s is not a loopback address; give --allow-remote to drive a service elsewhere", MaskURL(target), u.Hostname())
+	return refuse("live_target_remote", map[string]any{"Target": MaskURL(target), "Host": u.Hostname()}, fmt.Sprintf("--target %s: %s is not a loopback address; give --allow-remote to drive a service elsewhere", MaskURL(target), u.Hostname()))
 }
 
 // isLoopbackHost reports whether host is localhost or an address of
@@ -101,22 +101,21 @@ func MaskURL(u string) string {
 func CheckListenAddr(addr string, allowRemote bool) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("--provider-addr %q: want HOST:PORT, such as %s", addr, DefaultProviderAddr)
+		return refuse("live_provider_addr", map[string]any{"Addr": addr, "Example": DefaultProviderAddr}, fmt.Sprintf("--provider-addr %q: want HOST:PORT, such as %s", addr, DefaultProviderAddr))
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || strconv.Itoa(n) != port {
-		return fmt.Errorf("--provider-addr %q: port %q: want 0 to 65535", addr, port)
+		return refuse("live_provider_port", map[string]any{"Addr": addr, "Port": port}, fmt.Sprintf("--provider-addr %q: port %q: want 0 to 65535", addr, port))
 	}
 	if host != "" && net.ParseIP(host) == nil && !plainHostName(host) {
-		return fmt.Errorf("--provider-addr %q: host %q: want an IP address or a host name", addr, host)
+		return refuse("live_provider_host", map[string]any{"Addr": addr, "Host": host}, fmt.Sprintf("--provider-addr %q: host %q: want an IP address or a host name", addr, host))
 	}
 	if allowRemote || isLoopbackHost(host) {
 		return nil
 	}
-	where := host
 	if host == "" || net.ParseIP(host).IsUnspecified() {
-		where = "every interface"
+		return refuse("live_provider_everywhere", map[string]any{"Addr": addr}, fmt.Sprintf("--provider-addr %s: would listen on every interface, not loopback; give --allow-remote to let a service elsewhere reach it", addr))
 	}
-	return fmt.Errorf("--provider-addr %s: would listen on %s, not loopback; give --allow-remote to let a service elsewhere reach it", addr, where)
+	return refuse("live_provider_remote", map[string]any{"Addr": addr, "Host": host}, fmt.Sprintf("--provider-addr %s: would listen on %s, not loopback; give --allow-remote to let a service elsewhere reach it", addr, host))
 }
 
 // plainHostName reports whether s is a DNS host name: labels of letters,
@@ -162,28 +161,28 @@ func SupportsTarget(cfg *sim.Config, faults *sim.FaultProfile, restart bool) err
 		return err
 	}
 	if p.checked != nil && p.checked.StoreTimeout > 0 {
-		return fmt.Errorf("%w: --target: this scenario's key store outage is once's own key store's; pick a payment-service scenario", ErrNotLive)
+		return notLive("live_target_store_outage", nil, "--target: this scenario's key store outage is once's own key store's; pick a payment-service scenario")
 	}
 	if p.intent != nil {
-		return fmt.Errorf("%w: --target: this scenario's reconciler reports to once's own intent service; pick a payment-service scenario", ErrNotLive)
+		return notLive("live_target_reconciler", nil, "--target: this scenario's reconciler reports to once's own intent service; pick a payment-service scenario")
 	}
 	if p.rest != nil {
-		return fmt.Errorf("%w: --target: the rest-service scenarios' users are not in the --target contract; pick a payment-service scenario", ErrNotLive)
+		return notLive("live_target_rest", nil, "--target: the rest-service scenarios' users are not in the --target contract; pick a payment-service scenario")
 	}
 	if restart && (faults == nil || faults.Probability[sim.FaultCrash] == 0) {
-		return fmt.Errorf("%w: --restart-cmd: --crash is 0, so nothing would run it; give --crash P", ErrNotLive)
+		return notLive("live_restart_no_crash", nil, "--restart-cmd: --crash is 0, so nothing would run it; give --crash P")
 	}
 	if faults != nil && faults.Probability[sim.FaultCrash] > 0 {
 		if !restart {
-			return fmt.Errorf("%w: --crash: with --target once kills your service only by your command: give --restart-cmd CMD (kill and restart it) or --crash 0", ErrNotLive)
+			return notLive("live_crash_without_restart", nil, "--crash: with --target once kills your service only by your command: give --restart-cmd CMD (kill and restart it) or --crash 0")
 		}
 		if _, ok := cfg.Nodes[p.service].(*payments.PaymentService); !ok {
-			return fmt.Errorf("%w: --crash with --restart-cmd: once asks the crash points of the payment-service only; this scenario's service is another", ErrNotLive)
+			return notLive("live_crash_other_service", nil, "--crash with --restart-cmd: once asks the crash points of the payment-service only; this scenario's service is another")
 		}
 	}
 	for k, name := range map[sim.FaultKind]string{sim.FaultPause: "--pause", sim.FaultPreempt: "--preempt"} {
 		if faults != nil && faults.Probability[k] > 0 {
-			return fmt.Errorf("%w: %s: with --target once cannot freeze your process or hold a request between two of its statements; give %s 0", ErrNotLive, name, name)
+			return notLive("live_target_cannot_hold", map[string]any{"Flag": name}, fmt.Sprintf("%s: with --target once cannot freeze your process or hold a request between two of its statements; give %s 0", name, name))
 		}
 	}
 	return nil

@@ -50,7 +50,7 @@ func (f *simFlags) registerBudgets(fl *pflag.FlagSet) {
 // faults stop at a virtual time, and its liveness verdict says whether it
 // then finished, within a bound.
 func (f *simFlags) registerLiveness(fl *pflag.FlagSet) {
-	fl.StringVar(&f.faultsUntil, "faults-until", "", "stop injecting faults at this virtual time (e.g. 2s), then judge liveness: the run must finish with every operation's final outcome")
+	fl.StringVar(&f.faultsUntil, "faults-until", "", "stop injecting faults at this virtual time (e.g. --faults-until=2s), then judge liveness: the run must finish with every operation's final outcome")
 	fl.StringVar(&f.settle, "settle", "", "with --faults-until: the bound after the faults stop within which the run must settle (default: its time budget)")
 }
 

@@ -6,6 +6,7 @@ package usererr
 
 import (
 	"errors"
+	"maps"
 	"strings"
 )
 
@@ -14,14 +15,26 @@ type Error struct {
 	// ID names the message under "error." in report/lang's locales.
 	ID string
 	// Data holds the fields the message names.
-	Data map[string]any
-	text string
+	Data  map[string]any
+	text  string
+	cause error
 }
 
 // New returns the mistake id with its fields and its English text.
 func New(id string, data map[string]any, english string) *Error {
 	return &Error{ID: id, Data: data, text: english}
 }
+
+// Wrapping is e, unwrapping to cause (a sentinel a caller tests with
+// errors.Is); the text stays e's.
+func (e *Error) Wrapping(cause error) *Error {
+	c := *e
+	c.cause = cause
+	return &c
+}
+
+// Unwrap is the cause given to Wrapping, or nil.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error is the English text.
 func (e *Error) Error() string { return e.text }
@@ -50,7 +63,14 @@ func Localize(err error, word func(id string, data map[string]any) string) strin
 		return msg
 	}
 	id := e.MessageID()
-	w := word("error."+id, e.MessageData())
+	data := e.MessageData()
+	for k, v := range e.MessageData() { // a field that is itself a worded mistake is worded too
+		if inner, ok := v.(error); ok {
+			data = maps.Clone(data)
+			data[k] = Localize(inner, word)
+		}
+	}
+	w := word("error."+id, data)
 	if w == "" || w == "error."+id {
 		return msg
 	}

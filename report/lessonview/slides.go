@@ -25,14 +25,17 @@ const (
 	// MinSlideText is the smallest text a slide shows, in CSS pixels at
 	// 1920×1080 (the SVG's own smallest text is scaled up to at least it).
 	MinSlideText = 18.0
-	// DiagramSlideText is the text size a diagram slide aims at, in CSS
-	// pixels at 1920×1080: one whole trace on one page, drawn with its
-	// own text large enough to reach this size once scaled down to the
-	// page (fitSlide). Under MinSlideText: a trace of four lanes and
-	// thirty rows does not fit the page at 18 px. The widest topologies
-	// (five lanes) miss it: MinDiagramSlideText is the floor a test holds.
-	DiagramSlideText    = 14.0
-	MinDiagramSlideText = 10.0
+	// DiagramSlideText is the text size a diagram slide's smallest text
+	// reaches, in CSS pixels at 1920×1080: one trace on one page, drawn
+	// with its own text large enough (at most MaxSlideFont) to reach this
+	// size once scaled to the page (fitSlide), its title wrapped to the
+	// page's width, and cut down to the operations the row is about
+	// (report.FocusEventsFit) where the whole trace would need smaller
+	// text or would lay a label on another — the five-lane topologies
+	// among them, which drew 10 to 14 px before. MinDiagramSlideText is
+	// the floor TestSlidesPerStep holds every diagram slide to.
+	DiagramSlideText    = 18.0
+	MinDiagramSlideText = 18.0
 	// MaxDiagramSlides is how many diagram slides follow a step's concept
 	// slide: one per row that carries the lesson (LessonRows).
 	MaxDiagramSlides = 3
@@ -120,9 +123,15 @@ const MaxSlideFont = 18.0
 // report.FocusEventsFit cuts it; its SVG scaled to the whole page.
 func slideDiagram(v *StepView, row LessonRow) (string, error) {
 	o := row.Run.Outcome
-	// The title a line a part, so that its width is not the diagram's.
-	title := fmt.Sprintf("%s\n%s\n%s", o.Semantics, OutcomeWords(row.Result.Scenario, o), report.PromiseText(o))
-	focus := focusOps(o)
+	// The title in as few lines as the page allows, each no wider than
+	// the page (a promise with its violated invariants runs to 2,700
+	// pixels on one line), so that its width and height are not the
+	// diagram's.
+	title := fmt.Sprintf("%s · %s", o.Semantics, OutcomeWords(row.Result.Scenario, o))
+	for _, line := range wrapWidth(report.PromiseText(o), slideTitleWidth, MaxSlideFont) {
+		title += "\n" + line
+	}
+	focus := append(violatedOps(o), focusOps(o)...)
 	for i := range row.Result.Runs {
 		for _, op := range focusOps(row.Result.Runs[i].Outcome) {
 			if !slices.Contains(focus, op) {
@@ -131,9 +140,10 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 		}
 	}
 	panel := svg.Panel{Topology: row.Run.Config.Topology, Title: title}
-	fits := func(events []sim.Event) bool {
-		panel.Events = events
-		_, ok, _ := fitSlide(panel)
+	fits := func(events []sim.Event) bool { // measured with the line of a note about what is left out
+		p := panel
+		p.Events, p.Title = events, panel.Title+"\n…"
+		_, ok, _ := fitSlide(p)
 		return ok
 	}
 	events, note := report.FocusEventsFit(row.Run.Config.Topology, row.Run.Trace.Events, focus, fits)
@@ -153,9 +163,54 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 		SlideWidth, SlideHeight, m[1], m[2], m[3], m[4]), nil
 }
 
+// violatedOps are the operations o's violated invariants name ("op-2
+// reused another operation's key"): a row whose every operation ended
+// once can be about one of them, and its slide must show it.
+func violatedOps(o *sim.Outcome) []sim.OpID {
+	var out []sim.OpID
+	for _, inv := range o.Invariants {
+		if inv.Violation == "" {
+			continue
+		}
+		for _, a := range inv.Detail.Args {
+			n, err := strconv.Atoi(strings.TrimPrefix(a.Value, "op-"))
+			if a.Name == "Op" && err == nil && !slices.Contains(out, sim.OpID(n)) {
+				out = append(out, sim.OpID(n))
+			}
+		}
+	}
+	return out
+}
+
+// slideTitleWidth is how wide, in the diagram's pixels, a line of a
+// diagram slide's title may be: the page's width less the margins.
+const slideTitleWidth = SlideWidth - 160
+
+// wrapWidth cuts s at spaces into lines no wider than width pixels at
+// size (svgtext.Width); a word wider than that is a line of its own.
+func wrapWidth(s string, width, size float64) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && svgtext.Width(line+" "+w, size, false) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
 // fitSlide draws a panel with the smallest font that, once the diagram is
-// scaled to fit the slide, is MinDiagramSlideText pixels: the SVG, and whether
-// that font is at most MaxSlideFont.
+// scaled to fit the slide, is MinDiagramSlideText pixels and lays out no
+// label on another (svgtext.Check): the SVG, and whether that font is at
+// most MaxSlideFont.
 func fitSlide(panel svg.Panel) (string, bool, error) {
 	var doc string
 	for range 12 {
@@ -178,7 +233,15 @@ func fitSlide(panel svg.Panel) (string, bool, error) {
 			}
 		}
 		if need <= smallest {
-			return doc, true, nil
+			problems, err := svgtext.Check([]byte(doc))
+			if err == nil && len(problems) == 0 {
+				return doc, true, nil
+			}
+			if panel.MinFont >= MaxSlideFont { // labels on one another at the largest font: cut the trace instead
+				return doc, false, nil
+			}
+			panel.MinFont = math.Min(MaxSlideFont, math.Max(panel.MinFont, smallest)+0.5) // another layout may part them
+			continue
 		}
 		if panel.MinFont == MaxSlideFont {
 			return doc, false, nil // the largest it may be: as good as it gets

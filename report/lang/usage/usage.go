@@ -11,12 +11,16 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/spf13/pflag"
+
 	"github.com/oncesim/once/report/lang"
 )
 
 // Funcs are the template functions Template calls (cmd adds them to
-// cobra's): usageT (a heading), usageMore (the closing sentence) and
-// usageLine (the command's use line, its "[flags]" translated). flagLang
+// cobra's): usageT (a heading), usageMore (the closing sentence),
+// usageFlags (a command's flag lines, each description a message:
+// FlagUsages) and usageLine (the command's use line, its "[flags]"
+// translated). flagLang
 // is the value of --lang as parsed so far: help is printed before any
 // command runs, so before the language is set; the locale's language
 // when it is empty or not a language.
@@ -29,8 +33,9 @@ func Funcs(flagLang func() string) template.FuncMap {
 		return l
 	}
 	return template.FuncMap{
-		"usageT":    func(id string) string { return current().T("usage." + id) },
-		"usageMore": func(path string) string { return current().Tf("usage.more", map[string]any{"Command": path}) },
+		"usageT":     func(id string) string { return current().T("usage." + id) },
+		"usageMore":  func(path string) string { return current().Tf("usage.more", map[string]any{"Command": path}) },
+		"usageFlags": func(path string, flags *pflag.FlagSet) string { return FlagUsages(current(), path, flags) },
 		"usageLine": func(c interface{ UseLine() string }) string {
 			return strings.Replace(c.UseLine(), "[flags]", current().T("usage.flags_word"), 1)
 		},
@@ -38,7 +43,8 @@ func Funcs(flagLang func() string) template.FuncMap {
 }
 
 // Template is cobra's default usage template (v1.10) with every English
-// heading and sentence a message of the user's language.
+// heading, sentence and flag description a message of the user's
+// language.
 const Template = `{{usageT "usage"}}{{if .Runnable}}
   {{usageLine .}}{{end}}{{if .HasAvailableSubCommands}}
   {{.CommandPath}} {{usageT "command"}}{{end}}{{if gt (len .Aliases) 0}}
@@ -59,10 +65,10 @@ const Template = `{{usageT "usage"}}{{if .Runnable}}
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 {{usageT "flags"}}
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+{{usageFlags .CommandPath .LocalFlags | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
 
 {{usageT "global_flags"}}
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasHelpSubCommands}}
+{{usageFlags .CommandPath .InheritedFlags | trimTrailingWhitespaces}}{{end}}{{if .HasHelpSubCommands}}
 
 {{usageT "topics"}}{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
   {{rpad .CommandPath .CommandPathPadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
