@@ -51,7 +51,9 @@ func describe(c *cobra.Command, l lang.Lang, data map[string]any, exitCoded map[
 	long, hasLong := message(l, id+".long", data)
 	if hasShort {
 		c.Short = short
-		c.Long = long // "" without a long message: cobra shows Short
+	}
+	if hasLong {
+		c.Long = long
 	}
 	if base, ok := exitCoded[c]; ok {
 		switch {
