@@ -93,7 +93,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd(), newBrokerWorkerCmd())
 	registerCompletion(root)
-	usage.Describe(root, func() string { return root.PersistentFlags().Lookup("lang").Value.String() }, map[string]any{"Roles": lab.PlayableRoles()})
+	usage.Describe(root, func(c *cobra.Command) (*string, *string) { return &c.Short, &c.Long }, func() string { return root.PersistentFlags().Lookup("lang").Value.String() }, map[string]any{"Roles": lab.PlayableRoles()})
 	return root
 }
 

@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
 )
@@ -24,36 +22,49 @@ import (
 // printed; flagLang is the value of --lang as parsed so far. data fills
 // the messages' placeholders ({{.Roles}}: the lab's playable roles);
 // {{.FaultSettings}} is sim's list of fault settings. This file
-// imports cobra: it sets the commands' fields.
-func Describe(root *cobra.Command, flagLang func() string, data map[string]any) {
-	exitCoded := map[*cobra.Command]string{} // root's commands: their own text, for those without a message
+// sets the commands' fields through texts (cmd passes
+// func(c *cobra.Command) (*string, *string) { return &c.Short, &c.Long }),
+// as only cmd imports cobra.
+func Describe[C Command[C]](root C, texts func(C) (short, long *string), flagLang func() string, data map[string]any) {
+	exitCoded := map[C]string{} // root's commands: their own text, for those without a message
 	for _, c := range root.Commands() {
-		exitCoded[c] = c.Long
-		if c.Long == "" {
-			exitCoded[c] = c.Short
+		short, long := texts(c)
+		exitCoded[c] = *long
+		if *long == "" {
+			exitCoded[c] = *short
 		}
 	}
 	data = maps.Clone(data)
 	data["FaultSettings"] = strings.Join(sim.FaultSettingNames(), ", ")
-	apply := func() { describe(root, language(flagLang()), data, exitCoded) }
+	apply := func() { describe(root, texts, language(flagLang()), data, exitCoded) }
 	apply()
 	help := root.HelpFunc()
-	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+	root.SetHelpFunc(func(c C, args []string) {
 		apply()
 		help(c, args)
 	})
 }
 
+// Command is what Describe uses of a cobra command (*cobra.Command).
+type Command[C any] interface {
+	comparable
+	CommandPath() string
+	Commands() []C
+	HelpFunc() func(C, []string)
+	SetHelpFunc(func(C, []string))
+}
+
 // describe sets c's texts and its subcommands' in l.
-func describe(c *cobra.Command, l lang.Lang, data map[string]any, exitCoded map[*cobra.Command]string) {
+func describe[C Command[C]](c C, texts func(C) (*string, *string), l lang.Lang, data map[string]any, exitCoded map[C]string) {
 	id := "help." + MessageKey(c)
 	short, hasShort := message(l, id+".short", data)
 	long, hasLong := message(l, id+".long", data)
+	cShort, cLong := texts(c)
 	if hasShort {
-		c.Short = short
+		*cShort = short
 	}
 	if hasLong {
-		c.Long = long
+		*cLong = long
 	}
 	if base, ok := exitCoded[c]; ok {
 		switch {
@@ -62,17 +73,17 @@ func describe(c *cobra.Command, l lang.Lang, data map[string]any, exitCoded map[
 		case hasShort:
 			base = short
 		}
-		c.Long = base + "\n\n" + l.T("help.exit_codes")
+		*cLong = base + "\n\n" + l.T("help.exit_codes")
 	}
 	for _, sub := range c.Commands() {
-		describe(sub, l, data, exitCoded)
+		describe(sub, texts, l, data, exitCoded)
 	}
 }
 
 // MessageKey is the part of c's message ids that names it: its command
 // path after the root's name, words joined by dots ("lesson.grade"), or
 // the root's name for the root.
-func MessageKey(c *cobra.Command) string {
+func MessageKey(c interface{ CommandPath() string }) string {
 	words := strings.Fields(c.CommandPath())
 	if len(words) > 1 {
 		words = words[1:]

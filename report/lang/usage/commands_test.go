@@ -10,6 +10,8 @@ import (
 	"github.com/oncesim/once/report/lang"
 )
 
+func texts(c *cobra.Command) (*string, *string) { return &c.Short, &c.Long }
+
 // tree is a small command tree as cmd builds it: texts left to the
 // messages, but a hidden command's own.
 func tree() (root, live, grade, hidden *cobra.Command) {
@@ -30,7 +32,7 @@ func tree() (root, live, grade, hidden *cobra.Command) {
 func TestDescribeInTheLanguageOfTheHelp(t *testing.T) {
 	root, live, grade, hidden := tree()
 	flag := "en"
-	Describe(root, func() string { return flag }, map[string]any{"Roles": "service"})
+	Describe(root, texts, func() string { return flag }, map[string]any{"Roles": "service"})
 	if live.Short != lang.English.T("help.live.short") || !strings.HasPrefix(live.Long, "live runs the Idempotency-Key pattern") {
 		t.Fatalf("English live: %q / %q", live.Short, live.Long)
 	}
@@ -65,7 +67,7 @@ func TestDescribeFillsThePlaceholders(t *testing.T) {
 	labCmd := &cobra.Command{Use: "lab", Run: func(*cobra.Command, []string) {}}
 	sweep := &cobra.Command{Use: "sweep", Run: func(*cobra.Command, []string) {}}
 	root.AddCommand(labCmd, sweep)
-	Describe(root, func() string { return "ru" }, map[string]any{"Roles": "payment-service, consumer"})
+	Describe(root, texts, func() string { return "ru" }, map[string]any{"Roles": "payment-service, consumer"})
 	if !strings.Contains(labCmd.Long, "payment-service, consumer.") || strings.Contains(labCmd.Long, "{{") {
 		t.Errorf("lab's Long lacks its roles:\n%s", labCmd.Long)
 	}
