@@ -13,16 +13,7 @@ import (
 func newClassCmd() *cobra.Command {
 	o := class.Options{}
 	cmd := &cobra.Command{
-		Use:   "class",
-		Short: "Serve the lesson to a room's browsers: predictions, the run, the reveal, and a live dashboard",
-		Long: `class serves the lesson on a local web server: each student opens the page,
-joins with a name and answers their own variant (the seeds of "once lesson
---student NAME --token T", the token derived from the class key); the
-instructor's dashboard opens each step's run, then reveals the answers, and
-shows live how the class answered. The first answer counts; none is taken
-after the reveal. State is kept in DIR/class.db: a restart continues the
-class. Loopback by default; --listen with --code for a classroom network.
-See docs/class.md.`,
+		Use:     "class",
 		Args:    cobra.NoArgs,
 		Example: "  once class --lang ro\n  once class --listen 0.0.0.0:8080 --code random --steps 1,2,3",
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -19,9 +19,8 @@ type explainOptions struct {
 func newExplainCmd() *cobra.Command {
 	o := &explainOptions{}
 	cmd := &cobra.Command{
-		Use:   "explain SCENARIO | -f FILE",
-		Short: "The lesson: the story, what to watch, why each semantics gives what it gives, the fix",
-		Args:  o.scenarioArgs,
+		Use:  "explain SCENARIO | -f FILE",
+		Args: o.scenarioArgs,
 		Example: `  once explain double-billing
   once explain at-least-once-duplicate --format md > lesson.md
   once explain -f my-scenario.yaml`,

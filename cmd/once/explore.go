@@ -60,13 +60,7 @@ func (o *exploreOptions) interrupted() bool {
 // and o.progress, which otherwise come from the terminal.
 func exploreCommand(o *exploreOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "explore SCENARIO | -f FILE",
-		Short: "Search every fault schedule up to a bound: a proof, or a minimal counterexample",
-		Long: `explore enumerates every schedule of the scenario with at most --max-faults
-faults of the kinds in --faults (each lost, duplicated or slow message and
-each crash costs 1), skipping states already explored. It prints a proof
-with the number of distinct states, or the first violation found, shrunk to
-a minimal set of faults, with its cause and the command that replays it.`,
+		Use:  "explore SCENARIO | -f FILE",
 		Args: o.scenarioArgs,
 		Example: `  once explore double-billing --semantics idem --max-faults 3
   once explore double-billing --semantics alo

@@ -49,16 +49,7 @@ func newLabCmd() *cobra.Command { return labCommand(&labOptions{}) }
 
 func labCommand(o *labOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "lab SCENARIO --node NAME=COMMAND",
-		Short: "Judge your own service or consumer, in any language, in a scenario",
-		Long: `lab runs a scenario with node NAME played by your program: a process that
-speaks JSON lines on stdin and stdout in lock-step with the simulator
-(docs/lab-protocol.md). Faults, time and the seed come from the simulator,
-so a run is deterministic; the checker counts effects per operation as for
-the built-in roles. --explore tries every schedule with at most
---max-faults faults, each from the start (with fresh processes, or with
-processes reset between schedules when the node declares reset), and
-prints a shrunk counterexample. Playable roles: ` + lab.PlayableRoles() + `.`,
+		Use:  "lab SCENARIO --node NAME=COMMAND",
 		Args: o.scenarioArgsOrReplay,
 		Example: `  once lab double-billing --node service="python3 examples/lab/python/naive_service.py" --check
   once lab double-billing --node service="python3 examples/lab/python/idempotent_service.py" --explore --max-faults 3

@@ -28,39 +28,7 @@ type lessonOptions struct {
 func newLessonCmd() *cobra.Command {
 	o := &lessonOptions{}
 	cmd := &cobra.Command{
-		Use:   "lesson",
-		Short: "The guided lesson: the module's scenarios in the course's order, predict then reveal, with a score",
-		Long: `lesson walks the module in the course text's order, in 80 minutes: double
-billing (a teaser), the three semantics, the Two Generals, Kafka
-exactly-once and its boundary, upsert by natural key, set vs increment,
-windowed aggregates, idempotency keys and 409/422, durable keys, TTL and
-the retry horizon. --track advanced is a second class over the rest of
-the catalog (Flink, the outbox, reconciliation, Kafka transactions in
-depth, leases, the key's contract, brokers' dedup…). Each step tells the story, asks
-three questions drawn for you from its bank — about the mechanism before
-any run (which single fault breaks the design, which change fixes it),
-and about the evidence of your run (the trace line behind its
-duplicate) —, runs the broken variant and its fix side by side, shows
-the results with the trace and why, and keeps a score.
-
---student NAME --token TOKEN (the token "once lesson tokens" issued to the
-name) runs every step on a seed of the student's own, derived from the
-token; without --token it is practice, which grade refuses; without
---student, the course's seeds, printed with the commands before the
-questions. --result FILE (line quiz) writes the name, the token, the
-course version and the letters given; "once lesson grade" recomputes the
-rest. See docs/lesson.md.
-
-On a terminal it opens an interactive screen; --plain (and any output that
-is not a terminal) makes it a line quiz that reads one answer per line from
-standard input — a number or a letter —, so it works over ssh and from a
-file of answers. --out DIR writes the lesson pack for an instructor instead:
-student/ (story, commands, diagrams, questions) and, with the class key
-(--class-key or ONCE_CLASS_KEY), teacher/ (the same with the outcomes, the
-answers, "For the teacher" and the timing of a 90-minute class), one
-Markdown page and its HTML twin per step; the diagrams are the project's
-own SVG, and no page loads anything from the network. --slides (with the
-key) adds slides/, the diagrams as 16:9 pages.`,
+		Use:  "lesson",
 		Args: cobra.NoArgs,
 		Example: `  once lesson
   once lesson --plain --lang ro

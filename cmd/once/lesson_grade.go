@@ -12,12 +12,7 @@ import (
 func newLessonGradeCmd() *cobra.Command {
 	var key string
 	cmd := &cobra.Command{
-		Use:   "grade FILE...",
-		Short: "A class's roster from result files (once lesson --plain --student NAME --token TOKEN --result FILE): every answer recomputed",
-		Long: `grade recomputes each result from the name and the class key (--class-key
-or ONCE_CLASS_KEY), never from the file, and refuses in one line (exit 2) a
-wrong token, another course version, a practice result, a malformed file
-or one over 1 MiB, and a file or a student given twice. See docs/lesson.md.`,
+		Use:     "grade FILE...",
 		Args:    cobra.MinimumNArgs(1),
 		Example: `  ONCE_CLASS_KEY=… once lesson grade results/*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -31,11 +26,7 @@ or one over 1 MiB, and a file or a student given twice. See docs/lesson.md.`,
 func newLessonTokensCmd() *cobra.Command {
 	var key string
 	cmd := &cobra.Command{
-		Use:   "tokens",
-		Short: "Issue a token per student (names on standard input, one a line): prints name, tab, token",
-		Long: `tokens prints the token of each name on standard input (one a line): an
-HMAC-SHA256 of the name under the class key (--class-key or ONCE_CLASS_KEY,
-at least 16 bytes), for --student NAME --token TOKEN. See docs/lesson.md.`,
+		Use:     "tokens",
 		Args:    cobra.NoArgs,
 		Example: `  export ONCE_CLASS_KEY="$(head -c 24 /dev/urandom | base64)"; once lesson tokens < names.txt`,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -12,7 +12,7 @@ import (
 // newListCmd is `once list`, and newRolesCmd `once roles`: the catalog and
 // the roles, as a table or as JSON.
 func newListCmd() *cobra.Command {
-	return listing("list", "List the scenario catalog", func(format string, out io.Writer) error {
+	return listing("list", func(format string, out io.Writer) error {
 		entries := runs.List(format == "text")
 		if format == "json" {
 			return report.WriteJSON(out, map[string]any{"schema": "once.list/v1", "scenarios": entries})
@@ -22,7 +22,7 @@ func newListCmd() *cobra.Command {
 }
 
 func newRolesCmd() *cobra.Command {
-	return listing("roles", "List the roles a scenario file can use, with their options, then the invariants and sinks", func(format string, out io.Writer) error {
+	return listing("roles", func(format string, out io.Writer) error {
 		if format == "json" {
 			return report.WriteJSON(out, map[string]any{"schema": "once.roles/v1", "roles": runs.Roles(), "invariants": runs.Invariants(), "sinks": runs.Sinks()})
 		}
@@ -31,11 +31,10 @@ func newRolesCmd() *cobra.Command {
 }
 
 // listing is a command that prints a listing as text or JSON.
-func listing(name, short string, write func(format string, out io.Writer) error) *cobra.Command {
+func listing(name string, write func(format string, out io.Writer) error) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:     name,
-		Short:   short,
 		Args:    cobra.NoArgs,
 		Example: "  once " + name + "\n  once " + name + " --format json",
 		RunE: func(cmd *cobra.Command, _ []string) error {

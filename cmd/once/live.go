@@ -47,19 +47,7 @@ type liveOptions struct {
 func newLiveCmd() *cobra.Command {
 	o := &liveOptions{}
 	cmd := &cobra.Command{
-		Use:   "live SCENARIO | --replay PLAN",
-		Short: "Run a payments scenario for real: HTTP services on 127.0.0.1, a SQL database, the simulator's faults",
-		Long: `live runs the Idempotency-Key pattern as real code: a net/http payment service
-(an OS process of its own, killed and restarted on a crash) whose keys live in
-an idempotency_keys table, a card gateway whose charges are rows of a charges
-table, and a client that retries as --semantics says. A fault layer between
-them drops, duplicates and delays requests and responses, and crashes the
-service, at the messages the simulator's keyed fault plan names: one seed, or
-one plan from explore or run --save, hits the same messages in both worlds.
-Effects are counted in the database (SELECT op, count(*) FROM charges GROUP BY
-op) and judged like once run. SQLite (a file in a temporary directory) unless
---db names a PostgreSQL database. Unlike once run, a live run is not
-reproducible to the byte: real time and real concurrency decide the rest.`,
+		Use: "live SCENARIO | --replay PLAN",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if (o.printEnv || o.suite != "") && len(args) == 0 {
 				return nil

@@ -36,16 +36,7 @@ func newMatrixCmd() *cobra.Command { return newMatrixCmdWith(&matrixOptions{}) }
 // with the shards' tallies first).
 func newMatrixCmdWith(o *matrixOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "matrix [SCENARIO…] | -f FILE…",
-		Short: "Every expectation of every scenario over many seeds: rates of lost and duplicated runs",
-		Long: `matrix runs each expectation row of each scenario (its semantics, with the
-row's parameters and faults) on seeds 1..--seeds and reports the share of
-runs that lost an operation and the share that duplicated one, with 95%
-Wilson intervals, the effects per operation, and whether what the scenario
-declares ("=1", "dup", …) held. No SCENARIO means the whole catalog.
-
-Runs are spread over --workers goroutines (each run is single-threaded);
-the result is the same, byte for byte, whatever the number of workers.`,
+		Use: "matrix [SCENARIO…] | -f FILE…",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(o.files) > 0 && len(args) > 0 {
 				return usageErr("give SCENARIO names or -f FILE, not both")

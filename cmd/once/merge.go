@@ -12,19 +12,7 @@ import (
 func newMergeCmd() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "merge SHARD-FILE|DIR…",
-		Short: "Combine the shard files of a matrix, sweep or explore into what the unsharded command prints",
-		Long: `merge reads the files written by ` + "`once matrix --shard i/n`" + `,
-` + "`once sweep --shard i/n`" + ` or ` + "`once explore --shard i/n`" + ` (every shard of one
-run, each once, in any order; a directory stands for its *.json files) and
-prints what the same command without --shard prints. For matrix and sweep
-that is byte for byte, because every tally is a count, a first seed or an
-exact sum. For explore it is the same verdict and the same counterexample
-(the first, in the search's order, of the shards' — the one the unsharded
-search finds), with the counts summed over the shards: their visited sets
-are not shared, so the sum can exceed the unsharded search's. The command's
-arguments come from the shard files: the search's parameters only (never a
-file, an output, a profile or help), agreeing with what the shards tallied.`,
+		Use: "merge SHARD-FILE|DIR…",
 		Example: `  for i in 0 1 2 3; do once matrix --seeds 100000 --shard $i/4 > part$i.json; done
   once merge part*.json
   once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 50000 --shard index/16   # in a Job

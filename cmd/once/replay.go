@@ -20,8 +20,7 @@ type replayOptions struct {
 func newReplayCmd() *cobra.Command {
 	o := &replayOptions{}
 	cmd := &cobra.Command{
-		Use:   "replay FILE",
-		Short: "Re-run a saved fault plan (from run --save) exactly",
+		Use: "replay FILE",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErr("want one plan FILE argument, got %d", len(args))

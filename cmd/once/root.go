@@ -9,6 +9,7 @@ import (
 
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/internal/version"
+	"github.com/oncesim/once/lab"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/lang/usage"
 	"github.com/oncesim/once/sim"
@@ -22,11 +23,6 @@ const (
 	exitUsage      = 2 // bad input: flags, names, files
 	exitIncomplete = 3 // unfinished: a budget or deadline left a verdict unknown (--check), or a signal interrupted the work
 )
-
-// exitTable is the table as --help shows it.
-const exitTable = `Exit codes: 0 done (with --check: everything held) · 1 a violation or
-counterexample found (--check) · 2 bad input · 3 unfinished (a budget or a
-deadline left a verdict unknown under --check, or a signal interrupted it).`
 
 // exitError carries an exit code up to execute.
 type exitError struct {
@@ -80,15 +76,7 @@ var errIncomplete = &exitError{code: exitIncomplete, err: errors.New("unfinished
 
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "once",
-		Short: "Simulate message-delivery semantics under faults and count effects per operation",
-		Long: `once is a deterministic discrete-event simulator of message-delivery semantics.
-
-It runs scenarios (double billing, redelivery after a crash, …) under
-at-most-once, at-least-once, at-least-once + idempotent consumer and
-transactional semantics, with lossy links, lost acks, duplication, slow
-messages and crashes, and counts the effects of every operation ID:
-lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
+		Use:           "once",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -105,12 +93,7 @@ lost, exactly once, or duplicated. Same inputs, same seed: same output.`,
 	root.AddCommand(newMatrixCmd(), newExplainCmd(), newValidateCmd(), newSweepCmd(), newMergeCmd())
 	root.AddCommand(newLiveCmd(), newLiveServeCmd(), newBrokerWorkerCmd())
 	registerCompletion(root)
-	for _, c := range root.Commands() {
-		if c.Long == "" {
-			c.Long = c.Short
-		}
-		c.Long += "\n\n" + exitTable
-	}
+	usage.Describe(root, func(c *cobra.Command) (*string, *string) { return &c.Short, &c.Long }, func() string { return root.PersistentFlags().Lookup("lang").Value.String() }, map[string]any{"Roles": lab.PlayableRoles()})
 	return root
 }
 

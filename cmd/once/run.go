@@ -28,9 +28,8 @@ type runOptions struct {
 func newRunCmd() *cobra.Command {
 	o := &runOptions{}
 	cmd := &cobra.Command{
-		Use:   "run SCENARIO | -f FILE",
-		Short: "Run a scenario once per semantics on one seed and count effects per operation",
-		Args:  o.scenarioArgs,
+		Use:  "run SCENARIO | -f FILE",
+		Args: o.scenarioArgs,
 		Example: `  once run double-billing
   once run double-billing --semantics alo --seed 7 --format trace
   once run double-billing --semantics idem --set store=memory --crash 0.2 --check

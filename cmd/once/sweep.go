@@ -37,18 +37,7 @@ func newSweepCmd() *cobra.Command { return newSweepCmdWith(&sweepOptions{}) }
 // the shards' tallies first).
 func newSweepCmdWith(o *sweepOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "sweep SCENARIO | -f FILE --vary name=from:to:step",
-		Short: "Vary one parameter or fault probability and measure lost, duplicated and effects per point",
-		Long: `sweep varies one scenario parameter (a duration or an integer, e.g. ttl or
-timeout) or one fault setting (` + strings.Join(sim.FaultSettingNames(), ", ") + `) from
---vary's from to its to in steps, and runs every point on seeds 1..--seeds
-under one semantics. Per point it reports the share of runs that lost or
-duplicated an operation (95% Wilson intervals), the effects per operation,
-and the average of every metric the scenario declares. Everything else
-keeps the scenario's defaults unless set with --set, --ops or a fault flag.
-
-Durations take units (ttl=0:5s:500ms); probabilities are numbers in [0,1]
-(loss=0:0.5:0.05). At most 1000 points.`,
+		Use:  "sweep SCENARIO | -f FILE --vary name=from:to:step",
 		Args: o.scenarioArgs,
 		Example: `  once sweep double-billing --vary ttl=0:3s:250ms
   once sweep expired-dedup-ttl --vary ttl=15s:90s:15s --seeds 500

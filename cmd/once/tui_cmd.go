@@ -24,22 +24,7 @@ func newTUICmd() *cobra.Command { return tuiCommand(&tuiOptions{}) }
 // tuiCommand is `once tui` with its flags bound to o.
 func tuiCommand(o *tuiOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "tui [SCENARIO | -f FILE]",
-		Short: "Explore runs interactively: step through the trace, drop a message, see the verdicts change",
-		Long: `tui opens the interactive explorer. Pick a scenario, step through the
-trace of one seeded run event by event, watch the per-operation ledger and a
-space-time diagram of the events around the cursor, and ask what-ifs: x on a
-message drops it (or undoes its drop) and replays the run's faults with that
-one change, showing which verdicts it changed. Press ? for the keys.
-
-Given a SCENARIO (or -f FILE), it opens on the scenario's lesson: its
-headline run (the run the default 'once run' shows the lesson with) with the
-cursor on the first violation — the second effect of a duplicated operation,
-the fault that lost one, the event a broken invariant names. f, ] and [ jump
-between violations; m shows the metrics and invariants; v shows two
-semantics side by side on one schedule; s changes the semantics and keeps the
-what-ifs. --semantics, --set, --seed, --ops and the fault flags choose the
-first run instead.`,
+		Use: "tui [SCENARIO | -f FILE]",
 		Args: func(_ *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:

@@ -9,15 +9,7 @@ import (
 
 func newValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "validate FILE…",
-		Short: "Check scenario files: the YAML, every name and reference, and a build per semantics",
-		Long: `validate loads each scenario file as run -f would: strict YAML (unknown
-fields are errors), every role, option, node, link, sink, parameter,
-expectation and lesson checked, the scenario built once per semantics
-with its defaults, and a vacuous claim refused (docs/scenario-files.md).
-It prints "FILE: ok — …" per valid file, or the first error as
-FILE:LINE:COL and exits 2. It does not run the scenario: once
-matrix -f FILE --check runs its expectations.`,
+		Use: "validate FILE…",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("want at least one scenario FILE argument")
