@@ -3,9 +3,7 @@
 package brokers
 
 import (
-	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -132,26 +130,4 @@ func waitOnDisk(t *testing.T, dir, name string, limit time.Duration) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// onDisk says whether a Mnesia table or log file under dir (message
-// stores and queue indexes left out: they hold routing keys) contains
-// name.
-func onDisk(dir, name string) bool {
-	found := false
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || found {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "msg_stores" || d.Name() == "queues") {
-			return filepath.SkipDir
-		}
-		if ext := filepath.Ext(path); !d.IsDir() && (ext == ".LOG" || ext == ".DCD" || ext == ".DCL") {
-			if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(name)) {
-				found = true
-			}
-		}
-		return nil
-	})
-	return found
 }
