@@ -300,7 +300,13 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			off, _ := strconv.ParseInt(s.arg(1), 10, 64)
 			r.mu.Lock()
 			r.nth[off]++
-			if amo && r.nth[off] == 1 && s.arg(0) == "true" {
+			if amo && r.nth[off] > 1 {
+				// Seen before by a consumer killed before its ack
+				// reached RabbitMQ (the model's lost commit): the model's
+				// consumer drops a record it has seen (its seen table)
+				// and its broker gives it up after the visibility timeout.
+				r.givenUp[off] = true
+			} else if amo && r.nth[off] == 1 && s.arg(0) == "true" {
 				// RabbitMQ delivered it to a consumer killed before it
 				// read it (sent after its last ack, requeued when its
 				// connection died): that delivery counts, as the model's
@@ -320,7 +326,7 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 		case "arrive": // the delivery's fate, as the simulator's network decides it
 			n, off := r.deliveryOf(key), r.offset(key)
 			if r.isGivenUp(off) {
-				e.say("op-%d delivery %d: the model's broker gave it up (the restarted consumer's consume was lost, nothing requeued it): acked unprocessed after the visibility timeout, %d ms", s.op, n, d.visibility)
+				e.say("op-%d delivery %d: the model's broker gives it up (the consumer had seen it, or its consume after the restart was lost): acked unprocessed after the visibility timeout, %d ms", s.op, n, d.visibility)
 				r.settle(off)
 				w.tell("lose %d %d", s.op, s.attempt)
 				continue
@@ -340,8 +346,17 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			w.tell("go %d %d", s.op, s.attempt)
 		case "commit": // the ack's fate
 			off := r.offset(key)
-			m := sim.Message{Kind: d.commit, From: d.consumer, To: d.broker, Op: sim.OpID(s.op), Attempt: int32(off)}
+			att := int32(off) // the model's commit names the offset; under at-most-once the delivery
+			if amo {
+				att = int32(r.deliveryOf(key))
+			}
+			m := sim.Message{Kind: d.commit, From: d.consumer, To: d.broker, Op: sim.OpID(s.op), Attempt: att}
 			if e.dec.Transmit(m).Drop {
+				if amo {
+					e.say("op-%d: the ack of delivery %d is lost: the consumer acks %d ms late, as the model's broker gives the delivery up after its visibility timeout and only then delivers the next", s.op, r.deliveryOf(key), d.visibility)
+					w.tell("lose %d %d", s.op, s.attempt)
+					continue
+				}
 				e.say("op-%d: the ack of delivery %d is lost: the consumer requeues it after the visibility timeout, %d ms (Nack), as the broker redelivers an uncommitted message", s.op, r.deliveryOf(key), d.visibility)
 				w.tell("lose %d %d", s.op, s.attempt)
 				continue
@@ -479,7 +494,12 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 			continue
 		}
 		if cfg.Variant == "ack-before-effect" {
-			if err := dv.Ack(false); err != nil {
+			if w.ask("commit", "ack", op, tag) == "lose" { // the decider lost the ack: it reaches RabbitMQ late
+				go func(dv amqp.Delivery) {
+					time.Sleep(time.Duration(cfg.Visibility) * time.Millisecond)
+					dv.Ack(false)
+				}(dv)
+			} else if err := dv.Ack(false); err != nil {
 				return fmt.Errorf("%s: ack: %w", cfg.Node, err)
 			}
 			w.say("acked", op, tag)
