@@ -158,6 +158,16 @@ type AgreementResult struct {
 	// Seconds is the row's wall-clock time, for a row that crashes its
 	// broker (a measurement on a shared machine, said as such).
 	Seconds int `json:"seconds,omitempty"`
+	// Failed are the seeds of a row that crashes its broker whose run on
+	// the broker did not complete (the queue not back after a restart):
+	// counted as runs and operations that do not agree, with the error.
+	Failed []FailedRun `json:"failed,omitempty"`
+}
+
+// FailedRun is one seed whose broker run did not complete.
+type FailedRun struct {
+	Seed  uint64 `json:"seed"`
+	Error string `json:"error"`
 }
 
 // AgreementRecord is what a `make broker-agreement` run measured: the
@@ -216,6 +226,14 @@ func RunAgreement(ctx context.Context, o AgreementOptions, cases []AgreementCase
 			}
 			ps := []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: runs.Command(sc, set.Semantics, seed, set)}}
 			done, err := RunAll(ctx, ro, sc, ps)
+			if err != nil && srv != nil && ctx.Err() == nil {
+				line, _, _ := strings.Cut(err.Error(), "\n")
+				res.Failed = append(res.Failed, FailedRun{Seed: seed, Error: line})
+				res.Runs++
+				res.Ops += len(simulated.Ops)
+				fmt.Fprintf(o.Log, "%s on %s seed %d did not complete: %s\n", c, c.Broker, seed, line)
+				continue
+			}
 			if err != nil {
 				if srv != nil {
 					srv.Stop()

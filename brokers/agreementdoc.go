@@ -3,6 +3,7 @@ package brokers
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Difference is one thing a real broker does that the model does not, or
@@ -97,6 +98,15 @@ func (r *AgreementRecord) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "\n## Disagreements\n\n")
 	n := 0
 	for _, res := range r.Results {
+		if len(res.Failed) > 0 {
+			n++
+			fmt.Fprintf(w, "### %s on %s: runs that did not complete\n\n", res.Case, brokerName(res.Case.Broker))
+			fmt.Fprintf(w, "Counted as runs and operations that do not agree.\n\n| seed | error |\n|---|---|\n")
+			for _, f := range res.Failed {
+				fmt.Fprintf(w, "| %d | %s |\n", f.Seed, strings.ReplaceAll(f.Error, "|", "\\|"))
+			}
+			fmt.Fprintln(w)
+		}
 		if len(res.Disagreements) == 0 {
 			continue
 		}

@@ -19,7 +19,9 @@ func onDisk(dir, name string) bool {
 		if d.IsDir() && (d.Name() == "msg_stores" || d.Name() == "queues") {
 			return filepath.SkipDir
 		}
-		if ext := filepath.Ext(path); !d.IsDir() && (ext == ".LOG" || ext == ".DCD" || ext == ".DCL") {
+		// PREVIOUS.LOG is the log Mnesia is folding into its tables: not
+		// where a record stays.
+		if ext := filepath.Ext(path); !d.IsDir() && d.Name() != "PREVIOUS.LOG" && (ext == ".LOG" || ext == ".DCD" || ext == ".DCL") {
 			if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(name)) {
 				found = true
 			}
