@@ -85,8 +85,6 @@ func AgreementCases() []AgreementCase {
 			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
 				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
 		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "alo", CrashesBroker: true, Model: crashModel, Explained: crashExplained},
-		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "idem", CrashesBroker: true, Explained: crashExplained, Model: crashModel +
-			"; the dedup row by operation is written in the bill's SQLite transaction"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
 		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "amo"},
