@@ -34,6 +34,8 @@ type AgreementCase struct {
 	// restart on its directory), so it gets a server of its own for its
 	// seeds, and each run a longer budget (CrashRunDeadline).
 	CrashesBroker bool `json:"crashes_broker,omitempty"`
+	// FailedWhy is what is known of the row's runs that did not complete.
+	FailedWhy string `json:"failed_why,omitempty"`
 }
 
 // CrashRunDeadline is the wall-clock budget of one run of a row that
@@ -84,7 +86,9 @@ func AgreementCases() []AgreementCase {
 			Model:  "check, call, mark against a lookup-only gateway stands for a dedup set in the process's memory: a crash between the charge and the mark (the set dies with the process) charges again",
 			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
 				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
-		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "alo", CrashesBroker: true, Model: crashModel, Explained: crashExplained},
+		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "alo", CrashesBroker: true, Model: crashModel, Explained: crashExplained,
+			FailedWhy: "seed 7 failed so on each of three runs, also with the 2 s to settle after each restart (seed 2 once, before the settle): after one of its three SIGKILLs (after-persist op-2, before-persist op-3, after-persist op-3) the restarted node no longer has the run's durable queue, whose record was in Mnesia's files before the kill and is in none of them after the restart. " +
+				"Why is not known yet: RabbitMQ 3.10.8 losing a durable queue's record over repeated SIGKILLs is a finding of its own to chase (the node's log around the restart, Mnesia's dump of its log at boot), not a difference of the model"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
 		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "amo"},
