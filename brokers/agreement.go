@@ -68,7 +68,7 @@ const qos1Explained = "the model's consumer works on several deliveries at once:
 const crashModel = "the durable queue's crash stands for a SIGKILL of the node and its restart for a restart on its directory; the producer runs on the scenario's clock, which stands still while the real restart outlasts the scenario's 2 s, so the publishes sent to the down broker and their attempt numbers are the model's; the consumer waits the scenario's 50 ms link before it bills and before it acks"
 
 const crashExplained = "a crash within tens of milliseconds of a restart or of a delivery: the model's times are exact, while on RabbitMQ the consumer reconnects after each restart and its deliveries, bills and acks take real time, so which recovered message has reached the consumer (and been billed) when the next crash comes can differ by one delivery " +
-	"(alo seed 2: five crashes within 4 s of the scenario's clock, op-1 billed 6 times in the simulator, 7 on RabbitMQ). " +
+	"(alo seed 2: five crashes within 10 s of the scenario's clock, op-1 billed 6 times in the simulator, 5 on RabbitMQ in this run and 7 in an earlier one). " +
 	"Documented, not corrected: how fast a consumer is back after a broker's restart is not RabbitMQ's promise; the verdicts agree"
 
 // AgreementCases are the rows the report runs: every scenario and variant
@@ -87,7 +87,7 @@ func AgreementCases() []AgreementCase {
 			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
 				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
 		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "alo", CrashesBroker: true, Model: crashModel, Explained: crashExplained,
-			FailedWhy: "seed 7 failed so on each of three runs, also with the 2 s to settle after each restart (seed 2 once, before the settle): after one of its three SIGKILLs (after-persist op-2, before-persist op-3, after-persist op-3) the restarted node no longer has the run's durable queue, whose record was in Mnesia's files before the kill and is in none of them after the restart. " +
+			FailedWhy: "seed 7 failed so on each of its three runs, also with the 2 s to settle after each restart, seed 20 on this run, seed 2 on one run before the settle: after one of its SIGKILLs the restarted node no longer has the run's durable queue, whose record was in Mnesia's files before the kill (checked) and is in none of them after the restart. " +
 				"Why is not known yet: RabbitMQ 3.10.8 losing a durable queue's record over repeated SIGKILLs is a finding of its own to chase (the node's log around the restart, Mnesia's dump of its log at boot), not a difference of the model"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
