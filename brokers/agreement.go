@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/oncesim/once/live"
 	"github.com/oncesim/once/runs"
@@ -29,7 +30,18 @@ type AgreementCase struct {
 	// Explained is the documented reason for operations that disagree in
 	// this row ("" = none expected: a disagreement fails the report).
 	Explained string `json:"explained,omitempty"`
+	// CrashesBroker: the row kills and restarts its broker (SIGKILL, a
+	// restart on its directory), so it gets a server of its own for its
+	// seeds, and each run a longer budget (CrashRunDeadline).
+	CrashesBroker bool `json:"crashes_broker,omitempty"`
+	// FailedWhy is what is known of the row's runs that did not complete.
+	FailedWhy string `json:"failed_why,omitempty"`
 }
+
+// CrashRunDeadline is the wall-clock budget of one run of a row that
+// crashes its broker: each RabbitMQ restart takes 7–15 s (more under
+// load, the queue awaited up to 120 s) and a seed draws up to 5 crashes.
+const CrashRunDeadline = 6 * time.Minute
 
 // String names the row: scenario, semantics, --set, broker and variant.
 func (c AgreementCase) String() string {
@@ -53,15 +65,19 @@ const qos1Explained = "the model's consumer works on several deliveries at once:
 	"The RabbitMQ consumer (Qos 1) works on one delivery at a time: after a lost confirm or a crash, which deliveries meet which crash decisions can differ, and an operation is charged once more or once less (alo seed 7: op-3 six times in the simulator, five on RabbitMQ). " +
 	"Documented, not corrected: how many deliveries a consumer works on at once is its prefetch, not the broker's promise; the verdicts agree"
 
+const crashModel = "the durable queue's crash stands for a SIGKILL of the node and its restart for a restart on its directory; the producer runs on the scenario's clock, which stands still while the real restart outlasts the scenario's 2 s, so the publishes sent to the down broker and their attempt numbers are the model's; the consumer waits the scenario's 50 ms link before it bills and before it acks"
+
+const crashExplained = "a crash within tens of milliseconds of a restart or of a delivery: the model's times are exact, while on RabbitMQ the consumer reconnects after each restart and its deliveries, bills and acks take real time, so which recovered message has reached the consumer (and been billed) when the next crash comes can differ by one delivery " +
+	"(alo seed 2: five crashes within 10 s of the scenario's clock, op-1 billed 6 times in the simulator, 5 on RabbitMQ in this run and 7 in an earlier one). " +
+	"Documented, not corrected: how fast a consumer is back after a broker's restart is not RabbitMQ's promise; the verdicts agree"
+
 // AgreementCases are the rows the report runs: every scenario and variant
 // a --broker driver runs, with its failure and its fix.
 func AgreementCases() []AgreementCase {
 	p := func(k, v string) map[string]string { return map[string]string{k: v} }
 	return []AgreementCase{
 		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "amo", Variant: "ack-before-effect",
-			Explained: "the model's broker pushes each record once under at-most-once, also to a consumer that is down: the records published during the consumer's 500 ms restart after a crash are lost in the simulator. " +
-				"RabbitMQ delivers only to a consumer that is connected (Qos 1: one unacked message at a time): those records wait in the queue and the restarted consumer charges them. " +
-				"Both lose the record whose ack came before the crash; the simulator loses more. Documented, not corrected: the model's push to a dead consumer is what a client-side prefetch buffer or a push endpoint loses, and the lesson (never two, sometimes none) holds in both"},
+			Model: "the broker's `amo-delivery: prefetch-1` (one record at a time, the next after the commit, a restarted consumer's consume requeueing the record delivered to the crashed one) stands for RabbitMQ's basic.qos 1 with the ack before the charge; a delivery or an ack the decider loses is given up by the model's broker after the visibility timeout, on RabbitMQ acked (late) by the consumer"},
 		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "alo", Variant: "manual-ack", Explained: qos1Explained},
 		{Scenario: "idempotent-consumer-dedup", Broker: RabbitMQ, Semantics: "idem", Variant: "dedup-database",
 			Model: "the model's lock before the charge and the gateway's dedup by K stand for the dedup row written in the charge's transaction: both charge once across the crash"},
@@ -70,6 +86,9 @@ func AgreementCases() []AgreementCase {
 			Model:  "check, call, mark against a lookup-only gateway stands for a dedup set in the process's memory: a crash between the charge and the mark (the set dies with the process) charges again",
 			Explained: "two differences. The set in memory loses every operation's mark at a crash, where the model's done:K keys (in Redis) lose only the crashed operation's: a copy of another operation (a lost publisher confirm's second message) delivered after the restart is charged again on RabbitMQ and not in the simulator (seed 9, op-2). " +
 				"And " + qos1Explained + " (seed 1, op-4: the model's two copies both GET before either SET)"},
+		{Scenario: "rabbitmq-broker-crash", Broker: RabbitMQ, Semantics: "alo", CrashesBroker: true, Model: crashModel, Explained: crashExplained,
+			FailedWhy: "seed 7 failed so on each of its three runs, also with the 2 s to settle after each restart, seed 20 on this run, seed 2 on one run before the settle: after one of its SIGKILLs the restarted node no longer has the run's durable queue, whose record was in Mnesia's files before the kill (checked) and is in none of them after the restart. " +
+				"Why is not known yet: RabbitMQ 3.10.8 losing a durable queue's record over repeated SIGKILLs is a finding of its own to chase (the node's log around the restart, Mnesia's dump of its log at boot), not a difference of the model"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem"},
 		{Scenario: "redis-lock-expiry", Broker: Redis, Semantics: "idem", Params: p("fencing", "on")},
 		{Scenario: "redis-streams-autoclaim", Broker: Redis, Semantics: "amo"},
@@ -138,6 +157,19 @@ type AgreementResult struct {
 	Ops           int              `json:"ops"`
 	Agree         int              `json:"agree"`
 	Disagreements []OpDisagreement `json:"disagreements,omitempty"`
+	// Seconds is the row's wall-clock time, for a row that crashes its
+	// broker (a measurement on a shared machine, said as such).
+	Seconds int `json:"seconds,omitempty"`
+	// Failed are the seeds of a row that crashes its broker whose run on
+	// the broker did not complete (the queue not back after a restart):
+	// counted as runs and operations that do not agree, with the error.
+	Failed []FailedRun `json:"failed,omitempty"`
+}
+
+// FailedRun is one seed whose broker run did not complete.
+type FailedRun struct {
+	Seed  uint64 `json:"seed"`
+	Error string `json:"error"`
 }
 
 // AgreementRecord is what a `make broker-agreement` run measured: the
@@ -176,6 +208,15 @@ func RunAgreement(ctx context.Context, o AgreementOptions, cases []AgreementCase
 			fs = append(fs, fmt.Sprintf("%s %g", sim.FaultKinds[k].Name, set.Faults.Probability[k]))
 		}
 		res := AgreementResult{Case: c, Faults: strings.Join(fs, ", ")}
+		ro := Options{Broker: string(c.Broker), URL: o.URL[c.Broker], Variant: c.Variant, Worker: o.Worker, Stderr: io.Discard}
+		var srv *Server
+		if c.CrashesBroker {
+			if srv, err = Start(ctx, c.Broker, ServerOptions{}); err != nil {
+				return nil, fmt.Errorf("%s: %w", c, err)
+			}
+			ro.URL, ro.Server, ro.Deadline = "", srv, CrashRunDeadline
+		}
+		began := time.Now()
 		for seed := uint64(1); seed <= uint64(o.Seeds); seed++ {
 			simulated, err := runs.Outcome(sc, set, sim.NewRandom(seed), nil)
 			if err != nil {
@@ -186,8 +227,19 @@ func RunAgreement(ctx context.Context, o AgreementOptions, cases []AgreementCase
 				return nil, err
 			}
 			ps := []live.Planned{{Settings: set, Config: cfg, Chooser: sim.NewRandom(seed), Replay: runs.Command(sc, set.Semantics, seed, set)}}
-			done, err := RunAll(ctx, Options{Broker: string(c.Broker), URL: o.URL[c.Broker], Variant: c.Variant, Worker: o.Worker, Stderr: io.Discard}, sc, ps)
+			done, err := RunAll(ctx, ro, sc, ps)
+			if err != nil && srv != nil && ctx.Err() == nil {
+				line, _, _ := strings.Cut(err.Error(), "\n")
+				res.Failed = append(res.Failed, FailedRun{Seed: seed, Error: line})
+				res.Runs++
+				res.Ops += len(simulated.Ops)
+				fmt.Fprintf(o.Log, "%s on %s seed %d did not complete: %s\n", c, c.Broker, seed, line)
+				continue
+			}
 			if err != nil {
+				if srv != nil {
+					srv.Stop()
+				}
 				return nil, fmt.Errorf("%s on %s seed %d: %w", c, c.Broker, seed, err)
 			}
 			got := done[0].Outcome
@@ -208,6 +260,13 @@ func RunAgreement(ctx context.Context, o AgreementOptions, cases []AgreementCase
 				res.Disagreements = append(res.Disagreements, OpDisagreement{Seed: seed, Op: i + 1, SimEffects: int(s.Effects), BrokerEffects: b})
 			}
 			fmt.Fprintf(o.Log, "%s on %s seed %d: verdict sim %s, broker %s; %d/%d ops agree so far\n", c, c.Broker, seed, simulated.Status, got.Status, res.Agree, res.Ops)
+		}
+		if srv != nil {
+			if err := srv.Stop(); err != nil {
+				return nil, fmt.Errorf("%s: stopping its server: %w", c, err)
+			}
+			res.Seconds = int(time.Since(began).Seconds())
+			fmt.Fprintf(o.Log, "%s on %s: %d seeds in %d s (its own server, killed and restarted at every crash)\n", c, c.Broker, o.Seeds, res.Seconds)
 		}
 		out = append(out, res)
 	}

@@ -30,8 +30,12 @@ func TestBrokerAgreementDoc(t *testing.T) {
 		if res.Runs != rec.Seeds {
 			t.Errorf("%s on %s: %d runs, want %d (one per seed)", res.Case, res.Case.Broker, res.Runs, rec.Seeds)
 		}
-		if res.Agree+len(res.Disagreements) != res.Ops {
-			t.Errorf("%s on %s: %d agree + %d disagreements ≠ %d operations", res.Case, res.Case.Broker, res.Agree, len(res.Disagreements), res.Ops)
+		failedOps := len(res.Failed) * (res.Ops / max(res.Runs, 1)) // a run that did not complete: none of its operations agrees
+		if res.Agree+len(res.Disagreements)+failedOps != res.Ops {
+			t.Errorf("%s on %s: %d agree + %d disagreements + %d of failed runs ≠ %d operations", res.Case, res.Case.Broker, res.Agree, len(res.Disagreements), failedOps, res.Ops)
+		}
+		if len(res.Failed) > 0 && res.Case.FailedWhy == "" {
+			t.Errorf("%s on %s: %d runs did not complete, and the row says nothing of why", res.Case, res.Case.Broker, len(res.Failed))
 		}
 	}
 	var want bytes.Buffer

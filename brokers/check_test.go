@@ -33,6 +33,8 @@ func TestCheckRefusesInOneLine(t *testing.T) {
 	dedup, dedupRuns := planned(t, "idempotent-consumer-dedup", sim.Idempotent, nil, 1)
 	pay, payRuns := planned(t, "double-billing", sim.Idempotent, nil, 1)
 	prod, prodAlo := planned(t, "idempotent-producer-retry", sim.AtLeastOnce, nil, 1)
+	crash, crashAlo := planned(t, "rabbitmq-broker-crash", sim.AtLeastOnce, nil, 1)
+	_, crashAmo := planned(t, "rabbitmq-broker-crash", sim.AtMostOnce, nil, 1)
 	for _, c := range []struct {
 		o    Options
 		sc   *scenarios.Scenario
@@ -47,6 +49,8 @@ func TestCheckRefusesInOneLine(t *testing.T) {
 		{Options{Broker: "redis", URL: "amqp://127.0.0.1:5672"}, lock, lockRuns, `--broker-url "amqp://127.0.0.1:5672": want a redis://HOST:PORT URL`},
 		{Options{Broker: "redis", Variant: "dedup-memory"}, lock, lockRuns, "--variant dedup-memory: scenario redis-lock-expiry has no variants on redis under idem"},
 		{Options{Broker: "kfake", URL: "kafka://127.0.0.1:9092"}, prod, prodAlo, "--broker-url: kfake runs inside once; give no URL"},
+		{Options{Broker: "rabbitmq", URL: "amqp://127.0.0.1:5672"}, crash, crashAlo, "--broker-url: scenario rabbitmq-broker-crash kills and restarts the broker; give no --broker-url, once starts a server of its own"},
+		{Options{Broker: "rabbitmq"}, crash, crashAmo, "scenario rabbitmq-broker-crash: no rabbitmq driver runs its roles yet (docs/live.md lists the broker runs)"},
 		{Options{Broker: "rabbitmq", Variant: "dedup-disk"}, dedup, dedupRuns, "--variant dedup-disk: want one of dedup-database, dedup-memory (scenario idempotent-consumer-dedup on rabbitmq under idem)"},
 	} {
 		_, err := Check(&c.o, c.sc, c.ps)
@@ -58,6 +62,9 @@ func TestCheckRefusesInOneLine(t *testing.T) {
 		if kind, err := Check(&ok, lock, lockRuns); err != nil || kind != Redis {
 			t.Errorf("%+v: %v %v, want redis", ok, kind, err)
 		}
+	}
+	if _, err := Check(&Options{Broker: "rabbitmq"}, crash, crashAlo); err != nil {
+		t.Errorf("rabbitmq-broker-crash alo on rabbitmq: %v", err)
 	}
 	if _, err := Check(&Options{Broker: "rabbitmq", Variant: "dedup-memory"}, dedup, dedupRuns); err != nil {
 		t.Errorf("dedup-memory on rabbitmq: %v", err)

@@ -26,7 +26,9 @@ import (
 // the unacked message back, and the consumer restarted after the
 // scenario's restart delay gets it again with Redelivered=true.
 //
-// Its variants: at-most-once acks before the charge (ack-before-effect);
+// Its variants: at-most-once acks before the charge (ack-before-effect,
+// the model's broker with amo-delivery prefetch-1: a record published
+// while the consumer is down waits in the queue);
 // at-least-once charges, then acks (manual-ack); idempotent keeps its
 // dedup set in the process's memory (dedup-memory: lost with the
 // process) or writes its dedup row in the ledger's transaction with the
@@ -37,6 +39,7 @@ type consumerDriver struct {
 	timeout, visibility                 sim.Time // the producer's wait for a confirm, the broker's for an ack
 	deliver, chargeResult               sim.MsgKind
 	publish, publishAck, commit         sim.MsgKind
+	consume                             sim.MsgKind // a restarted consumer's subscribe (at-most-once)
 	afterCharge, afterCommit            sim.PointID
 	beforeMark                          sim.PointID
 	checkCallMark                       bool // the model's consumer checks, charges, then marks: its crash point is before-mark
@@ -76,6 +79,7 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 	d.publish, ok[0] = t.MessageByName("publish")
 	d.publishAck, ok[1] = t.MessageByName("publish-ack")
 	d.commit, ok[2] = t.MessageByName("commit")
+	d.consume, ok[3] = t.MessageByName("consume")
 	if ok != [4]bool{true, true, true, true} {
 		return nil
 	}
@@ -118,6 +122,12 @@ type consumerRun struct {
 	offsets  int64            // messages stored (publishes confirmed by RabbitMQ)
 	pubDone  bool             // the producer is done: every operation confirmed (or sent once, at most once)
 	settled  map[int64]bool   // offset → acked after its charge or dedup, or lost for good
+	// resubLost: under at-most-once, the decider lost the restarted
+	// consumer's consume, so the model's broker does not requeue the
+	// record delivered to the crashed consumer and gives it up after the
+	// visibility timeout; givenUp are those records (offsets).
+	resubLost bool
+	givenUp   map[int64]bool
 }
 
 func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
@@ -147,13 +157,26 @@ func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
 	if err := ch.Confirm(false); err != nil {
 		return false, fmt.Errorf("brokers: rabbitmq: confirm mode: %w", err)
 	}
-	r := &consumerRun{d: d, e: e, nth: map[int64]int{}, delivery: map[string]int{}, offsetOf: map[string]int64{}, settled: map[int64]bool{}}
+	r := &consumerRun{d: d, e: e, nth: map[int64]int{}, delivery: map[string]int{}, offsetOf: map[string]int64{}, settled: map[int64]bool{}, givenUp: map[int64]bool{}}
 	e.say("queue %s (durable), persistent messages, publisher confirms; consumer with manual ack, Qos 1, variant %s", e.prefix, e.variant)
 	notYet := []string{sim.FaultKinds[sim.FaultDup].Name, sim.FaultKinds[sim.FaultPause].Name}
 	e.say("faults applied: the consumer's %s (SIGKILL at %s, restarted after %d ms); %s of a publish, a delivery (the consumer requeues it after the visibility timeout, %d ms); %s of a publisher confirm (the producer publishes again after %d ms) and of the consumer's ack (requeued after %d ms); not applied on RabbitMQ: %s",
 		sim.FaultKinds[sim.FaultCrash].Name, map[bool]string{true: "after-commit", false: "after-charge"}[e.cfg.Semantics == sim.AtMostOnce], d.restart,
 		sim.FaultKinds[sim.FaultLoss].Name, d.visibility, sim.FaultKinds[sim.FaultAckLoss].Name, d.timeout, d.visibility, strings.Join(notYet, ", "))
+	starts := 0
 	start := func() (*worker, error) {
+		if starts++; starts > 1 && e.cfg.Semantics == sim.AtMostOnce {
+			// The model's restarted consumer subscribes again (consume),
+			// which requeues the record delivered to it as it crashed.
+			m := sim.Message{Kind: d.consume, From: d.consumer, To: d.broker}
+			lost := e.dec.Transmit(m).Drop
+			if !lost {
+				e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.broker, Peer: d.consumer, Msg: m})
+			}
+			r.mu.Lock()
+			r.resubLost = lost
+			r.mu.Unlock()
+		}
 		cfg := &workerConfig{Role: "rabbitmq-consumer", Node: e.cfg.Topology.NodeName(d.consumer), URL: e.url, Ledger: ledgerPath(e.dir),
 			Ops: e.cfg.Ops, Semantics: e.cfg.Semantics.Alias(), Variant: e.variant, Queue: e.prefix, Visibility: int64(d.visibility)}
 		w, err := startWorker(e.o.Worker, e.o.WorkerEnv, cfg, e.evidence)
@@ -277,6 +300,23 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			off, _ := strconv.ParseInt(s.arg(1), 10, 64)
 			r.mu.Lock()
 			r.nth[off]++
+			if amo && r.nth[off] > 1 {
+				// Seen before by a consumer killed before its ack
+				// reached RabbitMQ (the model's lost commit): the model's
+				// consumer drops a record it has seen (its seen table)
+				// and its broker gives it up after the visibility timeout.
+				r.givenUp[off] = true
+			} else if amo && r.nth[off] == 1 && s.arg(0) == "true" {
+				// RabbitMQ delivered it to a consumer killed before it
+				// read it (sent after its last ack, requeued when its
+				// connection died): that delivery counts, as the model's
+				// delivery to the crashed consumer does; if the model's
+				// consume was lost, its broker gives that record up.
+				r.nth[off]++
+				if r.resubLost {
+					r.givenUp[off] = true
+				}
+			}
 			n := r.nth[off]
 			r.delivery[key], r.offsetOf[key] = n, off
 			r.mu.Unlock()
@@ -285,10 +325,16 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			}
 		case "arrive": // the delivery's fate, as the simulator's network decides it
 			n, off := r.deliveryOf(key), r.offset(key)
+			if r.isGivenUp(off) {
+				e.say("op-%d delivery %d: the model's broker gives it up (the consumer had seen it, or its consume after the restart was lost): acked unprocessed after the visibility timeout, %d ms", s.op, n, d.visibility)
+				r.settle(off)
+				w.tell("lose %d %d", s.op, s.attempt)
+				continue
+			}
 			m := sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(n)}
 			if e.dec.Transmit(m).Drop {
 				if amo {
-					e.say("op-%d delivery %d is lost: the consumer acks it unprocessed (at most once: never redelivered)", s.op, n)
+					e.say("op-%d delivery %d is lost: the consumer acks it unprocessed after the visibility timeout, %d ms (at most once: never redelivered)", s.op, n, d.visibility)
 					r.settle(off)
 				} else {
 					e.say("op-%d delivery %d is lost: the consumer requeues it unprocessed after the visibility timeout, %d ms (Nack)", s.op, n, d.visibility)
@@ -300,8 +346,17 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			w.tell("go %d %d", s.op, s.attempt)
 		case "commit": // the ack's fate
 			off := r.offset(key)
-			m := sim.Message{Kind: d.commit, From: d.consumer, To: d.broker, Op: sim.OpID(s.op), Attempt: int32(off)}
+			att := int32(off) // the model's commit names the offset; under at-most-once the delivery
+			if amo {
+				att = int32(r.deliveryOf(key))
+			}
+			m := sim.Message{Kind: d.commit, From: d.consumer, To: d.broker, Op: sim.OpID(s.op), Attempt: att}
 			if e.dec.Transmit(m).Drop {
+				if amo {
+					e.say("op-%d: the ack of delivery %d is lost: the consumer acks %d ms late, as the model's broker gives the delivery up after its visibility timeout and only then delivers the next", s.op, r.deliveryOf(key), d.visibility)
+					w.tell("lose %d %d", s.op, s.attempt)
+					continue
+				}
 				e.say("op-%d: the ack of delivery %d is lost: the consumer requeues it after the visibility timeout, %d ms (Nack), as the broker redelivers an uncommitted message", s.op, r.deliveryOf(key), d.visibility)
 				w.tell("lose %d %d", s.op, s.attempt)
 				continue
@@ -315,8 +370,8 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 			e.say("op-%d delivery %d found in the dedup %s: acked, not charged", s.op, r.deliveryOf(key), where)
 		case "point":
 			// The simulator's identity of the crash decision: under
-			// at-most-once the point after-commit with the delivery
-			// (its number); otherwise the point after the charge
+			// at-most-once the point after-commit with the delivery of
+			// the record at its log offset; otherwise the point after the charge
 			// (before-mark where the model checks, charges, then marks)
 			// with the charge's result, whose attempt is the delivery's
 			// log offset: the message's place in the queue.
@@ -326,7 +381,7 @@ func (r *consumerRun) follow(ctx context.Context, w *worker) (crashed bool, err 
 				point = d.beforeMark
 			}
 			if s.arg(0) == "after-commit" {
-				point, m = d.afterCommit, sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(r.deliveryOf(key))}
+				point, m = d.afterCommit, sim.Message{Kind: d.deliver, From: d.broker, To: d.consumer, Op: sim.OpID(s.op), Attempt: int32(off)}
 			}
 			if crash, _ := e.dec.Point(d.consumer, point, m); crash {
 				w.proc.kill()
@@ -364,6 +419,12 @@ func (r *consumerRun) allSettled() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.pubDone && int64(len(r.settled)) == r.offsets
+}
+
+func (r *consumerRun) isGivenUp(offset int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.givenUp[offset]
 }
 
 func (r *consumerRun) offset(key string) int64 {
@@ -420,7 +481,8 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 		tag := int(dv.DeliveryTag)
 		w.say("deliver", op, tag, dv.Redelivered, dv.Headers["offset"])
 		if w.ask("arrive", "deliver", op, tag) == "lose" { // the decider lost the delivery
-			if cfg.Variant == "ack-before-effect" {
+			if cfg.Variant == "ack-before-effect" { // the model's broker gives it up after the visibility timeout
+				time.Sleep(time.Duration(cfg.Visibility) * time.Millisecond)
 				if err := dv.Ack(false); err != nil {
 					return fmt.Errorf("%s: ack: %w", cfg.Node, err)
 				}
@@ -432,7 +494,12 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 			continue
 		}
 		if cfg.Variant == "ack-before-effect" {
-			if err := dv.Ack(false); err != nil {
+			if w.ask("commit", "ack", op, tag) == "lose" { // the decider lost the ack: it reaches RabbitMQ late
+				go func(dv amqp.Delivery) {
+					time.Sleep(time.Duration(cfg.Visibility) * time.Millisecond)
+					dv.Ack(false)
+				}(dv)
+			} else if err := dv.Ack(false); err != nil {
 				return fmt.Errorf("%s: ack: %w", cfg.Node, err)
 			}
 			w.say("acked", op, tag)

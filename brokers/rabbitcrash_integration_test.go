@@ -5,13 +5,17 @@ package brokers
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
+
+	"github.com/oncesim/once/runs"
+	"github.com/oncesim/once/sim"
 )
 
 // TestIntegrationRabbitMQBrokerCrash pins what a broker crash does to a
@@ -134,24 +138,53 @@ func waitOnDisk(t *testing.T, dir, name string, limit time.Duration) {
 	}
 }
 
-// onDisk says whether a Mnesia table or log file under dir (message
-// stores and queue indexes left out: they hold routing keys) contains
-// name.
-func onDisk(dir, name string) bool {
-	found := false
-	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || found {
-			return nil
+// TestIntegrationRabbitMQBrokerCrashRun: rabbitmq-broker-crash alo on
+// seed 18 on a real node of the run's own: the simulator crashes the
+// durable queue after op-2's publish is on disk and before its confirm;
+// the driver SIGKILLs the node once the confirm came and restarts it on
+// its directory. The producer publishes op-2 again (a second copy), op-1
+// (delivered, billed, not acked) comes back Redelivered=true and is
+// billed again: op-1 and op-2 twice, as in the simulator, op by op. One
+// RabbitMQ boot and one restart; nothing is left.
+func TestIntegrationRabbitMQBrokerCrashRun(t *testing.T) {
+	needInstalled(t, RabbitMQ)
+	sc, ps := planned(t, "rabbitmq-broker-crash", sim.AtLeastOnce, nil, 18)
+	simulated, err := runs.Outcome(sc, ps[0].Settings, sim.NewRandom(18), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev bytes.Buffer
+	done, err := RunAll(context.Background(), Options{Broker: string(RabbitMQ), Deadline: CrashRunDeadline,
+		Worker: []string{os.Args[0]}, WorkerEnv: []string{workerEnv + "=1"}, Stderr: &ev}, sc, ps)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, ev.String())
+	}
+	got := done[0].Outcome
+	if got.Status != simulated.Status {
+		t.Errorf("verdict %s on RabbitMQ, %s in the simulator", got.Status, simulated.Status)
+	}
+	for i, s := range simulated.Ops {
+		if got.Ops[i].Effects != s.Effects {
+			t.Errorf("op-%d billed %d times on RabbitMQ, %d in the simulator", i+1, got.Ops[i].Effects, s.Effects)
 		}
-		if d.IsDir() && (d.Name() == "msg_stores" || d.Name() == "queues") {
-			return filepath.SkipDir
+	}
+	if simulated.Ops[1].Effects != 2 {
+		t.Errorf("the simulator bills op-2 %d times, want the retry's second copy billed too", simulated.Ops[1].Effects)
+	}
+	for _, want := range []string{"the broker crashes before its confirm: SIGKILL", "broker restarted on its directory", "Redelivered=true"} {
+		if !strings.Contains(ev.String(), want) {
+			t.Errorf("the evidence lacks %q:\n%s", want, ev.String())
 		}
-		if ext := filepath.Ext(path); !d.IsDir() && (ext == ".LOG" || ext == ".DCD" || ext == ".DCL") {
-			if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(name)) {
-				found = true
-			}
+	}
+	for _, p := range childPids() {
+		shared.Lock()
+		mine := false
+		for _, s := range shared.servers {
+			mine = mine || slices.Contains(s.Pids(), p)
 		}
-		return nil
-	})
-	return found
+		shared.Unlock()
+		if !mine {
+			t.Errorf("a process %d of the run is left", p)
+		}
+	}
 }

@@ -63,6 +63,10 @@ type Options struct {
 	Worker    []string
 	WorkerEnv []string
 	Deadline  time.Duration // wall-clock budget of each run (default 2 minutes)
+	// Server is a server of the caller's that a run may kill and restart
+	// (rabbitmq-broker-crash); nil: RabbitMQ runs without --broker-url
+	// get the one RunAll starts.
+	Server *Server
 	// Stderr gets what runs where, the evidence of each run (the broker's
 	// own words: Redelivered=true, OK/nil, the pause by SIGSTOP) and, with
 	// Verbose, every process started with its pid.
@@ -74,7 +78,8 @@ type Options struct {
 type env struct {
 	o        *Options
 	kind     Kind
-	url      string // the broker
+	url      string  // the broker
+	srv      *Server // the broker's server when once started it (nil with --broker-url): a run may crash it
 	cfg      *sim.Config
 	set      scenarios.Settings
 	dec      *live.Decider
@@ -118,6 +123,9 @@ func driverFor(cfg *sim.Config, kind Kind) driver {
 		}
 	case RabbitMQ:
 		if d := newConsumerDriver(cfg); d != nil {
+			return d
+		}
+		if d := newCrashDriver(cfg); d != nil {
 			return d
 		}
 	case NATS:
@@ -170,6 +178,11 @@ func Check(o *Options, sc *scenarios.Scenario, ps []live.Planned) (Kind, error) 
 		if err := checkURL(kind, o.URL, o.AllowRemote); err != nil {
 			return "", usage("%v", err)
 		}
+		for _, p := range ps {
+			if _, crashes := driverFor(p.Config, kind).(*crashDriver); crashes {
+				return "", usage("--broker-url: scenario %s kills and restarts the broker; give no --broker-url, once starts a server of its own", sc.Name)
+			}
+		}
 	}
 	return kind, nil
 }
@@ -219,13 +232,15 @@ func RunAll(ctx context.Context, o Options, sc *scenarios.Scenario, ps []live.Pl
 	if o.Verbose {
 		logw = o.Stderr
 	}
-	addr := o.URL
-	if kind == KFake {
+	addr, srv := o.URL, o.Server
+	switch {
+	case kind == KFake:
 		addr = "in-process"
-	} else if addr == "" {
+	case srv != nil:
+		addr = srv.URL
+	case addr == "":
 		fmt.Fprintf(o.Stderr, "live: starting a throwaway %s server on 127.0.0.1…\n", kind.Title())
-		srv, err := Start(ctx, kind, ServerOptions{Log: logw})
-		if err != nil {
+		if srv, err = Start(ctx, kind, ServerOptions{Log: logw}); err != nil {
 			return nil, err
 		}
 		defer srv.Stop()
@@ -247,7 +262,7 @@ func RunAll(ctx context.Context, o Options, sc *scenarios.Scenario, ps []live.Pl
 			where += " (" + live.MaskURL(addr) + ")"
 		}
 		fmt.Fprintf(o.Stderr, "live: %s %s on %s, effects in SQLite; broker timing is real time (1 tick = 1 ms)\n", sc.Name, what, where)
-		out, trace, err := runOne(ctx, &o, kind, addr, d, variant, p)
+		out, trace, err := runOne(ctx, &o, kind, addr, srv, d, variant, p)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +280,7 @@ func variantFlag(v string) string {
 
 // runOne makes one run: its decider, its temporary directory and ledger,
 // the driver's processes; it judges the effects counted in the ledger.
-func runOne(ctx context.Context, o *Options, kind Kind, addr string, d driver, variant string, p live.Planned) (*sim.Outcome, *sim.Trace, error) {
+func runOne(ctx context.Context, o *Options, kind Kind, addr string, srv *Server, d driver, variant string, p live.Planned) (*sim.Outcome, *sim.Trace, error) {
 	cfg := p.Config
 	netw, ok := cfg.Network.(*network.Network)
 	if !ok {
@@ -280,7 +295,7 @@ func runOne(ctx context.Context, o *Options, kind Kind, addr string, d driver, v
 	rec := newRecorder(cfg, trace)
 	var b [4]byte
 	rand.Read(b[:])
-	e := &env{o: o, kind: kind, url: addr, cfg: cfg, set: p.Settings, dec: live.NewDecider(cfg.Topology, netw, p.Chooser, rec),
+	e := &env{o: o, kind: kind, url: addr, srv: srv, cfg: cfg, set: p.Settings, dec: live.NewDecider(cfg.Topology, netw, p.Chooser, rec),
 		rec: rec, dir: dir, prefix: "once-" + hex.EncodeToString(b[:]), variant: variant, evidence: &lockedWriter{w: o.Stderr}}
 	runCtx, cancel := context.WithTimeout(ctx, o.Deadline)
 	defer cancel()

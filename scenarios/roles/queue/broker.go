@@ -15,9 +15,17 @@ const (
 // consumer. Under at-most-once a record is delivered once and forgotten;
 // otherwise it is redelivered every Visibility until the consumer commits
 // its offset.
+//
+// With PrefetchOne, at-most-once delivery is RabbitMQ's with basic.qos 1
+// and a consumer that acks before it works: one record at a time, the
+// next after the commit (the ack); a record published while the consumer
+// is down waits for it. The consumer's consume after a restart requeues
+// the record delivered to the crashed consumer and never acked; a
+// delivery not acked within Visibility is given up, never delivered again.
 type Broker struct {
-	Consumer   sim.NodeID
-	Visibility sim.Time
+	Consumer    sim.NodeID
+	Visibility  sim.Time
+	PrefetchOne bool
 }
 
 const (
@@ -47,6 +55,10 @@ func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, 
 		offset := int64(ctx.Rows(brokerLog).Len() + 1)
 		ctx.Put(brokerLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
 		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+		if b.prefetchOne(ctx) {
+			b.deliverNext(ctx, to)
+			return
+		}
 		b.deliver(ctx, offset, to)
 	case MsgCommit:
 		offset := decodeOffsetCommit(m).Offset
@@ -54,6 +66,14 @@ func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, 
 		if r := decodeLogRow(rec); ok && r.State != recordAcked {
 			r.State = recordAcked
 			ctx.Put(brokerLog, offset, m.Op, r.encode())
+		}
+		if b.prefetchOne(ctx) {
+			ctx.CancelTimers(roles.TimerRedeliver, m.Op) // acked: nothing to give up
+			b.deliverNext(ctx, to)
+		}
+	case MsgConsume:
+		if b.prefetchOne(ctx) {
+			b.resubscribe(ctx, to)
 		}
 	}
 }
@@ -76,6 +96,10 @@ func (b *Broker) timer(ctx *sim.Context, t sim.Timer, to func(int64, int32) sim.
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
+	if b.prefetchOne(ctx) {
+		b.giveUp(ctx, t, to)
+		return
+	}
 	if r, ok := ctx.Get(brokerLog, t.Key, t.Op); ok && decodeLogRow(r).State != recordAcked {
 		b.deliver(ctx, t.Key, to)
 	}
@@ -84,15 +108,17 @@ func (b *Broker) timer(ctx *sim.Context, t sim.Timer, to func(int64, int32) sim.
 var (
 	brokerConsumer   = roles.Node("consumer", "where records are delivered")
 	brokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
+	brokerAMO        = roles.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
+		"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)")
 )
 
 func init() {
 	roles.Register(&roles.Role{
 		Name:    "broker",
 		Doc:     "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
-		Options: []roles.Option{brokerConsumer, brokerVisibility},
+		Options: []roles.Option{brokerConsumer, brokerVisibility, brokerAMO},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a)}
+			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a), PrefetchOne: brokerAMO.Get(a) == "prefetch-1"}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

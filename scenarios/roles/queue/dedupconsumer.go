@@ -22,7 +22,7 @@ import (
 // finds the delivery it belongs to in the process's memory.
 //
 //   - at-most-once: commit the offset, then charge — a crash in between
-//     loses the charge;
+//     loses the charge; after a restart, subscribe again (consume);
 //   - at-least-once: charge, then commit — a crash or a lost commit brings
 //     a redelivery and a second charge;
 //   - idempotent, lock-before-effect: GET done:op (DONE: commit only); SET
@@ -52,8 +52,24 @@ const (
 func dedupLockKey(op sim.OpID) int64 { return 1_000_000 + int64(op) }
 func dedupDoneKey(op sim.OpID) int64 { return 2_000_000 + int64(op) }
 
-// Start does nothing: the broker redelivers what was not committed.
-func (c *DedupConsumer) Start(*sim.Context) {}
+// Start, under at-most-once, subscribes again after a restart (consume:
+// a broker delivering with a prefetch of one requeues what it delivered
+// to the crashed incarnation); a row of the seen table (offsets start at
+// 1) tells a restart from the first boot. Otherwise it does nothing: the
+// broker redelivers what was not committed.
+func (c *DedupConsumer) Start(ctx *sim.Context) {
+	if ctx.Semantics() != sim.AtMostOnce {
+		return
+	}
+	if _, restarted := ctx.Get(dedupSeen, bootedKey, 0); restarted {
+		ctx.Send(c.Broker, envelope{Kind: MsgConsume}.Message())
+		return
+	}
+	ctx.Put(dedupSeen, bootedKey, 0, sim.Record{})
+}
+
+// bootedKey is the seen table's row written at the first boot.
+const bootedKey int64 = 0
 
 // Timer is unused.
 func (c *DedupConsumer) Timer(*sim.Context, sim.Timer) {}
@@ -104,6 +120,10 @@ func (c *DedupConsumer) deliver(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		c.commit(ctx, m, d.Offset)
+		// The crash point names the record (its offset), not the
+		// delivery: the seen table lets each offset through once, and a
+		// delivery's number counts those to a consumer that was down.
+		m.Attempt = int32(d.Offset)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return
 		}
