@@ -94,6 +94,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newLiveCmd(), newLiveServeCmd(), newBrokerWorkerCmd())
 	registerCompletion(root)
 	usage.Describe(root, func(c *cobra.Command) (*string, *string) { return &c.Short, &c.Long }, func() string { return root.PersistentFlags().Lookup("lang").Value.String() }, map[string]any{"Roles": lab.PlayableRoles()})
+	root.InitDefaultHelpFlag() // known before cobra finds the command: else "once --help --lang ru" took --lang for --help's value and "ru" for a command
 	return root
 }
 

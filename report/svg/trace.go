@@ -398,9 +398,9 @@ func prepareDiagram(p *Panel) *svgDiagram {
 		// The time column holds its widest time at the larger size.
 		widest := svgTextWidth(lang.T("svg.time"), d.fs(10))
 		for i := range d.events {
-			widest = math.Max(widest, svgTextWidth(d.events[i].At.String(), d.fs(10)))
+			widest = math.Max(widest, svgTextWidth(lang.Duration(d.events[i].At.String()), d.fs(10)))
 			if i > 0 {
-				widest = math.Max(widest, svgTextWidth("+"+(d.events[i].At-d.events[i-1].At).String(), d.fs(8.5)))
+				widest = math.Max(widest, svgTextWidth("+"+lang.Duration((d.events[i].At-d.events[i-1].At).String()), d.fs(8.5)))
 			}
 		}
 		d.gutter = math.Max(svgGutter, widest+8+12)
@@ -619,7 +619,7 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 		if r%2 == 1 {
 			element(b, "rect", "x", "0", "y", svgNum(row.top), "width", svgNum(d.width), "height", svgNum(row.height), "fill", svgStripe)
 		}
-		textElement(b, svgEscape(row.at.String()), "x", svgNum(d.gutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
+		textElement(b, svgEscape(lang.Duration(row.at.String())), "x", svgNum(d.gutter-8), "y", svgNum(row.top+svgRowPad/2+svgSlotH/2+3.5))
 	}
 	b.WriteString("</g>\n")
 	// Idle gaps cut out of the picture.
@@ -629,7 +629,7 @@ func (d *svgDiagram) drawFrame(b *strings.Builder) {
 		}
 		y := row.top - svgIdleH/2
 		element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(y), "x2", svgNum(d.width), "y2", svgNum(y), "stroke", svgDownGrey, "stroke-width", "1", "stroke-dasharray", "2 4")
-		textElement(b, "+"+svgEscape(row.idle.String()), "x", svgNum(d.gutter-8), "y", svgNum(y+3), "font-size", d.fsAttr(8.5), "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
+		textElement(b, "+"+svgEscape(lang.Duration(row.idle.String())), "x", svgNum(d.gutter-8), "y", svgNum(y+3), "font-size", d.fsAttr(8.5), "fill", svgDownGrey, "text-anchor", "end", "font-style", "italic")
 	}
 	element(b, "line", "x1", svgNum(d.gutter), "y1", svgNum(d.top-8), "x2", svgNum(d.gutter), "y2", svgNum(d.bottom), "stroke", svgLaneColor, "stroke-width", "1")
 	textElement(b, lang.T("svg.time"), "x", svgNum(d.gutter-8), "y", svgNum(d.top-10), "font-size", d.fsAttr(10), "fill", svgMuted, "text-anchor", "end")
