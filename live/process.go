@@ -146,7 +146,7 @@ func (s *supervisor) start() error {
 	case <-timer.C:
 		cmd.Process.Kill()
 		<-exited
-		return fmt.Errorf("live: the service did not listen within %s", startTimeout)
+		return errServiceNoListen(startTimeout)
 	case <-s.done:
 		stdin.Close()
 		cmd.Process.Kill()
@@ -201,7 +201,7 @@ func (s *supervisor) watch(exited chan struct{}) {
 		if tooMany || !s.pause(at+s.restart) {
 			s.mu.Lock()
 			if tooMany {
-				s.err = fmt.Errorf("live: the service died %d times; not restarted again", maxRestarts)
+				s.err = errServiceDiedTooOften(maxRestarts)
 			}
 			s.starting = false
 			s.mu.Unlock()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -289,14 +288,13 @@ func (p *Proxy) deliver(r *http.Request, m sim.Message, body []byte, at time.Dur
 	}
 	if err != nil {
 		if p.Fail != nil && p.FailRefused && errors.Is(err, syscall.ECONNREFUSED) {
-			p.Fail(fmt.Errorf("live: --target %s: connection refused: your service stopped listening during the run", MaskURL(target)))
+			p.Fail(errTargetStopped(MaskURL(target)))
 		}
 		return relayed{}, false
 	}
 	defer resp.Body.Close()
 	if loc := resp.Header.Get("Location"); p.Fail != nil && resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-		p.Fail(fmt.Errorf("live: your service answered %s %s with %s to %q: once follows no redirect (docs/live.md); give --target the URL that answers",
-			r.Method, r.URL.Path, resp.Status, MaskURL(loc)))
+		p.Fail(errTargetRedirect(r.Method, r.URL.Path, resp.Status, MaskURL(loc)))
 		return relayed{}, false // not an answer to hand on: the run ends
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))

@@ -328,7 +328,7 @@ func (h *restartHost) restartAt(at time.Duration, n int, point sim.PointID, m si
 	where := fmt.Sprintf("%s (op %d, attempt %d)", h.topo.PointName(point), m.Op, m.Attempt)
 	for {
 		if n > maxRestarts {
-			h.failWith(fmt.Errorf("live: your service crashed %d times; --restart-cmd not run again", maxRestarts))
+			h.failWith(errRestartTooMany(maxRestarts))
 			return
 		}
 		h.dec.clk.starts(1) // the simulator's restart takes no time
@@ -512,7 +512,7 @@ wait:
 	case cut:
 		return out, errRestartCut
 	case ctx.Err() != nil:
-		return out, fmt.Errorf("live: --restart-cmd %q did not return within %s (it must kill your service, start it again and return)", cmd, timeout)
+		return out, errRestartHung(cmd, timeout)
 	case runErr != nil:
 		return out, fmt.Errorf("live: --restart-cmd %q: %v%s", cmd, runErr, lastLine(out))
 	}
@@ -552,7 +552,7 @@ func waitAnswers(url string, timeout time.Duration, done <-chan struct{}) error 
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("live: --restart-cmd returned but %s did not answer within %s", MaskURL(url), timeout)
+			return errRestartNoAnswer(MaskURL(url), timeout)
 		}
 		select {
 		case <-done:

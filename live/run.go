@@ -509,7 +509,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	effects, err := db.Effects(readCtx)
 	if err != nil {
 		if perr := db.PingContext(readCtx); perr != nil { // gone before the watcher's lostAfter: a quick run
-			return nil, fmt.Errorf("live: lost the database (no answer at the run's end): %v", firstLine(perr))
+			return nil, errLostDatabase(firstLine(perr))
 		}
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -92,13 +91,13 @@ func (p *parts) supportsRest(topo *sim.Topology) error {
 	case r.client == nil || r.service == nil:
 		return errNoParts
 	case r.client.Method != payments.MethodPost:
-		return fmt.Errorf("%w: rest-client method: live sends POST /payments only (GET, PUT, DELETE and PATCH are not run live)", ErrNotLive)
+		return notLive("live_rest_method", nil, "rest-client method: live sends POST /payments only (GET, PUT, DELETE and PATCH are not run live)")
 	case r.client.Keys != "unique" && r.client.Keys != "user-counter":
-		return fmt.Errorf("%w: rest-client keys=%s: live makes a key per payment (unique) or per user's payment count (user-counter) only", ErrNotLive, r.client.Keys)
+		return notLive("live_rest_keys", map[string]any{"Keys": r.client.Keys}, "rest-client keys="+r.client.Keys+": live makes a key per payment (unique) or per user's payment count (user-counter) only")
 	case r.service.RecomputeReply:
-		return fmt.Errorf("%w: rest-service replay=recompute: live replays the stored response only", ErrNotLive)
+		return notLive("live_rest_recompute", nil, "rest-service replay=recompute: live replays the stored response only")
 	case len(topo.Nodes[p.service].Tables) > 1 && !topo.Nodes[p.service].Tables[1].Durable:
-		return fmt.Errorf("%w: rest-service store=memory: live keeps the rest-service's keys in the database only", ErrNotLive)
+		return notLive("live_rest_memory", nil, "rest-service store=memory: live keeps the rest-service's keys in the database only")
 	}
 	return nil
 }
