@@ -491,6 +491,15 @@ func WriteMatrixText(w io.Writer, d MatrixDoc) error {
 		}
 	}
 	ownRatesLines(&b, lang.Current(), d.Cells, "  ", false)
+	for _, l := range ownWordsLines(d.Cells) {
+		for i, part := range strings.SplitAfter(l, "; ") { // one clause a line: a terminal's width
+			part = strings.TrimSpace(part)
+			if i > 0 {
+				part = "  " + part
+			}
+			fmt.Fprintf(&b, "%s\n", styleDim.Render(part))
+		}
+	}
 	failed, unknown := tally(d.Cells)
 	switch {
 	case len(d.Cells) == 0:
@@ -551,6 +560,9 @@ func WriteMatrixMarkdown(w io.Writer, d MatrixDoc) error {
 			lang.Decimal(strconv.FormatFloat(c.EffectsPerOp, 'f', 3, 64)), mdCell(ClaimsShort(c.Expected)), held, mdCell(c.note()))
 	}
 	ownRatesLines(&b, lang.Current(), d.Cells, "- ", true)
+	for _, l := range ownWordsLines(d.Cells) {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
 	b.WriteString(summaryLines(lang.Current(), d.Cells, "- ", true))
 	if phase != nil {
 		fmt.Fprintf(&b, "\n%s\n", livenessPhaseLine(lang.Current(), phase))

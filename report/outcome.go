@@ -236,13 +236,23 @@ const maxNamedOps = 3
 // customer: op-3 charged twice ✗". sinks names the observed sinks (for an
 // operation done on some of them only); it may be nil.
 func FramingLine(o *sim.Outcome, w scenarios.OutcomeWords, sinks []string) string {
-	data := map[string]any{"Guarantee": GuaranteeOf(o), "Customer": customerOps(o, w, sinks)}
+	data := map[string]any{"Guarantee": GuaranteeOf(o), "Customer": customerOps(o, w, sinks), "Party": PartyHead(w)}
 	ro := o.RunOutcome()
 	if len(ro.Invariants) > 0 {
 		data["Invariants"] = strings.Join(ro.Invariants, ", ")
 		return lang.Tf("guarantee.line_violated", data)
 	}
 	return lang.Tf("guarantee.line", data)
+}
+
+// PartyHead is whose outcome a run's outcome column and line tell, in the
+// current language: the scenario's party ("for the generals"), else "for
+// the customer".
+func PartyHead(w scenarios.OutcomeWords) string {
+	if w.Party == "" {
+		return lang.T("customer.head")
+	}
+	return lang.Word("outcome", w.Party)
 }
 
 // customerOps names the operations that did not come to once, grouped by

@@ -48,11 +48,14 @@ type OutcomeWordsDoc struct {
 	// "one attacked alone", and nobody attacking as agreement).
 	Partial string `json:"partial,omitempty"`
 	NoneOK  bool   `json:"none_ok,omitempty"`
+	// Party is whose outcome the words tell ("for the generals"), empty
+	// for the customer's.
+	Party string `json:"party,omitempty"`
 }
 
 // Words are the document's outcome words as the scenario gave them.
 func (d OutcomeWordsDoc) Words() scenarios.OutcomeWords {
-	return scenarios.OutcomeWords{None: d.None, Once: d.Once, Many: d.Many, Partial: d.Partial, NoneOK: d.NoneOK}
+	return scenarios.OutcomeWords{None: d.None, Once: d.Once, Many: d.Many, Partial: d.Partial, NoneOK: d.NoneOK, Party: d.Party}
 }
 
 // RunResult is one semantics' outcome.
@@ -192,7 +195,7 @@ type Run struct {
 func NewRunDoc(scenario string, seed uint64, set scenarios.Settings, params []string, words scenarios.OutcomeWords, runs []Run) RunDoc {
 	w := OutcomeWords(words)
 	doc := RunDoc{Schema: RunSchema, Scenario: scenario, Seed: seed, Ops: set.Ops, Faults: set.Faults, Params: map[string]string{},
-		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many, Partial: w.Partial, NoneOK: w.NoneOK}}
+		OutcomeWords: OutcomeWordsDoc{None: w.None, Once: w.Once, Many: w.Many, Partial: w.Partial, NoneOK: w.NoneOK, Party: w.Party}}
 	for _, p := range params {
 		k, v, _ := strings.Cut(p, "=")
 		doc.Params[k] = v

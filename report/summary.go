@@ -27,7 +27,7 @@ func summaryTable(doc RunDoc) string {
 		}
 		hasInvariants = hasInvariants || len(r.Invariants) > 0
 	}
-	head := []string{lang.T("column.semantics"), lang.T("customer.head"), lang.T("column.max_effects"), lang.T("column.faults")}
+	head := []string{lang.T("column.semantics"), PartyHead(doc.OutcomeWords.Words()), lang.T("column.max_effects"), lang.T("column.faults")}
 	for _, m := range metrics {
 		head = append(head, MetricHead(m))
 	}

@@ -21,6 +21,9 @@ type OutcomeWords struct {
 	// two generals both holding back is agreement —, so a report marks it
 	// ✓, not ✗ as a loss.
 	NoneOK bool
+	// Party is whose outcome the words tell, heading the run's outcome
+	// column and line: "for the generals" (empty: "for the customer").
+	Party string
 }
 
 // outcomeSpec is observe.outcome in a scenario file.
@@ -32,6 +35,8 @@ type outcomeSpec struct {
 	Partial Scalar `yaml:"partial" value:"text" doc:"an effect on some of the observed sinks only, e.g. one attacked alone"`
 	// NoneOK: no effect is accepted (agreement to hold back), not a loss.
 	NoneOK Scalar `yaml:"none-ok" value:"bool" doc:"true: no effect is an outcome the scenario accepts (both generals hold back), marked as holding, not as lost"`
+	// Party: whose outcome it is.
+	Party Scalar `yaml:"party" value:"text" doc:"whose outcome the words tell, heading the run's outcome column, e.g. for the generals (default: for the customer)"`
 }
 
 // maxOutcomeWordLen keeps an outcome word short enough for a table cell.
@@ -41,7 +46,7 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 	for _, f := range []struct {
 		s     Scalar
 		field string
-	}{{o.None, "observe.outcome.none"}, {o.Once, "observe.outcome.once"}, {o.Many, "observe.outcome.many"}, {o.Partial, "observe.outcome.partial"}} {
+	}{{o.None, "observe.outcome.none"}, {o.Once, "observe.outcome.once"}, {o.Many, "observe.outcome.many"}, {o.Partial, "observe.outcome.partial"}, {o.Party, "observe.outcome.party"}} {
 		if !f.s.Set {
 			continue
 		}
@@ -64,7 +69,7 @@ func (l *loader) checkOutcome(o outcomeSpec) error {
 func outcomeWords(o outcomeSpec) OutcomeWords {
 	ok, _ := strconv.ParseBool(o.NoneOK.Text)
 	return OutcomeWords{None: strings.TrimSpace(o.None.Text), Once: strings.TrimSpace(o.Once.Text), Many: strings.TrimSpace(o.Many.Text),
-		Partial: strings.TrimSpace(o.Partial.Text), NoneOK: ok}
+		Partial: strings.TrimSpace(o.Partial.Text), NoneOK: ok, Party: strings.TrimSpace(o.Party.Text)}
 }
 
 // refusalStatuses are the statuses observe.refused may name: a request

@@ -44,6 +44,7 @@ func (s *Scenario) Shown() *Scenario {
 	}
 	c.Outcome = s.Outcome // every field, texts escaped below (a field left out made every scenario that sets it a copy)
 	c.Outcome.None, c.Outcome.Once, c.Outcome.Many, c.Outcome.Partial = e(s.Outcome.None), e(s.Outcome.Once), e(s.Outcome.Many), e(s.Outcome.Partial)
+	c.Outcome.Party = e(s.Outcome.Party)
 	c.Sweep.Marks = slices.Clone(s.Sweep.Marks)
 	for i := range c.Sweep.Marks {
 		c.Sweep.Marks[i].Label = e(c.Sweep.Marks[i].Label)

@@ -213,7 +213,7 @@ func (v runView) metricsView(width, height int) string {
 			}
 		}
 	}
-	section(lang.T("customer.head"), []string{v.outcomeLine(o), countsLine(o)})
+	section(report.PartyHead(v.spec.sc.Outcome), []string{v.outcomeLine(o), countsLine(o)})
 	section(lang.T("guarantee.head"), []string{promiseLine(o, false)})
 	section(lang.T("column.invariants"), invariantLines(o))
 	section(lang.T("tui.panel.metrics"), metricLines(o))
