@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -298,7 +299,7 @@ func (r *crashRun) crashAndRestart(ctx context.Context) error {
 		return err
 	}
 	if err := waitQueue(ctx, e.url, e.prefix, 120*time.Second); err != nil {
-		return fmt.Errorf("%w (its record in Mnesia's files: %v); the broker's log ends: %s", err, onDisk(mnesia, e.prefix), e.srv.logTail())
+		return fmt.Errorf("%w: %w (its record in Mnesia's files: %v); the broker's log ends: %s", errQueueLost, err, onDisk(mnesia, e.prefix), e.srv.logTail())
 	}
 	// A second SIGKILL within milliseconds of the queue's return lost its
 	// record twice in 20 seeds (not back 120 s after the next restart,
@@ -315,6 +316,13 @@ func (r *crashRun) crashAndRestart(ctx context.Context) error {
 	r.mu.Unlock()
 	return nil
 }
+
+// errQueueLost is a run whose durable queue RabbitMQ did not bring back
+// after a SIGKILL and restart, although its record was in Mnesia's files
+// before the kill: seen on 2 of 20 agreement seeds and on some runs of
+// seed 18, not understood yet (docs/broker-agreement.md); the model has
+// no such loss.
+var errQueueLost = errors.New("RabbitMQ lost the durable queue across a restart")
 
 // settle is how long a restarted node is left alone before the run goes on.
 const settle = 2 * time.Second
