@@ -59,7 +59,7 @@ func RunAll(ctx context.Context, base Options, sc *scenarios.Scenario, ps []Plan
 				crashes = fmt.Sprintf("crashes by --restart-cmd %q at the crash points the fault layer sees; no pause or preempt", base.RestartCmd)
 			}
 			fmt.Fprintf(stderr, "live: %s %s against %s (provider on %s, ledger on %s); %s; %s\n",
-				sc.Name, p.Settings.Semantics.Alias(), MaskURL(base.Target), base.ProviderAddr, db, crashes, ClockNote(base.Target))
+				sc.Name, p.Settings.Semantics.Alias(), MaskURL(base.Target), base.ProviderAddr, db, crashes, ClockNote(base.Target, base.Tick))
 		} else {
 			fmt.Fprintf(stderr, "live: %s %s on %s…\n", sc.Name, p.Settings.Semantics.Alias(), db)
 		}

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -450,10 +451,15 @@ func (c *vclock) wokeLocked(s *sleeper) {
 func JumpsFor(target string) bool { return target == "" }
 
 // ClockNote is the line that says how a run's time goes: jumping over
-// waits, or at wall speed against a service with a clock of its own.
-func ClockNote(target string) string {
+// waits, or, against a service with a clock of its own, at wall speed or
+// at the speed --tick sets (tick is the real time of one scenario
+// millisecond; 0 is the default, 1 ms).
+func ClockNote(target string, tick time.Duration) string {
 	if JumpsFor(target) {
 		return "virtual clock: waits with nothing to do take no real time"
+	}
+	if tick > 0 && tick != time.Millisecond {
+		return fmt.Sprintf("scaled clock: a millisecond of the scenario takes %v of real time (--tick), so a service that keeps its own time must count its timeouts on X-Once-Now", tick)
 	}
 	return "wall-speed clock: your service may keep its own time, so timeouts and delays take real time"
 }

@@ -89,6 +89,9 @@ type activity struct {
 	// does while a handler runs.
 	clk     *vclock
 	holding bool
+	// inferred are the calls out of the service named by inference
+	// (goOutInferred), which move when their request leaves.
+	inferred map[*outCall]struct{}
 }
 
 func newActivity(clk *vclock) *activity {
@@ -174,7 +177,10 @@ func (a *activity) leave(id reqID) {
 		a.wake()
 		return
 	}
-	delete(a.reqs, id)
+	if r, ok := a.reqs[id]; ok {
+		delete(a.reqs, id)
+		a.moveCalls(r)
+	}
 	a.wake()
 }
 
@@ -183,7 +189,24 @@ func (a *activity) leave(id reqID) {
 // inside. Unlike set, it counts copies: a duplicate and its original
 // inside at once (both deliveries of one attempt) are away only while
 // both are out, and the first back does not mark the other running.
-func (a *activity) goOut(id reqID) (back func()) {
+func (a *activity) goOut(id reqID) (back func()) { return a.goOutCall(id, false) }
+
+// goOutInferred is goOut for a call the fault layer named by inference (a
+// --target service's call carries no identity: inferCall): if the request
+// it was put on leaves the service while the call is still out, it
+// answered without waiting for it, so the call was another attempt's of
+// the same operation, and it moves to the operation's first attempt
+// (simulator order) still running service code. The double click: the
+// attempt that found the key taken answers 409 while the one that took it
+// charges; left on the first, the call would leave the second counted as
+// running, holding the clock while its charge waits on the clock.
+func (a *activity) goOutInferred(id reqID) (back func()) { return a.goOutCall(id, true) }
+
+// outCall is a call out of the service put on a request by inference:
+// the request it counts on (out) may change while it is out.
+type outCall struct{ on *reqState }
+
+func (a *activity) goOutCall(id reqID, inferred bool) (back func()) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r, ok := a.reqs[id]
@@ -192,12 +215,21 @@ func (a *activity) goOut(id reqID) (back func()) {
 	}
 	r.out++
 	r.settleOut()
+	call := &outCall{on: r}
+	if inferred {
+		if a.inferred == nil {
+			a.inferred = map[*outCall]struct{}{}
+		}
+		a.inferred[call] = struct{}{}
+	}
 	a.wake()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			a.mu.Lock()
 			defer a.mu.Unlock()
+			delete(a.inferred, call)
+			r := call.on
 			if r.out > 0 {
 				r.out--
 			}
@@ -209,22 +241,53 @@ func (a *activity) goOut(id reqID) (back func()) {
 	}
 }
 
-// runningAttempt is the latest attempt of op that runs service code now
-// (delivered and not waiting outside); false when none does. A nil
-// activity knows none.
+// moveCalls moves the inferred calls out on r, which left the service, to
+// the first attempt of its operation still running service code, if one
+// is. The caller holds mu.
+func (a *activity) moveCalls(r *reqState) {
+	for call := range a.inferred {
+		if call.on != r {
+			continue
+		}
+		to := a.firstRunningLocked(r.id.op)
+		if to == nil {
+			continue
+		}
+		call.on = to
+		to.out++
+		to.settleOut()
+	}
+}
+
+// runningAttempt is the first attempt of op in the simulator's order of
+// delivery that runs service code now (delivered and not waiting
+// outside); false when none does. The first, not the latest: of attempts
+// inside at once under one key, the first delivered is the one a service
+// lets through (the others wait, or are answered 409 or the stored
+// response), and a wrong guess is put right when its attempt answers
+// (goOutInferred). A nil activity knows none.
 func (a *activity) runningAttempt(op int32) (int32, bool) {
 	if a == nil {
 		return 0, false
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	best, found := int32(0), false
+	if r := a.firstRunningLocked(op); r != nil {
+		return r.id.attempt, true
+	}
+	return 0, false
+}
+
+// firstRunningLocked is the first request of op in delivery order that
+// runs service code, or nil. The caller holds mu.
+func (a *activity) firstRunningLocked(op int32) *reqState {
+	var first *reqState
 	for id, r := range a.reqs {
-		if id.op == op && r.state == running && id.attempt >= best {
-			best, found = id.attempt, true
+		if id.op == op && r.state == running && (first == nil || r.before(first)) {
+			first = r
 		}
 	}
-	return best, found
+	return first
 }
 
 // settleOut marks r away when every copy inside is out. The caller holds

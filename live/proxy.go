@@ -117,9 +117,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	op, attempt, err := identity(r.Header)
+	inferred := false
 	if err != nil && p.Infer != nil {
-		var ok bool
-		if op, attempt, ok = p.Infer(r, body); ok {
+		if op, attempt, inferred = p.Infer(r, body); inferred {
 			err = nil
 		}
 	}
@@ -136,7 +136,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	back := func() {}
 	if p.Act != nil && !p.Inside {
 		// Counted per copy: a duplicate's return is not the original's.
-		comeBack := p.Act.goOut(reqID{op, attempt})
+		goOut := p.Act.goOut
+		if inferred {
+			goOut = p.Act.goOutInferred
+		}
+		comeBack := goOut(reqID{op, attempt})
 		if attempt == 0 { // a call of the service's recovery, while it starts
 			p.Decider.clk.startAway(1)
 		}

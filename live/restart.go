@@ -568,9 +568,9 @@ var keyOp = regexp.MustCompile(`pay-op-(\d+)(?:-attempt-\d+)?$`)
 
 // inferCall names a call of the user's service: a charge by its amount, a
 // lookup by its key; made while the restart command runs, it is the
-// recovery's (attempt 0) — recovering may be nil. The attempt is the one
-// of the operation that runs service code now (act), else the latest the
-// client sent.
+// recovery's (attempt 0) — recovering may be nil. The attempt is the
+// first of the operation that runs service code now (act.runningAttempt),
+// else the latest the client sent.
 func inferCall(dec *Decider, ops int, recovering func() bool, act *activity) func(r *http.Request, body []byte) (int32, int32, bool) {
 	charge := inferCharge(dec, ops)
 	return func(r *http.Request, body []byte) (int32, int32, bool) {
