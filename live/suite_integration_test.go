@@ -18,7 +18,9 @@ import (
 // 1, the duplicated row's seed with its charge ids and a live replay
 // line, which run again gives the violation again; the double click
 // charged twice); the idempotent one holds every row (exit 0), the double
-// click too. One seed per row: ~30 s, the two in parallel.
+// click too. One seed per row at exampleTick: a few seconds, the two in
+// parallel (the idempotent one once charged a double click twice at this
+// tick: TestActivityMovesAnInferredCallWhenItsAttemptAnswers).
 func TestIntegrationSuitePayments(t *testing.T) {
 	bin := t.TempDir()
 	for _, ex := range []string{"naive", "idempotent"} {
@@ -40,7 +42,7 @@ func TestIntegrationSuitePayments(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, errs, code := onceQuiet("live", "--suite", "payments", "--seeds", "1", "--target", target, "--provider-addr", provider)
+			out, errs, code := onceQuiet("live", "--suite", "payments", "--seeds", "1", "--target", target, "--provider-addr", provider, "--tick", exampleTick)
 			mu.Lock()
 			results[ex] = &result{out, errs, code}
 			mu.Unlock()

@@ -204,7 +204,7 @@ func TestIntegrationSuitePythonExamples(t *testing.T) {
 			t.Parallel()
 			nobody := freeAddr(t) // $ONCE_PROVIDER_URL: nothing listens there
 			target := startService(t, nobody, python, "../examples/live/python/"+c.file)
-			doc, code, errs := suiteJSON(t, "--seeds", "1", "--target", target, "--provider-addr", "127.0.0.1:0")
+			doc, code, errs := suiteJSON(t, "--seeds", "1", "--target", target, "--provider-addr", "127.0.0.1:0", "--tick", exampleTick)
 			if strings.Contains(errs, "no charge call reached the provider") {
 				t.Errorf("the service did not charge at the X-Once-Provider of the run:\n%s", errs)
 			}
