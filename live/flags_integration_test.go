@@ -16,7 +16,7 @@ import (
 // once runs the built once binary and returns its output and exit code.
 func once(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(onceBinary, args...)
+	cmd := onceCmd(args...)
 	cmd.Dir = t.TempDir()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -53,11 +53,10 @@ func naiveTarget(t *testing.T, provider string) *httptest.Server {
 // output, exit code and peak resident memory.
 func onceIn(t *testing.T, tmp string, args ...string) (stdout, stderr string, code int, maxRSS int64) {
 	t.Helper()
-	cmd := exec.Command(onceBinary, args...)
+	cmd := onceCmd(args...)
 	cmd.Dir, cmd.Env = tmp, append(os.Environ(), "TMPDIR="+tmp)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	dieWithTest(cmd)
 	err := cmd.Run()
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatalf("once %s: %v", strings.Join(args, " "), err)
@@ -233,11 +232,10 @@ func TestIntegrationSIGHUPLeavesNothing(t *testing.T) {
 		if dsn != "" {
 			args = append(args, "--db", dsn)
 		}
-		cmd := exec.Command(onceBinary, args...)
+		cmd := onceCmd(args...)
 		cmd.Dir, cmd.Env = tmp, append(os.Environ(), "TMPDIR="+tmp)
 		var errb lockedBuffer
 		cmd.Stderr = &errb
-		dieWithTest(cmd)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

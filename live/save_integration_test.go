@@ -84,7 +84,7 @@ func TestIntegrationLiveSaveReplay(t *testing.T) {
 			if !ok || (c.mode == "target" && !strings.Contains(replay, "--target ")) {
 				t.Fatalf("replay line %q: want once live --replay %s with the target's flags", first.Replay, plan)
 			}
-			cmd := exec.Command("sh", "-c", onceBinary+" live --replay "+plan+replay+" --format json")
+			cmd := shellCmd(onceBinary + " live --replay " + plan + replay + " --format json")
 			got, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("%s: %v", first.Replay, err)

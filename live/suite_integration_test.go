@@ -79,7 +79,7 @@ func TestIntegrationSuitePayments(t *testing.T) {
 	if replay == "" || !strings.Contains(replay, "--target ") || !strings.Contains(replay, "--provider-addr ") {
 		t.Fatalf("the naive service: no live replay line of the dup row with its --target and --provider-addr:\n%s", naive.out)
 	}
-	cmd := exec.Command("sh", "-c", onceBinary+" live double-billing "+replay+" --check")
+	cmd := shellCmd(onceBinary + " live double-billing " + replay + " --check")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -91,7 +91,7 @@ func TestIntegrationSuitePayments(t *testing.T) {
 // onceQuiet runs once from any goroutine (no t.Fatal) and returns its
 // output and exit code (-1 when it could not run).
 func onceQuiet(args ...string) (stdout, stderr string, code int) {
-	cmd := exec.Command(onceBinary, args...)
+	cmd := onceCmd(args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -159,7 +159,7 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 			}
 			// The replay line runs again as printed: the same service at
 			// the suite's pace.
-			cmd := exec.Command("sh", "-c", onceBinary+" "+replay+" --check --format json")
+			cmd := shellCmd(onceBinary + " " + replay + " --check --format json")
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
