@@ -193,7 +193,14 @@ func writeTest(pkg string, views []*view) ([]byte, error) {
 	if usesRoles(views, false) {
 		b.WriteString("\t\"github.com/oncesim/once/scenarios/roles\"\n")
 	}
-	b.WriteString("\t\"github.com/oncesim/once/scenarios/roles/viewtest\"\n\t\"github.com/oncesim/once/sim\"\n)\n\n")
+	b.WriteString("\t\"github.com/oncesim/once/scenarios/roles/viewtest\"\n")
+	for _, v := range views {
+		if !v.envelope { // the others name a fixed sim.Message, sim.Record or sim.Timer
+			b.WriteString("\t\"github.com/oncesim/once/sim\"\n")
+			break
+		}
+	}
+	b.WriteString(")\n\n")
 	b.WriteString("// TestViewsRoundTrip checks every view of views_gen.go: decode(encode(v))\n")
 	b.WriteString("// == v over each field's whole Go type, the slots the view does not\n")
 	b.WriteString("// map hold the envelope, the kind or the view's constants and nothing\n")
