@@ -33,15 +33,32 @@ func generate(dir string) (code, test []byte, err error) {
 // writeCode returns the codecs of views, formatted.
 func writeCode(pkg string, views []*view) ([]byte, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%spackage %s\n\nimport (\n", header, pkg)
-	if usesRoles(views, true) {
-		b.WriteString("\t\"github.com/oncesim/once/scenarios/roles\"\n")
-	}
-	b.WriteString("\t\"github.com/oncesim/once/sim\"\n)\n")
+	writeHeader(&b, pkg, nil, usesRoles(views, true), true)
 	for _, v := range views {
 		writeView(&b, v)
 	}
 	return formatted(b.Bytes())
+}
+
+// writeHeader writes the generated-code header, the package clause and
+// the imports: first, then roles and sim where asked (format.Source sorts
+// each group).
+func writeHeader(b *bytes.Buffer, pkg string, first []string, roles, sim bool) {
+	fmt.Fprintf(b, "%spackage %s\n\nimport (\n", header, pkg)
+	for _, p := range first {
+		if p == "" {
+			b.WriteString("\n")
+		} else {
+			fmt.Fprintf(b, "\t%q\n", p)
+		}
+	}
+	if roles {
+		b.WriteString("\t\"github.com/oncesim/once/scenarios/roles\"\n")
+	}
+	if sim {
+		b.WriteString("\t\"github.com/oncesim/once/sim\"\n")
+	}
+	b.WriteString(")\n")
 }
 
 // usesRoles reports whether the codecs of views (inCode) or their test
@@ -189,18 +206,12 @@ func (v *view) fieldSlots() string {
 // writeTest returns the package's one round-trip test over views.
 func writeTest(pkg string, views []*view) ([]byte, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%spackage %s\n\nimport (\n\t\"testing\"\n\n", header, pkg)
-	if usesRoles(views, false) {
-		b.WriteString("\t\"github.com/oncesim/once/scenarios/roles\"\n")
-	}
-	b.WriteString("\t\"github.com/oncesim/once/scenarios/roles/viewtest\"\n")
+	usesSim := false
 	for _, v := range views {
-		if !v.envelope { // the others name a fixed sim.Message, sim.Record or sim.Timer
-			b.WriteString("\t\"github.com/oncesim/once/sim\"\n")
-			break
-		}
+		usesSim = usesSim || !v.envelope // the others name a fixed sim.Message, sim.Record or sim.Timer
 	}
-	b.WriteString(")\n\n")
+	writeHeader(&b, pkg, []string{"testing", "", "github.com/oncesim/once/scenarios/roles/viewtest"}, usesRoles(views, false), usesSim)
+	b.WriteString("\n")
 	b.WriteString("// TestViewsRoundTrip checks every view of views_gen.go: decode(encode(v))\n")
 	b.WriteString("// == v over each field's whole Go type, the slots the view does not\n")
 	b.WriteString("// map hold the envelope, the kind or the view's constants and nothing\n")

@@ -33,65 +33,63 @@ var AnyEnvelope = rapid.Custom(func(t *rapid.T) roles.Envelope {
 // e)) == v, the message's other slots are e's and zero, and onto(v, m)
 // keeps every slot of m but the view's (slots, space-separated).
 func Envelope[V comparable](encode func(V, roles.Envelope) sim.Message, onto func(V, sim.Message) sim.Message, decode func(sim.Message) V, slots string) func(*testing.T) {
-	return func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) {
-			v, e := Any[V](rt), AnyEnvelope.Draw(rt, "envelope")
-			roundTrip(rt, v, encode(v, e), decode, slots, e.Message())
-			m := rapid.Make[sim.Message]().Draw(rt, "delivered")
-			roundTrip(rt, v, onto(v, m), decode, slots, m)
-		})
-		noAllocs(t, func(v V) V { return decode(encode(v, roles.Envelope{})) })
-	}
+	return check(decode, slots, func(rt *rapid.T, v V) (sim.Message, sim.Message) {
+		m := rapid.Make[sim.Message]().Draw(rt, "delivered")
+		roundTrip(rt, v, onto(v, m), decode, slots, m)
+		e := AnyEnvelope.Draw(rt, "envelope")
+		return encode(v, e), e.Message()
+	}, func(v V) sim.Message { return encode(v, roles.Envelope{}) })
 }
 
 // Message checks a view whose encode stamps its own kind: decode(encode(v))
 // == v and the message's other slots are fixed's (its kind, constants,
 // zero).
 func Message[V comparable](encode func(V) sim.Message, decode func(sim.Message) V, slots string, fixed sim.Message) func(*testing.T) {
-	return func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) {
-			v := Any[V](rt)
-			roundTrip(rt, v, encode(v), decode, slots, fixed)
-		})
-		noAllocs(t, func(v V) V { return decode(encode(v)) })
-	}
+	return check(decode, slots, func(_ *rapid.T, v V) (sim.Message, sim.Message) { return encode(v), fixed }, encode)
 }
 
 // MessageOfKind checks a view whose encode takes the kind: as Message, for
 // any kind.
 func MessageOfKind[V comparable](encode func(V, sim.MsgKind) sim.Message, decode func(sim.Message) V, slots string, fixed sim.Message) func(*testing.T) {
-	return func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) {
-			v, want := Any[V](rt), fixed
-			want.Kind = rapid.Make[sim.MsgKind]().Draw(rt, "kind")
-			roundTrip(rt, v, encode(v, want.Kind), decode, slots, want)
-		})
-		noAllocs(t, func(v V) V { return decode(encode(v, 1)) })
-	}
+	return check(decode, slots, func(rt *rapid.T, v V) (sim.Message, sim.Message) {
+		want := fixed
+		want.Kind = rapid.Make[sim.MsgKind]().Draw(rt, "kind")
+		return encode(v, want.Kind), want
+	}, func(v V) sim.Message { return encode(v, 1) })
 }
 
 // Row checks a table row view: decode(encode(v)) == v and the row's other
 // slots are fixed's (constants, zero).
 func Row[V comparable](encode func(V) sim.Record, decode func(sim.Record) V, slots string, fixed sim.Record) func(*testing.T) {
-	return func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) {
-			v := Any[V](rt)
-			roundTrip(rt, v, encode(v), decode, slots, fixed)
-		})
-		noAllocs(t, func(v V) V { return decode(encode(v)) })
-	}
+	return check(decode, slots, func(_ *rapid.T, v V) (sim.Record, sim.Record) { return encode(v), fixed }, encode)
 }
 
 // Timer checks a timer view: decode(timer(v, op)) == v and the timer's
 // other slots are fixed's (its kind, zero) with operation op.
 func Timer[V comparable](timer func(V, sim.OpID) sim.Timer, decode func(sim.Timer) V, slots string, fixed sim.Timer) func(*testing.T) {
+	return check(decode, slots, func(rt *rapid.T, v V) (sim.Timer, sim.Timer) {
+		want := fixed
+		want.Op = rapid.Make[sim.OpID]().Draw(rt, "op")
+		return timer(v, want.Op), want
+	}, func(v V) sim.Timer { return timer(v, 1) })
+}
+
+// check is the test of a view: for every v drawn over its fields' whole
+// Go types, encode(rt, v) returns v encoded and what the encoding must
+// hold outside slots, and decode must give v back; and a round trip
+// through once allocates nothing (the engine copies messages and rows by
+// value on its hot path, and a view must not add to it).
+func check[V comparable, E any](decode func(E) V, slots string, encode func(*rapid.T, V) (got, want E), once func(V) E) func(*testing.T) {
 	return func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) {
-			v, want := Any[V](rt), fixed
-			want.Op = rapid.Make[sim.OpID]().Draw(rt, "op")
-			roundTrip(rt, v, timer(v, want.Op), decode, slots, want)
+			v := Any[V](rt)
+			got, want := encode(rt, v)
+			roundTrip(rt, v, got, decode, slots, want)
 		})
-		noAllocs(t, func(v V) V { return decode(timer(v, 1)) })
+		var v V
+		if n := testing.AllocsPerRun(10, func() { v = decode(once(v)) }); n != 0 {
+			t.Fatalf("%v allocations per round trip, want 0", n)
+		}
 	}
 }
 
@@ -108,16 +106,6 @@ func roundTrip[V comparable, E any](rt *rapid.T, v V, enc E, decode func(E) V, s
 		if !slices.Contains(mapped, name) && !got.Field(i).Equal(w.Field(i)) {
 			rt.Fatalf("encode(%+v).%s = %v, want %v: a slot the view does not map", v, name, got.Field(i), w.Field(i))
 		}
-	}
-}
-
-// noAllocs fails t if a round trip allocates: the engine copies messages
-// and rows by value on its hot path, and a view must not add to it.
-func noAllocs[V any](t *testing.T, roundTrip func(V) V) {
-	t.Helper()
-	var v V
-	if n := testing.AllocsPerRun(10, func() { v = roundTrip(v) }); n != 0 {
-		t.Fatalf("%v allocations per round trip, want 0", n)
 	}
 }
 
