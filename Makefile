@@ -7,12 +7,18 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZTIME  ?= 30s
 FUZZMINIMIZETIME ?= 5s
 
-.PHONY: matrix-100k brokers broker-agreement live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
+.PHONY: generate matrix-100k brokers broker-agreement live-agreement all build test test-integration test-split test-short bench bench-compare lint fmt update fuzz clean spin-compare bench-peer bench-explore
 
 all: build test
 
 build:
 	$(GO) build -o bin/once ./cmd/once
+
+# Rewrite the generated code: each role family's views_gen.go and
+# views_gen_test.go from the slot tags of its typed views (viewgen).
+# TestGeneratedFilesAreCurrent, in make test, fails when they are stale.
+generate:
+	$(GO) generate ./scenarios/roles/...
 
 # The test command of the README and of CI: formatting and every unit
 # test, with go test's own vet checks (atomic, printf, tests, …). Fast (no

@@ -16,3 +16,12 @@ type Envelope struct {
 func (e Envelope) Message() sim.Message {
 	return sim.Message{Kind: e.Kind, Op: e.Op, Attempt: e.Attempt}
 }
+
+// Flag is 1 for true and 0 for false: a view's bool in a slot (read back
+// as non-zero).
+func Flag(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}

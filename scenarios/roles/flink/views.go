@@ -3,9 +3,13 @@ package flink
 import "github.com/oncesim/once/sim"
 
 // Typed views of the family's messages. Each view names the protocol
-// fields of one message kind and says which generic slot of sim.Message
-// carries each; encode and decode are allocation-free value conversions.
-// A slot means one thing per kind. Attempt is always the job attempt.
+// fields of one message kind and says, in each field's slot tag, which
+// generic slot of sim.Message carries it; viewgen writes the codecs from
+// the tags (views_gen.go: `go generate`, never by hand), allocation-free
+// value conversions checked by views_gen_test.go. A slot means one thing
+// per kind. Attempt is always the job attempt.
+
+//go:generate go run ../viewgen
 
 // deploy (re)starts a task from the latest completed checkpoint. The
 // source's deployment carries Offset; the sink's carries FirstTxn,
@@ -15,72 +19,48 @@ import "github.com/oncesim/once/sim"
 // Value LastTxn (the
 // checkpoint's pre-committed transactions the sink must commit; 0 = none),
 // Status Boot (the sink boot the deployment is for).
+//
+//viewgen:message kind=MsgDeploy
 type deploy struct {
-	Attempt  int32
-	Offset   int64
-	FirstTxn int64
-	LastTxn  int64
-	Boot     int32
-}
-
-func (d deploy) encode() sim.Message {
-	return sim.Message{Kind: MsgDeploy, Attempt: d.Attempt, Key: d.Offset, Payload: d.FirstTxn, Value: d.LastTxn, Status: d.Boot}
-}
-
-func decodeDeploy(m sim.Message) deploy {
-	return deploy{Attempt: m.Attempt, Offset: m.Key, FirstTxn: m.Payload, LastTxn: m.Value, Boot: m.Status}
+	Attempt  int32 `slot:"Attempt"`
+	Offset   int64 `slot:"Key"`
+	FirstTxn int64 `slot:"Payload"`
+	LastTxn  int64 `slot:"Value"`
+	Boot     int32 `slot:"Status"`
 }
 
 // register announces a (re)started sink task manager. Slots: Key Boot.
+//
+//viewgen:message kind=MsgRegister
 type register struct {
-	Boot int64
+	Boot int64 `slot:"Key"`
 }
-
-func (r register) encode() sim.Message { return sim.Message{Kind: MsgRegister, Key: r.Boot} }
-
-func decodeRegister(m sim.Message) register { return register{Boot: m.Key} }
 
 // checkpointMsg is trigger-checkpoint, barrier, checkpoint-complete and
 // committed: a checkpoint of an attempt. Slots: Key Checkpoint, Attempt.
+//
+//viewgen:message kind=caller
 type checkpointMsg struct {
-	Checkpoint int64
-	Attempt    int32
-}
-
-func (c checkpointMsg) encode(kind sim.MsgKind) sim.Message {
-	return sim.Message{Kind: kind, Key: c.Checkpoint, Attempt: c.Attempt}
-}
-
-func decodeCheckpointMsg(m sim.Message) checkpointMsg {
-	return checkpointMsg{Checkpoint: m.Key, Attempt: m.Attempt}
+	Checkpoint int64 `slot:"Key"`
+	Attempt    int32 `slot:"Attempt"`
 }
 
 // streamRecord is one record of the stream. Slots: Op (record n is
 // operation n), Attempt, Key Offset (its offset in the source).
+//
+//viewgen:message kind=MsgRecord
 type streamRecord struct {
-	Op      sim.OpID
-	Attempt int32
-	Offset  int64
-}
-
-func (r streamRecord) encode() sim.Message {
-	return sim.Message{Kind: MsgRecord, Op: r.Op, Attempt: r.Attempt, Key: r.Offset}
-}
-
-func decodeStreamRecord(m sim.Message) streamRecord {
-	return streamRecord{Op: m.Op, Attempt: m.Attempt, Offset: m.Key}
+	Op      sim.OpID `slot:"Op"`
+	Attempt int32    `slot:"Attempt"`
+	Offset  int64    `slot:"Key"`
 }
 
 // subscribe asks the source for the stream of an attempt. Slots: Attempt.
+//
+//viewgen:message kind=MsgSubscribe
 type subscribe struct {
-	Attempt int32
+	Attempt int32 `slot:"Attempt"`
 }
-
-func (s subscribe) encode() sim.Message {
-	return sim.Message{Kind: MsgSubscribe, Attempt: s.Attempt}
-}
-
-func decodeSubscribe(m sim.Message) subscribe { return subscribe{Attempt: m.Attempt} }
 
 // ack is a task's snapshot for a checkpoint. The source's carries its
 // offset in Position, the sink's FirstTxn and LastTxn and — when it keeps
@@ -89,18 +69,12 @@ func decodeSubscribe(m sim.Message) subscribe { return subscribe{Attempt: m.Atte
 // Key Checkpoint, Attempt, Status Position (an operation number or a
 // count of records, so within int32), Payload FirstTxn and Value LastTxn
 // (the pre-committed transactions not yet committed).
+//
+//viewgen:message kind=MsgAck
 type ack struct {
-	Checkpoint int64
-	Attempt    int32
-	Position   int32
-	FirstTxn   int64
-	LastTxn    int64
-}
-
-func (a ack) encode() sim.Message {
-	return sim.Message{Kind: MsgAck, Key: a.Checkpoint, Attempt: a.Attempt, Status: a.Position, Payload: a.FirstTxn, Value: a.LastTxn}
-}
-
-func decodeAck(m sim.Message) ack {
-	return ack{Checkpoint: m.Key, Attempt: m.Attempt, Position: m.Status, FirstTxn: m.Payload, LastTxn: m.Value}
+	Checkpoint int64 `slot:"Key"`
+	Attempt    int32 `slot:"Attempt"`
+	Position   int32 `slot:"Status"`
+	FirstTxn   int64 `slot:"Payload"`
+	LastTxn    int64 `slot:"Value"`
 }

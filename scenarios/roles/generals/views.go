@@ -3,33 +3,30 @@ package generals
 import "github.com/oncesim/once/sim"
 
 // Typed views of the Two Generals' message and row. Role code reads these
-// named fields; only the encode/decode pairs know the slots. Both are plain
-// value conversions (no allocation) and round-trip (views_test.go).
+// named fields; their slot tags say which slot holds each, and viewgen
+// writes the codecs (views_gen.go: `go generate`, never by hand): plain
+// value conversions (no allocation) that round-trip (views_gen_test.go).
+
+//go:generate go run ../viewgen
 
 // messenger is one messenger crossing the valley: the plan (MsgPlan, round
 // 1) or an acknowledgement of the previous round (MsgAck, rounds 2..N).
 // Slots: Op = 1 (the generals' one operation, the attack); Attempt = the
 // round, so the trace's #N is the round. Key, Payload, Value and Status are
 // 0.
+//
+//viewgen:message kind=caller Op=generalsOp
 type messenger struct {
-	Round int32
+	Round int32 `slot:"Attempt"`
 }
 
 // generalsOp is the one operation of the scenario: the attack.
 const generalsOp sim.OpID = 1
 
-func (v messenger) encode(kind sim.MsgKind) sim.Message {
-	return sim.Message{Kind: kind, Op: generalsOp, Attempt: v.Round}
-}
-
-func decodeMessenger(m sim.Message) messenger { return messenger{Round: m.Attempt} }
-
 // receivedRow is a general's count of messengers received (row 0 of its
 // received table). Slots: Value = the count.
+//
+//viewgen:record
 type receivedRow struct {
-	Count int64
+	Count int64 `slot:"Value"`
 }
-
-func (v receivedRow) encode() sim.Record { return sim.Record{Value: v.Count} }
-
-func decodeReceivedRow(r sim.Record) receivedRow { return receivedRow{Count: r.Value} }

@@ -9,22 +9,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestStepDeadlineRoundTrip: the order service's timer view keeps the run,
-// the step and the call in slots of their own, and its kind and op.
-func TestStepDeadlineRoundTrip(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		v := stepDeadline{Run: anyInt64.Draw(rt, "run"), Step: anyInt32.Draw(rt, "step"), Call: anyInt32.Draw(rt, "call")}
-		op := anyOp.Draw(rt, "op")
-		tm := v.timer(op)
-		if got := decodeStepDeadline(tm); got != v {
-			rt.Fatalf("decode(timer(%+v)) = %+v", v, got)
-		}
-		if tm.Kind != TimerStepTimeout || tm.Op != op {
-			rt.Fatalf("timer(%+v) = %+v, want kind step-timeout, op %s", v, tm, op)
-		}
-	})
-}
-
 // TestTableKeysInjective: every (op, attempt) and (order key, step) table
 // key of the family tells its pairs apart over the documented ranges.
 func TestTableKeysInjective(t *testing.T) {

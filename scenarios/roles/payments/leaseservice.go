@@ -107,7 +107,7 @@ func (s *LeaseService) Receive(ctx *sim.Context, m sim.Message) {
 // call sends a charge or a lookup by key, and waits CallTimeout.
 func (s *LeaseService) call(ctx *sim.Context, m sim.Message, kind sim.MsgKind, key int64) {
 	ctx.Put(leaseWaiting, sendKey(m.Op, m.Attempt), m.Op, sim.Record{State: 1})
-	ctx.Send(s.Gateway, ProviderCall{Reference: key, Body: roles.Payload(m.Op)}.Encode(kind, m.Op, m.Attempt))
+	ctx.Send(s.Gateway, ProviderCall{Reference: key, Body: roles.Payload(m.Op)}.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 	ctx.After(s.CallTimeout, sim.Timer{Kind: TimerCallTimeout, Op: m.Op, Attempt: m.Attempt})
 }
 

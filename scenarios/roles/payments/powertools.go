@@ -90,7 +90,7 @@ func (f *PowertoolsFunction) Receive(ctx *sim.Context, m sim.Message) {
 		got := DecodeStoreCall(m)
 		switch {
 		case got.Status == StoreInserted:
-			ctx.Send(f.Gateway, ProviderCall{Reference: key, Body: roles.Payload(m.Op)}.Encode(MsgCharge, m.Op, m.Attempt))
+			ctx.Send(f.Gateway, ProviderCall{Reference: key, Body: roles.Payload(m.Op)}.Encode(envelope{Kind: MsgCharge, Op: m.Op, Attempt: m.Attempt}))
 		case got.State == roles.KeyCompleted:
 			f.answer(ctx, m, roles.StatusCreated, got.Value) // the saved response
 		default:

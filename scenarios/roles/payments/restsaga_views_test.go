@@ -9,54 +9,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The REST and saga views round-trip over their documented ranges.
-
-func TestRestAndSagaViewsRoundTrip(t *testing.T) {
-	t.Run("restRequest", func(t *testing.T) {
-		viewtest.MessageRoundTrip(t, func(rt *rapid.T) restRequest {
-			return restRequest{Method: anyInt32.Draw(rt, "method"), User: anyInt64.Draw(rt, "user"), Key: anyKey.Draw(rt, "key"), Body: anyBody.Draw(rt, "body")}
-		}, restRequest.encode, decodeRestRequest)
-	})
-	t.Run("sagaStepCall", func(t *testing.T) {
-		viewtest.MessageRoundTrip(t, func(rt *rapid.T) sagaStepCall {
-			return sagaStepCall{Key: anyKey.Draw(rt, "key"), Saga: anyInt64.Draw(rt, "saga"), Status: anyInt32.Draw(rt, "status"), RecordID: anyInt64.Draw(rt, "record")}
-		}, sagaStepCall.encode, decodeSagaStepCall)
-	})
-	t.Run("resourceRow", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) resourceRow {
-			return resourceRow{Exists: rapid.Bool().Draw(rt, "exists"), Value: anyInt64.Draw(rt, "value")}
-		}, resourceRow.encode, decodeResourceRow)
-	})
-	t.Run("restKeyRow", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) restKeyRow {
-			return restKeyRow{Status: anyInt32.Draw(rt, "status"), Receipt: anyInt64.Draw(rt, "receipt"), Txn: anyInt64.Draw(rt, "txn")}
-		}, restKeyRow.encode, decodeRestKeyRow)
-	})
-	t.Run("restCounters", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) restCounters {
-			return restCounters{LastTxn: anyInt64.Draw(rt, "txn"), Payments: anyInt64.Draw(rt, "payments"), Seeded: rapid.Bool().Draw(rt, "seeded")}
-		}, restCounters.encode, decodeRestCounters)
-	})
-	t.Run("sagaRow", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) sagaRow {
-			return sagaRow{State: anyInt32.Draw(rt, "state"), Step: anyInt32.Draw(rt, "step"), Saga: anyInt64.Draw(rt, "saga"), Attempt: anyInt32.Draw(rt, "attempt")}
-		}, sagaRow.encode, decodeSagaRow)
-	})
-	t.Run("reservationRow", func(t *testing.T) {
-		viewtest.RowRoundTrip(t, func(rt *rapid.T) reservationRow {
-			return reservationRow{State: anyInt32.Draw(rt, "state"), RecordID: anyInt64.Draw(rt, "record")}
-		}, reservationRow.encode, decodeReservationRow)
-	})
-	t.Run("sagaDeadline", func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) {
-			v := sagaDeadline{Saga: anyInt64.Draw(rt, "saga"), StepAction: anyInt32.Draw(rt, "step"), Call: anyInt32.Draw(rt, "call")}
-			if got := decodeSagaDeadline(v.timer(3)); got != v {
-				rt.Fatalf("decode(timer(%+v)) = %+v", v, got)
-			}
-		})
-	})
-}
-
 // A step key names its saga, step and action, and gives them back.
 func TestSagaStepKey(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {

@@ -1,88 +1,51 @@
 package payments
 
-import (
-	"github.com/oncesim/once/scenarios/roles"
-	"github.com/oncesim/once/sim"
-)
+import "github.com/oncesim/once/scenarios/roles"
 
 // restRequest is one HTTP request to a rest-service (MsgRest). Slots:
 // Status = the method (methodGet…methodPost); Value = the user the
 // request is authenticated as (1-based); Key = the Idempotency-Key (0:
 // none); Payload = the body (the value a PUT sets, the amount a POST
 // pays). The answer is an httpResponse.
+//
+//viewgen:message envelope
 type restRequest struct {
-	Method int32
-	User   int64
-	Key    idemKey
-	Body   fingerprint
-}
-
-func (v restRequest) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Status, m.Value, m.Key, m.Payload = v.Method, v.User, int64(v.Key), int64(v.Body)
-	return m
-}
-
-func decodeRestRequest(m sim.Message) restRequest {
-	return restRequest{Method: m.Status, User: m.Value, Key: idemKey(m.Key), Body: fingerprint(m.Payload)}
+	Method int32       `slot:"Status"`
+	User   int64       `slot:"Value"`
+	Key    idemKey     `slot:"Key"`
+	Body   fingerprint `slot:"Payload"`
 }
 
 // resourceRow is one resource of a rest-service (its resources table).
 // Slots: State = 1 while it exists; Value = its value.
+//
+//viewgen:record
 type resourceRow struct {
-	Exists bool
-	Value  int64
-}
-
-func (v resourceRow) encode() sim.Record {
-	r := sim.Record{Value: v.Value}
-	if v.Exists {
-		r.State = 1
-	}
-	return r
-}
-
-func decodeResourceRow(r sim.Record) resourceRow {
-	return resourceRow{Exists: r.State == 1, Value: r.Value}
+	Exists bool  `slot:"State"`
+	Value  int64 `slot:"Value"`
 }
 
 // restKeyRow is a rest-service's stored answer to a POST under its key
 // (its keys table). Slots: State = roles.KeyCompleted; Status = the stored
 // status; Value = the stored result (a receipt); Aux = the payment's
 // transaction id; Op = the operation that created it (the store's op).
+//
+//viewgen:record State=roles.KeyCompleted
 type restKeyRow struct {
-	Status  int32
-	Receipt int64
-	Txn     int64
-}
-
-func (v restKeyRow) encode() sim.Record {
-	return sim.Record{State: roles.KeyCompleted, Status: v.Status, Value: v.Receipt, Aux: v.Txn}
-}
-
-func decodeRestKeyRow(r sim.Record) restKeyRow {
-	return restKeyRow{Status: r.Status, Receipt: r.Value, Txn: r.Aux}
+	Status  int32 `slot:"Status"`
+	Receipt int64 `slot:"Value"`
+	Txn     int64 `slot:"Aux"`
 }
 
 // restCounters is a rest-service's counters row. Slots: Value = the last
 // transaction id issued; Aux = the payments made so far (the balance a
 // receipt shows); State = 1 once the resources are seeded.
+//
+//viewgen:record
 type restCounters struct {
-	LastTxn  int64
-	Payments int64
-	Seeded   bool
-}
-
-func (v restCounters) encode() sim.Record {
-	r := sim.Record{Value: v.LastTxn, Aux: v.Payments}
-	if v.Seeded {
-		r.State = 1
-	}
-	return r
-}
-
-func decodeRestCounters(r sim.Record) restCounters {
-	return restCounters{LastTxn: r.Value, Payments: r.Aux, Seeded: r.State == 1}
+	LastTxn  int64 `slot:"Value"`
+	Payments int64 `slot:"Aux"`
+	Seeded   bool  `slot:"State"`
 }
 
 // receiptBase separates a receipt's two fields: a receipt reads

@@ -1,9 +1,6 @@
 package payments
 
-import (
-	"github.com/oncesim/once/scenarios/roles"
-	"github.com/oncesim/once/sim"
-)
+import "github.com/oncesim/once/scenarios/roles"
 
 // sagaStepCall is a step call and its answer (MsgSagaStep,
 // MsgSagaStepResult): the answer echoes the call. Slots: Key = the step
@@ -11,21 +8,13 @@ import (
 // from it); Payload = the saga id; Status = the answer's status (0 in a
 // call); Value = the participant's record id (0 in a call). The envelope's
 // Attempt is the call of that step (1-based).
+//
+//viewgen:message envelope
 type sagaStepCall struct {
-	Key      idemKey
-	Saga     int64
-	Status   int32
-	RecordID int64
-}
-
-func (v sagaStepCall) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), v.Saga, v.Status, v.RecordID
-	return m
-}
-
-func decodeSagaStepCall(m sim.Message) sagaStepCall {
-	return sagaStepCall{Key: idemKey(m.Key), Saga: m.Payload, Status: m.Status, RecordID: m.Value}
+	Key      idemKey `slot:"Key"`
+	Saga     int64   `slot:"Payload"`
+	Status   int32   `slot:"Status"`
+	RecordID int64   `slot:"Value"`
 }
 
 // sagaStepKey is the dedup key of one action of one step of one saga.
@@ -43,43 +32,33 @@ func sagaStepOf(k idemKey) (step, action int32) {
 // sagaRow is one saga in an orchestrator's log. Slots: State = the saga
 // state; Status = the step being run (or compensated); Value = the saga
 // id; Aux = the client's latest attempt (to answer it).
+//
+//viewgen:record
 type sagaRow struct {
-	State   int32
-	Step    int32
-	Saga    int64
-	Attempt int32
-}
-
-func (v sagaRow) encode() sim.Record {
-	return sim.Record{State: v.State, Status: v.Step, Value: v.Saga, Aux: int64(v.Attempt)}
-}
-
-func decodeSagaRow(r sim.Record) sagaRow {
-	return sagaRow{State: r.State, Step: r.Status, Saga: r.Value, Attempt: int32(r.Aux)}
+	State   int32 `slot:"State"`
+	Step    int32 `slot:"Status"`
+	Saga    int64 `slot:"Value"`
+	Attempt int32 `slot:"Aux"`
 }
 
 // sagaDeadline is the orchestrator's deadline for one call of a step
 // (TimerSagaStep). Slots: Key = the saga; Phase = step·10 + action; Attempt
 // = the call (1-based).
+//
+//viewgen:timer kind=TimerSagaStep
 type sagaDeadline struct {
-	Saga       int64
-	StepAction int32
-	Call       int32
-}
-
-func (v sagaDeadline) timer(op sim.OpID) sim.Timer {
-	return sim.Timer{Kind: TimerSagaStep, Op: op, Key: v.Saga, Phase: v.StepAction, Attempt: v.Call}
-}
-
-func decodeSagaDeadline(t sim.Timer) sagaDeadline {
-	return sagaDeadline{Saga: t.Key, StepAction: t.Phase, Call: t.Attempt}
+	Saga       int64 `slot:"Key"`
+	StepAction int32 `slot:"Phase"`
+	Call       int32 `slot:"Attempt"`
 }
 
 // reservationRow is a participant's record of one step key. Slots: State
 // = 1 reserved, 2 cancelled, 3 refused; Value = the record id.
+//
+//viewgen:record
 type reservationRow struct {
-	State    int32
-	RecordID int64
+	State    int32 `slot:"State"`
+	RecordID int64 `slot:"Value"`
 }
 
 const (
@@ -87,9 +66,3 @@ const (
 	reservationCancelled
 	reservationRefused
 )
-
-func (v reservationRow) encode() sim.Record { return sim.Record{State: v.State, Value: v.RecordID} }
-
-func decodeReservationRow(r sim.Record) reservationRow {
-	return reservationRow{State: r.State, RecordID: r.Value}
-}

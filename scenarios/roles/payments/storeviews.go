@@ -52,20 +52,14 @@ const (
 // Value = the value; Status = the holder (locks; 0 otherwise); Aux = the
 // absolute expiry time in ticks (locks with a TTL; 0: never); At = when it
 // was written.
+//
+//viewgen:record
 type storeRow struct {
-	State   int32
-	Value   int64
-	Holder  int32
-	Expires sim.Time
-	At      sim.Time
-}
-
-func (v storeRow) encode() sim.Record {
-	return sim.Record{State: v.State, Value: v.Value, Status: v.Holder, Aux: int64(v.Expires), At: v.At}
-}
-
-func decodeStoreRow(r sim.Record) storeRow {
-	return storeRow{State: r.State, Value: r.Value, Holder: r.Status, Expires: sim.Time(r.Aux), At: r.At}
+	State   int32    `slot:"State"`
+	Value   int64    `slot:"Value"`
+	Holder  int32    `slot:"Status"`
+	Expires sim.Time `slot:"Aux"`
+	At      sim.Time `slot:"At"`
 }
 
 // StoreCall is one store operation and its reply. Slots: Key = the row's
@@ -74,7 +68,8 @@ func decodeStoreRow(r sim.Record) storeRow {
 // to write, or in a reply the row's value (the fencing token of a granted
 // lock); Status = in a reply the result (200, 201, 404, 409, 503), in a
 // compare-and-set the expected state, in a db-lock the holder; in a
-// db-got and a 409 reply, Payload is the row's state.
+// db-got and a 409 reply, Payload is the row's state. Its codec is
+// hand-written: State and Payload share the Payload slot.
 type StoreCall struct {
 	Key     int64
 	State   int32

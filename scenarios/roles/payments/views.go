@@ -6,11 +6,14 @@ import (
 )
 
 // Typed views of the family's messages and rows. Role code reads and writes
-// these named fields; only the encode/decode pairs below know which generic
-// slot of sim.Message or sim.Record holds which field. Each view's doc
-// comment lists its slots; a slot not listed is zero. Every pair is a plain
-// value conversion: no allocation, and decode(encode(v)) == v over the
-// documented ranges (views_test.go).
+// these named fields; each field's slot tag says which generic slot of
+// sim.Message, sim.Record or sim.Timer holds it, and viewgen writes the
+// codecs from the tags (views_gen.go: `go generate`, never by hand). Each
+// view's doc comment lists its slots and their ranges; a slot not listed
+// is zero. Every codec is a plain value conversion: no allocation, and
+// decode(encode(v)) == v over the documented ranges (views_gen_test.go).
+
+//go:generate go run ../viewgen
 
 // idemKey is an Idempotency-Key (or a step's dedup key, or a provider's
 // merchant reference); 0 means none.
@@ -69,43 +72,25 @@ type envelope = roles.Envelope
 
 // httpRequest is POST /payments (MsgPayRequest) or POST /orders (MsgOrder).
 // Slots: Key = the Idempotency-Key (0: none); Payload = the body's
-// fingerprint.
+// fingerprint. Its onto turns a received request into another view of
+// the same message as the engine delivered it.
+//
+//viewgen:message envelope decode=decodeHTTPRequest
 type httpRequest struct {
-	Key  idemKey
-	Body fingerprint
-}
-
-func (v httpRequest) encode(e envelope) sim.Message { return v.onto(e.Message()) }
-
-// onto returns m, a received request, with its slots replaced by v's: the
-// same message as the engine delivered it, under another view.
-func (v httpRequest) onto(m sim.Message) sim.Message {
-	m.Key, m.Payload = int64(v.Key), int64(v.Body)
-	return m
-}
-
-func decodeHTTPRequest(m sim.Message) httpRequest {
-	return httpRequest{Key: idemKey(m.Key), Body: fingerprint(m.Payload)}
+	Key  idemKey     `slot:"Key"`
+	Body fingerprint `slot:"Payload"`
 }
 
 // httpResponse is the answer to an httpRequest (MsgPayResponse,
 // MsgOrderResponse). Slots: Status = the HTTP status; Value = the result (a
 // transaction id, a contract id; 0 for none); Key = the key the server
 // issued, carried by a 202 only (0 otherwise).
+//
+//viewgen:message envelope decode=decodeHTTPResponse
 type httpResponse struct {
-	Status    int32
-	Result    int64
-	IssuedKey idemKey
-}
-
-func (v httpResponse) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Status, m.Value, m.Key = v.Status, v.Result, int64(v.IssuedKey)
-	return m
-}
-
-func decodeHTTPResponse(m sim.Message) httpResponse {
-	return httpResponse{Status: m.Status, Result: m.Value, IssuedKey: idemKey(m.Key)}
+	Status    int32   `slot:"Status"`
+	Result    int64   `slot:"Value"`
+	IssuedKey idemKey `slot:"Key"`
 }
 
 // outcome records v as operation op's outcome: the result (transaction id,
@@ -117,18 +102,12 @@ func (v httpResponse) outcome(ctx *sim.Context, op sim.OpID) {
 // stepDeadline is the order service's deadline for one call of a run's
 // step (TimerStepTimeout). Slots: Key = the run; Phase = the step;
 // Attempt = the call of that step (1-based).
+//
+//viewgen:timer kind=TimerStepTimeout
 type stepDeadline struct {
-	Run  int64
-	Step int32
-	Call int32
-}
-
-func (v stepDeadline) timer(op sim.OpID) sim.Timer {
-	return sim.Timer{Kind: TimerStepTimeout, Op: op, Key: v.Run, Phase: v.Step, Attempt: v.Call}
-}
-
-func decodeStepDeadline(t sim.Timer) stepDeadline {
-	return stepDeadline{Run: t.Key, Step: t.Phase, Call: t.Attempt}
+	Run  int64 `slot:"Key"`
+	Step int32 `slot:"Phase"`
+	Call int32 `slot:"Attempt"`
 }
 
 // providerCall is a call to the card provider and its answer: MsgCharge,
@@ -137,21 +116,13 @@ func decodeStepDeadline(t sim.Timer) stepDeadline {
 // the provider dedups and looks up by (0: none); Payload = the body's
 // fingerprint (the amount); Status = the answer's status (0 in a call);
 // Value = the transaction id (0 in a call, and in an answer without one).
+//
+//viewgen:message envelope
 type providerCall struct {
-	Key    idemKey
-	Body   fingerprint
-	Status int32
-	TxnID  int64
-}
-
-func (v providerCall) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), int64(v.Body), v.Status, v.TxnID
-	return m
-}
-
-func decodeProviderCall(m sim.Message) providerCall {
-	return providerCall{Key: idemKey(m.Key), Body: fingerprint(m.Payload), Status: m.Status, TxnID: m.Value}
+	Key    idemKey     `slot:"Key"`
+	Body   fingerprint `slot:"Payload"`
+	Status int32       `slot:"Status"`
+	TxnID  int64       `slot:"Value"`
 }
 
 // outcomeReport is the intent service and the reconciler talking about a
@@ -159,21 +130,13 @@ func decodeProviderCall(m sim.Message) providerCall {
 // MsgResolved (reconciler → service). Slots: Key = the intent's key;
 // Payload = its body's fingerprint (MsgUnknown); Status = the provider's
 // lookup status and Value = the transaction id it found (MsgResolved).
+//
+//viewgen:message envelope
 type outcomeReport struct {
-	Key    idemKey
-	Body   fingerprint
-	Status int32
-	TxnID  int64
-}
-
-func (v outcomeReport) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), int64(v.Body), v.Status, v.TxnID
-	return m
-}
-
-func decodeOutcomeReport(m sim.Message) outcomeReport {
-	return outcomeReport{Key: idemKey(m.Key), Body: fingerprint(m.Payload), Status: m.Status, TxnID: m.Value}
+	Key    idemKey     `slot:"Key"`
+	Body   fingerprint `slot:"Payload"`
+	Status int32       `slot:"Status"`
+	TxnID  int64       `slot:"Value"`
 }
 
 // stepCall is the order service asking a step service for one step
@@ -181,21 +144,13 @@ func decodeOutcomeReport(m sim.Message) outcomeReport {
 // echoes the call. Slots: Key = the step's dedup key (0: none); Payload =
 // the order run the step belongs to; Status = the step (stepContract…);
 // Value = the record id the step produced (0 in a call).
+//
+//viewgen:message envelope
 type stepCall struct {
-	Key      idemKey
-	Run      int64
-	Step     int32
-	RecordID int64
-}
-
-func (v stepCall) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Key, m.Payload, m.Status, m.Value = int64(v.Key), v.Run, v.Step, v.RecordID
-	return m
-}
-
-func decodeStepCall(m sim.Message) stepCall {
-	return stepCall{Key: idemKey(m.Key), Run: m.Payload, Step: m.Status, RecordID: m.Value}
+	Key      idemKey `slot:"Key"`
+	Run      int64   `slot:"Payload"`
+	Step     int32   `slot:"Status"`
+	RecordID int64   `slot:"Value"`
 }
 
 // keyRow is a row of an Idempotency-Key store (the payment, key-issuing,
@@ -210,7 +165,8 @@ func decodeStepCall(m sim.Message) stepCall {
 // Slots: State = the state; Aux = the request body's fingerprint; Status =
 // the stored status (completed) or the attempt being served (pending);
 // Value = the stored response (completed) or the operation (pending); At =
-// when the row was written (0: now).
+// when the row was written (0: now). Its codec is hand-written: the state
+// says which fields Status and Value hold.
 type keyRow struct {
 	State    int32
 	Body     fingerprint
@@ -246,164 +202,113 @@ func decodeKeyRow(r sim.Record) keyRow {
 // opRow is a client's row for one operation (the ops table). Slots: State
 // = roles.OpPending or roles.OpDone; Value = the latest attempt sent; Aux =
 // the key the server issued (0: none yet).
+//
+//viewgen:record
 type opRow struct {
-	State     int32
-	Attempt   int32
-	IssuedKey idemKey
-}
-
-func (v opRow) encode() sim.Record {
-	return sim.Record{State: v.State, Value: int64(v.Attempt), Aux: int64(v.IssuedKey)}
-}
-
-func decodeOpRow(r sim.Record) opRow {
-	return opRow{State: r.State, Attempt: int32(r.Value), IssuedKey: idemKey(r.Aux)}
+	State     int32   `slot:"State"`
+	Attempt   int32   `slot:"Value"`
+	IssuedKey idemKey `slot:"Aux"`
 }
 
 // chargeRow is the provider's record of one charge under a merchant
 // reference. Slots: Value = the transaction id; Aux = the charged body's
 // fingerprint.
+//
+//viewgen:record
 type chargeRow struct {
-	TxnID int64
-	Body  fingerprint
-}
-
-func (v chargeRow) encode() sim.Record {
-	return sim.Record{Value: v.TxnID, Aux: int64(v.Body)}
-}
-
-func decodeChargeRow(r sim.Record) chargeRow {
-	return chargeRow{TxnID: r.Value, Body: fingerprint(r.Aux)}
+	TxnID int64       `slot:"Value"`
+	Body  fingerprint `slot:"Aux"`
 }
 
 // counterRow is a counter's only row (row 0): the last number issued.
 // Slots: Value = that number.
+//
+//viewgen:record
 type counterRow struct {
-	Last int64
+	Last int64 `slot:"Value"`
 }
-
-func (v counterRow) encode() sim.Record { return sim.Record{Value: v.Last} }
-
-func decodeCounterRow(r sim.Record) counterRow { return counterRow{Last: r.Value} }
 
 // refRow is the intent service's record of a provider reference it issued.
 // Slots: Value = the key of the intent the reference was issued for.
+//
+//viewgen:record
 type refRow struct {
-	Intent idemKey
+	Intent idemKey `slot:"Value"`
 }
-
-func (v refRow) encode() sim.Record { return sim.Record{Value: int64(v.Intent)} }
-
-func decodeRefRow(r sim.Record) refRow { return refRow{Intent: idemKey(r.Value)} }
 
 // callsRow is the intent service's count of provider calls for one key.
 // Slots: Status = the provider calls so far; Aux = the client attempt that
 // waits for the answer.
+//
+//viewgen:record
 type callsRow struct {
-	Calls         int32
-	ClientAttempt int32
-}
-
-func (v callsRow) encode() sim.Record {
-	return sim.Record{Status: v.Calls, Aux: int64(v.ClientAttempt)}
-}
-
-func decodeCallsRow(r sim.Record) callsRow {
-	return callsRow{Calls: r.Status, ClientAttempt: int32(r.Aux)}
+	Calls         int32 `slot:"Status"`
+	ClientAttempt int32 `slot:"Aux"`
 }
 
 // backlogRow is the reconciler's entry for one unknown outcome. Slots:
 // State = 1 (QUEUED); Value = the operation; Aux = the intent's body
 // fingerprint; At = its place in the line (0: the end, now).
+//
+//viewgen:record State=backlogQueued
 type backlogRow struct {
-	Op   sim.OpID
-	Body fingerprint
-	At   sim.Time
+	Op   sim.OpID    `slot:"Value"`
+	Body fingerprint `slot:"Aux"`
+	At   sim.Time    `slot:"At"`
 }
 
 const backlogQueued = 1
-
-func (v backlogRow) encode() sim.Record {
-	return sim.Record{State: backlogQueued, Value: int64(v.Op), Aux: int64(v.Body), At: v.At}
-}
-
-func decodeBacklogRow(r sim.Record) backlogRow {
-	return backlogRow{Op: sim.OpID(r.Value), Body: fingerprint(r.Aux), At: r.At}
-}
 
 // runRow is the order service's progress through one order run (the runs
 // table). Slots: State = the step being called; Status = calls of that step
 // so far; Value = the client attempt the run answers; Aux = the contract id
 // step 1 produced (0 until then).
+//
+//viewgen:record
 type runRow struct {
-	Step     int32
-	Calls    int32
-	Attempt  int32
-	Contract int64
-}
-
-func (v runRow) encode() sim.Record {
-	return sim.Record{State: v.Step, Status: v.Calls, Value: int64(v.Attempt), Aux: v.Contract}
-}
-
-func decodeRunRow(r sim.Record) runRow {
-	return runRow{Step: r.State, Calls: r.Status, Attempt: int32(r.Value), Contract: r.Aux}
+	Step     int32 `slot:"State"`
+	Calls    int32 `slot:"Status"`
+	Attempt  int32 `slot:"Value"`
+	Contract int64 `slot:"Aux"`
 }
 
 // stepDoneRow is a step service's record of a step done under a dedup key.
 // Slots: State = 1 (DONE); Value = the record id the step produced.
+//
+//viewgen:record State=stepRowDone
 type stepDoneRow struct {
-	RecordID int64
+	RecordID int64 `slot:"Value"`
 }
 
 const stepRowDone = 1
 
-func (v stepDoneRow) encode() sim.Record { return sim.Record{State: stepRowDone, Value: v.RecordID} }
-
-func decodeStepDoneRow(r sim.Record) stepDoneRow { return stepDoneRow{RecordID: r.Value} }
-
 // pendingCallRow is the rate-limited provider's record of a request waiting
 // for its billing core. Slots: Value = the caller to answer.
+//
+//viewgen:record
 type pendingCallRow struct {
-	Caller sim.NodeID
-}
-
-func (v pendingCallRow) encode() sim.Record { return sim.Record{Value: int64(v.Caller)} }
-
-func decodePendingCallRow(r sim.Record) pendingCallRow {
-	return pendingCallRow{Caller: sim.NodeID(r.Value)}
+	Caller sim.NodeID `slot:"Value"`
 }
 
 // windowRow is the rate-limited provider's open window (row 0). Slots:
 // Status = requests admitted in it; At = when it ends.
+//
+//viewgen:record
 type windowRow struct {
-	Admitted int32
-	Ends     sim.Time
+	Admitted int32    `slot:"Status"`
+	Ends     sim.Time `slot:"At"`
 }
-
-func (v windowRow) encode() sim.Record { return sim.Record{Status: v.Admitted, At: v.Ends} }
-
-func decodeWindowRow(r sim.Record) windowRow { return windowRow{Admitted: r.Status, Ends: r.At} }
 
 // ProviderCall is the card provider's protocol (MsgCharge, MsgLookup and
 // their results) for roles of other families that call the card gateway.
 // It is providerCall with exported names: the same slots (Key = the
 // merchant reference; Payload = the body's fingerprint; Status = the
 // answer's status; Value = the transaction id).
+//
+//viewgen:message envelope
 type ProviderCall struct {
-	Reference int64
-	Body      int64
-	Status    int32
-	TxnID     int64
-}
-
-// Encode returns the message of kind for operation op's attempt.
-func (v ProviderCall) Encode(kind sim.MsgKind, op sim.OpID, attempt int32) sim.Message {
-	return providerCall{Key: idemKey(v.Reference), Body: fingerprint(v.Body), Status: v.Status, TxnID: v.TxnID}.encode(envelope{Kind: kind, Op: op, Attempt: attempt})
-}
-
-// DecodeProviderCall reads a provider call or answer.
-func DecodeProviderCall(m sim.Message) ProviderCall {
-	c := decodeProviderCall(m)
-	return ProviderCall{Reference: int64(c.Key), Body: int64(c.Body), Status: c.Status, TxnID: c.TxnID}
+	Reference int64 `slot:"Key"`
+	Body      int64 `slot:"Payload"`
+	Status    int32 `slot:"Status"`
+	TxnID     int64 `slot:"Value"`
 }

@@ -149,7 +149,7 @@ func (c *DedupConsumer) charge(ctx *sim.Context, m sim.Message, kind sim.MsgKind
 	if roles.Idempotent(ctx.Semantics()) {
 		ref = int64(m.Op)
 	}
-	ctx.Send(c.Gateway, payments.ProviderCall{Reference: ref, Body: roles.Payload(m.Op)}.Encode(kind, m.Op, m.Attempt))
+	ctx.Send(c.Gateway, payments.ProviderCall{Reference: ref, Body: roles.Payload(m.Op)}.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
 // charged finishes a charge: mark done:op (idempotent semantics), then

@@ -45,23 +45,13 @@ const durableMessages sim.TableID = 0 // message number → durableMessage
 // durableMessage is one message of the queue. Slots: Value = the
 // operation; State = durableReady, durableUnacked or durableAcked; Aux =
 // deliveries so far; Status = 1 when the broker marks it redelivered.
+//
+//viewgen:record
 type durableMessage struct {
-	Op          sim.OpID
-	State       int32
-	Deliveries  int32
-	Redelivered bool
-}
-
-func (v durableMessage) encode() sim.Record {
-	r := sim.Record{Value: int64(v.Op), State: v.State, Aux: int64(v.Deliveries)}
-	if v.Redelivered {
-		r.Status = 1
-	}
-	return r
-}
-
-func decodeDurableMessage(r sim.Record) durableMessage {
-	return durableMessage{Op: sim.OpID(r.Value), State: r.State, Deliveries: int32(r.Aux), Redelivered: r.Status != 0}
+	Op          sim.OpID `slot:"Value"`
+	State       int32    `slot:"State"`
+	Deliveries  int32    `slot:"Aux"`
+	Redelivered bool     `slot:"Status"`
 }
 
 // Start recovers the queue from disk: on a restart every message not

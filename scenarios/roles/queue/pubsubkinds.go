@@ -1,9 +1,6 @@
 package queue
 
-import (
-	"github.com/oncesim/once/scenarios/roles"
-	"github.com/oncesim/once/sim"
-)
+import "github.com/oncesim/once/scenarios/roles"
 
 // Messages, timers and views of the Pub/Sub lesson (pubsub-server and
 // pubsub-subscriber), in a file of their own so that lesson does not touch
@@ -21,18 +18,12 @@ var (
 // delivery count of the message when it was delivered. Slots: Key = the
 // message id (the log offset); Status = the answer (200 acked, 410 the ack
 // id is gone; 0 in an ack).
+//
+//viewgen:message envelope decode=decodePubSubAck
 type pubsubAck struct {
-	MessageID int64
-	Status    int32
+	MessageID int64 `slot:"Key"`
+	Status    int32 `slot:"Status"`
 }
-
-func (v pubsubAck) encode(e envelope) sim.Message {
-	m := e.Message()
-	m.Key, m.Status = v.MessageID, v.Status
-	return m
-}
-
-func decodePubSubAck(m sim.Message) pubsubAck { return pubsubAck{MessageID: m.Key, Status: m.Status} }
 
 // The states of a subscriber's ack rows (keyed by ackKey; Value = the
 // message id): where the ack of one delivery stands.
