@@ -3,7 +3,7 @@ package lab
 import (
 	"slices"
 
-	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
 
@@ -49,7 +49,7 @@ func (l *Lab) plays(role string) bool {
 // withInvariant returns invs with the registered invariant name added
 // when invs does not make one of that name already.
 func withInvariant(topo *sim.Topology, invs func() []sim.Invariant, name string) func() []sim.Invariant {
-	spec, ok := roles.LookupInvariant(name)
+	spec, ok := scenarios.RoleCatalog().LookupInvariant(name)
 	if !ok {
 		return invs
 	}

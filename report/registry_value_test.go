@@ -176,7 +176,7 @@ func TestScenarioFileSetsAnAddedFaultKind(t *testing.T) {
 	if _, err := scenarios.Load("stall.yaml", []byte(file)); err == nil || !strings.Contains(err.Error(), `unknown fault "xt-stall"`) {
 		t.Fatalf("the built-in kinds accept xt-stall: %v", err)
 	}
-	sc, err := scenarios.LoadWith(kinds, "stall.yaml", []byte(file))
+	sc, err := scenarios.LoadWith(nil, kinds, "stall.yaml", []byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}

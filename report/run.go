@@ -12,7 +12,6 @@ import (
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -243,7 +242,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation, Detail: inv.Detail})
 	}
 	for _, m := range o.Metrics {
-		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)})
+		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: scenarios.RoleCatalog().MetricUnit(m.Name)})
 	}
 	return res
 }

@@ -64,7 +64,7 @@ type Role struct {
 // Roles are the roles a scenario file can use.
 func Roles() []Role {
 	var out []Role
-	for _, r := range roles.All() {
+	for _, r := range scenarios.RoleCatalog().All() {
 		d := Role{Name: r.Name, Doc: r.Doc, Options: []RoleOption{}}
 		for _, o := range r.Options {
 			opt := o.Describe()
@@ -84,7 +84,7 @@ type InvariantDoc struct {
 // Invariants are the invariants a scenario file can name (invariants:).
 func Invariants() []InvariantDoc {
 	var out []InvariantDoc
-	for _, s := range roles.Invariants() {
+	for _, s := range scenarios.RoleCatalog().Invariants() {
 		out = append(out, InvariantDoc{Name: s.Name, Doc: s.Doc})
 	}
 	return out

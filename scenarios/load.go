@@ -36,12 +36,17 @@ var linkClasses = []string{"request", "response", "reliable"}
 // or control characters; a leading byte-order mark is skipped), at most
 // MaxScenarioFileBytes long, nested at most MaxNestingDepth deep, and
 // hold at most MaxScenarioNodes values and collections.
-func Load(file string, data []byte) (sc *Scenario, err error) { return LoadWith(nil, file, data) }
+func Load(file string, data []byte) (sc *Scenario, err error) { return LoadWith(nil, nil, file, data) }
 
-// LoadWith is Load over the fault kinds of kinds (nil: the built-in ones):
-// a faults: mapping may set a kind kinds added, and the scenario carries
-// kinds to the worlds it builds (Scenario.Kinds).
-func LoadWith(kinds *sim.Registry, file string, data []byte) (sc *Scenario, err error) {
+// LoadWith is Load over the roles, invariants, metrics and names of cat
+// (nil: RoleCatalog) and the fault kinds of kinds (nil: the built-in
+// ones): a file may name what cat holds and set a fault kind kinds added,
+// and the scenario carries both to the worlds it builds (Scenario.Catalog,
+// Scenario.Kinds).
+func LoadWith(cat *roles.Catalog, kinds *sim.Registry, file string, data []byte) (sc *Scenario, err error) {
+	if cat == nil {
+		cat = RoleCatalog()
+	}
 	data = stripBOM(data)
 	p := checkInput(data, MaxScenarioFileBytes, "scenario file")
 	if p == nil {
@@ -80,7 +85,7 @@ func LoadWith(kinds *sim.Registry, file string, data []byte) (sc *Scenario, err 
 	if err := dec.DecodeFromNode(body, &spec); err != nil {
 		return nil, yamlError(file, err, tree)
 	}
-	l := &loader{file: file, spec: &spec, kinds: kinds}
+	l := &loader{file: file, spec: &spec, cat: cat, kinds: kinds}
 	if sc, err = l.compile(); err != nil {
 		return nil, err
 	}
@@ -205,7 +210,8 @@ func fieldAt(tree *ast.File, line, col int) string {
 type loader struct {
 	file  string
 	spec  *fileSpec
-	kinds *sim.Registry // the fault kinds a faults: mapping may set (nil: the built-in ones)
+	cat   *roles.Catalog // the roles, invariants, metrics and names the file may use
+	kinds *sim.Registry  // the fault kinds a faults: mapping may set (nil: the built-in ones)
 }
 
 func (l *loader) errAt(s Scalar, format string, args ...any) error {
@@ -255,7 +261,7 @@ func (l *loader) compile() (*Scenario, error) {
 	if !isWord(s.Name.Text) {
 		return nil, l.errAt(s.Name, "name %q: use letters, digits and . _ + - only", s.Name.Text)
 	}
-	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5, Kinds: l.kinds}
+	sc := &Scenario{Name: s.Name.Text, Topology: s.Topology.Text, Summary: strings.TrimSpace(s.Summary.Text), File: l.file, spec: s, Ops: 5, Catalog: l.cat, Kinds: l.kinds}
 	if len(s.Semantics) == 0 {
 		return nil, &SpecError{File: l.file, Line: s.Name.Line, Col: 1, Msg: "missing required field semantics (a list: amo, alo, idem, txn)"}
 	}
@@ -408,8 +414,8 @@ func (l *loader) checkStructure() error {
 		if err := l.require(n.Role, "nodes[].role"); err != nil {
 			return l.errAt(n.Name, "node %s has no role", n.Name.Text)
 		}
-		if _, ok := roles.Lookup(n.Role.Text); !ok {
-			return l.errAt(n.Role, "unknown role %q (roles: %s)", n.Role.Text, roles.Names())
+		if _, ok := l.cat.Lookup(n.Role.Text); !ok {
+			return l.errAt(n.Role, "unknown role %q (roles: %s)", n.Role.Text, l.cat.RoleNames())
 		}
 	}
 	links := map[[2]string]bool{}
@@ -458,8 +464,8 @@ func (l *loader) checkStructure() error {
 	if err := l.require(s.Observe.Request, "observe.request"); err != nil {
 		return err
 	}
-	if !contains(roles.MessageNames()[1:], s.Observe.Request.Text) {
-		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(roles.SortedNames(roles.MessageNames()[1:]), ", "))
+	if !contains(l.cat.Kinds().MessageNames()[1:], s.Observe.Request.Text) {
+		return l.errAt(s.Observe.Request, "observe.request: unknown message kind %q (kinds: %s)", s.Observe.Request.Text, strings.Join(roles.SortedNames(l.cat.Kinds().MessageNames()[1:]), ", "))
 	}
 	if len(s.Observe.Sinks) == 0 {
 		return l.errAt(s.Observe.Origin, "observe.sinks: name at least one sink")
@@ -468,8 +474,8 @@ func (l *loader) checkStructure() error {
 		return l.errAt(s.Observe.Sinks[0], "observe.sinks: at most %d sinks", sim.MaxObservedSinks)
 	}
 	for _, k := range s.Observe.Sinks {
-		if !contains(roles.SinkNames(), k.Text) {
-			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SortedNames(roles.SinkNames()), ", "))
+		if !contains(l.cat.Kinds().SinkNames(), k.Text) {
+			return l.errAt(k, "observe.sinks: unknown sink %q (sinks: %s)", k.Text, strings.Join(roles.SortedNames(l.cat.Kinds().SinkNames()), ", "))
 		}
 	}
 	if err := l.checkOutcome(s.Observe.Outcome); err != nil {
@@ -482,13 +488,13 @@ func (l *loader) checkStructure() error {
 		return err
 	}
 	for _, inv := range s.Invariants {
-		if _, ok := roles.LookupInvariant(inv.Text); !ok {
-			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, roles.InvariantNames())
+		if _, ok := l.cat.LookupInvariant(inv.Text); !ok {
+			return l.errAt(inv, "unknown invariant %q (invariants: %s)", inv.Text, l.cat.InvariantNames())
 		}
 	}
 	for _, m := range s.Metrics {
-		if _, ok := roles.LookupMetric(m.Text); !ok {
-			return l.errAt(m, "unknown metric %q (metrics: %s)", m.Text, roles.MetricNames())
+		if _, ok := l.cat.LookupMetric(m.Text); !ok {
+			return l.errAt(m, "unknown metric %q (metrics: %s)", m.Text, l.cat.MetricNames())
 		}
 	}
 	return nil
@@ -701,7 +707,7 @@ func (l *loader) build(b *builder) error {
 		ids[n.Name.Text] = sim.NodeID(i)
 	}
 	for _, n := range s.Nodes {
-		role, _ := roles.Lookup(n.Role.Text)
+		role, _ := l.cat.Lookup(n.Role.Text)
 		opts := map[string]string{}
 		for _, k := range byPosition(n.With) {
 			v := n.With[k]
@@ -806,20 +812,20 @@ func (l *loader) build(b *builder) error {
 			b.link(to, from, rev, delay, jitter, windows)
 		}
 	}
-	request, _ := indexOfName(roles.MessageNames(), s.Observe.Request.Text)
+	request, _ := indexOfName(l.cat.Kinds().MessageNames(), s.Observe.Request.Text)
 	b.observe = sim.Observation{Origin: ids[s.Observe.Origin.Text], Request: sim.MsgKind(request), Processor: ids[s.Observe.Processor.Text]}
 	b.observe.Refusals, _ = l.refusals(s.Observe.Refused)
 	b.observe.InProgress, _ = l.inProgress(s.Observe.InProgress, s.Observe.Refused)
 	for _, k := range s.Observe.Sinks {
-		i, _ := indexOfName(roles.SinkNames(), k.Text)
+		i, _ := indexOfName(l.cat.Kinds().SinkNames(), k.Text)
 		b.observe.Sinks = append(b.observe.Sinks, sim.SinkID(i))
 	}
 	for _, inv := range s.Invariants {
-		spec, _ := roles.LookupInvariant(inv.Text)
+		spec, _ := l.cat.LookupInvariant(inv.Text)
 		b.invariants = append(b.invariants, spec)
 	}
 	for _, m := range s.Metrics {
-		spec, _ := roles.LookupMetric(m.Text)
+		spec, _ := l.cat.LookupMetric(m.Text)
 		b.metrics = append(b.metrics, spec)
 	}
 	if s.Budget.Events.Set {

@@ -54,7 +54,10 @@ type Scenario struct {
 	// Kinds are the fault and event kinds the file was loaded with
 	// (LoadWith), which its worlds carry unless Settings.Kinds says
 	// otherwise; nil means the built-in ones.
-	Kinds           *sim.Registry
+	Kinds *sim.Registry
+	// Catalog holds the roles, invariants, metrics and names the file was
+	// loaded with (LoadWith); its worlds' topologies carry its names.
+	Catalog         *roles.Catalog
 	Ops             int // default number of operations
 	Expect          []Expectation
 	Lesson          Lesson
@@ -147,7 +150,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 		return nil, err
 	}
 	b := &builder{set: set, params: vals}
-	l := &loader{file: s.File, spec: s.spec, kinds: set.Kinds}
+	l := &loader{file: s.File, spec: s.spec, cat: s.Roles(), kinds: set.Kinds}
 	if err := l.build(b); err != nil {
 		return nil, err
 	}
@@ -155,7 +158,7 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
-	topo := roles.Topology(b.nodes...)
+	topo := l.cat.Kinds().Topology(b.nodes...)
 	topo.Kinds = set.Kinds
 	cfg := &sim.Config{
 		Topology:  topo,
@@ -225,4 +228,13 @@ func (b *builder) link(from, to sim.NodeID, class string, delay, jitter sim.Time
 		}
 	}
 	*b.net.Link(from, to) = l
+}
+
+// Roles is the catalog s was loaded with (s.Catalog), or RoleCatalog for a
+// scenario built without one.
+func (s *Scenario) Roles() *roles.Catalog {
+	if s.Catalog == nil {
+		return RoleCatalog()
+	}
+	return s.Catalog
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -98,7 +97,7 @@ func EnumValues(set string) []string {
 		return out
 	case "role":
 		var out []string
-		for _, r := range roles.All() {
+		for _, r := range RoleCatalog().All() {
 			out = append(out, r.Name)
 		}
 		return out

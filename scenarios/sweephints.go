@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/oncesim/once/scenarios/roles"
 )
 
 // SweepHints tell `once sweep` what to mark on its axis, so the lesson's
@@ -97,7 +95,7 @@ func (l *loader) compileSweep(sc *Scenario) error {
 		if !slices.ContainsFunc(l.spec.Metrics, func(m Scalar) bool { return m.Text == r.Versus.Text }) {
 			return l.errAt(r.Versus, "sweep.rate.versus: %q is not one of the scenario's metrics", r.Versus.Text)
 		}
-		if u := roles.MetricUnit(r.Versus.Text); u != "/s" {
+		if u := l.cat.MetricUnit(r.Versus.Text); u != "/s" {
 			return l.errAt(r.Versus, "sweep.rate.versus: metric %s is in %q, not a rate per second (/s)", r.Versus.Text, u)
 		}
 		sc.Sweep.Rate = &SweepRate{Vary: r.Vary.Text, Name: r.Name.Text, Versus: r.Versus.Text, VersusName: r.VersusName.Text}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -30,7 +29,7 @@ func (s *Scenario) CheckVacuity() error {
 	if s.spec == nil {
 		return nil
 	}
-	l := &loader{file: s.File, spec: s.spec, kinds: s.Kinds}
+	l := &loader{file: s.File, spec: s.spec, cat: s.Roles(), kinds: s.Kinds}
 	if err := l.clientInvariants(); err != nil {
 		return err
 	}
@@ -134,7 +133,7 @@ func (l *loader) clientInvariants() error {
 		}
 	}
 	for _, inv := range l.spec.Invariants {
-		spec, ok := roles.LookupInvariant(inv.Text)
+		spec, ok := l.cat.LookupInvariant(inv.Text)
 		if !ok || len(spec.Clients) == 0 || slices.Contains(spec.Clients, role) {
 			continue
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -72,7 +71,7 @@ func (s *Spec) Doc(sc *scenarios.Scenario, sem sim.Semantics, seeds int, base sc
 		doc.Params[k] = v
 	}
 	for _, m := range metrics {
-		doc.MetricUnits = append(doc.MetricUnits, roles.MetricUnit(m))
+		doc.MetricUnits = append(doc.MetricUnits, sc.Roles().MetricUnit(m))
 	}
 	for i, p := range s.Points {
 		if tallies[i].Runs == 0 {

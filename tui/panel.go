@@ -10,7 +10,6 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -126,7 +125,7 @@ func invariantLines(o *sim.Outcome) []string {
 func metricLines(o *sim.Outcome) []string {
 	var lines []string
 	for _, m := range o.Metrics {
-		lines = append(lines, report.MetricText(report.MetricDoc{Name: m.Name, Value: m.Value, Unit: roles.MetricUnit(m.Name)}))
+		lines = append(lines, report.MetricText(report.MetricDoc{Name: m.Name, Value: m.Value, Unit: scenarios.RoleCatalog().MetricUnit(m.Name)}))
 	}
 	return lines
 }

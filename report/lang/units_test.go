@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 )
 
 // Every unit a catalog metric is measured in reads in Romanian and
@@ -21,7 +20,7 @@ func TestMetricUnitsTranslated(t *testing.T) {
 				continue
 			}
 			for _, m := range cfg.Metrics() {
-				if u := roles.MetricUnit(m.Name()); u != "" {
+				if u := sc.Roles().MetricUnit(m.Name()); u != "" {
 					units[u] = true
 				}
 			}

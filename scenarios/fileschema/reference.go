@@ -93,7 +93,7 @@ node's options, a duration or a sweep mark is the parameter NAME.
 	}
 
 	b.WriteString("\n## Roles and their options\n\nThe values of `nodes[].role` and the keys of that node's `with:` (also\n`once roles`, `once roles --format json`). A *node* option names another\nnode of the file.\n")
-	for _, r := range roles.All() {
+	for _, r := range scenarios.RoleCatalog().All() {
 		fmt.Fprintf(&b, "\n### `%s`\n\n%s\n", r.Name, r.Doc)
 		if len(r.Options) == 0 {
 			b.WriteString("\nNo options.\n")
@@ -115,7 +115,7 @@ node's options, a duration or a sweep mark is the parameter NAME.
 	}
 
 	b.WriteString("\n## Invariants and sinks\n\nThe names `invariants:` takes, each a property checked over the whole trace\n(also `once roles`):\n\n| invariant | meaning |\n|---|---|\n")
-	for _, inv := range roles.Invariants() {
+	for _, inv := range scenarios.RoleCatalog().Invariants() {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", inv.Name, cell(inv.Doc))
 	}
 	var sinks []string

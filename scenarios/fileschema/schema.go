@@ -142,7 +142,7 @@ func faults() obj {
 // invariantNames are the names invariants: takes, each with its doc.
 func invariantNames() obj {
 	var names []obj
-	for _, inv := range roles.Invariants() {
+	for _, inv := range scenarios.RoleCatalog().Invariants() {
 		names = append(names, obj{"const": inv.Name, "description": inv.Doc})
 	}
 	return obj{"oneOf": names}
@@ -164,7 +164,7 @@ func sinkNames() []string {
 // options it declares (type, values, doc) and no other.
 func roleOptionRules() []obj {
 	var rules []obj
-	for _, r := range roles.All() {
+	for _, r := range scenarios.RoleCatalog().All() {
 		props := obj{}
 		for _, o := range r.Options {
 			d := o.Describe()

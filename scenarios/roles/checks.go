@@ -1,11 +1,6 @@
 package roles
 
-import (
-	"sort"
-	"strings"
-
-	"github.com/oncesim/once/sim"
-)
+import "github.com/oncesim/once/sim"
 
 // InvariantSpec is a named invariant a scenario file can ask for.
 type InvariantSpec struct {
@@ -27,69 +22,50 @@ type MetricSpec struct {
 	New  func(topo *sim.Topology) sim.Metric
 }
 
-var (
-	invariants = map[string]*InvariantSpec{}
-	metrics    = map[string]*MetricSpec{}
-)
-
-// RegisterInvariant adds an invariant; a family calls it from an init
-// function.
-func RegisterInvariant(s *InvariantSpec) {
-	if _, dup := invariants[s.Name]; dup {
+// RegisterInvariant adds an invariant to c; a family's Register calls it.
+func (c *Catalog) RegisterInvariant(s *InvariantSpec) {
+	if _, dup := c.invariants[s.Name]; dup {
 		panic("roles: duplicate invariant " + s.Name)
 	}
-	invariants[s.Name] = s
+	c.invariants[s.Name] = s
 }
 
-// RegisterMetric adds a metric; a family calls it from an init function.
-func RegisterMetric(s *MetricSpec) {
-	if _, dup := metrics[s.Name]; dup {
+// RegisterMetric adds a metric to c; a family's Register calls it.
+func (c *Catalog) RegisterMetric(s *MetricSpec) {
+	if _, dup := c.metrics[s.Name]; dup {
 		panic("roles: duplicate metric " + s.Name)
 	}
-	metrics[s.Name] = s
+	c.metrics[s.Name] = s
 }
 
-// LookupInvariant returns the invariant called name.
-func LookupInvariant(name string) (*InvariantSpec, bool) {
-	s, ok := invariants[name]
+// LookupInvariant returns c's invariant called name.
+func (c *Catalog) LookupInvariant(name string) (*InvariantSpec, bool) {
+	s, ok := c.invariants[name]
 	return s, ok
 }
 
-// LookupMetric returns the metric called name.
-func LookupMetric(name string) (*MetricSpec, bool) {
-	s, ok := metrics[name]
+// LookupMetric returns c's metric called name.
+func (c *Catalog) LookupMetric(name string) (*MetricSpec, bool) {
+	s, ok := c.metrics[name]
 	return s, ok
 }
 
-// Invariants returns the registered invariants, sorted by name.
-func Invariants() []*InvariantSpec {
-	out := make([]*InvariantSpec, 0, len(invariants))
-	for _, s := range invariants {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+// Invariants returns c's invariants, sorted by name.
+func (c *Catalog) Invariants() []*InvariantSpec { return sortedValues(c.invariants) }
 
-// InvariantNames lists the registered invariants, for error messages.
-func InvariantNames() string { return keysOf(invariants) }
+// Metrics returns c's metrics, sorted by name.
+func (c *Catalog) Metrics() []*MetricSpec { return sortedValues(c.metrics) }
 
-// MetricUnit is the unit of the metric called name ("" when unknown).
-func MetricUnit(name string) string {
-	if s, ok := metrics[name]; ok {
+// InvariantNames lists c's invariants, for error messages.
+func (c *Catalog) InvariantNames() string { return joinedKeys(c.invariants) }
+
+// MetricUnit is the unit of c's metric called name ("" when unknown).
+func (c *Catalog) MetricUnit(name string) string {
+	if s, ok := c.metrics[name]; ok {
 		return s.Unit
 	}
 	return ""
 }
 
-// MetricNames lists the registered metrics, for error messages.
-func MetricNames() string { return keysOf(metrics) }
-
-func keysOf[V any](m map[string]V) string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
+// MetricNames lists c's metrics, for error messages.
+func (c *Catalog) MetricNames() string { return joinedKeys(c.metrics) }

@@ -90,7 +90,7 @@ func TestRegisterRejectsABadDefault(t *testing.T) {
 					t.Errorf("%s: Register did not panic naming the option (recovered %v)", o.Describe().Name, r)
 				}
 			}()
-			Register(&Role{Name: "bad-default-" + o.Describe().Name, Options: []Option{o}})
+			NewCatalog().Register(&Role{Name: "bad-default-" + o.Describe().Name, Options: []Option{o}})
 		}()
 	}
 }

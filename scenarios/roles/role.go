@@ -1,11 +1,6 @@
 package roles
 
-import (
-	"sort"
-	"strings"
-
-	"github.com/oncesim/once/sim"
-)
+import "github.com/oncesim/once/sim"
 
 // Role is a kind of node a scenario can be composed of: a constructor from
 // options to a pure state machine and the tables it keeps.
@@ -23,14 +18,12 @@ type Role struct {
 	New func(a *Args) (sim.Node, []sim.TableSpec)
 }
 
-var registered = map[string]*Role{}
-
-// Register adds a role; a family calls it from an init function, once per
-// role. It panics on a duplicate role or option name, or on an option whose
+// Register adds a role to c; a family's Register calls it once per role.
+// It panics on a duplicate role or option name, or on an option whose
 // default is not one of its own values: mistakes of the program, not of a
 // scenario file.
-func Register(r *Role) *Role {
-	if _, dup := registered[r.Name]; dup {
+func (c *Catalog) Register(r *Role) *Role {
+	if _, dup := c.roles[r.Name]; dup {
 		panic("roles: duplicate role " + r.Name)
 	}
 	seen := map[string]bool{}
@@ -44,31 +37,18 @@ func Register(r *Role) *Role {
 			panic("roles: role " + r.Name + ": " + err.Error())
 		}
 	}
-	registered[r.Name] = r
+	c.roles[r.Name] = r
 	return r
 }
 
-// All returns every role in name order.
-func All() []*Role {
-	out := make([]*Role, 0, len(registered))
-	for _, r := range registered {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+// All returns c's roles in name order.
+func (c *Catalog) All() []*Role { return sortedValues(c.roles) }
 
-// Lookup returns the role called name.
-func Lookup(name string) (*Role, bool) {
-	r, ok := registered[name]
+// Lookup returns c's role called name.
+func (c *Catalog) Lookup(name string) (*Role, bool) {
+	r, ok := c.roles[name]
 	return r, ok
 }
 
-// Names lists the registered roles, for error messages.
-func Names() string {
-	names := make([]string, 0, len(registered))
-	for _, r := range All() {
-		names = append(names, r.Name)
-	}
-	return strings.Join(names, ", ")
-}
+// RoleNames lists c's roles, for error messages.
+func (c *Catalog) RoleNames() string { return joinedKeys(c.roles) }

@@ -228,8 +228,8 @@ var (
 	flinkJobmanagerInterval = roles.PositiveDuration("interval", "200ms", "checkpoint interval")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerJobmanager(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "flink-jobmanager",
 		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
 		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},

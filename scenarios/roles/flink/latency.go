@@ -57,8 +57,8 @@ func (m *visibilityLatency) Value() float64 {
 	return sum / float64(n)
 }
 
-func init() {
-	roles.RegisterMetric(&roles.MetricSpec{
+func registerLatency(c *roles.Catalog) {
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "visibility-latency",
 		Unit: "ms",
 		Doc:  "mean virtual ms from a record's first emission by the source to its first committed row in the database",

@@ -12,8 +12,8 @@ import (
 // finds it by this name.
 const operatorTableName = "operator-state"
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerOperatorstate(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "state-exactly-once",
 		Doc:  "at the end of a finished run, the sink's operator state has counted each record of the stream once (exactly-once state, whatever the effects)",
 		New:  func(topo *sim.Topology) sim.Invariant { return newStateOnce(topo) },

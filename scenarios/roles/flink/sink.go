@@ -299,8 +299,8 @@ var (
 		"a commit whose transaction the database already aborted: log it and go on (FlinkKafkaProducer.recoverAndCommit), or rethrow and fail the job (TwoPhaseCommitSinkFunction.recoverAndCommitInternal without ignoreFailuresAfterTransactionTimeout)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerSink(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "flink-sink",
 		Doc:     "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
 		Options: []roles.Option{flinkSinkJobmanager, flinkSinkSource, flinkSinkDB, flinkSinkRetry, flinkSinkOperator, flinkSinkOnFailedCommit},

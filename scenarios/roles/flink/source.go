@@ -105,8 +105,8 @@ var (
 	flinkSourceReplay     = roles.Enum("replay", "replayable", []string{"replayable", "none"}, "a replayable source rewinds to the restored checkpoint's offset; one without replay goes on from where it was")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerSource(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "flink-source",
 		Doc:     "a source (record n is operation n), replayable or not: emits records, snapshots its offset and emits a barrier on each checkpoint",
 		Options: []roles.Option{flinkSourceJobmanager, flinkSourceSink, flinkSourceInterval, flinkSourceReplay},

@@ -47,8 +47,8 @@ func (x *agreement) AppendState(b []byte) []byte {
 	return binary.AppendUvarint(b, uint64(x.b))
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerAgreement(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "agreement",
 		Doc:  "the two generals both attack or neither does",
 		New:  func(*sim.Topology) sim.Invariant { return &agreement{} },

@@ -66,8 +66,8 @@ var (
 	generalDawn   = roles.Duration("dawn", "10s", "when both decide")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerGeneral(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "general",
 		Doc:     "one of the Two Generals: answers each round with the next, decides at dawn",
 		Options: []roles.Option{generalPeer, generalFirst, generalRounds, generalDawn},

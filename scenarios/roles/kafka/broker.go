@@ -487,8 +487,8 @@ var (
 	kafkaBrokerOthers      = roles.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run, as kafka-producer's ops): the input topic holds the rest")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerBroker(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-broker",
 		Doc:     "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
 		Options: []roles.Option{kafkaBrokerFencing, kafkaBrokerSession, kafkaBrokerVerify, kafkaBrokerCoordinator, kafkaBrokerOthers},

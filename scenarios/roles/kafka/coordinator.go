@@ -290,8 +290,8 @@ var (
 		"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerCoordinator(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-coordinator",
 		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
 		Options: []roles.Option{kafkaCoordinatorBroker, kafkaCoordinatorTimeout, kafkaCoordinatorVersion},

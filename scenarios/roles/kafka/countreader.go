@@ -43,8 +43,8 @@ var (
 	countReaderIsolation = roles.Enum("isolation", "read_committed", isolationValues, "read_committed skips aborted and open transactions; read_uncommitted sees every record")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerCountreader(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-count-reader",
 		Doc:     "a downstream consumer of a Kafka Streams count's output: every record is an effect on kafka-output, every unit its key's count rises an effect on streams-count",
 		Options: []roles.Option{countReaderBroker, countReaderIsolation},

@@ -201,8 +201,8 @@ var (
 	externalDbTimeout = roles.Duration("txn-timeout", "0", "a transaction not committed this long after it was opened is aborted, prepared or not (0: never)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerExternaldb(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "external-db",
 		Doc:     "a database outside the Kafka/Flink boundary; autocommit writes, or XA-style prepare/commit; every committed row is an effect on db-rows",
 		Options: []roles.Option{externalDbMode, externalDbTimeout},
@@ -210,7 +210,7 @@ func init() {
 			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert", TxnTimeout: externalDbTimeout.Get(a)}, externalDBTables()
 		},
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "failed-commits",
 		Unit: "commits",
 		Doc:  "db-commit requests the external database answered db-commit-failed: their transaction was already aborted, its rows lost",

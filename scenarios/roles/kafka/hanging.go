@@ -9,8 +9,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerHanging(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "no-hanging-txn",
 		Doc:  "when nothing is left to happen, no record of the output log is still OPEN: every transaction on the partition ended, so the last stable offset reached the log end and read_committed readers read everything committed (a liveness property: a finished run that breaks it never settles)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &noHangingTxn{logs: logTables(topo)} },

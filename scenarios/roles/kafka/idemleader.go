@@ -119,8 +119,8 @@ func (l *PartitionLeader) append(ctx *sim.Context, b batch) int64 {
 	return offset
 }
 
-func init() {
-	roles.Register(&roles.Role{
+func registerIdemleader(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name: "kafka-partition-leader",
 		Doc:  "leader of the idempotent producer's partitions: per (producer id, partition) an epoch and a window of the last 5 sequences (a duplicate among them answered with its original offset); every append is an effect on partition-records",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {

@@ -219,8 +219,8 @@ var (
 		"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerIdemproducer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-idem-producer",
 		Doc:     "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence",
 		Options: []roles.Option{idemProducerBroker, idemProducerParts, idemProducerInFlight, idemProducerTimeout, idemProducerIdem},

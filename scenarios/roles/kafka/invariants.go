@@ -9,18 +9,18 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerInvariants(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "isolation",
 		Doc:  "a downstream reader never sees a record whose transaction was aborted (what read_committed promises)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &isolationInvariant{logs: logTables(topo)} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "fencing",
 		Doc:  "once a partition has seen a producer's newer epoch, no write of an older epoch of that producer is appended (zombies are fenced)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &fencingInvariant{logs: logTables(topo)} },
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "kafka-duplicates",
 		Unit: "operations",
 		Doc:  "operations whose output record a downstream reader saw more than once (duplicates inside the Kafka boundary)",

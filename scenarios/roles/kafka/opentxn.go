@@ -7,8 +7,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.RegisterMetric(&roles.MetricSpec{
+func registerOpentxn(c *roles.Catalog) {
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "open-txn-ms",
 		Unit: "ms",
 		Doc:  "the longest time, in milliseconds, a transaction kept records OPEN in the output log — how long it held back the last stable offset and every read_committed reader",

@@ -8,8 +8,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerOutputonce(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "kafka-output-once",
 		Doc:  "a downstream reader sees the output record of each operation at most once (Kafka's exactly-once, inside Kafka)",
 		New:  func(*sim.Topology) sim.Invariant { return &outputOnce{} },

@@ -524,8 +524,8 @@ var (
 	kafkaProcessorHeartbeat = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerProcessor(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-processor",
 		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
 		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets, kafkaProcessorTxnID, kafkaProcessorMetadata, kafkaProcessorOthers},

@@ -196,8 +196,8 @@ var (
 	kafkaProducerTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerProducer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-producer",
 		Doc:     "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
 		Options: []roles.Option{kafkaProducerBroker, kafkaProducerCoordinator, kafkaProducerOps, kafkaProducerBegin, kafkaProducerEvery, kafkaProducerTimeout},

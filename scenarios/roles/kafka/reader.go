@@ -68,8 +68,8 @@ var (
 	kafkaReaderIsolation = roles.Enum("isolation", "read_committed", isolationValues, "read_committed skips aborted and open transactions; read_uncommitted sees every record")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerReader(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-reader",
 		Doc:     "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
 		Options: []roles.Option{kafkaReaderBroker, kafkaReaderIsolation},

@@ -8,8 +8,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerSideeffectonce(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "side-effect-once",
 		Doc:  "an external system called from inside a stream processor gets each operation's call at most once (db-rows effects): what a Kafka transaction does not cover",
 		New:  func(*sim.Topology) sim.Invariant { return &sideEffectOnce{} },

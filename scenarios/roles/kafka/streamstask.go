@@ -161,8 +161,8 @@ var (
 		"in-process: process() calls the api for every record, before the output is produced — outside any Kafka transaction")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerStreamstask(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "kafka-streams-task",
 		Doc:     "a Kafka Streams task counting per key: state store restored from its changelog, changelog + output + offsets in one transaction under txn (exactly_once_v2), process-then-commit under alo",
 		Options: []roles.Option{streamsTaskBroker, streamsTaskCoordinator, streamsTaskBatch, streamsTaskTimeout, streamsTaskRestore, streamsTaskAPI, streamsTaskSideEffect},

@@ -65,8 +65,8 @@ func (x *backlogBounded) AppendState(b []byte) []byte {
 	return append(b, h2Bool(!x.why.Held()))
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerBacklogbound(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "unknown-backlog-bounded",
 		Doc:  "never more than " + strconv.Itoa(BacklogBound) + " outcomes UNKNOWN at once: reconciliation keeps up only while its rate r exceeds the rate u unknown outcomes arrive at",
 		New: func(topo *sim.Topology) sim.Invariant {

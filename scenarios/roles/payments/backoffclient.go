@@ -74,8 +74,8 @@ var (
 	backoffClientRetries  = roles.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerBackoffclient(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "backoff-client",
 		Doc:     "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
 		Options: []roles.Option{backoffClientService, backoffClientInterval, backoffClientBackoff, backoffClientRetries},

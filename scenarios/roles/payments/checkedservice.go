@@ -176,8 +176,8 @@ var (
 		"none: INSERT with no unique constraint on the key (check, then insert); unique-insert: INSERT … ON CONFLICT DO NOTHING")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerCheckedservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "checked-payment-service",
 		Doc:     "POST /payments whose Idempotency-Key store is a node of its own: read the key, insert it, charge, store the response — each a step other requests can interleave with",
 		Options: []roles.Option{checkedClient, checkedGateway, checkedStore, checkedLock, checkedStoreTimeout, checkedOnStoreDown},

@@ -317,18 +317,18 @@ func (x *statusCount) Record(e *sim.Event) {
 func (x *statusCount) Name() string   { return x.name }
 func (x *statusCount) Value() float64 { return float64(x.n) }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerChecks(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "rejected-reuse",
 		Doc:  "a request that reuses a key with a different body is answered 422 and has no effect",
 		New:  func(*sim.Topology) sim.Invariant { return &rejectedReuse{} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "stored-result-unchanged",
 		Doc:  "a COMPLETED key keeps its first stored result and body: nothing overwrites it",
 		New:  func(topo *sim.Topology) sim.Invariant { return newStoredResultUnchanged(topo) },
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "max-unknown-backlog",
 		Unit: "payments",
 		Doc:  "the most outcomes in state UNKNOWN at once: bounded when the reconcile rate exceeds the rate unknowns arrive at, growing with the run otherwise",
@@ -347,7 +347,7 @@ func init() {
 		{"responses-403", roles.StatusForbidden, "responses 403 Forbidden: rejected by the rate limit before processing"},
 		{"responses-504", roles.StatusGatewayTimeout, "responses 504: the provider's core did not answer in time (charged or not)"},
 	} {
-		roles.RegisterMetric(&roles.MetricSpec{Name: s.name, Unit: "responses", Doc: s.doc, New: func(*sim.Topology) sim.Metric {
+		c.RegisterMetric(&roles.MetricSpec{Name: s.name, Unit: "responses", Doc: s.doc, New: func(*sim.Topology) sim.Metric {
 			return &statusCount{name: s.name, status: s.status}
 		}})
 	}

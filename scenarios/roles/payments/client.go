@@ -172,8 +172,8 @@ var (
 	httpClientEndpoint    = roles.Enum("endpoint", "payments", []string{"payments", "orders"}, "POST /payments (pay) or POST /orders (order)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerClient(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "http-client",
 		Doc:     "issues POST /payments, one per operation; retries unanswered requests except under at-most-once",
 		Options: []roles.Option{httpClientService, httpClientInterval, httpClientTimeout, httpClientMaxAttempts, httpClientKey, httpClientClicks, httpClientEndpoint},

@@ -76,8 +76,8 @@ var (
 		"the confirmation e-mail is sent inside the retried transaction closure, or after its commit returned")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerClosureservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "closure-service",
 		Doc:     "POST /transfers in a database transaction closure retried on a serialization failure; the e-mail inside the closure or after the commit",
 		Options: []roles.Option{closureServiceClient, closureServiceStore, closureServiceEmail},

@@ -40,8 +40,8 @@ func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
 
 var fencedLedgerFencing = roles.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write")
 
-func init() {
-	roles.Register(&roles.Role{
+func registerFencedledger(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "fenced-ledger",
 		Doc:     "the resource a lock protects: applies writes as card charges, and with fencing refuses a write with a stale fencing token",
 		Options: []roles.Option{fencedLedgerFencing},

@@ -78,8 +78,8 @@ var (
 	cardGatewayProvider = roles.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerGateway(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "card-gateway",
 		Doc:     "the external card provider; every charge is an effect on card-charges",
 		Options: []roles.Option{cardGatewayProvider},

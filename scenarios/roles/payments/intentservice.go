@@ -230,8 +230,8 @@ var (
 	intentServiceOnTimeout   = roles.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerIntentservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "intent-service",
 		Doc:     "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
 		Options: []roles.Option{intentServiceClient, intentServiceProvider, intentServiceReconciler, intentServiceCallTimeout, intentServiceOnTimeout},

@@ -64,8 +64,8 @@ var (
 	keyIssuingServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerKeyissuing(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "key-issuing-service",
 		Doc:     "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
 		Options: []roles.Option{keyIssuingServiceClient, keyIssuingServiceGateway, keyIssuingServiceStore},

@@ -169,8 +169,8 @@ func (s *KeyStore) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, answ
 	ctx.Send(m.From, answer.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func init() {
-	roles.Register(&roles.Role{
+func registerKeystore(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:  "key-store",
 		Doc:   "a database or key store reached over the network: get, insert (with or without a unique constraint), update, compare-and-set, SET NX PX (no token), a fencing-token counter; one atomic operation per message",
 		Store: true,

@@ -123,8 +123,8 @@ var (
 	leaseCallTimeout = roles.PositiveDuration("call-timeout", "300ms", "how long it waits for the gateway before it answers 503")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerLeaseservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "lease-payment-service",
 		Doc:     "POST /payments with Idempotency-Keys locked by locked_at: a failed gateway call leaves the key PROCESSING; with a lease a later retry takes it over and asks the gateway",
 		Options: []roles.Option{leaseClient, leaseGateway, leaseStore, leaseLease, leaseCallTimeout},

@@ -133,8 +133,8 @@ var (
 	lockedWorkerRetry    = roles.Duration("retry", "300ms", "how long a worker that found the lock held waits before it asks again")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerLockedworker(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "locked-worker",
 		Doc:     "a job runner replica: takes the job's lock (SET NX PX) in the key store, a fencing token from a separate counter, writes to the ledger with it, marks the job done",
 		Options: []roles.Option{lockedWorkerStore, lockedWorkerTokens, lockedWorkerLedger, lockedWorkerInterval, lockedWorkerTTL, lockedWorkerRetry, lockedWorkerLock, lockedWorkerDelay},

@@ -214,8 +214,8 @@ var (
 	orderServiceDedup       = roles.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerOrderservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "order-service",
 		Doc:     "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
 		Options: []roles.Option{orderServiceClient, orderServiceContracts, orderServiceEmails, orderServiceStock, orderServiceStepTimeout, orderServiceDedup},

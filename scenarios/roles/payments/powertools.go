@@ -131,8 +131,8 @@ var (
 	ptExpires = roles.PositiveDuration("expires-after", "1h", "expires_after_seconds: how long an idempotency record lasts")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerPowertools(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "powertools-function",
 		Doc:     "an AWS Lambda handler behind Powertools' idempotency utility: an INPROGRESS record, IdempotencyAlreadyInProgressError (409) while it holds, a charge and an order, then COMPLETED; a timeout leaves the record INPROGRESS",
 		Options: []roles.Option{ptClient, ptGateway, ptStore, ptTimeout, ptContext, ptExpires},

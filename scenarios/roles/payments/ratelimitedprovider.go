@@ -95,8 +95,8 @@ var (
 	rateLimitedProviderCoreTimeout = roles.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerRatelimitedprovider(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "rate-limited-provider",
 		Doc:     "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
 		Options: []roles.Option{rateLimitedProviderCore, rateLimitedProviderLimit, rateLimitedProviderWindow, rateLimitedProviderCoreTimeout},

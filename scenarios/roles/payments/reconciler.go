@@ -88,8 +88,8 @@ var (
 	reconcilerEvery    = roles.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerReconciler(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "reconciler",
 		Doc:     "works off the backlog of unknown outcomes, one provider lookup by key per tick",
 		Options: []roles.Option{reconcilerService, reconcilerProvider, reconcilerEvery},

@@ -40,8 +40,8 @@ func (s *storedBodies) Record(e *sim.Event) {
 // Value implements sim.Metric.
 func (s *storedBodies) Value() float64 { return float64(len(s.bodies)) }
 
-func init() {
-	roles.RegisterMetric(&roles.MetricSpec{
+func registerResponsebodies(c *roles.Catalog) {
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "stored-response-bodies",
 		Unit: "responses",
 		Doc:  "responses: keys whose stored row holds a whole response body at the end of the run (a row with the created resource's id only holds none)",

@@ -151,20 +151,20 @@ func (x *keyedCharges) AppendState(b []byte) []byte {
 // receiptClients are the roles whose accepted responses carry a receipt.
 var receiptClients = []string{"http-client", "rest-client", "backoff-client"}
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerRestchecks(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name:    "own-receipt",
 		Clients: receiptClients,
 		Doc:     "every receipt a client accepts is for a charge of its own operation (no other user's stored response)",
 		New:     func(*sim.Topology) sim.Invariant { return &ownReceipt{} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name:    "one-receipt",
 		Clients: receiptClients,
 		Doc:     "every 201 a client accepts for one payment carries the same receipt (the stored response, not a recomputed one)",
 		New:     func(*sim.Topology) sim.Invariant { return &oneReceipt{} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "keyed-charges",
 		Doc:  "a card is charged only for a POST that carried an Idempotency-Key; one without is answered 400",
 		New:  func(topo *sim.Topology) sim.Invariant { return &keyedCharges{keyless: make([]bool, len(topo.Nodes))} },

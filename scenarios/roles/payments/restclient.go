@@ -111,8 +111,8 @@ var (
 	restClientKeys     = roles.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerRestclient(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "rest-client",
 		Doc:     "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
 		Options: []roles.Option{restClientService, restClientInterval, restClientTimeout, restClientMethod, restClientUsers, restClientKeys},

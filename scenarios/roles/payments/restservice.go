@@ -227,8 +227,8 @@ var (
 	restServiceStore = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerRestservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "rest-service",
 		Doc:     "GET, PUT, DELETE on resources and POST /payments: safe, idempotent and neither; POST follows the Idempotency-Key protocol under the idempotent semantics",
 		Options: []roles.Option{restServicePut, restServiceNoKey, restServiceScope, restServiceReplay, restServiceStore},

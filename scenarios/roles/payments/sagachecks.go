@@ -80,8 +80,8 @@ func (x *sagaHoldings) AppendState(b []byte) []byte {
 	return b
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerSagachecks(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "all-or-nothing",
 		Doc:  "when the run is over, every trip holds one reservation at every saga participant, or none anywhere",
 		New:  func(*sim.Topology) sim.Invariant { return &sagaHoldings{} },

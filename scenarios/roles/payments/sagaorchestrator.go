@@ -183,8 +183,8 @@ var (
 	sagaOrchestratorLog     = roles.Enum("log", "durable", roles.StoreValues, "the saga log: a durable table that survives a crash, or memory")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerSagaorchestrator(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "saga-orchestrator",
 		Doc:     "POST /orders as a saga: reserve flight, hotel, charge; per-step keys, compensation on a refusal; the saga log durable or in memory",
 		Options: []roles.Option{sagaOrchestratorClient, sagaOrchestratorFlights, sagaOrchestratorHotels, sagaOrchestratorCharges, sagaOrchestratorTimeout, sagaOrchestratorLog},

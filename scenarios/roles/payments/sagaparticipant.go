@@ -92,8 +92,8 @@ var (
 	sagaParticipantSoldOut = roles.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerSagaparticipant(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "saga-participant",
 		Doc:     "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
 		Options: []roles.Option{sagaParticipantSink, sagaParticipantSoldOut},

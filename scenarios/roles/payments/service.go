@@ -211,8 +211,8 @@ var (
 	paymentServiceExpired = roles.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerService(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "payment-service",
 		Doc:     "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
 		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceReuse, paymentServiceExpired},

@@ -64,8 +64,8 @@ var (
 	stepServiceSink = roles.Enum("sink", "contracts", stepSinks, "what the step produces")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerStepservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "step-service",
 		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
 		Options: []roles.Option{stepServiceSink},

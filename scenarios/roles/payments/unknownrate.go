@@ -38,8 +38,8 @@ func (x *unknownRate) Value() float64 {
 	return float64(x.n) * 1000 / float64(x.last)
 }
 
-func init() {
-	roles.RegisterMetric(&roles.MetricSpec{
+func registerUnknownrate(c *roles.Catalog) {
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "unknown-arrival-rate",
 		Unit: "/s",
 		Doc:  "intents per second that went UNKNOWN (the provider call timed out): the arrival rate u a reconciler must match",

@@ -93,8 +93,8 @@ var (
 	balanceConsumerPerBooking = roles.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerBalanceconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "balance-consumer",
 		Doc:     "applies payments to booking totals as \"add amount\" (increment), \"the total is now T\" (set) or \"the total is now T as of payment v\" (versioned-set); no dedup store",
 		Options: []roles.Option{balanceConsumerBroker, balanceConsumerForm, balanceConsumerPerBooking},

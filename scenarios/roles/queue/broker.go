@@ -112,8 +112,8 @@ var (
 		"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerBroker(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "broker",
 		Doc:     "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
 		Options: []roles.Option{brokerConsumer, brokerVisibility, brokerAMO},

@@ -144,8 +144,8 @@ var (
 		"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerCdcconnector(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "cdc-connector",
 		Doc:     "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
 		Options: []roles.Option{cdcService, cdcBroker, cdcTimeout, cdcFlush, cdcSlot},

@@ -124,8 +124,8 @@ var (
 	consumerKeyFrom = roles.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerConsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "consumer",
 		Doc:     "processes delivered records into the billing sink and commits their offsets",
 		Options: []roles.Option{consumerBroker, consumerStore, consumerMark, consumerTTL, consumerKey, consumerKeyFrom},

@@ -209,8 +209,8 @@ var (
 	dedupConsumerLockTTL = roles.Duration("lock-ttl", "2s", "the lock's expiry (SET … PX): how long a crashed holder's lock blocks the record")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerDedupconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "dedup-consumer",
 		Doc:     "charges at a gateway for every delivered record, behind dedup keys in a key-store node: lock-before-effect (SET NX PX, ask the gateway, charge, SET DONE) or check-call-mark",
 		Options: []roles.Option{dedupConsumerBroker, dedupConsumerGateway, dedupConsumerStore, dedupConsumerDedup, dedupConsumerLockTTL},

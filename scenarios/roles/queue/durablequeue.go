@@ -201,8 +201,8 @@ var (
 		"what an at-least-once consumer does with a delivery marked Redelivered=true: process it, or ack it unprocessed (reading the flag as \"processed before\")")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerDurablequeue(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name: "durable-queue",
 		Doc: "a RabbitMQ durable queue of persistent messages with publisher confirms; the broker crashes before or after writing a publish to disk, " +
 			"and restarted it delivers every message not acked again with Redelivered=true, never-delivered ones too",
@@ -213,7 +213,7 @@ func init() {
 			}
 		},
 	})
-	roles.Register(&roles.Role{
+	c.Register(&roles.Role{
 		Name:    "durable-consumer",
 		Doc:     "bills each message of a durable queue, then acks it (auto-ack under at-most-once); under idempotent semantics a dedup row written with the bill",
 		Options: []roles.Option{durableConsumerBroker, durableConsumerRedeliver},

@@ -101,8 +101,8 @@ var (
 	fifoRelayBasket = roles.Int("basket", 1, 1, 1000, "how many orders in a row have the same body (the same basket ordered again); 1: every body differs")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerFiforelay(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "fifo-relay",
 		Doc:     "an outbox relay sending each order to an SQS FIFO queue until answered, with MessageDeduplicationId = the order id or content-based deduplication; sends pending rows again after a restart",
 		Options: []roles.Option{fifoRelayQueue, fifoRelayInterval, fifoRelayRetry, fifoRelayDedupID, fifoRelayBasket},

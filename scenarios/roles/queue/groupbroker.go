@@ -33,8 +33,8 @@ func (b *GroupBroker) member(offset int64, deliveries int32) sim.NodeID {
 
 var groupBrokerSecond = roles.Node("second", "the consumer group's second member")
 
-func init() {
-	roles.Register(&roles.Role{
+func registerGroupbroker(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "group-broker",
 		Doc:     "a durable log with offsets delivering to a consumer group of two: each redelivery goes to the other member",
 		Options: []roles.Option{brokerConsumer, groupBrokerSecond, brokerVisibility},

@@ -165,9 +165,9 @@ func (h *hitRateSteady) AppendState(b []byte) []byte { return h.appendState(b) }
 // pct writes a rate, a whole percent.
 func pct(v float64) string { return strconv.Itoa(int(v)) }
 
-func init() {
+func registerHitrate(c *roles.Catalog) {
 	for w := range HitRateWindows {
-		roles.RegisterMetric(&roles.MetricSpec{
+		c.RegisterMetric(&roles.MetricSpec{
 			Name: hitRateMetricName(w),
 			Unit: "%",
 			Doc:  fmt.Sprintf("percent: dedup lookups that found their key, per lookup, in window %d of %d of the run (the span from the first lookup to the last)", w+1, HitRateWindows),
@@ -176,7 +176,7 @@ func init() {
 			},
 		})
 	}
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "dedup-hit-rate-steady",
 		Doc:  "the dashboard's alert: no window's dedup hit rate falls below half the first window's, among windows of at least 10 lookups (a drop says the key or its TTL stopped catching copies)",
 		New: func(topo *sim.Topology) sim.Invariant {

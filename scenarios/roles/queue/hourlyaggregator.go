@@ -191,8 +191,8 @@ var (
 	hourlyAggregatorTimeout = roles.Duration("timeout", "1s", "how long it waits for a record before fetching it again")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerHourlyaggregator(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "hourly-aggregator",
 		Doc:     "a batch job summing events per event-time hour into hourly_totals (append or overwrite; late events ignored or recomputed); restarts from the first offset after a crash",
 		Options: []roles.Option{hourlyAggregatorInput, hourlyAggregatorSink, hourlyAggregatorLate, hourlyAggregatorTimeout},

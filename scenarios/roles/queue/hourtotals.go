@@ -117,8 +117,8 @@ func (h *hourTotals) AppendState(b []byte) []byte {
 	return b
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerHourtotals(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "right-hourly-totals",
 		Doc:  "when the job has finished, hourly_totals sums, per event-time hour, to that hour's events: a late event lost, or a partial window written over a full one, breaks it",
 		New:  func(topo *sim.Topology) sim.Invariant { return newHourTotals(topo) },

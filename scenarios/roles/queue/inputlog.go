@@ -54,8 +54,8 @@ var (
 	inputLogLateEvery = roles.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerInputlog(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "input-log",
 		Doc:     "a replayable log of yesterday's events, one per operation at offset op, with its event-time hour; answers fetches",
 		Options: []roles.Option{inputLogPerHour, inputLogLateEvery},

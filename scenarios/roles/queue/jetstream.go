@@ -117,8 +117,8 @@ var (
 	jetstreamWindow   = roles.PositiveDuration("duplicate-window", "2m", "the stream's duplicate window: how long a stored Nats-Msg-Id makes a publish with the same id a duplicate (NATS default 2 min)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerJetstream(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "jetstream",
 		Doc:     "a NATS JetStream stream and its push consumer: Nats-Msg-Id dedup inside the duplicate window, redelivery after AckWait, acks by stream sequence (a late ack acks the redelivered message)",
 		Options: []roles.Option{jetstreamConsumer, jetstreamAckWait, jetstreamWindow},

@@ -66,8 +66,8 @@ var (
 		"none, or msg-id: a durable record of processed Nats-Msg-Id headers written with the shipment")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerJetstreamconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "jetstream-consumer",
 		Doc:     "a NATS JetStream subscriber: ships an order per delivered message and acks it; with dedup=msg-id it skips Nats-Msg-Id headers it has processed",
 		Options: []roles.Option{jetstreamConsumerStream, jetstreamConsumerDedup},

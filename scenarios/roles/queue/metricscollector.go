@@ -70,8 +70,8 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 
 var metricsCollectorBroker = roles.Node("broker", "where commits go")
 
-func init() {
-	roles.Register(&roles.Role{
+func registerMetricscollector(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "metrics-collector",
 		Doc:     "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
 		Options: []roles.Option{metricsCollectorBroker},

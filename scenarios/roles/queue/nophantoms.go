@@ -93,8 +93,8 @@ func (n *noPhantoms) AppendState(b []byte) []byte {
 	return append(b, byte(min(n.phantoms, 255)))
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerNophantoms(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "no-phantom-events",
 		Doc:  "no event takes effect downstream while the domain change it announces (an effect on orders) is not committed",
 		New:  func(topo *sim.Topology) sim.Invariant { return newNoPhantoms(topo) },

@@ -121,8 +121,8 @@ var (
 	orderLineConsumerLines = roles.Int("lines", 2, 1, 999, "lines per order")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerOrderlineconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "order-line-consumer",
 		Doc:     "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
 		Options: []roles.Option{orderLineConsumerBroker, orderLineConsumerDB, orderLineConsumerInsert, orderLineConsumerLines},

@@ -6,8 +6,8 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerOrderlinesdb(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name: "order-lines-db",
 		Doc: "the order_lines table as a database node of its own (a key-store): every row an insert creates is an effect on order-lines; " +
 			"db-insert has no unique constraint, db-insert-if-absent is INSERT … ON CONFLICT (order_id, line_id) DO NOTHING",

@@ -122,8 +122,8 @@ var (
 	outboxRelayTimeout = roles.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerOutboxrelay(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "outbox-relay",
 		Doc:     "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
 		Options: []roles.Option{outboxRelayService, outboxRelayBroker, outboxRelayTimeout},

@@ -143,8 +143,8 @@ var (
 	outboxServiceWrite    = roles.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerOutboxservice(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "outbox-service",
 		Doc:     "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
 		Options: []roles.Option{outboxServiceRelay, outboxServiceBroker, outboxServiceInterval, outboxServiceTimeout, outboxServiceWrite},

@@ -68,8 +68,8 @@ var (
 	producerAttempts = roles.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerProducer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "producer",
 		Doc:     "publishes one record per operation; republishes until acknowledged except under at-most-once",
 		Options: []roles.Option{producerBroker, producerInterval, producerTimeout, producerAttempts},

@@ -101,8 +101,8 @@ var (
 	pubsubServerDeadline   = roles.PositiveDuration("ack-deadline", "10s", "how long a delivery stays outstanding without an ack before the message is delivered again")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerPubsubserver(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "pubsub-server",
 		Doc:     "Pub/Sub's side of a subscription: delivers each message with an ack id and redelivers it when the ack deadline expires; with exactly-once delivery only the latest ack id acks, and every ack is answered",
 		Options: []roles.Option{pubsubServerSubscriber, pubsubServerDeadline},

@@ -105,8 +105,8 @@ var (
 	pubsubSubscriberRetry = roles.PositiveDuration("ack-retry", "1s", "how long it waits for an ack's answer before sending the ack again (exactly-once delivery)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerPubsubsubscriber(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "pubsub-subscriber",
 		Doc:     "a Pub/Sub subscriber: ships an order per message and acks it (with response under exactly-once delivery); with record=durable it skips message ids it has processed",
 		Options: []roles.Option{pubsubSubscriberServer, pubsubSubscriberRecord, pubsubSubscriberRetry},

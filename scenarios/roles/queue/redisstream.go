@@ -205,8 +205,8 @@ func (s *RedisStream) Timer(ctx *sim.Context, t sim.Timer) {
 
 var streamBlock = roles.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: how long a read waits for a new entry before it returns nil (the consumer then runs XAUTOCLAIM)")
 
-func init() {
-	roles.Register(&roles.Role{
+func registerRedisstream(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "redis-stream",
 		Doc:     "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
 		Options: []roles.Option{streamBlock},

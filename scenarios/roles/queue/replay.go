@@ -139,8 +139,8 @@ var (
 	replayingBrokerReplay     = roles.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerReplay(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "replaying-broker",
 		Doc:     "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
 		Options: []roles.Option{replayingBrokerConsumer, replayingBrokerVisibility, replayingBrokerReplay},
@@ -149,7 +149,7 @@ func init() {
 			return b, []sim.TableSpec{{Name: "log", Durable: true, States: []string{"UNCOMMITTED", "COMMITTED"}}, {Name: "seen", Durable: true}}
 		},
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "oldest-duplicate-age",
 		Unit: "s",
 		Doc:  "seconds: the age of the oldest dedup entry a redelivered or replayed record found (expired or not) — the retry/replay horizon the run produced",

@@ -123,8 +123,8 @@ var (
 	retainingConsumerCapacity = roles.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerRetainingconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "retaining-consumer",
 		Doc:     "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
 		Options: []roles.Option{retainingConsumerBroker, retainingConsumerTTL, retainingConsumerSweep, retainingConsumerCapacity},

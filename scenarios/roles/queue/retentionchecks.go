@@ -200,30 +200,30 @@ func (c *countError) Value() float64 {
 	return 100 * float64(off) / float64(published)
 }
 
-func init() {
-	roles.RegisterMetric(&roles.MetricSpec{
+func registerRetentionchecks(c *roles.Catalog) {
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "dedup-rows-peak",
 		Unit: "rows",
 		Doc:  "rows: the most rows the dedup stores held at one time (what retention costs)",
 		New:  func(topo *sim.Topology) sim.Metric { return &dedupRowsPeak{dedup: dedupTables(topo)} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "kept-for-retention",
 		Doc:  "no dedup key is removed before its retention is over (an eviction under capacity pressure breaks it)",
 		New:  func(topo *sim.Topology) sim.Invariant { return &keptForRetention{dedup: dedupTables(topo)} },
 	})
-	roles.RegisterInvariant(&roles.InvariantSpec{
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "never-overcounted",
 		Doc:  "no telemetry sample is counted twice on the dashboard (an undercount is tolerated, an overcount is not)",
 		New:  func(*sim.Topology) sim.Invariant { return &neverOvercounted{} },
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "overcount-pct",
 		Unit: "%",
 		Doc:  "percent: extra counts of samples counted more than once, per sample published",
 		New:  func(*sim.Topology) sim.Metric { return &countError{over: true} },
 	})
-	roles.RegisterMetric(&roles.MetricSpec{
+	c.RegisterMetric(&roles.MetricSpec{
 		Name: "undercount-pct",
 		Unit: "%",
 		Doc:  "percent: samples published but never counted",

@@ -99,8 +99,8 @@ func (r *rightTotals) AppendState(b []byte) []byte {
 	return b
 }
 
-func init() {
-	roles.RegisterInvariant(&roles.InvariantSpec{
+func registerRighttotals(c *roles.Catalog) {
+	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "right-totals",
 		Doc:  "a booking's paid total never goes back (a stale set) and never exceeds the sum of its payments (a payment counted twice)",
 		New:  func(topo *sim.Topology) sim.Invariant { return newRightTotals(topo) },

@@ -85,8 +85,8 @@ var (
 	sqsWindow     = roles.PositiveDuration("dedup-interval", "5m", "the deduplication interval (SQS: 5 minutes, not configurable)")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerSqsfifo(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name:    "sqs-fifo",
 		Doc:     "an SQS FIFO queue: a send whose MessageDeduplicationId (or, content-based, the body's SHA-256) was accepted in the last 5 minutes is accepted and not delivered; redelivers after the visibility timeout until deleted",
 		Options: []roles.Option{sqsConsumer, sqsVisibility, sqsWindow},

@@ -94,8 +94,8 @@ var (
 	streamConsumerMinIdle = roles.PositiveDuration("min-idle", "1s", "XAUTOCLAIM's min-idle-time: an entry pending this long without a delivery or claim is taken over")
 )
 
-func init() {
-	roles.Register(&roles.Role{
+func registerStreamconsumer(c *roles.Catalog) {
+	c.Register(&roles.Role{
 		Name: "stream-consumer",
 		Doc: "a Redis Streams consumer: XREADGROUP, insert a billing row, XACK; XAUTOCLAIM entries idle past min-idle-time when a blocked read times out; " +
 			"under idempotent semantics the insert is INSERT … ON CONFLICT (op) DO NOTHING",
@@ -105,7 +105,7 @@ func init() {
 			return c, []sim.TableSpec{{Name: "current"}}
 		},
 	})
-	roles.Register(&roles.Role{
+	c.Register(&roles.Role{
 		Name: "billing-db",
 		Doc: "the billing table as a database node of its own (a key-store): every row an insert creates is an effect on billing; " +
 			"db-insert has no unique constraint, db-insert-if-absent is INSERT … ON CONFLICT (op) DO NOTHING",
