@@ -27,19 +27,24 @@ var tables = []sim.TableSpec{
 }
 
 // Crash points of a lab node: where the harness may kill the process.
-var (
-	// PointReceive: an event arrived; the process has not seen it.
-	PointReceive = roles.Point("lab-receive")
-	// PointBeforeSend: the process asked to send; the message is not sent.
-	PointBeforeSend = roles.Point("lab-before-send")
-	// PointAfterEffect: the effect (and every write before it) is done.
-	PointAfterEffect = roles.Point("lab-after-effect")
-	// PointAfterSend: the process sent, and asks for its next step that
+// A session adds their names to its topology (labPoints, in this order)
+// and numbers them from its pointBase.
+const (
+	// pointReceive: an event arrived; the process has not seen it.
+	pointReceive = iota
+	// pointBeforeSend: the process asked to send; the message is not sent.
+	pointBeforeSend
+	// pointAfterEffect: the effect (and every write before it) is done.
+	pointAfterEffect
+	// pointAfterSend: the process sent, and asks for its next step that
 	// changes something (an effect, a store write); that step is not
 	// done. A handler that commits an offset before it bills, or answers
 	// before it records, is caught here with one crash.
-	PointAfterSend = roles.Point("lab-after-send")
+	pointAfterSend
 )
+
+// labPoints are the names of the lab's crash points, by the constants above.
+var labPoints = []string{"lab-receive", "lab-before-send", "lab-after-effect", "lab-after-send"}
 
 // Node is the sim.Node that drives the external processes of one played
 // node: one, or N replicas sharing its stores (Lab.Replicas). It holds
@@ -148,12 +153,12 @@ func (n *Node) pick(m *sim.Message) *replica {
 }
 
 // Receive hands a process one delivered message. The node may crash
-// before it sees it (PointReceive).
+// before it sees it (pointReceive).
 func (n *Node) Receive(ctx *sim.Context, m sim.Message) {
 	if n.s.err != nil || len(n.reps) == 0 {
 		return
 	}
-	if ctx.CrashPoint(PointReceive, &m) {
+	if ctx.CrashPoint(n.s.point(pointReceive), &m) {
 		n.crashed(ctx)
 		return
 	}
@@ -479,7 +484,7 @@ func (n *Node) send(ctx *sim.Context, to sim.NodeID, b body, m *sim.Message) (in
 		return stepContinue, err
 	}
 	n.cur.sent = false // a crash before this send is the one after the last
-	if ctx.CrashPoint(PointBeforeSend, m) {
+	if ctx.CrashPoint(n.s.point(pointBeforeSend), m) {
 		n.crashed(ctx)
 		return stepEnded, nil
 	}
@@ -508,7 +513,7 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 	}
 	sink := sim.SinkID(slices.Index(n.s.cfg.Topology.Sinks, sinkName))
 	ctx.Effect(sink, op, val(b.Value))
-	if ctx.CrashPoint(PointAfterEffect, m) {
+	if ctx.CrashPoint(n.s.point(pointAfterEffect), m) {
 		n.crashed(ctx)
 		return stepEnded, nil
 	}
@@ -520,7 +525,7 @@ func (n *Node) effect(ctx *sim.Context, sinkName string, b body, m *sim.Message)
 func (n *Node) store(ctx *sim.Context, table sim.TableID, name string, b body) (int, error) {
 	if storeWrites(b.Type) && n.cur.sent {
 		n.cur.sent = false
-		if ctx.CrashPoint(PointAfterSend, n.cur.msg) {
+		if ctx.CrashPoint(n.s.point(pointAfterSend), n.cur.msg) {
 			// The process waits for this request's answer: a drained
 			// process (reset) gets the copy's, and finishes unheard.
 			box := newSandbox(ctx)
@@ -666,14 +671,14 @@ func (n *Node) storeOp(ctx *sim.Context, table sim.TableID, name string, b body)
 }
 
 // crashAfterSend offers the crash point between a send and the next step
-// of the same handler that changes something (PointAfterSend), once per
+// of the same handler that changes something (pointAfterSend), once per
 // send; it reports whether the node crashed there.
 func (n *Node) crashAfterSend(ctx *sim.Context, m *sim.Message) bool {
 	if !n.cur.sent {
 		return false
 	}
 	n.cur.sent = false
-	if ctx.CrashPoint(PointAfterSend, m) {
+	if ctx.CrashPoint(n.s.point(pointAfterSend), m) {
 		n.crashed(ctx)
 		return true
 	}

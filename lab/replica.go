@@ -26,7 +26,7 @@ type replica struct {
 	n         int          // the node's step number of the event
 	stepIdx   int          // its transcript step
 	queued    int          // messages and timers queued by the event
-	sent      bool         // it sent, and has not changed anything since (PointAfterSend)
+	sent      bool         // it sent, and has not changed anything since (pointAfterSend)
 }
 
 // pending is an event waiting for its replica.

@@ -290,6 +290,7 @@ type Session struct {
 	preemptP    float64       // the preempt probability (0: never asked)
 	preemptFor  sim.Time      // how long a held answer waits
 	replyBase   sim.MsgKind   // the store answers' message kinds, in storeReplies order
+	pointBase   sim.PointID   // the lab's crash points, in labPoints order
 }
 
 // storeReplies name the store's answers as message kinds of a lab
@@ -305,6 +306,10 @@ func (s *Session) replyKind(t string) sim.MsgKind {
 	return s.replyBase + sim.MsgKind(slices.Index(storeReplies, t))
 }
 
+// point is the number of the lab's crash point p (pointReceive…) in the
+// session's topology.
+func (s *Session) point(p int) sim.PointID { return s.pointBase + sim.PointID(p) }
+
 // NewSession builds a config for semantics sem with the lab's nodes played
 // by processes (started when the world starts them). Close it.
 func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
@@ -316,7 +321,9 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	}
 	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}, memLimit: l.maxMemory(), memOf: "--max-memory"}
 	old := cfg.Topology
-	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks, Points: old.Points}
+	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks,
+		Points: append(slices.Clip(old.Points), labPoints...)}
+	s.pointBase = sim.PointID(len(old.Points))
 	if l.replicas() > 1 {
 		topo.Timers = append(slices.Clip(old.Timers), "lab-resume")
 		s.resumeTimer = sim.TimerKind(len(topo.Timers) - 1)

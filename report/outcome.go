@@ -6,7 +6,6 @@ import (
 
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -212,13 +211,13 @@ func guaranteeOf(o *sim.Outcome) sim.Status {
 	return o.Status
 }
 
-// SinkNames are the names of an observation's sinks, in its order.
-func SinkNames(obs sim.Observation) []string {
-	names := roles.SinkNames()
+// SinkNames are the names of an observation's sinks, in its order, as
+// topo (the run's) names them.
+func SinkNames(topo *sim.Topology, obs sim.Observation) []string {
 	out := make([]string, 0, len(obs.Sinks))
 	for _, s := range obs.Sinks {
-		if int(s) < len(names) {
-			out = append(out, names[s])
+		if int(s) < len(topo.Sinks) {
+			out = append(out, topo.Sinks[s])
 		} else {
 			out = append(out, "?")
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -53,12 +52,13 @@ func (ponger) Timer(*sim.Context, sim.Timer) {}
 // see the new kinds and the test would fail.
 func TestNewKindsThroughTheRegistryValue(t *testing.T) {
 	builtinFaults, builtinEvents := sim.FaultKindNames(), sim.NumEventKinds
-	catalogMessages := slices.Clone(roles.MessageNames())
+	catalog := scenarios.RoleCatalog().Kinds()
+	catalogMessages := slices.Clone(catalog.MessageNames())
 
 	kinds, other := sim.Builtin(), sim.Builtin()
 	stall := kinds.AddLinkFault(sim.LinkFaultSpec{Name: "xt-stall", Past: "stalled", Links: sim.Requests, Hold: 250,
 		Help: "probability that a request is stalled for 250 ms"})
-	names, otherNames := roles.SharedKindNames().Clone(), roles.SharedKindNames().Clone()
+	names, otherNames := catalog.Clone(), catalog.Clone()
 	ping, pong, sink := names.Message("xt-ping"), names.Message("xt-pong"), names.Sink("xt-ledger")
 
 	if _, ok := other.ParseFaultKind("xt-stall"); ok || !slices.Equal(other.FaultKindNames(), builtinFaults) {
@@ -67,8 +67,8 @@ func TestNewKindsThroughTheRegistryValue(t *testing.T) {
 	if _, ok := sim.ParseFaultKind("xt-stall"); ok || !slices.Equal(sim.FaultKindNames(), builtinFaults) || sim.NumEventKinds != builtinEvents {
 		t.Errorf("the built-in kinds changed: %v", sim.FaultKindNames())
 	}
-	if slices.Contains(otherNames.MessageNames(), "xt-ping") || slices.Contains(roles.MessageNames(), "xt-ping") ||
-		!slices.Equal(roles.MessageNames(), catalogMessages) {
+	if slices.Contains(otherNames.MessageNames(), "xt-ping") || slices.Contains(catalog.MessageNames(), "xt-ping") ||
+		!slices.Equal(catalog.MessageNames(), catalogMessages) {
 		t.Error("a message kind added to one copy of the names reached another copy or the catalog's")
 	}
 	if k, ok := kinds.ParseFaultKind("xt-stall"); !ok || k != stall || len(kinds.FaultKinds()) != len(builtinFaults)+1 {

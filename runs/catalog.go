@@ -9,7 +9,6 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 )
 
 // ListEntry is one scenario of `once list`.
@@ -94,7 +93,7 @@ func Invariants() []InvariantDoc {
 // node's effect names one as its dest), sorted.
 func Sinks() []string {
 	var out []string
-	for _, s := range roles.SinkNames() {
+	for _, s := range scenarios.RoleCatalog().Kinds().SinkNames() {
 		if s != "" {
 			out = append(out, s)
 		}

@@ -99,7 +99,7 @@ func effectiveMaxEvents(cfg *sim.Config) int {
 // fault plan it took in the words of its topology, and, when the trace
 // was kept, each operation's effect values.
 func (r *Run) Report() report.Run {
-	out := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Observe), Liveness: r.Liveness, Live: r.Live}
+	out := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Topology, r.Config.Observe), Liveness: r.Liveness, Live: r.Live}
 	for _, f := range r.Faults {
 		out.FaultPlan = append(out.FaultPlan, r.Config.Topology.FaultLine(f))
 	}

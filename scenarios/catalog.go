@@ -25,9 +25,10 @@ var (
 	catalogAll bool
 )
 
-// loadCatalogFile decodes one built-in file, after every role, invariant
-// and metric has registered. The catalog is written in the same format as
-// user scenario files and loaded the same way, so it proves the format.
+// loadCatalogFile decodes one built-in file with RoleCatalog, which holds
+// every family's roles, invariants and metrics. The catalog is written in
+// the same format as user scenario files and loaded the same way, so it
+// proves the format.
 func loadCatalogFile(file string) *Scenario {
 	data, err := catalogFS.ReadFile(file)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -56,7 +55,7 @@ type offsetRecorder struct {
 }
 
 func (r *offsetRecorder) Record(e *sim.Event) {
-	name := roles.MessageNames()[e.Msg.Kind]
+	name := scenarios.RoleCatalog().Kinds().MessageNames()[e.Msg.Kind]
 	switch {
 	case e.Kind == sim.EvDeliver && name == "deliver":
 		r.delivered[e.Msg.Key]++

@@ -5,7 +5,6 @@ import (
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -67,7 +66,7 @@ func TestFailedFlinkCommitIsInTheTrace(t *testing.T) {
 type failedCommitCounter struct{ n int }
 
 func (c *failedCommitCounter) Record(e *sim.Event) {
-	if e.Kind == sim.EvSend && roles.MessageNames()[e.Msg.Kind] == "db-commit-failed" {
+	if e.Kind == sim.EvSend && scenarios.RoleCatalog().Kinds().MessageNames()[e.Msg.Kind] == "db-commit-failed" {
 		c.n++
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -73,7 +72,7 @@ func (r *outOfOrderRecorder) Record(e *sim.Event) {
 	if e.Kind != sim.EvSend {
 		return
 	}
-	switch roles.MessageNames()[e.Msg.Kind] {
+	switch scenarios.RoleCatalog().Kinds().MessageNames()[e.Msg.Kind] {
 	case "produce-batch-ack":
 		if e.Msg.Status == 45 {
 			r.status45++

@@ -158,6 +158,9 @@ func (s *Scenario) Config(set Settings) (*sim.Config, error) {
 	if err := b.net.Validate(); err != nil {
 		return nil, err
 	}
+	if err := l.cat.CheckNumbering(); err != nil {
+		return nil, err
+	}
 	topo := l.cat.Kinds().Topology(b.nodes...)
 	topo.Kinds = set.Kinds
 	cfg := &sim.Config{

@@ -1,8 +1,9 @@
 package sim
 
 // Names, not numbers. Message, timer, sink and crash-point kinds are
-// numbered by the order in which a program registers them, which is Go file
-// and init order: a detail a rename changes. Everything that leaves a run —
+// numbered by the order in which a program registers them (a catalog of
+// roles, built one way in one program, another way in a test): a detail
+// of the build. Everything that leaves a run —
 // the trace digest, the state fingerprint, the key of a random decision —
 // therefore uses the 64-bit key of a kind's name instead of its number. The
 // keys are computed once per topology, so the hot path hashes no string.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -119,7 +118,7 @@ node's options, a duration or a sweep mark is the parameter NAME.
 		fmt.Fprintf(&b, "| `%s` | %s |\n", inv.Name, cell(inv.Doc))
 	}
 	var sinks []string
-	for _, name := range roles.SinkNames() {
+	for _, name := range scenarios.RoleCatalog().Kinds().SinkNames() {
 		if name != "" {
 			sinks = append(sinks, "`"+name+"`")
 		}

@@ -12,7 +12,6 @@ import (
 	"slices"
 
 	"github.com/oncesim/once/scenarios"
-	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -151,7 +150,7 @@ func invariantNames() obj {
 // sinkNames are the sinks observe.sinks names, sorted.
 func sinkNames() []string {
 	var out []string
-	for _, name := range roles.SinkNames() {
+	for _, name := range scenarios.RoleCatalog().Kinds().SinkNames() {
 		if name != "" {
 			out = append(out, name)
 		}

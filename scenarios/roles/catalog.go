@@ -1,9 +1,11 @@
 package roles
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Catalog is what a scenario file can name: the roles, invariants and
@@ -22,10 +24,39 @@ type Catalog struct {
 	names      *KindNames
 }
 
-// NewCatalog returns a catalog of no roles, invariants or metrics, with a
-// copy of the shared kind names.
+// NewCatalog returns a catalog of no roles, invariants or metrics, whose
+// names hold the shared timers (numbered first).
 func NewCatalog() *Catalog {
-	return &Catalog{roles: map[string]*Role{}, invariants: map[string]*InvariantSpec{}, metrics: map[string]*MetricSpec{}, names: shared.Clone()}
+	c := &Catalog{roles: map[string]*Role{}, invariants: map[string]*InvariantSpec{}, metrics: map[string]*MetricSpec{}, names: NewKindNames()}
+	c.NumberKinds(numberKinds)
+	return c
+}
+
+// numbered is the names the kind variables were last set from
+// (NumberKinds): the numbering role code uses.
+var numbered atomic.Pointer[KindNames]
+
+// NumberKinds calls number, a family's function that registers its kinds
+// in c's names in a fixed order and sets the package variables role code
+// names them by (see KindNames); c's numbering becomes the one the
+// variables hold.
+func (c *Catalog) NumberKinds(number func(*KindNames)) {
+	number(c.names)
+	numbered.Store(c.names)
+}
+
+// errNumbering: the kind variables hold another catalog's numbers.
+var errNumbering = errors.New("roles: this catalog's kinds are numbered otherwise than the kind variables role code sends " +
+	"(the families were registered since in another catalog): build worlds from that catalog, or a Clone of it")
+
+// CheckNumbering returns an error unless c's names give every kind the
+// number the kind variables hold: c, a Clone of it, or a catalog whose
+// families were registered in the same order.
+func (c *Catalog) CheckNumbering() error {
+	if n := numbered.Load(); n != nil && !c.names.extends(n) {
+		return errNumbering
+	}
+	return nil
 }
 
 // Clone returns a copy of c: what is added to the copy is the copy's

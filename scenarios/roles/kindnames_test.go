@@ -6,16 +6,19 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/scenarios/roles/payments"
 	"github.com/oncesim/once/sim"
 )
 
 // TestKindNamesAreAValue: a test adds a message kind, a timer, a sink and
-// a crash point to a copy of the catalog's names and builds a topology
-// that names them, while the catalog's own names — the package's — stay
-// as they were; and message kinds are not capped at 255 (sixteen bits).
+// a crash point to a copy of a catalog's names and builds a topology
+// that names them, while the catalog's own names stay as they were; and
+// message kinds are not capped at 255 (sixteen bits).
 func TestKindNamesAreAValue(t *testing.T) {
-	before := slices.Clone(roles.MessageNames())
-	names := roles.SharedKindNames().Clone()
+	c := roles.NewCatalog()
+	payments.Register(c)
+	before := slices.Clone(c.Kinds().MessageNames())
+	names := c.Kinds().Clone()
 	msg, timer, sink, point := names.Message("test-only-message"), names.Timer("test-only-timer"), names.Sink("test-only-sink"), names.Point("test-only-point")
 	topo := names.Topology(sim.NodeSpec{Name: "n"})
 	for _, c := range [][2]string{
@@ -26,14 +29,17 @@ func TestKindNamesAreAValue(t *testing.T) {
 			t.Errorf("the copy's topology names %q, want %q", c[0], c[1])
 		}
 	}
-	if got := roles.Topology(); slices.Contains(got.Messages, "test-only-message") || !slices.Equal(roles.MessageNames(), before) {
+	if got := c.Kinds().Topology(); slices.Contains(got.Messages, "test-only-message") || !slices.Equal(c.Kinds().MessageNames(), before) {
 		t.Error("a kind added to a copy reached the catalog's names")
 	}
 	if again := names.Message("test-only-message"); again != msg {
 		t.Errorf("registering a name twice: %d, then %d", msg, again)
 	}
-	if k := roles.SharedKindNames().Clone().Timer("start-op"); k != roles.TimerStartOp {
-		t.Errorf("the shared names and the package's timers disagree: %d, %d", k, roles.TimerStartOp)
+	if k := c.Kinds().Clone().Timer("start-op"); k != roles.TimerStartOp {
+		t.Errorf("the catalog's names and the package's timers disagree: %d, %d", k, roles.TimerStartOp)
+	}
+	if err := c.Clone().CheckNumbering(); err != nil {
+		t.Errorf("a clone of the catalog the kinds were numbered in: %v", err)
 	}
 
 	wide := roles.NewKindNames()
@@ -43,5 +49,37 @@ func TestKindNamesAreAValue(t *testing.T) {
 	}
 	if last != 300 || wide.Topology().MessageName(last) != "kind-299" {
 		t.Errorf("the 300th message kind is %d (%q), want 300", last, wide.Topology().MessageName(last))
+	}
+}
+
+// TestKindsNumberedFromTheCatalog: a family's kind variables take the
+// numbers of the catalog it is registered in, in the order its Register
+// gives (names registered before it shift them); a catalog whose numbers
+// the variables no longer hold is refused, not run with the wrong kinds.
+func TestKindsNumberedFromTheCatalog(t *testing.T) {
+	plain := roles.NewCatalog()
+	payments.Register(plain)
+	if got := plain.Kinds().Topology().MessageName(payments.MsgPayRequest); got != "pay" {
+		t.Fatalf("payments.MsgPayRequest names %q in its catalog, want pay", got)
+	}
+	first := payments.MsgPayRequest
+
+	shifted := roles.NewCatalog()
+	shifted.Kinds().Message("registered-first")
+	payments.Register(shifted)
+	if payments.MsgPayRequest != first+1 || shifted.Kinds().Topology().MessageName(payments.MsgPayRequest) != "pay" {
+		t.Errorf("after one name registered first, MsgPayRequest is %d (%q), want %d (pay)", payments.MsgPayRequest,
+			shifted.Kinds().Topology().MessageName(payments.MsgPayRequest), first+1)
+	}
+	if err := plain.CheckNumbering(); err == nil {
+		t.Error("the first catalog passed CheckNumbering after the kinds were numbered in another")
+	}
+	if err := shifted.CheckNumbering(); err != nil {
+		t.Errorf("the catalog the kinds were numbered in: %v", err)
+	}
+	again := roles.NewCatalog()
+	payments.Register(again)
+	if err := plain.CheckNumbering(); err != nil || payments.MsgPayRequest != first {
+		t.Errorf("registered again in the first order: MsgPayRequest %d (want %d), the first catalog: %v", payments.MsgPayRequest, first, err)
 	}
 }

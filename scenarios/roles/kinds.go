@@ -8,16 +8,26 @@ import (
 
 // KindNames numbers what a topology names: message kinds, timer kinds,
 // observed sinks and crash points. Number 0 of messages, timers and crash
-// points means "none". The families register theirs once, at package
-// initialisation (each in its kinds.go), in the shared ones (Message,
-// Timer, Sink, Point): every topology of the catalog shares the same
-// numbering, so a trace reads the same way whichever scenario wrote it.
-// The numbers follow Go initialisation order and mean nothing outside
-// this build: digests, fingerprints, random decisions and reports see
-// names only (sim/names.go).
+// points means "none". A catalog holds one (Catalog.Kinds), and every
+// topology loaded from the catalog carries its names, so a trace reads the
+// same way whichever scenario wrote it.
+//
+// How role code names a kind. Role code compares and sends kinds through
+// package variables (payments.MsgPayRequest): a family declares them
+// unset, and its numberKinds function — called by the family's Register,
+// through Catalog.NumberKinds — registers their names in a fixed order
+// and sets them. The numbers are therefore those of the catalog the
+// families were last registered in (in one program: scenarios.RoleCatalog,
+// built once, families in the fixed order of scenarios.RegisterFamilies),
+// never of Go's package initialisation or file order; and they mean
+// nothing outside that catalog: digests, fingerprints, random decisions
+// and reports see names only (sim/names.go). A catalog whose numbering the
+// variables no longer hold (the families were registered since in another
+// catalog, in another order) is refused by Catalog.CheckNumbering, which
+// the loader's Config calls, rather than run with the wrong kinds.
 //
 // A KindNames is a value: Clone copies one, and kinds added to the copy are
-// the copy's alone — a test or a tool extends the catalog's names without
+// the copy's alone — a test or a tool extends a catalog's names without
 // changing a package variable, and makes its topologies from the copy.
 type KindNames struct {
 	messages, timers, sinks, points []string
@@ -60,12 +70,12 @@ func (n *KindNames) Topology(nodes ...sim.NodeSpec) *sim.Topology {
 	return &sim.Topology{Nodes: nodes, Messages: n.messages, Timers: n.timers, Sinks: n.sinks, Points: n.points}
 }
 
-// shared are the catalog's names, which the families register in.
-var shared = NewKindNames()
+// extends reports whether n holds every name of m under m's number.
+func (n *KindNames) extends(m *KindNames) bool {
+	return isPrefix(m.messages, n.messages) && isPrefix(m.timers, n.timers) && isPrefix(m.sinks, n.sinks) && isPrefix(m.points, n.points)
+}
 
-// SharedKindNames returns the catalog's names; Clone them to add kinds of
-// your own.
-func SharedKindNames() *KindNames { return shared }
+func isPrefix(a, b []string) bool { return len(a) <= len(b) && slices.Equal(a, b[:len(a)]) }
 
 // registerName returns name's number in names, adding it if it is new;
 // numbers are as wide as T (message kinds are 16 bits: room to grow).
@@ -82,33 +92,19 @@ func registerName[T ~uint8 | ~uint16](names *[]string, name string) T {
 	return T(len(*names) - 1)
 }
 
-// Message registers a message kind in the shared names.
-func Message(name string) sim.MsgKind { return shared.Message(name) }
-
-// Timer registers a timer kind in the shared names.
-func Timer(name string) sim.TimerKind { return shared.Timer(name) }
-
-// Sink registers an observed sink in the shared names.
-func Sink(name string) sim.SinkID { return shared.Sink(name) }
-
-// Point registers a crash point in the shared names.
-func Point(name string) sim.PointID { return shared.Point(name) }
-
-// MessageNames returns the shared message kinds by number (0 is unnamed).
-func MessageNames() []string { return shared.MessageNames() }
-
-// SinkNames returns the shared sinks by number.
-func SinkNames() []string { return shared.SinkNames() }
-
-// Topology returns a topology of nodes with the shared names filled in.
-func Topology(nodes ...sim.NodeSpec) *sim.Topology { return shared.Topology(nodes...) }
-
-// Timers several families use.
+// Timers several families use; NewCatalog numbers them first.
 var (
-	TimerStartOp   = Timer("start-op")  // the workload starts an operation
-	TimerRetry     = Timer("retry")     // a sender gives up waiting and retries
-	TimerRedeliver = Timer("redeliver") // a broker's visibility timeout
+	TimerStartOp   sim.TimerKind // the workload starts an operation
+	TimerRetry     sim.TimerKind // a sender gives up waiting and retries
+	TimerRedeliver sim.TimerKind // a broker's visibility timeout
 )
+
+// numberKinds numbers the shared timers in n.
+func numberKinds(n *KindNames) {
+	TimerStartOp = n.Timer("start-op")
+	TimerRetry = n.Timer("retry")
+	TimerRedeliver = n.Timer("redeliver")
+}
 
 // Status codes (HTTP's, after the IETF Idempotency-Key draft) the families
 // answer with; the log protocols reuse them.

@@ -3,15 +3,15 @@
 // protocol keeps.
 package generals
 
-import "github.com/oncesim/once/scenarios/roles"
+import "github.com/oncesim/once/sim"
 
 // Message kinds, timers and sinks of the Two Generals.
 var (
-	MsgPlan = roles.Message("plan") // round 1: "attack at dawn"
-	MsgAck  = roles.Message("ack")  // rounds 2..N: acknowledgement of the previous round
+	MsgPlan sim.MsgKind // round 1: "attack at dawn"
+	MsgAck  sim.MsgKind // rounds 2..N: acknowledgement of the previous round
 
-	TimerDawn = roles.Timer("dawn") // each general decides at dawn
+	TimerDawn sim.TimerKind // each general decides at dawn
 
-	SinkAAttacks = roles.Sink("general-a-attacks")
-	SinkBAttacks = roles.Sink("general-b-attacks")
+	SinkAAttacks sim.SinkID
+	SinkBAttacks sim.SinkID
 )

@@ -3,7 +3,7 @@
 // readers, and the external database (also written by the flink family).
 package kafka
 
-import "github.com/oncesim/once/scenarios/roles"
+import "github.com/oncesim/once/sim"
 
 // Message kinds, timers, sinks and crash points of the Kafka-transactions
 // family: a read-process-write processor, a partition leader (the broker,
@@ -20,61 +20,61 @@ import "github.com/oncesim/once/scenarios/roles"
 // answer to the request it is waiting for, as a Kafka client matches
 // responses to requests.
 var (
-	MsgFetch            = roles.Message("fetch")              // consumer → broker: the next visible record from a position
-	MsgRecord           = roles.Message("record")             // broker → consumer: one record
-	MsgProduce          = roles.Message("produce")            // processor → broker: append an output record
-	MsgProduceAck       = roles.Message("produce-ack")        // broker → processor: appended (or fenced, or a duplicate)
-	MsgInitPID          = roles.Message("init-producer-id")   // processor → coordinator: register a transactional id, bump its epoch
-	MsgProducerID       = roles.Message("producer-id")        // coordinator → processor: producer id and the new epoch
-	MsgAddParts         = roles.Message("add-partitions")     // processor → coordinator: begin a transaction on the output and offsets partitions
-	MsgAddPartsOK       = roles.Message("add-partitions-ok")  // coordinator → processor
-	MsgTxnOffsets       = roles.Message("txn-offset-commit")  // processor → broker: consumed position, pending until the commit marker
-	MsgOffsetCommit     = roles.Message("offset-commit")      // processor → broker: consumed position, committed at once (at-least-once)
-	MsgOffsetAck        = roles.Message("offset-commit-ack")  // broker → processor
-	MsgOffsetFetch      = roles.Message("offset-fetch")       // processor → broker: where did my group stop?
-	MsgOffsets          = roles.Message("offsets")            // broker → processor: the committed position
-	MsgEndTxn           = roles.Message("end-txn")            // processor → coordinator: commit or abort
-	MsgEndTxnResult     = roles.Message("end-txn-result")     // coordinator → processor: done, with the bumped epoch
-	MsgMarkers          = roles.Message("write-markers")      // coordinator → broker: write COMMIT or ABORT control records
-	MsgMarkersDone      = roles.Message("markers-written")    // broker → coordinator
-	MsgDBWrite          = roles.Message("db-write")           // writer → external database: a row (Key transaction, 0 = autocommit)
-	MsgDBPrepare        = roles.Message("db-prepare")         // sink → database: pre-commit a transaction
-	MsgDBPrepared       = roles.Message("db-prepared")        // database → sink
-	MsgDBCommit         = roles.Message("db-commit")          // sink → database: commit a prepared transaction (idempotent)
-	MsgDBAbortLingering = roles.Message("db-abort-lingering") // sink → database: abort transactions of older attempts
-	MsgDBWriteAck       = roles.Message("db-write-ack")       // database → writer (autocommit writes only)
-	MsgDBCommitFailed   = roles.Message("db-commit-failed")   // database → sink: the transaction to commit was already aborted (timed out)
-	MsgJoinGroup        = roles.Message("join-group")         // processor → group coordinator (the broker): a place in the group
-	MsgAssignment       = roles.Message("assignment")         // group coordinator → processor: generation, owner or standby
-	MsgHeartbeat        = roles.Message("heartbeat")          // owner → group coordinator: alive in this generation
-	MsgHeartbeatErr     = roles.Message("heartbeat-error")    // group coordinator → processor: ILLEGAL_GENERATION, rejoin
-	MsgLeaveGroup       = roles.Message("leave-group")        // processor → group coordinator: done, hand the partition on
-	MsgVerifyTxn        = roles.Message("verify-txn")         // partition leader → coordinator: is this producer's first write in an ongoing transaction? (KIP-890 part 1)
-	MsgTxnVerified      = roles.Message("txn-verified")       // coordinator → partition leader: yes (0), or INVALID_TXN_STATE / INVALID_PRODUCER_EPOCH
-	MsgBatch            = roles.Message("produce-batch")      // idempotent producer → partition leader: one record, with (pid, epoch, partition, seq)
-	MsgBatchAck         = roles.Message("produce-batch-ack")  // partition leader → idempotent producer
+	MsgFetch            sim.MsgKind // consumer → broker: the next visible record from a position
+	MsgRecord           sim.MsgKind // broker → consumer: one record
+	MsgProduce          sim.MsgKind // processor → broker: append an output record
+	MsgProduceAck       sim.MsgKind // broker → processor: appended (or fenced, or a duplicate)
+	MsgInitPID          sim.MsgKind // processor → coordinator: register a transactional id, bump its epoch
+	MsgProducerID       sim.MsgKind // coordinator → processor: producer id and the new epoch
+	MsgAddParts         sim.MsgKind // processor → coordinator: begin a transaction on the output and offsets partitions
+	MsgAddPartsOK       sim.MsgKind // coordinator → processor
+	MsgTxnOffsets       sim.MsgKind // processor → broker: consumed position, pending until the commit marker
+	MsgOffsetCommit     sim.MsgKind // processor → broker: consumed position, committed at once (at-least-once)
+	MsgOffsetAck        sim.MsgKind // broker → processor
+	MsgOffsetFetch      sim.MsgKind // processor → broker: where did my group stop?
+	MsgOffsets          sim.MsgKind // broker → processor: the committed position
+	MsgEndTxn           sim.MsgKind // processor → coordinator: commit or abort
+	MsgEndTxnResult     sim.MsgKind // coordinator → processor: done, with the bumped epoch
+	MsgMarkers          sim.MsgKind // coordinator → broker: write COMMIT or ABORT control records
+	MsgMarkersDone      sim.MsgKind // broker → coordinator
+	MsgDBWrite          sim.MsgKind // writer → external database: a row (Key transaction, 0 = autocommit)
+	MsgDBPrepare        sim.MsgKind // sink → database: pre-commit a transaction
+	MsgDBPrepared       sim.MsgKind // database → sink
+	MsgDBCommit         sim.MsgKind // sink → database: commit a prepared transaction (idempotent)
+	MsgDBAbortLingering sim.MsgKind // sink → database: abort transactions of older attempts
+	MsgDBWriteAck       sim.MsgKind // database → writer (autocommit writes only)
+	MsgDBCommitFailed   sim.MsgKind // database → sink: the transaction to commit was already aborted (timed out)
+	MsgJoinGroup        sim.MsgKind // processor → group coordinator (the broker): a place in the group
+	MsgAssignment       sim.MsgKind // group coordinator → processor: generation, owner or standby
+	MsgHeartbeat        sim.MsgKind // owner → group coordinator: alive in this generation
+	MsgHeartbeatErr     sim.MsgKind // group coordinator → processor: ILLEGAL_GENERATION, rejoin
+	MsgLeaveGroup       sim.MsgKind // processor → group coordinator: done, hand the partition on
+	MsgVerifyTxn        sim.MsgKind // partition leader → coordinator: is this producer's first write in an ongoing transaction? (KIP-890 part 1)
+	MsgTxnVerified      sim.MsgKind // coordinator → partition leader: yes (0), or INVALID_TXN_STATE / INVALID_PRODUCER_EPOCH
+	MsgBatch            sim.MsgKind // idempotent producer → partition leader: one record, with (pid, epoch, partition, seq)
+	MsgBatchAck         sim.MsgKind // partition leader → idempotent producer
 
-	TimerTimeout      = roles.Timer("kafka-timeout")     // the processor's request timeout (Key: which wait)
-	TimerTxnTimeout   = roles.Timer("kafka-txn-timeout") // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
-	TimerSession      = roles.Timer("kafka-session")     // the group coordinator's session timeout (Key: generation, Attempt: beats)
-	TimerHeartbeat    = roles.Timer("kafka-heartbeat")   // the member's next heartbeat (Key: generation)
-	TimerDBTxnTimeout = roles.Timer("db-txn-timeout")    // the external database's transaction timeout (Key: transaction)
+	TimerTimeout      sim.TimerKind // the processor's request timeout (Key: which wait)
+	TimerTxnTimeout   sim.TimerKind // the coordinator's transaction timeout (Key: transactional id, Attempt: epoch)
+	TimerSession      sim.TimerKind // the group coordinator's session timeout (Key: generation, Attempt: beats)
+	TimerHeartbeat    sim.TimerKind // the member's next heartbeat (Key: generation)
+	TimerDBTxnTimeout sim.TimerKind // the external database's transaction timeout (Key: transaction)
 
 	// SinkOutput counts output records where a downstream reader sees
 	// them: under read_committed only once their transaction committed.
-	SinkOutput = roles.Sink("kafka-output")
+	SinkOutput sim.SinkID
 	// SinkDBRows counts rows committed in the external database.
-	SinkDBRows = roles.Sink("db-rows")
+	SinkDBRows sim.SinkID
 	// SinkPartitionRecords counts records appended to the partitions of
 	// the idempotent producer's leader.
-	SinkPartitionRecords = roles.Sink("partition-records")
+	SinkPartitionRecords sim.SinkID
 
-	PointAfterProduce  = roles.Point("after-produce")        // output record sent, transaction not committed
-	PointBeforeProduce = roles.Point("before-produce")       // a group member has the input record, its output not yet sent
-	PointAfterBatch    = roles.Point("after-batch")          // the idempotent producer sent a batch, not yet acknowledged
-	PointAfterExternal = roles.Point("after-external-write") // external database written, transaction not committed
-	PointBeforeCommit  = roles.Point("before-commit")        // outputs acknowledged, transaction (or offset commit) not yet sent
-	PointAfterAbort    = roles.Point("after-abort")          // a transaction aborted by the client, nothing written since (txn-id incarnation only)
+	PointAfterProduce  sim.PointID // output record sent, transaction not committed
+	PointBeforeProduce sim.PointID // a group member has the input record, its output not yet sent
+	PointAfterBatch    sim.PointID // the idempotent producer sent a batch, not yet acknowledged
+	PointAfterExternal sim.PointID // external database written, transaction not committed
+	PointBeforeCommit  sim.PointID // outputs acknowledged, transaction (or offset commit) not yet sent
+	PointAfterAbort    sim.PointID // a transaction aborted by the client, nothing written since (txn-id incarnation only)
 )
 
 // Topics of the Kafka family. Each has its own log table, keyed by offset

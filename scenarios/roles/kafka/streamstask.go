@@ -10,7 +10,7 @@ import (
 // count seen, one effect per unit. A key counted once shows 1; a record
 // counted twice by the task's state store shows 2, whatever the number of
 // output records.
-var SinkCount = roles.Sink("streams-count")
+var SinkCount sim.SinkID
 
 // StreamsTask is a Kafka Streams stream task running
 // `input.groupByKey().count().toStream().to(output)`: for each input

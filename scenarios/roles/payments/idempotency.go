@@ -1,8 +1,6 @@
 package payments
 
-import (
-	"github.com/oncesim/once/scenarios/roles"
-)
+import "github.com/oncesim/once/scenarios/roles"
 
 // keyProtocol is the Idempotency-Key protocol (IETF draft) as every
 // service of this family that speaks it answers a request whose key is

@@ -7,18 +7,16 @@ import (
 
 // Messages and timers of the lock-guarded job (LockedWorker, FencedLedger).
 var (
-	MsgLedgerWrite  = roles.Message("ledger-write")  // worker → ledger: apply job K, carrying the lock's fencing token
-	MsgLedgerResult = roles.Message("ledger-result") // ledger → worker: 200 applied, 409 fenced off (a newer token was seen)
+	MsgLedgerWrite  sim.MsgKind // worker → ledger: apply job K, carrying the lock's fencing token
+	MsgLedgerResult sim.MsgKind // ledger → worker: 200 applied, 409 fenced off (a newer token was seen)
 
-	TimerLockRetry = roles.Timer("lock-retry") // a worker that found the job's lock held asks again
+	TimerLockRetry sim.TimerKind // a worker that found the job's lock held asks again
 
 	// PointAfterCheck is where a worker without a lock (NoLock) stands
 	// between finding the job not done and writing it. It reuses the name
-	// after-lock: registering a new point name shifts the numbers of the
-	// points registered after it, and today's trace digests depend on
-	// those numbers (idempotent-consumer-dedup amo moved when it was
-	// "after-check").
-	PointAfterCheck = PointAfterLock
+	// after-lock: a new point name would change the traces that name it
+	// and the digests of the runs that crash there.
+	PointAfterCheck sim.PointID
 )
 
 // LockedWorker is one replica of a job runner: every replica's scheduler

@@ -2,10 +2,11 @@ package payments
 
 import "github.com/oncesim/once/scenarios/roles"
 
-// Register adds the payments family's roles, invariants and metrics to c.
-// scenarios.Catalog calls it, in a fixed order with the other families;
-// a test calls it on a catalog of its own.
+// Register adds the payments family's kinds, roles, invariants and metrics to
+// c. scenarios.RegisterFamilies calls it, in a fixed order with the
+// other families; a test may call it on a catalog of its own.
 func Register(c *roles.Catalog) {
+	c.NumberKinds(numberKinds)
 	registerBacklogbound(c)
 	registerBackoffclient(c)
 	registerCheckedservice(c)
@@ -33,4 +34,78 @@ func Register(c *roles.Catalog) {
 	registerService(c)
 	registerStepservice(c)
 	registerUnknownrate(c)
+}
+
+// numberKinds registers the family's message, timer, sink and crash-point
+// names in n, in this fixed order, and sets the variables role code names
+// them by (roles.KindNames says why). A new kind is declared beside the
+// code that uses it and numbered here.
+func numberKinds(n *roles.KindNames) {
+	// kinds.go
+	MsgPayRequest = n.Message("pay")
+	MsgPayResponse = n.Message("pay-response")
+	MsgCharge = n.Message("charge")
+	MsgChargeResult = n.Message("charge-result")
+	MsgLookup = n.Message("lookup")
+	MsgLookupResult = n.Message("lookup-result")
+	MsgOrder = n.Message("order")
+	MsgOrderResponse = n.Message("order-response")
+	MsgStep = n.Message("step")
+	MsgStepAck = n.Message("step-ack")
+	MsgUnknown = n.Message("unknown-outcome")
+	MsgResolved = n.Message("resolved")
+	TimerCallTimeout = n.Timer("call-timeout")
+	TimerReconcile = n.Timer("reconcile")
+	TimerBackoff = n.Timer("backoff")
+	TimerStepTimeout = n.Timer("step-timeout")
+	TimerCoreTimeout = n.Timer("core-timeout")
+	TimerLambdaTimeout = n.Timer("lambda-timeout")
+	SinkCardCharges = n.Sink("card-charges")
+	SinkContracts = n.Sink("contracts")
+	SinkEmails = n.Sink("emails")
+	SinkStock = n.Sink("stock")
+	SinkOrdersWritten = n.Sink("orders-written")
+	PointAfterLock = n.Point("after-lock")
+	PointAfterCharge = n.Point("after-charge")
+	PointAfterStore = n.Point("after-store")
+	PointBetweenSteps = n.Point("between-steps")
+	PointAfterStep = n.Point("after-step")
+	PointBeforeRetry = n.Point("before-retry")
+	PointStoreDown = n.Point("store-down")
+	// lockedworker.go
+	MsgLedgerWrite = n.Message("ledger-write")
+	MsgLedgerResult = n.Message("ledger-result")
+	TimerLockRetry = n.Timer("lock-retry")
+	PointAfterCheck = n.Point("after-lock")
+	// restkinds.go
+	MsgRest = n.Message("rest")
+	MsgRestResponse = n.Message("rest-response")
+	SinkApplied = n.Sink("applied")
+	// sagakinds.go
+	MsgSagaStep = n.Message("saga-step")
+	MsgSagaStepResult = n.Message("saga-step-result")
+	TimerSagaStep = n.Timer("saga-step-timeout")
+	SinkFlights = n.Sink("flights")
+	SinkHotels = n.Sink("hotels")
+	SinkTripCharges = n.Sink("trip-charges")
+	SinkCancellations = n.Sink("cancellations")
+	PointAfterSagaStart = n.Point("after-saga-start")
+	// storekinds.go
+	MsgDBGet = n.Message("db-get")
+	MsgDBGot = n.Message("db-got")
+	MsgDBInsert = n.Message("db-insert")
+	MsgDBInsertUnique = n.Message("db-insert-if-absent")
+	MsgDBInserted = n.Message("db-insert-result")
+	MsgDBUpdate = n.Message("db-update")
+	MsgDBUpdated = n.Message("db-update-result")
+	MsgDBCompareSet = n.Message("db-compare-and-set")
+	MsgDBCompareSetOK = n.Message("db-compare-and-set-result")
+	MsgDBLock = n.Message("db-lock")
+	MsgDBLocked = n.Message("db-lock-result")
+	MsgDBUnavailable = n.Message("db-unavailable")
+	MsgDBNext = n.Message("db-next-token")
+	MsgDBNextOK = n.Message("db-next-token-result")
+	MsgDBVersioned = n.Message("db-update-if-version")
+	MsgDBVersionedOK = n.Message("db-update-if-version-result")
+	TimerStoreTimeout = n.Timer("store-timeout")
 }

@@ -1,6 +1,6 @@
 package payments
 
-import "github.com/oncesim/once/scenarios/roles"
+import "github.com/oncesim/once/sim"
 
 // Message kinds and sinks of the REST resource endpoints (rest-client,
 // rest-service): GET, PUT, DELETE and POST on one resource collection, the
@@ -8,14 +8,14 @@ import "github.com/oncesim/once/scenarios/roles"
 // the lessons on HTTP method semantics, the missing key, key scope and
 // stored responses do not touch the /payments protocol above.
 var (
-	MsgRest         = roles.Message("rest")          // client → service: one HTTP request (method, user, key, body)
-	MsgRestResponse = roles.Message("rest-response") // service → client: status and result
+	MsgRest         sim.MsgKind // client → service: one HTTP request (method, user, key, body)
+	MsgRestResponse sim.MsgKind // service → client: status and result
 
 	// SinkApplied counts what an operation did, once where it happened: a
 	// PUT or DELETE (or a GET that should not) changed its resource, a POST
 	// created a payment (and charged card-charges), the client showed a
 	// GET's answer to its user (once per operation, however many retries).
-	SinkApplied = roles.Sink("applied")
+	SinkApplied sim.SinkID
 )
 
 // HTTP methods a restRequest carries.

@@ -1,21 +1,24 @@
 package payments
 
-import "github.com/oncesim/once/scenarios/roles"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Message kinds, timers, sinks and crash points of the saga lesson
 // (saga-orchestrator, saga-participant), in a file of their own.
 var (
-	MsgSagaStep       = roles.Message("saga-step")        // orchestrator → participant: reserve or cancel, under a step key
-	MsgSagaStepResult = roles.Message("saga-step-result") // participant → orchestrator: done (record id) or refused (sold out)
+	MsgSagaStep       sim.MsgKind // orchestrator → participant: reserve or cancel, under a step key
+	MsgSagaStepResult sim.MsgKind // participant → orchestrator: done (record id) or refused (sold out)
 
-	TimerSagaStep = roles.Timer("saga-step-timeout") // the orchestrator calls a step again
+	TimerSagaStep sim.TimerKind // the orchestrator calls a step again
 
-	SinkFlights       = roles.Sink("flights")       // flight seats reserved
-	SinkHotels        = roles.Sink("hotels")        // hotel rooms reserved
-	SinkTripCharges   = roles.Sink("trip-charges")  // trips charged to a card
-	SinkCancellations = roles.Sink("cancellations") // reservations cancelled by a compensation
+	SinkFlights       sim.SinkID // flight seats reserved
+	SinkHotels        sim.SinkID // hotel rooms reserved
+	SinkTripCharges   sim.SinkID // trips charged to a card
+	SinkCancellations sim.SinkID // reservations cancelled by a compensation
 
-	PointAfterSagaStart = roles.Point("after-saga-start") // the saga is logged, its first step not yet called
+	PointAfterSagaStart sim.PointID // the saga is logged, its first step not yet called
 )
 
 // Saga step actions, and the saga states in an orchestrator's log.

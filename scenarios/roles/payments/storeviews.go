@@ -5,39 +5,6 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
-// Message kinds of the key store (keystore.go): each request is one atomic
-// store operation, each has its own reply kind, so a caller's handler for
-// the reply is the continuation of the step that issued it.
-var (
-	MsgDBGet          = roles.Message("db-get")                    // SELECT row WHERE key = K
-	MsgDBGot          = roles.Message("db-got")                    // the row, or none
-	MsgDBInsert       = roles.Message("db-insert")                 // INSERT without a unique constraint: always succeeds
-	MsgDBInsertUnique = roles.Message("db-insert-if-absent")       // INSERT … ON CONFLICT (key) DO NOTHING
-	MsgDBInserted     = roles.Message("db-insert-result")          // 201 inserted, 409 a row with that key exists
-	MsgDBUpdate       = roles.Message("db-update")                 // UPDATE row SET … WHERE key = K
-	MsgDBUpdated      = roles.Message("db-update-result")          // 200, with the row written
-	MsgDBCompareSet   = roles.Message("db-compare-and-set")        // UPDATE … WHERE key = K AND state = expected
-	MsgDBCompareSetOK = roles.Message("db-compare-and-set-result") // 200 swapped, 409 the state was not the expected one
-	MsgDBLock         = roles.Message("db-lock")                   // SET K holder NX PX ttl
-	MsgDBLocked       = roles.Message("db-lock-result")            // 201 granted (OK: no token, as Redis answers), 409 held by another
-	MsgDBUnavailable  = roles.Message("db-unavailable")            // 503: the store refused the operation (it is down or partitioned)
-)
-
-// Message kinds of a monotonic counter kept apart from the lock (a
-// ZooKeeper zxid, an etcd revision, a database sequence): the source of
-// fencing tokens, which Redis' SET NX PX does not hand out. Registered
-// after the names of scenarios/roles/kinds.go, so no digest moves.
-var (
-	MsgDBNext   = roles.Message("db-next-token")        // INCR the counter: the next fencing token
-	MsgDBNextOK = roles.Message("db-next-token-result") // 200, with the token (greater than every token before it)
-
-	// Optimistic concurrency: UPDATE … SET version = v+1 WHERE key = K AND
-	// version = v (an absent row is version 0), the commit of a closure
-	// that read version v.
-	MsgDBVersioned   = roles.Message("db-update-if-version")        // write if the row's version (Value) is the expected one (Status)
-	MsgDBVersionedOK = roles.Message("db-update-if-version-result") // 200 written, 409 a newer version is there (serialization failure)
-)
-
 // Reply statuses of the key store.
 const (
 	StoreFound    int32 = roles.StatusOK       // db-got: the row is there; db-update, db-compare-and-set: written
@@ -99,7 +66,3 @@ var storeStates = []string{"", "PROCESSING", "COMPLETED", "LOCKED"}
 
 // keyLocked is the state of a row that is a lock (SET NX PX).
 const keyLocked int32 = 3
-
-// TimerStoreTimeout is a caller's deadline for one store step. Slots: Op,
-// Attempt = the request; Key = the row's key; Phase = the step.
-var TimerStoreTimeout = roles.Timer("store-timeout")

@@ -8,7 +8,7 @@ import (
 // The broker's at-most-once delivery with a prefetch of one (RabbitMQ's
 // basic.qos 1 and a consumer that acks before it works), in a file of its
 // own so the lesson does not touch the family's shared kinds.
-var MsgConsume = roles.Message("consume") // consumer → broker: subscribe again after a restart
+var MsgConsume sim.MsgKind // consumer → broker: subscribe again after a restart
 
 // recordDelivered is a log record delivered with a prefetch of one and
 // not yet acknowledged: no other record is delivered meanwhile.

@@ -7,7 +7,7 @@ import (
 
 // TimerOffsetFlush is a CDC connector's periodic flush of its source
 // offset (Kafka Connect's offset.flush.interval.ms).
-var TimerOffsetFlush = roles.Timer("offset-flush")
+var TimerOffsetFlush sim.TimerKind
 
 // CDCConnector is a change-data-capture source connector (Debezium on
 // Kafka Connect) reading an outbox table from the database's log and

@@ -8,8 +8,8 @@ import (
 // Crash points of the broker-crash lesson, in a file of their own so the
 // lesson does not touch the family's shared kinds.
 var (
-	PointBeforePersist = roles.Point("before-persist") // a broker received a publish, not yet written to disk
-	PointAfterPersist  = roles.Point("after-persist")  // a broker wrote a publish to disk, its publisher confirm not yet sent
+	PointBeforePersist sim.PointID // a broker received a publish, not yet written to disk
+	PointAfterPersist  sim.PointID // a broker wrote a publish to disk, its publisher confirm not yet sent
 )
 
 // Message states of a durable queue.

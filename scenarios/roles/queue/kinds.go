@@ -15,32 +15,32 @@ import (
 // entries, the transactional outbox, and the idempotent-by-design consumers (set
 // instead of increment, upsert on a natural key, recomputed aggregates).
 var (
-	MsgPublish    = roles.Message("publish")     // producer → broker
-	MsgPublishAck = roles.Message("publish-ack") // broker → producer
-	MsgDeliver    = roles.Message("deliver")     // broker → consumer: record at an offset
-	MsgCommit     = roles.Message("commit")      // consumer → broker: offset processed (the ack)
+	MsgPublish    sim.MsgKind // producer → broker
+	MsgPublishAck sim.MsgKind // broker → producer
+	MsgDeliver    sim.MsgKind // broker → consumer: record at an offset
+	MsgCommit     sim.MsgKind // consumer → broker: offset processed (the ack)
 
-	MsgOutboxNotify = roles.Message("outbox-notify") // service → relay: a new outbox row is committed (LISTEN/NOTIFY)
-	MsgOutboxFetch  = roles.Message("outbox-fetch")  // relay → service: the outbox row after my position, please
-	MsgOutboxRow    = roles.Message("outbox-row")    // service → relay: that row, or 404 when there is none yet
-	MsgReadInput    = roles.Message("read")          // aggregator → input log: the record at an offset, please
-	MsgInputRecord  = roles.Message("input-record")  // input log → aggregator: the record, or 404 past the end
+	MsgOutboxNotify sim.MsgKind // service → relay: a new outbox row is committed (LISTEN/NOTIFY)
+	MsgOutboxFetch  sim.MsgKind // relay → service: the outbox row after my position, please
+	MsgOutboxRow    sim.MsgKind // service → relay: that row, or 404 when there is none yet
+	MsgReadInput    sim.MsgKind // aggregator → input log: the record at an offset, please
+	MsgInputRecord  sim.MsgKind // input log → aggregator: the record, or 404 past the end
 
-	SinkBilling      = roles.Sink("billing")       // the billing rows a consumer writes
-	SinkLogRecords   = roles.Sink("log-records")   // records appended to a broker's log
-	SinkOrders       = roles.Sink("orders")        // committed domain rows of an order service
-	SinkBalances     = roles.Sink("balances")      // changes of a booking's paid total
-	SinkOrderLines   = roles.Sink("order-lines")   // rows of an order-lines table
-	SinkHourlyTotals = roles.Sink("hourly-totals") // an input event counted in an hourly-totals table
+	SinkBilling      sim.SinkID // the billing rows a consumer writes
+	SinkLogRecords   sim.SinkID // records appended to a broker's log
+	SinkOrders       sim.SinkID // committed domain rows of an order service
+	SinkBalances     sim.SinkID // changes of a booking's paid total
+	SinkOrderLines   sim.SinkID // rows of an order-lines table
+	SinkHourlyTotals sim.SinkID // an input event counted in an hourly-totals table
 
-	PointAfterCommit      = roles.Point("after-commit")        // offset committed, record not yet processed (at-most-once)
-	PointAfterEffect      = roles.Point("after-effect")        // record processed, offset not yet committed
-	PointBeforeMark       = roles.Point("before-mark")         // effect applied, dedup key not yet written ("check, call, mark")
-	PointAfterSend        = roles.Point("after-send")          // a producer sent a record, its ack not yet received
-	PointAfterOffsetWrite = roles.Point("after-offset-commit") // a broker recorded a consumer's commit; losing its disk here means a restore
-	PointAfterPublish     = roles.Point("after-publish")       // a record is published, the local write that goes with it is not yet done
-	PointAfterDBCommit    = roles.Point("after-db-commit")     // a domain change is committed, its event not yet published
-	PointAfterEmit        = roles.Point("after-emit")          // an hourly total is written, the job has not finished
+	PointAfterCommit      sim.PointID // offset committed, record not yet processed (at-most-once)
+	PointAfterEffect      sim.PointID // record processed, offset not yet committed
+	PointBeforeMark       sim.PointID // effect applied, dedup key not yet written ("check, call, mark")
+	PointAfterSend        sim.PointID // a producer sent a record, its ack not yet received
+	PointAfterOffsetWrite sim.PointID // a broker recorded a consumer's commit; losing its disk here means a restore
+	PointAfterPublish     sim.PointID // a record is published, the local write that goes with it is not yet done
+	PointAfterDBCommit    sim.PointID // a domain change is committed, its event not yet published
+	PointAfterEmit        sim.PointID // an hourly total is written, the job has not finished
 )
 
 // Status codes of the log protocols (besides the HTTP-like ones).

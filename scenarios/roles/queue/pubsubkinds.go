@@ -1,16 +1,19 @@
 package queue
 
-import "github.com/oncesim/once/scenarios/roles"
+import (
+	"github.com/oncesim/once/scenarios/roles"
+	"github.com/oncesim/once/sim"
+)
 
 // Messages, timers and views of the Pub/Sub lesson (pubsub-server and
 // pubsub-subscriber), in a file of their own so that lesson does not touch
 // the family's shared kinds.
 var (
-	MsgPubSubAck    = roles.Message("ack")          // subscriber → server: acknowledge the delivery with this ack id
-	MsgAckResponse  = roles.Message("ack-response") // server → subscriber: the ack's result (exactly-once delivery: ack-with-response)
-	TimerAckExpiry  = roles.Timer("ack-deadline")   // the server's ack deadline of one delivery
-	TimerAckRetry   = roles.Timer("ack-retry")      // the subscriber's wait for an ack response
-	statusAckIDGone = int32(410)                    // the ack id is no longer valid: the message was redelivered (PERMANENT_FAILURE_INVALID_ACK_ID)
+	MsgPubSubAck    sim.MsgKind   // subscriber → server: acknowledge the delivery with this ack id
+	MsgAckResponse  sim.MsgKind   // server → subscriber: the ack's result (exactly-once delivery: ack-with-response)
+	TimerAckExpiry  sim.TimerKind // the server's ack deadline of one delivery
+	TimerAckRetry   sim.TimerKind // the subscriber's wait for an ack response
+	statusAckIDGone = int32(410)  // the ack id is no longer valid: the message was redelivered (PERMANENT_FAILURE_INVALID_ACK_ID)
 )
 
 // pubsubAck is a subscriber's ack (MsgPubSubAck) and the server's answer

@@ -9,12 +9,12 @@ import (
 // own so the lesson does not touch the family's shared kinds. An entry is
 // delivered with the family's MsgDeliver (XREADGROUP's answer).
 var (
-	MsgXReadGroup    = roles.Message("xreadgroup")       // consumer → stream: XREADGROUP GROUP g NAME COUNT 1 BLOCK block STREAMS s > (NOACK under at-most-once)
-	MsgXReadTimeout  = roles.Message("xread-timeout")    // stream → consumer: the blocked read timed out (nil) while the pending entries list is not empty
-	MsgXAck          = roles.Message("xack")             // consumer → stream: XACK s g ID
-	MsgXAutoClaim    = roles.Message("xautoclaim")       // consumer → stream: XAUTOCLAIM s g NAME min-idle-time 0-0 COUNT 1
-	MsgXAutoClaimed  = roles.Message("xautoclaim-reply") // stream → consumer: the entry claimed (its delivery count incremented), or none
-	TimerStreamBlock = roles.Timer("stream-block")       // the stream's BLOCK period: blocked reads time out
+	MsgXReadGroup    sim.MsgKind   // consumer → stream: XREADGROUP GROUP g NAME COUNT 1 BLOCK block STREAMS s > (NOACK under at-most-once)
+	MsgXReadTimeout  sim.MsgKind   // stream → consumer: the blocked read timed out (nil) while the pending entries list is not empty
+	MsgXAck          sim.MsgKind   // consumer → stream: XACK s g ID
+	MsgXAutoClaim    sim.MsgKind   // consumer → stream: XAUTOCLAIM s g NAME min-idle-time 0-0 COUNT 1
+	MsgXAutoClaimed  sim.MsgKind   // stream → consumer: the entry claimed (its delivery count incremented), or none
+	TimerStreamBlock sim.TimerKind // the stream's BLOCK period: blocked reads time out
 )
 
 // Entry states of a stream's entries table.

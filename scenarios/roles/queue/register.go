@@ -2,10 +2,12 @@ package queue
 
 import "github.com/oncesim/once/scenarios/roles"
 
-// Register adds the queue family's roles, invariants and metrics to c.
-// scenarios.Catalog calls it, in a fixed order with the other families;
-// a test calls it on a catalog of its own.
+// Register adds the queue family's kinds, roles, invariants and metrics to
+// c. scenarios.RegisterFamilies calls it, in a fixed order with the
+// other families; a test may call it on a catalog of its own.
+// Its roles send the payments family's kinds: register payments in c first.
 func Register(c *roles.Catalog) {
+	c.NumberKinds(numberKinds)
 	registerBalanceconsumer(c)
 	registerBroker(c)
 	registerCdcconnector(c)
@@ -36,4 +38,58 @@ func Register(c *roles.Catalog) {
 	registerRighttotals(c)
 	registerSqsfifo(c)
 	registerStreamconsumer(c)
+}
+
+// numberKinds registers the family's message, timer, sink and crash-point
+// names in n, in this fixed order, and sets the variables role code names
+// them by (roles.KindNames says why). A new kind is declared beside the
+// code that uses it and numbered here.
+func numberKinds(n *roles.KindNames) {
+	// brokerprefetch.go
+	MsgConsume = n.Message("consume")
+	// cdcconnector.go
+	TimerOffsetFlush = n.Timer("offset-flush")
+	// durablequeue.go
+	PointBeforePersist = n.Point("before-persist")
+	PointAfterPersist = n.Point("after-persist")
+	// kinds.go
+	MsgPublish = n.Message("publish")
+	MsgPublishAck = n.Message("publish-ack")
+	MsgDeliver = n.Message("deliver")
+	MsgCommit = n.Message("commit")
+	MsgOutboxNotify = n.Message("outbox-notify")
+	MsgOutboxFetch = n.Message("outbox-fetch")
+	MsgOutboxRow = n.Message("outbox-row")
+	MsgReadInput = n.Message("read")
+	MsgInputRecord = n.Message("input-record")
+	SinkBilling = n.Sink("billing")
+	SinkLogRecords = n.Sink("log-records")
+	SinkOrders = n.Sink("orders")
+	SinkBalances = n.Sink("balances")
+	SinkOrderLines = n.Sink("order-lines")
+	SinkHourlyTotals = n.Sink("hourly-totals")
+	PointAfterCommit = n.Point("after-commit")
+	PointAfterEffect = n.Point("after-effect")
+	PointBeforeMark = n.Point("before-mark")
+	PointAfterSend = n.Point("after-send")
+	PointAfterOffsetWrite = n.Point("after-offset-commit")
+	PointAfterPublish = n.Point("after-publish")
+	PointAfterDBCommit = n.Point("after-db-commit")
+	PointAfterEmit = n.Point("after-emit")
+	// newkinds.go
+	SinkMetricSamples = n.Sink("metric-samples")
+	SinkOrdersShipped = n.Sink("orders-shipped")
+	TimerSweep = n.Timer("sweep")
+	// pubsubkinds.go
+	MsgPubSubAck = n.Message("ack")
+	MsgAckResponse = n.Message("ack-response")
+	TimerAckExpiry = n.Timer("ack-deadline")
+	TimerAckRetry = n.Timer("ack-retry")
+	// redisstream.go
+	MsgXReadGroup = n.Message("xreadgroup")
+	MsgXReadTimeout = n.Message("xread-timeout")
+	MsgXAck = n.Message("xack")
+	MsgXAutoClaim = n.Message("xautoclaim")
+	MsgXAutoClaimed = n.Message("xautoclaim-reply")
+	TimerStreamBlock = n.Timer("stream-block")
 }

@@ -1,0 +1,16 @@
+package generals
+
+import (
+	"os"
+	"testing"
+
+	"github.com/oncesim/once/scenarios/roles"
+)
+
+// TestMain numbers the family's kinds before its tests: role code names
+// them by package variables that a catalog sets (roles.KindNames).
+func TestMain(m *testing.M) {
+	c := roles.NewCatalog()
+	Register(c)
+	os.Exit(m.Run())
+}
