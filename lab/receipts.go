@@ -3,7 +3,7 @@ package lab
 import (
 	"slices"
 
-	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -48,8 +48,8 @@ func (l *Lab) plays(role string) bool {
 
 // withInvariant returns invs with the registered invariant name added
 // when invs does not make one of that name already.
-func withInvariant(topo *sim.Topology, invs func() []sim.Invariant, name string) func() []sim.Invariant {
-	spec, ok := scenarios.RoleCatalog().LookupInvariant(name)
+func withInvariant(cat *roles.Catalog, topo *sim.Topology, invs func() []sim.Invariant, name string) func() []sim.Invariant {
+	spec, ok := cat.LookupInvariant(name)
 	if !ok {
 		return invs
 	}

@@ -46,6 +46,7 @@ func (l *Lab) run(sem sim.Semantics, ch sim.Chooser, rec sim.Recorder, pos func(
 	if err != nil {
 		return nil, fmt.Errorf("lab: %w", err)
 	}
+	run.Roles = s.lab.Scenario.Roles()
 	s.Close() // a reset that fails is the run's error
 	if s.err != nil {
 		return nil, s.err

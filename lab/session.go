@@ -353,7 +353,7 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	c.Topology = topo
 	c.Nodes = nodes
 	if l.JudgeFor(sem).Receipts {
-		c.Invariants = withInvariant(topo, cfg.Invariants, receiptInvariant)
+		c.Invariants = withInvariant(l.Scenario.Roles(), topo, cfg.Invariants, receiptInvariant)
 	}
 	s.cfg = &c
 	return s, nil

@@ -181,6 +181,9 @@ type Run struct {
 	Row, Note string
 	// NoteText is Note in the reader's language (empty: Note).
 	NoteText string
+	// MetricUnits are the units of the run's metrics, by name (the
+	// catalog's, roles.Catalog.MetricUnit).
+	MetricUnits map[string]string
 	// Sinks names the observed sinks (see SinkNames), for an operation
 	// done on some of them only; nil: unnamed.
 	Sinks []string
@@ -242,7 +245,7 @@ func newRunResult(r Run, w scenarios.OutcomeWords) RunResult {
 		res.Invariants = append(res.Invariants, InvariantDoc{Name: inv.Name, Held: inv.Violation == "", Violation: inv.Violation, Detail: inv.Detail})
 	}
 	for _, m := range o.Metrics {
-		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: scenarios.RoleCatalog().MetricUnit(m.Name)})
+		res.Metrics = append(res.Metrics, MetricDoc{Name: m.Name, Value: m.Value, Unit: r.MetricUnits[m.Name]})
 	}
 	return res
 }

@@ -37,7 +37,9 @@ func Execute(sc *scenarios.Scenario, set scenarios.Settings, ch sim.Chooser, opt
 	if err != nil {
 		return Run{}, err
 	}
-	return ExecuteConfig(cfg, ch, opt)
+	r, err := ExecuteConfig(cfg, ch, opt)
+	r.Roles = sc.Roles()
+	return r, err
 }
 
 // ExecuteConfig runs a configuration already built: a plan's, resolved
@@ -100,6 +102,16 @@ func effectiveMaxEvents(cfg *sim.Config) int {
 // was kept, each operation's effect values.
 func (r *Run) Report() report.Run {
 	out := report.Run{Outcome: r.Outcome, Replay: r.Replay, Shrunk: r.Shrunk, Sinks: report.SinkNames(r.Config.Topology, r.Config.Observe), Liveness: r.Liveness, Live: r.Live}
+	cat := r.Roles
+	if cat == nil {
+		cat = scenarios.RoleCatalog()
+	}
+	for _, m := range r.Outcome.Metrics {
+		if out.MetricUnits == nil {
+			out.MetricUnits = map[string]string{}
+		}
+		out.MetricUnits[m.Name] = cat.MetricUnit(m.Name)
+	}
 	for _, f := range r.Faults {
 		out.FaultPlan = append(out.FaultPlan, r.Config.Topology.FaultLine(f))
 	}

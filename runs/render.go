@@ -12,6 +12,7 @@ import (
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -30,6 +31,9 @@ type Run struct {
 	// nil when it had none.
 	Liveness *sim.Liveness
 	Live     *report.LiveDoc // once live: where the run ran; nil when simulated
+	// Roles is the catalog of the scenario that ran (Execute sets it),
+	// which names its metrics' units; nil: scenarios.RoleCatalog.
+	Roles *roles.Catalog
 }
 
 // Formats are the output formats Render writes.

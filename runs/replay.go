@@ -46,6 +46,7 @@ func Replay(l *plans.Loaded, file string, sems []sim.Semantics, shrink bool, std
 		if err != nil {
 			return nil, fmt.Errorf("replay %s: %w", sem, err)
 		}
+		r.Roles = l.Scenario.Roles()
 		o := r.Outcome
 		fmt.Fprintln(stderr, lang.Nf("replay.hit", len(faults), map[string]any{"File": file, "Semantics": sem.Alias(), "Hit": chooser.Used()}))
 		replay := "once replay " + file

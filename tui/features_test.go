@@ -157,7 +157,7 @@ func TestMetricsAndInvariantsPanel(t *testing.T) {
 	if !strings.Contains(s, "metrics and invariants") {
 		t.Fatalf("m does not show the panel:\n%s", s)
 	}
-	for _, want := range append(metricLines(o), "kafka-output-once: VIOLATED") {
+	for _, want := range append(metricLines(sc.Roles(), o), "kafka-output-once: VIOLATED") {
 		if !strings.Contains(s, ansi.Strip(want)) {
 			t.Errorf("the panel lacks %q:\n%s", ansi.Strip(want), s)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/scenarios"
+	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
 
@@ -122,10 +123,10 @@ func invariantLines(o *sim.Outcome) []string {
 
 // metricLines are the scenario's metrics with their units:
 // "open-txn-ms = 1958 ms".
-func metricLines(o *sim.Outcome) []string {
+func metricLines(cat *roles.Catalog, o *sim.Outcome) []string {
 	var lines []string
 	for _, m := range o.Metrics {
-		lines = append(lines, report.MetricText(report.MetricDoc{Name: m.Name, Value: m.Value, Unit: scenarios.RoleCatalog().MetricUnit(m.Name)}))
+		lines = append(lines, report.MetricText(report.MetricDoc{Name: m.Name, Value: m.Value, Unit: cat.MetricUnit(m.Name)}))
 	}
 	return lines
 }
@@ -146,7 +147,7 @@ func (v runView) summaryLines(width int) []string {
 	}
 	if len(v.toggles) == 0 {
 		lines = append(lines, invariantLines(o)...)
-		lines = append(lines, metricLines(o)...)
+		lines = append(lines, metricLines(v.spec.sc.Roles(), o)...)
 		if len(o.Invariants)+len(o.Metrics) == 0 {
 			lines = append(lines, styleDim.Render(lang.T("tui.summary.whatif_hint")))
 		}
@@ -154,7 +155,7 @@ func (v runView) summaryLines(width int) []string {
 	}
 	lines = append(lines, v.whatIfLines()...)
 	lines = append(lines, invariantLines(o)...)
-	return append(lines, metricLines(o)...)
+	return append(lines, metricLines(v.spec.sc.Roles(), o)...)
 }
 
 // whatIfLines list the what-ifs and the verdicts they changed.
@@ -215,7 +216,7 @@ func (v runView) metricsView(width, height int) string {
 	section(report.PartyHead(v.spec.sc.Outcome), []string{v.outcomeLine(o), countsLine(o)})
 	section(lang.T("guarantee.head"), []string{promiseLine(o, false)})
 	section(lang.T("column.invariants"), invariantLines(o))
-	section(lang.T("tui.panel.metrics"), metricLines(o))
+	section(lang.T("tui.panel.metrics"), metricLines(v.spec.sc.Roles(), o))
 	section(lang.T("column.faults"), []string{faultText(v.cur.topo.Registry(), o.Faults)})
 	for i := range lines {
 		lines[i] = fit(lines[i], width)
