@@ -26,6 +26,7 @@ links:
   - {from: server, to: client, class: response, delay: 10ms}
 observe: {origin: client, request: xt-ping, processor: server, sinks: [xt-ledger]}
 invariants: [xt-pinged-once]
+metrics: [xt-pings]
 `
 
 // xtPinger sends one ping for operation 1 and accepts the pong.
@@ -75,12 +76,18 @@ func (i *pingedOnce) Violation(bool) string {
 func (i *pingedOnce) Clone() sim.Invariant        { c := *i; return &c }
 func (i *pingedOnce) AppendState(b []byte) []byte { return append(b, byte(i.n)) }
 
+// pings counts the pings delivered, as a metric.
+type pings struct{ pingedOnce }
+
+func (p *pings) Name() string   { return "xt-pings" }
+func (p *pings) Value() float64 { return float64(p.n) }
+
 // TestANewRoleThroughTheCatalogValue is issue 27's check for the roles'
-// catalog: a test adds two roles, two message kinds, a sink and an
-// invariant to a copy of the catalog — no package variable changed, no
+// catalog: a test adds two roles, two message kinds, a sink, an invariant
+// and a metric to a copy of the catalog — no package variable changed, no
 // init function — loads a scenario file that names them with that copy,
-// and runs it: the new kinds travel, the new invariant judges, and the
-// trace names them. The catalog itself, and a file loaded with it, know
+// and runs it: the new kinds travel, the new invariant judges, the
+// trace names them and the report gives the metric its unit. The catalog itself, and a file loaded with it, know
 // none of them.
 func TestANewRoleThroughTheCatalogValue(t *testing.T) {
 	shared := scenarios.RoleCatalog()
@@ -96,6 +103,9 @@ func TestANewRoleThroughTheCatalogValue(t *testing.T) {
 	}})
 	cat.RegisterInvariant(&roles.InvariantSpec{Name: "xt-pinged-once", Doc: "one ping delivered", New: func(*sim.Topology) sim.Invariant {
 		return &pingedOnce{ping: ping}
+	}})
+	cat.RegisterMetric(&roles.MetricSpec{Name: "xt-pings", Unit: "pings", Doc: "pings delivered", New: func(*sim.Topology) sim.Metric {
+		return &pings{pingedOnce{ping: ping}}
 	}})
 
 	if _, err := scenarios.Load("xt-echo.yaml", []byte(echoFile)); err == nil || !strings.Contains(err.Error(), `unknown role "xt-pinger"`) {
@@ -119,6 +129,9 @@ func TestANewRoleThroughTheCatalogValue(t *testing.T) {
 	}
 	if got := r.Outcome.Count(sim.ExactlyOnce); got != 1 || len(r.Outcome.Invariants) != 1 || r.Outcome.Invariants[0].Violation != "" {
 		t.Errorf("the run: %d exactly-once, invariants %+v; want 1 and xt-pinged-once holding", got, r.Outcome.Invariants)
+	}
+	if len(r.Outcome.Metrics) != 1 || r.Outcome.Metrics[0].Value != 1 || r.Report().MetricUnits["xt-pings"] != "pings" {
+		t.Errorf("the metric: %+v, units %v; want xt-pings = 1 in pings", r.Outcome.Metrics, r.Report().MetricUnits)
 	}
 	var names []string
 	for _, e := range r.Trace.Events {
