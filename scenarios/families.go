@@ -11,15 +11,19 @@ import (
 	"github.com/oncesim/once/scenarios/roles/queue"
 )
 
+// Families returns every family's Register, in the fixed order
+// RegisterFamilies calls them. It is the one place the families are
+// listed: a new family adds its Register here.
+func Families() []func(*roles.Catalog) {
+	return []func(*roles.Catalog){kafka.Register, flink.Register, generals.Register, payments.Register, queue.Register}
+}
+
 // RegisterFamilies adds every family of roles to c — roles, invariants,
-// metrics and kinds — in this fixed order. It is the one place the
-// families are listed: a new family adds its Register here.
+// metrics and kinds — in the order of Families.
 func RegisterFamilies(c *roles.Catalog) {
-	kafka.Register(c)
-	flink.Register(c)
-	generals.Register(c)
-	payments.Register(c)
-	queue.Register(c)
+	for _, register := range Families() {
+		register(c)
+	}
 }
 
 // RoleCatalog returns the catalog of every family, built on first use by

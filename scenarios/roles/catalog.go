@@ -24,11 +24,15 @@ type Catalog struct {
 	names      *KindNames
 }
 
-// NewCatalog returns a catalog of no roles, invariants or metrics, whose
-// names hold the shared timers (numbered first).
-func NewCatalog() *Catalog {
+// NewCatalog returns a catalog whose names hold the shared timers
+// (numbered first), with the families whose Register functions are given
+// registered in that order.
+func NewCatalog(families ...func(*Catalog)) *Catalog {
 	c := &Catalog{roles: map[string]*Role{}, invariants: map[string]*InvariantSpec{}, metrics: map[string]*MetricSpec{}, names: NewKindNames()}
 	c.NumberKinds(numberKinds)
+	for _, register := range families {
+		register(c)
+	}
 	return c
 }
 

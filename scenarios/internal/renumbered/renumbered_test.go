@@ -11,11 +11,7 @@ import (
 	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/scenarios/roles"
-	"github.com/oncesim/once/scenarios/roles/flink"
-	"github.com/oncesim/once/scenarios/roles/generals"
-	"github.com/oncesim/once/scenarios/roles/kafka"
 	"github.com/oncesim/once/scenarios/roles/payments"
-	"github.com/oncesim/once/scenarios/roles/queue"
 	"github.com/oncesim/once/sim"
 )
 
@@ -25,8 +21,10 @@ var extra = []string{"renumbered-a", "renumbered-b", "renumbered-c"}
 // TestDigestsUnderAnotherNumbering builds, through the catalog value, a
 // catalog whose names start with three of its own (every message, timer,
 // sink and crash point of the families moves up) and whose families
-// register in another order than scenarios.RegisterFamilies' (payments,
-// the kafka family and the rest move again); loads every built-in
+// register in the reverse of scenarios.RegisterFamilies' order (every
+// family's kinds move again, and a family registers before the one whose
+// kinds its roles send: the variables are all set before a world is
+// built); loads every built-in
 // scenario file with it; runs each under each of its semantics, as
 // TestPinnedDigests does; and finds every digest of testdata/digests.txt
 // unchanged: digests see names, never numbers.
@@ -40,7 +38,7 @@ func TestDigestsUnderAnotherNumbering(t *testing.T) {
 		k.Sink(n)
 		k.Point(n)
 	}
-	for _, register := range []func(*roles.Catalog){generals.Register, payments.Register, queue.Register, kafka.Register, flink.Register} {
+	for _, register := range slices.Backward(scenarios.Families()) {
 		register(cat)
 	}
 	moved := 0

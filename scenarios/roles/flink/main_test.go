@@ -8,11 +8,9 @@ import (
 	"github.com/oncesim/once/scenarios/roles/kafka"
 )
 
-// TestMain numbers the family's kinds before its tests: role code names
-// them by package variables that a catalog sets (roles.KindNames).
+// TestMain numbers the family's kinds, and the kafka family's its roles
+// send, before its tests (roles.KindNames).
 func TestMain(m *testing.M) {
-	c := roles.NewCatalog()
-	kafka.Register(c)
-	Register(c)
+	roles.NewCatalog(kafka.Register, Register)
 	os.Exit(m.Run())
 }

@@ -2,10 +2,8 @@ package flink
 
 import "github.com/oncesim/once/scenarios/roles"
 
-// Register adds the flink family's kinds, roles, invariants and metrics to
-// c. scenarios.RegisterFamilies calls it, in a fixed order with the
-// other families; a test may call it on a catalog of its own.
-// Its roles send the kafka family's kinds: register kafka in c first.
+// Register adds the flink family to c (scenarios.Families).
+// Its roles send the kafka family's kinds: a catalog of it holds kafka.
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
 	registerJobmanager(c)
@@ -15,10 +13,7 @@ func Register(c *roles.Catalog) {
 	registerSource(c)
 }
 
-// numberKinds registers the family's message, timer, sink and crash-point
-// names in n, in this fixed order, and sets the variables role code names
-// them by (roles.KindNames says why). A new kind is declared beside the
-// code that uses it and numbered here.
+// numberKinds numbers the family's kinds in n, by file (roles.KindNames).
 func numberKinds(n *roles.KindNames) {
 	// kinds.go
 	MsgDeploy = n.Message("deploy")

@@ -10,7 +10,6 @@ import (
 // TestMain numbers the family's kinds before its tests: role code names
 // them by package variables that a catalog sets (roles.KindNames).
 func TestMain(m *testing.M) {
-	c := roles.NewCatalog()
-	Register(c)
+	roles.NewCatalog(Register)
 	os.Exit(m.Run())
 }

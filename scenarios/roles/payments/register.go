@@ -2,9 +2,7 @@ package payments
 
 import "github.com/oncesim/once/scenarios/roles"
 
-// Register adds the payments family's kinds, roles, invariants and metrics to
-// c. scenarios.RegisterFamilies calls it, in a fixed order with the
-// other families; a test may call it on a catalog of its own.
+// Register adds the payments family to c (scenarios.Families).
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
 	registerBacklogbound(c)
@@ -36,10 +34,7 @@ func Register(c *roles.Catalog) {
 	registerUnknownrate(c)
 }
 
-// numberKinds registers the family's message, timer, sink and crash-point
-// names in n, in this fixed order, and sets the variables role code names
-// them by (roles.KindNames says why). A new kind is declared beside the
-// code that uses it and numbered here.
+// numberKinds numbers the family's kinds in n, by file (roles.KindNames).
 func numberKinds(n *roles.KindNames) {
 	// kinds.go
 	MsgPayRequest = n.Message("pay")

@@ -2,10 +2,8 @@ package queue
 
 import "github.com/oncesim/once/scenarios/roles"
 
-// Register adds the queue family's kinds, roles, invariants and metrics to
-// c. scenarios.RegisterFamilies calls it, in a fixed order with the
-// other families; a test may call it on a catalog of its own.
-// Its roles send the payments family's kinds: register payments in c first.
+// Register adds the queue family to c (scenarios.Families).
+// Its roles send the payments family's kinds: a catalog of it holds payments.
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
 	registerBalanceconsumer(c)
@@ -40,10 +38,7 @@ func Register(c *roles.Catalog) {
 	registerStreamconsumer(c)
 }
 
-// numberKinds registers the family's message, timer, sink and crash-point
-// names in n, in this fixed order, and sets the variables role code names
-// them by (roles.KindNames says why). A new kind is declared beside the
-// code that uses it and numbered here.
+// numberKinds numbers the family's kinds in n, by file (roles.KindNames).
 func numberKinds(n *roles.KindNames) {
 	// brokerprefetch.go
 	MsgConsume = n.Message("consume")
