@@ -321,8 +321,12 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	}
 	s := &Session{lab: l, cfg: cfg, roles: map[sim.NodeID]string{}, memLimit: l.maxMemory(), memOf: "--max-memory"}
 	old := cfg.Topology
-	topo := &sim.Topology{Nodes: append([]sim.NodeSpec(nil), old.Nodes...), Messages: old.Messages, Timers: old.Timers, Sinks: old.Sinks,
-		Points: append(slices.Clip(old.Points), labPoints...)}
+	// A copy of the whole topology (its fault registry, Kinds, among the
+	// rest), with its own nodes and the lab's crash points added.
+	copied := *old
+	topo := &copied
+	topo.Nodes = append([]sim.NodeSpec(nil), old.Nodes...)
+	topo.Points = append(slices.Clip(old.Points), labPoints...)
 	s.pointBase = sim.PointID(len(old.Points))
 	if l.replicas() > 1 {
 		topo.Timers = append(slices.Clip(old.Timers), "lab-resume")
