@@ -69,8 +69,8 @@ const crashModel = "the durable queue's crash stands for a SIGKILL of the node a
 
 const crashExplained = "a crash within tens of milliseconds of a restart: the model's restarted broker sends the head of its queue to the consumer at that instant, and the next crash can come 0–60 ms later on the scenario's clock, before the consumer's bill (50 ms) or ack (100 ms). " +
 	"The driver holds the producer after each restart until the consumer is back and reached by the head (an earlier run without that hold: alo seed 20, op-1 billed 4 times in the simulator, 3 on RabbitMQ, the next kill before the consumer had reconnected), " +
-	"but the consumer's sleeps and the producer's next publish still run on the real clock, and on the loaded machine a kill due 40–60 ms after a restart came after the consumer's ack: op-1 acked in that incarnation, op-2 delivered, billed and, after the next restart, billed again " +
-	"(seed 8: op-1 2 / 3, op-2 2 / 1; seed 11: op-2 2 / 1; run again alone, each seed agreed op by op). " +
+	"but the consumer's sleeps and the producer's next publish still run on the real clock, and on the loaded machine a kill due 40–60 ms after a restart came late: the consumer had acked the redelivered message and been sent op-2, billed it, and was sent it again after the next restart " +
+	"(simulator / RabbitMQ: seed 8 op-1 3 / 2 and op-2 1 / 2, seed 11 op-2 1 / 2; run again alone, each seed agreed op by op). " +
 	"Documented, not corrected: the consumer on the scenario's clock (a virtual clock shared with the producer) would remove it; how fast a consumer works after a broker's restart is not RabbitMQ's promise; the verdicts agree"
 
 const crashFailedWhy = "a run whose node did not come back or whose queue did not (its error says which). " +
