@@ -324,35 +324,6 @@ func (s *Server) Stop() error {
 	return errors.Join(errs...)
 }
 
-// freePorts finds n consecutive free loopback ports by binding them,
-// below 65536, and returns the first.
-func freePorts(n int) (int, error) {
-	for try := 0; try < 50; try++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, fmt.Errorf("brokers: a free port: %w", err)
-		}
-		first := l.Addr().(*net.TCPAddr).Port
-		ls := []net.Listener{l}
-		ok := first+n-1 < 65536
-		for i := 1; ok && i < n; i++ {
-			m, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(first+i)))
-			if err != nil {
-				ok = false
-				break
-			}
-			ls = append(ls, m)
-		}
-		for _, l := range ls {
-			l.Close()
-		}
-		if ok {
-			return first, nil
-		}
-	}
-	return 0, fmt.Errorf("brokers: no %d consecutive free ports on 127.0.0.1", n)
-}
-
 // Installed reports, wrapping ErrMissing, a server of kind that is not
 // installed (kfake is part of once: always installed).
 func Installed(kind Kind) error {
