@@ -49,10 +49,9 @@ func newProducerDriver(cfg *sim.Config) *producerDriver {
 	if found != 1 {
 		return nil
 	}
-	var ok1, ok2 bool
-	d.batch, ok1 = cfg.Topology.MessageByName("produce-batch")
-	d.batchAck, ok2 = cfg.Topology.MessageByName("produce-batch-ack")
-	if !ok1 || !ok2 {
+	n := lookup(cfg.Topology)
+	d.batch, d.batchAck = n.msg("produce-batch"), n.msg("produce-batch-ack")
+	if !n.ok {
 		return nil
 	}
 	d.leaderName = cfg.Topology.NodeName(d.leader)

@@ -69,12 +69,10 @@ func newJetStreamDriver(cfg *sim.Config) *jetStreamDriver {
 	t := cfg.Topology
 	d.subscriberName = t.NodeName(d.subscriber)
 	d.restart = t.Nodes[d.subscriber].RestartAfter
-	var ok [4]bool
-	d.publish, ok[0] = t.MessageByName("publish")
-	d.publishAck, ok[1] = t.MessageByName("publish-ack")
-	d.deliver, ok[2] = t.MessageByName("deliver")
-	d.afterEffect, ok[3] = t.PointByName("after-effect")
-	if ok != [4]bool{true, true, true, true} {
+	n := lookup(t)
+	d.publish, d.publishAck, d.deliver = n.msg("publish"), n.msg("publish-ack"), n.msg("deliver")
+	d.afterEffect = n.point("after-effect")
+	if !n.ok {
 		return nil
 	}
 	return d

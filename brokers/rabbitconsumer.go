@@ -68,25 +68,15 @@ func newConsumerDriver(cfg *sim.Config) *consumerDriver {
 	t := cfg.Topology
 	d.gatewayName = t.NodeName(d.gateway)
 	d.restart = t.Nodes[d.consumer].RestartAfter
-	var ok [4]bool
-	d.deliver, ok[0] = t.MessageByName("deliver")
-	d.chargeResult, ok[1] = t.MessageByName("charge-result")
-	d.afterCharge, ok[2] = t.PointByName("after-charge")
-	d.afterCommit, ok[3] = t.PointByName("after-commit")
-	if ok != [4]bool{true, true, true, true} {
-		return nil
-	}
-	d.publish, ok[0] = t.MessageByName("publish")
-	d.publishAck, ok[1] = t.MessageByName("publish-ack")
-	d.commit, ok[2] = t.MessageByName("commit")
-	d.consume, ok[3] = t.MessageByName("consume")
-	if ok != [4]bool{true, true, true, true} {
-		return nil
-	}
+	n := lookup(t)
+	d.deliver, d.chargeResult = n.msg("deliver"), n.msg("charge-result")
+	d.afterCharge, d.afterCommit = n.point("after-charge"), n.point("after-commit")
+	d.publish, d.publishAck, d.commit, d.consume = n.msg("publish"), n.msg("publish-ack"), n.msg("commit"), n.msg("consume")
 	if d.checkCallMark {
-		if d.beforeMark, ok[0] = t.PointByName("before-mark"); !ok[0] {
-			return nil
-		}
+		d.beforeMark = n.point("before-mark")
+	}
+	if !n.ok {
+		return nil
 	}
 	return d
 }

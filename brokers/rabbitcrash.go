@@ -75,14 +75,10 @@ func newCrashDriver(cfg *sim.Config) *crashDriver {
 	d.restart = t.Nodes[d.broker].RestartAfter
 	d.publishLink = netw.LinkAt(d.producer, d.broker).Delay
 	d.consumerLink = netw.LinkAt(d.broker, d.consumer).Delay
-	var k [6]bool
-	d.publish, k[0] = t.MessageByName("publish")
-	d.publishAck, k[1] = t.MessageByName("publish-ack")
-	d.deliver, k[2] = t.MessageByName("deliver")
-	d.commit, k[3] = t.MessageByName("commit")
-	d.beforePersist, k[4] = t.PointByName("before-persist")
-	d.afterPersist, k[5] = t.PointByName("after-persist")
-	if k != [6]bool{true, true, true, true, true, true} {
+	n := lookup(t)
+	d.publish, d.publishAck, d.deliver, d.commit = n.msg("publish"), n.msg("publish-ack"), n.msg("deliver"), n.msg("commit")
+	d.beforePersist, d.afterPersist = n.point("before-persist"), n.point("after-persist")
+	if !n.ok {
 		return nil
 	}
 	return d

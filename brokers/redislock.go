@@ -55,11 +55,10 @@ func newLockDriver(cfg *sim.Config) *lockDriver {
 	if len(d.workers) == 0 || d.ledger == "" {
 		return nil
 	}
-	var ok1, ok2, ok3 bool
-	d.getKind, ok1 = cfg.Topology.MessageByName("db-get")
-	d.tokenOK, ok2 = cfg.Topology.MessageByName("db-next-token-result")
-	d.point, ok3 = cfg.Topology.PointByName("after-lock")
-	if !ok1 || !ok2 || !ok3 {
+	n := lookup(cfg.Topology)
+	d.getKind, d.tokenOK = n.msg("db-get"), n.msg("db-next-token-result")
+	d.point = n.point("after-lock")
+	if !n.ok {
 		return nil
 	}
 	return d
@@ -260,22 +259,12 @@ func (r *lockRun) point(ctx context.Context, w *worker, id sim.NodeID, s step) {
 
 // runLockWorker is one locked-worker process (WorkerMain).
 func runLockWorker(ctx context.Context, cfg *workerConfig, w *workerIO) error {
-	opt, err := redis.ParseURL(cfg.URL)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg.Node, err)
-	}
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("%s: redis: %w", cfg.Node, err)
-	}
-	db, err := openLedger(cfg.Ledger)
+	rdb, db, err := redisWorker(ctx, cfg, w)
 	if err != nil {
 		return err
 	}
+	defer rdb.Close()
 	defer db.Close()
-	w.say("ready", 0, 0)
-	<-w.start
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	var ledgerMu sync.Mutex

@@ -333,22 +333,12 @@ func (r *streamRun) follow(ctx context.Context, w *worker, id sim.NodeID) (crash
 // (NOACK under at-most-once), the row, XACK; an empty read runs
 // XAUTOCLAIM.
 func runStreamConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
-	opt, err := redis.ParseURL(cfg.URL)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg.Node, err)
-	}
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("%s: redis: %w", cfg.Node, err)
-	}
-	db, err := openLedger(cfg.Ledger)
+	rdb, db, err := redisWorker(ctx, cfg, w)
 	if err != nil {
 		return err
 	}
+	defer rdb.Close()
 	defer db.Close()
-	w.say("ready", 0, 0)
-	<-w.start
 	amo := cfg.Semantics == "amo"
 	process := func(m redis.XMessage, count int, how string) error {
 		op, err := strconv.Atoi(fmt.Sprint(m.Values["op"]))

@@ -16,13 +16,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/launcher"
 
+	"github.com/oncesim/once/internal/syncbuf"
 	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/lessonview"
@@ -44,25 +44,6 @@ func needChromium(t *testing.T) string {
 	return ""
 }
 
-// syncBuffer is a buffer the server writes its banner into while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 var teacherLine = regexp.MustCompile(`(http://127\.0\.0\.1:(\d+))/teacher\?token=(\w+)`)
 
 // running is a class served by Run, as `once class` serves it.
@@ -77,7 +58,7 @@ type running struct {
 func serve(t *testing.T, o Options) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	r := &running{stop: cancel, done: make(chan error, 1)}
 	go func() { r.done <- Run(ctx, o, out) }()
 	deadline := time.Now().Add(60 * time.Second)

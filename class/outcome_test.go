@@ -1,53 +1,15 @@
 package class
 
 import (
-	"bufio"
 	"html"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/lang/langtest"
 )
-
-// outcomeStrings are the rendered outcome words of language l, read from
-// every [outcome] section of report/lang/locales/*.l.toml, as the lesson
-// pack's student-edition test reads them ("none" and "or more" apart).
-func outcomeStrings(t *testing.T, l string) []string {
-	t.Helper()
-	files, err := filepath.Glob("../report/lang/locales/*." + l + ".toml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no locale files for %s: %v", l, err)
-	}
-	entry := regexp.MustCompile(`^"([^"]+)"\s*=\s*"([^"]+)"`)
-	var out []string
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := false
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if strings.HasPrefix(line, "[") {
-				in = line == "[outcome]"
-				continue
-			}
-			if m := entry.FindStringSubmatch(line); in && m != nil && m[1] != "none" && m[1] != "or more" {
-				out = append(out, m[2])
-			}
-		}
-		fh.Close()
-	}
-	if len(out) < 20 {
-		t.Fatalf("%s: only %d outcome strings", l, len(out))
-	}
-	return out
-}
 
 var shownOutcome = regexp.MustCompile(`(?s)<h[1-6][^>]*>.*?</h[1-6]>|<title>.*?</title>|alt="[^"]*"|<figcaption>.*?</figcaption>|<summary>.*?</summary>|<p class="phase".*?</p>`)
 
@@ -60,7 +22,7 @@ func TestStudentPagesShowNoOutcomeBeforeTheReveal(t *testing.T) {
 	t.Cleanup(func() { lang.Set(lang.English) })
 	for _, l := range []lang.Lang{lang.English, lang.Romanian, lang.Russian} {
 		lang.Set(l)
-		words := append(outcomeStrings(t, string(l)), "✓", "✗", "★")
+		words := append(langtest.OutcomeStrings(t, string(l)), "✓", "✗", "★")
 		cl, srv := newTestClass(t, "", Options{})
 		tb := teacher(t, cl, srv.URL)
 		ada := newBrowser(t, srv.URL)

@@ -52,13 +52,10 @@ func (s *Service) payChecked(ctx context.Context, key string, op, attempt int32,
 		}
 		return err
 	})
+	if err != nil {
+		return s.storeFailed(ctx, err, key, op, attempt, amount)
+	}
 	switch {
-	case errors.Is(err, errStoreAway) && s.cfg.FailOpen:
-		return s.chargeUnkeyed(ctx, key, op, attempt, amount)
-	case errors.Is(err, errStoreAway):
-		return problem(http.StatusServiceUnavailable, "the Idempotency-Key store does not answer; retry with the same key"), nil
-	case err != nil:
-		return reply{}, err
 	case found && st == StatusCompleted:
 		return reply{code: int(code.Int64), body: []byte(body.String), replayed: true}, nil
 	case found:
@@ -84,14 +81,10 @@ func (s *Service) payChecked(ctx context.Context, key string, op, attempt int32,
 		inserted = n == 1
 		return err
 	})
-	switch {
-	case errors.Is(err, errStoreAway) && s.cfg.FailOpen:
-		return s.chargeUnkeyed(ctx, key, op, attempt, amount)
-	case errors.Is(err, errStoreAway):
-		return problem(http.StatusServiceUnavailable, "the Idempotency-Key store does not answer; retry with the same key"), nil
-	case err != nil:
-		return reply{}, err
-	case !inserted:
+	if err != nil {
+		return s.storeFailed(ctx, err, key, op, attempt, amount)
+	}
+	if !inserted {
 		return problem(http.StatusConflict, "a request with this Idempotency-Key is in flight"), nil
 	}
 	txn, err := s.charge(ctx, key, op, attempt, amount)
@@ -156,6 +149,19 @@ func (s *Service) storeResponse(ctx context.Context, key string, op, attempt int
 
 // statementBound bounds one key store statement that reached the store.
 const statementBound = 5 * time.Second
+
+// storeFailed answers a request whose SELECT or INSERT of its key failed:
+// a store that did not answer in time charges without the key (fail
+// open) or answers 503 (fail closed); another error is the run's.
+func (s *Service) storeFailed(ctx context.Context, err error, key string, op, attempt int32, amount int64) (reply, error) {
+	switch {
+	case errors.Is(err, errStoreAway) && s.cfg.FailOpen:
+		return s.chargeUnkeyed(ctx, key, op, attempt, amount)
+	case errors.Is(err, errStoreAway):
+		return problem(http.StatusServiceUnavailable, "the Idempotency-Key store does not answer; retry with the same key"), nil
+	}
+	return reply{}, err
+}
 
 // errStoreAway: a key store statement did not come back within the store
 // timeout (the store is down, or its answer was lost).

@@ -73,14 +73,7 @@ func TestDeciderMatchesTheSimulatedNetwork(t *testing.T) {
 // A crash is decided like the simulator's crash point: same node, point,
 // message, op and attempt, same answer.
 func TestDeciderCrashMatchesTheSimulator(t *testing.T) {
-	sc, err := scenarios.Lookup("mark-after-effect")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 5, Faults: sc.Faults})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := idemConfig(t, "mark-after-effect")
 	topo := cfg.Topology
 	service, _ := topo.NodeByName("service")
 	point, _ := topo.PointByName("after-charge")
@@ -122,14 +115,7 @@ func TestRebind(t *testing.T) {
 // request the simulator drops at a down service and live delivers — and
 // the shift that explains it: the crash came later live.
 func TestEvidenceNamesWhereRunsPart(t *testing.T) {
-	sc, err := scenarios.Lookup("mark-after-effect")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 5, Faults: sc.Faults})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := idemConfig(t, "mark-after-effect")
 	topo := cfg.Topology
 	client, _ := topo.NodeByName("client")
 	service, _ := topo.NodeByName("service")
@@ -154,4 +140,19 @@ func TestEvidenceNamesWhereRunsPart(t *testing.T) {
 	if !strings.Contains(ev.Shift, "op-2 #1: 185 → 282") {
 		t.Errorf("shift: %q", ev.Shift)
 	}
+}
+
+// idemConfig is scenario name's world under idempotent semantics: 5
+// operations, the scenario's own faults.
+func idemConfig(t *testing.T, name string) *sim.Config {
+	t.Helper()
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := sc.Config(scenarios.Settings{Semantics: sim.Idempotent, Ops: 5, Faults: sc.Faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

@@ -118,12 +118,21 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"variant": {{with(alo, "--variant", "dedup-memory"), 2, "go with --broker"},
 			{[]string{"live", "idempotent-consumer-dedup", "--broker", "rabbitmq", "--semantics", "idem", "--variant", "nope"}, 2, "--variant nope: want one of"}},
 	}
+	walkFlags(t, help, cases, "", false)
+}
+
+// walkFlags runs, for every flag once live --help (help) lists, the cases
+// given for it, a parallel subtest a flag: each case's exit code, and its
+// want in the output; a refusal (exit 2) is one line on stderr and, with
+// quiet, nothing on stdout. A flag with no case fails the test; setting
+// ("" or " with --suite") says where the cases are about.
+func walkFlags(t *testing.T, help string, cases map[string][]flagCase, setting string, quiet bool) {
 	flag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
 	for _, m := range flag.FindAllStringSubmatch(help, -1) {
 		name := m[1]
 		cs, ok := cases[name]
 		if !ok {
-			t.Errorf("--%s is in live --help but the test does not know what it does: add a case", name)
+			t.Errorf("--%s is in live --help but the test does not know what it does%s: add a case", name, setting)
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -134,8 +143,8 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 					t.Errorf("--%s: once %s: exit %d (want %d), output has %q: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(c.args, " "),
 						code, c.code, c.want, strings.Contains(out+errs, c.want), out, errs)
 				}
-				if code == 2 && strings.Count(strings.TrimSpace(errs), "\n") > 0 {
-					t.Errorf("--%s: a refusal is one line, got:\n%s", name, errs)
+				if code == 2 && (strings.Count(strings.TrimSpace(errs), "\n") > 0 || quiet && out != "") {
+					t.Errorf("--%s: a refusal is one line on stderr (and, here, nothing on stdout), got:\n%s\n%s", name, out, errs)
 				}
 			}
 		})

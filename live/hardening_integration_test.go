@@ -16,11 +16,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/oncesim/once/internal/syncbuf"
 )
 
 // naiveTarget is a payment service of the --target contract in the test
@@ -234,7 +235,7 @@ func TestIntegrationSIGHUPLeavesNothing(t *testing.T) {
 		}
 		cmd := onceCmd(args...)
 		cmd.Dir, cmd.Env = tmp, append(os.Environ(), "TMPDIR="+tmp)
-		var errb lockedBuffer
+		var errb syncbuf.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -295,22 +296,4 @@ func schemasOf(t *testing.T, dsn string, pid int) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// lockedBuffer is a bytes.Buffer a process writes while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

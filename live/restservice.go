@@ -51,12 +51,8 @@ func (s *Service) payRest(ctx context.Context, h http.Header, key string, op, at
 // copy it has seen.
 func (s *Service) restCharge(ctx context.Context, op, attempt int32, amount int64) (reply, error) {
 	if s.cfg.Semantics == "amo" {
-		res, err := s.db.Exec(ctx, "INSERT INTO seen_requests (op, attempt) VALUES (?, ?) ON CONFLICT (op, attempt) DO NOTHING", op, attempt)
-		if err != nil {
-			return reply{}, fmt.Errorf("seen request: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return reply{}, nil
+		if seen, err := s.seenBefore(ctx, op, attempt); err != nil || seen {
+			return reply{}, err
 		}
 	}
 	tx, err := s.db.BeginTx(ctx, nil)

@@ -188,16 +188,24 @@ func problem(code int, detail string) reply {
 	return reply{code: code, body: problemBody(code, detail)}
 }
 
+// seenBefore records (op, attempt) in seen_requests, at-most-once's
+// record of the requests it answered, and says whether it was there
+// already (a copy: answered with nothing).
+func (s *Service) seenBefore(ctx context.Context, op, attempt int32) (bool, error) {
+	res, err := s.db.Exec(ctx, "INSERT INTO seen_requests (op, attempt) VALUES (?, ?) ON CONFLICT (op, attempt) DO NOTHING", op, attempt)
+	if err != nil {
+		return false, fmt.Errorf("seen request: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 0, nil
+}
+
 // payNaive charges every request. At-most-once first records (op,
 // attempt) in seen_requests and answers nothing to a copy it has seen.
 func (s *Service) payNaive(ctx context.Context, op, attempt int32, amount int64) (reply, error) {
 	if s.cfg.Semantics == "amo" {
-		res, err := s.db.Exec(ctx, "INSERT INTO seen_requests (op, attempt) VALUES (?, ?) ON CONFLICT (op, attempt) DO NOTHING", op, attempt)
-		if err != nil {
-			return reply{}, fmt.Errorf("seen request: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return reply{}, nil
+		if seen, err := s.seenBefore(ctx, op, attempt); err != nil || seen {
+			return reply{}, err
 		}
 	}
 	txn, err := s.charge(ctx, "", op, attempt, amount)

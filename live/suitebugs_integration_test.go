@@ -10,6 +10,30 @@ import (
 	"testing"
 )
 
+// TestIntegrationPlantedBugsAreOneLine runs bugs/plant.py --print for each
+// planted bug: the source it would run is careful_service.py with the diff
+// bugs/README.md shows, to the byte; and an unknown bug is refused.
+func TestIntegrationPlantedBugsAreOneLine(t *testing.T) {
+	python := needPython(t, "bugs/plant.py")
+	plant := pythonExamples + "/bugs/plant.py"
+	for _, name := range plantedBugs {
+		want, _, err := plantedFromReadme(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(python, plant, "--print", name).Output()
+		if err != nil {
+			t.Fatalf("plant.py --print %s: %v", name, err)
+		}
+		if got := string(out); got != strings.Join(want, "\n") {
+			t.Errorf("plant.py --print %s is not careful_service.py with the README's diff:\n%s", name, got)
+		}
+	}
+	if out, err := exec.Command(python, plant, "--print", "no_such_bug").CombinedOutput(); err == nil || !strings.Contains(string(out), "no bug") {
+		t.Errorf("plant.py --print no_such_bug: %v, %q; want it refused", err, out)
+	}
+}
+
 // suiteJSON runs once live --suite payments --format json with args and
 // returns the document and the exit code; a document that does not parse
 // fails the test.
@@ -65,6 +89,7 @@ func failingRows(doc suiteDoc) (rows []string, first uint64) {
 // seed: ONCE_SUITE_CAREFUL_SEEDS) and its four planted bugs (each one
 // line away, examples/live/python/bugs; the rows each is about, --rows,
 // on the seeds its catch rate asks for: ONCE_SUITE_BUG_SEEDS overrides),
+// (bugs/plant.py BUG runs careful_service.py with BUG planted)
 // in parallel subtests (two at a time on 2 cores), each service with a
 // provider of its own per run (--provider-addr 127.0.0.1:0: the services
 // find it only by the X-Once-Provider header, their $ONCE_PROVIDER_URL
@@ -72,7 +97,7 @@ func failingRows(doc suiteDoc) (rows []string, first uint64) {
 // suite (exit 1), and the replay line of its first failing seed, run
 // again, fails too. The rows and seeds each bug failed on are logged.
 //
-// The runs go at exampleTick: the careful service and its copies count
+// The runs go at exampleTick: the careful service and its planted bugs count
 // their lease on X-Once-Now, so a 30 s lease left by a crash (the
 // no-recovery bug's retry storm) runs out in 3 s of real time, not 30. The
 // seeds: each bug's rows were run at this tick on seeds 1–10 on a shared
@@ -94,7 +119,7 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 	python := needPython(t, "the planted-bug suites")
 	carefulSeeds := envSeeds("ONCE_SUITE_CAREFUL_SEEDS", 1)
 	for _, c := range []struct {
-		file string
+		bug  string   // "": the careful service itself
 		rows []string // the rows run, of which one at least must fail; nil: every row, all held
 		// seeds run (ONCE_SUITE_BUG_SEEDS overrides): enough for the
 		// bug's measured catch rate, see above.
@@ -104,15 +129,19 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 		// runs out: whether the client gives up first is the timing's).
 		storm bool
 	}{
-		{"careful_service.py", nil, 0, false},
-		{"bugs/lease_shorter_than_timeout.py", []string{"lease"}, 3, false},
-		{"bugs/recovery_point_before_charge.py", []string{"lease"}, 4, false},
-		{"bugs/fingerprint_without_amount.py", []string{"reuse"}, 2, false},
-		{"bugs/no_recovery_after_restart.py", []string{"restart"}, 6, true},
+		{"", nil, 0, false},
+		{"lease_shorter_than_timeout", []string{"lease"}, 3, false},
+		{"recovery_point_before_charge", []string{"lease"}, 4, false},
+		{"fingerprint_without_amount", []string{"reuse"}, 2, false},
+		{"no_recovery_after_restart", []string{"restart"}, 6, true},
 	} {
-		t.Run(c.file, func(t *testing.T) {
+		name, argv := "careful_service.py", []string{python, mustAbs(t, pythonExamples+"/careful_service.py")}
+		if c.bug != "" {
+			name, argv = c.bug, []string{python, mustAbs(t, pythonExamples+"/bugs/plant.py"), c.bug}
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			target, restartCmd := restartable(t, freeAddr(t), python, mustAbs(t, "../examples/live/python/"+c.file))
+			target, restartCmd := restartable(t, freeAddr(t), argv...)
 			args := []string{"--target", target, "--provider-addr", "127.0.0.1:0", "--restart-cmd", restartCmd, "--tick", exampleTick}
 			seeds := carefulSeeds
 			if c.rows != nil {
@@ -121,7 +150,7 @@ func TestIntegrationSuiteCatchesPlantedBugs(t *testing.T) {
 			}
 			doc, code, errs := suiteJSON(t, append(args, "--seeds", strconv.Itoa(seeds))...)
 			failed, first := failingRows(doc)
-			t.Logf("%s, seeds 1–%d: verdict %s, failing rows %v, first failing seed %d", c.file, seeds, doc.Verdict, failed, first)
+			t.Logf("%s, seeds 1–%d: verdict %s, failing rows %v, first failing seed %d", name, seeds, doc.Verdict, failed, first)
 			for _, r := range doc.Rows {
 				if !r.Run {
 					t.Errorf("row %s not run with --restart-cmd", r.Row)

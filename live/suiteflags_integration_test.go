@@ -5,8 +5,6 @@ package live
 import (
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -74,26 +72,5 @@ func TestIntegrationSuiteFlagsHonest(t *testing.T) {
 		"semantics": "alo", "set": "key=per-attempt", "max-events": "100", "max-time": "1s"} {
 		cases[flag] = []flagCase{{with(dead, "--"+flag, value), 2, "--" + flag + " is set by each row of the suite"}}
 	}
-	flag := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
-	for _, m := range flag.FindAllStringSubmatch(help, -1) {
-		name := m[1]
-		cs, ok := cases[name]
-		if !ok {
-			t.Errorf("--%s is in live --help but the test does not know what it does with --suite: add a case", name)
-			continue
-		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel() // each case a process of its own: two at a time on 2 cores
-			for _, c := range cs {
-				out, errs, code := once(t, c.args...)
-				if code != c.code || !strings.Contains(out+errs, c.want) {
-					t.Errorf("--%s: once %s: exit %d (want %d), output has %q: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(c.args, " "),
-						code, c.code, c.want, strings.Contains(out+errs, c.want), out, errs)
-				}
-				if code == 2 && (strings.Count(strings.TrimSpace(errs), "\n") > 0 || out != "") {
-					t.Errorf("--%s: a refusal is one line on stderr and nothing on stdout, got:\n%s\n%s", name, out, errs)
-				}
-			}
-		})
-	}
+	walkFlags(t, help, cases, " with --suite", true)
 }

@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
-	"github.com/oncesim/once/report/svg"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 )
@@ -104,26 +102,17 @@ func TestExtraFaultKindInEveryView(t *testing.T) {
 	defer lang.Set(lang.Current())
 	for _, l := range []lang.Lang{lang.English, lang.Romanian} {
 		lang.Set(l)
-		var text, mermaid, diagram bytes.Buffer
-		if err := report.WriteTimeline(&text, cfg.Topology, events); err != nil {
-			t.Fatal(err)
-		}
-		if err := report.WriteMermaid(&mermaid, cfg.Topology, events); err != nil {
-			t.Fatal(err)
-		}
-		if err := svg.WriteTrace(&diagram, cfg.Topology, events, "an extra fault kind"); err != nil {
-			t.Fatal(err)
-		}
+		text, mermaid, diagram := rendered(t, cfg.Topology, events, "an extra fault kind")
 		r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(sc.Outcome), events: events, outcome: o}
 		r.index()
 		views := map[string]string{
-			"text":       text.String(),
+			"text":       text,
 			"trace line": report.Describe(cfg.Topology, &events[hit]),
 			"event text": report.EventWords(cfg.Topology, &events[hit], "pay op-1", 0),
 			"tui":        timeline{cursor: hit}.view(&r, nil, 200, len(events)),
 			"tui lanes":  lanesView(&r, hit, 200, 3),
-			"svg":        diagram.String(),
-			"mermaid":    mermaid.String(),
+			"svg":        diagram,
+			"mermaid":    mermaid,
 		}
 		for _, view := range []string{"text", "trace line", "event text", "tui", "tui lanes", "svg", "mermaid"} {
 			if !strings.Contains(views[view], spec.Name) {

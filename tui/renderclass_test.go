@@ -72,16 +72,7 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 	defer lang.Set(lang.Current())
 	for _, l := range []lang.Lang{lang.English, lang.Romanian} {
 		lang.Set(l)
-		var text, mermaid, diagram bytes.Buffer
-		if err := report.WriteTimeline(&text, cfg.Topology, events); err != nil {
-			t.Fatal(err)
-		}
-		if err := report.WriteMermaid(&mermaid, cfg.Topology, events); err != nil {
-			t.Fatal(err)
-		}
-		if err := svg.WriteTrace(&diagram, cfg.Topology, events, "extra kinds"); err != nil {
-			t.Fatal(err)
-		}
+		text, mermaid, diagram := rendered(t, cfg.Topology, events, "extra kinds")
 		r := result{topo: cfg.Topology, observe: cfg.Observe, words: report.OutcomeWords(sc.Outcome), events: events, outcome: &sim.Outcome{}}
 		r.index()
 		timeline := timeline{cursor: 0}.view(&r, nil, 200, len(events))
@@ -89,13 +80,13 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 			label := kinds.EventName(kind)
 			i := first + k
 			views := map[string]string{
-				"text":       text.String(),
+				"text":       text,
 				"trace line": report.Describe(cfg.Topology, &events[i]),
 				"event text": report.EventWords(cfg.Topology, &events[i], "pay op-1", 0),
 				"tui":        timeline,
 				"tui lanes":  lanesView(&r, i, 200, 3),
-				"svg":        diagram.String(),
-				"mermaid":    mermaid.String(),
+				"svg":        diagram,
+				"mermaid":    mermaid,
 			}
 			for _, view := range []string{"text", "trace line", "event text", "tui", "tui lanes", "svg", "mermaid"} {
 				if !strings.Contains(views[view], label) {
@@ -107,4 +98,21 @@ func TestExtraEventKindInEveryView(t *testing.T) {
 			}
 		}
 	}
+}
+
+// rendered is events as the text timeline, the Mermaid diagram and the SVG
+// (titled title), in the current language.
+func rendered(t *testing.T, topo *sim.Topology, events []sim.Event, title string) (text, mermaid, diagram string) {
+	t.Helper()
+	var tb, mb, db bytes.Buffer
+	if err := report.WriteTimeline(&tb, topo, events); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteMermaid(&mb, topo, events); err != nil {
+		t.Fatal(err)
+	}
+	if err := svg.WriteTrace(&db, topo, events, title); err != nil {
+		t.Fatal(err)
+	}
+	return tb.String(), mb.String(), db.String()
 }

@@ -19,22 +19,7 @@ import (
 // between is refused too. Errors carry no path (the caller names the
 // file).
 func Read(path string, limit int) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, UnwrapPath(err)
-	}
-	if err := ReadableKind(info.Mode()); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoBlock, 0)
-	if err != nil {
-		return nil, UnwrapPath(err)
-	}
-	defer f.Close()
-	if err := sameRegular(f, info); err != nil {
-		return nil, err
-	}
-	return readAll(f, limit)
+	return readVia(osFiles{}, path, limit)
 }
 
 // ReadIn reads name inside dir, as Read does, and refuses any name that
@@ -46,14 +31,35 @@ func ReadIn(dir, name string, limit int) ([]byte, error) {
 		return nil, UnwrapPath(err)
 	}
 	defer root.Close()
-	info, err := root.Stat(name)
+	return readVia(root, name, limit)
+}
+
+// files is where Read and ReadIn open a file: the file system (osFiles)
+// or an os.Root.
+type files interface {
+	Stat(name string) (fs.FileInfo, error)
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+}
+
+// osFiles opens files by their path, as package os does.
+type osFiles struct{}
+
+func (osFiles) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+func (osFiles) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+
+// readVia is Read of name in fsys: the kind checked, opened without
+// blocking, checked again, read up to limit+1 bytes.
+func readVia(fsys files, name string, limit int) ([]byte, error) {
+	info, err := fsys.Stat(name)
 	if err != nil {
 		return nil, UnwrapPath(err)
 	}
 	if err := ReadableKind(info.Mode()); err != nil {
 		return nil, err
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|openNoBlock, 0)
+	f, err := fsys.OpenFile(name, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil, UnwrapPath(err)
 	}

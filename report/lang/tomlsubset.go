@@ -226,7 +226,7 @@ func (p *tomlParser) key() ([]string, error) {
 			if strings.HasPrefix(p.src[p.pos:], `"""`) {
 				return nil, p.errorf("a key cannot be a multi-line string")
 			}
-			s, err := p.basic(false)
+			s, err := p.str('"', false)
 			if err != nil {
 				return nil, err
 			}
@@ -235,7 +235,7 @@ func (p *tomlParser) key() ([]string, error) {
 			if strings.HasPrefix(p.src[p.pos:], "'''") {
 				return nil, p.errorf("a key cannot be a multi-line string")
 			}
-			s, err := p.literal(false)
+			s, err := p.str('\'', false)
 			if err != nil {
 				return nil, err
 			}
@@ -271,13 +271,13 @@ func (p *tomlParser) value() (string, error) {
 	rest := p.src[p.pos:]
 	switch {
 	case strings.HasPrefix(rest, `"""`):
-		return p.basic(true)
+		return p.str('"', true)
 	case strings.HasPrefix(rest, `"`):
-		return p.basic(false)
+		return p.str('"', false)
 	case strings.HasPrefix(rest, "'''"):
-		return p.literal(true)
+		return p.str('\'', true)
 	case strings.HasPrefix(rest, "'"):
-		return p.literal(false)
+		return p.str('\'', false)
 	}
 	return "", p.errorf("only string values are read from message files")
 }
@@ -299,73 +299,11 @@ func (p *tomlParser) openMultiline() {
 // times), and how many of the quotes there belong to its content: a run
 // of four or five ends with one or two quotes of content.
 func (p *tomlParser) closes(q byte) (bool, int) {
-	n := 0
-	for p.pos+n < len(p.src) && p.src[p.pos+n] == q {
-		n++
-	}
-	if n < 3 {
-		return false, 0
-	}
-	if n > 5 {
+	n := p.run(q)
+	if n < 3 || n > 5 {
 		return false, 0
 	}
 	return true, n - 3
-}
-
-// basic reads a basic string ("…" or """…""") with its escapes.
-func (p *tomlParser) basic(multiline bool) (string, error) {
-	var b strings.Builder
-	if multiline {
-		p.openMultiline()
-	} else {
-		p.pos++
-	}
-	for {
-		if p.eof() {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.src[p.pos]
-		switch {
-		case c == '"' && !multiline:
-			p.pos++
-			return b.String(), nil
-		case c == '"':
-			if end, extra := p.closes('"'); end {
-				b.WriteString(strings.Repeat(`"`, extra))
-				p.pos += 3 + extra
-				return b.String(), nil
-			}
-			if n := p.run('"'); n > 5 {
-				return "", p.errorf("more than five quotes in a row")
-			}
-			b.WriteByte(c)
-			p.pos++
-		case c == '\\':
-			if err := p.escape(&b, multiline); err != nil {
-				return "", err
-			}
-		case c == '\n' || c == '\r':
-			if !multiline {
-				return "", p.errorf("newline in a one-line string")
-			}
-			if c == '\r' && !strings.HasPrefix(p.src[p.pos:], "\r\n") {
-				return "", p.errorf("a carriage return alone in a string")
-			}
-			if c == '\r' {
-				p.pos++
-				c = '\n'
-				b.WriteByte('\r')
-			}
-			b.WriteByte('\n')
-			p.pos++
-			p.line++
-		case c < 0x20 && c != '\t' || c == 0x7f:
-			return "", p.errorf("control character %#02x in a string", c)
-		default:
-			b.WriteByte(c)
-			p.pos++
-		}
-	}
 }
 
 // run counts the bytes q in a row at p.pos.
@@ -461,8 +399,10 @@ func (p *tomlParser) escape(b *strings.Builder, multiline bool) error {
 	return nil
 }
 
-// literal reads a literal string ('…' or ”'…”'): no escapes.
-func (p *tomlParser) literal(multiline bool) (string, error) {
+// str reads a string quoted by q, one quote or three each side: a basic
+// string (q a double quote) with its escapes, or a literal one (q a single
+// quote) with none.
+func (p *tomlParser) str(q byte, multiline bool) (string, error) {
 	var b strings.Builder
 	if multiline {
 		p.openMultiline()
@@ -475,20 +415,24 @@ func (p *tomlParser) literal(multiline bool) (string, error) {
 		}
 		c := p.src[p.pos]
 		switch {
-		case c == '\'' && !multiline:
+		case c == q && !multiline:
 			p.pos++
 			return b.String(), nil
-		case c == '\'':
-			if end, extra := p.closes('\''); end {
-				b.WriteString(strings.Repeat("'", extra))
+		case c == q:
+			if end, extra := p.closes(q); end {
+				b.WriteString(strings.Repeat(string(q), extra))
 				p.pos += 3 + extra
 				return b.String(), nil
 			}
-			if n := p.run('\''); n > 5 {
+			if n := p.run(q); n > 5 {
 				return "", p.errorf("more than five quotes in a row")
 			}
 			b.WriteByte(c)
 			p.pos++
+		case c == '\\' && q == '"':
+			if err := p.escape(&b, multiline); err != nil {
+				return "", err
+			}
 		case c == '\n' || c == '\r':
 			if !multiline {
 				return "", p.errorf("newline in a one-line string")

@@ -1,8 +1,6 @@
 package lessonview
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -11,44 +9,8 @@ import (
 
 	"github.com/oncesim/once/lesson"
 	"github.com/oncesim/once/report/lang"
+	"github.com/oncesim/once/report/lang/langtest"
 )
-
-// outcomeStrings are the rendered outcome words of language l, read from
-// every [outcome] section of report/lang/locales/*.l.toml (the words the
-// run views print: charged once, charged twice, not charged, refused as
-// designed, never completes…), the generic "none" and "or more" apart
-// (they are not an outcome on their own).
-func outcomeStrings(t *testing.T, l string) []string {
-	files, err := filepath.Glob("../lang/locales/*." + l + ".toml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no locale files for %s: %v", l, err)
-	}
-	entry := regexp.MustCompile(`^"([^"]+)"\s*=\s*"([^"]+)"`)
-	var out []string
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := false
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if strings.HasPrefix(line, "[") {
-				in = line == "[outcome]"
-				continue
-			}
-			if m := entry.FindStringSubmatch(line); in && m != nil && m[1] != "none" && m[1] != "or more" {
-				out = append(out, m[2])
-			}
-		}
-		fh.Close()
-	}
-	if len(out) < 20 {
-		t.Fatalf("%s: only %d outcome strings found in %v", l, len(out), files)
-	}
-	return out
-}
 
 var (
 	mdHeading = regexp.MustCompile(`(?m)^#{1,6} .*$`)
@@ -90,7 +52,7 @@ func TestStudentEditionAnswersNothing(t *testing.T) {
 		for _, f := range files {
 			byPath[f.Path] = f.Data
 		}
-		words := append(outcomeStrings(t, l), "✓", "✗", "★")
+		words := append(langtest.OutcomeStrings(t, l), "✓", "✗", "★")
 		teacherShows := 0
 		for _, edition := range []string{Student, Teacher} {
 			for _, f := range files {

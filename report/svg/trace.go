@@ -669,19 +669,7 @@ func (d *svgDiagram) tables(n int) []string {
 // drawCrashes draws each crash as a red zigzag on the lane until the
 // node's restart (or the end of the trace).
 func (d *svgDiagram) drawCrashes(b *strings.Builder) {
-	for i := range d.events {
-		e := &d.events[i]
-		if e.Kind != sim.EvCrash || e.Node == sim.NoNode {
-			continue
-		}
-		y0, y1 := d.y[i], d.bottom-svgBottomPad/2
-		for k := i + 1; k < len(d.events); k++ {
-			if d.events[k].Kind == sim.EvRestart && d.events[k].Node == e.Node {
-				y1 = d.y[k]
-				break
-			}
-		}
-		x := d.nodeX(e.Node)
+	d.spans(sim.EvCrash, sim.EvRestart, func(x, y0, y1 float64) {
 		element(b, "rect", "x", svgNum(x-10), "y", svgNum(y0), "width", "20", "height", svgNum(math.Max(0, y1-y0)), "fill", svgCrashFill)
 		var p strings.Builder
 		fmt.Fprintf(&p, "M%s %s", svgNum(x), svgNum(y0))
@@ -692,29 +680,37 @@ func (d *svgDiagram) drawCrashes(b *strings.Builder) {
 		}
 		fmt.Fprintf(&p, " L%s %s", svgNum(x), svgNum(y1))
 		fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\"/>\n", p.String(), svgRed)
-	}
+	})
 }
 
 // drawPauses draws each pause as a blue band with a dotted line on the
 // lane until the node's resume: frozen, but with its state.
 func (d *svgDiagram) drawPauses(b *strings.Builder) {
-	for i := range d.events {
-		e := &d.events[i]
-		if e.Kind != sim.EvPause || e.Node == sim.NoNode {
-			continue
-		}
-		y0, y1 := d.y[i], d.bottom-svgBottomPad/2
-		for k := i + 1; k < len(d.events); k++ {
-			if d.events[k].Kind == sim.EvResume && d.events[k].Node == e.Node {
-				y1 = d.y[k]
-				break
-			}
-		}
-		x := d.nodeX(e.Node)
+	d.spans(sim.EvPause, sim.EvResume, func(x, y0, y1 float64) {
 		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"20\" height=\"%s\" fill=\"%s\"/>\n",
 			svgNum(x-10), svgNum(y0), svgNum(math.Max(0, y1-y0)), svgPauseFill)
 		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"2 4\"/>\n",
 			svgNum(x), svgNum(y0), svgNum(x), svgNum(y1), svgPauseInk)
+	})
+}
+
+// spans calls draw, in trace order, for each stretch of a node's lane from
+// an event of kind from to the node's next event of kind until (or the
+// end of the trace): the lane's x, and the stretch's top and bottom.
+func (d *svgDiagram) spans(from, until sim.EventKind, draw func(x, y0, y1 float64)) {
+	for i := range d.events {
+		e := &d.events[i]
+		if e.Kind != from || e.Node == sim.NoNode {
+			continue
+		}
+		y0, y1 := d.y[i], d.bottom-svgBottomPad/2
+		for k := i + 1; k < len(d.events); k++ {
+			if d.events[k].Kind == until && d.events[k].Node == e.Node {
+				y1 = d.y[k]
+				break
+			}
+		}
+		draw(d.nodeX(e.Node), y0, y1)
 	}
 }
 

@@ -82,17 +82,10 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if !m.revealed && m.story {
-		switch k {
-		case "s", "enter":
+		if k == "s" || k == "enter" {
 			m.story, m.scroll = false, 0
-		case "down", "j":
-			m.scroll++
-		case "up", "k":
-			m.scroll = max(0, m.scroll-1)
-		case "pgdown", "space":
-			m.scroll += max(1, m.bodyRoom()-1)
-		case "pgup":
-			m.scroll = max(0, m.scroll-max(1, m.bodyRoom()-1))
+		} else {
+			m.scroll = m.scrolled(k)
 		}
 		return m, nil
 	}
@@ -127,19 +120,28 @@ func (m Model) key(k string) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	switch k {
-	case "down", "j":
-		m.scroll++
-	case "up", "k":
-		m.scroll = max(0, m.scroll-1)
-	case "pgdown", "space":
-		m.scroll += max(1, m.bodyRoom()-1)
-	case "pgup":
-		m.scroll = max(0, m.scroll-max(1, m.bodyRoom()-1))
-	case "n", "enter", "right":
+	if k == "n" || k == "enter" || k == "right" {
 		return m.enter(m.pos + 1), nil
 	}
+	m.scroll = m.scrolled(k)
 	return m, nil
+}
+
+// scrolled is the body's scroll after key k: a line down or up (down, j;
+// up, k), a page down or up (pgdown, space; pgup); any other key leaves
+// it.
+func (m Model) scrolled(k string) int {
+	switch k {
+	case "down", "j":
+		return m.scroll + 1
+	case "up", "k":
+		return max(0, m.scroll-1)
+	case "pgdown", "space":
+		return m.scroll + max(1, m.bodyRoom()-1)
+	case "pgup":
+		return max(0, m.scroll-max(1, m.bodyRoom()-1))
+	}
+	return m.scroll
 }
 
 var (

@@ -151,3 +151,15 @@ func TestLessonStoryReachableAt80x24(t *testing.T) {
 		t.Fatalf("s did not go back to question 2:\n%s", s)
 	}
 }
+
+// scrolled moves the body a line (down, j; up, k) or a page (pgdown,
+// space; pgup: the body's room less one line), never above the top, and
+// leaves it on any other key.
+func TestScrolledKeys(t *testing.T) {
+	m := Model{height: 10, scroll: 3} // bodyRoom 6: a page is 5 lines
+	for k, want := range map[string]int{"down": 4, "j": 4, "up": 2, "k": 2, "pgdown": 8, "space": 8, "pgup": 0, "x": 3, "enter": 3} {
+		if got := m.scrolled(k); got != want {
+			t.Errorf("scroll 3, key %q: %d, want %d", k, got, want)
+		}
+	}
+}

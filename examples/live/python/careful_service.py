@@ -36,8 +36,8 @@ written to $PIDFILE once the service listens.
     python3 careful_service.py 8002 &
     once live --suite payments --target http://127.0.0.1:8002 --provider-addr 127.0.0.1:0   # every row held
 
-bugs/ holds four copies of this file, each one line different: the bugs
-once live --suite payments catches (bugs/README.md).
+bugs/plant.py runs this file with one line changed: the four bugs once
+live --suite payments catches (bugs/README.md).
 
 Standard library only.
 """
