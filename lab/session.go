@@ -323,8 +323,7 @@ func (l *Lab) NewSession(sem sim.Semantics) (*Session, error) {
 	old := cfg.Topology
 	// A copy of the whole topology (its fault registry, Kinds, among the
 	// rest), with its own nodes and the lab's crash points added.
-	copied := *old
-	topo := &copied
+	topo := old.Clone()
 	topo.Nodes = append([]sim.NodeSpec(nil), old.Nodes...)
 	topo.Points = append(slices.Clip(old.Points), labPoints...)
 	s.pointBase = sim.PointID(len(old.Points))

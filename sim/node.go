@@ -82,6 +82,13 @@ type Topology struct {
 	nameKeys *nameKeys // the key of every name, computed on first use
 }
 
+// Clone returns a copy of t: its nodes, names and kinds, with a name-key
+// cache of its own. The copy shares t's slices: a caller that changes one
+// replaces it (append to a clipped slice, or copy the nodes).
+func (t *Topology) Clone() *Topology {
+	return &Topology{Nodes: t.Nodes, Messages: t.Messages, Timers: t.Timers, Sinks: t.Sinks, Points: t.Points, Kinds: t.Kinds}
+}
+
 // Registry returns the kinds t names: its Kinds, or the built-in ones.
 func (t *Topology) Registry() *Registry {
 	if t == nil {
