@@ -17,8 +17,8 @@
 //     charged: the charge is made now, with the key) before it listens.
 //
 // Restartable (once live --restart-cmd, see ../../restart.sh): the keys
-// live in $KEYS_DB (a fresh temporary file when unset) and the pid is
-// written to $PIDFILE once the service listens.
+// live in $KEYS_DB (when unset, a temporary folder removed on Ctrl-C or
+// SIGTERM) and the pid is written to $PIDFILE once the service listens.
 //
 //	eval "$(once live --print-env)"
 //	go run ./examples/live/go/idempotent 8003 &
@@ -38,8 +38,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -48,7 +50,19 @@ import (
 var (
 	provider = envOr("ONCE_PROVIDER_URL", "http://127.0.0.1:47110")
 	db       *sql.DB
+	// tmpDir, when KEYS_DB is unset, is the temporary folder the keys
+	// live in, removed when the service stops (Ctrl-C, SIGTERM, a fatal
+	// error). A SIGKILL leaves it: give KEYS_DB where a supervisor kills.
+	tmpDir string
 )
+
+// fatal removes the temporary folder, if any, and exits with err.
+func fatal(err error) {
+	if tmpDir != "" {
+		os.RemoveAll(tmpDir)
+	}
+	log.Fatal(err)
+}
 
 // providerFor is the provider a payment is charged at: the run's own,
 // which once live sends as X-Once-Provider (a port per run, so parallel
@@ -171,21 +185,31 @@ func main() {
 	if file == "" {
 		dir, err := os.MkdirTemp("", "idem-go-")
 		if err != nil {
-			log.Fatal(err)
+			log.Fatal(err) // nothing to remove yet
 		}
-		file = filepath.Join(dir, "keys.db")
+		tmpDir, file = dir, filepath.Join(dir, "keys.db")
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			<-stop
+			if db != nil {
+				db.Close()
+			}
+			os.RemoveAll(tmpDir)
+			os.Exit(0)
+		}()
 	}
 	var err error
 	db, err = sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
-		log.Fatal(err)
+		fatal(err)
 	}
 	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, request_hash TEXT NOT NULL,
 		status TEXT NOT NULL, amount INTEGER, response_code INTEGER, response_body TEXT)`); err != nil {
-		log.Fatal(err)
+		fatal(err)
 	}
 	if err := recoverKeys(); err != nil {
-		log.Fatal(err)
+		fatal(err)
 	}
 	http.HandleFunc("POST /payments", pay)
 	serve(port)
@@ -263,15 +287,15 @@ func serve(port string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if err != nil {
-		log.Fatal(err)
+		fatal(err)
 	}
 	if f := os.Getenv("PIDFILE"); f != "" {
 		if err := os.WriteFile(f+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-			log.Fatal(err)
+			fatal(err)
 		}
 		if err := os.Rename(f+".tmp", f); err != nil {
-			log.Fatal(err)
+			fatal(err)
 		}
 	}
-	log.Fatal(http.Serve(ln, nil))
+	fatal(http.Serve(ln, nil))
 }
