@@ -14,13 +14,13 @@ import (
 // nodes under that registry, not the built-in one. The session's topology
 // once dropped it, copying the topology's fields one by one.
 func TestSessionKeepsTheScenariosKinds(t *testing.T) {
-	kinds := sim.Builtin()
-	stall := kinds.AddLinkFault(sim.LinkFaultSpec{Name: "xl-stall", Past: "stalled", Links: sim.AllLinks, Hold: 200})
+	cat := scenarios.RoleCatalog().Clone()
+	stall := cat.Engine().AddLinkFault(sim.LinkFaultSpec{Name: "xl-stall", Past: "stalled", Links: sim.AllLinks, Hold: 200})
 	data, err := os.ReadFile("../scenarios/catalog/double-billing.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := scenarios.LoadWith(nil, kinds, "double-billing.yaml", data)
+	sc, err := scenarios.LoadWith(cat, "double-billing.yaml", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestSessionKeepsTheScenariosKinds(t *testing.T) {
 	}
 	defer sess.Close()
 	got := sess.Config().Topology.Registry()
-	if got != kinds {
+	if got != cat.Engine() {
 		t.Fatal("the session's topology names the built-in kinds, not the scenario's")
 	}
 	if spec := got.FaultKind(stall); spec.Name != "xl-stall" {

@@ -163,7 +163,8 @@ func TestNewKindsThroughTheRegistryValue(t *testing.T) {
 // refused naming the field; and the scenario's worlds carry the registry,
 // so the kind fires and the trace names it.
 func TestScenarioFileSetsAnAddedFaultKind(t *testing.T) {
-	kinds := sim.Builtin()
+	cat := scenarios.RoleCatalog().Clone()
+	kinds := cat.Engine()
 	kinds.AddLinkFault(sim.LinkFaultSpec{Name: "xt-stall", Past: "stalled", Links: sim.AllLinks, Hold: 250})
 	data, err := os.ReadFile(filepath.Join("..", "scenarios", "catalog", "double-billing.yaml"))
 	if err != nil {
@@ -176,7 +177,7 @@ func TestScenarioFileSetsAnAddedFaultKind(t *testing.T) {
 	if _, err := scenarios.Load("stall.yaml", []byte(file)); err == nil || !strings.Contains(err.Error(), `unknown fault "xt-stall"`) {
 		t.Fatalf("the built-in kinds accept xt-stall: %v", err)
 	}
-	sc, err := scenarios.LoadWith(nil, kinds, "stall.yaml", []byte(file))
+	sc, err := scenarios.LoadWith(cat, "stall.yaml", []byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}

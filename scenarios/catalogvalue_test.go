@@ -118,7 +118,7 @@ func TestANewRoleThroughTheCatalogValue(t *testing.T) {
 		t.Error("an invariant added to the copy reached the shared catalog")
 	}
 
-	sc, err := scenarios.LoadWith(cat, nil, "xt-echo.yaml", []byte(echoFile))
+	sc, err := scenarios.LoadWith(cat, "xt-echo.yaml", []byte(echoFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,17 +36,18 @@ var linkClasses = []string{"request", "response", "reliable"}
 // or control characters; a leading byte-order mark is skipped), at most
 // MaxScenarioFileBytes long, nested at most MaxNestingDepth deep, and
 // hold at most MaxScenarioNodes values and collections.
-func Load(file string, data []byte) (sc *Scenario, err error) { return LoadWith(nil, nil, file, data) }
+func Load(file string, data []byte) (sc *Scenario, err error) { return LoadWith(nil, file, data) }
 
-// LoadWith is Load over the roles, invariants, metrics and names of cat
-// (nil: RoleCatalog) and the fault kinds of kinds (nil: the built-in
-// ones): a file may name what cat holds and set a fault kind kinds added,
-// and the scenario carries both to the worlds it builds (Scenario.Catalog,
-// Scenario.Kinds).
-func LoadWith(cat *roles.Catalog, kinds *sim.Registry, file string, data []byte) (sc *Scenario, err error) {
+// LoadWith is Load over cat (nil: RoleCatalog): its roles, invariants,
+// metrics, kind names and fault kinds (Catalog.Engine). A file may name
+// what cat holds and set a fault kind added to it, and the scenario
+// carries the catalog and its fault kinds to the worlds it builds
+// (Scenario.Catalog, Scenario.Kinds).
+func LoadWith(cat *roles.Catalog, file string, data []byte) (sc *Scenario, err error) {
 	if cat == nil {
 		cat = RoleCatalog()
 	}
+	kinds := cat.Engine()
 	data = stripBOM(data)
 	p := checkInput(data, MaxScenarioFileBytes, "scenario file")
 	if p == nil {

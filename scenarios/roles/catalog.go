@@ -6,11 +6,14 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/oncesim/once/sim"
 )
 
 // Catalog is what a scenario file can name: the roles, invariants and
-// metrics of every family, and the message, timer, sink and crash-point
-// names their topologies carry. It is a value, built in one place
+// metrics of every family, the message, timer, sink and crash-point
+// names their topologies carry, and the engine's fault, choice and event
+// kinds (a sim.Registry) its faults: mappings may set. It is a value, built in one place
 // (scenarios.Catalog calls each family's Register in a fixed order) and
 // handed to the loader; nothing registers itself from an init function,
 // so no catalog depends on Go's package initialisation order. A test or a
@@ -22,13 +25,14 @@ type Catalog struct {
 	invariants map[string]*InvariantSpec
 	metrics    map[string]*MetricSpec
 	names      *KindNames
+	engine     *sim.Registry
 }
 
 // NewCatalog returns a catalog whose names hold the shared timers
 // (numbered first), with the families whose Register functions are given
 // registered in that order.
 func NewCatalog(families ...func(*Catalog)) *Catalog {
-	c := &Catalog{roles: map[string]*Role{}, invariants: map[string]*InvariantSpec{}, metrics: map[string]*MetricSpec{}, names: NewKindNames()}
+	c := &Catalog{roles: map[string]*Role{}, invariants: map[string]*InvariantSpec{}, metrics: map[string]*MetricSpec{}, names: NewKindNames(), engine: sim.Builtin()}
 	c.NumberKinds(numberKinds)
 	for _, register := range families {
 		register(c)
@@ -67,8 +71,13 @@ func (c *Catalog) CheckNumbering() error {
 // alone. The roles, invariants and metrics themselves are shared (they
 // are not changed once registered).
 func (c *Catalog) Clone() *Catalog {
-	return &Catalog{roles: maps.Clone(c.roles), invariants: maps.Clone(c.invariants), metrics: maps.Clone(c.metrics), names: c.names.Clone()}
+	return &Catalog{roles: maps.Clone(c.roles), invariants: maps.Clone(c.invariants), metrics: maps.Clone(c.metrics), names: c.names.Clone(), engine: c.engine.Clone()}
 }
+
+// Engine returns c's fault, choice and event kinds: add a fault kind to
+// them (sim.Registry.AddLinkFault, …) on a Clone, and the scenarios loaded
+// from it may set it and carry it to their worlds.
+func (c *Catalog) Engine() *sim.Registry { return c.engine }
 
 // Kinds returns c's message, timer, sink and crash-point names: register
 // a family's kinds in them, or read them.

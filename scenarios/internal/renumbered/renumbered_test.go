@@ -73,7 +73,7 @@ func TestDigestsUnderAnotherNumbering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := scenarios.LoadWith(cat, nil, filepath.Join("catalog", e.Name()), data)
+		sc, err := scenarios.LoadWith(cat, filepath.Join("catalog", e.Name()), data)
 		if err != nil {
 			t.Fatal(err)
 		}
