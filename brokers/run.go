@@ -328,7 +328,7 @@ func runOne(ctx context.Context, o *Options, kind Kind, addr string, srv *Server
 	}
 	for op := 1; op <= cfg.Ops; op++ {
 		for i := 0; i < n[op]; i++ {
-			e.dec.Record(sim.Event{Kind: sim.EvEffect, Node: at, Peer: sim.NoNode, Label: uint8(sink), Msg: sim.Message{Op: sim.OpID(op)}})
+			e.dec.Record(sim.Event{Kind: sim.EvEffect, Node: at, Peer: sim.NoNode, Label: uint16(sink), Msg: sim.Message{Op: sim.OpID(op)}})
 		}
 	}
 	return rec.outcome(cfg, finished, e.dec.Elapsed()), trace, nil

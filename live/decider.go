@@ -173,7 +173,7 @@ func (d *Decider) Point(node sim.NodeID, p sim.PointID, m sim.Message) (crash bo
 	if spec.CrashProbability > 0 {
 		c.Kind, c.P = sim.ChoiceCrash, spec.CrashProbability
 		if d.choose(c) != 0 {
-			d.record(sim.Event{Kind: sim.EvCrash, Node: node, Peer: sim.NoNode, Label: uint8(p), Msg: m})
+			d.record(sim.Event{Kind: sim.EvCrash, Node: node, Peer: sim.NoNode, Label: uint16(p), Msg: m})
 			return true, 0
 		}
 	}
@@ -181,7 +181,7 @@ func (d *Decider) Point(node sim.NodeID, p sim.PointID, m sim.Message) (crash bo
 		c.Kind, c.P = sim.ChoicePause, spec.PauseProbability
 		if d.choose(c) != 0 {
 			pause = max(spec.PauseFor, 1)
-			d.record(sim.Event{Kind: sim.EvPause, Node: node, Peer: sim.NoNode, Label: uint8(p),
+			d.record(sim.Event{Kind: sim.EvPause, Node: node, Peer: sim.NoNode, Label: uint16(p),
 				Msg: sim.Message{Op: m.Op, Attempt: m.Attempt, Value: int64(pause)}})
 		}
 	}

@@ -122,7 +122,7 @@ func TestEvidenceNamesWhereRunsPart(t *testing.T) {
 	pay, _ := topo.MessageByName("pay")
 	point, _ := topo.PointByName("after-charge")
 	send := sim.Event{Kind: sim.EvSend, Node: client, Peer: service, Msg: sim.Message{Kind: pay, Op: 3, Attempt: 1}}
-	crash := sim.Event{Kind: sim.EvCrash, Node: service, Peer: sim.NoNode, Label: uint8(point), Msg: sim.Message{Op: 2, Attempt: 1}}
+	crash := sim.Event{Kind: sim.EvCrash, Node: service, Peer: sim.NoNode, Label: uint16(point), Msg: sim.Message{Op: 2, Attempt: 1}}
 	drop := sim.Event{Kind: sim.EvDrop, Node: client, Peer: service, Reason: sim.DropDown, Msg: send.Msg}
 	deliver := sim.Event{Kind: sim.EvDeliver, Node: service, Peer: client, Msg: send.Msg}
 	at := func(e sim.Event, t sim.Time) sim.Event { e.At = t; return e }

@@ -16,12 +16,13 @@ var evidenceKinds = map[sim.EventKind]bool{sim.EvSend: true, sim.EvDeliver: true
 
 // eventID is what makes two events of the two worlds the same event.
 type eventID struct {
-	kind          sim.EventKind
-	node, peer    sim.NodeID
-	msg           sim.MsgKind
-	op            sim.OpID
-	attempt       int32
-	reason, label uint8
+	kind       sim.EventKind
+	node, peer sim.NodeID
+	msg        sim.MsgKind
+	op         sim.OpID
+	attempt    int32
+	reason     uint8
+	label      uint16
 }
 
 func idOf(e *sim.Event) eventID {

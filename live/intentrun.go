@@ -96,7 +96,7 @@ func replayIntentHistory(ctx context.Context, db *DB, dec *Decider, topo *sim.To
 		}
 		var req paymentRequest
 		json.Unmarshal([]byte(reqBody), &req)
-		e := sim.Event{Kind: sim.EvStorePut, Node: service, Peer: sim.NoNode, Label: uint8(table),
+		e := sim.Event{Kind: sim.EvStorePut, Node: service, Peer: sim.NoNode, Label: uint16(table),
 			Msg: sim.Message{Key: dec.KeyID(key), Op: sim.OpID(op)},
 			Rec: sim.Record{State: int32(max(slices.Index(states, status), 0)), Aux: req.Amount, Value: int64(op)}}
 		if status == IntentCompleted {

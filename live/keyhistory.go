@@ -43,7 +43,7 @@ func replayKeyHistory(ctx context.Context, db *DB, dec *Decider, topo *sim.Topol
 		if err := rows.Scan(&key, &op, &status, &reqBody, &code, &respBody, &deleted); err != nil {
 			return fmt.Errorf("live: key history: %w", err)
 		}
-		e := sim.Event{Kind: sim.EvStorePut, Node: service, Peer: sim.NoNode, Label: uint8(table),
+		e := sim.Event{Kind: sim.EvStorePut, Node: service, Peer: sim.NoNode, Label: uint16(table),
 			Msg: sim.Message{Key: dec.KeyID(key), Op: sim.OpID(op)}}
 		if deleted != 0 {
 			e.Kind = sim.EvStoreDelete

@@ -519,7 +519,7 @@ func Run(ctx context.Context, o Options) (*sim.Outcome, error) {
 	}
 	for op := 1; op <= cfg.Ops; op++ {
 		for _, txn := range effects[int32(op)] {
-			dec.Record(sim.Event{Kind: sim.EvEffect, Node: p.gateway, Peer: sim.NoNode, Label: uint8(sink),
+			dec.Record(sim.Event{Kind: sim.EvEffect, Node: p.gateway, Peer: sim.NoNode, Label: uint16(sink),
 				Msg: sim.Message{Op: sim.OpID(op), Value: txn}})
 		}
 	}

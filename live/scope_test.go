@@ -170,7 +170,7 @@ func TestReceiptsAfterCharges(t *testing.T) {
 		return &sim.Event{Kind: sim.EvOutcome, Msg: sim.Message{Op: op, Status: 201, Value: txn*receiptBase + 1}}
 	}
 	charge := func(op sim.OpID, txn int64) *sim.Event {
-		return &sim.Event{Kind: sim.EvEffect, Label: uint8(sink), Msg: sim.Message{Op: op, Value: txn}}
+		return &sim.Event{Kind: sim.EvEffect, Label: uint16(sink), Msg: sim.Message{Op: op, Value: txn}}
 	}
 	for _, c := range []struct {
 		name   string

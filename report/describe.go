@@ -33,7 +33,7 @@ func msgLabel(topo *sim.Topology, m *sim.Message) string {
 
 // StateName names state in table of node, as the topology declares it
 // ("PROCESSING"), or "state=N" when it declares no name.
-func StateName(topo *sim.Topology, node sim.NodeID, table uint8, state int32) string {
+func StateName(topo *sim.Topology, node sim.NodeID, table sim.TableID, state int32) string {
 	if int(node) < len(topo.Nodes) && int(table) < len(topo.Nodes[node].Tables) {
 		names := topo.Nodes[node].Tables[table].States
 		if int(state) < len(names) && names[state] != "" {
@@ -45,7 +45,7 @@ func StateName(topo *sim.Topology, node sim.NodeID, table uint8, state int32) st
 
 func recordLabel(topo *sim.Topology, e *sim.Event) string {
 	r := &e.Rec
-	parts := []string{StateName(topo, e.Node, e.Label, r.State)}
+	parts := []string{StateName(topo, e.Node, e.Table(), r.State)}
 	if r.Status != 0 {
 		parts = append(parts, fmt.Sprintf("status=%d", r.Status))
 	}

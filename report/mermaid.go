@@ -71,7 +71,7 @@ func WriteMermaidOutcome(w io.Writer, topo *sim.Topology, events []sim.Event, fo
 // after the participants they use.
 func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) bool) []string {
 	id := func(n sim.NodeID) string { return strings.ReplaceAll(topo.NodeName(n), "-", "_") }
-	store := func(n sim.NodeID, t uint8) string {
+	store := func(n sim.NodeID, t sim.TableID) string {
 		return id(n) + "_" + strings.ReplaceAll(topo.TableName(n, sim.TableID(t)), "-", "_")
 	}
 	usedNode := map[sim.NodeID]bool{}
@@ -142,18 +142,18 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 				if e.Found {
 					res = recordLabel(topo, e)
 				}
-				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.get", map[string]any{"Key": m.Key})),
-					fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Label), id(e.Node), m.Key, res))
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Table()), lang.Tf("mermaid.get", map[string]any{"Key": m.Key})),
+					fmt.Sprintf("%s-->>%s: %d: %s", store(e.Node, e.Table()), id(e.Node), m.Key, res))
 			case e.Kind == sim.EvStorePut:
-				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf("mermaid.put", map[string]any{"Key": m.Key, "Record": recordLabel(topo, e)})))
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Table()), lang.Tf("mermaid.put", map[string]any{"Key": m.Key, "Record": recordLabel(topo, e)})))
 			case e.Kind == sim.EvStoreDelete:
 				what := "mermaid.delete"
 				if e.Found {
 					what = "mermaid.expire"
 				}
-				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Label), lang.Tf(what, map[string]any{"Key": m.Key})))
+				body = append(body, fmt.Sprintf("%s->>%s: %s", id(e.Node), store(e.Node, e.Table()), lang.Tf(what, map[string]any{"Key": m.Key})))
 			default:
-				body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Label), EventLabel(topo, e.Kind), m.Key))
+				body = append(body, fmt.Sprintf("%s->>%s: %s %d", id(e.Node), store(e.Node, e.Table()), EventLabel(topo, e.Kind), m.Key))
 			}
 		case sim.ClassEffect:
 			k := [2]int64{int64(e.Label), int64(m.Op)}
@@ -206,7 +206,7 @@ func mermaidLines(topo *sim.Topology, events []sim.Event, keep func(*sim.Event) 
 				if !spec.Durable {
 					kind = lang.T("svg.memory")
 				}
-				out = append(out, fmt.Sprintf("participant %s as %s %s (%s)", store(n, uint8(t)), topo.NodeName(n), spec.Name, kind))
+				out = append(out, fmt.Sprintf("participant %s as %s %s (%s)", store(n, sim.TableID(t)), topo.NodeName(n), spec.Name, kind))
 			}
 		}
 	}

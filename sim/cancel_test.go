@@ -46,7 +46,7 @@ func TestCancelledTimerNeverFires(t *testing.T) {
 		t.Errorf("CancelTimers returned %v, want [2]", cancelled)
 	}
 	for _, e := range tr.Events {
-		if e.Kind == sim.EvTimerFire && e.Label == uint8(retry) && e.Msg.Op == 2 {
+		if e.Kind == sim.EvTimerFire && e.Label == uint16(retry) && e.Msg.Op == 2 {
 			t.Errorf("the trace shows cancelled timer retry op-2 #%d firing at %s", e.Msg.Attempt, e.At)
 		}
 	}

@@ -195,7 +195,7 @@ func (c *Checker) UseKinds(r *Registry) { c.kinds = r }
 func NewChecker(obs Observation, ops int) *Checker {
 	c := &Checker{obs: obs, ops: make([]OpTally, ops+1)}
 	for _, s := range obs.Sinks {
-		if c.slotOf(uint8(s)) < 0 && c.nsinks < MaxObservedSinks {
+		if c.slotOf(s) < 0 && c.nsinks < MaxObservedSinks {
 			c.sinks[c.nsinks] = s
 			c.nsinks++
 		}
@@ -205,9 +205,9 @@ func NewChecker(obs Observation, ops int) *Checker {
 
 // slotOf returns the index of sink label in OpTally.Sinks, or -1 if it is
 // not observed.
-func (c *Checker) slotOf(label uint8) int {
+func (c *Checker) slotOf(label SinkID) int {
 	for i, s := range c.sinks[:c.nsinks] {
-		if uint8(s) == label {
+		if s == label {
 			return i
 		}
 	}
@@ -287,7 +287,7 @@ func (c *Checker) delivered(node NodeID, m *Message) {
 
 // effect records an EvEffect of op on sink.
 func (c *Checker) effect(sink SinkID, op OpID) {
-	if i := c.slotOf(uint8(sink)); i >= 0 {
+	if i := c.slotOf(sink); i >= 0 {
 		if t := c.tally(op); t != nil {
 			t.Sinks[i]++
 		}

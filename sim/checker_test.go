@@ -35,7 +35,7 @@ func (s stream) deliver(to NodeID, kind MsgKind, op OpID) stream {
 }
 
 func (s stream) effect(sink SinkID, op OpID) stream {
-	return s.add(Event{Kind: EvEffect, Node: tService, Peer: NoNode, Label: uint8(sink), Msg: Message{Op: op}})
+	return s.add(Event{Kind: EvEffect, Node: tService, Peer: NoNode, Label: uint16(sink), Msg: Message{Op: op}})
 }
 
 func (s stream) outcome(op OpID, value int64) stream {
@@ -130,11 +130,12 @@ func TestCheckerIgnoresUnknownOps(t *testing.T) {
 }
 
 // TestCheckerAnySinkID checks that any sink id can be observed, however
-// late its kind was registered (an id above 63 too), and that only the
-// observed one is counted.
+// late its kind was registered (an id above 255 too: 300 is not 44, what
+// an 8-bit label would have made of it), and that only the observed one
+// is counted.
 func TestCheckerAnySinkID(t *testing.T) {
-	c := NewChecker(Observation{Sinks: []SinkID{200}}, 1)
-	for _, label := range []uint8{200, 40, 8, 104} {
+	c := NewChecker(Observation{Sinks: []SinkID{300}}, 1)
+	for _, label := range []uint16{300, 40, 8, 44} {
 		c.Record(&Event{Kind: EvEffect, Label: label, Msg: Message{Op: 1}})
 	}
 	if got := effects(c, 1); got != 1 {
@@ -333,7 +334,7 @@ func TestCheckerCopyIsIndependent(t *testing.T) {
 	src := fold(2, stream{}.effect(tLedger, 1).drop(DropLoss))
 	var dst Checker
 	dst.copyFrom(src)
-	src.Record(&Event{Kind: EvEffect, Label: uint8(tLedger), Msg: Message{Op: 1}})
+	src.Record(&Event{Kind: EvEffect, Label: uint16(tLedger), Msg: Message{Op: 1}})
 	src.Record(&Event{Kind: EvCrash})
 	if got := effects(&dst, 1); got != 1 {
 		t.Errorf("copy's op-1 effects = %d after the source changed, want 1", got)

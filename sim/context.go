@@ -189,7 +189,7 @@ func (c *Context) Get(id TableID, key int64, op OpID) (r Record, ok bool) {
 		c.w.events++ // Checker.Ignores(EvStoreGet)
 	} else if traced {
 		e := c.w.event(EvStoreGet, c.node, NoNode)
-		e.Label = uint8(id)
+		e.Label = uint16(id)
 		e.Found = ok
 		e.Msg.Key, e.Msg.Op = key, op
 		e.Rec = r
@@ -217,7 +217,7 @@ func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 		c.w.events++ // Checker.Ignores(EvStorePut)
 	} else if traced {
 		e := c.w.event(EvStorePut, c.node, NoNode)
-		e.Label = uint8(id)
+		e.Label = uint16(id)
 		e.Msg.Key, e.Msg.Op = key, op
 		e.Rec = r
 		c.emit(e)
@@ -242,7 +242,7 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 		c.w.events++ // Checker.Ignores(EvStoreDelete)
 	} else if traced {
 		e := c.w.event(EvStoreDelete, c.node, NoNode)
-		e.Label = uint8(id)
+		e.Label = uint16(id)
 		e.Found = expired
 		e.Msg.Key, e.Msg.Op = key, op
 		c.emit(e)
@@ -268,7 +268,7 @@ func (c *Context) Effect(sink SinkID, op OpID, value int64) {
 		return
 	}
 	e := c.w.event(EvEffect, c.node, NoNode)
-	e.Label = uint8(sink)
+	e.Label = uint16(sink)
 	e.Msg.Op = op
 	e.Msg.Value = value
 	c.emit(e)

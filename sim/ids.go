@@ -32,13 +32,13 @@ func (o OpID) String() string { return "op-" + strconv.Itoa(int(o)) }
 type MsgKind uint16
 
 // TimerKind is a role-defined timer type.
-type TimerKind uint8
+type TimerKind uint16
 
 // TableID indexes a node's tables as declared in its NodeSpec.
 type TableID uint8
 
 // SinkID indexes the observed sinks of a topology.
-type SinkID uint8
+type SinkID uint16
 
 // PointID indexes the crash points of a topology.
-type PointID uint8
+type PointID uint16

@@ -31,7 +31,7 @@ func (w *World) pause(node NodeID, point PointID, m *Message) {
 	spec := &w.cfg.Topology.Nodes[node]
 	d := max(spec.PauseFor, 1)
 	e := w.event(EvPause, node, NoNode)
-	e.Label = uint8(point)
+	e.Label = uint16(point)
 	e.Msg.Value = int64(d)
 	if m != nil {
 		e.Msg.Op, e.Msg.Attempt = m.Op, m.Attempt

@@ -149,7 +149,7 @@ type Event struct {
 	Node   NodeID
 	Peer   NodeID
 	Reason DropReason // EvDrop
-	Label  uint8      // table (store events), sink (effects), point (crashes), timer kind
+	Label  uint16     // table (store events), sink (effects), point (crashes), timer kind
 	Found  bool       // EvStoreGet: the key was present; EvStoreDelete: the row expired
 	Msg    Message    // the message, timer payload, or op/key of store and effect events
 	Rec    Record     // EvStoreGet (when found) and EvStorePut
@@ -262,3 +262,15 @@ func DigestOf(t *Topology, events []Event) Digest {
 	}
 	return d
 }
+
+// Table is the table of a store event (Label).
+func (e *Event) Table() TableID { return TableID(e.Label) }
+
+// Sink is the sink of an EvEffect (Label).
+func (e *Event) Sink() SinkID { return SinkID(e.Label) }
+
+// Point is the crash point of an EvCrash or EvPause (Label).
+func (e *Event) Point() PointID { return PointID(e.Label) }
+
+// Timer is the timer kind of an EvTimerFire (Label).
+func (e *Event) Timer() TimerKind { return TimerKind(e.Label) }

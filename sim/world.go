@@ -382,7 +382,7 @@ func (w *World) dispatch(it *item) {
 			w.events++ // Checker.Ignores(EvTimerFire)
 		} else {
 			e := w.event(EvTimerFire, it.node, NoNode)
-			e.Label = uint8(it.msg.Kind)
+			e.Label = uint16(it.msg.Kind)
 			e.Msg = it.msg
 			w.emit(e)
 		}
@@ -420,7 +420,7 @@ func (w *World) crash(node NodeID, point PointID, m *Message) {
 	ns := &w.nodes[node]
 	spec := &w.cfg.Topology.Nodes[node]
 	e := w.event(EvCrash, node, NoNode)
-	e.Label = uint8(point)
+	e.Label = uint16(point)
 	if m != nil {
 		e.Msg.Op, e.Msg.Attempt = m.Op, m.Attempt
 	}

@@ -1194,11 +1194,11 @@ func (d *svgDiagram) drawMarks(b *strings.Builder) {
 				fill = "#ffffff"
 				t = lang.Tf("svg.get_missing", map[string]any{"Table": table})
 				if e.Found {
-					t = lang.Tf("svg.get", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Label, e.Rec.State)})
+					t = lang.Tf("svg.get", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Table(), e.Rec.State)})
 				}
 			case sim.EvStorePut:
 				fill = svgStore
-				t = lang.Tf("svg.put", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Label, e.Rec.State)})
+				t = lang.Tf("svg.put", map[string]any{"Table": table, "State": report.StateName(d.topo, e.Node, e.Table(), e.Rec.State)})
 			case sim.EvStoreDelete:
 				fill = "#e5e7eb"
 				t = lang.Tf("svg.delete", map[string]any{"Table": table})

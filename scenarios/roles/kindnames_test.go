@@ -44,11 +44,27 @@ func TestKindNamesAreAValue(t *testing.T) {
 
 	wide := roles.NewKindNames()
 	var last sim.MsgKind
+	var timer300 sim.TimerKind
+	var sink300 sim.SinkID
+	var point300 sim.PointID
 	for i := range 300 {
 		last = wide.Message(fmt.Sprintf("kind-%d", i))
+		timer300 = wide.Timer(fmt.Sprintf("timer-%d", i))
+		sink300 = wide.Sink(fmt.Sprintf("sink-%d", i))
+		point300 = wide.Point(fmt.Sprintf("point-%d", i))
 	}
-	if last != 300 || wide.Topology().MessageName(last) != "kind-299" {
-		t.Errorf("the 300th message kind is %d (%q), want 300", last, wide.Topology().MessageName(last))
+	wt := wide.Topology()
+	if last != 300 || wt.MessageName(last) != "kind-299" {
+		t.Errorf("the 300th message kind is %d (%q), want 300", last, wt.MessageName(last))
+	}
+	// Timers, sinks and crash points are sixteen bits too, and so is the
+	// trace's Label that carries them.
+	if wt.TimerName(timer300) != "timer-299" || wt.SinkName(sink300) != "sink-299" || wt.PointName(point300) != "point-299" {
+		t.Errorf("the 300th timer, sink and point: %q %q %q", wt.TimerName(timer300), wt.SinkName(sink300), wt.PointName(point300))
+	}
+	fire, effect, crash := sim.Event{Label: uint16(timer300)}, sim.Event{Label: uint16(sink300)}, sim.Event{Label: uint16(point300)}
+	if fire.Timer() != timer300 || effect.Sink() != sink300 || crash.Point() != point300 {
+		t.Errorf("an event's label does not carry the 300th timer, sink or point: %d %d %d", fire.Timer(), effect.Sink(), crash.Point())
 	}
 }
 

@@ -58,7 +58,7 @@ func (x *backlogBounded) Clone() sim.Invariant {
 func (x *backlogBounded) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.rows)))
 	for _, r := range x.rows {
-		b = append(b, byte(r.Node), r.Table)
+		b = append(b, byte(r.Node), byte(r.Table))
 		b = binary.AppendVarint(b, r.Key)
 	}
 	b = binary.AppendUvarint(b, uint64(x.max))

@@ -125,7 +125,7 @@ func h2TableState(topo *sim.Topology, table, state string) [][]int32 {
 	return out
 }
 
-func h2StateIn(states [][]int32, node sim.NodeID, table uint8) int32 {
+func h2StateIn(states [][]int32, node sim.NodeID, table sim.TableID) int32 {
 	if int(node) < len(states) && int(table) < len(states[node]) {
 		return states[node][table]
 	}
@@ -135,7 +135,7 @@ func h2StateIn(states [][]int32, node sim.NodeID, table uint8) int32 {
 // h2Row names one row of one table of one node.
 type h2Row struct {
 	Node  sim.NodeID
-	Table uint8
+	Table sim.TableID
 	Key   int64
 }
 
@@ -187,11 +187,11 @@ func (x *storedResultUnchanged) find(r h2Row) (int, bool) {
 func (x *storedResultUnchanged) Record(e *sim.Event) {
 	switch e.Kind {
 	case sim.EvStorePut:
-		done := h2StateIn(x.completed, e.Node, e.Label)
+		done := h2StateIn(x.completed, e.Node, e.Table())
 		if done == 0 {
 			return
 		}
-		r := h2Row{e.Node, e.Label, e.Msg.Key}
+		r := h2Row{e.Node, e.Table(), e.Msg.Key}
 		i, found := x.find(r)
 		switch {
 		case !found && e.Rec.State == done:
@@ -201,7 +201,7 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 			x.why = overwritten(e, x.rows[i])
 		}
 	case sim.EvStoreDelete:
-		if i, found := x.find(h2Row{e.Node, e.Label, e.Msg.Key}); found {
+		if i, found := x.find(h2Row{e.Node, e.Table(), e.Msg.Key}); found {
 			x.rows = slices.Delete(x.rows, i, i+1)
 		}
 	case sim.EvCrash:
@@ -243,7 +243,7 @@ func (x *storedResultUnchanged) Clone() sim.Invariant {
 func (x *storedResultUnchanged) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.rows)))
 	for _, s := range x.rows {
-		b = append(b, byte(s.Row.Node), s.Row.Table)
+		b = append(b, byte(s.Row.Node), byte(s.Row.Table))
 		b = binary.AppendVarint(b, s.Row.Key)
 		b = binary.AppendVarint(b, s.Response)
 		b = binary.AppendVarint(b, int64(s.Body))
@@ -265,11 +265,11 @@ type unknownBacklog struct {
 func (x *unknownBacklog) Record(e *sim.Event) {
 	switch e.Kind {
 	case sim.EvStorePut, sim.EvStoreDelete:
-		u := h2StateIn(x.unknown, e.Node, e.Label)
+		u := h2StateIn(x.unknown, e.Node, e.Table())
 		if u == 0 {
 			return
 		}
-		r := h2Row{e.Node, e.Label, e.Msg.Key}
+		r := h2Row{e.Node, e.Table(), e.Msg.Key}
 		i, found := slices.BinarySearchFunc(x.rows, r, h2CmpRow)
 		now := e.Kind == sim.EvStorePut && e.Rec.State == u
 		switch {

@@ -38,7 +38,7 @@ func TestRestKeyScopeSeparatesUsers(t *testing.T) {
 // The invariants judge what they say, on hand-written traces.
 func TestRestAndSagaInvariants(t *testing.T) {
 	effect := func(sink sim.SinkID, op sim.OpID, v int64) *sim.Event {
-		return &sim.Event{Kind: sim.EvEffect, Label: uint8(sink), Msg: sim.Message{Op: op, Value: v}}
+		return &sim.Event{Kind: sim.EvEffect, Label: uint16(sink), Msg: sim.Message{Op: op, Value: v}}
 	}
 	outcome := func(op sim.OpID, v int64) *sim.Event {
 		return &sim.Event{Kind: sim.EvOutcome, Msg: sim.Message{Op: op, Value: v, Status: roles.StatusCreated}}

@@ -21,7 +21,7 @@ func (x *unknownRate) Record(e *sim.Event) {
 	if e.Kind != sim.EvStorePut {
 		return
 	}
-	if u := h2StateIn(x.unknown, e.Node, e.Label); u != 0 && e.Rec.State == u {
+	if u := h2StateIn(x.unknown, e.Node, e.Table()); u != 0 && e.Rec.State == u {
 		x.n++
 		x.last = e.At
 	}

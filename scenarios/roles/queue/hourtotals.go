@@ -40,7 +40,7 @@ func (h *hourTotals) Record(e *sim.Event) {
 		}
 		in := decodeFetched(e.Msg)
 		h.events[op] = [2]int64{in.Hour + 1, in.Record}
-	case e.Kind == sim.EvStorePut && e.Label == uint8(aggOutput) && int(e.Node) >= 0 && int(e.Node) < len(h.tables) && h.tables[e.Node]:
+	case e.Kind == sim.EvStorePut && e.Table() == aggOutput && int(e.Node) >= 0 && int(e.Node) < len(h.tables) && h.tables[e.Node]:
 		row := [3]int64{e.Msg.Key, int64(e.Rec.State), e.Rec.Value}
 		i, found := slices.BinarySearchFunc(h.rows, row, func(a, b [3]int64) int { return int(a[0] - b[0]) })
 		if found {

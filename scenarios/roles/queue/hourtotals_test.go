@@ -18,7 +18,7 @@ func TestRightHourlyTotals(t *testing.T) {
 		return e
 	}
 	row := func(key, hour, total int64) sim.Event {
-		e := sim.Event{Kind: sim.EvStorePut, Node: 1, Label: uint8(aggOutput), Rec: sim.Record{State: int32(hour), Value: total}}
+		e := sim.Event{Kind: sim.EvStorePut, Node: 1, Label: uint16(aggOutput), Rec: sim.Record{State: int32(hour), Value: total}}
 		e.Msg.Key = key
 		return e
 	}

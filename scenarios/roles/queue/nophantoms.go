@@ -12,7 +12,7 @@ import (
 // It folds the trace: effects on the orders sink commit an operation; an
 // effect of that operation on any other sink before then is a phantom.
 type noPhantoms struct {
-	orders    uint8
+	orders    int           // the orders sink's index, -1 without one
 	committed []bool        // by op
 	first     sim.Violation // the first phantom effect
 	phantoms  int32
@@ -20,10 +20,10 @@ type noPhantoms struct {
 }
 
 func newNoPhantoms(topo *sim.Topology) *noPhantoms {
-	n := &noPhantoms{topo: topo, orders: 255}
+	n := &noPhantoms{topo: topo, orders: -1}
 	for i, name := range topo.Sinks {
 		if name == "orders" {
-			n.orders = uint8(i)
+			n.orders = i
 		}
 	}
 	return n
@@ -41,7 +41,7 @@ func (n *noPhantoms) Record(e *sim.Event) {
 	for len(n.committed) <= op {
 		n.committed = append(n.committed, false)
 	}
-	if e.Label == n.orders {
+	if int(e.Sink()) == n.orders {
 		n.committed[op] = true
 		return
 	}

@@ -37,7 +37,7 @@ func TestRetentionAndTelemetryFolds(t *testing.T) {
 		return &sim.Event{Kind: sim.EvSend, Msg: sim.Message{Kind: MsgPublish, Op: op}}
 	}
 	count := func(op sim.OpID) *sim.Event {
-		return &sim.Event{Kind: sim.EvEffect, Label: uint8(SinkMetricSamples), Msg: sim.Message{Op: op}}
+		return &sim.Event{Kind: sim.EvEffect, Label: uint16(SinkMetricSamples), Msg: sim.Message{Op: op}}
 	}
 	never := &neverOvercounted{}
 	over, under := &countError{over: true}, &countError{}
