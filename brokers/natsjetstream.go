@@ -126,6 +126,9 @@ type jetStreamRun struct {
 	tl            *jsTimeline
 	unseen        map[uint64]bool
 	down, stopped bool
+	// downUntil and stoppedUntil are the model times the model's
+	// subscriber restarts and resumes at.
+	downUntil, stoppedUntil sim.Time
 
 	pauses sync.WaitGroup
 }
@@ -254,10 +257,10 @@ func (r *jetStreamRun) publishOne(ctx context.Context, js jetstream.JetStream, p
 	op, attempt, sent := p.op, p.attempt, p.sent
 	m := sim.Message{Kind: d.publish, From: d.publisher, To: d.stream, Op: sim.OpID(op), Attempt: attempt}
 	acked := false
-	r.settle(ctx)
 	if f := e.dec.Transmit(m); f.Drop {
 		e.say("op-%d publish %d lost before the stream (not sent); the publisher retries after %s", op, attempt, natsTime(d.retry))
 	} else {
+		r.settle(ctx, sent+f.Delay+d.link)
 		var opts []jetstream.PublishOpt
 		if idem {
 			opts = append(opts, jetstream.WithMsgID("op-"+strconv.Itoa(op)))
@@ -300,26 +303,42 @@ func (r *jetStreamRun) publishOne(ctx context.Context, js jetstream.JetStream, p
 	return acked, nil
 }
 
-// natsSettle bounds how long a publish waits for the subscriber to catch up.
-const natsSettle = 2 * time.Second
+// natsSettle bounds how long a publish waits for the subscriber: a
+// restart on a loaded machine can take seconds.
+const natsSettle = 30 * time.Second
 
-// settle waits until the subscriber has taken every message stored while
-// it was up and acked what it took, or is stopped or killed: the model's
-// subscriber handles a delivery at once, before the next order (100 ms
-// later) is published, while a real one works in real time and a loaded
-// machine could let it fall behind a schedule divided by natsScale; a
-// message still in its buffer when it is killed would be delivered again
-// where the model's subscriber had handled it.
-func (r *jetStreamRun) settle(ctx context.Context) {
+// settle waits until the subscriber is where the model's is when the
+// message published now reaches it, at model time at. The model's
+// subscriber handles a delivery at once, before the next order is
+// published 100 ms later, where a real one works in real time: the
+// publish waits until it has taken every message stored while it was up
+// and acked what it took. While it is killed, a message the model's
+// subscriber is down for is published at once (JetStream holds it, or
+// pushes it to the dying connection: either way the model's dropped
+// delivery), a later one once the new process is subscribed — pushed to
+// the dying connection it would come back as a second delivery where the
+// model ships it as the first; while it is stopped (SIGSTOP), a message
+// that arrives within the pause is published at once, a later one after
+// it.
+func (r *jetStreamRun) settle(ctx context.Context, at sim.Time) {
 	until := time.Now().Add(natsSettle)
-	for time.Now().Before(until) && ctx.Err() == nil {
-		r.mu.Lock()
-		ok := r.down || r.stopped || (r.inflight == 0 && len(r.unseen) == 0)
-		r.mu.Unlock()
-		if ok {
-			return
-		}
+	for time.Now().Before(until) && ctx.Err() == nil && !r.mayPublish(at) {
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// mayPublish says whether a message that reaches the model's subscriber
+// at model time at may be published now (settle).
+func (r *jetStreamRun) mayPublish(at sim.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.down:
+		return at < r.downUntil
+	case r.stopped:
+		return at < r.stoppedUntil
+	default:
+		return r.inflight == 0 && len(r.unseen) == 0
 	}
 }
 
@@ -406,7 +425,7 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 				r.tl.crashed(at)
 				r.mu.Lock()
 				r.inflight = 0 // the killed process's deliveries come back after AckWait
-				r.down = true
+				r.down, r.downUntil = true, at+d.restart
 				clear(r.unseen) // lost with the process, or held by JetStream until it is back
 				r.mu.Unlock()
 				w.proc.kill()
@@ -416,7 +435,7 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 			if pause > 0 {
 				r.tl.pausedFor(at, pause)
 				r.mu.Lock()
-				r.stopped = true
+				r.stopped, r.stoppedUntil = true, at+pause
 				r.mu.Unlock()
 				if err := w.stop(); err != nil {
 					return false, err

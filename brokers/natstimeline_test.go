@@ -112,3 +112,35 @@ func TestJSTimeline(t *testing.T) {
 		t.Errorf("seq 10 delivery 2 after a crash at the resume: at %d down %v, want 75820, true", at, down)
 	}
 }
+
+// TestJetStreamMayPublish: a publish waits for the subscriber as the
+// model's stands when the message reaches it. Seed 20 alo on a loaded
+// machine: the subscriber killed at op-9 (model 818 ms, restarted at
+// 1318), op-6's retry (1522) was published before nats-server had seen
+// the dead connection, pushed to it and lost, and came back as delivery
+// 2, which the model ships as delivery 1.
+func TestJetStreamMayPublish(t *testing.T) {
+	r := &jetStreamRun{unseen: map[uint64]bool{}}
+	if !r.mayPublish(0) {
+		t.Error("an idle subscriber: the publish waits")
+	}
+	r.unseen[9] = true
+	if r.mayPublish(0) {
+		t.Error("seq 9 stored and not yet delivered: the publish goes")
+	}
+	r.unseen, r.inflight = map[uint64]bool{}, 1
+	if r.mayPublish(0) {
+		t.Error("a delivery not acked: the publish goes")
+	}
+	r.inflight, r.down, r.downUntil = 0, true, 1318
+	if !r.mayPublish(922) {
+		t.Error("killed, a message the model's subscriber is down for (922 < 1318): the publish waits")
+	}
+	if r.mayPublish(1522) {
+		t.Error("killed, a message the model's restarted subscriber takes (1522): the publish goes before the new process is subscribed")
+	}
+	r.down, r.stopped, r.stoppedUntil = false, true, 45818
+	if !r.mayPublish(1522) || r.mayPublish(46000) {
+		t.Error("stopped until 45818: a message within the pause waits, or one after it goes")
+	}
+}
