@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -33,6 +34,11 @@ func TestBrokerAgreementDoc(t *testing.T) {
 		failedOps := len(res.Failed) * (res.Ops / max(res.Runs, 1)) // a run that did not complete: none of its operations agrees
 		if res.Agree+len(res.Disagreements)+failedOps != res.Ops {
 			t.Errorf("%s on %s: %d agree + %d disagreements + %d of failed runs ≠ %d operations", res.Case, res.Case.Broker, res.Agree, len(res.Disagreements), failedOps, res.Ops)
+		}
+		if r := res.Run; r == nil || r.Date == "" || r.Commit == "" || r.Seeds != res.Runs {
+			t.Errorf("%s on %s: no provenance, or not of its %d runs: %+v", res.Case, res.Case.Broker, res.Runs, r)
+		} else if !r.Recorded && res.Seconds == 0 {
+			t.Errorf("%s on %s: measured by the run of %s without its wall time", res.Case, res.Case.Broker, r.Date)
 		}
 		if len(res.Failed) > 0 && res.Case.FailedWhy == "" {
 			t.Errorf("%s on %s: %d runs did not complete, and the row says nothing of why", res.Case, res.Case.Broker, len(res.Failed))
@@ -85,4 +91,33 @@ func contains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestSelectCases: -only and -broker pick the rows make broker-agreement
+// runs; the record keeps the others.
+func TestSelectCases(t *testing.T) {
+	all := AgreementCases()
+	names := func(cs []AgreementCase) (s []string) {
+		for _, c := range cs {
+			s = append(s, c.String()+" on "+string(c.Broker))
+		}
+		return s
+	}
+	for _, c := range []struct {
+		only   string
+		broker Kind
+		want   []string
+	}{
+		{"nats-msg-id-window alo", "", []string{"nats-msg-id-window alo on nats"}},
+		{"retry=3m", NATS, []string{"nats-msg-id-window idem retry=3m on nats", "nats-msg-id-window idem dedup=msg-id,retry=3m on nats"}},
+		{" idem", KFake, []string{"idempotent-producer-retry idem on kfake", "idempotent-producer-retry idem idempotence=false on kfake"}},
+		{"nats-msg-id-window", Redis, nil},
+	} {
+		if got := names(SelectCases(all, c.only, c.broker)); !slices.Equal(got, c.want) {
+			t.Errorf("-only %q -broker %q: %q, want %q", c.only, c.broker, got, c.want)
+		}
+	}
+	if got := SelectCases(all, "", ""); len(got) != len(all) {
+		t.Errorf("no filter: %d of %d rows", len(got), len(all))
+	}
 }

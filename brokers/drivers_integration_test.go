@@ -164,12 +164,17 @@ func TestIntegrationRedisLockExpiry(t *testing.T) {
 // stored again and shipped twice. Seed 7 stops the subscriber (SIGSTOP)
 // past AckWait after shipping op-5: its late ack is accepted and the
 // redelivery (NumDelivered 2) ships op-5 again; dedup=msg-id ships once.
-// Each as the simulator does on the same seed.
+// Seed 1 at-least-once kills the subscriber after shipping op-5: ops 6–10
+// reach the model's subscriber while it is down, and the driver drops
+// them as the simulator does (nats-server held them and would have shipped
+// them as delivery 1), so op-10's delivery 2 meets the simulator's crash
+// and op-10 ships twice. Each as the simulator does on the same seed.
 func TestIntegrationNATSJetStream(t *testing.T) {
 	ackLossOnly := map[string]string{"--loss": "0", "--crash": "0", "--pause": "0"}
 	pauseOnly := map[string]string{"--loss": "0", "--ack-loss": "0", "--crash": "0"}
 	for _, c := range []struct {
 		name    string
+		sem     sim.Semantics
 		params  map[string]string
 		faults  map[string]string
 		seed    uint64
@@ -178,12 +183,13 @@ func TestIntegrationNATSJetStream(t *testing.T) {
 		status  sim.Status
 		want    []string
 	}{
-		{"inside the window", nil, ackLossOnly, 3, 3, 1, sim.Held, []string{"op-3 publish 2: PubAck seq 3 Duplicate=true"}},
-		{"after the window", map[string]string{"retry": "3m"}, ackLossOnly, 3, 3, 2, sim.Violated, []string{"the publisher retries after 6s", "op-3 publish 2: PubAck seq", "stored again"}},
-		{"a pause past AckWait", nil, pauseOnly, 7, 5, 2, sim.Violated, []string{"subscriber stopped (SIGSTOP", "the ack of delivery 1 (stream seq 5): accepted", "op-5 delivered again (stream seq 5, NumDelivered 2)"}},
-		{"dedup=msg-id", map[string]string{"dedup": "msg-id"}, pauseOnly, 7, 5, 1, sim.Held, []string{"subscriber stopped (SIGSTOP", "its Nats-Msg-Id is recorded, acked, not shipped"}},
+		{"inside the window", sim.Idempotent, nil, ackLossOnly, 3, 3, 1, sim.Held, []string{"op-3 publish 2: PubAck seq 3 Duplicate=true"}},
+		{"after the window", sim.Idempotent, map[string]string{"retry": "3m"}, ackLossOnly, 3, 3, 2, sim.Violated, []string{"the publisher retries after 6s", "op-3 publish 2: PubAck seq", "stored again"}},
+		{"a pause past AckWait", sim.Idempotent, nil, pauseOnly, 7, 5, 2, sim.Violated, []string{"subscriber stopped (SIGSTOP", "the ack of delivery 1 (stream seq 5): accepted", "op-5 delivered again (stream seq 5, NumDelivered 2)"}},
+		{"dedup=msg-id", sim.Idempotent, map[string]string{"dedup": "msg-id"}, pauseOnly, 7, 5, 1, sim.Held, []string{"subscriber stopped (SIGSTOP", "its Nats-Msg-Id is recorded, acked, not shipped"}},
+		{"a crash, and the deliveries while down", sim.AtLeastOnce, nil, nil, 1, 10, 2, sim.Held, []string{"subscriber killed (SIGKILL", "op-10 delivery 1 (stream seq 10) dropped", "op-10 delivered again (stream seq 10, NumDelivered 3)"}},
 	} {
-		r, ev := runFaults(t, NATS, "nats-msg-id-window", sim.Idempotent, c.params, c.faults, c.seed)
+		r, ev := runFaults(t, NATS, "nats-msg-id-window", c.sem, c.params, c.faults, c.seed)
 		if got := effectsOf(r, c.op); got != c.effects || r.Outcome.Status != c.status {
 			t.Errorf("%s: op-%d shipped %d times, %s; want %d, %s\n%s", c.name, c.op, got, r.Outcome.Status, c.effects, c.status, ev)
 		}
@@ -192,7 +198,7 @@ func TestIntegrationNATSJetStream(t *testing.T) {
 				t.Errorf("%s: the evidence lacks %q:\n%s", c.name, w, ev)
 			}
 		}
-		sc, set := faultSettings(t, "nats-msg-id-window", sim.Idempotent, c.params, c.faults)
+		sc, set := faultSettings(t, "nats-msg-id-window", c.sem, c.params, c.faults)
 		simulated, err := runs.Outcome(sc, set, sim.NewRandom(c.seed), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,10 @@
 package brokers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/oncesim/once/network"
 	"github.com/oncesim/once/scenarios/roles/queue"
 	"github.com/oncesim/once/sim"
 )
@@ -28,6 +31,10 @@ import (
 // after the shipment the driver kills the subscriber (SIGKILL, restarted
 // after the scenario's restart delay) or stops it (SIGSTOP) for the pause,
 // past AckWait: JetStream redelivers, and the late ack is accepted.
+// Each fault is keyed by the simulator's identity of the delivery (op,
+// delivery count): the driver keeps the scenario's clock (jsTimeline) and
+// drops, unshipped and unacked, a delivery the model's subscriber is down
+// for, as the simulator does.
 //
 // JetStream's timers are real time, and the scenario's are minutes
 // (the window 2 min, AckWait 30 s, a pause 45 s): every duration of the
@@ -41,6 +48,8 @@ type jetStreamDriver struct {
 	publish, publishAck, deliver  sim.MsgKind
 	afterEffect                   sim.PointID
 	subscriberName                string
+	link                          sim.Time // the stream's link to the subscriber
+	pauseFor                      sim.Time
 }
 
 // natsScale divides the scenario's durations on NATS: AckWait 30 s → 1 s,
@@ -68,7 +77,10 @@ func newJetStreamDriver(cfg *sim.Config) *jetStreamDriver {
 	}
 	t := cfg.Topology
 	d.subscriberName = t.NodeName(d.subscriber)
-	d.restart = t.Nodes[d.subscriber].RestartAfter
+	d.restart, d.pauseFor = t.Nodes[d.subscriber].RestartAfter, t.Nodes[d.subscriber].PauseFor
+	if netw, ok := cfg.Network.(*network.Network); ok {
+		d.link = netw.LinkAt(d.stream, d.subscriber).Delay
+	}
 	n := lookup(t)
 	d.publish, d.publishAck, d.deliver = n.msg("publish"), n.msg("publish-ack"), n.msg("deliver")
 	d.afterEffect = n.point("after-effect")
@@ -106,6 +118,17 @@ type jetStreamRun struct {
 	// redelivery that arrived during a pause comes right after the late ack).
 	inflight int
 	last     time.Time
+	// tl is the simulator's clock of the run (which deliveries the
+	// model's subscriber is down for); unseen are the sequences stored
+	// while the subscriber was up and not yet delivered to it; down and
+	// stopped say the subscriber is killed (until its restart is ready)
+	// or stopped (SIGSTOP).
+	tl            *jsTimeline
+	unseen        map[uint64]bool
+	down, stopped bool
+	// downUntil and stoppedUntil are the model times the model's
+	// subscriber restarts and resumes at.
+	downUntil, stoppedUntil sim.Time
 
 	pauses sync.WaitGroup
 }
@@ -146,7 +169,8 @@ func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
 	e.say("durations are scaled ÷%d (NATS's timers are real time): window %d ms → %s, AckWait %d ms → %s, retry %d ms → %s, pause %d ms → %s, interval %d ms → %s",
 		natsScale, d.window, natsTime(d.window), d.ackWait, natsTime(d.ackWait), d.retry, natsTime(d.retry), e.cfg.Topology.Nodes[d.subscriber].PauseFor,
 		natsTime(e.cfg.Topology.Nodes[d.subscriber].PauseFor), d.interval, natsTime(d.interval))
-	r := &jetStreamRun{d: d, e: e, pubDone: map[int]bool{}, stored: map[string]int{}, acked: map[string]bool{}}
+	r := &jetStreamRun{d: d, e: e, pubDone: map[int]bool{}, stored: map[string]int{}, acked: map[string]bool{},
+		tl: newJSTimeline(d.ackWait, d.restart), unseen: map[uint64]bool{}}
 	start := func() (*worker, error) {
 		cfg := &workerConfig{Role: "nats-subscriber", Node: d.subscriberName, URL: e.url, Ledger: ledgerPath(e.dir), Ops: e.cfg.Ops,
 			Semantics: e.cfg.Semantics.Alias(), Queue: deliverTo, Fencing: d.dedup && idem}
@@ -179,89 +203,142 @@ func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
 	return sub.run(ctx, func(w *worker) (bool, error) { return r.follow(ctx, w, pubErr) })
 }
 
-// publishAll publishes every order at its time, each on its own
-// goroutine as the simulator's publisher does, retrying until
-// acknowledged (or given up after attempts).
+// jsPublish is one publish of the schedule: order op's attempt, sent at
+// sent on the scenario's clock.
+type jsPublish struct {
+	sent    sim.Time
+	op      int
+	attempt int32
+}
+
+// publishAll publishes the orders and their retries one at a time in the
+// order of the scenario's clock (the publish of op at (op-1) × interval,
+// a retry retry after the attempt before it), each at its time divided
+// by natsScale or later: a real publish's goroutine could overtake the
+// one before it, where the model's publishes reach the stream 100 ms
+// apart. A retry follows until the publish and its ack come through (or
+// it is given up after attempts).
 func (r *jetStreamRun) publishAll(ctx context.Context, js jetstream.JetStream, idem bool) error {
 	d, e := r.d, r.e
 	t0 := time.Now()
-	errs := make(chan error, e.cfg.Ops)
-	var wg sync.WaitGroup
+	var queue []jsPublish
 	for op := 1; op <= e.cfg.Ops; op++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case <-time.After(time.Until(t0.Add(time.Duration(op-1) * natsTime(d.interval)))):
-			case <-ctx.Done():
-				return
-			}
-			if err := r.publishOne(ctx, js, op, idem); err != nil {
-				errs <- err
-			}
-		}()
+		queue = append(queue, jsPublish{sim.Time(op-1) * d.interval, op, 1})
 	}
-	wg.Wait()
-	close(errs)
-	return <-errs
-}
-
-// publishOne publishes order op until the decider lets its publish and
-// its publish ack through.
-func (r *jetStreamRun) publishOne(ctx context.Context, js jetstream.JetStream, op int, idem bool) error {
-	d, e := r.d, r.e
-	for attempt := int32(1); ; attempt++ {
-		m := sim.Message{Kind: d.publish, From: d.publisher, To: d.stream, Op: sim.OpID(op), Attempt: attempt}
-		acked := false
-		if f := e.dec.Transmit(m); f.Drop {
-			e.say("op-%d publish %d lost before the stream (not sent); the publisher retries after %s", op, attempt, natsTime(d.retry))
-		} else {
-			var opts []jetstream.PublishOpt
-			if idem {
-				opts = append(opts, jetstream.WithMsgID("op-"+strconv.Itoa(op)))
-			}
-			ack, err := js.Publish(ctx, fmt.Sprintf("%s.orders.%d", e.prefix, op), []byte(strconv.Itoa(op)), opts...)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("brokers: nats: publish op-%d: %w", op, err)
-			}
-			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.stream, Peer: d.publisher, Msg: m})
-			r.mu.Lock()
-			if !ack.Duplicate {
-				r.stored[strconv.FormatUint(ack.Sequence, 10)] = op
-			}
-			r.mu.Unlock()
-			am := sim.Message{Kind: d.publishAck, From: d.stream, To: d.publisher, Op: sim.OpID(op), Attempt: attempt}
-			switch lost := e.dec.Transmit(am).Drop; {
-			case ack.Duplicate:
-				e.say("op-%d publish %d: PubAck seq %d Duplicate=true (inside the window: not stored again)%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
-				acked = !lost
-			case attempt > 1:
-				e.say("op-%d publish %d: PubAck seq %d, stored again%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
-				acked = !lost
-			default:
-				if lost {
-					e.say("op-%d publish %d: stored at seq %d, the PubAck is lost; the publisher retries after %s", op, attempt, ack.Sequence, natsTime(d.retry))
-				}
-				acked = !lost
-			}
-			if acked {
-				e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.publisher, Peer: d.stream, Msg: am})
-			}
-		}
-		if acked || (d.attempts > 0 && int64(attempt) >= d.attempts) {
-			r.mu.Lock()
-			r.pubDone[op] = true
-			r.mu.Unlock()
-			return nil
-		}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
 		select {
-		case <-time.After(natsTime(d.retry)):
+		case <-time.After(time.Until(t0.Add(natsTime(p.sent)))):
 		case <-ctx.Done():
 			return nil
 		}
+		acked, err := r.publishOne(ctx, js, p, idem)
+		if err != nil || ctx.Err() != nil {
+			return err
+		}
+		if acked || (d.attempts > 0 && int64(p.attempt) >= d.attempts) {
+			r.mu.Lock()
+			r.pubDone[p.op] = true
+			r.mu.Unlock()
+			continue
+		}
+		next := jsPublish{p.sent + d.retry, p.op, p.attempt + 1}
+		i, _ := slices.BinarySearchFunc(queue, next, func(a, b jsPublish) int { return cmp.Or(cmp.Compare(a.sent, b.sent), cmp.Compare(a.op, b.op)) })
+		queue = slices.Insert(queue, i, next)
+	}
+	return nil
+}
+
+// publishOne publishes p once, as the decider lets it and its publish ack
+// through: true when the publisher has its ack.
+func (r *jetStreamRun) publishOne(ctx context.Context, js jetstream.JetStream, p jsPublish, idem bool) (bool, error) {
+	d, e := r.d, r.e
+	op, attempt, sent := p.op, p.attempt, p.sent
+	m := sim.Message{Kind: d.publish, From: d.publisher, To: d.stream, Op: sim.OpID(op), Attempt: attempt}
+	acked := false
+	if f := e.dec.Transmit(m); f.Drop {
+		e.say("op-%d publish %d lost before the stream (not sent); the publisher retries after %s", op, attempt, natsTime(d.retry))
+	} else {
+		r.settle(ctx, sent+f.Delay+d.link)
+		var opts []jetstream.PublishOpt
+		if idem {
+			opts = append(opts, jetstream.WithMsgID("op-"+strconv.Itoa(op)))
+		}
+		ack, err := js.Publish(ctx, fmt.Sprintf("%s.orders.%d", e.prefix, op), []byte(strconv.Itoa(op)), opts...)
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, fmt.Errorf("brokers: nats: publish op-%d: %w", op, err)
+		}
+		e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.stream, Peer: d.publisher, Msg: m})
+		r.mu.Lock()
+		if !ack.Duplicate {
+			r.stored[strconv.FormatUint(ack.Sequence, 10)] = op
+			r.tl.stored(ack.Sequence, sent+f.Delay+d.link)
+			if !r.down {
+				r.unseen[ack.Sequence] = true
+			}
+		}
+		r.mu.Unlock()
+		am := sim.Message{Kind: d.publishAck, From: d.stream, To: d.publisher, Op: sim.OpID(op), Attempt: attempt}
+		switch lost := e.dec.Transmit(am).Drop; {
+		case ack.Duplicate:
+			e.say("op-%d publish %d: PubAck seq %d Duplicate=true (inside the window: not stored again)%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
+			acked = !lost
+		case attempt > 1:
+			e.say("op-%d publish %d: PubAck seq %d, stored again%s", op, attempt, ack.Sequence, map[bool]string{true: "; the ack is lost", false: ""}[lost])
+			acked = !lost
+		default:
+			if lost {
+				e.say("op-%d publish %d: stored at seq %d, the PubAck is lost; the publisher retries after %s", op, attempt, ack.Sequence, natsTime(d.retry))
+			}
+			acked = !lost
+		}
+		if acked {
+			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.publisher, Peer: d.stream, Msg: am})
+		}
+	}
+	return acked, nil
+}
+
+// natsSettle bounds how long a publish waits for the subscriber: a
+// restart on a loaded machine can take seconds.
+const natsSettle = 30 * time.Second
+
+// settle waits until the subscriber is where the model's is when the
+// message published now reaches it, at model time at. The model's
+// subscriber handles a delivery at once, before the next order is
+// published 100 ms later, where a real one works in real time: the
+// publish waits until it has taken every message stored while it was up
+// and acked what it took. While it is killed, a message the model's
+// subscriber is down for is published at once (JetStream holds it, or
+// pushes it to the dying connection: either way the model's dropped
+// delivery), a later one once the new process is subscribed — pushed to
+// the dying connection it would come back as a second delivery where the
+// model ships it as the first; while it is stopped (SIGSTOP), a message
+// that arrives within the pause is published at once, a later one after
+// it.
+func (r *jetStreamRun) settle(ctx context.Context, at sim.Time) {
+	until := time.Now().Add(natsSettle)
+	for time.Now().Before(until) && ctx.Err() == nil && !r.mayPublish(at) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// mayPublish says whether a message that reaches the model's subscriber
+// at model time at may be published now (settle).
+func (r *jetStreamRun) mayPublish(at sim.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.down:
+		return at < r.downUntil
+	case r.stopped:
+		return at < r.stoppedUntil
+	default:
+		return r.inflight == 0 && len(r.unseen) == 0
 	}
 }
 
@@ -292,6 +369,10 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 	d, e := r.d, r.e
 	late := map[int]bool{} // ops whose ack comes after a pause
 	var lateMu sync.Mutex
+	r.mu.Lock()
+	r.down = false // this process is ready
+	r.mu.Unlock()
+	var at sim.Time // the model time of the delivery being handled
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -302,21 +383,37 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 		n := s.attempt // JetStream's NumDelivered: the simulator's delivery count of the stream sequence
 		r.mu.Lock()
 		r.last = time.Now()
-		switch s.verb {
-		case "deliver":
-			r.inflight++
-		case "acked":
+		if s.verb == "acked" {
 			r.inflight--
 		}
 		r.mu.Unlock()
 		switch s.verb {
 		case "deliver":
+			seq, _ := strconv.ParseUint(s.arg(0), 10, 64)
+			for wait := time.Now().Add(natsSettle); !r.tl.known(seq) && time.Now().Before(wait); { // its PubAck may come after the push
+				time.Sleep(time.Millisecond)
+			}
+			var down bool
+			at, down = r.tl.handled(seq, n)
+			r.mu.Lock()
+			delete(r.unseen, seq)
+			if !down {
+				r.inflight++
+			}
+			r.mu.Unlock()
 			m := sim.Message{Kind: d.deliver, From: d.stream, To: d.subscriber, Op: sim.OpID(s.op), Attempt: int32(n)}
 			e.dec.Record(sim.Event{Kind: sim.EvSend, Node: d.stream, Peer: d.subscriber, Msg: m})
+			if down {
+				e.dec.Record(sim.Event{Kind: sim.EvDrop, Node: d.stream, Peer: d.subscriber, Reason: sim.DropDown, Msg: m})
+				e.say("op-%d delivery %d (stream seq %s) dropped: at %d ms on the scenario's clock the model's subscriber is down (crashed, not yet restarted); JetStream delivers it again after AckWait", s.op, n, s.arg(0), at)
+				w.tell("lose %d %d", s.op, n)
+				continue
+			}
 			e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.subscriber, Peer: d.stream, Msg: m})
 			if n > 1 {
 				e.say("op-%d delivered again (stream seq %s, NumDelivered %d)", s.op, s.arg(0), n)
 			}
+			w.tell("go %d %d", s.op, n)
 		case "shipped":
 			e.say("%s: op-%d shipped (NumDelivered %d)", d.subscriberName, s.op, n)
 		case "dedup":
@@ -325,14 +422,21 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 			m := sim.Message{Kind: d.deliver, From: d.stream, To: d.subscriber, Op: sim.OpID(s.op), Attempt: int32(n)}
 			crash, pause := e.dec.Point(d.subscriber, d.afterEffect, m)
 			if crash {
+				r.tl.crashed(at)
 				r.mu.Lock()
 				r.inflight = 0 // the killed process's deliveries come back after AckWait
+				r.down, r.downUntil = true, at+d.restart
+				clear(r.unseen) // lost with the process, or held by JetStream until it is back
 				r.mu.Unlock()
 				w.proc.kill()
 				e.say("subscriber killed (SIGKILL, pid %d) after shipping op-%d, before its ack", w.proc.pid(), s.op)
 				return true, nil
 			}
 			if pause > 0 {
+				r.tl.pausedFor(at, pause)
+				r.mu.Lock()
+				r.stopped, r.stoppedUntil = true, at+pause
+				r.mu.Unlock()
 				if err := w.stop(); err != nil {
 					return false, err
 				}
@@ -345,6 +449,9 @@ func (r *jetStreamRun) follow(ctx context.Context, w *worker, pubErr <-chan erro
 					case <-ctx.Done():
 					}
 					_ = w.signal(syscall.SIGCONT)
+					r.mu.Lock()
+					r.stopped = false
+					r.mu.Unlock()
 					lateMu.Lock()
 					late[op] = true
 					lateMu.Unlock()
@@ -407,7 +514,9 @@ func runSubscriber(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 			return fmt.Errorf("%s: nats: metadata: %w", cfg.Node, err)
 		}
 		n := int(md.NumDelivered)
-		w.say("deliver", op, n, md.Sequence.Stream)
+		if w.ask("deliver", strconv.FormatUint(md.Sequence.Stream, 10), op, n) == "lose" {
+			continue // the model's subscriber is down for it: not shipped, not acked
+		}
 		shipped := true
 		if cfg.Fencing {
 			shipped, err = chargeOnce(ctx, db, op, cfg.Node, n)

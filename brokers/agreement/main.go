@@ -111,14 +111,11 @@ func run(seeds int, out, recordPath, only string, broker brokers.Kind, min float
 func measure(seeds int, only string, broker brokers.Kind) (*brokers.AgreementRecord, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	var cases []brokers.AgreementCase
+	cases := brokers.SelectCases(brokers.AgreementCases(), only, broker)
 	var kinds []brokers.Kind
-	for _, c := range brokers.AgreementCases() {
-		if strings.Contains(c.String(), only) && (broker == "" || c.Broker == broker) {
-			cases = append(cases, c)
-			if c.Broker != brokers.KFake && !c.CrashesBroker && !slices.Contains(kinds, c.Broker) { // a row that crashes its broker starts its own
-				kinds = append(kinds, c.Broker)
-			}
+	for _, c := range cases {
+		if c.Broker != brokers.KFake && !c.CrashesBroker && !slices.Contains(kinds, c.Broker) { // a row that crashes its broker starts its own
+			kinds = append(kinds, c.Broker)
 		}
 	}
 	if len(cases) == 0 {
@@ -143,10 +140,24 @@ func measure(seeds int, only string, broker brokers.Kind) (*brokers.AgreementRec
 		defer srv.Stop()
 		urls[k] = srv.URL
 	}
-	res, err := brokers.RunAgreement(ctx, brokers.AgreementOptions{Seeds: seeds, URL: urls, Worker: []string{bin, brokers.WorkerCommand}, Log: os.Stderr}, cases)
+	res, err := brokers.RunAgreement(ctx, brokers.AgreementOptions{Seeds: seeds, URL: urls, Worker: []string{bin, brokers.WorkerCommand}, Log: os.Stderr, Commit: commit()}, cases)
 	if err != nil {
 		return nil, err
 	}
 	how := fmt.Sprintf("go run ./brokers/agreement -seeds %d", seeds)
 	return &brokers.AgreementRecord{Command: how, Seeds: seeds, Results: res}, nil
+}
+
+// commit is the code being measured: HEAD's short hash, with "+changes"
+// when the worktree differs from it; "unknown" outside a git checkout.
+func commit() string {
+	head, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(head))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		c += "+changes"
+	}
+	return c
 }
