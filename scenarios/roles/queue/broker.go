@@ -105,20 +105,27 @@ func (b *Broker) timer(ctx *sim.Context, t sim.Timer, to func(int64, int32) sim.
 	}
 }
 
-var (
-	brokerConsumer   = roles.Node("consumer", "where records are delivered")
-	brokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
-	brokerAMO        = roles.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
-		"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)")
-)
+// brokerConsumer and brokerVisibility read the options the family's
+// brokers share.
+func brokerConsumer(a *roles.Args) sim.NodeID {
+	return a.Node("consumer", "where records are delivered")
+}
+
+func brokerVisibility(a *roles.Args) sim.Time {
+	return a.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
+}
 
 func registerBroker(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "broker",
-		Doc:     "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
-		Options: []roles.Option{brokerConsumer, brokerVisibility, brokerAMO},
+		Name: "broker",
+		Doc:  "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a), PrefetchOne: brokerAMO.Get(a) == "prefetch-1"}
+			b := &Broker{
+				Consumer:   brokerConsumer(a),
+				Visibility: brokerVisibility(a),
+				PrefetchOne: a.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
+					"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)") == "prefetch-1",
+			}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})
