@@ -135,24 +135,18 @@ func (c *CDCConnector) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-var (
-	cdcService = roles.Node("service", "the outbox-service whose outbox table it captures")
-	cdcBroker  = roles.Node("broker", "where it emits the rows")
-	cdcTimeout = roles.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again")
-	cdcFlush   = roles.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)")
-	cdcSlot    = roles.Enum("slot", "kept", []string{"kept", "dropped"},
-		"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table")
-)
-
 func registerCdcconnector(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "cdc-connector",
-		Doc:     "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
-		Options: []roles.Option{cdcService, cdcBroker, cdcTimeout, cdcFlush, cdcSlot},
+		Name: "cdc-connector",
+		Doc:  "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &CDCConnector{
-				Service: cdcService.Get(a), Broker: cdcBroker.Get(a), Timeout: cdcTimeout.Get(a),
-				FlushInterval: cdcFlush.Get(a), SlotDropped: cdcSlot.Get(a) == "dropped",
+				Service:       a.Node("service", "the outbox-service whose outbox table it captures"),
+				Broker:        a.Node("broker", "where it emits the rows"),
+				Timeout:       a.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again"),
+				FlushInterval: a.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)"),
+				SlotDropped: a.Enum("slot", "kept", []string{"kept", "dropped"},
+					"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table") == "dropped",
 			}
 			return c, []sim.TableSpec{
 				{Name: "offsets", Durable: true, Traced: true, AgeFree: true},

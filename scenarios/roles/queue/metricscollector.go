@@ -68,15 +68,12 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var metricsCollectorBroker = roles.Node("broker", "where commits go")
-
 func registerMetricscollector(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "metrics-collector",
-		Doc:     "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
-		Options: []roles.Option{metricsCollectorBroker},
+		Name: "metrics-collector",
+		Doc:  "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &MetricsCollector{Broker: metricsCollectorBroker.Get(a)}
+			c := &MetricsCollector{Broker: consumerBroker(a)}
 			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

@@ -113,23 +113,17 @@ func (c *OrderLineConsumer) done(ctx *sim.Context, m sim.Message, natural int64)
 	ctx.Send(c.Broker, offsetCommit{Offset: r.Value}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	orderLineConsumerBroker = roles.Node("broker", "where commits go")
-	orderLineConsumerDB     = roles.Node("db", "the database holding order_lines (role order-lines-db)")
-	orderLineConsumerInsert = roles.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
-		"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING")
-	orderLineConsumerLines = roles.Int("lines", 2, 1, 999, "lines per order")
-)
-
 func registerOrderlineconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "order-line-consumer",
-		Doc:     "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
-		Options: []roles.Option{orderLineConsumerBroker, orderLineConsumerDB, orderLineConsumerInsert, orderLineConsumerLines},
+		Name: "order-line-consumer",
+		Doc:  "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &OrderLineConsumer{
-				Broker: orderLineConsumerBroker.Get(a), DB: orderLineConsumerDB.Get(a),
-				Insert: orderLineConsumerInsert.Get(a), Lines: orderLineConsumerLines.Get(a),
+				Broker: consumerBroker(a),
+				DB:     a.Node("db", "the database holding order_lines (role order-lines-db)"),
+				Insert: a.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
+					"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING"),
+				Lines: a.Int("lines", 2, 1, 999, "lines per order"),
 			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

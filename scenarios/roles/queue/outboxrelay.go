@@ -116,19 +116,16 @@ func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	outboxRelayService = roles.Node("service", "the outbox-service whose outbox it reads")
-	outboxRelayBroker  = roles.Node("broker", "where it publishes")
-	outboxRelayTimeout = roles.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing")
-)
-
 func registerOutboxrelay(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "outbox-relay",
-		Doc:     "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
-		Options: []roles.Option{outboxRelayService, outboxRelayBroker, outboxRelayTimeout},
+		Name: "outbox-relay",
+		Doc:  "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &OutboxRelay{Service: outboxRelayService.Get(a), Broker: outboxRelayBroker.Get(a), Timeout: outboxRelayTimeout.Get(a)}
+			r := &OutboxRelay{
+				Service: a.Node("service", "the outbox-service whose outbox it reads"),
+				Broker:  a.Node("broker", "where it publishes"),
+				Timeout: a.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing"),
+			}
 			return r, []sim.TableSpec{
 				{Name: "position", Durable: true, Traced: true},
 				{Name: "attempts", Durable: true},

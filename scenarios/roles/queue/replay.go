@@ -133,19 +133,16 @@ func (o *oldestDuplicate) Record(e *sim.Event) {
 // Value implements sim.Metric.
 func (o *oldestDuplicate) Value() float64 { return float64(o.max) / 1000 }
 
-var (
-	replayingBrokerConsumer   = roles.Node("consumer", "where records are delivered")
-	replayingBrokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
-	replayingBrokerReplay     = roles.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed")
-)
-
 func registerReplay(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "replaying-broker",
-		Doc:     "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
-		Options: []roles.Option{replayingBrokerConsumer, replayingBrokerVisibility, replayingBrokerReplay},
+		Name: "replaying-broker",
+		Doc:  "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &ReplayingBroker{Consumer: replayingBrokerConsumer.Get(a), Visibility: replayingBrokerVisibility.Get(a), Replay: replayingBrokerReplay.Get(a)}
+			b := &ReplayingBroker{
+				Consumer:   brokerConsumer(a),
+				Visibility: brokerVisibility(a),
+				Replay:     a.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed"),
+			}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, States: []string{"UNCOMMITTED", "COMMITTED"}}, {Name: "seen", Durable: true}}
 		},
 	})

@@ -116,22 +116,16 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	c.commit(ctx, &m)
 }
 
-var (
-	retainingConsumerBroker   = roles.Node("broker", "where commits go")
-	retainingConsumerTTL      = roles.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)")
-	retainingConsumerSweep    = roles.PositiveDuration("sweep", "5s", "how often expired rows are removed")
-	retainingConsumerCapacity = roles.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")
-)
-
 func registerRetainingconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "retaining-consumer",
-		Doc:     "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
-		Options: []roles.Option{retainingConsumerBroker, retainingConsumerTTL, retainingConsumerSweep, retainingConsumerCapacity},
+		Name: "retaining-consumer",
+		Doc:  "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &RetainingConsumer{
-				Broker: retainingConsumerBroker.Get(a), TTL: retainingConsumerTTL.Get(a),
-				Sweep: retainingConsumerSweep.Get(a), Capacity: int(retainingConsumerCapacity.Get(a)),
+				Broker:   consumerBroker(a),
+				TTL:      a.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)"),
+				Sweep:    a.PositiveDuration("sweep", "5s", "how often expired rows are removed"),
+				Capacity: int(a.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")),
 			}
 			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "sweep"}}
 		},
