@@ -43,6 +43,9 @@ const (
 	cdcFlushing                    // row 0 present: a flush is scheduled (volatile)
 )
 
+// cdcRelay publishes through the attempt and state tables.
+var cdcRelay = relayTables{attempts: cdcAttempts, state: cdcState}
+
 // Start resumes from the last flushed offset — or from the beginning, a
 // snapshot, when the replication slot was dropped.
 func (c *CDCConnector) Start(ctx *sim.Context) {
@@ -66,13 +69,7 @@ func (c *CDCConnector) fetch(ctx *sim.Context) {
 }
 
 func (c *CDCConnector) publish(ctx *sim.Context, op sim.OpID, seq, record int64) {
-	rec, _ := ctx.Get(cdcAttempts, int64(op), op)
-	a := decodeAttemptRow(rec)
-	a.Attempt++
-	ctx.Put(cdcAttempts, int64(op), op, a.encode())
-	ctx.Put(cdcState, 0, op, relayStateRow{Phase: relayPublishing, Sequence: seq, Op: op}.encode())
-	ctx.Send(c.Broker, publish{Record: record}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: a.Attempt}))
-	ctx.After(c.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: a.Attempt, Key: seq})
+	cdcRelay.publish(ctx, c.Broker, c.Timeout, true, op, seq, record)
 }
 
 // Receive handles the service's notifications, the outbox rows it reads and
@@ -127,9 +124,7 @@ func (c *CDCConnector) Timer(ctx *sim.Context, t sim.Timer) {
 		ctx.Delete(cdcFlushing, 0, 0)
 		ctx.Put(cdcOffsets, 0, 0, positionRow{Sequence: c.position(ctx)}.encode())
 	case roles.TimerRetry:
-		st, _ := ctx.Get(cdcState, 0, t.Op)
-		a, _ := ctx.Get(cdcAttempts, int64(t.Op), t.Op)
-		if s := decodeRelayStateRow(st); s.Phase == relayPublishing && s.Sequence == t.Key && decodeAttemptRow(a).Attempt == t.Attempt {
+		if cdcRelay.unacked(ctx, t) {
 			c.publish(ctx, t.Op, t.Key, roles.Payload(t.Op))
 		}
 	}

@@ -54,10 +54,6 @@ func (c *Consumer) Start(*sim.Context) {}
 // Timer is unused.
 func (c *Consumer) Timer(*sim.Context, sim.Timer) {}
 
-func (c *Consumer) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
-
 // Receive processes one delivered record.
 func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgDeliver {
@@ -70,7 +66,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 		if transportDup(ctx, consumerSeen, decodeDelivery(m).Offset, m.Op) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return
 		}
@@ -80,7 +76,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	default:
 		c.receiveIdempotent(ctx, m)
 	}
@@ -94,7 +90,7 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 		seen = false
 	}
 	if seen {
-		c.commit(ctx, &m) // a duplicate: acknowledge it, do nothing else
+		commitDelivery(ctx, c.Broker, &m) // a duplicate: acknowledge it, do nothing else
 		return
 	}
 	if c.MarkAfter {
@@ -111,7 +107,7 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 	if ctx.CrashPoint(PointAfterEffect, &m) {
 		return
 	}
-	c.commit(ctx, &m)
+	commitDelivery(ctx, c.Broker, &m)
 }
 
 // consumerBroker reads the option of the family's consumers that names

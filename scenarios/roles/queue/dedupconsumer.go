@@ -197,7 +197,7 @@ func (c *DedupConsumer) finish(ctx *sim.Context, m sim.Message) {
 }
 
 func (c *DedupConsumer) commit(ctx *sim.Context, m sim.Message, offset int64) {
-	ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(c.Broker, commitOf(offset, &m))
 }
 
 func registerDedupconsumer(c *roles.Catalog) {

@@ -191,7 +191,7 @@ func (c *DurableConsumer) Receive(ctx *sim.Context, m sim.Message) {
 			ctx.Effect(SinkBilling, m.Op, d.Record)
 		}
 	}
-	ctx.Send(c.Broker, offsetCommit{Offset: d.Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(c.Broker, commitOf(d.Offset, &m))
 }
 
 func registerDurablequeue(c *roles.Catalog) {

@@ -30,10 +30,6 @@ func (c *MetricsCollector) Start(*sim.Context) {}
 // Timer is unused.
 func (c *MetricsCollector) Timer(*sim.Context, sim.Timer) {}
 
-func (c *MetricsCollector) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
-
 // Receive counts one delivered sample.
 func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgDeliver {
@@ -45,7 +41,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 		if transportDup(ctx, collectorSeen, decodeDelivery(m).Offset, m.Op) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 		if ctx.CrashPoint(PointAfterCommit, &m) {
 			return
 		}
@@ -55,7 +51,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	default:
 		if _, seen := ctx.Get(collectorDedup, int64(m.Op), m.Op); !seen {
 			ctx.Put(collectorDedup, int64(m.Op), m.Op, processedRow())
@@ -64,7 +60,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	}
 }
 

@@ -28,7 +28,7 @@ func (c naturalConsumer) receive(ctx *sim.Context, m sim.Message, a applier) {
 		return
 	}
 	offset := decodeDelivery(m).Offset
-	commit := offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt})
+	commit := commitOf(offset, &m)
 	if ctx.Semantics() == sim.AtMostOnce {
 		if transportDup(ctx, c.Seen, offset, m.Op) {
 			return

@@ -56,7 +56,7 @@ func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {
 			if transportDup(ctx, orderLineSeen, offset, m.Op) {
 				return // a network copy of one delivery
 			}
-			ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+			ctx.Send(c.Broker, commitOf(offset, &m))
 			if ctx.CrashPoint(PointAfterCommit, &m) {
 				return
 			}
@@ -110,7 +110,7 @@ func (c *OrderLineConsumer) done(ctx *sim.Context, m sim.Message, natural int64)
 		return
 	}
 	ctx.Delete(orderLinePending, natural, m.Op)
-	ctx.Send(c.Broker, offsetCommit{Offset: r.Value}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(c.Broker, commitOf(r.Value, &m))
 }
 
 func registerOrderlineconsumer(c *roles.Catalog) {

@@ -34,6 +34,9 @@ const (
 	relayState                       // row 0: relayStateRow (volatile)
 )
 
+// outboxRelay publishes through the attempt and state tables.
+var outboxRelay = relayTables{attempts: relayAttempts, state: relayState}
+
 // Start catches up from the saved position.
 func (r *OutboxRelay) Start(ctx *sim.Context) { r.fetch(ctx) }
 
@@ -42,9 +45,7 @@ func (r *OutboxRelay) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRetry {
 		return
 	}
-	st, _ := ctx.Get(relayState, 0, t.Op)
-	a, _ := ctx.Get(relayAttempts, int64(t.Op), t.Op)
-	if s := decodeRelayStateRow(st); s.Phase == relayPublishing && s.Sequence == t.Key && decodeAttemptRow(a).Attempt == t.Attempt {
+	if outboxRelay.unacked(ctx, t) {
 		r.publish(ctx, t.Op, t.Key, roles.Payload(t.Op))
 	}
 }
@@ -60,15 +61,7 @@ func (r *OutboxRelay) savePosition(ctx *sim.Context, seq int64, op sim.OpID) {
 }
 
 func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, record int64) {
-	rec, _ := ctx.Get(relayAttempts, int64(op), op)
-	a := decodeAttemptRow(rec)
-	a.Attempt++
-	ctx.Put(relayAttempts, int64(op), op, a.encode())
-	ctx.Put(relayState, 0, op, relayStateRow{Phase: relayPublishing, Sequence: seq, Op: op}.encode())
-	ctx.Send(r.Broker, publish{Record: record}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: a.Attempt}))
-	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(r.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: a.Attempt, Key: seq})
-	}
+	outboxRelay.publish(ctx, r.Broker, r.Timeout, ctx.Semantics() != sim.AtMostOnce, op, seq, record)
 }
 
 // Receive handles notifications, outbox rows and the broker's acks.

@@ -87,10 +87,6 @@ func (c *RetainingConsumer) makeRoom(ctx *sim.Context) {
 	}
 }
 
-func (c *RetainingConsumer) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
-
 // Receive bills one delivered record, once per operation while its row lives.
 func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgDeliver {
@@ -98,7 +94,7 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	if !roles.Idempotent(ctx.Semantics()) {
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 		return
 	}
 	key := int64(m.Op)
@@ -113,7 +109,7 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 		c.armSweep(ctx)
 	}
-	c.commit(ctx, &m)
+	commitDelivery(ctx, c.Broker, &m)
 }
 
 func registerRetainingconsumer(c *roles.Catalog) {
