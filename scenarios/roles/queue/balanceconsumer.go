@@ -25,6 +25,7 @@ import (
 // a stale set changes the total; the value is the new total. There is no
 // dedup store.
 type BalanceConsumer struct {
+	passive
 	naturalConsumer
 	Form       string // auto | increment | set | versioned-set
 	PerBooking int64  // payments per booking
@@ -34,12 +35,6 @@ const (
 	balanceTotals sim.TableID = iota // booking → balanceRow
 	balanceSeen
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *BalanceConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *BalanceConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive applies a delivered payment.
 func (c *BalanceConsumer) Receive(ctx *sim.Context, m sim.Message) { c.receive(ctx, m, c) }

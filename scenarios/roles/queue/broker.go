@@ -79,13 +79,10 @@ func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, 
 }
 
 func (b *Broker) deliver(ctx *sim.Context, offset int64, to func(int64, int32) sim.NodeID) {
-	rec, _ := ctx.Get(brokerLog, offset, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(brokerLog, offset, r.Op, r.encode())
-	ctx.Send(to(offset, r.Deliveries), delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
+	r, d := nextDelivery(ctx, brokerLog, offset)
+	ctx.Send(to(offset, r.Deliveries), d)
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+		ctx.After(b.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 	}
 }
 

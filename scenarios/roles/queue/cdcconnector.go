@@ -44,7 +44,7 @@ const (
 )
 
 // cdcRelay publishes through the attempt and state tables.
-var cdcRelay = relayTables{attempts: cdcAttempts, state: cdcState}
+var cdcRelay = relayTables{attempts: cdcAttempts, stateTable: cdcState}
 
 // Start resumes from the last flushed offset — or from the beginning, a
 // snapshot, when the replication slot was dropped.
@@ -75,35 +75,22 @@ func (c *CDCConnector) publish(ctx *sim.Context, op sim.OpID, seq, record int64)
 // Receive handles the service's notifications, the outbox rows it reads and
 // the broker's acks.
 func (c *CDCConnector) Receive(ctx *sim.Context, m sim.Message) {
-	rec, _ := ctx.Get(cdcState, 0, m.Op)
-	st := decodeRelayStateRow(rec)
+	st := cdcRelay.state(ctx, m.Op)
 	switch m.Kind {
 	case MsgOutboxNotify:
-		// New rows in the log. A restarted service's nudge (no operation)
-		// while fetching asks again: that fetch may have died with it.
-		if st.Phase == relayIdle || (st.Phase == relayFetching && m.Op == 0) {
+		if st.fetches(m) {
 			c.fetch(ctx)
 		}
 	case MsgOutboxRow:
-		row := decodeFetched(m)
-		if st.Phase != relayFetching || row.Position != c.position(ctx)+1 {
-			return
+		if row, ok := cdcRelay.nextRow(ctx, st, m, c.position(ctx)); ok {
+			c.publish(ctx, m.Op, row.Position, row.Record)
 		}
-		if row.Status != roles.StatusOK {
-			ctx.Put(cdcState, 0, 0, relayStateRow{Phase: relayIdle}.encode())
-			return
-		}
-		c.publish(ctx, m.Op, row.Position, row.Record)
 	case MsgPublishAck:
-		if st.Phase != relayPublishing || st.Op != m.Op {
-			return
+		if st.acked(ctx, &m) { // a crash at after-publish: emitted and acknowledged, the offset not flushed
+			ctx.Put(cdcPosition, 0, m.Op, positionRow{Sequence: st.Sequence}.encode())
+			c.scheduleFlush(ctx, m.Op)
+			c.fetch(ctx)
 		}
-		if ctx.CrashPoint(PointAfterPublish, &m) {
-			return // emitted and acknowledged; the offset not flushed
-		}
-		ctx.Put(cdcPosition, 0, m.Op, positionRow{Sequence: st.Sequence}.encode())
-		c.scheduleFlush(ctx, m.Op)
-		c.fetch(ctx)
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 // own offset and is never recognised, only a redelivery of the same offset
 // is.
 type Consumer struct {
+	passive
 	Broker      sim.NodeID
 	MarkAfter   bool
 	TTL         sim.Time // 0 = dedup rows never expire
@@ -47,12 +48,6 @@ const (
 	consumerDedup sim.TableID = iota // operation ID → processed
 	consumerSeen                     // offsets seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *Consumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *Consumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive processes one delivered record.
 func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {

@@ -158,17 +158,12 @@ func (q *DurableQueue) deliver(ctx *sim.Context, id int64) {
 //     billing row in one local transaction; a delivery whose row exists
 //     is acked, not billed.
 type DurableConsumer struct {
+	passive
 	Broker          sim.NodeID
 	SkipRedelivered bool
 }
 
 const durableConsumerDedup sim.TableID = 0 // operation → processed
-
-// Start does nothing: the broker delivers.
-func (c *DurableConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *DurableConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive bills one delivery and acks it.
 func (c *DurableConsumer) Receive(ctx *sim.Context, m sim.Message) {

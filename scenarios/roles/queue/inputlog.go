@@ -16,6 +16,7 @@ import (
 // it belongs to the hour before, but sits in the log among the next hour's
 // events, after its own hour has been closed.
 type InputLog struct {
+	passive
 	PerHour   int64
 	LateEvery int64
 }
@@ -28,12 +29,6 @@ func (l *InputLog) EventHour(op int64) int64 {
 	}
 	return hour
 }
-
-// Start does nothing: the log only answers.
-func (l *InputLog) Start(*sim.Context) {}
-
-// Timer is unused.
-func (l *InputLog) Timer(*sim.Context, sim.Timer) {}
 
 // Receive answers a fetch.
 func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {

@@ -92,12 +92,9 @@ func (s *JetStream) publish(ctx *sim.Context, m sim.Message) {
 
 // deliver sends the message again (delivery count + 1) and starts AckWait.
 func (s *JetStream) deliver(ctx *sim.Context, seq int64) {
-	rec, _ := ctx.Get(jetstreamLog, seq, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(jetstreamLog, seq, r.Op, r.encode())
-	ctx.Send(s.Consumer, delivery{Offset: seq, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(s.AckWait, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: seq, Attempt: r.Deliveries})
+	r, d := nextDelivery(ctx, jetstreamLog, seq)
+	ctx.Send(s.Consumer, d)
+	ctx.After(s.AckWait, redeliveryTimer(roles.TimerRedeliver, r, seq))
 }
 
 // Timer redelivers a message not acked within AckWait of its last delivery.
@@ -105,8 +102,7 @@ func (s *JetStream) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
-	rec, ok := ctx.Get(jetstreamLog, t.Key, t.Op)
-	if r := decodeLogRow(rec); ok && r.State != recordAcked && r.Deliveries == t.Attempt {
+	if latestUnacked(ctx, jetstreamLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }

@@ -20,17 +20,12 @@ import (
 // header is set by the publisher under idempotent semantics only: under
 // at-least-once there is no id to record.
 type JetStreamConsumer struct {
+	passive
 	Stream sim.NodeID
 	Dedup  bool
 }
 
 const jetstreamProcessed sim.TableID = 0 // Nats-Msg-Id → processed (the application's own durable record)
-
-// Start does nothing: the stream redelivers what was not acked.
-func (c *JetStreamConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *JetStreamConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive ships one delivered order unless its Nats-Msg-Id is recorded;
 // an ack's answer needs nothing (it is 200 whichever delivery it answers).

@@ -16,6 +16,7 @@ import (
 //     in one local transaction: exactly once, at the price of one row per
 //     sample ever seen (the dedup-rows metric).
 type MetricsCollector struct {
+	passive
 	Broker sim.NodeID
 }
 
@@ -23,12 +24,6 @@ const (
 	collectorDedup sim.TableID = iota // operation → counted (idempotent only)
 	collectorSeen                     // offsets seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *MetricsCollector) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *MetricsCollector) Timer(*sim.Context, sim.Timer) {}
 
 // Receive counts one delivered sample.
 func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {

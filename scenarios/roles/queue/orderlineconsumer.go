@@ -24,6 +24,7 @@ import (
 // Under at-most-once it commits the offset before the first statement;
 // otherwise after the last one (a crash in between means a redelivery).
 type OrderLineConsumer struct {
+	passive
 	Broker sim.NodeID
 	DB     sim.NodeID
 	Insert string // plain | check-then-insert | upsert
@@ -38,12 +39,6 @@ const (
 	orderLinePending sim.TableID = iota
 	orderLineSeen                // offsets seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *OrderLineConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *OrderLineConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive runs the step of a delivery that m starts or resumes.
 func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {

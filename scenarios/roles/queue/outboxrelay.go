@@ -35,7 +35,7 @@ const (
 )
 
 // outboxRelay publishes through the attempt and state tables.
-var outboxRelay = relayTables{attempts: relayAttempts, state: relayState}
+var outboxRelay = relayTables{attempts: relayAttempts, stateTable: relayState}
 
 // Start catches up from the saved position.
 func (r *OutboxRelay) Start(ctx *sim.Context) { r.fetch(ctx) }
@@ -66,25 +66,16 @@ func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, record i
 
 // Receive handles notifications, outbox rows and the broker's acks.
 func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
-	rec, _ := ctx.Get(relayState, 0, m.Op)
-	st := decodeRelayStateRow(rec)
+	st := outboxRelay.state(ctx, m.Op)
 	switch m.Kind {
 	case MsgOutboxNotify:
-		// Idle: there is news. Fetching: the fetch is already asking —
-		// unless this is a restarted service's nudge (no operation), in
-		// which case the fetch may have died with it; asking again is
-		// harmless.
-		if st.Phase == relayIdle || (st.Phase == relayFetching && m.Op == 0) {
+		if st.fetches(m) {
 			r.fetch(ctx)
 		}
 	case MsgOutboxRow:
 		pos, _ := ctx.Get(relayPosition, 0, m.Op)
-		row := decodeFetched(m)
-		if st.Phase != relayFetching || row.Position != decodePositionRow(pos).Sequence+1 {
-			return
-		}
-		if row.Status != roles.StatusOK {
-			ctx.Put(relayState, 0, 0, relayStateRow{Phase: relayIdle}.encode())
+		row, ok := outboxRelay.nextRow(ctx, st, m, decodePositionRow(pos).Sequence)
+		if !ok {
 			return
 		}
 		if ctx.Semantics() == sim.AtMostOnce {
@@ -98,14 +89,10 @@ func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		r.publish(ctx, m.Op, row.Position, row.Record)
 	case MsgPublishAck:
-		if st.Phase != relayPublishing || st.Op != m.Op {
-			return
+		if st.acked(ctx, &m) {
+			r.savePosition(ctx, st.Sequence, m.Op)
+			r.fetch(ctx)
 		}
-		if ctx.CrashPoint(PointAfterPublish, &m) {
-			return
-		}
-		r.savePosition(ctx, st.Sequence, m.Op)
-		r.fetch(ctx)
 	}
 }
 

@@ -76,12 +76,9 @@ func (s *PubSubServer) ack(ctx *sim.Context, m sim.Message) {
 
 // deliver sends the message with a new ack id and starts its deadline.
 func (s *PubSubServer) deliver(ctx *sim.Context, id int64) {
-	rec, _ := ctx.Get(pubsubLog, id, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(pubsubLog, id, r.Op, r.encode())
-	ctx.Send(s.Subscriber, delivery{Offset: id, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(s.AckDeadline, sim.Timer{Kind: TimerAckExpiry, Op: r.Op, Key: id, Attempt: r.Deliveries})
+	r, d := nextDelivery(ctx, pubsubLog, id)
+	ctx.Send(s.Subscriber, d)
+	ctx.After(s.AckDeadline, redeliveryTimer(TimerAckExpiry, r, id))
 }
 
 // Timer redelivers a message whose delivery's ack deadline expired
@@ -90,8 +87,7 @@ func (s *PubSubServer) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != TimerAckExpiry {
 		return
 	}
-	rec, ok := ctx.Get(pubsubLog, t.Key, t.Op)
-	if r := decodeLogRow(rec); ok && r.State != recordAcked && r.Deliveries == t.Attempt {
+	if latestUnacked(ctx, pubsubLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }

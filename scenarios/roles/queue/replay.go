@@ -76,13 +76,10 @@ func (b *ReplayingBroker) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
-	rec, _ := ctx.Get(replayLog, offset, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(replayLog, offset, r.Op, r.encode())
-	ctx.Send(b.Consumer, delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
+	r, d := nextDelivery(ctx, replayLog, offset)
+	ctx.Send(b.Consumer, d)
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+		ctx.After(b.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 	}
 }
 
@@ -91,10 +88,8 @@ func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRedeliver {
 		return
 	}
-	if rec, ok := ctx.Get(replayLog, t.Key, t.Op); ok {
-		if r := decodeLogRow(rec); r.State != recordAcked && r.Deliveries == t.Attempt {
-			b.deliver(ctx, t.Key)
-		}
+	if latestUnacked(ctx, replayLog, t) {
+		b.deliver(ctx, t.Key)
 	}
 }
 

@@ -66,7 +66,7 @@ func (q *SQSFifo) deliverBody(ctx *sim.Context, offset int64) {
 	r.Deliveries++
 	ctx.Put(brokerLog, offset, r.Op, r.encode())
 	ctx.Send(q.Consumer, delivery{Offset: offset, Record: body.Value}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(q.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+	ctx.After(q.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 }
 
 // Timer redelivers a message not deleted within its visibility timeout.
