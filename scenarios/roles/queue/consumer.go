@@ -58,11 +58,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	case sim.AtMostOnce:
 		// The broker delivers each offset once under at-most-once; a
 		// network copy of that delivery is dropped by the transport.
-		if transportDup(ctx, consumerSeen, decodeDelivery(m).Offset, m.Op) {
-			return
-		}
-		commitDelivery(ctx, c.Broker, &m)
-		if ctx.CrashPoint(PointAfterCommit, &m) {
+		if !commitFirst(ctx, consumerSeen, c.Broker, decodeDelivery(m).Offset, &m) {
 			return
 		}
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)

@@ -99,10 +99,7 @@ func (s *JetStream) deliver(ctx *sim.Context, seq int64) {
 
 // Timer redelivers a message not acked within AckWait of its last delivery.
 func (s *JetStream) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != roles.TimerRedeliver {
-		return
-	}
-	if latestUnacked(ctx, jetstreamLog, t) {
+	if t.Kind == roles.TimerRedeliver && latestUnacked(ctx, jetstreamLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }

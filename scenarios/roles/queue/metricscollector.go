@@ -33,11 +33,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 	sample := decodeDelivery(m).Record
 	switch ctx.Semantics() {
 	case sim.AtMostOnce:
-		if transportDup(ctx, collectorSeen, decodeDelivery(m).Offset, m.Op) {
-			return
-		}
-		commitDelivery(ctx, c.Broker, &m)
-		if ctx.CrashPoint(PointAfterCommit, &m) {
+		if !commitFirst(ctx, collectorSeen, c.Broker, decodeDelivery(m).Offset, &m) {
 			return
 		}
 		ctx.Effect(SinkMetricSamples, m.Op, sample)

@@ -48,12 +48,8 @@ func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {
 		natural := c.naturalKey(m.Op)
 		offset := decodeDelivery(m).Offset
 		if ctx.Semantics() == sim.AtMostOnce {
-			if transportDup(ctx, orderLineSeen, offset, m.Op) {
-				return // a network copy of one delivery
-			}
-			ctx.Send(c.Broker, commitOf(offset, &m))
-			if ctx.CrashPoint(PointAfterCommit, &m) {
-				return
+			if !commitFirst(ctx, orderLineSeen, c.Broker, offset, &m) {
+				return // a network copy of one delivery, or a crash after the commit
 			}
 		} else {
 			ctx.Put(orderLinePending, natural, m.Op, sim.Record{Value: offset})

@@ -84,10 +84,7 @@ func (s *PubSubServer) deliver(ctx *sim.Context, id int64) {
 // Timer redelivers a message whose delivery's ack deadline expired
 // without an ack: the ack id of that delivery stops working.
 func (s *PubSubServer) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerAckExpiry {
-		return
-	}
-	if latestUnacked(ctx, pubsubLog, t) {
+	if t.Kind == TimerAckExpiry && latestUnacked(ctx, pubsubLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }

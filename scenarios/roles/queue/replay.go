@@ -85,10 +85,7 @@ func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
 
 // Timer redelivers a record whose offset was not committed in time.
 func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != roles.TimerRedeliver {
-		return
-	}
-	if latestUnacked(ctx, replayLog, t) {
+	if t.Kind == roles.TimerRedeliver && latestUnacked(ctx, replayLog, t) {
 		b.deliver(ctx, t.Key)
 	}
 }
