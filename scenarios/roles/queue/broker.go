@@ -23,6 +23,7 @@ const (
 // the record delivered to the crashed consumer and never acked; a
 // delivery not acked within Visibility is given up, never delivered again.
 type Broker struct {
+	waiting
 	Consumer    sim.NodeID
 	Visibility  sim.Time
 	PrefetchOne bool
@@ -32,9 +33,6 @@ const (
 	brokerLog  sim.TableID = iota // offset → logRow
 	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker is driven by publishes.
-func (b *Broker) Start(*sim.Context) {}
 
 // Receive appends a published record, or marks a committed one.
 func (b *Broker) Receive(ctx *sim.Context, m sim.Message) { b.receive(ctx, m, b.only) }

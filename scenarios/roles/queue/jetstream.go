@@ -34,6 +34,7 @@ const (
 // nothing tells the consumer so (Pub/Sub's per-delivery ack ids fail such
 // an ack instead). Every ack is answered (AckSync): 200.
 type JetStream struct {
+	waiting
 	Consumer        sim.NodeID
 	AckWait         sim.Time
 	DuplicateWindow sim.Time
@@ -43,9 +44,6 @@ const (
 	jetstreamLog    sim.TableID = iota // stream sequence → logRow (Deliveries = the delivery count)
 	jetstreamMsgIDs                    // Nats-Msg-Id → the stream sequence of its first copy (At: when it was stored)
 )
-
-// Start does nothing: the stream is driven by publishes.
-func (s *JetStream) Start(*sim.Context) {}
 
 // Receive stores a publish (or answers it as a duplicate), or takes an ack.
 func (s *JetStream) Receive(ctx *sim.Context, m sim.Message) {

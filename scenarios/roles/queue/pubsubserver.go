@@ -25,14 +25,12 @@ import (
 // The ack id is the delivery count (the envelope's Attempt); the message
 // id is the log offset.
 type PubSubServer struct {
+	waiting
 	Subscriber  sim.NodeID
 	AckDeadline sim.Time
 }
 
 const pubsubLog sim.TableID = 0 // message id → logRow (Deliveries = the current ack id)
-
-// Start does nothing: the server is driven by publishes.
-func (s *PubSubServer) Start(*sim.Context) {}
 
 // exactlyOnce reports whether the subscription has exactly-once delivery.
 func exactlyOnce(ctx *sim.Context) bool { return roles.Idempotent(ctx.Semantics()) }

@@ -27,6 +27,7 @@ import (
 // record is what makes the effect exactly once, under either
 // subscription.
 type PubSubSubscriber struct {
+	waiting
 	Server   sim.NodeID
 	Record   bool
 	AckRetry sim.Time
@@ -36,9 +37,6 @@ const (
 	subscriberRecord sim.TableID = iota // message id → processed (the application's own durable record)
 	subscriberAcks                      // (message id, ack id) → the ack in flight and its answer (volatile)
 )
-
-// Start does nothing: the server redelivers what was not acked.
-func (s *PubSubSubscriber) Start(*sim.Context) {}
 
 // Receive ships one delivered order (unless the record has its message
 // id), or takes the answer to an ack.

@@ -42,6 +42,7 @@ const (
 // time-out would only be followed by the same read, so the model lets the
 // read wait, and a run with nothing pending comes to rest.
 type RedisStream struct {
+	waiting
 	Block sim.Time
 }
 
@@ -73,9 +74,6 @@ func (v streamEntry) encode() sim.Record {
 func decodeStreamEntry(r sim.Record) streamEntry {
 	return streamEntry{Op: sim.OpID(r.Value), State: r.State, Deliveries: int32(r.Aux), Owner: sim.NodeID(r.Status - 1), At: r.At}
 }
-
-// Start does nothing: the stream is driven by its clients.
-func (s *RedisStream) Start(*sim.Context) {}
 
 // Receive serves XADD (MsgPublish), XREADGROUP, XACK and XAUTOCLAIM.
 func (s *RedisStream) Receive(ctx *sim.Context, m sim.Message) {

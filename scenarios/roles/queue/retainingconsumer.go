@@ -16,6 +16,7 @@ import (
 // oldest row — a key removed before its retention, as a cache under
 // memory pressure does. Under at-least-once there is no store at all.
 type RetainingConsumer struct {
+	waiting
 	Broker   sim.NodeID
 	TTL      sim.Time
 	Sweep    sim.Time
@@ -26,9 +27,6 @@ const (
 	retainDedup sim.TableID = iota // operation → processed (At: when)
 	retainSweep                    // row 0 while a sweep timer is armed (volatile)
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *RetainingConsumer) Start(*sim.Context) {}
 
 // Timer sweeps the expired rows, and re-arms while rows remain.
 func (c *RetainingConsumer) Timer(ctx *sim.Context, t sim.Timer) {
