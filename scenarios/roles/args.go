@@ -17,6 +17,10 @@ type Args struct {
 	nodes map[string]sim.NodeID
 	used  map[string]bool
 	errs  []OptionError
+	// describing marks Register's dry run (declare.go), which collects
+	// in declared the options the constructor reads.
+	describing bool
+	declared   []Option
 }
 
 // OptionError is a bad role option: which option, what is wrong.

@@ -26,6 +26,9 @@ func (c *Catalog) Register(r *Role) *Role {
 	if _, dup := c.roles[r.Name]; dup {
 		panic("roles: duplicate role " + r.Name)
 	}
+	if r.Options == nil && r.New != nil {
+		r.Options = describe(r)
+	}
 	seen := map[string]bool{}
 	for _, o := range r.Options {
 		d := o.Describe()

@@ -59,22 +59,16 @@ func (g *General) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-var (
-	generalPeer   = roles.Node("peer", "the other general")
-	generalFirst  = roles.Bool("first", false, "sends the plan (general A)")
-	generalRounds = roles.Int("rounds", 1, 1, 1000, "messages in the protocol (the plan, then acks of acks)")
-	generalDawn   = roles.Duration("dawn", "10s", "when both decide")
-)
-
 func registerGeneral(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "general",
-		Doc:     "one of the Two Generals: answers each round with the next, decides at dawn",
-		Options: []roles.Option{generalPeer, generalFirst, generalRounds, generalDawn},
+		Name: "general",
+		Doc:  "one of the Two Generals: answers each round with the next, decides at dawn",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			g := &General{
-				Peer: generalPeer.Get(a), First: generalFirst.Get(a),
-				Rounds: int32(generalRounds.Get(a)), Dawn: generalDawn.Get(a),
+				Peer:   a.Node("peer", "the other general"),
+				First:  a.Bool("first", false, "sends the plan (general A)"),
+				Rounds: int32(a.Int("rounds", 1, 1, 1000, "messages in the protocol (the plan, then acks of acks)")),
+				Dawn:   a.Duration("dawn", "10s", "when both decide"),
 			}
 			g.Sink = SinkBAttacks
 			if g.First {

@@ -25,6 +25,7 @@ import (
 // a stale set changes the total; the value is the new total. There is no
 // dedup store.
 type BalanceConsumer struct {
+	passive
 	naturalConsumer
 	Form       string // auto | increment | set | versioned-set
 	PerBooking int64  // payments per booking
@@ -34,12 +35,6 @@ const (
 	balanceTotals sim.TableID = iota // booking → balanceRow
 	balanceSeen
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *BalanceConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *BalanceConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive applies a delivered payment.
 func (c *BalanceConsumer) Receive(ctx *sim.Context, m sim.Message) { c.receive(ctx, m, c) }
@@ -86,21 +81,17 @@ func (c *BalanceConsumer) apply(ctx *sim.Context, m *sim.Message) {
 	}
 }
 
-var (
-	balanceConsumerBroker = roles.Node("broker", "where commits go")
-	balanceConsumerForm   = roles.Enum("form", "auto", []string{"auto", "increment", "set", "versioned-set"},
-		"the payment's form; auto: increment under amo and alo, versioned-set under idem")
-	balanceConsumerPerBooking = roles.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1")
-)
-
 func registerBalanceconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "balance-consumer",
-		Doc:     "applies payments to booking totals as \"add amount\" (increment), \"the total is now T\" (set) or \"the total is now T as of payment v\" (versioned-set); no dedup store",
-		Options: []roles.Option{balanceConsumerBroker, balanceConsumerForm, balanceConsumerPerBooking},
+		Name: "balance-consumer",
+		Doc:  "applies payments to booking totals as \"add amount\" (increment), \"the total is now T\" (set) or \"the total is now T as of payment v\" (versioned-set); no dedup store",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &BalanceConsumer{naturalConsumer: naturalConsumer{Broker: balanceConsumerBroker.Get(a), Seen: balanceSeen},
-				Form: balanceConsumerForm.Get(a), PerBooking: balanceConsumerPerBooking.Get(a)}
+			c := &BalanceConsumer{
+				naturalConsumer: naturalConsumer{Broker: consumerBroker(a), Seen: balanceSeen},
+				Form: a.Enum("form", "auto", []string{"auto", "increment", "set", "versioned-set"},
+					"the payment's form; auto: increment under amo and alo, versioned-set under idem"),
+				PerBooking: a.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1"),
+			}
 			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

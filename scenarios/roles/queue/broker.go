@@ -23,6 +23,7 @@ const (
 // the record delivered to the crashed consumer and never acked; a
 // delivery not acked within Visibility is given up, never delivered again.
 type Broker struct {
+	waiting
 	Consumer    sim.NodeID
 	Visibility  sim.Time
 	PrefetchOne bool
@@ -32,9 +33,6 @@ const (
 	brokerLog  sim.TableID = iota // offset → logRow
 	brokerSeen                    // (op, attempt) publishes seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker is driven by publishes.
-func (b *Broker) Start(*sim.Context) {}
 
 // Receive appends a published record, or marks a committed one.
 func (b *Broker) Receive(ctx *sim.Context, m sim.Message) { b.receive(ctx, m, b.only) }
@@ -79,13 +77,10 @@ func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, 
 }
 
 func (b *Broker) deliver(ctx *sim.Context, offset int64, to func(int64, int32) sim.NodeID) {
-	rec, _ := ctx.Get(brokerLog, offset, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(brokerLog, offset, r.Op, r.encode())
-	ctx.Send(to(offset, r.Deliveries), delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
+	r, d := nextDelivery(ctx, brokerLog, offset)
+	ctx.Send(to(offset, r.Deliveries), d)
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+		ctx.After(b.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 	}
 }
 
@@ -105,20 +100,27 @@ func (b *Broker) timer(ctx *sim.Context, t sim.Timer, to func(int64, int32) sim.
 	}
 }
 
-var (
-	brokerConsumer   = roles.Node("consumer", "where records are delivered")
-	brokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
-	brokerAMO        = roles.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
-		"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)")
-)
+// brokerConsumer and brokerVisibility read the options the family's
+// brokers share.
+func brokerConsumer(a *roles.Args) sim.NodeID {
+	return a.Node("consumer", "where records are delivered")
+}
+
+func brokerVisibility(a *roles.Args) sim.Time {
+	return a.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
+}
 
 func registerBroker(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "broker",
-		Doc:     "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
-		Options: []roles.Option{brokerConsumer, brokerVisibility, brokerAMO},
+		Name: "broker",
+		Doc:  "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{Consumer: brokerConsumer.Get(a), Visibility: brokerVisibility.Get(a), PrefetchOne: brokerAMO.Get(a) == "prefetch-1"}
+			b := &Broker{
+				Consumer:   brokerConsumer(a),
+				Visibility: brokerVisibility(a),
+				PrefetchOne: a.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
+					"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)") == "prefetch-1",
+			}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

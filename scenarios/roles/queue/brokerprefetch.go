@@ -66,7 +66,7 @@ func (b *Broker) deliverNext(ctx *sim.Context, to func(int64, int32) sim.NodeID)
 	r.State = recordDelivered
 	ctx.Put(brokerLog, next, r.Op, r.encode())
 	ctx.Send(to(next, r.Deliveries), delivery{Offset: next, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: next, Attempt: r.Deliveries})
+	ctx.After(b.Visibility, redeliveryTimer(roles.TimerRedeliver, r, next))
 }
 
 // giveUp ends a delivery whose ack did not come within the visibility

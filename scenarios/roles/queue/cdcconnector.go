@@ -43,6 +43,9 @@ const (
 	cdcFlushing                    // row 0 present: a flush is scheduled (volatile)
 )
 
+// cdcRelay publishes through the attempt and state tables.
+var cdcRelay = relayTables{attempts: cdcAttempts, stateTable: cdcState}
+
 // Start resumes from the last flushed offset — or from the beginning, a
 // snapshot, when the replication slot was dropped.
 func (c *CDCConnector) Start(ctx *sim.Context) {
@@ -66,47 +69,28 @@ func (c *CDCConnector) fetch(ctx *sim.Context) {
 }
 
 func (c *CDCConnector) publish(ctx *sim.Context, op sim.OpID, seq, record int64) {
-	rec, _ := ctx.Get(cdcAttempts, int64(op), op)
-	a := decodeAttemptRow(rec)
-	a.Attempt++
-	ctx.Put(cdcAttempts, int64(op), op, a.encode())
-	ctx.Put(cdcState, 0, op, relayStateRow{Phase: relayPublishing, Sequence: seq, Op: op}.encode())
-	ctx.Send(c.Broker, publish{Record: record}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: a.Attempt}))
-	ctx.After(c.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: a.Attempt, Key: seq})
+	cdcRelay.publish(ctx, c.Broker, c.Timeout, true, op, seq, record)
 }
 
 // Receive handles the service's notifications, the outbox rows it reads and
 // the broker's acks.
 func (c *CDCConnector) Receive(ctx *sim.Context, m sim.Message) {
-	rec, _ := ctx.Get(cdcState, 0, m.Op)
-	st := decodeRelayStateRow(rec)
+	st := cdcRelay.state(ctx, m.Op)
 	switch m.Kind {
 	case MsgOutboxNotify:
-		// New rows in the log. A restarted service's nudge (no operation)
-		// while fetching asks again: that fetch may have died with it.
-		if st.Phase == relayIdle || (st.Phase == relayFetching && m.Op == 0) {
+		if st.fetches(m) {
 			c.fetch(ctx)
 		}
 	case MsgOutboxRow:
-		row := decodeFetched(m)
-		if st.Phase != relayFetching || row.Position != c.position(ctx)+1 {
-			return
+		if row, ok := cdcRelay.nextRow(ctx, st, m, c.position(ctx)); ok {
+			c.publish(ctx, m.Op, row.Position, row.Record)
 		}
-		if row.Status != roles.StatusOK {
-			ctx.Put(cdcState, 0, 0, relayStateRow{Phase: relayIdle}.encode())
-			return
-		}
-		c.publish(ctx, m.Op, row.Position, row.Record)
 	case MsgPublishAck:
-		if st.Phase != relayPublishing || st.Op != m.Op {
-			return
+		if st.acked(ctx, &m) { // a crash at after-publish: emitted and acknowledged, the offset not flushed
+			ctx.Put(cdcPosition, 0, m.Op, positionRow{Sequence: st.Sequence}.encode())
+			c.scheduleFlush(ctx, m.Op)
+			c.fetch(ctx)
 		}
-		if ctx.CrashPoint(PointAfterPublish, &m) {
-			return // emitted and acknowledged; the offset not flushed
-		}
-		ctx.Put(cdcPosition, 0, m.Op, positionRow{Sequence: st.Sequence}.encode())
-		c.scheduleFlush(ctx, m.Op)
-		c.fetch(ctx)
 	}
 }
 
@@ -127,32 +111,24 @@ func (c *CDCConnector) Timer(ctx *sim.Context, t sim.Timer) {
 		ctx.Delete(cdcFlushing, 0, 0)
 		ctx.Put(cdcOffsets, 0, 0, positionRow{Sequence: c.position(ctx)}.encode())
 	case roles.TimerRetry:
-		st, _ := ctx.Get(cdcState, 0, t.Op)
-		a, _ := ctx.Get(cdcAttempts, int64(t.Op), t.Op)
-		if s := decodeRelayStateRow(st); s.Phase == relayPublishing && s.Sequence == t.Key && decodeAttemptRow(a).Attempt == t.Attempt {
+		if cdcRelay.unacked(ctx, t) {
 			c.publish(ctx, t.Op, t.Key, roles.Payload(t.Op))
 		}
 	}
 }
 
-var (
-	cdcService = roles.Node("service", "the outbox-service whose outbox table it captures")
-	cdcBroker  = roles.Node("broker", "where it emits the rows")
-	cdcTimeout = roles.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again")
-	cdcFlush   = roles.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)")
-	cdcSlot    = roles.Enum("slot", "kept", []string{"kept", "dropped"},
-		"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table")
-)
-
 func registerCdcconnector(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "cdc-connector",
-		Doc:     "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
-		Options: []roles.Option{cdcService, cdcBroker, cdcTimeout, cdcFlush, cdcSlot},
+		Name: "cdc-connector",
+		Doc:  "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &CDCConnector{
-				Service: cdcService.Get(a), Broker: cdcBroker.Get(a), Timeout: cdcTimeout.Get(a),
-				FlushInterval: cdcFlush.Get(a), SlotDropped: cdcSlot.Get(a) == "dropped",
+				Service:       a.Node("service", "the outbox-service whose outbox table it captures"),
+				Broker:        a.Node("broker", "where it emits the rows"),
+				Timeout:       a.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again"),
+				FlushInterval: a.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)"),
+				SlotDropped: a.Enum("slot", "kept", []string{"kept", "dropped"},
+					"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table") == "dropped",
 			}
 			return c, []sim.TableSpec{
 				{Name: "offsets", Durable: true, Traced: true, AgeFree: true},

@@ -24,6 +24,7 @@ import (
 // own offset and is never recognised, only a redelivery of the same offset
 // is.
 type Consumer struct {
+	passive
 	Broker      sim.NodeID
 	MarkAfter   bool
 	TTL         sim.Time // 0 = dedup rows never expire
@@ -48,16 +49,6 @@ const (
 	consumerSeen                     // offsets seen: at-most-once transport dedup
 )
 
-// Start does nothing: the broker redelivers what was not committed.
-func (c *Consumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *Consumer) Timer(*sim.Context, sim.Timer) {}
-
-func (c *Consumer) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
-
 // Receive processes one delivered record.
 func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgDeliver {
@@ -67,11 +58,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 	case sim.AtMostOnce:
 		// The broker delivers each offset once under at-most-once; a
 		// network copy of that delivery is dropped by the transport.
-		if transportDup(ctx, consumerSeen, decodeDelivery(m).Offset, m.Op) {
-			return
-		}
-		c.commit(ctx, &m)
-		if ctx.CrashPoint(PointAfterCommit, &m) {
+		if !commitFirst(ctx, consumerSeen, c.Broker, decodeDelivery(m).Offset, &m) {
 			return
 		}
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
@@ -80,7 +67,7 @@ func (c *Consumer) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	default:
 		c.receiveIdempotent(ctx, m)
 	}
@@ -94,7 +81,7 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 		seen = false
 	}
 	if seen {
-		c.commit(ctx, &m) // a duplicate: acknowledge it, do nothing else
+		commitDelivery(ctx, c.Broker, &m) // a duplicate: acknowledge it, do nothing else
 		return
 	}
 	if c.MarkAfter {
@@ -111,28 +98,30 @@ func (c *Consumer) receiveIdempotent(ctx *sim.Context, m sim.Message) {
 	if ctx.CrashPoint(PointAfterEffect, &m) {
 		return
 	}
-	c.commit(ctx, &m)
+	commitDelivery(ctx, c.Broker, &m)
 }
 
-var (
-	consumerBroker = roles.Node("broker", "where commits go")
-	consumerStore  = roles.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash")
-	consumerMark   = roles.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it")
-	consumerTTL    = roles.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)")
-	consumerKey    = roles.Enum("key", "operation", []string{"operation", "offset"},
-		"the dedup key of the operations after key-from: the operation ID, or the record's offset (the broker's message id, new for every republished copy)")
-	consumerKeyFrom = roles.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published")
-)
+// consumerBroker reads the option of the family's consumers that names
+// their broker.
+func consumerBroker(a *roles.Args) sim.NodeID {
+	return a.Node("broker", "where commits go")
+}
 
 func registerConsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "consumer",
-		Doc:     "processes delivered records into the billing sink and commits their offsets",
-		Options: []roles.Option{consumerBroker, consumerStore, consumerMark, consumerTTL, consumerKey, consumerKeyFrom},
+		Name: "consumer",
+		Doc:  "processes delivered records into the billing sink and commits their offsets",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Consumer{Broker: consumerBroker.Get(a), MarkAfter: consumerMark.Get(a) == "after", TTL: consumerTTL.Get(a),
-				KeyByOffset: consumerKey.Get(a) == "offset", KeyFromPct: consumerKeyFrom.Get(a)}
-			durable := consumerStore.Get(a) == "durable"
+			broker := consumerBroker(a)
+			durable := a.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash") == "durable"
+			c := &Consumer{
+				Broker:    broker,
+				MarkAfter: a.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it") == "after",
+				TTL:       a.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)"),
+				KeyByOffset: a.Enum("key", "operation", []string{"operation", "offset"},
+					"the dedup key of the operations after key-from: the operation ID, or the record's offset (the broker's message id, new for every republished copy)") == "offset",
+				KeyFromPct: a.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published"),
+			}
 			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

@@ -158,17 +158,12 @@ func (q *DurableQueue) deliver(ctx *sim.Context, id int64) {
 //     billing row in one local transaction; a delivery whose row exists
 //     is acked, not billed.
 type DurableConsumer struct {
+	passive
 	Broker          sim.NodeID
 	SkipRedelivered bool
 }
 
 const durableConsumerDedup sim.TableID = 0 // operation → processed
-
-// Start does nothing: the broker delivers.
-func (c *DurableConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *DurableConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive bills one delivery and acks it.
 func (c *DurableConsumer) Receive(ctx *sim.Context, m sim.Message) {
@@ -191,34 +186,29 @@ func (c *DurableConsumer) Receive(ctx *sim.Context, m sim.Message) {
 			ctx.Effect(SinkBilling, m.Op, d.Record)
 		}
 	}
-	ctx.Send(c.Broker, offsetCommit{Offset: d.Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(c.Broker, commitOf(d.Offset, &m))
 }
-
-var (
-	durableQueueConsumer     = roles.Node("consumer", "where messages are delivered")
-	durableConsumerBroker    = roles.Node("broker", "where acks go")
-	durableConsumerRedeliver = roles.Enum("redelivered", "process", []string{"process", "skip"},
-		"what an at-least-once consumer does with a delivery marked Redelivered=true: process it, or ack it unprocessed (reading the flag as \"processed before\")")
-)
 
 func registerDurablequeue(c *roles.Catalog) {
 	c.Register(&roles.Role{
 		Name: "durable-queue",
 		Doc: "a RabbitMQ durable queue of persistent messages with publisher confirms; the broker crashes before or after writing a publish to disk, " +
 			"and restarted it delivers every message not acked again with Redelivered=true, never-delivered ones too",
-		Options: []roles.Option{durableQueueConsumer},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &DurableQueue{Consumer: durableQueueConsumer.Get(a)}, []sim.TableSpec{
+			return &DurableQueue{Consumer: a.Node("consumer", "where messages are delivered")}, []sim.TableSpec{
 				{Name: "messages", Durable: true, Traced: true, AgeFree: true, States: []string{"ready", "unacked", "acked"}},
 			}
 		},
 	})
 	c.Register(&roles.Role{
-		Name:    "durable-consumer",
-		Doc:     "bills each message of a durable queue, then acks it (auto-ack under at-most-once); under idempotent semantics a dedup row written with the bill",
-		Options: []roles.Option{durableConsumerBroker, durableConsumerRedeliver},
+		Name: "durable-consumer",
+		Doc:  "bills each message of a durable queue, then acks it (auto-ack under at-most-once); under idempotent semantics a dedup row written with the bill",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &DurableConsumer{Broker: durableConsumerBroker.Get(a), SkipRedelivered: durableConsumerRedeliver.Get(a) == "skip"}
+			c := &DurableConsumer{
+				Broker: a.Node("broker", "where acks go"),
+				SkipRedelivered: a.Enum("redelivered", "process", []string{"process", "skip"},
+					"what an at-least-once consumer does with a delivery marked Redelivered=true: process it, or ack it unprocessed (reading the flag as \"processed before\")") == "skip",
+			}
 			return c, []sim.TableSpec{{Name: "processed", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates}}
 		},
 	})

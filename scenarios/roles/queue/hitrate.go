@@ -90,11 +90,7 @@ func (h *hitRateLookups) appendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(h.at)))
 	for i, at := range h.at {
 		b = binary.AppendVarint(b, int64(at))
-		if h.hit[i] {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = appendFlag(b, h.hit[i])
 	}
 	if h.pending {
 		b = append(b, 1)

@@ -16,6 +16,7 @@ import (
 // it belongs to the hour before, but sits in the log among the next hour's
 // events, after its own hour has been closed.
 type InputLog struct {
+	passive
 	PerHour   int64
 	LateEvery int64
 }
@@ -28,12 +29,6 @@ func (l *InputLog) EventHour(op int64) int64 {
 	}
 	return hour
 }
-
-// Start does nothing: the log only answers.
-func (l *InputLog) Start(*sim.Context) {}
-
-// Timer is unused.
-func (l *InputLog) Timer(*sim.Context, sim.Timer) {}
 
 // Receive answers a fetch.
 func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
@@ -49,18 +44,15 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Send(m.From, fetched{Position: offset, Status: roles.StatusOK, Record: roles.Payload(op), Hour: l.EventHour(offset)}.encode(envelope{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt}))
 }
 
-var (
-	inputLogPerHour   = roles.Int("per-hour", 3, 1, 1000, "events per hour of event time")
-	inputLogLateEvery = roles.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)")
-)
-
 func registerInputlog(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "input-log",
-		Doc:     "a replayable log of yesterday's events, one per operation at offset op, with its event-time hour; answers fetches",
-		Options: []roles.Option{inputLogPerHour, inputLogLateEvery},
+		Name: "input-log",
+		Doc:  "a replayable log of yesterday's events, one per operation at offset op, with its event-time hour; answers fetches",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &InputLog{PerHour: inputLogPerHour.Get(a), LateEvery: inputLogLateEvery.Get(a)}, nil
+			return &InputLog{
+				PerHour:   a.Int("per-hour", 3, 1, 1000, "events per hour of event time"),
+				LateEvery: a.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)"),
+			}, nil
 		},
 	})
 }

@@ -34,6 +34,7 @@ const (
 // nothing tells the consumer so (Pub/Sub's per-delivery ack ids fail such
 // an ack instead). Every ack is answered (AckSync): 200.
 type JetStream struct {
+	waiting
 	Consumer        sim.NodeID
 	AckWait         sim.Time
 	DuplicateWindow sim.Time
@@ -43,9 +44,6 @@ const (
 	jetstreamLog    sim.TableID = iota // stream sequence → logRow (Deliveries = the delivery count)
 	jetstreamMsgIDs                    // Nats-Msg-Id → the stream sequence of its first copy (At: when it was stored)
 )
-
-// Start does nothing: the stream is driven by publishes.
-func (s *JetStream) Start(*sim.Context) {}
 
 // Receive stores a publish (or answers it as a duplicate), or takes an ack.
 func (s *JetStream) Receive(ctx *sim.Context, m sim.Message) {
@@ -92,38 +90,28 @@ func (s *JetStream) publish(ctx *sim.Context, m sim.Message) {
 
 // deliver sends the message again (delivery count + 1) and starts AckWait.
 func (s *JetStream) deliver(ctx *sim.Context, seq int64) {
-	rec, _ := ctx.Get(jetstreamLog, seq, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(jetstreamLog, seq, r.Op, r.encode())
-	ctx.Send(s.Consumer, delivery{Offset: seq, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(s.AckWait, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: seq, Attempt: r.Deliveries})
+	r, d := nextDelivery(ctx, jetstreamLog, seq)
+	ctx.Send(s.Consumer, d)
+	ctx.After(s.AckWait, redeliveryTimer(roles.TimerRedeliver, r, seq))
 }
 
 // Timer redelivers a message not acked within AckWait of its last delivery.
 func (s *JetStream) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != roles.TimerRedeliver {
-		return
-	}
-	rec, ok := ctx.Get(jetstreamLog, t.Key, t.Op)
-	if r := decodeLogRow(rec); ok && r.State != recordAcked && r.Deliveries == t.Attempt {
+	if t.Kind == roles.TimerRedeliver && latestUnacked(ctx, jetstreamLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }
 
-var (
-	jetstreamConsumer = roles.Node("consumer", "the push consumer messages are delivered to")
-	jetstreamAckWait  = roles.PositiveDuration("ack-wait", "30s", "the consumer's AckWait: how long a delivery waits for an ack before the message is delivered again (NATS default 30 s)")
-	jetstreamWindow   = roles.PositiveDuration("duplicate-window", "2m", "the stream's duplicate window: how long a stored Nats-Msg-Id makes a publish with the same id a duplicate (NATS default 2 min)")
-)
-
 func registerJetstream(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "jetstream",
-		Doc:     "a NATS JetStream stream and its push consumer: Nats-Msg-Id dedup inside the duplicate window, redelivery after AckWait, acks by stream sequence (a late ack acks the redelivered message)",
-		Options: []roles.Option{jetstreamConsumer, jetstreamAckWait, jetstreamWindow},
+		Name: "jetstream",
+		Doc:  "a NATS JetStream stream and its push consumer: Nats-Msg-Id dedup inside the duplicate window, redelivery after AckWait, acks by stream sequence (a late ack acks the redelivered message)",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &JetStream{Consumer: jetstreamConsumer.Get(a), AckWait: jetstreamAckWait.Get(a), DuplicateWindow: jetstreamWindow.Get(a)}
+			s := &JetStream{
+				Consumer:        a.Node("consumer", "the push consumer messages are delivered to"),
+				AckWait:         a.PositiveDuration("ack-wait", "30s", "the consumer's AckWait: how long a delivery waits for an ack before the message is delivered again (NATS default 30 s)"),
+				DuplicateWindow: a.PositiveDuration("duplicate-window", "2m", "the stream's duplicate window: how long a stored Nats-Msg-Id makes a publish with the same id a duplicate (NATS default 2 min)"),
+			}
 			return s, []sim.TableSpec{
 				{Name: "stream", Durable: true, Traced: true, AgeFree: true, States: []string{"UNACKED", "ACKED"}},
 				{Name: "msg-ids", Durable: true, Traced: true, States: []string{"", "STORED"}},

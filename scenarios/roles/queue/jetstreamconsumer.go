@@ -20,17 +20,12 @@ import (
 // header is set by the publisher under idempotent semantics only: under
 // at-least-once there is no id to record.
 type JetStreamConsumer struct {
+	passive
 	Stream sim.NodeID
 	Dedup  bool
 }
 
 const jetstreamProcessed sim.TableID = 0 // Nats-Msg-Id → processed (the application's own durable record)
-
-// Start does nothing: the stream redelivers what was not acked.
-func (c *JetStreamConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *JetStreamConsumer) Timer(*sim.Context, sim.Timer) {}
 
 // Receive ships one delivered order unless its Nats-Msg-Id is recorded;
 // an ack's answer needs nothing (it is 200 whichever delivery it answers).
@@ -60,19 +55,16 @@ func (c *JetStreamConsumer) ack(ctx *sim.Context, m sim.Message) {
 	ctx.Send(c.Stream, pubsubAck{MessageID: decodeDelivery(m).Offset}.encode(envelope{Kind: MsgPubSubAck, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	jetstreamConsumerStream = roles.Node("stream", "the stream, where acks go")
-	jetstreamConsumerDedup  = roles.Enum("dedup", "none", []string{"none", "msg-id"},
-		"none, or msg-id: a durable record of processed Nats-Msg-Id headers written with the shipment")
-)
-
 func registerJetstreamconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "jetstream-consumer",
-		Doc:     "a NATS JetStream subscriber: ships an order per delivered message and acks it; with dedup=msg-id it skips Nats-Msg-Id headers it has processed",
-		Options: []roles.Option{jetstreamConsumerStream, jetstreamConsumerDedup},
+		Name: "jetstream-consumer",
+		Doc:  "a NATS JetStream subscriber: ships an order per delivered message and acks it; with dedup=msg-id it skips Nats-Msg-Id headers it has processed",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &JetStreamConsumer{Stream: jetstreamConsumerStream.Get(a), Dedup: jetstreamConsumerDedup.Get(a) == "msg-id"}
+			c := &JetStreamConsumer{
+				Stream: a.Node("stream", "the stream, where acks go"),
+				Dedup: a.Enum("dedup", "none", []string{"none", "msg-id"},
+					"none, or msg-id: a durable record of processed Nats-Msg-Id headers written with the shipment") == "msg-id",
+			}
 			return c, []sim.TableSpec{{Name: "processed", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates}}
 		},
 	})

@@ -16,6 +16,7 @@ import (
 //     in one local transaction: exactly once, at the price of one row per
 //     sample ever seen (the dedup-rows metric).
 type MetricsCollector struct {
+	passive
 	Broker sim.NodeID
 }
 
@@ -23,16 +24,6 @@ const (
 	collectorDedup sim.TableID = iota // operation → counted (idempotent only)
 	collectorSeen                     // offsets seen: at-most-once transport dedup
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *MetricsCollector) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *MetricsCollector) Timer(*sim.Context, sim.Timer) {}
-
-func (c *MetricsCollector) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
 
 // Receive counts one delivered sample.
 func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
@@ -42,11 +33,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 	sample := decodeDelivery(m).Record
 	switch ctx.Semantics() {
 	case sim.AtMostOnce:
-		if transportDup(ctx, collectorSeen, decodeDelivery(m).Offset, m.Op) {
-			return
-		}
-		c.commit(ctx, &m)
-		if ctx.CrashPoint(PointAfterCommit, &m) {
+		if !commitFirst(ctx, collectorSeen, c.Broker, decodeDelivery(m).Offset, &m) {
 			return
 		}
 		ctx.Effect(SinkMetricSamples, m.Op, sample)
@@ -55,7 +42,7 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	default:
 		if _, seen := ctx.Get(collectorDedup, int64(m.Op), m.Op); !seen {
 			ctx.Put(collectorDedup, int64(m.Op), m.Op, processedRow())
@@ -64,19 +51,16 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.CrashPoint(PointAfterEffect, &m) {
 			return
 		}
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 	}
 }
 
-var metricsCollectorBroker = roles.Node("broker", "where commits go")
-
 func registerMetricscollector(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "metrics-collector",
-		Doc:     "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
-		Options: []roles.Option{metricsCollectorBroker},
+		Name: "metrics-collector",
+		Doc:  "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &MetricsCollector{Broker: metricsCollectorBroker.Get(a)}
+			c := &MetricsCollector{Broker: consumerBroker(a)}
 			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

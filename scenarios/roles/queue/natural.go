@@ -28,23 +28,17 @@ func (c naturalConsumer) receive(ctx *sim.Context, m sim.Message, a applier) {
 		return
 	}
 	offset := decodeDelivery(m).Offset
-	commit := offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt})
 	if ctx.Semantics() == sim.AtMostOnce {
-		if transportDup(ctx, c.Seen, offset, m.Op) {
-			return
+		if commitFirst(ctx, c.Seen, c.Broker, offset, &m) {
+			a.apply(ctx, &m)
 		}
-		ctx.Send(c.Broker, commit)
-		if ctx.CrashPoint(PointAfterCommit, &m) {
-			return
-		}
-		a.apply(ctx, &m)
 		return
 	}
 	a.apply(ctx, &m)
 	if ctx.CrashPoint(PointAfterEffect, &m) {
 		return
 	}
-	ctx.Send(c.Broker, commit)
+	ctx.Send(c.Broker, commitOf(offset, &m))
 }
 
 // pickByDesign resolves an "auto" option: the naive form under at-most-once

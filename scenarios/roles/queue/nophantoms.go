@@ -84,11 +84,7 @@ func (n *noPhantoms) Clone() sim.Invariant {
 // AppendState implements sim.Invariant.
 func (n *noPhantoms) AppendState(b []byte) []byte {
 	for _, c := range n.committed {
-		if c {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = appendFlag(b, c)
 	}
 	return append(b, byte(min(n.phantoms, 255)))
 }

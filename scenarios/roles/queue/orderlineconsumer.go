@@ -24,6 +24,7 @@ import (
 // Under at-most-once it commits the offset before the first statement;
 // otherwise after the last one (a crash in between means a redelivery).
 type OrderLineConsumer struct {
+	passive
 	Broker sim.NodeID
 	DB     sim.NodeID
 	Insert string // plain | check-then-insert | upsert
@@ -39,12 +40,6 @@ const (
 	orderLineSeen                // offsets seen: at-most-once transport dedup
 )
 
-// Start does nothing: the broker redelivers what was not committed.
-func (c *OrderLineConsumer) Start(*sim.Context) {}
-
-// Timer is unused.
-func (c *OrderLineConsumer) Timer(*sim.Context, sim.Timer) {}
-
 // Receive runs the step of a delivery that m starts or resumes.
 func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	e := envelope{Op: m.Op, Attempt: m.Attempt}
@@ -53,12 +48,8 @@ func (c *OrderLineConsumer) Receive(ctx *sim.Context, m sim.Message) {
 		natural := c.naturalKey(m.Op)
 		offset := decodeDelivery(m).Offset
 		if ctx.Semantics() == sim.AtMostOnce {
-			if transportDup(ctx, orderLineSeen, offset, m.Op) {
-				return // a network copy of one delivery
-			}
-			ctx.Send(c.Broker, offsetCommit{Offset: offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-			if ctx.CrashPoint(PointAfterCommit, &m) {
-				return
+			if !commitFirst(ctx, orderLineSeen, c.Broker, offset, &m) {
+				return // a network copy of one delivery, or a crash after the commit
 			}
 		} else {
 			ctx.Put(orderLinePending, natural, m.Op, sim.Record{Value: offset})
@@ -110,26 +101,20 @@ func (c *OrderLineConsumer) done(ctx *sim.Context, m sim.Message, natural int64)
 		return
 	}
 	ctx.Delete(orderLinePending, natural, m.Op)
-	ctx.Send(c.Broker, offsetCommit{Offset: r.Value}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
+	ctx.Send(c.Broker, commitOf(r.Value, &m))
 }
-
-var (
-	orderLineConsumerBroker = roles.Node("broker", "where commits go")
-	orderLineConsumerDB     = roles.Node("db", "the database holding order_lines (role order-lines-db)")
-	orderLineConsumerInsert = roles.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
-		"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING")
-	orderLineConsumerLines = roles.Int("lines", 2, 1, 999, "lines per order")
-)
 
 func registerOrderlineconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "order-line-consumer",
-		Doc:     "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
-		Options: []roles.Option{orderLineConsumerBroker, orderLineConsumerDB, orderLineConsumerInsert, orderLineConsumerLines},
+		Name: "order-line-consumer",
+		Doc:  "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			return &OrderLineConsumer{
-				Broker: orderLineConsumerBroker.Get(a), DB: orderLineConsumerDB.Get(a),
-				Insert: orderLineConsumerInsert.Get(a), Lines: orderLineConsumerLines.Get(a),
+				Broker: consumerBroker(a),
+				DB:     a.Node("db", "the database holding order_lines (role order-lines-db)"),
+				Insert: a.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
+					"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING"),
+				Lines: a.Int("lines", 2, 1, 999, "lines per order"),
 			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 		},
 	})

@@ -34,6 +34,9 @@ const (
 	relayState                       // row 0: relayStateRow (volatile)
 )
 
+// outboxRelay publishes through the attempt and state tables.
+var outboxRelay = relayTables{attempts: relayAttempts, stateTable: relayState}
+
 // Start catches up from the saved position.
 func (r *OutboxRelay) Start(ctx *sim.Context) { r.fetch(ctx) }
 
@@ -42,9 +45,7 @@ func (r *OutboxRelay) Timer(ctx *sim.Context, t sim.Timer) {
 	if t.Kind != roles.TimerRetry {
 		return
 	}
-	st, _ := ctx.Get(relayState, 0, t.Op)
-	a, _ := ctx.Get(relayAttempts, int64(t.Op), t.Op)
-	if s := decodeRelayStateRow(st); s.Phase == relayPublishing && s.Sequence == t.Key && decodeAttemptRow(a).Attempt == t.Attempt {
+	if outboxRelay.unacked(ctx, t) {
 		r.publish(ctx, t.Op, t.Key, roles.Payload(t.Op))
 	}
 }
@@ -60,38 +61,21 @@ func (r *OutboxRelay) savePosition(ctx *sim.Context, seq int64, op sim.OpID) {
 }
 
 func (r *OutboxRelay) publish(ctx *sim.Context, op sim.OpID, seq int64, record int64) {
-	rec, _ := ctx.Get(relayAttempts, int64(op), op)
-	a := decodeAttemptRow(rec)
-	a.Attempt++
-	ctx.Put(relayAttempts, int64(op), op, a.encode())
-	ctx.Put(relayState, 0, op, relayStateRow{Phase: relayPublishing, Sequence: seq, Op: op}.encode())
-	ctx.Send(r.Broker, publish{Record: record}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: a.Attempt}))
-	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(r.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: a.Attempt, Key: seq})
-	}
+	outboxRelay.publish(ctx, r.Broker, r.Timeout, ctx.Semantics() != sim.AtMostOnce, op, seq, record)
 }
 
 // Receive handles notifications, outbox rows and the broker's acks.
 func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
-	rec, _ := ctx.Get(relayState, 0, m.Op)
-	st := decodeRelayStateRow(rec)
+	st := outboxRelay.state(ctx, m.Op)
 	switch m.Kind {
 	case MsgOutboxNotify:
-		// Idle: there is news. Fetching: the fetch is already asking —
-		// unless this is a restarted service's nudge (no operation), in
-		// which case the fetch may have died with it; asking again is
-		// harmless.
-		if st.Phase == relayIdle || (st.Phase == relayFetching && m.Op == 0) {
+		if st.fetches(m) {
 			r.fetch(ctx)
 		}
 	case MsgOutboxRow:
 		pos, _ := ctx.Get(relayPosition, 0, m.Op)
-		row := decodeFetched(m)
-		if st.Phase != relayFetching || row.Position != decodePositionRow(pos).Sequence+1 {
-			return
-		}
-		if row.Status != roles.StatusOK {
-			ctx.Put(relayState, 0, 0, relayStateRow{Phase: relayIdle}.encode())
+		row, ok := outboxRelay.nextRow(ctx, st, m, decodePositionRow(pos).Sequence)
+		if !ok {
 			return
 		}
 		if ctx.Semantics() == sim.AtMostOnce {
@@ -105,30 +89,23 @@ func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		r.publish(ctx, m.Op, row.Position, row.Record)
 	case MsgPublishAck:
-		if st.Phase != relayPublishing || st.Op != m.Op {
-			return
+		if st.acked(ctx, &m) {
+			r.savePosition(ctx, st.Sequence, m.Op)
+			r.fetch(ctx)
 		}
-		if ctx.CrashPoint(PointAfterPublish, &m) {
-			return
-		}
-		r.savePosition(ctx, st.Sequence, m.Op)
-		r.fetch(ctx)
 	}
 }
 
-var (
-	outboxRelayService = roles.Node("service", "the outbox-service whose outbox it reads")
-	outboxRelayBroker  = roles.Node("broker", "where it publishes")
-	outboxRelayTimeout = roles.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing")
-)
-
 func registerOutboxrelay(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "outbox-relay",
-		Doc:     "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
-		Options: []roles.Option{outboxRelayService, outboxRelayBroker, outboxRelayTimeout},
+		Name: "outbox-relay",
+		Doc:  "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &OutboxRelay{Service: outboxRelayService.Get(a), Broker: outboxRelayBroker.Get(a), Timeout: outboxRelayTimeout.Get(a)}
+			r := &OutboxRelay{
+				Service: a.Node("service", "the outbox-service whose outbox it reads"),
+				Broker:  a.Node("broker", "where it publishes"),
+				Timeout: a.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing"),
+			}
 			return r, []sim.TableSpec{
 				{Name: "position", Durable: true, Traced: true},
 				{Name: "attempts", Durable: true},

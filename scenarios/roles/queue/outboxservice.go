@@ -135,24 +135,17 @@ func (s *OutboxService) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	outboxServiceRelay    = roles.Node("relay", "the outbox relay it notifies")
-	outboxServiceBroker   = roles.Node("broker", "the broker a dual write publishes to")
-	outboxServiceInterval = roles.Duration("interval", "100ms", "time between two orders")
-	outboxServiceTimeout  = roles.Duration("timeout", "1s", "how long a dual write waits for the broker's ack before republishing")
-	outboxServiceWrite    = roles.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit")
-)
-
 func registerOutboxservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "outbox-service",
-		Doc:     "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
-		Options: []roles.Option{outboxServiceRelay, outboxServiceBroker, outboxServiceInterval, outboxServiceTimeout, outboxServiceWrite},
+		Name: "outbox-service",
+		Doc:  "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &OutboxService{
-				Relay: outboxServiceRelay.Get(a), Broker: outboxServiceBroker.Get(a),
-				Interval: outboxServiceInterval.Get(a), Timeout: outboxServiceTimeout.Get(a),
-				Write: outboxServiceWrite.Get(a),
+				Relay:    a.Node("relay", "the outbox relay it notifies"),
+				Broker:   a.Node("broker", "the broker a dual write publishes to"),
+				Interval: a.Duration("interval", "100ms", "time between two orders"),
+				Timeout:  a.Duration("timeout", "1s", "how long a dual write waits for the broker's ack before republishing"),
+				Write:    a.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit"),
 			}
 			return s, []sim.TableSpec{
 				{Name: "orders", Durable: true, Traced: true, States: []string{"", "COMMITTED"}},

@@ -61,20 +61,17 @@ func (p *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	roles.FinishOp(ctx, producerOps, m.Op)
 }
 
-var (
-	producerBroker   = roles.Node("broker", "the broker")
-	producerInterval = roles.Duration("interval", "100ms", "time between two publishes")
-	producerTimeout  = roles.Duration("timeout", "1s", "how long it waits for the ack before republishing")
-	producerAttempts = roles.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged")
-)
-
 func registerProducer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "producer",
-		Doc:     "publishes one record per operation; republishes until acknowledged except under at-most-once",
-		Options: []roles.Option{producerBroker, producerInterval, producerTimeout, producerAttempts},
+		Name: "producer",
+		Doc:  "publishes one record per operation; republishes until acknowledged except under at-most-once",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &Producer{Broker: producerBroker.Get(a), Interval: producerInterval.Get(a), Timeout: producerTimeout.Get(a), Attempts: producerAttempts.Get(a)}
+			p := &Producer{
+				Broker:   a.Node("broker", "the broker"),
+				Interval: a.Duration("interval", "100ms", "time between two publishes"),
+				Timeout:  a.Duration("timeout", "1s", "how long it waits for the ack before republishing"),
+				Attempts: a.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged"),
+			}
 			return p, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},
 	})

@@ -25,14 +25,12 @@ import (
 // The ack id is the delivery count (the envelope's Attempt); the message
 // id is the log offset.
 type PubSubServer struct {
+	waiting
 	Subscriber  sim.NodeID
 	AckDeadline sim.Time
 }
 
 const pubsubLog sim.TableID = 0 // message id → logRow (Deliveries = the current ack id)
-
-// Start does nothing: the server is driven by publishes.
-func (s *PubSubServer) Start(*sim.Context) {}
 
 // exactlyOnce reports whether the subscription has exactly-once delivery.
 func exactlyOnce(ctx *sim.Context) bool { return roles.Idempotent(ctx.Semantics()) }
@@ -76,38 +74,28 @@ func (s *PubSubServer) ack(ctx *sim.Context, m sim.Message) {
 
 // deliver sends the message with a new ack id and starts its deadline.
 func (s *PubSubServer) deliver(ctx *sim.Context, id int64) {
-	rec, _ := ctx.Get(pubsubLog, id, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(pubsubLog, id, r.Op, r.encode())
-	ctx.Send(s.Subscriber, delivery{Offset: id, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(s.AckDeadline, sim.Timer{Kind: TimerAckExpiry, Op: r.Op, Key: id, Attempt: r.Deliveries})
+	r, d := nextDelivery(ctx, pubsubLog, id)
+	ctx.Send(s.Subscriber, d)
+	ctx.After(s.AckDeadline, redeliveryTimer(TimerAckExpiry, r, id))
 }
 
 // Timer redelivers a message whose delivery's ack deadline expired
 // without an ack: the ack id of that delivery stops working.
 func (s *PubSubServer) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != TimerAckExpiry {
-		return
-	}
-	rec, ok := ctx.Get(pubsubLog, t.Key, t.Op)
-	if r := decodeLogRow(rec); ok && r.State != recordAcked && r.Deliveries == t.Attempt {
+	if t.Kind == TimerAckExpiry && latestUnacked(ctx, pubsubLog, t) {
 		s.deliver(ctx, t.Key)
 	}
 }
 
-var (
-	pubsubServerSubscriber = roles.Node("subscriber", "where messages are delivered")
-	pubsubServerDeadline   = roles.PositiveDuration("ack-deadline", "10s", "how long a delivery stays outstanding without an ack before the message is delivered again")
-)
-
 func registerPubsubserver(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "pubsub-server",
-		Doc:     "Pub/Sub's side of a subscription: delivers each message with an ack id and redelivers it when the ack deadline expires; with exactly-once delivery only the latest ack id acks, and every ack is answered",
-		Options: []roles.Option{pubsubServerSubscriber, pubsubServerDeadline},
+		Name: "pubsub-server",
+		Doc:  "Pub/Sub's side of a subscription: delivers each message with an ack id and redelivers it when the ack deadline expires; with exactly-once delivery only the latest ack id acks, and every ack is answered",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &PubSubServer{Subscriber: pubsubServerSubscriber.Get(a), AckDeadline: pubsubServerDeadline.Get(a)}
+			s := &PubSubServer{
+				Subscriber:  a.Node("subscriber", "where messages are delivered"),
+				AckDeadline: a.PositiveDuration("ack-deadline", "10s", "how long a delivery stays outstanding without an ack before the message is delivered again"),
+			}
 			return s, []sim.TableSpec{{Name: "messages", Durable: true, AgeFree: true}}
 		},
 	})

@@ -27,6 +27,7 @@ import (
 // record is what makes the effect exactly once, under either
 // subscription.
 type PubSubSubscriber struct {
+	waiting
 	Server   sim.NodeID
 	Record   bool
 	AckRetry sim.Time
@@ -36,9 +37,6 @@ const (
 	subscriberRecord sim.TableID = iota // message id → processed (the application's own durable record)
 	subscriberAcks                      // (message id, ack id) → the ack in flight and its answer (volatile)
 )
-
-// Start does nothing: the server redelivers what was not acked.
-func (s *PubSubSubscriber) Start(*sim.Context) {}
 
 // Receive ships one delivered order (unless the record has its message
 // id), or takes the answer to an ack.
@@ -98,20 +96,17 @@ func (s *PubSubSubscriber) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-var (
-	pubsubSubscriberServer = roles.Node("server", "the subscription's server, where acks go")
-	pubsubSubscriberRecord = roles.Enum("record", "none", []string{"none", "durable"},
-		"the subscriber's own processing record: none, or a durable table of processed message ids written with the shipment")
-	pubsubSubscriberRetry = roles.PositiveDuration("ack-retry", "1s", "how long it waits for an ack's answer before sending the ack again (exactly-once delivery)")
-)
-
 func registerPubsubsubscriber(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "pubsub-subscriber",
-		Doc:     "a Pub/Sub subscriber: ships an order per message and acks it (with response under exactly-once delivery); with record=durable it skips message ids it has processed",
-		Options: []roles.Option{pubsubSubscriberServer, pubsubSubscriberRecord, pubsubSubscriberRetry},
+		Name: "pubsub-subscriber",
+		Doc:  "a Pub/Sub subscriber: ships an order per message and acks it (with response under exactly-once delivery); with record=durable it skips message ids it has processed",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &PubSubSubscriber{Server: pubsubSubscriberServer.Get(a), Record: pubsubSubscriberRecord.Get(a) == "durable", AckRetry: pubsubSubscriberRetry.Get(a)}
+			s := &PubSubSubscriber{
+				Server: a.Node("server", "the subscription's server, where acks go"),
+				Record: a.Enum("record", "none", []string{"none", "durable"},
+					"the subscriber's own processing record: none, or a durable table of processed message ids written with the shipment") == "durable",
+				AckRetry: a.PositiveDuration("ack-retry", "1s", "how long it waits for an ack's answer before sending the ack again (exactly-once delivery)"),
+			}
 			return s, []sim.TableSpec{
 				{Name: "record", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates},
 				{Name: "acks", Traced: true, AgeFree: true, States: ackStates},

@@ -42,6 +42,7 @@ const (
 // time-out would only be followed by the same read, so the model lets the
 // read wait, and a run with nothing pending comes to rest.
 type RedisStream struct {
+	waiting
 	Block sim.Time
 }
 
@@ -73,9 +74,6 @@ func (v streamEntry) encode() sim.Record {
 func decodeStreamEntry(r sim.Record) streamEntry {
 	return streamEntry{Op: sim.OpID(r.Value), State: r.State, Deliveries: int32(r.Aux), Owner: sim.NodeID(r.Status - 1), At: r.At}
 }
-
-// Start does nothing: the stream is driven by its clients.
-func (s *RedisStream) Start(*sim.Context) {}
 
 // Receive serves XADD (MsgPublish), XREADGROUP, XACK and XAUTOCLAIM.
 func (s *RedisStream) Receive(ctx *sim.Context, m sim.Message) {
@@ -203,15 +201,15 @@ func (s *RedisStream) Timer(ctx *sim.Context, t sim.Timer) {
 	s.armBlock(ctx)
 }
 
-var streamBlock = roles.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: how long a read waits for a new entry before it returns nil (the consumer then runs XAUTOCLAIM)")
-
 func registerRedisstream(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "redis-stream",
-		Doc:     "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
-		Options: []roles.Option{streamBlock},
+		Name: "redis-stream",
+		Doc:  "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &RedisStream{Block: streamBlock.Get(a)}, []sim.TableSpec{
+			s := &RedisStream{
+				Block: a.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: how long a read waits for a new entry before it returns nil (the consumer then runs XAUTOCLAIM)"),
+			}
+			return s, []sim.TableSpec{
 				{Name: "entries", Durable: true, Traced: true, States: []string{"new", "pending", "acked"}},
 				{Name: "waiters", Durable: true, AgeFree: true},
 				{Name: "group", Durable: true, AgeFree: true},

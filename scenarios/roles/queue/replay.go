@@ -76,25 +76,17 @@ func (b *ReplayingBroker) Receive(ctx *sim.Context, m sim.Message) {
 }
 
 func (b *ReplayingBroker) deliver(ctx *sim.Context, offset int64) {
-	rec, _ := ctx.Get(replayLog, offset, 0)
-	r := decodeLogRow(rec)
-	r.Deliveries++
-	ctx.Put(replayLog, offset, r.Op, r.encode())
-	ctx.Send(b.Consumer, delivery{Offset: offset, Record: roles.Payload(r.Op)}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
+	r, d := nextDelivery(ctx, replayLog, offset)
+	ctx.Send(b.Consumer, d)
 	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(b.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+		ctx.After(b.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 	}
 }
 
 // Timer redelivers a record whose offset was not committed in time.
 func (b *ReplayingBroker) Timer(ctx *sim.Context, t sim.Timer) {
-	if t.Kind != roles.TimerRedeliver {
-		return
-	}
-	if rec, ok := ctx.Get(replayLog, t.Key, t.Op); ok {
-		if r := decodeLogRow(rec); r.State != recordAcked && r.Deliveries == t.Attempt {
-			b.deliver(ctx, t.Key)
-		}
+	if t.Kind == roles.TimerRedeliver && latestUnacked(ctx, replayLog, t) {
+		b.deliver(ctx, t.Key)
 	}
 }
 
@@ -133,19 +125,16 @@ func (o *oldestDuplicate) Record(e *sim.Event) {
 // Value implements sim.Metric.
 func (o *oldestDuplicate) Value() float64 { return float64(o.max) / 1000 }
 
-var (
-	replayingBrokerConsumer   = roles.Node("consumer", "where records are delivered")
-	replayingBrokerVisibility = roles.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
-	replayingBrokerReplay     = roles.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed")
-)
-
 func registerReplay(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "replaying-broker",
-		Doc:     "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
-		Options: []roles.Option{replayingBrokerConsumer, replayingBrokerVisibility, replayingBrokerReplay},
+		Name: "replaying-broker",
+		Doc:  "a broker whose consumer offsets are restored from a backup when it restarts: records committed within the replay horizon are delivered again",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &ReplayingBroker{Consumer: replayingBrokerConsumer.Get(a), Visibility: replayingBrokerVisibility.Get(a), Replay: replayingBrokerReplay.Get(a)}
+			b := &ReplayingBroker{
+				Consumer:   brokerConsumer(a),
+				Visibility: brokerVisibility(a),
+				Replay:     a.Duration("replay", "1m", "age of the offsets backup restored after a crash: records first committed within it are replayed"),
+			}
 			return b, []sim.TableSpec{{Name: "log", Durable: true, States: []string{"UNCOMMITTED", "COMMITTED"}}, {Name: "seen", Durable: true}}
 		},
 	})

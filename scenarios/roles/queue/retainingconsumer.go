@@ -16,6 +16,7 @@ import (
 // oldest row — a key removed before its retention, as a cache under
 // memory pressure does. Under at-least-once there is no store at all.
 type RetainingConsumer struct {
+	waiting
 	Broker   sim.NodeID
 	TTL      sim.Time
 	Sweep    sim.Time
@@ -26,9 +27,6 @@ const (
 	retainDedup sim.TableID = iota // operation → processed (At: when)
 	retainSweep                    // row 0 while a sweep timer is armed (volatile)
 )
-
-// Start does nothing: the broker redelivers what was not committed.
-func (c *RetainingConsumer) Start(*sim.Context) {}
 
 // Timer sweeps the expired rows, and re-arms while rows remain.
 func (c *RetainingConsumer) Timer(ctx *sim.Context, t sim.Timer) {
@@ -87,10 +85,6 @@ func (c *RetainingConsumer) makeRoom(ctx *sim.Context) {
 	}
 }
 
-func (c *RetainingConsumer) commit(ctx *sim.Context, m *sim.Message) {
-	ctx.Send(c.Broker, offsetCommit{Offset: decodeDelivery(*m).Offset}.encode(envelope{Kind: MsgCommit, Op: m.Op, Attempt: m.Attempt}))
-}
-
 // Receive bills one delivered record, once per operation while its row lives.
 func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	if m.Kind != MsgDeliver {
@@ -98,7 +92,7 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	if !roles.Idempotent(ctx.Semantics()) {
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
-		c.commit(ctx, &m)
+		commitDelivery(ctx, c.Broker, &m)
 		return
 	}
 	key := int64(m.Op)
@@ -113,25 +107,19 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 		ctx.Effect(SinkBilling, m.Op, decodeDelivery(m).Record)
 		c.armSweep(ctx)
 	}
-	c.commit(ctx, &m)
+	commitDelivery(ctx, c.Broker, &m)
 }
-
-var (
-	retainingConsumerBroker   = roles.Node("broker", "where commits go")
-	retainingConsumerTTL      = roles.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)")
-	retainingConsumerSweep    = roles.PositiveDuration("sweep", "5s", "how often expired rows are removed")
-	retainingConsumerCapacity = roles.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")
-)
 
 func registerRetainingconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "retaining-consumer",
-		Doc:     "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
-		Options: []roles.Option{retainingConsumerBroker, retainingConsumerTTL, retainingConsumerSweep, retainingConsumerCapacity},
+		Name: "retaining-consumer",
+		Doc:  "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &RetainingConsumer{
-				Broker: retainingConsumerBroker.Get(a), TTL: retainingConsumerTTL.Get(a),
-				Sweep: retainingConsumerSweep.Get(a), Capacity: int(retainingConsumerCapacity.Get(a)),
+				Broker:   consumerBroker(a),
+				TTL:      a.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)"),
+				Sweep:    a.PositiveDuration("sweep", "5s", "how often expired rows are removed"),
+				Capacity: int(a.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")),
 			}
 			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "sweep"}}
 		},

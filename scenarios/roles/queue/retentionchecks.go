@@ -149,11 +149,7 @@ func (n *neverOvercounted) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(n.counts)))
 	for i, c := range n.counts {
 		b = binary.AppendUvarint(b, uint64(c))
-		if n.published[i] {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+		b = appendFlag(b, n.published[i])
 	}
 	if !n.why.Held() {
 		return append(b, 1)

@@ -66,7 +66,7 @@ func (q *SQSFifo) deliverBody(ctx *sim.Context, offset int64) {
 	r.Deliveries++
 	ctx.Put(brokerLog, offset, r.Op, r.encode())
 	ctx.Send(q.Consumer, delivery{Offset: offset, Record: body.Value}.encode(envelope{Kind: MsgDeliver, Op: r.Op, Attempt: r.Deliveries}))
-	ctx.After(q.Visibility, sim.Timer{Kind: roles.TimerRedeliver, Op: r.Op, Key: offset, Attempt: r.Deliveries})
+	ctx.After(q.Visibility, redeliveryTimer(roles.TimerRedeliver, r, offset))
 }
 
 // Timer redelivers a message not deleted within its visibility timeout.
@@ -79,19 +79,18 @@ func (q *SQSFifo) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-var (
-	sqsConsumer   = roles.Node("consumer", "where messages are delivered")
-	sqsVisibility = roles.PositiveDuration("visibility", "30s", "the visibility timeout: how long a received message stays invisible before it is delivered again (SQS default 30 s)")
-	sqsWindow     = roles.PositiveDuration("dedup-interval", "5m", "the deduplication interval (SQS: 5 minutes, not configurable)")
-)
-
 func registerSqsfifo(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "sqs-fifo",
-		Doc:     "an SQS FIFO queue: a send whose MessageDeduplicationId (or, content-based, the body's SHA-256) was accepted in the last 5 minutes is accepted and not delivered; redelivers after the visibility timeout until deleted",
-		Options: []roles.Option{sqsConsumer, sqsVisibility, sqsWindow},
+		Name: "sqs-fifo",
+		Doc:  "an SQS FIFO queue: a send whose MessageDeduplicationId (or, content-based, the body's SHA-256) was accepted in the last 5 minutes is accepted and not delivered; redelivers after the visibility timeout until deleted",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			q := &SQSFifo{Broker: Broker{Consumer: sqsConsumer.Get(a), Visibility: sqsVisibility.Get(a)}, Window: sqsWindow.Get(a)}
+			q := &SQSFifo{
+				Broker: Broker{
+					Consumer:   a.Node("consumer", "where messages are delivered"),
+					Visibility: a.PositiveDuration("visibility", "30s", "the visibility timeout: how long a received message stays invisible before it is delivered again (SQS default 30 s)"),
+				},
+				Window: a.PositiveDuration("dedup-interval", "5m", "the deduplication interval (SQS: 5 minutes, not configurable)"),
+			}
 			return q, []sim.TableSpec{
 				{Name: "log", Durable: true, AgeFree: true},
 				{Name: "seen", Durable: true, AgeFree: true},

@@ -88,20 +88,17 @@ func (c *StreamConsumer) process(ctx *sim.Context, m sim.Message) {
 	ctx.Send(c.DB, payments.StoreCall{Key: int64(m.Op), State: roles.KeyCompleted}.Encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	streamConsumerStream  = roles.Node("stream", "the Redis stream")
-	streamConsumerDB      = roles.Node("db", "the database of the billing table")
-	streamConsumerMinIdle = roles.PositiveDuration("min-idle", "1s", "XAUTOCLAIM's min-idle-time: an entry pending this long without a delivery or claim is taken over")
-)
-
 func registerStreamconsumer(c *roles.Catalog) {
 	c.Register(&roles.Role{
 		Name: "stream-consumer",
 		Doc: "a Redis Streams consumer: XREADGROUP, insert a billing row, XACK; XAUTOCLAIM entries idle past min-idle-time when a blocked read times out; " +
 			"under idempotent semantics the insert is INSERT … ON CONFLICT (op) DO NOTHING",
-		Options: []roles.Option{streamConsumerStream, streamConsumerDB, streamConsumerMinIdle},
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &StreamConsumer{Stream: streamConsumerStream.Get(a), DB: streamConsumerDB.Get(a), MinIdle: streamConsumerMinIdle.Get(a)}
+			c := &StreamConsumer{
+				Stream:  a.Node("stream", "the Redis stream"),
+				DB:      a.Node("db", "the database of the billing table"),
+				MinIdle: a.PositiveDuration("min-idle", "1s", "XAUTOCLAIM's min-idle-time: an entry pending this long without a delivery or claim is taken over"),
+			}
 			return c, []sim.TableSpec{{Name: "current"}}
 		},
 	})
