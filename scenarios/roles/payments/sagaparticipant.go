@@ -86,25 +86,21 @@ func (p *SagaParticipant) answer(ctx *sim.Context, m sim.Message, call sagaStepC
 	ctx.Send(m.From, call.encode(envelope{Kind: MsgSagaStepResult, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	sagaParticipantSinks   = []string{"flights", "hotels", "trip-charges"}
-	sagaParticipantSink    = roles.Enum("sink", "flights", sagaParticipantSinks, "what it reserves")
-	sagaParticipantSoldOut = roles.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
-)
+var sagaParticipantSinks = []string{"flights", "hotels", "trip-charges"}
 
 func registerSagaparticipant(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "saga-participant",
-		Doc:     "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
-		Options: []roles.Option{sagaParticipantSink, sagaParticipantSoldOut},
+		Name: "saga-participant",
+		Doc:  "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &SagaParticipant{Sink: SinkFlights, Series: 1, SoldOutEvery: sagaParticipantSoldOut.Get(a)}
-			switch sagaParticipantSink.Get(a) {
+			p := &SagaParticipant{Sink: SinkFlights, Series: 1}
+			switch a.Enum("sink", "flights", sagaParticipantSinks, "what it reserves") {
 			case "hotels":
 				p.Sink, p.Series = SinkHotels, 2
 			case "trip-charges":
 				p.Sink, p.Series = SinkTripCharges, 3
 			}
+			p.SoldOutEvery = a.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
 			return p, []sim.TableSpec{
 				roles.StoreTable("reservations", true, []string{"", "HELD", "CANCELLED", "REFUSED"}),
 				{Name: "counter", Durable: true},

@@ -60,18 +60,13 @@ func (s *StepService) ack(ctx *sim.Context, m sim.Message, call stepCall, id int
 
 var stepSinks = []string{"contracts", "emails", "stock"}
 
-var (
-	stepServiceSink = roles.Enum("sink", "contracts", stepSinks, "what the step produces")
-)
-
 func registerStepservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "step-service",
-		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
-		Options: []roles.Option{stepServiceSink},
+		Name: "step-service",
+		Doc:  "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			sink, series := SinkContracts, int64(1)
-			switch stepServiceSink.Get(a) {
+			switch a.Enum("sink", "contracts", stepSinks, "what the step produces") {
 			case "emails":
 				sink, series = SinkEmails, 2
 			case "stock":
