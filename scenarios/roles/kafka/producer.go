@@ -187,25 +187,18 @@ func (w *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	kafkaProducerBroker      = roles.Node("broker", "the partition leader")
-	kafkaProducerCoordinator = roles.Node("coordinator", "the transaction coordinator")
-	kafkaProducerOps         = roles.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none")
-	kafkaProducerBegin       = roles.Duration("begin", "0", "when it starts its first transaction")
-	kafkaProducerEvery       = roles.Duration("every", "0", "the pause between a commit and its next transaction")
-	kafkaProducerTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction")
-)
-
 func registerProducer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-producer",
-		Doc:     "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
-		Options: []roles.Option{kafkaProducerBroker, kafkaProducerCoordinator, kafkaProducerOps, kafkaProducerBegin, kafkaProducerEvery, kafkaProducerTimeout},
+		Name: "kafka-producer",
+		Doc:  "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			w := &Producer{
-				Broker: kafkaProducerBroker.Get(a), Coordinator: kafkaProducerCoordinator.Get(a),
-				Ops: kafkaProducerOps.Get(a), Begin: kafkaProducerBegin.Get(a), Every: kafkaProducerEvery.Get(a),
-				Timeout: kafkaProducerTimeout.Get(a),
+				Broker:      a.Node("broker", "the partition leader"),
+				Coordinator: a.Node("coordinator", "the transaction coordinator"),
+				Ops:         a.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none"),
+				Begin:       a.Duration("begin", "0", "when it starts its first transaction"),
+				Every:       a.Duration("every", "0", "the pause between a commit and its next transaction"),
+				Timeout:     a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction"),
 			}
 			return w, kafkaProducerTables()
 		},
