@@ -443,17 +443,13 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		p.request(ctx, kpEndTxn)
 	case MsgEndTxnResult:
-		a := decodeEndTxnResult(m)
-		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
+		next, answered, failed := endTxnOutcome(m, r.Phase, prod)
+		if !answered {
 			return
 		}
-		if a.Err != 0 {
+		if failed {
 			p.reinit(ctx)
 			return
-		}
-		next := clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
-		if a.NewEpoch == epoch {
-			next.Seq = prod.Seq // transactions v1: same epoch, the sequence goes on
 		}
 		p.put(ctx, kpProducer, next.encode())
 		if r.Phase == kpEndTxn && p.OffsetsOutside {

@@ -57,6 +57,27 @@ func (w *Producer) first(ctx *sim.Context) int64 { return int64(ctx.Ops()) - oth
 // last ones): n, at most every operation.
 func othersOf(ctx *sim.Context, n int64) int64 { return min(max(n, 0), int64(ctx.Ops())) }
 
+// endTxnOutcome reads m, an end-txn result, for a client in phase with
+// the producer state prod: answered is false when it is not the answer
+// awaited (another phase, a stale epoch), failed when the coordinator
+// refused, and next is the producer state after the transaction: under
+// transactions v1 the epoch stays the same and the sequence goes on.
+func endTxnOutcome(m sim.Message, phase int32, prod clientRow) (next clientRow, answered, failed bool) {
+	a := decodeEndTxnResult(m)
+	epoch := int64(prod.Epoch)
+	if (phase != kpEndTxn && phase != kpAbort) || a.Epoch != epoch {
+		return clientRow{}, false, false
+	}
+	if a.Err != 0 {
+		return clientRow{}, true, true
+	}
+	next = clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
+	if a.NewEpoch == epoch {
+		next.Seq = prod.Seq
+	}
+	return next, true, false
+}
+
 // Start schedules the first transaction.
 func (w *Producer) Start(ctx *sim.Context) {
 	if w.Ops <= 0 {
@@ -159,17 +180,13 @@ func (w *Producer) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		w.request(ctx, kpEndTxn)
 	case MsgEndTxnResult:
-		a := decodeEndTxnResult(m)
-		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
+		next, answered, failed := endTxnOutcome(m, r.Phase, prod)
+		if !answered {
 			return
 		}
-		if a.Err != 0 {
+		if failed {
 			w.request(ctx, kpInit)
 			return
-		}
-		next := clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
-		if a.NewEpoch == epoch {
-			next.Seq = prod.Seq // transactions v1: same epoch, the sequence goes on
 		}
 		ctx.Put(kwState, kwProducer, 0, next.encode())
 		if r.Phase == kpAbort {
