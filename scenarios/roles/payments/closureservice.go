@@ -23,6 +23,7 @@ import (
 // once per committed transfer. Two transfers conflict only when their
 // closures interleave (a preempt choice holds one's read back).
 type ClosureService struct {
+	answerer
 	Client      sim.NodeID
 	Store       sim.NodeID
 	EmailInside bool
@@ -30,12 +31,6 @@ type ClosureService struct {
 
 // closureAccount is the key of the one account row every transfer writes.
 const closureAccount int64 = 1
-
-// Start does nothing: the service only answers.
-func (s *ClosureService) Start(*sim.Context) {}
-
-// Timer is unused.
-func (s *ClosureService) Timer(*sim.Context, sim.Timer) {}
 
 // Receive runs the step of a transfer's closure that m starts or resumes.
 func (s *ClosureService) Receive(ctx *sim.Context, m sim.Message) {

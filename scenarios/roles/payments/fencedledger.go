@@ -11,16 +11,11 @@ import (
 // refuses a write that carries a lower one — the write of a holder whose
 // lock expired and was granted again. Without it, it applies every write.
 type FencedLedger struct {
+	answerer
 	Fencing bool
 }
 
 const ledgerTokens sim.TableID = 0 // job key → the highest fencing token seen
-
-// Start does nothing: the ledger only answers.
-func (l *FencedLedger) Start(*sim.Context) {}
-
-// Timer is unused.
-func (l *FencedLedger) Timer(*sim.Context, sim.Timer) {}
 
 // Receive applies or refuses one write, then answers it.
 func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {

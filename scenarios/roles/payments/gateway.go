@@ -13,6 +13,7 @@ import (
 //     merchant's reference (the idempotency key);
 //   - "idempotent": also deduplicates charges by key (Stripe-style).
 type Gateway struct {
+	answerer
 	Mode string // plain | lookup | idempotent
 }
 
@@ -20,12 +21,6 @@ const (
 	gatewayCharges sim.TableID = iota // key → transaction id
 	gatewayCounter                    // row 0: last transaction id issued
 )
-
-// Start does nothing: the gateway only answers.
-func (g *Gateway) Start(*sim.Context) {}
-
-// Timer is unused.
-func (g *Gateway) Timer(*sim.Context, sim.Timer) {}
 
 // Receive charges or answers a lookup.
 func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {

@@ -21,6 +21,7 @@ import (
 // step timeout calls again with the same step key, and the restarted
 // participant answers from the stored row without doing the step again.
 type SagaParticipant struct {
+	answerer
 	Sink         sim.SinkID
 	Series       int64 // record ids are series×10 000 + counter
 	SoldOutEvery int64
@@ -30,12 +31,6 @@ const (
 	participantKeys    sim.TableID = iota // step key → reservationRow
 	participantCounter                    // row 0: last record id
 )
-
-// Start does nothing: the participant only answers.
-func (p *SagaParticipant) Start(*sim.Context) {}
-
-// Timer is unused.
-func (p *SagaParticipant) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs a reserve or a cancel once per step key and answers.
 func (p *SagaParticipant) Receive(ctx *sim.Context, m sim.Message) {

@@ -11,6 +11,7 @@ import (
 // per key: the key and the record are written together, and a repeat gets
 // the first record's id back. A call without a key is always done.
 type StepService struct {
+	answerer
 	Sink sim.SinkID
 	// Series prefixes the record ids (series×10 000 + counter), so the ids
 	// of two step services never collide. It comes from the option, never
@@ -22,12 +23,6 @@ const (
 	stepDoneKeys sim.TableID = iota // step key → record id
 	stepCounter                     // row 0: last record id
 )
-
-// Start does nothing: the service only answers.
-func (s *StepService) Start(*sim.Context) {}
-
-// Timer is unused.
-func (s *StepService) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs a step, or acknowledges it again.
 func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
