@@ -294,7 +294,7 @@ func registerSink(c *roles.Catalog) {
 		Doc:  "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &Sink{
-				JobManager: a.Node("jobmanager", "the checkpoint coordinator"),
+				JobManager: jobManager(a),
 				Source:     a.Node("source", "the upstream task it asks for the stream"),
 				DB:         a.Node("db", "the external database (role external-db)"),
 				RetryAfter: a.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed"),

@@ -104,7 +104,7 @@ func registerSource(c *roles.Catalog) {
 		Doc:  "a source (record n is operation n), replayable or not: emits records, snapshots its offset and emits a barrier on each checkpoint",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &Source{
-				JobManager: a.Node("jobmanager", "the checkpoint coordinator"),
+				JobManager: jobManager(a),
 				Sink:       a.Node("sink", "where the stream goes"),
 				Interval:   a.PositiveDuration("interval", "50ms", "time between two records"),
 				Replayable: a.Enum("replay", "replayable", []string{"replayable", "none"}, "a replayable source rewinds to the restored checkpoint's offset; one without replay goes on from where it was") == "replayable",
@@ -112,4 +112,9 @@ func registerSource(c *roles.Catalog) {
 			return s, flinkSourceTables()
 		},
 	})
+}
+
+// jobManager reads the option the family's tasks share.
+func jobManager(a *roles.Args) sim.NodeID {
+	return a.Node("jobmanager", "the checkpoint coordinator")
 }

@@ -510,12 +510,12 @@ func registerProcessor(c *roles.Catalog) {
 		Doc:  "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
-				Broker:      a.Node("broker", "the partition leader"),
-				Coordinator: a.Node("coordinator", "the transaction coordinator"),
+				Broker:      partitionLeader(a),
+				Coordinator: txnCoordinator(a),
 			}
 			p.DB, p.HasDB = a.OptionalNode("db", "an external database also written for every record (outside the transaction)")
 			p.Batch = a.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
-			p.Timeout = a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
+			p.Timeout = txnTimeout(a)
 			p.Heartbeat = a.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
 			p.OffsetsOutside = a.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
 				"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)") == "commit-sync"

@@ -210,8 +210,8 @@ func registerProducer(c *roles.Catalog) {
 		Doc:  "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			w := &Producer{
-				Broker:      a.Node("broker", "the partition leader"),
-				Coordinator: a.Node("coordinator", "the transaction coordinator"),
+				Broker:      partitionLeader(a),
+				Coordinator: txnCoordinator(a),
 				Ops:         a.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none"),
 				Begin:       a.Duration("begin", "0", "when it starts its first transaction"),
 				Every:       a.Duration("every", "0", "the pause between a commit and its next transaction"),

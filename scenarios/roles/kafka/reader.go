@@ -75,7 +75,7 @@ func isolation(a *roles.Args, name, doc string) int64 {
 // newReader reads the options the family's readers share.
 func newReader(a *roles.Args) Reader {
 	return Reader{
-		Broker:    a.Node("broker", "the partition leader"),
+		Broker:    partitionLeader(a),
 		Isolation: isolation(a, "isolation", "read_committed skips aborted and open transactions; read_uncommitted sees every record"),
 	}
 }

@@ -156,9 +156,9 @@ func registerStreamstask(c *roles.Catalog) {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			t := &StreamsTask{Processor: &Processor{
 				Broker:      a.Node("broker", "the partition leader (input, output and changelog, offsets)"),
-				Coordinator: a.Node("coordinator", "the transaction coordinator"),
+				Coordinator: txnCoordinator(a),
 				Batch:       a.Int("batch", 2, 1, 100, "input records per transaction (per offset commit under alo): commit.interval.ms, in records"),
-				Timeout:     a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction"),
+				Timeout:     txnTimeout(a),
 			}}
 			t.CountOf = t.countOf
 			t.Restore = isolation(a, "restore",

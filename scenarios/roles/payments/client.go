@@ -167,8 +167,8 @@ func registerClient(c *roles.Catalog) {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &HTTPClient{
 				Service:     a.Node("service", "the node it calls"),
-				Interval:    a.Duration("interval", "100ms", "time between the starts of two operations"),
-				Timeout:     a.Duration("timeout", "1s", "how long it waits before retrying"),
+				Interval:    opInterval(a),
+				Timeout:     retryTimeout(a),
 				MaxAttempts: int32(a.Int("max-attempts", 0, 0, 1000, "attempts per operation (0 = until answered)")),
 			}
 			key := a.Enum("key", "per-operation", []string{"per-operation", "per-attempt", "reuse-first", "server-issued", "time-ordered"},

@@ -228,7 +228,7 @@ func registerIntentservice(c *roles.Catalog) {
 		Doc:  "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &IntentService{
-				Client:      a.Node("client", "where responses go"),
+				Client:      responsesTo(a),
 				Provider:    a.Node("provider", "the card provider (card-gateway)"),
 				Reconciler:  a.Node("reconciler", "the reconciler that resolves unknown outcomes"),
 				CallTimeout: a.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown"),

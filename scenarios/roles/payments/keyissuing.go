@@ -64,10 +64,10 @@ func registerKeyissuing(c *roles.Catalog) {
 		Doc:  "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &KeyIssuingService{PaymentService: PaymentService{
-				Client:  a.Node("client", "where responses go"),
-				Gateway: a.Node("gateway", "the card gateway"),
+				Client:  responsesTo(a),
+				Gateway: cardGateway(a),
 			}}
-			durable := a.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash") == "durable"
+			durable := durableKeys(a)
 			return s, []sim.TableSpec{
 				roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true},
 				{Name: "issued", Durable: true},

@@ -211,7 +211,7 @@ func registerOrderservice(c *roles.Catalog) {
 		Doc:  "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &OrderService{
-				Client: a.Node("client", "where responses go"),
+				Client: responsesTo(a),
 				Steps: [stepCount]sim.NodeID{
 					a.Node("contracts", "step 1: the contract service"),
 					a.Node("emails", "step 2: the e-mail service"),

@@ -113,8 +113,8 @@ func registerRestclient(c *roles.Catalog) {
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &RestClient{
 				Service:  a.Node("service", "the rest-service it calls"),
-				Interval: a.Duration("interval", "100ms", "time between the starts of two operations"),
-				Timeout:  a.Duration("timeout", "1s", "how long it waits before retrying"),
+				Interval: opInterval(a),
+				Timeout:  retryTimeout(a),
 				Method:   restMethods[a.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")],
 				Users:    int64(a.Int("users", 1, 1, 99, "how many users share the operations, in turn")),
 				Keys:     a.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation"),

@@ -231,7 +231,7 @@ func registerRestservice(c *roles.Catalog) {
 			replay := a.Enum("replay", "stored", []string{"stored", "recompute", "resource"},
 				"a retry of a known key gets the stored response, one rendered again from today's state, or one rebuilt from the payment resource whose id alone the key stores")
 			s.RecomputeReply, s.ResourceReply = replay == "recompute", replay == "resource"
-			durable := a.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash") == "durable"
+			durable := durableKeys(a)
 			return s, []sim.TableSpec{
 				{Name: "resources", Durable: true, Traced: true, States: []string{"", "EXISTS"}},
 				roles.StoreTable("keys", durable, roles.KeyStates),

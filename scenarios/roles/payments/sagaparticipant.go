@@ -88,13 +88,8 @@ func registerSagaparticipant(c *roles.Catalog) {
 		Name: "saga-participant",
 		Doc:  "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &SagaParticipant{Sink: SinkFlights, Series: 1}
-			switch a.Enum("sink", "flights", sagaParticipantSinks, "what it reserves") {
-			case "hotels":
-				p.Sink, p.Series = SinkHotels, 2
-			case "trip-charges":
-				p.Sink, p.Series = SinkTripCharges, 3
-			}
+			p := &SagaParticipant{}
+			p.Sink, p.Series = sinkOption(a, sagaParticipantSinks, []sim.SinkID{SinkFlights, SinkHotels, SinkTripCharges}, "what it reserves")
 			p.SoldOutEvery = a.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
 			return p, []sim.TableSpec{
 				roles.StoreTable("reservations", true, []string{"", "HELD", "CANCELLED", "REFUSED"}),

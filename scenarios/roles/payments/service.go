@@ -205,10 +205,10 @@ func registerService(c *roles.Catalog) {
 		Doc:  "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &PaymentService{
-				Client:  a.Node("client", "where responses go"),
-				Gateway: a.Node("gateway", "the card gateway"),
+				Client:  responsesTo(a),
+				Gateway: cardGateway(a),
 			}
-			s.durableKeys = a.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash") == "durable"
+			s.durableKeys = durableKeys(a)
 			s.MarkAfter = a.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it") == "after"
 			s.TTL = a.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
 			s.Reuse = a.Enum("reuse", "reject", []string{"reject", "replay", "overwrite"},
