@@ -223,11 +223,7 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr, Generation: gen}.encode())
 		}
 	case kpEndTxn, kpAbort:
-		result := txnCommit
-		if phase == kpAbort {
-			result = txnAbort
-		}
-		ctx.Send(p.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
+		ctx.Send(p.Coordinator, endTxnFor(prod, phase, corr))
 	}
 	ctx.After(p.Timeout, sim.Timer{Kind: TimerTimeout, Key: token, Op: cur.Op})
 }

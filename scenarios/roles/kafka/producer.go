@@ -57,6 +57,16 @@ func (w *Producer) first(ctx *sim.Context) int64 { return int64(ctx.Ops()) - oth
 // last ones): n, at most every operation.
 func othersOf(ctx *sim.Context, n int64) int64 { return min(max(n, 0), int64(ctx.Ops())) }
 
+// endTxnFor is the end-txn request of a client in phase with the
+// producer state prod: kpEndTxn commits, kpAbort aborts.
+func endTxnFor(prod clientRow, phase, corr int32) sim.Message {
+	result := txnCommit
+	if phase == kpAbort {
+		result = txnAbort
+	}
+	return endTxn{PID: prod.PID, Epoch: int64(prod.Epoch), Result: result, Corr: corr}.encode()
+}
+
 // endTxnOutcome reads m, an end-txn result, for a client in phase with
 // the producer state prod: answered is false when it is not the answer
 // awaited (another phase, a stale epoch), failed when the coordinator
@@ -107,11 +117,7 @@ func (w *Producer) request(ctx *sim.Context, phase int32) {
 	case kpProduce:
 		ctx.Send(w.Broker, produce{Op: op, Attempt: corr, PID: prod.PID, Epoch: epoch, Seq: prod.Seq}.encode())
 	case kpEndTxn, kpAbort:
-		result := txnCommit
-		if phase == kpAbort {
-			result = txnAbort
-		}
-		ctx.Send(w.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
+		ctx.Send(w.Coordinator, endTxnFor(prod, phase, corr))
 	}
 	ctx.After(w.Timeout, sim.Timer{Kind: TimerTimeout, Key: c.Value, Op: op})
 }
