@@ -222,19 +222,16 @@ func (j *JobManager) checkFinished(ctx *sim.Context) {
 	}
 }
 
-var (
-	flinkJobmanagerSource   = roles.Node("source", "the source task")
-	flinkJobmanagerSink     = roles.Node("sink", "the sink task")
-	flinkJobmanagerInterval = roles.PositiveDuration("interval", "200ms", "checkpoint interval")
-)
-
 func registerJobmanager(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "flink-jobmanager",
-		Doc:     "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
-		Options: []roles.Option{flinkJobmanagerSource, flinkJobmanagerSink, flinkJobmanagerInterval},
+		Name: "flink-jobmanager",
+		Doc:  "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			j := &JobManager{Source: flinkJobmanagerSource.Get(a), Sink: flinkJobmanagerSink.Get(a), Interval: flinkJobmanagerInterval.Get(a)}
+			j := &JobManager{
+				Source:   a.Node("source", "the source task"),
+				Sink:     a.Node("sink", "the sink task"),
+				Interval: a.PositiveDuration("interval", "200ms", "checkpoint interval"),
+			}
 			return j, flinkJobManagerTables()
 		},
 	})

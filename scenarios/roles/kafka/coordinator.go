@@ -283,20 +283,17 @@ func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 	}
 }
 
-var (
-	kafkaCoordinatorBroker  = roles.Node("broker", "the partition leader that writes the markers")
-	kafkaCoordinatorTimeout = roles.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)")
-	kafkaCoordinatorVersion = roles.Enum("transactions", "v2", []string{"v2", "v1"},
-		"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)")
-)
-
 func registerCoordinator(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-coordinator",
-		Doc:     "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
-		Options: []roles.Option{kafkaCoordinatorBroker, kafkaCoordinatorTimeout, kafkaCoordinatorVersion},
+		Name: "kafka-coordinator",
+		Doc:  "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Coordinator{Broker: kafkaCoordinatorBroker.Get(a), TxnTimeout: kafkaCoordinatorTimeout.Get(a), V1: kafkaCoordinatorVersion.Get(a) == "v1"}
+			c := &Coordinator{
+				Broker:     a.Node("broker", "the partition leader that writes the markers"),
+				TxnTimeout: a.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)"),
+				V1: a.Enum("transactions", "v2", []string{"v2", "v1"},
+					"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)") == "v1",
+			}
 			return c, kafkaCoordinatorTables()
 		},
 	})

@@ -38,21 +38,12 @@ func (c *CountReader) Receive(ctx *sim.Context, m sim.Message) {
 	c.Reader.Receive(ctx, m)
 }
 
-var (
-	countReaderBroker    = roles.Node("broker", "the partition leader")
-	countReaderIsolation = roles.Enum("isolation", "read_committed", isolationValues, "read_committed skips aborted and open transactions; read_uncommitted sees every record")
-)
-
 func registerCountreader(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-count-reader",
-		Doc:     "a downstream consumer of a Kafka Streams count's output: every record is an effect on kafka-output, every unit its key's count rises an effect on streams-count",
-		Options: []roles.Option{countReaderBroker, countReaderIsolation},
+		Name: "kafka-count-reader",
+		Doc:  "a downstream consumer of a Kafka Streams count's output: every record is an effect on kafka-output, every unit its key's count rises an effect on streams-count",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &CountReader{Reader{Broker: countReaderBroker.Get(a), Isolation: readCommitted}}
-			if countReaderIsolation.Get(a) == "read_uncommitted" {
-				r.Isolation = readUncommitted
-			}
+			r := &CountReader{newReader(a)}
 			return r, append(kafkaReaderTables(), sim.TableSpec{Name: "counts", Durable: true, AgeFree: true})
 		},
 	})

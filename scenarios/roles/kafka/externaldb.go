@@ -196,18 +196,15 @@ func (d *ExternalDB) pendingOf(ctx *sim.Context, match func(txn int64) bool) []i
 	return ids
 }
 
-var (
-	externalDbMode    = roles.Enum("mode", "insert", []string{"insert", "upsert"}, "insert a row per write, or upsert on the natural key (the operation)")
-	externalDbTimeout = roles.Duration("txn-timeout", "0", "a transaction not committed this long after it was opened is aborted, prepared or not (0: never)")
-)
-
 func registerExternaldb(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "external-db",
-		Doc:     "a database outside the Kafka/Flink boundary; autocommit writes, or XA-style prepare/commit; every committed row is an effect on db-rows",
-		Options: []roles.Option{externalDbMode, externalDbTimeout},
+		Name: "external-db",
+		Doc:  "a database outside the Kafka/Flink boundary; autocommit writes, or XA-style prepare/commit; every committed row is an effect on db-rows",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &ExternalDB{Upsert: externalDbMode.Get(a) == "upsert", TxnTimeout: externalDbTimeout.Get(a)}, externalDBTables()
+			return &ExternalDB{
+				Upsert:     a.Enum("mode", "insert", []string{"insert", "upsert"}, "insert a row per write, or upsert on the natural key (the operation)") == "upsert",
+				TxnTimeout: a.Duration("txn-timeout", "0", "a transaction not committed this long after it was opened is aborted, prepared or not (0: never)"),
+			}, externalDBTables()
 		},
 	})
 	c.RegisterMetric(&roles.MetricSpec{

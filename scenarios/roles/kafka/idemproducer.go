@@ -210,29 +210,22 @@ func (p *IdemProducer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	idemProducerBroker   = roles.Node("broker", "the partition leader (a kafka-partition-leader)")
-	idemProducerParts    = roles.Int("partitions", 2, 1, 99, "partitions the records are spread over (operation n to partition (n-1) mod partitions)")
-	idemProducerInFlight = roles.Int("max-in-flight", 5, 1, 100, "max.in.flight.requests.per.connection: batches sent and not yet acknowledged")
-	idemProducerTimeout  = roles.PositiveDuration("timeout", "200ms", "how long it waits for an acknowledgement before resending")
-	idemProducerIdem     = roles.Enum("idempotence", "default", []string{"default", "true", "false"},
-		"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false")
-)
-
 func registerIdemproducer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-idem-producer",
-		Doc:     "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence",
-		Options: []roles.Option{idemProducerBroker, idemProducerParts, idemProducerInFlight, idemProducerTimeout, idemProducerIdem},
+		Name: "kafka-idem-producer",
+		Doc:  "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &IdemProducer{
-				Broker: idemProducerBroker.Get(a), Partitions: idemProducerParts.Get(a),
-				MaxInFlight: idemProducerInFlight.Get(a), Timeout: idemProducerTimeout.Get(a),
+				Broker:      a.Node("broker", "the partition leader (a kafka-partition-leader)"),
+				Partitions:  a.Int("partitions", 2, 1, 99, "partitions the records are spread over (operation n to partition (n-1) mod partitions)"),
+				MaxInFlight: a.Int("max-in-flight", 5, 1, 100, "max.in.flight.requests.per.connection: batches sent and not yet acknowledged"),
+				Timeout:     a.PositiveDuration("timeout", "200ms", "how long it waits for an acknowledgement before resending"),
 			}
-			switch idemProducerIdem.Get(a) {
+			switch a.Enum("idempotence", "default", []string{"default", "true", "false"},
+				"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false") {
 			case "true":
 				if p.MaxInFlight > maxInFlightForIdempotence {
-					a.Fail(idemProducerInFlight.Name, "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most %d. Current value is %d. (the Java client's ConfigException with idempotence=true)",
+					a.Fail("max-in-flight", "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most %d. Current value is %d. (the Java client's ConfigException with idempotence=true)",
 						maxInFlightForIdempotence, p.MaxInFlight)
 				}
 				p.Idempotence = true

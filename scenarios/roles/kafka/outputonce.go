@@ -12,7 +12,7 @@ func registerOutputonce(c *roles.Catalog) {
 	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "kafka-output-once",
 		Doc:  "a downstream reader sees the output record of each operation at most once (Kafka's exactly-once, inside Kafka)",
-		New:  func(*sim.Topology) sim.Invariant { return &outputOnce{} },
+		New:  func(*sim.Topology) sim.Invariant { return &outputOnce{onceSeen: onceSeen{sink: SinkOutput}} },
 	})
 }
 
@@ -21,8 +21,7 @@ func registerOutputonce(c *roles.Catalog) {
 // Kafka exactly-once where Kafka makes it — the output topic, as a
 // read_committed reader sees it — whatever sink a scenario observes.
 type outputOnce struct {
-	seen  []int64 // sorted operations
-	twice sim.OpID
+	onceSeen
 	at    [2]int64 // the two offsets of the first operation seen twice
 	first []int64  // parallel to seen: the offset it was first seen at
 }
@@ -30,18 +29,11 @@ type outputOnce struct {
 func (v *outputOnce) Name() string { return "kafka-output-once" }
 
 func (v *outputOnce) Record(e *sim.Event) {
-	if e.Kind != sim.EvEffect || sim.SinkID(e.Label) != SinkOutput || e.Msg.Op <= 0 {
-		return
-	}
-	op := int64(e.Msg.Op)
-	i, found := slices.BinarySearch(v.seen, op)
-	if !found {
-		v.seen = slices.Insert(v.seen, i, op)
+	i, first, twice := v.see(e)
+	if first {
 		v.first = slices.Insert(v.first, i, e.Msg.Value)
-		return
 	}
-	if v.twice == 0 {
-		v.twice = e.Msg.Op
+	if twice {
 		v.at = [2]int64{v.first[i], e.Msg.Value}
 	}
 }

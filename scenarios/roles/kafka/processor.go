@@ -223,11 +223,7 @@ func (p *Processor) request(ctx *sim.Context, phase int32) {
 			ctx.Send(p.Broker, offsetCommit{Position: run.Position, Corr: corr, Generation: gen}.encode())
 		}
 	case kpEndTxn, kpAbort:
-		result := txnCommit
-		if phase == kpAbort {
-			result = txnAbort
-		}
-		ctx.Send(p.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
+		ctx.Send(p.Coordinator, endTxnFor(prod, phase, corr))
 	}
 	ctx.After(p.Timeout, sim.Timer{Kind: TimerTimeout, Key: token, Op: cur.Op})
 }
@@ -443,17 +439,13 @@ func (p *Processor) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		p.request(ctx, kpEndTxn)
 	case MsgEndTxnResult:
-		a := decodeEndTxnResult(m)
-		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
+		next, answered, failed := endTxnOutcome(m, r.Phase, prod)
+		if !answered {
 			return
 		}
-		if a.Err != 0 {
+		if failed {
 			p.reinit(ctx)
 			return
-		}
-		next := clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
-		if a.NewEpoch == epoch {
-			next.Seq = prod.Seq // transactions v1: same epoch, the sequence goes on
 		}
 		p.put(ctx, kpProducer, next.encode())
 		if r.Phase == kpEndTxn && p.OffsetsOutside {
@@ -508,36 +500,27 @@ func (p *Processor) produced(ctx *sim.Context) {
 	ctx.Send(p.DB, DBWrite{Op: cur.Op, Attempt: cur.Attempt, Row: int64(cur.Op)}.Encode())
 }
 
-var (
-	kafkaProcessorBroker      = roles.Node("broker", "the partition leader")
-	kafkaProcessorCoordinator = roles.Node("coordinator", "the transaction coordinator")
-	kafkaProcessorDB          = roles.OptionalNode("db", "an external database also written for every record (outside the transaction)")
-	kafkaProcessorBatch       = roles.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
-	kafkaProcessorTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered transactional produce aborts the transaction")
-	kafkaProcessorOffsets     = roles.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
-		"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)")
-	kafkaProcessorTxnID = roles.Enum("txn-id", "instance", []string{"instance", "partition", "incarnation"},
-		"under txn: one transactional id per processor instance (KIP-447), one per input partition, shared by whoever owns it (before KIP-447), or a new one at every start (an id derived from a pod name that changes: nobody registers the old one again)")
-	kafkaProcessorMetadata = roles.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
-		"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)")
-	kafkaProcessorOthers    = roles.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run): it processes the rest, from the input topic")
-	kafkaProcessorHeartbeat = roles.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
-)
-
 func registerProcessor(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-processor",
-		Doc:     "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		Options: []roles.Option{kafkaProcessorBroker, kafkaProcessorCoordinator, kafkaProcessorDB, kafkaProcessorBatch, kafkaProcessorTimeout, kafkaProcessorHeartbeat, kafkaProcessorOffsets, kafkaProcessorTxnID, kafkaProcessorMetadata, kafkaProcessorOthers},
+		Name: "kafka-processor",
+		Doc:  "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &Processor{
-				Broker: kafkaProcessorBroker.Get(a), Coordinator: kafkaProcessorCoordinator.Get(a),
-				Batch: kafkaProcessorBatch.Get(a), Timeout: kafkaProcessorTimeout.Get(a),
-				Heartbeat: kafkaProcessorHeartbeat.Get(a), OffsetsOutside: kafkaProcessorOffsets.Get(a) == "commit-sync",
-				SharedTxnID: kafkaProcessorTxnID.Get(a) == "partition", FreshTxnID: kafkaProcessorTxnID.Get(a) == "incarnation", NoGroupMetadata: kafkaProcessorMetadata.Get(a) == "group-id",
-				Others: kafkaProcessorOthers.Get(a),
+				Broker:      partitionLeader(a),
+				Coordinator: txnCoordinator(a),
 			}
-			p.DB, p.HasDB = kafkaProcessorDB.Get(a)
+			p.DB, p.HasDB = a.OptionalNode("db", "an external database also written for every record (outside the transaction)")
+			p.Batch = a.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
+			p.Timeout = txnTimeout(a)
+			p.Heartbeat = a.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
+			p.OffsetsOutside = a.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
+				"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)") == "commit-sync"
+			txnID := a.Enum("txn-id", "instance", []string{"instance", "partition", "incarnation"},
+				"under txn: one transactional id per processor instance (KIP-447), one per input partition, shared by whoever owns it (before KIP-447), or a new one at every start (an id derived from a pod name that changes: nobody registers the old one again)")
+			p.SharedTxnID, p.FreshTxnID = txnID == "partition", txnID == "incarnation"
+			p.NoGroupMetadata = a.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
+				"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)") == "group-id"
+			p.Others = a.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run): it processes the rest, from the input topic")
 			return p, kafkaProcessorTables()
 		},
 	})

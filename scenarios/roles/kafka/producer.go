@@ -57,6 +57,37 @@ func (w *Producer) first(ctx *sim.Context) int64 { return int64(ctx.Ops()) - oth
 // last ones): n, at most every operation.
 func othersOf(ctx *sim.Context, n int64) int64 { return min(max(n, 0), int64(ctx.Ops())) }
 
+// endTxnFor is the end-txn request of a client in phase with the
+// producer state prod: kpEndTxn commits, kpAbort aborts.
+func endTxnFor(prod clientRow, phase, corr int32) sim.Message {
+	result := txnCommit
+	if phase == kpAbort {
+		result = txnAbort
+	}
+	return endTxn{PID: prod.PID, Epoch: int64(prod.Epoch), Result: result, Corr: corr}.encode()
+}
+
+// endTxnOutcome reads m, an end-txn result, for a client in phase with
+// the producer state prod: answered is false when it is not the answer
+// awaited (another phase, a stale epoch), failed when the coordinator
+// refused, and next is the producer state after the transaction: under
+// transactions v1 the epoch stays the same and the sequence goes on.
+func endTxnOutcome(m sim.Message, phase int32, prod clientRow) (next clientRow, answered, failed bool) {
+	a := decodeEndTxnResult(m)
+	epoch := int64(prod.Epoch)
+	if (phase != kpEndTxn && phase != kpAbort) || a.Epoch != epoch {
+		return clientRow{}, false, false
+	}
+	if a.Err != 0 {
+		return clientRow{}, true, true
+	}
+	next = clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
+	if a.NewEpoch == epoch {
+		next.Seq = prod.Seq
+	}
+	return next, true, false
+}
+
 // Start schedules the first transaction.
 func (w *Producer) Start(ctx *sim.Context) {
 	if w.Ops <= 0 {
@@ -86,11 +117,7 @@ func (w *Producer) request(ctx *sim.Context, phase int32) {
 	case kpProduce:
 		ctx.Send(w.Broker, produce{Op: op, Attempt: corr, PID: prod.PID, Epoch: epoch, Seq: prod.Seq}.encode())
 	case kpEndTxn, kpAbort:
-		result := txnCommit
-		if phase == kpAbort {
-			result = txnAbort
-		}
-		ctx.Send(w.Coordinator, endTxn{PID: prod.PID, Epoch: epoch, Result: result, Corr: corr}.encode())
+		ctx.Send(w.Coordinator, endTxnFor(prod, phase, corr))
 	}
 	ctx.After(w.Timeout, sim.Timer{Kind: TimerTimeout, Key: c.Value, Op: op})
 }
@@ -159,17 +186,13 @@ func (w *Producer) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		w.request(ctx, kpEndTxn)
 	case MsgEndTxnResult:
-		a := decodeEndTxnResult(m)
-		if (r.Phase != kpEndTxn && r.Phase != kpAbort) || a.Epoch != epoch {
+		next, answered, failed := endTxnOutcome(m, r.Phase, prod)
+		if !answered {
 			return
 		}
-		if a.Err != 0 {
+		if failed {
 			w.request(ctx, kpInit)
 			return
-		}
-		next := clientRow{PID: prod.PID, Epoch: int32(a.NewEpoch)}
-		if a.NewEpoch == epoch {
-			next.Seq = prod.Seq // transactions v1: same epoch, the sequence goes on
 		}
 		ctx.Put(kwState, kwProducer, 0, next.encode())
 		if r.Phase == kpAbort {
@@ -187,25 +210,18 @@ func (w *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	kafkaProducerBroker      = roles.Node("broker", "the partition leader")
-	kafkaProducerCoordinator = roles.Node("coordinator", "the transaction coordinator")
-	kafkaProducerOps         = roles.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none")
-	kafkaProducerBegin       = roles.Duration("begin", "0", "when it starts its first transaction")
-	kafkaProducerEvery       = roles.Duration("every", "0", "the pause between a commit and its next transaction")
-	kafkaProducerTimeout     = roles.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction")
-)
-
 func registerProducer(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-producer",
-		Doc:     "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
-		Options: []roles.Option{kafkaProducerBroker, kafkaProducerCoordinator, kafkaProducerOps, kafkaProducerBegin, kafkaProducerEvery, kafkaProducerTimeout},
+		Name: "kafka-producer",
+		Doc:  "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			w := &Producer{
-				Broker: kafkaProducerBroker.Get(a), Coordinator: kafkaProducerCoordinator.Get(a),
-				Ops: kafkaProducerOps.Get(a), Begin: kafkaProducerBegin.Get(a), Every: kafkaProducerEvery.Get(a),
-				Timeout: kafkaProducerTimeout.Get(a),
+				Broker:      partitionLeader(a),
+				Coordinator: txnCoordinator(a),
+				Ops:         a.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none"),
+				Begin:       a.Duration("begin", "0", "when it starts its first transaction"),
+				Every:       a.Duration("every", "0", "the pause between a commit and its next transaction"),
+				Timeout:     a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction"),
 			}
 			return w, kafkaProducerTables()
 		},

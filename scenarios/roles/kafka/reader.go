@@ -61,24 +61,32 @@ func (k *Reader) Receive(ctx *sim.Context, m sim.Message) {
 	k.fetch(ctx)
 }
 
-var (
-	isolationValues = []string{"read_committed", "read_uncommitted"}
+var isolationValues = []string{"read_committed", "read_uncommitted"}
 
-	kafkaReaderBroker    = roles.Node("broker", "the partition leader")
-	kafkaReaderIsolation = roles.Enum("isolation", "read_committed", isolationValues, "read_committed skips aborted and open transactions; read_uncommitted sees every record")
-)
+// isolation reads an isolation-level option: readCommitted or
+// readUncommitted.
+func isolation(a *roles.Args, name, doc string) int64 {
+	if a.Enum(name, "read_committed", isolationValues, doc) == "read_uncommitted" {
+		return readUncommitted
+	}
+	return readCommitted
+}
+
+// newReader reads the options the family's readers share.
+func newReader(a *roles.Args) Reader {
+	return Reader{
+		Broker:    partitionLeader(a),
+		Isolation: isolation(a, "isolation", "read_committed skips aborted and open transactions; read_uncommitted sees every record"),
+	}
+}
 
 func registerReader(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "kafka-reader",
-		Doc:     "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
-		Options: []roles.Option{kafkaReaderBroker, kafkaReaderIsolation},
+		Name: "kafka-reader",
+		Doc:  "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &Reader{Broker: kafkaReaderBroker.Get(a), Isolation: readCommitted}
-			if kafkaReaderIsolation.Get(a) == "read_uncommitted" {
-				r.Isolation = readUncommitted
-			}
-			return r, kafkaReaderTables()
+			r := newReader(a)
+			return &r, kafkaReaderTables()
 		},
 	})
 }

@@ -12,33 +12,44 @@ func registerSideeffectonce(c *roles.Catalog) {
 	c.RegisterInvariant(&roles.InvariantSpec{
 		Name: "side-effect-once",
 		Doc:  "an external system called from inside a stream processor gets each operation's call at most once (db-rows effects): what a Kafka transaction does not cover",
-		New:  func(*sim.Topology) sim.Invariant { return &sideEffectOnce{} },
+		New:  func(*sim.Topology) sim.Invariant { return &sideEffectOnce{onceSeen{sink: SinkDBRows}} },
 	})
 }
 
 // sideEffectOnce folds the operations whose external call took effect
 // (db-rows effects) and remembers the first one called twice.
-type sideEffectOnce struct {
+type sideEffectOnce struct{ onceSeen }
+
+// onceSeen folds the operations with an effect on sink (sorted in seen)
+// and remembers the first one seen twice.
+type onceSeen struct {
+	sink  sim.SinkID
 	seen  []int64 // sorted operations
 	twice sim.OpID
 }
 
-func (v *sideEffectOnce) Name() string { return "side-effect-once" }
-
-func (v *sideEffectOnce) Record(e *sim.Event) {
-	if e.Kind != sim.EvEffect || sim.SinkID(e.Label) != SinkDBRows || e.Msg.Op <= 0 {
-		return
+// see folds e: first says its operation is new, at index i of seen, and
+// twice that it is the first operation seen twice.
+func (v *onceSeen) see(e *sim.Event) (i int, first, twice bool) {
+	if e.Kind != sim.EvEffect || sim.SinkID(e.Label) != v.sink || e.Msg.Op <= 0 {
+		return 0, false, false
 	}
 	op := int64(e.Msg.Op)
 	i, found := slices.BinarySearch(v.seen, op)
 	if !found {
 		v.seen = slices.Insert(v.seen, i, op)
-		return
+		return i, true, false
 	}
-	if v.twice == 0 {
-		v.twice = e.Msg.Op
+	if v.twice != 0 {
+		return i, false, false
 	}
+	v.twice = e.Msg.Op
+	return i, false, true
 }
+
+func (v *sideEffectOnce) Name() string { return "side-effect-once" }
+
+func (v *sideEffectOnce) Record(e *sim.Event) { v.see(e) }
 
 func (v *sideEffectOnce) Violation(f bool) string { return v.ViolationDetail(f).English }
 

@@ -67,22 +67,16 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 	resp.outcome(ctx, m.Op)
 }
 
-var (
-	backoffClientService  = roles.Node("service", "the provider it calls")
-	backoffClientInterval = roles.Duration("interval", "20ms", "time between the starts of two operations")
-	backoffClientBackoff  = roles.Duration("backoff", "60s", "the fixed wait before a retry (no Retry-After to go by)")
-	backoffClientRetries  = roles.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")
-)
-
 func registerBackoffclient(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "backoff-client",
-		Doc:     "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
-		Options: []roles.Option{backoffClientService, backoffClientInterval, backoffClientBackoff, backoffClientRetries},
+		Name: "backoff-client",
+		Doc:  "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			c := &BackoffClient{
-				Service: backoffClientService.Get(a), Interval: backoffClientInterval.Get(a), Backoff: backoffClientBackoff.Get(a),
-				Retries: int32(backoffClientRetries.Get(a)),
+				Service:  a.Node("service", "the provider it calls"),
+				Interval: a.Duration("interval", "20ms", "time between the starts of two operations"),
+				Backoff:  a.Duration("backoff", "60s", "the fixed wait before a retry (no Retry-After to go by)"),
+				Retries:  int32(a.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")),
 			}
 			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},

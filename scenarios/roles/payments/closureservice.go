@@ -23,6 +23,7 @@ import (
 // once per committed transfer. Two transfers conflict only when their
 // closures interleave (a preempt choice holds one's read back).
 type ClosureService struct {
+	answerer
 	Client      sim.NodeID
 	Store       sim.NodeID
 	EmailInside bool
@@ -30,12 +31,6 @@ type ClosureService struct {
 
 // closureAccount is the key of the one account row every transfer writes.
 const closureAccount int64 = 1
-
-// Start does nothing: the service only answers.
-func (s *ClosureService) Start(*sim.Context) {}
-
-// Timer is unused.
-func (s *ClosureService) Timer(*sim.Context, sim.Timer) {}
 
 // Receive runs the step of a transfer's closure that m starts or resumes.
 func (s *ClosureService) Receive(ctx *sim.Context, m sim.Message) {
@@ -69,20 +64,17 @@ func (s *ClosureService) read(ctx *sim.Context, e envelope) {
 	ctx.Send(s.Store, StoreCall{Key: closureAccount}.Encode(e))
 }
 
-var (
-	closureServiceClient = roles.Node("client", "where answers go")
-	closureServiceStore  = roles.Node("store", "the database holding the account row (role key-store)")
-	closureServiceEmail  = roles.Enum("email", "inside", []string{"inside", "after-commit"},
-		"the confirmation e-mail is sent inside the retried transaction closure, or after its commit returned")
-)
-
 func registerClosureservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "closure-service",
-		Doc:     "POST /transfers in a database transaction closure retried on a serialization failure; the e-mail inside the closure or after the commit",
-		Options: []roles.Option{closureServiceClient, closureServiceStore, closureServiceEmail},
+		Name: "closure-service",
+		Doc:  "POST /transfers in a database transaction closure retried on a serialization failure; the e-mail inside the closure or after the commit",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &ClosureService{Client: closureServiceClient.Get(a), Store: closureServiceStore.Get(a), EmailInside: closureServiceEmail.Get(a) == "inside"}, nil
+			return &ClosureService{
+				Client: a.Node("client", "where answers go"),
+				Store:  a.Node("store", "the database holding the account row (role key-store)"),
+				EmailInside: a.Enum("email", "inside", []string{"inside", "after-commit"},
+					"the confirmation e-mail is sent inside the retried transaction closure, or after its commit returned") == "inside",
+			}, nil
 		},
 	})
 }

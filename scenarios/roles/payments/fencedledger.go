@@ -11,16 +11,11 @@ import (
 // refuses a write that carries a lower one — the write of a holder whose
 // lock expired and was granted again. Without it, it applies every write.
 type FencedLedger struct {
+	answerer
 	Fencing bool
 }
 
 const ledgerTokens sim.TableID = 0 // job key → the highest fencing token seen
-
-// Start does nothing: the ledger only answers.
-func (l *FencedLedger) Start(*sim.Context) {}
-
-// Timer is unused.
-func (l *FencedLedger) Timer(*sim.Context, sim.Timer) {}
 
 // Receive applies or refuses one write, then answers it.
 func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
@@ -38,15 +33,12 @@ func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Send(m.From, StoreCall{Key: w.Key, Status: int32(status), Value: w.Value}.Encode(envelope{Kind: MsgLedgerResult, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var fencedLedgerFencing = roles.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write")
-
 func registerFencedledger(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "fenced-ledger",
-		Doc:     "the resource a lock protects: applies writes as card charges, and with fencing refuses a write with a stale fencing token",
-		Options: []roles.Option{fencedLedgerFencing},
+		Name: "fenced-ledger",
+		Doc:  "the resource a lock protects: applies writes as card charges, and with fencing refuses a write with a stale fencing token",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &FencedLedger{Fencing: fencedLedgerFencing.Get(a) == "on"},
+			return &FencedLedger{Fencing: a.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write") == "on"},
 				[]sim.TableSpec{{Name: "tokens", Durable: true, Traced: true, States: []string{"", "FENCE"}}}
 		},
 	})

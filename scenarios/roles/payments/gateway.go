@@ -13,6 +13,7 @@ import (
 //     merchant's reference (the idempotency key);
 //   - "idempotent": also deduplicates charges by key (Stripe-style).
 type Gateway struct {
+	answerer
 	Mode string // plain | lookup | idempotent
 }
 
@@ -20,12 +21,6 @@ const (
 	gatewayCharges sim.TableID = iota // key → transaction id
 	gatewayCounter                    // row 0: last transaction id issued
 )
-
-// Start does nothing: the gateway only answers.
-func (g *Gateway) Start(*sim.Context) {}
-
-// Timer is unused.
-func (g *Gateway) Timer(*sim.Context, sim.Timer) {}
 
 // Receive charges or answers a lookup.
 func (g *Gateway) Receive(ctx *sim.Context, m sim.Message) {
@@ -74,17 +69,12 @@ func (g *Gateway) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, statu
 	ctx.Send(m.From, answer.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	cardGatewayProvider = roles.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")
-)
-
 func registerGateway(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "card-gateway",
-		Doc:     "the external card provider; every charge is an effect on card-charges",
-		Options: []roles.Option{cardGatewayProvider},
+		Name: "card-gateway",
+		Doc:  "the external card provider; every charge is an effect on card-charges",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			g := &Gateway{Mode: cardGatewayProvider.Get(a)}
+			g := &Gateway{Mode: a.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")}
 			return g, []sim.TableSpec{
 				{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}, AgeFree: true},
 				{Name: "counter", Durable: true, AgeFree: true},

@@ -222,24 +222,17 @@ func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	intentServiceClient      = roles.Node("client", "where responses go")
-	intentServiceProvider    = roles.Node("provider", "the card provider (card-gateway)")
-	intentServiceReconciler  = roles.Node("reconciler", "the reconciler that resolves unknown outcomes")
-	intentServiceCallTimeout = roles.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown")
-	intentServiceOnTimeout   = roles.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)")
-)
-
 func registerIntentservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "intent-service",
-		Doc:     "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
-		Options: []roles.Option{intentServiceClient, intentServiceProvider, intentServiceReconciler, intentServiceCallTimeout, intentServiceOnTimeout},
+		Name: "intent-service",
+		Doc:  "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &IntentService{
-				Client: intentServiceClient.Get(a), Provider: intentServiceProvider.Get(a), Reconciler: intentServiceReconciler.Get(a),
-				CallTimeout: intentServiceCallTimeout.Get(a),
-				NewKey:      intentServiceOnTimeout.Get(a) == "retry-new-key",
+				Client:      responsesTo(a),
+				Provider:    a.Node("provider", "the card provider (card-gateway)"),
+				Reconciler:  a.Node("reconciler", "the reconciler that resolves unknown outcomes"),
+				CallTimeout: a.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown"),
+				NewKey:      a.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)") == "retry-new-key",
 			}
 			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true},
 				{Name: "refs", Durable: true}, {Name: "ref-counter", Durable: true}}

@@ -58,20 +58,16 @@ func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) idemKey {
 	return issuedKeyBase + idemKey(c.Last)
 }
 
-var (
-	keyIssuingServiceClient  = roles.Node("client", "where responses go")
-	keyIssuingServiceGateway = roles.Node("gateway", "the card gateway")
-	keyIssuingServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
-)
-
 func registerKeyissuing(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "key-issuing-service",
-		Doc:     "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
-		Options: []roles.Option{keyIssuingServiceClient, keyIssuingServiceGateway, keyIssuingServiceStore},
+		Name: "key-issuing-service",
+		Doc:  "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &KeyIssuingService{PaymentService: PaymentService{Client: keyIssuingServiceClient.Get(a), Gateway: keyIssuingServiceGateway.Get(a)}}
-			durable := keyIssuingServiceStore.Get(a) == "durable"
+			s := &KeyIssuingService{PaymentService: PaymentService{
+				Client:  responsesTo(a),
+				Gateway: cardGateway(a),
+			}}
+			durable := durableKeys(a)
 			return s, []sim.TableSpec{
 				roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true},
 				{Name: "issued", Durable: true},

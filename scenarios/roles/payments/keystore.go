@@ -37,6 +37,7 @@ import (
 // outage is a fault the Chooser decides (drawn by random runs, branched on
 // by explore), lasting the node's restart time.
 type KeyStore struct {
+	answerer // no timers: an expired lock is noticed when the key is next used, as Redis does on access
 	// CountInserts makes every row an insert creates an effect on
 	// InsertSink, valued with the row's sequence number (its surrogate
 	// id): a table whose rows are what the lesson counts (order lines).
@@ -60,13 +61,6 @@ const (
 	storeRows     sim.TableID = iota // key → storeRow
 	storeSequence                    // row 0: the last fencing token or row number issued
 )
-
-// Start does nothing: the store only answers.
-func (s *KeyStore) Start(*sim.Context) {}
-
-// Timer is unused: an expired lock is noticed when the key is next used,
-// as Redis does on access.
-func (s *KeyStore) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs one operation and answers it.
 func (s *KeyStore) Receive(ctx *sim.Context, m sim.Message) {

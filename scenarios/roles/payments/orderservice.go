@@ -205,26 +205,20 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	s.call(ctx, d.Run, t.Op, r)
 }
 
-var (
-	orderServiceClient      = roles.Node("client", "where responses go")
-	orderServiceContracts   = roles.Node("contracts", "step 1: the contract service")
-	orderServiceEmails      = roles.Node("emails", "step 2: the e-mail service")
-	orderServiceStock       = roles.Node("stock", "step 3: the stock service")
-	orderServiceStepTimeout = roles.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement")
-	orderServiceDedup       = roles.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step")
-)
-
 func registerOrderservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "order-service",
-		Doc:     "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
-		Options: []roles.Option{orderServiceClient, orderServiceContracts, orderServiceEmails, orderServiceStock, orderServiceStepTimeout, orderServiceDedup},
+		Name: "order-service",
+		Doc:  "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &OrderService{
-				Client:      orderServiceClient.Get(a),
-				Steps:       [stepCount]sim.NodeID{orderServiceContracts.Get(a), orderServiceEmails.Get(a), orderServiceStock.Get(a)},
-				StepTimeout: orderServiceStepTimeout.Get(a),
-				PerStep:     orderServiceDedup.Get(a) == "per-step",
+				Client: responsesTo(a),
+				Steps: [stepCount]sim.NodeID{
+					a.Node("contracts", "step 1: the contract service"),
+					a.Node("emails", "step 2: the e-mail service"),
+					a.Node("stock", "step 3: the stock service"),
+				},
+				StepTimeout: a.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement"),
+				PerStep:     a.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step") == "per-step",
 			}
 			return s, []sim.TableSpec{
 				roles.StoreTable("keys", true, roles.KeyStates),

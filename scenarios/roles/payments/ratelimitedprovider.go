@@ -88,22 +88,16 @@ func (p *RateLimitedProvider) admit(ctx *sim.Context, op sim.OpID) bool {
 	return true
 }
 
-var (
-	rateLimitedProviderCore        = roles.Node("core", "the billing core that charges (a card-gateway)")
-	rateLimitedProviderLimit       = roles.Int("limit", 3, 0, 1_000_000, "requests admitted per window")
-	rateLimitedProviderWindow      = roles.Duration("window", "1s", "length of the rate-limit window")
-	rateLimitedProviderCoreTimeout = roles.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504")
-)
-
 func registerRatelimitedprovider(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "rate-limited-provider",
-		Doc:     "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
-		Options: []roles.Option{rateLimitedProviderCore, rateLimitedProviderLimit, rateLimitedProviderWindow, rateLimitedProviderCoreTimeout},
+		Name: "rate-limited-provider",
+		Doc:  "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			p := &RateLimitedProvider{
-				Core: rateLimitedProviderCore.Get(a), Limit: int32(rateLimitedProviderLimit.Get(a)), Window: rateLimitedProviderWindow.Get(a),
-				CoreTimeout: rateLimitedProviderCoreTimeout.Get(a),
+				Core:        a.Node("core", "the billing core that charges (a card-gateway)"),
+				Limit:       int32(a.Int("limit", 3, 0, 1_000_000, "requests admitted per window")),
+				Window:      a.Duration("window", "1s", "length of the rate-limit window"),
+				CoreTimeout: a.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504"),
 			}
 			if p.Window <= 0 {
 				a.Fail("window", "window: a rate-limit window must be longer than 0")

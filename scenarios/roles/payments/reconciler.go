@@ -82,19 +82,16 @@ func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
 	c.arm(ctx)
 }
 
-var (
-	reconcilerService  = roles.Node("service", "the service whose unknown outcomes it resolves")
-	reconcilerProvider = roles.Node("provider", "the provider it asks, by the intent's key")
-	reconcilerEvery    = roles.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every")
-)
-
 func registerReconciler(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "reconciler",
-		Doc:     "works off the backlog of unknown outcomes, one provider lookup by key per tick",
-		Options: []roles.Option{reconcilerService, reconcilerProvider, reconcilerEvery},
+		Name: "reconciler",
+		Doc:  "works off the backlog of unknown outcomes, one provider lookup by key per tick",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Reconciler{Service: reconcilerService.Get(a), Provider: reconcilerProvider.Get(a), Every: reconcilerEvery.Get(a)}
+			c := &Reconciler{
+				Service:  a.Node("service", "the service whose unknown outcomes it resolves"),
+				Provider: a.Node("provider", "the provider it asks, by the intent's key"),
+				Every:    a.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every"),
+			}
 			if c.Every <= 0 {
 				a.Fail("every", "every: the reconciler needs a pace above 0")
 			}

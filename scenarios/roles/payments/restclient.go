@@ -102,25 +102,22 @@ func (c *RestClient) Receive(ctx *sim.Context, m sim.Message) {
 	roles.FinishOp(ctx, restClientOps, m.Op)
 }
 
-var (
-	restClientService  = roles.Node("service", "the rest-service it calls")
-	restClientInterval = roles.Duration("interval", "100ms", "time between the starts of two operations")
-	restClientTimeout  = roles.Duration("timeout", "1s", "how long it waits before retrying")
-	restClientMethod   = roles.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")
-	restClientUsers    = roles.Int("users", 1, 1, 99, "how many users share the operations, in turn")
-	restClientKeys     = roles.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation")
-)
+// restMethods maps option method to the method of every operation (0:
+// mixed).
+var restMethods = map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost, "patch": methodPatch}
 
 func registerRestclient(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "rest-client",
-		Doc:     "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
-		Options: []roles.Option{restClientService, restClientInterval, restClientTimeout, restClientMethod, restClientUsers, restClientKeys},
+		Name: "rest-client",
+		Doc:  "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			method := map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost, "patch": methodPatch}[restClientMethod.Get(a)]
 			c := &RestClient{
-				Service: restClientService.Get(a), Interval: restClientInterval.Get(a), Timeout: restClientTimeout.Get(a),
-				Method: method, Users: int64(restClientUsers.Get(a)), Keys: restClientKeys.Get(a),
+				Service:  a.Node("service", "the rest-service it calls"),
+				Interval: opInterval(a),
+				Timeout:  retryTimeout(a),
+				Method:   restMethods[a.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")],
+				Users:    int64(a.Int("users", 1, 1, 99, "how many users share the operations, in turn")),
+				Keys:     a.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation"),
 			}
 			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 		},

@@ -21,6 +21,7 @@ import (
 // step timeout calls again with the same step key, and the restarted
 // participant answers from the stored row without doing the step again.
 type SagaParticipant struct {
+	answerer
 	Sink         sim.SinkID
 	Series       int64 // record ids are series×10 000 + counter
 	SoldOutEvery int64
@@ -30,12 +31,6 @@ const (
 	participantKeys    sim.TableID = iota // step key → reservationRow
 	participantCounter                    // row 0: last record id
 )
-
-// Start does nothing: the participant only answers.
-func (p *SagaParticipant) Start(*sim.Context) {}
-
-// Timer is unused.
-func (p *SagaParticipant) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs a reserve or a cancel once per step key and answers.
 func (p *SagaParticipant) Receive(ctx *sim.Context, m sim.Message) {
@@ -86,25 +81,16 @@ func (p *SagaParticipant) answer(ctx *sim.Context, m sim.Message, call sagaStepC
 	ctx.Send(m.From, call.encode(envelope{Kind: MsgSagaStepResult, Op: m.Op, Attempt: m.Attempt}))
 }
 
-var (
-	sagaParticipantSinks   = []string{"flights", "hotels", "trip-charges"}
-	sagaParticipantSink    = roles.Enum("sink", "flights", sagaParticipantSinks, "what it reserves")
-	sagaParticipantSoldOut = roles.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
-)
+var sagaParticipantSinks = []string{"flights", "hotels", "trip-charges"}
 
 func registerSagaparticipant(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "saga-participant",
-		Doc:     "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
-		Options: []roles.Option{sagaParticipantSink, sagaParticipantSoldOut},
+		Name: "saga-participant",
+		Doc:  "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &SagaParticipant{Sink: SinkFlights, Series: 1, SoldOutEvery: sagaParticipantSoldOut.Get(a)}
-			switch sagaParticipantSink.Get(a) {
-			case "hotels":
-				p.Sink, p.Series = SinkHotels, 2
-			case "trip-charges":
-				p.Sink, p.Series = SinkTripCharges, 3
-			}
+			p := &SagaParticipant{}
+			p.Sink, p.Series = sinkOption(a, sagaParticipantSinks, []sim.SinkID{SinkFlights, SinkHotels, SinkTripCharges}, "what it reserves")
+			p.SoldOutEvery = a.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
 			return p, []sim.TableSpec{
 				roles.StoreTable("reservations", true, []string{"", "HELD", "CANCELLED", "REFUSED"}),
 				{Name: "counter", Durable: true},

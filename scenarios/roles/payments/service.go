@@ -199,32 +199,22 @@ func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-var (
-	reuseValues = []string{"reject", "replay", "overwrite"}
-
-	paymentServiceClient  = roles.Node("client", "where responses go")
-	paymentServiceGateway = roles.Node("gateway", "the card gateway")
-	paymentServiceMark    = roles.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it")
-	paymentServiceTTL     = roles.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
-	paymentServiceReuse   = roles.Enum("reuse", "reject", reuseValues, "a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
-	paymentServiceStore   = roles.Enum("store", "durable", roles.StoreValues, "the key store: a durable table, or memory lost on a crash")
-	paymentServiceExpired = roles.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)")
-)
-
 func registerService(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "payment-service",
-		Doc:     "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
-		Options: []roles.Option{paymentServiceClient, paymentServiceGateway, paymentServiceStore, paymentServiceMark, paymentServiceTTL, paymentServiceReuse, paymentServiceExpired},
+		Name: "payment-service",
+		Doc:  "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
 			s := &PaymentService{
-				Client: paymentServiceClient.Get(a), Gateway: paymentServiceGateway.Get(a),
-				MarkAfter: paymentServiceMark.Get(a) == "after", TTL: paymentServiceTTL.Get(a),
-				Reuse: paymentServiceReuse.Get(a), FailClosed: paymentServiceExpired.Get(a) == "fail-closed",
+				Client:  responsesTo(a),
+				Gateway: cardGateway(a),
 			}
-			durable := paymentServiceStore.Get(a) == "durable"
-			s.durableKeys = durable
-			keys := roles.StoreTable("keys", durable, roles.KeyStates)
+			s.durableKeys = durableKeys(a)
+			s.MarkAfter = a.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it") == "after"
+			s.TTL = a.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
+			s.Reuse = a.Enum("reuse", "reject", []string{"reject", "replay", "overwrite"},
+				"a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
+			s.FailClosed = a.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)") == "fail-closed"
+			keys := roles.StoreTable("keys", s.durableKeys, roles.KeyStates)
 			keys.AgeFree = s.TTL == 0 // a key's age is read only to expire it
 			return s, []sim.TableSpec{keys, {Name: "seen", Durable: true, AgeFree: true}}
 		},

@@ -1,6 +1,8 @@
 package payments
 
 import (
+	"slices"
+
 	"github.com/oncesim/once/scenarios/roles"
 	"github.com/oncesim/once/sim"
 )
@@ -11,6 +13,7 @@ import (
 // per key: the key and the record are written together, and a repeat gets
 // the first record's id back. A call without a key is always done.
 type StepService struct {
+	answerer
 	Sink sim.SinkID
 	// Series prefixes the record ids (series×10 000 + counter), so the ids
 	// of two step services never collide. It comes from the option, never
@@ -22,12 +25,6 @@ const (
 	stepDoneKeys sim.TableID = iota // step key → record id
 	stepCounter                     // row 0: last record id
 )
-
-// Start does nothing: the service only answers.
-func (s *StepService) Start(*sim.Context) {}
-
-// Timer is unused.
-func (s *StepService) Timer(*sim.Context, sim.Timer) {}
 
 // Receive performs a step, or acknowledges it again.
 func (s *StepService) Receive(ctx *sim.Context, m sim.Message) {
@@ -60,23 +57,20 @@ func (s *StepService) ack(ctx *sim.Context, m sim.Message, call stepCall, id int
 
 var stepSinks = []string{"contracts", "emails", "stock"}
 
-var (
-	stepServiceSink = roles.Enum("sink", "contracts", stepSinks, "what the step produces")
-)
+// sinkOption reads option sink, one of names (the first is the default):
+// the sink of that name among sinks, and its series, its place in names
+// from 1.
+func sinkOption(a *roles.Args, names []string, sinks []sim.SinkID, doc string) (sim.SinkID, int64) {
+	i := slices.Index(names, a.Enum("sink", names[0], names, doc))
+	return sinks[i], int64(i) + 1
+}
 
 func registerStepservice(c *roles.Catalog) {
 	c.Register(&roles.Role{
-		Name:    "step-service",
-		Doc:     "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
-		Options: []roles.Option{stepServiceSink},
+		Name: "step-service",
+		Doc:  "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
 		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			sink, series := SinkContracts, int64(1)
-			switch stepServiceSink.Get(a) {
-			case "emails":
-				sink, series = SinkEmails, 2
-			case "stock":
-				sink, series = SinkStock, 3
-			}
+			sink, series := sinkOption(a, stepSinks, []sim.SinkID{SinkContracts, SinkEmails, SinkStock}, "what the step produces")
 			return &StepService{Sink: sink, Series: series}, []sim.TableSpec{
 				roles.StoreTable("done", true, []string{"", "DONE"}),
 				{Name: "counter", Durable: true},
