@@ -111,11 +111,9 @@ type jetStreamRun struct {
 }
 
 func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
-	db, err := openLedger(ledgerPath(e.dir))
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	nc, err := nats.Connect(e.url, nats.Name("once"), nats.MaxReconnects(0))
 	if err != nil {
 		return false, fmt.Errorf("brokers: nats: %w", err)

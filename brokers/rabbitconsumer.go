@@ -121,11 +121,9 @@ type consumerRun struct {
 }
 
 func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
-	db, err := openLedger(ledgerPath(e.dir))
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	conn, err := amqp.Dial(e.url)
 	if err != nil {
 		return false, fmt.Errorf("brokers: rabbitmq: %w", err)
