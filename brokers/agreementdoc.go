@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/oncesim/once/live"
 )
 
 // Difference is one thing a real broker does that the model does not, or
@@ -76,7 +78,7 @@ func (r *AgreementRecord) WriteMarkdown(w io.Writer) {
 		"Every row runs in the simulator and on a real broker (`once live --broker`) on the same seeds (%d each); "+
 		"an operation agrees when its effects are equal (rows counted in the run's SQLite ledger, effects in the simulator), "+
 		"a run's verdict agrees when both judge its promise the same (held, violated).\n\n", r.Command, r.Seeds)
-	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, live.Pct(agree, ops))
 	fmt.Fprintf(w, "Faults: each broker's driver applies some of the simulator's fault kinds to the real broker "+
 		"(the column *faults*); the others are set to 0 in both worlds, so a seed draws the same faults in each. "+
 		"Every fault is decided by live's seeded Decider keyed by the simulator's identity of the event. "+
@@ -88,8 +90,8 @@ func (r *AgreementRecord) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "| scenario, semantics, --set | broker | --variant | faults | runs | verdicts agree | operations | agree | %% | measured |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, res := range r.Results {
 		c := res.Case
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %d | %.1f | %s |\n", c, brokerName(c.Broker), orDash(c.Variant), orDash(res.Faults),
-			res.Runs, res.VerdictsAgree, res.Ops, res.Agree, pct(res.Agree, res.Ops), res.Run.String(res.Seconds))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %d | %.1f | %s |\n", c, brokerName(c.Broker), live.OrDash(c.Variant), live.OrDash(res.Faults),
+			res.Runs, res.VerdictsAgree, res.Ops, res.Agree, live.Pct(res.Agree, res.Ops), res.Run.String(res.Seconds))
 	}
 	for _, res := range r.Results {
 		if res.Case.CrashesBroker {
@@ -149,18 +151,4 @@ func brokerName(k Kind) string {
 		return "kfake (not Apache Kafka)"
 	}
 	return k.Title()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-func pct(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return 100 * float64(a) / float64(b)
 }

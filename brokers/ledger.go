@@ -21,6 +21,17 @@ CREATE TABLE IF NOT EXISTS tokens (id INTEGER PRIMARY KEY CHECK (id = 1), n INTE
 INSERT OR IGNORE INTO tokens (id, n) VALUES (1, 0);
 `
 
+// createLedger creates the ledger of a run in dir, its schema there before
+// any process of the run opens it.
+func createLedger(dir string) error {
+	db, err := openLedger(ledgerPath(dir))
+	if err != nil {
+		return err
+	}
+	db.Close()
+	return nil
+}
+
 // openLedger opens (and creates) the SQLite ledger in dir: WAL and a busy
 // timeout, as live's, so worker processes and the driver share it.
 func openLedger(path string) (*sql.DB, error) {

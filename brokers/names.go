@@ -26,3 +26,17 @@ func (n *names) point(name string) sim.PointID {
 	n.ok = n.ok && ok
 	return p
 }
+
+// nodeOf finds the node of cfg whose role is a T (the last, if several),
+// as its id and role; ok turns false when there is none, as for a missing
+// name.
+func nodeOf[T sim.Node](n *names, cfg *sim.Config) (sim.NodeID, T) {
+	id, role, found := sim.NoNode, *new(T), false
+	for i, r := range cfg.Nodes {
+		if x, ok := r.(T); ok {
+			id, role, found = sim.NodeID(i), x, true
+		}
+	}
+	n.ok = n.ok && found
+	return id, role
+}

@@ -57,31 +57,25 @@ type jetStreamDriver struct {
 const natsScale = 30
 
 func newJetStreamDriver(cfg *sim.Config) *jetStreamDriver {
+	t := cfg.Topology
+	n := lookup(t)
 	d := &jetStreamDriver{}
-	found := 0
-	for i, n := range cfg.Nodes {
-		switch r := n.(type) {
-		case *queue.Producer:
-			d.publisher, d.interval, d.retry, d.attempts = sim.NodeID(i), r.Interval, r.Timeout, r.Attempts
-			found |= 1
-		case *queue.JetStream:
-			d.stream, d.ackWait, d.window = sim.NodeID(i), r.AckWait, r.DuplicateWindow
-			found |= 2
-		case *queue.JetStreamConsumer:
-			d.subscriber, d.dedup = sim.NodeID(i), r.Dedup
-			found |= 4
-		}
-	}
-	if found != 7 {
+	var p *queue.Producer
+	var s *queue.JetStream
+	var c *queue.JetStreamConsumer
+	d.publisher, p = nodeOf[*queue.Producer](n, cfg)
+	d.stream, s = nodeOf[*queue.JetStream](n, cfg)
+	d.subscriber, c = nodeOf[*queue.JetStreamConsumer](n, cfg)
+	if !n.ok {
 		return nil
 	}
-	t := cfg.Topology
+	d.interval, d.retry, d.attempts = p.Interval, p.Timeout, p.Attempts
+	d.ackWait, d.window, d.dedup = s.AckWait, s.DuplicateWindow, c.Dedup
 	d.subscriberName = t.NodeName(d.subscriber)
 	d.restart, d.pauseFor = t.Nodes[d.subscriber].RestartAfter, t.Nodes[d.subscriber].PauseFor
 	if netw, ok := cfg.Network.(*network.Network); ok {
 		d.link = netw.LinkAt(d.stream, d.subscriber).Delay
 	}
-	n := lookup(t)
 	d.publish, d.publishAck, d.deliver = n.msg("publish"), n.msg("publish-ack"), n.msg("deliver")
 	d.afterEffect = n.point("after-effect")
 	if !n.ok {
@@ -134,11 +128,9 @@ type jetStreamRun struct {
 }
 
 func (d *jetStreamDriver) run(ctx context.Context, e *env) (bool, error) {
-	db, err := openLedger(ledgerPath(e.dir))
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	nc, err := nats.Connect(e.url, nats.Name("once"), nats.MaxReconnects(0))
 	if err != nil {
 		return false, fmt.Errorf("brokers: nats: %w", err)

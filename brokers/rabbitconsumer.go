@@ -47,28 +47,22 @@ type consumerDriver struct {
 }
 
 func newConsumerDriver(cfg *sim.Config) *consumerDriver {
+	t := cfg.Topology
+	n := lookup(t)
 	d := &consumerDriver{}
-	found := 0
-	for i, n := range cfg.Nodes {
-		switch r := n.(type) {
-		case *queue.Producer:
-			d.producer, d.interval, d.timeout = sim.NodeID(i), r.Interval, r.Timeout
-			found |= 1
-		case *queue.Broker:
-			d.broker, d.visibility = sim.NodeID(i), r.Visibility
-			found |= 2
-		case *queue.DedupConsumer:
-			d.consumer, d.gateway, d.checkCallMark = sim.NodeID(i), r.Gateway, r.CheckCallMark
-			found |= 4
-		}
-	}
-	if found != 7 {
+	var p *queue.Producer
+	var b *queue.Broker
+	var c *queue.DedupConsumer
+	d.producer, p = nodeOf[*queue.Producer](n, cfg)
+	d.broker, b = nodeOf[*queue.Broker](n, cfg)
+	d.consumer, c = nodeOf[*queue.DedupConsumer](n, cfg)
+	if !n.ok {
 		return nil
 	}
-	t := cfg.Topology
+	d.interval, d.timeout, d.visibility = p.Interval, p.Timeout, b.Visibility
+	d.gateway, d.checkCallMark = c.Gateway, c.CheckCallMark
 	d.gatewayName = t.NodeName(d.gateway)
 	d.restart = t.Nodes[d.consumer].RestartAfter
-	n := lookup(t)
 	d.deliver, d.chargeResult = n.msg("deliver"), n.msg("charge-result")
 	d.afterCharge, d.afterCommit = n.point("after-charge"), n.point("after-commit")
 	d.publish, d.publishAck, d.commit, d.consume = n.msg("publish"), n.msg("publish-ack"), n.msg("commit"), n.msg("consume")
@@ -121,11 +115,9 @@ type consumerRun struct {
 }
 
 func (d *consumerDriver) run(ctx context.Context, e *env) (bool, error) {
-	db, err := openLedger(ledgerPath(e.dir))
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	conn, err := amqp.Dial(e.url)
 	if err != nil {
 		return false, fmt.Errorf("brokers: rabbitmq: %w", err)
@@ -241,17 +233,8 @@ func (r *consumerRun) publish(ctx context.Context, ch *amqp.Channel) error {
 		r.offsets++
 		offset := r.offsets
 		r.mu.Unlock()
-		dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", e.prefix, true, false, amqp.Publishing{
-			DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", x.op), Body: []byte(strconv.Itoa(x.op)),
-			Headers: amqp.Table{"offset": offset}})
-		if err != nil {
-			return fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", x.op, err)
-		}
-		if ok, err := dc.WaitContext(ctx); err != nil || !ok {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", x.op, ok, err)
+		if stopped, err := publishConfirmed(ctx, ch, e.prefix, x.op, amqp.Table{"offset": offset}); stopped || err != nil {
+			return err
 		}
 		e.dec.Record(sim.Event{Kind: sim.EvDeliver, Node: d.broker, Peer: d.producer, Msg: m})
 		if amo {
@@ -533,4 +516,23 @@ func runConsumer(ctx context.Context, cfg *workerConfig, w *workerIO) error {
 		w.say("acked", op, tag)
 	}
 	return nil
+}
+
+// publishConfirmed publishes op, persistent, to the queue with headers and
+// waits for RabbitMQ's publisher confirm; stopped says ctx ended while it
+// waited (the run is over: no error).
+func publishConfirmed(ctx context.Context, ch *amqp.Channel, queue string, op int, headers amqp.Table) (stopped bool, err error) {
+	dc, err := ch.PublishWithDeferredConfirmWithContext(ctx, "", queue, true, false, amqp.Publishing{
+		DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", op), Body: []byte(strconv.Itoa(op)),
+		Headers: headers})
+	if err != nil {
+		return false, fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", op, err)
+	}
+	if ok, err := dc.WaitContext(ctx); err != nil || !ok {
+		if ctx.Err() != nil {
+			return true, nil
+		}
+		return false, fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", op, ok, err)
+	}
+	return false, nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -52,30 +51,22 @@ func newCrashDriver(cfg *sim.Config) *crashDriver {
 	if cfg.Semantics == sim.AtMostOnce {
 		return nil
 	}
+	t := cfg.Topology
+	n := lookup(t)
 	d := &crashDriver{}
-	found := 0
-	for i, n := range cfg.Nodes {
-		switch r := n.(type) {
-		case *queue.Producer:
-			d.producer, d.interval, d.timeout = sim.NodeID(i), r.Interval, r.Timeout
-			found |= 1
-		case *queue.DurableQueue:
-			d.broker = sim.NodeID(i)
-			found |= 2
-		case *queue.DurableConsumer:
-			d.consumer, d.skipRedelivered = sim.NodeID(i), r.SkipRedelivered
-			found |= 4
-		}
-	}
+	var p *queue.Producer
+	var c *queue.DurableConsumer
+	d.producer, p = nodeOf[*queue.Producer](n, cfg)
+	d.broker, _ = nodeOf[*queue.DurableQueue](n, cfg)
+	d.consumer, c = nodeOf[*queue.DurableConsumer](n, cfg)
 	netw, ok := cfg.Network.(*network.Network)
-	if found != 7 || !ok {
+	if !n.ok || !ok {
 		return nil
 	}
-	t := cfg.Topology
+	d.interval, d.timeout, d.skipRedelivered = p.Interval, p.Timeout, c.SkipRedelivered
 	d.restart = t.Nodes[d.broker].RestartAfter
 	d.publishLink = netw.LinkAt(d.producer, d.broker).Delay
 	d.consumerLink = netw.LinkAt(d.broker, d.consumer).Delay
-	n := lookup(t)
 	d.publish, d.publishAck, d.deliver, d.commit = n.msg("publish"), n.msg("publish-ack"), n.msg("deliver"), n.msg("commit")
 	d.beforePersist, d.afterPersist = n.point("before-persist"), n.point("after-persist")
 	if !n.ok {
@@ -236,17 +227,9 @@ func (r *crashRun) produce(ctx context.Context, conn **amqp.Connection, ch **amq
 			e.say("op-%d publish %d: the broker crashes before it is on disk: SIGKILL, the publish not sent", x.op, x.attempt)
 		} else {
 			id := msgID{x.op, x.attempt}
-			dc, err := (*ch).PublishWithDeferredConfirmWithContext(ctx, "", e.prefix, true, false, amqp.Publishing{
-				DeliveryMode: amqp.Persistent, MessageId: fmt.Sprintf("op-%d", x.op), Body: []byte(strconv.Itoa(x.op)),
-				Headers: amqp.Table{"op": int64(x.op), "attempt": int64(x.attempt)}})
-			if err != nil {
-				return fmt.Errorf("brokers: rabbitmq: publish op-%d: %w", x.op, err)
-			}
-			if ok, err := dc.WaitContext(ctx); err != nil || !ok {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("brokers: rabbitmq: op-%d's publisher confirm: ack=%v %v", x.op, ok, err)
+			headers := amqp.Table{"op": int64(x.op), "attempt": int64(x.attempt)}
+			if stopped, err := publishConfirmed(ctx, *ch, e.prefix, x.op, headers); stopped || err != nil {
+				return err
 			}
 			r.mu.Lock()
 			r.stored[id] = true

@@ -93,11 +93,9 @@ type lockRun struct {
 
 func (d *lockDriver) run(ctx context.Context, e *env) (bool, error) {
 	r := &lockRun{d: d, e: e, holders: map[int][]string{}, written: map[int]bool{}, tokenOf: map[string]int64{}}
-	db, err := openLedger(ledgerPath(e.dir)) // the schema, before any worker opens it
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	topo := e.cfg.Topology
 	ws := make([]*worker, 0, len(d.workers))
 	defer func() { // on every path: continue a stopped worker, kill every one, reap it

@@ -89,11 +89,9 @@ type streamRun struct {
 }
 
 func (d *streamDriver) run(ctx context.Context, e *env) (bool, error) {
-	db, err := openLedger(ledgerPath(e.dir))
-	if err != nil {
+	if err := createLedger(e.dir); err != nil {
 		return false, err
 	}
-	db.Close()
 	opt, err := redis.ParseURL(e.url)
 	if err != nil {
 		return false, fmt.Errorf("brokers: redis: %w", err)

@@ -46,14 +46,7 @@ func WriteQuestionsCSV(w io.Writer, graded []*lesson.Graded) error {
 func Letters(g *lesson.Graded) string {
 	var b strings.Builder
 	for _, a := range g.Answers {
-		l := a.Letter
-		if l == "" {
-			l = "-"
-		}
-		if a.Right {
-			l = strings.ToUpper(l)
-		}
-		b.WriteString(l)
+		b.WriteString(a.Mark())
 	}
 	return b.String()
 }

@@ -88,11 +88,7 @@ func (p *pool) size() int {
 // adopt moves every idle process of q into p (killing what p has no
 // room for).
 func (p *pool) adopt(q *pool) {
-	q.mu.Lock()
-	idle := q.idle
-	q.idle = map[string][]*process{}
-	q.mu.Unlock()
-	for node, list := range idle {
+	for node, list := range q.takeIdle() {
 		for _, proc := range list {
 			if !p.put(node, proc) {
 				proc.kill()
@@ -101,13 +97,18 @@ func (p *pool) adopt(q *pool) {
 	}
 }
 
-// close kills every idle process.
-func (p *pool) close() {
+// takeIdle empties the pool and returns the idle processes it held.
+func (p *pool) takeIdle() map[string][]*process {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	idle := p.idle
 	p.idle = map[string][]*process{}
-	p.mu.Unlock()
-	for _, list := range idle {
+	return idle
+}
+
+// close kills every idle process.
+func (p *pool) close() {
+	for _, list := range p.takeIdle() {
 		for _, proc := range list {
 			proc.kill()
 		}

@@ -27,6 +27,18 @@ type GradedAnswer struct {
 	Right  bool
 }
 
+// Mark is the answer as the grade tables write it: its letter, upper case
+// when right, - when none was given.
+func (a GradedAnswer) Mark() string {
+	if a.Letter == "" {
+		return "-"
+	}
+	if a.Right {
+		return strings.ToUpper(a.Letter)
+	}
+	return a.Letter
+}
+
 // A Grader grades result files of one course under one class key: every
 // answer recomputed, never read from the file. It remembers the students
 // it graded, so that one student's result is counted once.

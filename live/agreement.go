@@ -245,7 +245,7 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 	fmt.Fprintf(w, "Written by `%s`. Every variant runs in the simulator and live on the same seeds (%d each), "+
 		"with %s of real time per millisecond of scenario time; an operation agrees when its effects (rows of `charges`, "+
 		"charges in the simulator) are equal.\n\n", how, a.Seeds, a.Tick)
-	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, pct(agree, ops))
+	fmt.Fprintf(w, "**%d of %d operations agree (%.2f %%).**\n\n", agree, ops, Pct(agree, ops))
 	fmt.Fprintf(w, "Live follows the simulator's schedule by mechanism, not by luck: every fault is the Decider's keyed "+
 		"decision (the simulator's, for the same message); delays, timeouts, outages and restarts wait on the run's virtual "+
 		"clock, which stands still while service code, the gateway or a starting service process works (a step takes no time "+
@@ -254,7 +254,7 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 		"real time is the few microseconds between those points.\n\n")
 	fmt.Fprintf(w, "| variant | database | runs | verdicts agree | operations | agree | %% |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range a.Rows {
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %.1f |\n", r.Variant, r.DB, r.Runs, r.VerdictsAgree, r.Ops, r.Agree, pct(r.Agree, r.Ops))
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %.1f |\n", r.Variant, r.DB, r.Runs, r.VerdictsAgree, r.Ops, r.Agree, Pct(r.Agree, r.Ops))
 	}
 	fmt.Fprintf(w, "\n## Disagreements\n\n")
 	if len(a.Disagreements) == 0 {
@@ -269,18 +269,20 @@ func (a *Agreement) WriteMarkdown(w io.Writer, how string) {
 	for _, d := range a.Disagreements {
 		fmt.Fprintf(w, "| %s | %s | %d | op-%d | %d / %d | %d / %d | %d / %d | %d / %d | %d / %d | %s | %s | %s |\n", d.Variant, d.DB, d.Seed, d.Op,
 			d.Sim.Effects, d.Live.Effects, d.Sim.Attempts, d.Live.Attempts, d.Sim.Deliveries, d.Live.Deliveries,
-			d.SimFault.Total(), d.LiveFlt.Total(), d.SimEnd, d.LiveEnd, orDash(d.Evidence.OnlySim), orDash(d.Evidence.OnlyLive), orDash(d.Evidence.Shift))
+			d.SimFault.Total(), d.LiveFlt.Total(), d.SimEnd, d.LiveEnd, OrDash(d.Evidence.OnlySim), OrDash(d.Evidence.OnlyLive), OrDash(d.Evidence.Shift))
 	}
 }
 
-func orDash(s string) string {
+// OrDash is s, or "—" in a table cell when s is empty.
+func OrDash(s string) string {
 	if s == "" {
 		return "—"
 	}
 	return s
 }
 
-func pct(a, b int) float64 {
+// Pct is a as a percentage of b; 0 when b is 0.
+func Pct(a, b int) float64 {
 	if b == 0 {
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -107,24 +108,26 @@ func Open(dsn string) (*DB, error) {
 	return &DB{DB: db, Dialect: SQLite}, nil
 }
 
-// Migrate applies the embedded migration files of the dialect in name
-// order, each once, recording it in schema_migrations.
+// autoID is the auto-increment primary key of each dialect, put in place
+// of the {{auto_id}} mark in migrations/tables.
+var autoID = map[Dialect]string{
+	Postgres: "BIGSERIAL PRIMARY KEY",
+	SQLite:   "INTEGER PRIMARY KEY AUTOINCREMENT",
+}
+
+// Migrate applies the embedded migrations in name order, each once,
+// recording it in schema_migrations. A migration is its file in
+// migrations/tables (the tables, the same in both dialects) followed by its
+// file in migrations/<dialect> (what the dialects write differently, such
+// as triggers); either may be missing.
 func (d *DB) Migrate(ctx context.Context) error {
 	if _, err := d.Exec(ctx, "CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)"); err != nil {
 		return fmt.Errorf("live: migrate: %w", err)
 	}
-	dir := path.Join("migrations", string(d.Dialect))
-	entries, err := fs.ReadDir(migrations, dir)
+	names, err := migrationNames(d.Dialect)
 	if err != nil {
-		return fmt.Errorf("live: migrations of %s: %w", d.Dialect, err)
+		return err
 	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".sql") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
 	for _, name := range names {
 		var one int
 		err := d.QueryRow(ctx, "SELECT 1 FROM schema_migrations WHERE version = ?", name).Scan(&one)
@@ -134,11 +137,11 @@ func (d *DB) Migrate(ctx context.Context) error {
 		if err != sql.ErrNoRows {
 			return fmt.Errorf("live: migration %s: %w", name, err)
 		}
-		body, err := migrations.ReadFile(path.Join(dir, name))
+		body, err := migrationBody(d.Dialect, name)
 		if err != nil {
-			return fmt.Errorf("live: migration %s: %w", name, err)
+			return err
 		}
-		if _, err := d.DB.ExecContext(ctx, string(body)); err != nil {
+		if _, err := d.DB.ExecContext(ctx, body); err != nil {
 			return fmt.Errorf("live: migration %s: %w", name, err)
 		}
 		if _, err := d.Exec(ctx, "INSERT INTO schema_migrations (version) VALUES (?)", name); err != nil {
@@ -146,6 +149,47 @@ func (d *DB) Migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// migrationNames lists, sorted and once each, the .sql files of
+// migrations/tables and migrations/<dialect>.
+func migrationNames(dialect Dialect) ([]string, error) {
+	seen := map[string]bool{}
+	for _, dir := range []string{"tables", string(dialect)} {
+		entries, err := fs.ReadDir(migrations, path.Join("migrations", dir))
+		if err != nil {
+			return nil, fmt.Errorf("live: migrations of %s: %w", dialect, err)
+		}
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".sql") {
+				seen[e.Name()] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for name := range seen {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// migrationBody is the SQL of migration name in dialect: its tables, with
+// the dialect's auto-increment key in place of {{auto_id}}, then the
+// dialect's own statements.
+func migrationBody(dialect Dialect, name string) (string, error) {
+	var b strings.Builder
+	for _, dir := range []string{"tables", string(dialect)} {
+		body, err := migrations.ReadFile(path.Join("migrations", dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("live: migration %s: %w", name, err)
+		}
+		b.WriteString(strings.ReplaceAll(string(body), "{{auto_id}}", autoID[dialect]))
+	}
+	return b.String(), nil
 }
 
 // Effects lists the charges on the gateway's ledger per operation, as

@@ -67,6 +67,18 @@ func isMessageEvent(topo *sim.Topology, k sim.EventKind) bool {
 // long trace is cut down to its focus (see FocusEvents).
 const MaxDiagramEvents = 120
 
+// FocusOps are the operations a long diagram keeps: those that did not
+// end exactly once (lost or duplicated), the lesson's.
+func FocusOps(o *sim.Outcome) []sim.OpID {
+	var out []sim.OpID
+	for _, op := range o.Ops {
+		if op.Verdict != sim.ExactlyOnce {
+			out = append(out, op.Op)
+		}
+	}
+	return out
+}
+
 // FocusEvents cuts a long trace down for a diagram: past MaxDiagramEvents
 // it keeps the events of the first tier of focusTiers that fits (the last
 // one if none does) and says in one line what it left out; a short trace

@@ -71,7 +71,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 			if format == "trace" {
 				err = report.WriteTimeline(w, r.Config.Topology, r.Trace.Events)
 			} else {
-				err = report.WriteMermaidOutcome(w, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Topology, r.Config.Observe)))
+				err = report.WriteMermaidOutcome(w, r.Config.Topology, r.Trace.Events, report.FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Topology, r.Config.Observe)))
 			}
 			if err != nil {
 				return err
@@ -84,7 +84,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 		diagrams := make([]string, len(rs))
 		for i, r := range rs {
 			var m strings.Builder
-			if err := report.WriteMermaidOutcome(&m, r.Config.Topology, r.Trace.Events, FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Topology, r.Config.Observe))); err != nil {
+			if err := report.WriteMermaidOutcome(&m, r.Config.Topology, r.Trace.Events, report.FocusOps(r.Outcome), report.FramingLine(r.Outcome, sc.Outcome, report.SinkNames(r.Config.Topology, r.Config.Observe))); err != nil {
 				return err
 			}
 			diagrams[i] = m.String()
@@ -112,7 +112,7 @@ func WriteSVG(w io.Writer, sc *scenarios.Scenario, seed uint64, rs []Run) error 
 		if o.Why != "" && o.Reason.Kind != sim.ReasonInvariant {
 			title += " — " + lang.Reason(o.Reason) // an invariant is named in PromiseText
 		}
-		events, note := report.FocusEvents(r.Config.Topology, r.Trace.Events, FocusOps(o))
+		events, note := report.FocusEvents(r.Config.Topology, r.Trace.Events, report.FocusOps(o))
 		if note != "" {
 			title += "\n" + note
 		}

@@ -74,17 +74,8 @@ func SettingFlags(sc *scenarios.Scenario, set scenarios.Settings) string {
 // scenario's or the engine's defaults, which need no flag).
 func BudgetFlags(set scenarios.Settings) string {
 	var b strings.Builder
-	if set.MaxEvents > 0 {
-		fmt.Fprintf(&b, " --max-events %d", set.MaxEvents)
-	}
-	if set.MaxTime > 0 {
-		fmt.Fprintf(&b, " --max-time %s", set.MaxTime)
-	}
-	if set.FaultsUntil > 0 {
-		fmt.Fprintf(&b, " --faults-until %s", set.FaultsUntil)
-	}
-	if set.Settle > 0 {
-		fmt.Fprintf(&b, " --settle %s", set.Settle)
+	for _, bu := range set.Budgets() {
+		fmt.Fprintf(&b, " --%s %s", bu.Name, bu.Value)
 	}
 	return b.String()
 }

@@ -43,15 +43,3 @@ func Shrink(cfg *sim.Config, promise sim.Promise, faults []sim.Fault, jitter fun
 	}
 	return cex, plan, nil
 }
-
-// FocusOps are the operations a long diagram keeps: those that did not
-// end exactly once (lost or duplicated), the lesson's.
-func FocusOps(o *sim.Outcome) []sim.OpID {
-	var out []sim.OpID
-	for _, op := range o.Ops {
-		if op.Verdict != sim.ExactlyOnce {
-			out = append(out, op.Op)
-		}
-	}
-	return out
-}

@@ -466,17 +466,8 @@ func WritePlan(w io.Writer, p *Plan, topo *sim.Topology, faults []sim.Fault) err
 		}
 		b.WriteString("\n")
 	}
-	if p.MaxEvents > 0 {
-		fmt.Fprintf(&b, "max-events %d\n", p.MaxEvents)
-	}
-	if p.MaxTime > 0 {
-		fmt.Fprintf(&b, "max-time %s\n", p.MaxTime)
-	}
-	if p.FaultsUntil > 0 {
-		fmt.Fprintf(&b, "faults-until %s\n", p.FaultsUntil)
-	}
-	if p.Settle > 0 {
-		fmt.Fprintf(&b, "settle %s\n", p.Settle)
+	for _, bu := range (Settings{MaxEvents: p.MaxEvents, MaxTime: p.MaxTime, FaultsUntil: p.FaultsUntil, Settle: p.Settle}).Budgets() {
+		fmt.Fprintf(&b, "%s %s\n", bu.Name, bu.Value)
 	}
 	fmt.Fprintf(&b, "# %d fault(s)\n", len(faults))
 	for _, fl := range faults {

@@ -13,10 +13,18 @@ func (l *loader) compileRateBound(e *expectSpec, x *Expectation) error {
 	if len(x.HoldsClaims()) == 0 {
 		return l.errAt(e.RateBound, "expect.rate-bound: the row shows no every-run claim (=1, <=1, >=1, invariants): nothing to bound")
 	}
-	reason := strings.TrimSpace(e.RateBound.Text)
-	if reason == "" || strings.Contains(reason, "\n") || reason == "true" || reason == "false" {
+	reason, ok := oneLineReason(e.RateBound.Text)
+	if !ok {
 		return l.errAt(e.RateBound, "expect.rate-bound: say in one line why the claims hold at the row's rates and not at any rate (rate-bound: \"…\")")
 	}
 	x.RateBound = reason
 	return nil
+}
+
+// oneLineReason is the reason an expect key (rate-bound, inherent) gives,
+// trimmed, and whether it is one: one line of words, not a bare
+// true/false.
+func oneLineReason(text string) (string, bool) {
+	reason := strings.TrimSpace(text)
+	return reason, reason != "" && !strings.Contains(reason, "\n") && reason != "true" && reason != "false"
 }

@@ -40,6 +40,29 @@ type Settings struct {
 	Kinds *sim.Registry
 }
 
+// Budget is one budget of a run as a command line (--NAME VALUE) and a
+// plan file (NAME VALUE) spell it.
+type Budget struct{ Name, Value string }
+
+// Budgets lists the budgets of s that are set (not 0), in the order
+// command lines and plan files write them: max-events, max-time,
+// faults-until, settle.
+func (s Settings) Budgets() []Budget {
+	var out []Budget
+	if s.MaxEvents > 0 {
+		out = append(out, Budget{"max-events", fmt.Sprint(s.MaxEvents)})
+	}
+	for _, t := range []struct {
+		name string
+		t    sim.Time
+	}{{"max-time", s.MaxTime}, {"faults-until", s.FaultsUntil}, {"settle", s.Settle}} {
+		if t.t > 0 {
+			out = append(out, Budget{t.name, t.t.String()})
+		}
+	}
+	return out
+}
+
 // Scenario is one entry of the catalog, loaded from a scenario file (the
 // built-in ones are embedded): topology, workload, parameters, default
 // faults, the semantics it supports, what it must show under each, and its

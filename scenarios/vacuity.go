@@ -100,8 +100,8 @@ func (l *loader) compileVacuity(sc *Scenario, e *expectSpec, x *Expectation) err
 		if e.Unprotected != nil {
 			return l.errAt(e.Inherent, "expect.inherent: the row also names an unprotected switch: keep one")
 		}
-		reason := strings.TrimSpace(e.Inherent.Text)
-		if reason == "" || strings.Contains(reason, "\n") || reason == "true" || reason == "false" {
+		reason, ok := oneLineReason(e.Inherent.Text)
+		if !ok {
 			return l.errAt(e.Inherent, "expect.inherent: say in one line why the row holds by the semantics alone (inherent: \"…\")")
 		}
 		x.Inherent = reason

@@ -179,19 +179,13 @@ func (c *Context) Get(id TableID, key int64, op OpID) (r Record, ok bool) {
 		return Record{}, false
 	}
 	t, spec := c.table(id)
-	traced := spec.Traced
 	var i int
 	i, ok = t.find(key)
 	if ok {
 		r.set(&t.rows[i]) // field by field, as Table.Put writes it
 	}
-	if traced && c.countOnly() {
-		c.w.events++ // Checker.Ignores(EvStoreGet)
-	} else if traced {
-		e := c.w.event(EvStoreGet, c.node, NoNode)
-		e.Label = uint16(id)
+	if e := c.storeEvent(EvStoreGet, spec, id, key, op); e != nil {
 		e.Found = ok
-		e.Msg.Key, e.Msg.Op = key, op
 		e.Rec = r
 		c.emit(e)
 	}
@@ -206,19 +200,13 @@ func (c *Context) Put(id TableID, key int64, op OpID, r Record) {
 		return
 	}
 	t, spec := c.table(id)
-	traced := spec.Traced
 	if spec.AgeFree {
 		r.At = 0
 	} else if r.At == 0 {
 		r.At = c.w.now
 	}
 	t.Put(key, r)
-	if traced && c.countOnly() {
-		c.w.events++ // Checker.Ignores(EvStorePut)
-	} else if traced {
-		e := c.w.event(EvStorePut, c.node, NoNode)
-		e.Label = uint16(id)
-		e.Msg.Key, e.Msg.Op = key, op
+	if e := c.storeEvent(EvStorePut, spec, id, key, op); e != nil {
 		e.Rec = r
 		c.emit(e)
 	}
@@ -236,17 +224,29 @@ func (c *Context) remove(id TableID, key int64, op OpID, expired bool) {
 		return
 	}
 	t, spec := c.table(id)
-	traced := spec.Traced
 	t.Delete(key)
-	if traced && c.countOnly() {
-		c.w.events++ // Checker.Ignores(EvStoreDelete)
-	} else if traced {
-		e := c.w.event(EvStoreDelete, c.node, NoNode)
-		e.Label = uint16(id)
+	if e := c.storeEvent(EvStoreDelete, spec, id, key, op); e != nil {
 		e.Found = expired
-		e.Msg.Key, e.Msg.Op = key, op
 		c.emit(e)
 	}
+}
+
+// storeEvent is the event of a read, write or delete of key in table id,
+// for the caller to fill in and emit, or nil when there is none to emit:
+// the table is not traced, or the run only counts events (the checker
+// ignores store events: Checker.Ignores).
+func (c *Context) storeEvent(kind EventKind, spec *TableSpec, id TableID, key int64, op OpID) *Event {
+	if !spec.Traced {
+		return nil
+	}
+	if c.countOnly() {
+		c.w.events++
+		return nil
+	}
+	e := c.w.event(kind, c.node, NoNode)
+	e.Label = uint16(id)
+	e.Msg.Key, e.Msg.Op = key, op
+	return e
 }
 
 // Rows returns table id for reading in key order. The view cannot write:

@@ -106,12 +106,7 @@ func (ns *nodeState) appendPause(b []byte, now Time, tables []TableSpec, k *name
 			b = binary.AppendVarint(b, r.Aux)
 			b = binary.AppendVarint(b, int64(rowAge(e, now, tables)))
 		}
-		b = binary.AppendVarint(b, int64(m.Op))
-		b = binary.AppendVarint(b, int64(m.Attempt))
-		b = binary.AppendVarint(b, m.Key)
-		b = binary.AppendVarint(b, m.Payload)
-		b = binary.AppendVarint(b, m.Value)
-		b = binary.AppendVarint(b, int64(m.Status))
+		b = appendMessageFields(b, m)
 	}
 	return b
 }

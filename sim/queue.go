@@ -110,18 +110,8 @@ func (q *queue) popInto(dst *item) {
 	last := &items[n]
 	i := 0
 	for {
-		first := 4*i + 1
-		if first >= n {
-			break
-		}
-		m := first
-		end := min(first+4, n)
-		for c := first + 1; c < end; c++ {
-			if items[c].less(&items[m]) {
-				m = c
-			}
-		}
-		if !items[m].less(last) {
+		m := minChild(items, i, n)
+		if m < 0 || !items[m].less(last) {
 			break
 		}
 		items[i] = items[m]
@@ -185,24 +175,30 @@ func (q *queue) cut(n int) int {
 	return removed
 }
 
+// minChild is the index of the least of the children of i among the
+// first n items of the 4-ary heap, or -1 when i has none.
+func minChild(items []item, i, n int) int {
+	first := 4*i + 1
+	if first >= n {
+		return -1
+	}
+	m := first
+	for c := first + 1; c < min(first+4, n); c++ {
+		if items[c].less(&items[m]) {
+			m = c
+		}
+	}
+	return m
+}
+
 // siftDown moves the item at i down to where the heap order wants it.
 func (q *queue) siftDown(i int) {
 	items := q.items
 	n := len(items)
 	x := items[i]
 	for {
-		first := 4*i + 1
-		if first >= n {
-			break
-		}
-		m := first
-		end := min(first+4, n)
-		for c := first + 1; c < end; c++ {
-			if items[c].less(&items[m]) {
-				m = c
-			}
-		}
-		if !items[m].less(&x) {
+		m := minChild(items, i, n)
+		if m < 0 || !items[m].less(&x) {
 			break
 		}
 		items[i] = items[m]

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"encoding/binary"
-	"slices"
 )
 
 // Clone returns an independent copy of w: node tables, scheduled events,
@@ -107,35 +106,15 @@ func (w *World) AppendState(b []byte) []byte {
 		}
 	}
 	b = append(b, 0xf1)
-	order := w.fpOrder[:0]
-	for i := range w.q.items {
-		it := &w.q.items[i]
-		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
-			continue
-		}
-		order = append(order, int32(i))
-	}
-	slices.SortFunc(order, func(a, c int32) int {
-		x, y := &w.q.items[a], &w.q.items[c]
-		if x.less(y) {
-			return -1
-		}
-		return 1
-	})
+	order := w.liveQueueOrder()
 	for _, i := range order {
 		it := &w.q.items[i]
 		m := &it.msg
 		b = append(b, byte(it.kind)|boolByte(it.urgent())<<7, byte(it.node), byte(m.From), byte(m.To))
 		b = binary.LittleEndian.AppendUint64(b, w.queuedKindKey(it))
 		b = binary.AppendVarint(b, int64(it.at-w.now))
-		b = binary.AppendVarint(b, int64(m.Op))
-		b = binary.AppendVarint(b, int64(m.Attempt))
-		b = binary.AppendVarint(b, m.Key)
-		b = binary.AppendVarint(b, m.Payload)
-		b = binary.AppendVarint(b, m.Value)
-		b = binary.AppendVarint(b, int64(m.Status))
+		b = appendMessageFields(b, m)
 	}
-	w.fpOrder = order
 	b = append(b, 0xf2)
 	for i := 1; i < len(w.checker.ops); i++ {
 		t := &w.checker.ops[i]
@@ -191,6 +170,17 @@ func HashBytes(b []byte) Fingerprint {
 	}
 	h = (h ^ tail) * 0xc4ceb9fe1a85ec53
 	return Fingerprint(splitmix(h))
+}
+
+// appendMessageFields appends a message's operation, attempt, key,
+// payload, value and status, as varints.
+func appendMessageFields(b []byte, m *Message) []byte {
+	b = binary.AppendVarint(b, int64(m.Op))
+	b = binary.AppendVarint(b, int64(m.Attempt))
+	b = binary.AppendVarint(b, m.Key)
+	b = binary.AppendVarint(b, m.Payload)
+	b = binary.AppendVarint(b, m.Value)
+	return binary.AppendVarint(b, int64(m.Status))
 }
 
 func boolByte(v bool) byte {

@@ -64,15 +64,7 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 		}
 	}
 	s.word(0xf1)
-	order := w.fpOrder[:0]
-	for i := range w.q.items {
-		it := &w.q.items[i]
-		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
-			continue
-		}
-		order = append(order, int32(i))
-	}
-	sortByQueueOrder(order, w.q.items)
+	order := w.liveQueueOrder()
 	s.word(uint64(len(order)))
 	for _, i := range order {
 		it := &w.q.items[i]
@@ -82,7 +74,6 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 		s.pair(uint64(m.Key), uint64(m.Payload))
 		s.word(uint64(m.Value))
 	}
-	w.fpOrder = order
 	s.word(0xf2)
 	for i := 1; i < len(w.checker.ops); i++ {
 		t := &w.checker.ops[i]
@@ -113,6 +104,24 @@ func (w *World) hashState(scratch *[]byte) Fingerprint {
 // sortByQueueOrder sorts indices of items by (time, sequence), the order
 // the engine pops them. The lists are short (the events in flight), so an
 // insertion sort beats a generic sort with a comparison closure.
+// liveQueueOrder lists the indexes of the queue's items in queue order,
+// leaving out the timers of a node's earlier incarnation (they never fire):
+// the queue as Fingerprint, the state hash and the symmetry signature see
+// it. The list reuses, and is kept in, w.fpOrder.
+func (w *World) liveQueueOrder() []int32 {
+	order := w.fpOrder[:0]
+	for i := range w.q.items {
+		it := &w.q.items[i]
+		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
+			continue
+		}
+		order = append(order, int32(i))
+	}
+	sortByQueueOrder(order, w.q.items)
+	w.fpOrder = order
+	return order
+}
+
 func sortByQueueOrder(order []int32, items []item) {
 	for i := 1; i < len(order); i++ {
 		x := order[i]

@@ -359,16 +359,7 @@ func (s *Symmetry) signatures(w *World) {
 			s.sig[op] = th
 		}
 	}
-	order := w.fpOrder[:0]
-	for i := range w.q.items {
-		it := &w.q.items[i]
-		if it.kind == itemTimer && it.incarnation != w.nodes[it.node].incarnation {
-			continue
-		}
-		order = append(order, int32(i))
-	}
-	sortByQueueOrder(order, w.q.items)
-	w.fpOrder = order
+	order := w.liveQueueOrder()
 	s.items = s.items[:0]
 	s.mixed = false
 	s.global.h, s.global.g = 0x6a09e667f3bcc908, uint64(len(order))

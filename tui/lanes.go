@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/sim"
@@ -34,21 +32,11 @@ var lanesLegend = []struct{ mark, id string }{
 
 // legendLines lays the legend out in lines of at most width cells.
 func legendLines(width int) []string {
-	var lines []string
-	line := ""
-	for _, l := range lanesLegend {
-		item := l.mark + " " + lang.T(legendID+l.id)
-		switch {
-		case line == "":
-			line = item
-		case ansi.StringWidth(line)+3+ansi.StringWidth(item) <= width:
-			line += "   " + item
-		default:
-			lines = append(lines, line)
-			line = item
-		}
+	items := make([]string, len(lanesLegend))
+	for i, l := range lanesLegend {
+		items[i] = l.mark + " " + lang.T(legendID+l.id)
 	}
-	return append(lines, line)
+	return fill(items, "   ", width)
 }
 
 // laneGeometry is where each node's column is. Only the nodes that take

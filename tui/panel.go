@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
@@ -67,20 +66,11 @@ func (v runView) outcomeLines(o *sim.Outcome, width int) []string {
 	if report.CustomerHarmed(o) {
 		st = styleBad
 	}
-	var lines []string
-	line := ""
-	for _, part := range strings.Split(text, " · ") {
-		switch {
-		case line == "":
-			line = part
-		case ansi.StringWidth(line)+3+ansi.StringWidth(part) <= width:
-			line += " · " + part
-		default:
-			lines = append(lines, st.Render(line))
-			line = part
-		}
+	lines := fill(strings.Split(text, " · "), " · ", width)
+	for i := range lines {
+		lines[i] = st.Render(lines[i])
 	}
-	return append(lines, st.Render(line))
+	return lines
 }
 
 // countsLine is "0 lost · 4 exactly-once · 1 duplicated" (and the

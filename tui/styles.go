@@ -116,24 +116,32 @@ func wrap(text string, width int) []string {
 	}
 	var out []string
 	for _, para := range strings.Split(strings.TrimSpace(text), "\n") {
-		words := strings.Fields(para)
-		line := ""
-		for _, w := range words {
-			switch {
-			case line == "":
-				line = w
-			case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
-				line += " " + w
-			default:
-				out = append(out, line)
-				line = w
-			}
-		}
-		if line != "" {
-			out = append(out, line)
-		}
+		out = append(out, fill(strings.Fields(para), " ", width)...)
 	}
 	return out
+}
+
+// fill lays items out in lines of at most width cells, as many on a line
+// as fit, joined by sep; an item wider than width has a line of its own.
+// No items, no lines.
+func fill(items []string, sep string, width int) []string {
+	var lines []string
+	line := ""
+	for _, item := range items {
+		switch {
+		case line == "":
+			line = item
+		case ansi.StringWidth(line)+ansi.StringWidth(sep)+ansi.StringWidth(item) <= width:
+			line += sep + item
+		default:
+			lines = append(lines, line)
+			line = item
+		}
+	}
+	if len(items) > 0 {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // opCell is one operation's verdict in a ledger, or its outcome where the

@@ -174,13 +174,9 @@ func runLab(o *labOptions, args []string, stdout, stderr io.Writer) error {
 	if o.explore {
 		return runLabExplore(o, sc, stdout, stderr)
 	}
-	sems, err := o.semanticsFor(sc)
+	sems, set, err := o.resolve(sc)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	set, err := o.settingsFor(sc)
-	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	l, err := o.buildLab(sc, set, o.seed, stderr)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/usererr"
 	"github.com/oncesim/once/lab"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/search"
@@ -20,7 +21,7 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 	if o.format != "text" {
 		return usageErr("--format %s: --explore writes text", o.format)
 	}
-	sems, err := o.semanticsFor(sc)
+	sems, err := runs.ParseSemantics(o.semantics, sc)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -203,17 +203,15 @@ func (o *liveOptions) liveRuns(args []string) (*scenarios.Scenario, uint64, []li
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	sems, err := o.semanticsFor(sc)
-	if err == nil {
-		var set scenarios.Settings
-		if set, err = o.settingsFor(sc); err == nil {
-			var ps []live.Planned
-			if ps, err = live.Seeded(sc, sems, set, o.seed); err == nil {
-				return sc, o.seed, ps, nil
-			}
-		}
+	sems, set, err := o.resolve(sc)
+	if err != nil {
+		return nil, 0, nil, err
 	}
-	return nil, 0, nil, usageErr("%v", err)
+	ps, err := live.Seeded(sc, sems, set, o.seed)
+	if err != nil {
+		return nil, 0, nil, usageErr("%v", err)
+	}
+	return sc, o.seed, ps, nil
 }
 
 // runLiveSuite runs --suite: live checks, runs and writes it all.

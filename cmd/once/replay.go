@@ -52,8 +52,7 @@ func runReplay(o *replayOptions, file string, stdout, stderr io.Writer) error {
 	}
 	sems := []sim.Semantics{l.Plan.Semantics}
 	if o.semantics != "" {
-		f := simFlags{semantics: o.semantics}
-		if sems, err = f.semanticsFor(l.Scenario); err != nil {
+		if sems, err = runs.ParseSemantics(o.semantics, l.Scenario); err != nil {
 			return usageErr("%v", err)
 		}
 	}

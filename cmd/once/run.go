@@ -68,13 +68,9 @@ func runRun(o *runOptions, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sems, err := o.semanticsFor(sc)
+	sems, set, err := o.resolve(sc)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	set, err := o.settingsFor(sc)
-	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	runs.Enforce()
 	mem := runs.NewMemory(runs.MaxMemory)

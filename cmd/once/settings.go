@@ -79,9 +79,17 @@ func (f *simFlags) registerFaults(fl *pflag.FlagSet) {
 	}
 }
 
-// semanticsFor resolves --semantics against what sc supports.
-func (f *simFlags) semanticsFor(sc *scenarios.Scenario) ([]sim.Semantics, error) {
-	return runs.ParseSemantics(f.semantics, sc)
+// resolve resolves --semantics for sc and builds its settings, with usage errors.
+func (f *simFlags) resolve(sc *scenarios.Scenario) ([]sim.Semantics, scenarios.Settings, error) {
+	sems, err := runs.ParseSemantics(f.semantics, sc)
+	if err != nil {
+		return nil, scenarios.Settings{}, usageErr("%v", err)
+	}
+	set, err := f.settingsFor(sc)
+	if err != nil {
+		return nil, scenarios.Settings{}, usageErr("%v", err)
+	}
+	return sems, set, nil
 }
 
 // settingsFor builds the run settings: the scenario's defaults, overridden

@@ -13,6 +13,7 @@ import (
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/svg"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/scenarios"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
@@ -92,7 +93,7 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if strings.Contains(f.semantics, ",") || strings.TrimSpace(f.semantics) == "all" {
 		return usageErr("--semantics %s: sweep takes one semantics", f.semantics)
 	}
-	sems, err := f.semanticsFor(sc)
+	sems, err := runs.ParseSemantics(f.semantics, sc)
 	if err != nil {
 		return usageErr("%v", err)
 	}

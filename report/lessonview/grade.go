@@ -23,14 +23,7 @@ func WriteRoster(w io.Writer, version string, records []*lesson.Graded) error {
 	for _, r := range lesson.SortedByStudent(records) {
 		var given []string
 		for _, a := range r.Answers {
-			g := a.Letter
-			if g == "" {
-				g = "-"
-			}
-			if a.Right {
-				g = strings.ToUpper(g)
-			}
-			given = append(given, g)
+			given = append(given, a.Mark())
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d\t%s\n", lesson.Escape(r.Student), r.Right, len(r.Answers), strings.Join(given, ""))
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 	"github.com/oncesim/once/report/svg"
-	"github.com/oncesim/once/sim"
 )
 
 // A PackFile is one file of the lesson pack: its path relative to the
@@ -165,7 +164,7 @@ func StepDiagrams(v *StepView, edition string) ([]Diagram, error) {
 		for _, sr := range res.Runs {
 			o := sr.Outcome
 			title := fmt.Sprintf("%s: %s\n%s", o.Semantics, OutcomeWords(res.Scenario, o), report.PromiseText(o))
-			events, note := report.FocusEvents(sr.Config.Topology, sr.Trace.Events, focusOps(o))
+			events, note := report.FocusEvents(sr.Config.Topology, sr.Trace.Events, report.FocusOps(o))
 			if note != "" {
 				title += "\n" + note
 			}
@@ -270,18 +269,6 @@ func stepPage(v *StepView, prev, next string, matrix Matrix, diagrams []Diagram,
 			'a'+q.Answer, q.Choices[q.Answer], lang.T("lesson.why"), q.Semantics, oneLine(q.Why))
 	}
 	return b.String(), nil
-}
-
-// focusOps are the operations a long diagram keeps: those that did not end
-// exactly once.
-func focusOps(o *sim.Outcome) []sim.OpID {
-	var out []sim.OpID
-	for _, op := range o.Ops {
-		if op.Verdict != sim.ExactlyOnce {
-			out = append(out, op.Op)
-		}
-	}
-	return out
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

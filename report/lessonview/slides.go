@@ -131,9 +131,9 @@ func slideDiagram(v *StepView, row LessonRow) (string, error) {
 	for _, line := range wrapWidth(report.PromiseText(o), slideTitleWidth, MaxSlideFont) {
 		title += "\n" + line
 	}
-	focus := append(violatedOps(o), focusOps(o)...)
+	focus := append(violatedOps(o), report.FocusOps(o)...)
 	for i := range row.Result.Runs {
-		for _, op := range focusOps(row.Result.Runs[i].Outcome) {
+		for _, op := range report.FocusOps(row.Result.Runs[i].Outcome) {
 			if !slices.Contains(focus, op) {
 				focus = append(focus, op)
 			}

@@ -1,7 +1,6 @@
 package svg
 
 import (
-	"fmt"
 	"io"
 	"maps"
 	"math"
@@ -168,10 +167,7 @@ func WriteColumns(w io.Writer, heading string, panels []Panel) error {
 			element(&b, "line", "x1", svgNum(x+svgColumnGap/2), "y1", svgNum(headH), "x2", svgNum(x+svgColumnGap/2), "y2", svgNum(height), "stroke", svgLaneColor, "stroke-width", "2")
 			x += svgColumnGap
 		}
-		fmt.Fprintf(&b, "<svg x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\">\n",
-			svgNum(x), svgNum(headH), svgNum(d.width), svgNum(d.height), svgNum(d.width), svgNum(d.height))
-		d.draw(&b)
-		b.WriteString("</svg>\n")
+		d.drawAt(&b, x, headH)
 		x += d.width
 	}
 	b.WriteString("</svg>\n")

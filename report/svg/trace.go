@@ -80,10 +80,7 @@ func WritePanels(w io.Writer, panels []Panel) error {
 			element(&b, "line", "x1", "0", "y1", svgNum(y+svgPanelGap/2), "x2", svgNum(width), "y2", svgNum(y+svgPanelGap/2), "stroke", svgLaneColor, "stroke-width", "2")
 			y += svgPanelGap
 		}
-		fmt.Fprintf(&b, "<svg x=\"0\" y=\"%s\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\">\n",
-			svgNum(y), svgNum(d.width), svgNum(d.height), svgNum(d.width), svgNum(d.height))
-		d.draw(&b)
-		b.WriteString("</svg>\n")
+		d.drawAt(&b, 0, y)
 		y += d.height
 	}
 	b.WriteString("</svg>\n")
@@ -590,6 +587,15 @@ func (d *svgDiagram) layoutRows(axis *svgAxis) {
 		top = axis.end
 	}
 	d.bottom = top + svgBottomPad
+}
+
+// drawAt writes the diagram as an svg element of its own at (x, y) of a
+// larger document: one panel, one column.
+func (d *svgDiagram) drawAt(b *strings.Builder, x, y float64) {
+	fmt.Fprintf(b, "<svg x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\">\n",
+		svgNum(x), svgNum(y), svgNum(d.width), svgNum(d.height), svgNum(d.width), svgNum(d.height))
+	d.draw(b)
+	b.WriteString("</svg>\n")
 }
 
 // draw writes the diagram's elements, back to front.
@@ -1105,23 +1111,27 @@ func svgTextCorners(x, y, w, size, c, s, margin float64) [4][2]float64 {
 func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, weight string, size float64) svgBox {
 	flipless := size == 11 // an effect's label sits on its box
 	size = d.fs(size)
-	w := svgTextWidth(text, size)
-	if weight == "bold" {
-		w = svgBoldWidth(text, size)
+	var w float64
+	var box svgBox
+	measure := func() { // w and box of text at x
+		w = svgTextWidth(text, size)
+		if weight == "bold" {
+			w = svgBoldWidth(text, size)
+		}
+		box = svgTextBox(x, y, w, size)
 	}
-	box := svgTextBox(x, y, w, size)
+	shorten := func() { // one character less, and an ellipsis
+		r := []rune(strings.TrimSuffix(text, "…"))
+		text = string(r[:len(r)-1]) + "…"
+		measure()
+	}
+	measure()
 	if d.minFont > 0 && !flipless {
 		// Drawn large (a slide): kept short of the next lane.
 		for n := 0; n < d.lanes; n++ {
 			if lx := d.laneX(n); lx > x {
 				for box.x1 > lx-8 && len([]rune(text)) > 4 {
-					r := []rune(strings.TrimSuffix(text, "…"))
-					text = string(r[:len(r)-1]) + "…"
-					w = svgTextWidth(text, size)
-					if weight == "bold" {
-						w = svgBoldWidth(text, size)
-					}
-					box = svgTextBox(x, y, w, size)
+					shorten()
 				}
 				break
 			}
@@ -1141,14 +1151,7 @@ func (d *svgDiagram) markLabel(b *strings.Builder, x, y float64, text, color, we
 		}
 	}
 	for d.placed.overlap(box) > 0 && !flipless && len([]rune(text)) > 4 && box.x1 > x {
-		// Still in another's way: shortened, a character at a time.
-		r := []rune(strings.TrimSuffix(text, "…"))
-		text = string(r[:len(r)-1]) + "…"
-		w = svgTextWidth(text, size)
-		if weight == "bold" {
-			w = svgBoldWidth(text, size)
-		}
-		box = svgTextBox(x, y, w, size)
+		shorten() // still in another's way: a character at a time
 	}
 	if d.placed.overlap(box) > 0 {
 		d.conflict(y)

@@ -6,29 +6,10 @@ operation up; if it is there, the record was billed already, so only
 commit; if not, write the dedup row and then the billing row (the harness
 commits store writes together with the effect that follows them: one
 local transaction), then commit the offset. A redelivery finds the row.
-Protocol: docs/lab-protocol.md. Standard library only.
+Protocol: docs/lab-protocol.md; the loop that speaks it is
+idempotent_service.py's, imported. Standard library only.
 """
-import json
-import sys
-
-ME = None
-# Declare the optional reset capability (docs/lab-protocol.md, section 6b):
-# between two runs of an explore the harness sends "reset" instead of
-# starting a fresh process. Run with --no-reset to see the difference.
-RESET = "--no-reset" not in sys.argv[1:]
-NEXT_ID = 0
-
-
-def out(dest, body):
-    print(json.dumps({"src": ME, "dest": dest, "body": body}), flush=True)
-
-
-def call(store, body):
-    global NEXT_ID
-    NEXT_ID += 1
-    body["msg_id"] = NEXT_ID
-    out(store, body)
-    return json.loads(sys.stdin.readline())["body"]
+from idempotent_service import call, out, serve  # the protocol loop and the store calls
 
 
 def on_deliver(src, body):
@@ -41,24 +22,10 @@ def on_deliver(src, body):
     out(src, {"type": "commit", "op": op, "attempt": body["attempt"], "key": body["key"]})
 
 
-def main():
-    global ME, NEXT_ID
-    for line in iter(sys.stdin.readline, ""):
-        msg = json.loads(line)
-        body = msg["body"]
-        if body["type"] == "reset":  # forget everything: the next line is an init
-            out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
-            ME, NEXT_ID = None, 0
-            continue
-        if body["type"] == "init":
-            ME = body["node_id"]
-        elif body["type"] == "deliver":
-            on_deliver(msg["src"], body)
-        done = {"type": "done", "in_reply_to": body["msg_id"]}
-        if body["type"] == "init" and RESET:
-            done["capabilities"] = ["reset"]
-        out("harness", done)
+def handle(src, body):
+    if body["type"] == "deliver":
+        on_deliver(src, body)
 
 
 if __name__ == "__main__":
-    main()
+    serve(handle)

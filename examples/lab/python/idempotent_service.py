@@ -128,7 +128,12 @@ def recover(incarnation):
             out("gateway", {"type": "lookup", "op": row["aux"], "key": key, "payload": row.get("value", 0)})
 
 
-def main():
+def serve(handle, on_init=None):
+    """The protocol loop, for this service and the other starters that import
+    it: each line a message; init names this node (then on_init(body), if
+    given), reset forgets everything, every other message goes to
+    handle(src, body); each is answered done (init with the reset
+    capability, unless --no-reset)."""
     global ME, NEXT_ID
     for line in iter(sys.stdin.readline, ""):
         msg = json.loads(line)
@@ -137,22 +142,36 @@ def main():
             out("harness", {"type": "done", "in_reply_to": body["msg_id"]})
             ME, NEXT_ID = None, 0
             continue
-        t = body["type"]
-        if t == "init":
+        if body["type"] == "init":
             ME = body["node_id"]
-            print(f"init: incarnation {body['incarnation']}", file=sys.stderr)
-            if body["incarnation"] > 1:
-                recover(body["incarnation"])
-        elif t == "pay":
-            on_pay(body)
-        elif t == "charge-result":
-            complete(body, answer=True)
-        elif t == "lookup-result":
-            on_lookup_result(body)
+            if on_init is not None:
+                on_init(body)
+        else:
+            handle(msg["src"], body)
         done = {"type": "done", "in_reply_to": body["msg_id"]}
         if body["type"] == "init" and RESET:
             done["capabilities"] = ["reset"]
         out("harness", done)
+
+
+def on_init(body):
+    print(f"init: incarnation {body['incarnation']}", file=sys.stderr)
+    if body["incarnation"] > 1:
+        recover(body["incarnation"])
+
+
+def handle(src, body):
+    t = body["type"]
+    if t == "pay":
+        on_pay(body)
+    elif t == "charge-result":
+        complete(body, answer=True)
+    elif t == "lookup-result":
+        on_lookup_result(body)
+
+
+def main():
+    serve(handle, on_init)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,4 @@
--- A lease on a PROCESSING key (Brandur's locked_at): a request that finds
--- a key PROCESSING whose lease is unset or older than the lease timeout
--- takes it over, so a key is never stuck after a failure that is not a
--- crash (a gateway 502, a database error).
-ALTER TABLE idempotency_keys ADD COLUMN locked_at_ms BIGINT;
-
--- Every write to idempotency_keys, in order, kept by a trigger: the
--- invariants (a stored response is never overwritten) are judged from
--- here, from the database, not from what the service says it did.
-CREATE TABLE key_history (
-    seq             BIGSERIAL PRIMARY KEY,
-    idempotency_key TEXT    NOT NULL,
-    op              INTEGER NOT NULL,
-    status          TEXT    NOT NULL,
-    request_body    TEXT    NOT NULL,
-    response_code   INTEGER,
-    response_body   TEXT,
-    deleted         INTEGER NOT NULL DEFAULT 0
-);
+-- The triggers that keep key_history (tables/0002_lease_history.sql).
 CREATE FUNCTION key_history_log() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' THEN
@@ -32,15 +14,3 @@ CREATE TRIGGER key_history_insert AFTER INSERT OR DELETE ON idempotency_keys
     FOR EACH ROW EXECUTE FUNCTION key_history_log();
 CREATE TRIGGER key_history_update AFTER UPDATE OF status, response_code, response_body, request_body, op ON idempotency_keys
     FOR EACH ROW EXECUTE FUNCTION key_history_log();
-
--- lock=none, the bug: the keys of the checked service with no unique
--- constraint on the key. Check (SELECT), then INSERT: two requests that
--- both read before either inserts both insert, and both charge.
-CREATE TABLE idempotency_keys_unlocked (
-    id              BIGSERIAL PRIMARY KEY,
-    idempotency_key TEXT    NOT NULL,
-    op              INTEGER NOT NULL,
-    status          TEXT    NOT NULL,
-    response_code   INTEGER,
-    response_body   TEXT
-);

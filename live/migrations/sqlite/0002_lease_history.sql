@@ -1,22 +1,4 @@
--- A lease on a PROCESSING key (Brandur's locked_at): a request that finds
--- a key PROCESSING whose lease is unset or older than the lease timeout
--- takes it over, so a key is never stuck after a failure that is not a
--- crash (a gateway 502, a database error).
-ALTER TABLE idempotency_keys ADD COLUMN locked_at_ms BIGINT;
-
--- Every write to idempotency_keys, in order, kept by triggers: the
--- invariants (a stored response is never overwritten) are judged from
--- here, from the database, not from what the service says it did.
-CREATE TABLE key_history (
-    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
-    idempotency_key TEXT    NOT NULL,
-    op              INTEGER NOT NULL,
-    status          TEXT    NOT NULL,
-    request_body    TEXT    NOT NULL,
-    response_code   INTEGER,
-    response_body   TEXT,
-    deleted         INTEGER NOT NULL DEFAULT 0
-);
+-- The triggers that keep key_history (tables/0002_lease_history.sql).
 CREATE TRIGGER key_history_insert AFTER INSERT ON idempotency_keys BEGIN
     INSERT INTO key_history (idempotency_key, op, status, request_body, response_code, response_body)
     VALUES (NEW.idempotency_key, NEW.op, NEW.status, NEW.request_body, NEW.response_code, NEW.response_body);
@@ -29,15 +11,3 @@ CREATE TRIGGER key_history_delete AFTER DELETE ON idempotency_keys BEGIN
     INSERT INTO key_history (idempotency_key, op, status, request_body, response_code, response_body, deleted)
     VALUES (OLD.idempotency_key, OLD.op, OLD.status, OLD.request_body, OLD.response_code, OLD.response_body, 1);
 END;
-
--- lock=none, the bug: the keys of the checked service with no unique
--- constraint on the key. Check (SELECT), then INSERT: two requests that
--- both read before either inserts both insert, and both charge.
-CREATE TABLE idempotency_keys_unlocked (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
-    idempotency_key TEXT    NOT NULL,
-    op              INTEGER NOT NULL,
-    status          TEXT    NOT NULL,
-    response_code   INTEGER,
-    response_body   TEXT
-);

@@ -1,6 +1,6 @@
 -- The payment service's Idempotency-Key table, its transport dedup table,
--- and the card gateway's ledger. SQLite dialect; migrations/postgres holds
--- the same schema for PostgreSQL (only the auto-increment differs).
+-- and the card gateway's ledger. Both dialects: the auto_id mark in braces
+-- stands for the dialect's auto-increment primary key (live/db.go's autoID).
 
 -- One row per Idempotency-Key, inserted as PROCESSING before the gateway is
 -- called; the primary key is the unique constraint that lets one request
@@ -27,7 +27,7 @@ CREATE TABLE seen_requests (
 
 -- The gateway's ledger: one row per card charge. Effects are counted here.
 CREATE TABLE charges (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              {{auto_id}},
     op              INTEGER NOT NULL,
     attempt         INTEGER NOT NULL,
     idempotency_key TEXT,
