@@ -222,17 +222,12 @@ func (j *JobManager) checkFinished(ctx *sim.Context) {
 	}
 }
 
-func registerJobmanager(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "flink-jobmanager",
-		Doc:  "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			j := &JobManager{
-				Source:   a.Node("source", "the source task"),
-				Sink:     a.Node("sink", "the sink task"),
-				Interval: a.PositiveDuration("interval", "200ms", "checkpoint interval"),
-			}
-			return j, flinkJobManagerTables()
-		},
-	})
+// buildJobmanager builds a flink-jobmanager node from its options, each declared where it is read.
+func buildJobmanager(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	j := &JobManager{
+		Source:   a.Node("source", "the source task"),
+		Sink:     a.Node("sink", "the sink task"),
+		Interval: a.PositiveDuration("interval", "200ms", "checkpoint interval"),
+	}
+	return j, flinkJobManagerTables()
 }

@@ -6,11 +6,11 @@ import "github.com/oncesim/once/scenarios/roles"
 // Its roles send the kafka family's kinds: a catalog of it holds kafka.
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
-	registerJobmanager(c)
+	c.Register(&roles.Role{Name: "flink-jobmanager", Doc: "checkpoint coordinator: triggers checkpoints, completes them when every task acknowledged, notifies the sink, fails the job over to the latest completed checkpoint", New: buildJobmanager})
 	registerLatency(c)
 	registerOperatorstate(c)
-	registerSink(c)
-	registerSource(c)
+	c.Register(&roles.Role{Name: "flink-sink", Doc: "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise", New: buildSink})
+	c.Register(&roles.Role{Name: "flink-source", Doc: "a source (record n is operation n), replayable or not: emits records, snapshots its offset and emits a barrier on each checkpoint", New: buildSource})
 }
 
 // numberKinds numbers the family's kinds in n, by file (roles.KindNames).

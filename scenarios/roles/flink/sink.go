@@ -288,27 +288,22 @@ func (s *Sink) deploy(ctx *sim.Context, d deploy, r sinkRow, twoPC bool) {
 	ctx.Send(s.Source, subscribe{Attempt: d.Attempt}.encode())
 }
 
-func registerSink(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "flink-sink",
-		Doc:  "writes the stream to an external database: two-phase commit on checkpoints under txn, plain writes otherwise",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &Sink{
-				JobManager: jobManager(a),
-				Source:     a.Node("source", "the upstream task it asks for the stream"),
-				DB:         a.Node("db", "the external database (role external-db)"),
-				RetryAfter: a.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed"),
-			}
-			switch a.Enum("operator", "none", []string{"none", "checkpointed", "unmanaged"},
-				"a running count of the records it handles: none, Flink state in the checkpoint, or kept outside it") {
-			case "checkpointed":
-				s.Operator = operatorCheckpointed
-			case "unmanaged":
-				s.Operator = operatorUnmanaged
-			}
-			s.FailOnFailedCommit = a.Enum("on-failed-commit", "log", []string{"log", "fail"},
-				"a commit whose transaction the database already aborted: log it and go on (FlinkKafkaProducer.recoverAndCommit), or rethrow and fail the job (TwoPhaseCommitSinkFunction.recoverAndCommitInternal without ignoreFailuresAfterTransactionTimeout)") == "fail"
-			return s, s.tables()
-		},
-	})
+// buildSink builds a flink-sink node from its options, each declared where it is read.
+func buildSink(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &Sink{
+		JobManager: jobManager(a),
+		Source:     a.Node("source", "the upstream task it asks for the stream"),
+		DB:         a.Node("db", "the external database (role external-db)"),
+		RetryAfter: a.PositiveDuration("retry", "1s", "how often it repeats its registration until deployed"),
+	}
+	switch a.Enum("operator", "none", []string{"none", "checkpointed", "unmanaged"},
+		"a running count of the records it handles: none, Flink state in the checkpoint, or kept outside it") {
+	case "checkpointed":
+		s.Operator = operatorCheckpointed
+	case "unmanaged":
+		s.Operator = operatorUnmanaged
+	}
+	s.FailOnFailedCommit = a.Enum("on-failed-commit", "log", []string{"log", "fail"},
+		"a commit whose transaction the database already aborted: log it and go on (FlinkKafkaProducer.recoverAndCommit), or rethrow and fail the job (TwoPhaseCommitSinkFunction.recoverAndCommitInternal without ignoreFailuresAfterTransactionTimeout)") == "fail"
+	return s, s.tables()
 }

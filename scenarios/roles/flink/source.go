@@ -98,20 +98,15 @@ func (s *Source) Timer(ctx *sim.Context, t sim.Timer) {
 	ctx.After(s.Interval, sim.Timer{Kind: TimerEmit, Attempt: t.Attempt})
 }
 
-func registerSource(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "flink-source",
-		Doc:  "a source (record n is operation n), replayable or not: emits records, snapshots its offset and emits a barrier on each checkpoint",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &Source{
-				JobManager: jobManager(a),
-				Sink:       a.Node("sink", "where the stream goes"),
-				Interval:   a.PositiveDuration("interval", "50ms", "time between two records"),
-				Replayable: a.Enum("replay", "replayable", []string{"replayable", "none"}, "a replayable source rewinds to the restored checkpoint's offset; one without replay goes on from where it was") == "replayable",
-			}
-			return s, flinkSourceTables()
-		},
-	})
+// buildSource builds a flink-source node from its options, each declared where it is read.
+func buildSource(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &Source{
+		JobManager: jobManager(a),
+		Sink:       a.Node("sink", "where the stream goes"),
+		Interval:   a.PositiveDuration("interval", "50ms", "time between two records"),
+		Replayable: a.Enum("replay", "replayable", []string{"replayable", "none"}, "a replayable source rewinds to the restored checkpoint's offset; one without replay goes on from where it was") == "replayable",
+	}
+	return s, flinkSourceTables()
 }
 
 // jobManager reads the option the family's tasks share.

@@ -59,25 +59,20 @@ func (g *General) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerGeneral(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "general",
-		Doc:  "one of the Two Generals: answers each round with the next, decides at dawn",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			g := &General{
-				Peer:   a.Node("peer", "the other general"),
-				First:  a.Bool("first", false, "sends the plan (general A)"),
-				Rounds: int32(a.Int("rounds", 1, 1, 1000, "messages in the protocol (the plan, then acks of acks)")),
-				Dawn:   a.Duration("dawn", "10s", "when both decide"),
-			}
-			g.Sink = SinkBAttacks
-			if g.First {
-				g.Sink = SinkAAttacks
-			}
-			if g.Dawn <= 0 {
-				a.Fail("dawn", "dawn must be after 0")
-			}
-			return g, []sim.TableSpec{{Name: "received", Durable: true, AgeFree: true}}
-		},
-	})
+// buildGeneral builds a general node from its options, each declared where it is read.
+func buildGeneral(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	g := &General{
+		Peer:   a.Node("peer", "the other general"),
+		First:  a.Bool("first", false, "sends the plan (general A)"),
+		Rounds: int32(a.Int("rounds", 1, 1, 1000, "messages in the protocol (the plan, then acks of acks)")),
+		Dawn:   a.Duration("dawn", "10s", "when both decide"),
+	}
+	g.Sink = SinkBAttacks
+	if g.First {
+		g.Sink = SinkAAttacks
+	}
+	if g.Dawn <= 0 {
+		a.Fail("dawn", "dawn must be after 0")
+	}
+	return g, []sim.TableSpec{{Name: "received", Durable: true, AgeFree: true}}
 }

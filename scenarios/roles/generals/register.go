@@ -6,7 +6,7 @@ import "github.com/oncesim/once/scenarios/roles"
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
 	registerAgreement(c)
-	registerGeneral(c)
+	c.Register(&roles.Role{Name: "general", Doc: "one of the Two Generals: answers each round with the next, decides at dawn", New: buildGeneral})
 }
 
 // numberKinds numbers the family's kinds in n, by file (roles.KindNames).

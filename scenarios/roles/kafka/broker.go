@@ -478,24 +478,19 @@ func (b *Broker) markers(ctx *sim.Context, from sim.NodeID, w markers) {
 	b.wake(ctx)
 }
 
-func registerBroker(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-broker",
-		Doc:  "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{
-				Fencing: a.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)") == "epoch",
-				Session: a.Duration("session", "0", "session.timeout.ms of the consumer group: an owner silent this long loses the partition to a standby (0: no group protocol)"),
-				Verify: a.Enum("verify", "off", []string{"off", "on"},
-					"on: a transactional write that would open a transaction on the partition is first verified with the coordinator (KIP-890 part 1, Kafka 3.6+); off: appended as it comes") == "on",
-			}
-			coordinator, ok := a.OptionalNode("coordinator", "the transaction coordinator asked when verify is on")
-			if b.Verify && !ok {
-				a.Fail("verify", "verify: on needs option coordinator (the transaction coordinator to ask)")
-			}
-			b.Coordinator = coordinator
-			b.Others = a.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run, as kafka-producer's ops): the input topic holds the rest")
-			return b, b.tables()
-		},
-	})
+// buildBroker builds a kafka-broker node from its options, each declared where it is read.
+func buildBroker(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	b := &Broker{
+		Fencing: a.Enum("fencing", "epoch", []string{"epoch", "none"}, "reject writes of an epoch older than the partition has seen, or accept them (no zombie fencing)") == "epoch",
+		Session: a.Duration("session", "0", "session.timeout.ms of the consumer group: an owner silent this long loses the partition to a standby (0: no group protocol)"),
+		Verify: a.Enum("verify", "off", []string{"off", "on"},
+			"on: a transactional write that would open a transaction on the partition is first verified with the coordinator (KIP-890 part 1, Kafka 3.6+); off: appended as it comes") == "on",
+	}
+	coordinator, ok := a.OptionalNode("coordinator", "the transaction coordinator asked when verify is on")
+	if b.Verify && !ok {
+		a.Fail("verify", "verify: on needs option coordinator (the transaction coordinator to ask)")
+	}
+	b.Coordinator = coordinator
+	b.Others = a.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run, as kafka-producer's ops): the input topic holds the rest")
+	return b, b.tables()
 }

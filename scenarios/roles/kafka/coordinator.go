@@ -283,18 +283,13 @@ func (c *Coordinator) markersDone(ctx *sim.Context, w markers) {
 	}
 }
 
-func registerCoordinator(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-coordinator",
-		Doc:  "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Coordinator{
-				Broker:     a.Node("broker", "the partition leader that writes the markers"),
-				TxnTimeout: a.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)"),
-				V1: a.Enum("transactions", "v2", []string{"v2", "v1"},
-					"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)") == "v1",
-			}
-			return c, kafkaCoordinatorTables()
-		},
-	})
+// buildCoordinator builds a kafka-coordinator node from its options, each declared where it is read.
+func buildCoordinator(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &Coordinator{
+		Broker:     a.Node("broker", "the partition leader that writes the markers"),
+		TxnTimeout: a.Duration("txn-timeout", "0", "transaction.timeout.ms: an ONGOING transaction older than this is aborted and its producer fenced (0: never)"),
+		V1: a.Enum("transactions", "v2", []string{"v2", "v1"},
+			"v2: every EndTxn bumps the epoch (transactions version 2, KIP-890 part 2, Kafka 4.0; clients here still send add-partitions); v1: EndTxn keeps the epoch, only a re-registration or the timeout bumps it (Kafka before 4.0)") == "v1",
+	}
+	return c, kafkaCoordinatorTables()
 }

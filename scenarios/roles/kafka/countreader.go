@@ -38,13 +38,8 @@ func (c *CountReader) Receive(ctx *sim.Context, m sim.Message) {
 	c.Reader.Receive(ctx, m)
 }
 
-func registerCountreader(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-count-reader",
-		Doc:  "a downstream consumer of a Kafka Streams count's output: every record is an effect on kafka-output, every unit its key's count rises an effect on streams-count",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &CountReader{newReader(a)}
-			return r, append(kafkaReaderTables(), sim.TableSpec{Name: "counts", Durable: true, AgeFree: true})
-		},
-	})
+// buildCountreader builds a kafka-count-reader node from its options, each declared where it is read.
+func buildCountreader(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	r := &CountReader{newReader(a)}
+	return r, append(kafkaReaderTables(), sim.TableSpec{Name: "counts", Durable: true, AgeFree: true})
 }

@@ -119,16 +119,11 @@ func (l *PartitionLeader) append(ctx *sim.Context, b batch) int64 {
 	return offset
 }
 
-func registerIdemleader(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-partition-leader",
-		Doc:  "leader of the idempotent producer's partitions: per (producer id, partition) an epoch and a window of the last 5 sequences (a duplicate among them answered with its original offset); every append is an effect on partition-records",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &PartitionLeader{}, []sim.TableSpec{
-				{Name: "partition-log", Durable: true, Traced: true, States: []string{"", "RECORD"}},
-				{Name: "producer-state", Durable: true, Traced: true},
-				{Name: "batch-metadata", Durable: true},
-			}
-		},
-	})
+// buildIdemleader builds a kafka-partition-leader node from its options, each declared where it is read.
+func buildIdemleader(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &PartitionLeader{}, []sim.TableSpec{
+		{Name: "partition-log", Durable: true, Traced: true, States: []string{"", "RECORD"}},
+		{Name: "producer-state", Durable: true, Traced: true},
+		{Name: "batch-metadata", Durable: true},
+	}
 }

@@ -210,29 +210,24 @@ func (p *IdemProducer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerIdemproducer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-idem-producer",
-		Doc:  "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &IdemProducer{
-				Broker:      a.Node("broker", "the partition leader (a kafka-partition-leader)"),
-				Partitions:  a.Int("partitions", 2, 1, 99, "partitions the records are spread over (operation n to partition (n-1) mod partitions)"),
-				MaxInFlight: a.Int("max-in-flight", 5, 1, 100, "max.in.flight.requests.per.connection: batches sent and not yet acknowledged"),
-				Timeout:     a.PositiveDuration("timeout", "200ms", "how long it waits for an acknowledgement before resending"),
-			}
-			switch a.Enum("idempotence", "default", []string{"default", "true", "false"},
-				"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false") {
-			case "true":
-				if p.MaxInFlight > maxInFlightForIdempotence {
-					a.Fail("max-in-flight", "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most %d. Current value is %d. (the Java client's ConfigException with idempotence=true)",
-						maxInFlightForIdempotence, p.MaxInFlight)
-				}
-				p.Idempotence = true
-			case "default":
-				p.Idempotence = p.MaxInFlight <= maxInFlightForIdempotence
-			}
-			return p, idemProducerTables()
-		},
-	})
+// buildIdemproducer builds a kafka-idem-producer node from its options, each declared where it is read.
+func buildIdemproducer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	p := &IdemProducer{
+		Broker:      a.Node("broker", "the partition leader (a kafka-partition-leader)"),
+		Partitions:  a.Int("partitions", 2, 1, 99, "partitions the records are spread over (operation n to partition (n-1) mod partitions)"),
+		MaxInFlight: a.Int("max-in-flight", 5, 1, 100, "max.in.flight.requests.per.connection: batches sent and not yet acknowledged"),
+		Timeout:     a.PositiveDuration("timeout", "200ms", "how long it waits for an acknowledgement before resending"),
+	}
+	switch a.Enum("idempotence", "default", []string{"default", "true", "false"},
+		"enable.idempotence under idem: default (on, but off when max-in-flight > 5, as the Java client resolves it), true (max-in-flight > 5 is refused), false") {
+	case "true":
+		if p.MaxInFlight > maxInFlightForIdempotence {
+			a.Fail("max-in-flight", "To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most %d. Current value is %d. (the Java client's ConfigException with idempotence=true)",
+				maxInFlightForIdempotence, p.MaxInFlight)
+		}
+		p.Idempotence = true
+	case "default":
+		p.Idempotence = p.MaxInFlight <= maxInFlightForIdempotence
+	}
+	return p, idemProducerTables()
 }

@@ -500,28 +500,23 @@ func (p *Processor) produced(ctx *sim.Context) {
 	ctx.Send(p.DB, DBWrite{Op: cur.Op, Attempt: cur.Attempt, Row: int64(cur.Op)}.Encode())
 }
 
-func registerProcessor(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-processor",
-		Doc:  "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &Processor{
-				Broker:      partitionLeader(a),
-				Coordinator: txnCoordinator(a),
-			}
-			p.DB, p.HasDB = a.OptionalNode("db", "an external database also written for every record (outside the transaction)")
-			p.Batch = a.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
-			p.Timeout = txnTimeout(a)
-			p.Heartbeat = a.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
-			p.OffsetsOutside = a.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
-				"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)") == "commit-sync"
-			txnID := a.Enum("txn-id", "instance", []string{"instance", "partition", "incarnation"},
-				"under txn: one transactional id per processor instance (KIP-447), one per input partition, shared by whoever owns it (before KIP-447), or a new one at every start (an id derived from a pod name that changes: nobody registers the old one again)")
-			p.SharedTxnID, p.FreshTxnID = txnID == "partition", txnID == "incarnation"
-			p.NoGroupMetadata = a.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
-				"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)") == "group-id"
-			p.Others = a.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run): it processes the rest, from the input topic")
-			return p, kafkaProcessorTables()
-		},
-	})
+// buildProcessor builds a kafka-processor node from its options, each declared where it is read.
+func buildProcessor(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	p := &Processor{
+		Broker:      partitionLeader(a),
+		Coordinator: txnCoordinator(a),
+	}
+	p.DB, p.HasDB = a.OptionalNode("db", "an external database also written for every record (outside the transaction)")
+	p.Batch = a.Int("batch", 2, 1, 100, "input records per transaction (or per offset commit)")
+	p.Timeout = txnTimeout(a)
+	p.Heartbeat = a.Duration("heartbeat", "0", "heartbeat.interval.ms: join the consumer group and heartbeat this often while owning the input (0: no group protocol)")
+	p.OffsetsOutside = a.Enum("offsets", "in-txn", []string{"in-txn", "commit-sync"},
+		"under txn: the consumed offsets go into the transaction (sendOffsetsToTransaction), or are committed after it commits (commitSync)") == "commit-sync"
+	txnID := a.Enum("txn-id", "instance", []string{"instance", "partition", "incarnation"},
+		"under txn: one transactional id per processor instance (KIP-447), one per input partition, shared by whoever owns it (before KIP-447), or a new one at every start (an id derived from a pod name that changes: nobody registers the old one again)")
+	p.SharedTxnID, p.FreshTxnID = txnID == "partition", txnID == "incarnation"
+	p.NoGroupMetadata = a.Enum("group-metadata", "consumer", []string{"consumer", "group-id"},
+		"under txn: offsets sent with consumer.groupMetadata() (member and generation, checked by the group), or with the group id only (generation -1, not checked)") == "group-id"
+	p.Others = a.Int("others", 0, 0, 1000, "how many operations other producers write (the last ones of the run): it processes the rest, from the input topic")
+	return p, kafkaProcessorTables()
 }

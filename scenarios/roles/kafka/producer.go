@@ -210,20 +210,15 @@ func (w *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerProducer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-producer",
-		Doc:  "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			w := &Producer{
-				Broker:      partitionLeader(a),
-				Coordinator: txnCoordinator(a),
-				Ops:         a.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none"),
-				Begin:       a.Duration("begin", "0", "when it starts its first transaction"),
-				Every:       a.Duration("every", "0", "the pause between a commit and its next transaction"),
-				Timeout:     a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction"),
-			}
-			return w, kafkaProducerTables()
-		},
-	})
+// buildProducer builds a kafka-producer node from its options, each declared where it is read.
+func buildProducer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	w := &Producer{
+		Broker:      partitionLeader(a),
+		Coordinator: txnCoordinator(a),
+		Ops:         a.Int("ops", 0, 0, 1000, "how many operations it writes: the last ones of the run (the input topic holds the others); 0: none"),
+		Begin:       a.Duration("begin", "0", "when it starts its first transaction"),
+		Every:       a.Duration("every", "0", "the pause between a commit and its next transaction"),
+		Timeout:     a.PositiveDuration("timeout", "1s", "how long it waits for an answer; an unanswered produce aborts the transaction"),
+	}
+	return w, kafkaProducerTables()
 }

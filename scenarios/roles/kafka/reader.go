@@ -80,13 +80,8 @@ func newReader(a *roles.Args) Reader {
 	}
 }
 
-func registerReader(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-reader",
-		Doc:  "a downstream consumer of the output topic; every record it sees is an effect on kafka-output",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := newReader(a)
-			return &r, kafkaReaderTables()
-		},
-	})
+// buildReader builds a kafka-reader node from its options, each declared where it is read.
+func buildReader(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	r := newReader(a)
+	return &r, kafkaReaderTables()
 }

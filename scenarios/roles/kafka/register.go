@@ -5,21 +5,21 @@ import "github.com/oncesim/once/scenarios/roles"
 // Register adds the kafka family to c (scenarios.Families).
 func Register(c *roles.Catalog) {
 	c.NumberKinds(numberKinds)
-	registerBroker(c)
-	registerCoordinator(c)
-	registerCountreader(c)
+	c.Register(&roles.Role{Name: "kafka-broker", Doc: "partition leader of the input, output and offsets partitions: idempotent appends, epoch fencing, control records, read_committed / read_uncommitted fetches", New: buildBroker})
+	c.Register(&roles.Role{Name: "kafka-coordinator", Doc: "transaction coordinator: producer ids and epochs, a durable transaction log, commit/abort markers written through the broker", New: buildCoordinator})
+	c.Register(&roles.Role{Name: "kafka-count-reader", Doc: "a downstream consumer of a Kafka Streams count's output: every record is an effect on kafka-output, every unit its key's count rises an effect on streams-count", New: buildCountreader})
 	registerExternaldb(c)
 	registerHanging(c)
-	registerIdemleader(c)
-	registerIdemproducer(c)
+	c.Register(&roles.Role{Name: "kafka-partition-leader", Doc: "leader of the idempotent producer's partitions: per (producer id, partition) an epoch and a window of the last 5 sequences (a duplicate among them answered with its original offset); every append is an effect on partition-records", New: buildIdemleader})
+	c.Register(&roles.Role{Name: "kafka-idem-producer", Doc: "Kafka's producer: per-partition sequence numbers under idem, up to max-in-flight batches in flight, an epoch bump on an unresolved sequence", New: buildIdemproducer})
 	registerInvariants(c)
 	registerOpentxn(c)
 	registerOutputonce(c)
-	registerProcessor(c)
-	registerProducer(c)
-	registerReader(c)
+	c.Register(&roles.Role{Name: "kafka-processor", Doc: "read-process-write: consumes the input topic, produces one output per record; transactional under txn, process-then-commit under alo", New: buildProcessor})
+	c.Register(&roles.Role{Name: "kafka-producer", Doc: "a transactional producer with records of its own (the last operations of the run), one transaction each, on the same output partition", New: buildProducer})
+	c.Register(&roles.Role{Name: "kafka-reader", Doc: "a downstream consumer of the output topic; every record it sees is an effect on kafka-output", New: buildReader})
 	registerSideeffectonce(c)
-	registerStreamstask(c)
+	c.Register(&roles.Role{Name: "kafka-streams-task", Doc: "a Kafka Streams task counting per key: state store restored from its changelog, changelog + output + offsets in one transaction under txn (exactly_once_v2), process-then-commit under alo", New: buildStreamstask})
 }
 
 // numberKinds numbers the family's kinds in n, by file (roles.KindNames).

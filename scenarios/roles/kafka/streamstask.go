@@ -149,27 +149,22 @@ func (t *StreamsTask) restored(ctx *sim.Context, rec record) {
 	}
 }
 
-func registerStreamstask(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "kafka-streams-task",
-		Doc:  "a Kafka Streams task counting per key: state store restored from its changelog, changelog + output + offsets in one transaction under txn (exactly_once_v2), process-then-commit under alo",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			t := &StreamsTask{Processor: &Processor{
-				Broker:      a.Node("broker", "the partition leader (input, output and changelog, offsets)"),
-				Coordinator: txnCoordinator(a),
-				Batch:       a.Int("batch", 2, 1, 100, "input records per transaction (per offset commit under alo): commit.interval.ms, in records"),
-				Timeout:     txnTimeout(a),
-			}}
-			t.CountOf = t.countOf
-			t.Restore = isolation(a, "restore",
-				"the isolation level the state store is restored with from its changelog: read_committed (Kafka Streams under exactly_once_v2) skips aborted transactions; read_uncommitted restores them")
-			api, ok := a.OptionalNode("api", "an external system process() calls for every record")
-			t.API, t.SideEffect = api, a.Enum("side-effect", "none", []string{"none", "in-process"},
-				"in-process: process() calls the api for every record, before the output is produced — outside any Kafka transaction") == "in-process"
-			if t.SideEffect && !ok {
-				a.Fail("side-effect", "side-effect: in-process needs option api (the external system to call)")
-			}
-			return t, streamsTaskTables()
-		},
-	})
+// buildStreamstask builds a kafka-streams-task node from its options, each declared where it is read.
+func buildStreamstask(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	t := &StreamsTask{Processor: &Processor{
+		Broker:      a.Node("broker", "the partition leader (input, output and changelog, offsets)"),
+		Coordinator: txnCoordinator(a),
+		Batch:       a.Int("batch", 2, 1, 100, "input records per transaction (per offset commit under alo): commit.interval.ms, in records"),
+		Timeout:     txnTimeout(a),
+	}}
+	t.CountOf = t.countOf
+	t.Restore = isolation(a, "restore",
+		"the isolation level the state store is restored with from its changelog: read_committed (Kafka Streams under exactly_once_v2) skips aborted transactions; read_uncommitted restores them")
+	api, ok := a.OptionalNode("api", "an external system process() calls for every record")
+	t.API, t.SideEffect = api, a.Enum("side-effect", "none", []string{"none", "in-process"},
+		"in-process: process() calls the api for every record, before the output is produced — outside any Kafka transaction") == "in-process"
+	if t.SideEffect && !ok {
+		a.Fail("side-effect", "side-effect: in-process needs option api (the external system to call)")
+	}
+	return t, streamsTaskTables()
 }

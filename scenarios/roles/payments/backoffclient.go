@@ -67,18 +67,13 @@ func (c *BackoffClient) Receive(ctx *sim.Context, m sim.Message) {
 	resp.outcome(ctx, m.Op)
 }
 
-func registerBackoffclient(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "backoff-client",
-		Doc:  "a billing job calling a provider directly: a 403 or a 5xx makes it wait a fixed backoff and retry a fixed number of times",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &BackoffClient{
-				Service:  a.Node("service", "the provider it calls"),
-				Interval: a.Duration("interval", "20ms", "time between the starts of two operations"),
-				Backoff:  a.Duration("backoff", "60s", "the fixed wait before a retry (no Retry-After to go by)"),
-				Retries:  int32(a.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")),
-			}
-			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
-		},
-	})
+// buildBackoffclient builds a backoff-client node from its options, each declared where it is read.
+func buildBackoffclient(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &BackoffClient{
+		Service:  a.Node("service", "the provider it calls"),
+		Interval: a.Duration("interval", "20ms", "time between the starts of two operations"),
+		Backoff:  a.Duration("backoff", "60s", "the fixed wait before a retry (no Retry-After to go by)"),
+		Retries:  int32(a.Int("retries", 1, 0, 100, "retries after a 403 or a 5xx")),
+	}
+	return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 }

@@ -165,21 +165,16 @@ func (s *CheckedService) answer(ctx *sim.Context, m sim.Message, status int32, t
 	ctx.Send(s.Client, httpResponse{Status: status, Result: txn}.encode(envelope{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerCheckedservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "checked-payment-service",
-		Doc:  "POST /payments whose Idempotency-Key store is a node of its own: read the key, insert it, charge, store the response — each a step other requests can interleave with",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &CheckedService{
-				Client:  a.Node("client", "the client it answers"),
-				Gateway: a.Node("gateway", "the card gateway it charges"),
-				Store:   a.Node("store", "the key store (role key-store) holding the Idempotency-Keys"),
-				Unique: a.Enum("lock", "none", []string{"none", "unique-insert"},
-					"none: INSERT with no unique constraint on the key (check, then insert); unique-insert: INSERT … ON CONFLICT DO NOTHING") == "unique-insert",
-				StoreTimeout: a.Duration("store-timeout", "0s", "how long a step waits for the key store before it gives up (0: forever)"),
-				FailOpen: a.Enum("on-store-down", "fail-closed", []string{"fail-closed", "fail-open"},
-					"when the key store does not answer in time: answer 503 so the client retries later (fail closed), or charge without the key (fail open)") == "fail-open",
-			}, []sim.TableSpec{{Name: "waiting"}}
-		},
-	})
+// buildCheckedservice builds a checked-payment-service node from its options, each declared where it is read.
+func buildCheckedservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &CheckedService{
+		Client:  a.Node("client", "the client it answers"),
+		Gateway: a.Node("gateway", "the card gateway it charges"),
+		Store:   a.Node("store", "the key store (role key-store) holding the Idempotency-Keys"),
+		Unique: a.Enum("lock", "none", []string{"none", "unique-insert"},
+			"none: INSERT with no unique constraint on the key (check, then insert); unique-insert: INSERT … ON CONFLICT DO NOTHING") == "unique-insert",
+		StoreTimeout: a.Duration("store-timeout", "0s", "how long a step waits for the key store before it gives up (0: forever)"),
+		FailOpen: a.Enum("on-store-down", "fail-closed", []string{"fail-closed", "fail-open"},
+			"when the key store does not answer in time: answer 503 so the client retries later (fail closed), or charge without the key (fail open)") == "fail-open",
+	}, []sim.TableSpec{{Name: "waiting"}}
 }

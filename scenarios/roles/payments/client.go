@@ -160,26 +160,21 @@ func (c *HTTPClient) learnKey(ctx *sim.Context, op sim.OpID, issued idemKey) {
 	}
 }
 
-func registerClient(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "http-client",
-		Doc:  "issues POST /payments, one per operation; retries unanswered requests except under at-most-once",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &HTTPClient{
-				Service:     a.Node("service", "the node it calls"),
-				Interval:    opInterval(a),
-				Timeout:     retryTimeout(a),
-				MaxAttempts: int32(a.Int("max-attempts", 0, 0, 1000, "attempts per operation (0 = until answered)")),
-			}
-			key := a.Enum("key", "per-operation", []string{"per-operation", "per-attempt", "reuse-first", "server-issued", "time-ordered"},
-				"one Idempotency-Key per operation; or a bug: a fresh one per attempt, op-1's key reused by every operation, none until the server issues one in a 202; or one per operation that carries the time it was made (a UUIDv7)")
-			c.KeyPerTry = key == "per-attempt"
-			c.ReuseFirst = key == "reuse-first"
-			c.ServerIssued = key == "server-issued"
-			c.TimedKeys = key == "time-ordered"
-			c.Clicks = int32(a.Int("clicks", 1, 1, 10, "requests sent at once when an operation starts (2 = the double click)"))
-			c.Orders = a.Enum("endpoint", "payments", []string{"payments", "orders"}, "POST /payments (pay) or POST /orders (order)") == "orders"
-			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}} // an opRow has no time
-		},
-	})
+// buildClient builds a http-client node from its options, each declared where it is read.
+func buildClient(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &HTTPClient{
+		Service:     a.Node("service", "the node it calls"),
+		Interval:    opInterval(a),
+		Timeout:     retryTimeout(a),
+		MaxAttempts: int32(a.Int("max-attempts", 0, 0, 1000, "attempts per operation (0 = until answered)")),
+	}
+	key := a.Enum("key", "per-operation", []string{"per-operation", "per-attempt", "reuse-first", "server-issued", "time-ordered"},
+		"one Idempotency-Key per operation; or a bug: a fresh one per attempt, op-1's key reused by every operation, none until the server issues one in a 202; or one per operation that carries the time it was made (a UUIDv7)")
+	c.KeyPerTry = key == "per-attempt"
+	c.ReuseFirst = key == "reuse-first"
+	c.ServerIssued = key == "server-issued"
+	c.TimedKeys = key == "time-ordered"
+	c.Clicks = int32(a.Int("clicks", 1, 1, 10, "requests sent at once when an operation starts (2 = the double click)"))
+	c.Orders = a.Enum("endpoint", "payments", []string{"payments", "orders"}, "POST /payments (pay) or POST /orders (order)") == "orders"
+	return c, []sim.TableSpec{{Name: "ops", AgeFree: true}} // an opRow has no time
 }

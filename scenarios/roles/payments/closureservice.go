@@ -64,17 +64,12 @@ func (s *ClosureService) read(ctx *sim.Context, e envelope) {
 	ctx.Send(s.Store, StoreCall{Key: closureAccount}.Encode(e))
 }
 
-func registerClosureservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "closure-service",
-		Doc:  "POST /transfers in a database transaction closure retried on a serialization failure; the e-mail inside the closure or after the commit",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &ClosureService{
-				Client: a.Node("client", "where answers go"),
-				Store:  a.Node("store", "the database holding the account row (role key-store)"),
-				EmailInside: a.Enum("email", "inside", []string{"inside", "after-commit"},
-					"the confirmation e-mail is sent inside the retried transaction closure, or after its commit returned") == "inside",
-			}, nil
-		},
-	})
+// buildClosureservice builds a closure-service node from its options, each declared where it is read.
+func buildClosureservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &ClosureService{
+		Client: a.Node("client", "where answers go"),
+		Store:  a.Node("store", "the database holding the account row (role key-store)"),
+		EmailInside: a.Enum("email", "inside", []string{"inside", "after-commit"},
+			"the confirmation e-mail is sent inside the retried transaction closure, or after its commit returned") == "inside",
+	}, nil
 }

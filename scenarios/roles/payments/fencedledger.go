@@ -33,13 +33,8 @@ func (l *FencedLedger) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Send(m.From, StoreCall{Key: w.Key, Status: int32(status), Value: w.Value}.Encode(envelope{Kind: MsgLedgerResult, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerFencedledger(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "fenced-ledger",
-		Doc:  "the resource a lock protects: applies writes as card charges, and with fencing refuses a write with a stale fencing token",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &FencedLedger{Fencing: a.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write") == "on"},
-				[]sim.TableSpec{{Name: "tokens", Durable: true, Traced: true, States: []string{"", "FENCE"}}}
-		},
-	})
+// buildFencedledger builds a fenced-ledger node from its options, each declared where it is read.
+func buildFencedledger(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &FencedLedger{Fencing: a.Enum("fencing", "on", []string{"on", "off"}, "on: refuse a write whose fencing token is lower than one already seen; off: apply every write") == "on"},
+		[]sim.TableSpec{{Name: "tokens", Durable: true, Traced: true, States: []string{"", "FENCE"}}}
 }

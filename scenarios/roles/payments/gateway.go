@@ -69,16 +69,11 @@ func (g *Gateway) reply(ctx *sim.Context, m sim.Message, kind sim.MsgKind, statu
 	ctx.Send(m.From, answer.encode(envelope{Kind: kind, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerGateway(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "card-gateway",
-		Doc:  "the external card provider; every charge is an effect on card-charges",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			g := &Gateway{Mode: a.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")}
-			return g, []sim.TableSpec{
-				{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}, AgeFree: true},
-				{Name: "counter", Durable: true, AgeFree: true},
-			}
-		},
-	})
+// buildGateway builds a card-gateway node from its options, each declared where it is read.
+func buildGateway(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	g := &Gateway{Mode: a.Enum("provider", "lookup", []string{"plain", "lookup", "idempotent"}, "no key support, status lookup by key, or dedup by key")}
+	return g, []sim.TableSpec{
+		{Name: "charges", Durable: true, Traced: true, States: []string{"CHARGED"}, AgeFree: true},
+		{Name: "counter", Durable: true, AgeFree: true},
+	}
 }

@@ -222,20 +222,15 @@ func (s *IntentService) resolved(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerIntentservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "intent-service",
-		Doc:  "POST /payments with the intent persisted before a provider call that has a deadline; an unknown outcome goes to the reconciler, or is retried blindly under a new key",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &IntentService{
-				Client:      responsesTo(a),
-				Provider:    a.Node("provider", "the card provider (card-gateway)"),
-				Reconciler:  a.Node("reconciler", "the reconciler that resolves unknown outcomes"),
-				CallTimeout: a.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown"),
-				NewKey:      a.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)") == "retry-new-key",
-			}
-			return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true},
-				{Name: "refs", Durable: true}, {Name: "ref-counter", Durable: true}}
-		},
-	})
+// buildIntentservice builds a intent-service node from its options, each declared where it is read.
+func buildIntentservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &IntentService{
+		Client:      responsesTo(a),
+		Provider:    a.Node("provider", "the card provider (card-gateway)"),
+		Reconciler:  a.Node("reconciler", "the reconciler that resolves unknown outcomes"),
+		CallTimeout: a.Duration("call-timeout", "300ms", "how long it waits for the provider before the outcome is unknown"),
+		NewKey:      a.Enum("on-timeout", "reconcile", []string{"reconcile", "retry-new-key"}, "hand the key to the reconciler, or charge again at once under a new key (the bug)") == "retry-new-key",
+	}
+	return s, []sim.TableSpec{roles.StoreTable("keys", true, intentStates), {Name: "calls", Durable: true},
+		{Name: "refs", Durable: true}, {Name: "ref-counter", Durable: true}}
 }

@@ -58,20 +58,15 @@ func (s *KeyIssuingService) issue(ctx *sim.Context, op sim.OpID) idemKey {
 	return issuedKeyBase + idemKey(c.Last)
 }
 
-func registerKeyissuing(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "key-issuing-service",
-		Doc:  "POST /payments whose key is issued by the server in a 202 to the first, keyless request; requests with a key follow the Idempotency-Key protocol",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &KeyIssuingService{PaymentService: PaymentService{
-				Client:  responsesTo(a),
-				Gateway: cardGateway(a),
-			}}
-			durable := durableKeys(a)
-			return s, []sim.TableSpec{
-				roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true},
-				{Name: "issued", Durable: true},
-			}
-		},
-	})
+// buildKeyissuing builds a key-issuing-service node from its options, each declared where it is read.
+func buildKeyissuing(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &KeyIssuingService{PaymentService: PaymentService{
+		Client:  responsesTo(a),
+		Gateway: cardGateway(a),
+	}}
+	durable := durableKeys(a)
+	return s, []sim.TableSpec{
+		roles.StoreTable("keys", durable, roles.KeyStates), {Name: "seen", Durable: true},
+		{Name: "issued", Durable: true},
+	}
 }

@@ -115,18 +115,13 @@ func (s *LeaseService) answer(ctx *sim.Context, m sim.Message, status int32, txn
 	ctx.Send(s.Client, httpResponse{Status: status, Result: txn}.encode(envelope{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerLeaseservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "lease-payment-service",
-		Doc:  "POST /payments with Idempotency-Keys locked by locked_at: a failed gateway call leaves the key PROCESSING; with a lease a later retry takes it over and asks the gateway",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &LeaseService{
-				Client:      a.Node("client", "the client it answers"),
-				Gateway:     a.Node("gateway", "the card gateway it charges (provider: lookup)"),
-				Store:       a.Node("store", "the key store (role key-store) holding the Idempotency-Keys with their locked_at"),
-				Lease:       a.Duration("lease", "0", "how long a PROCESSING key stays locked before a retry may take it over (0: forever)"),
-				CallTimeout: a.PositiveDuration("call-timeout", "300ms", "how long it waits for the gateway before it answers 503"),
-			}, []sim.TableSpec{{Name: "waiting"}}
-		},
-	})
+// buildLeaseservice builds a lease-payment-service node from its options, each declared where it is read.
+func buildLeaseservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &LeaseService{
+		Client:      a.Node("client", "the client it answers"),
+		Gateway:     a.Node("gateway", "the card gateway it charges (provider: lookup)"),
+		Store:       a.Node("store", "the key store (role key-store) holding the Idempotency-Keys with their locked_at"),
+		Lease:       a.Duration("lease", "0", "how long a PROCESSING key stays locked before a retry may take it over (0: forever)"),
+		CallTimeout: a.PositiveDuration("call-timeout", "300ms", "how long it waits for the gateway before it answers 503"),
+	}, []sim.TableSpec{{Name: "waiting"}}
 }

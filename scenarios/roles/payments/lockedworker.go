@@ -120,20 +120,15 @@ func (w *LockedWorker) write(ctx *sim.Context, m sim.Message, token int64) {
 	ctx.Send(w.Ledger, StoreCall{Key: jobKey(m.Op), Value: token}.Encode(envelope{Kind: MsgLedgerWrite, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerLockedworker(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "locked-worker",
-		Doc:  "a job runner replica: takes the job's lock (SET NX PX) in the key store, a fencing token from a separate counter, writes to the ledger with it, marks the job done",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			w := &LockedWorker{Store: a.Node("store", "the key store holding the job locks (role key-store)")}
-			w.Tokens, w.HasTokens = a.OptionalNode("tokens", "the fencing-token counter (a key-store node of its own: a ZooKeeper zxid, an etcd revision, a database sequence); none: write with token 0")
-			w.Ledger = a.Node("ledger", "the ledger the job writes to (role fenced-ledger)")
-			w.Interval = a.Duration("interval", "100ms", "time between two jobs")
-			w.TTL = a.Duration("ttl", "1s", "the lock's expiry (SET … PX ttl)")
-			w.Retry = a.Duration("retry", "300ms", "how long a worker that found the lock held waits before it asks again")
-			w.NoLock = a.Enum("lock", "on", []string{"on", "off"}, "take the job's lock (SET NX PX ttl) before writing, or write as soon as the job is found not done") == "off"
-			w.StartDelay = a.Duration("start-delay", "0", "how much later than (op-1)·interval this replica fires each job")
-			return w, nil
-		},
-	})
+// buildLockedworker builds a locked-worker node from its options, each declared where it is read.
+func buildLockedworker(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	w := &LockedWorker{Store: a.Node("store", "the key store holding the job locks (role key-store)")}
+	w.Tokens, w.HasTokens = a.OptionalNode("tokens", "the fencing-token counter (a key-store node of its own: a ZooKeeper zxid, an etcd revision, a database sequence); none: write with token 0")
+	w.Ledger = a.Node("ledger", "the ledger the job writes to (role fenced-ledger)")
+	w.Interval = a.Duration("interval", "100ms", "time between two jobs")
+	w.TTL = a.Duration("ttl", "1s", "the lock's expiry (SET … PX ttl)")
+	w.Retry = a.Duration("retry", "300ms", "how long a worker that found the lock held waits before it asks again")
+	w.NoLock = a.Enum("lock", "on", []string{"on", "off"}, "take the job's lock (SET NX PX ttl) before writing, or write as soon as the job is found not done") == "off"
+	w.StartDelay = a.Duration("start-delay", "0", "how much later than (op-1)·interval this replica fires each job")
+	return w, nil
 }

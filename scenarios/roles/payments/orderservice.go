@@ -205,26 +205,21 @@ func (s *OrderService) Timer(ctx *sim.Context, t sim.Timer) {
 	s.call(ctx, d.Run, t.Op, r)
 }
 
-func registerOrderservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "order-service",
-		Doc:  "POST /orders: create the contract, send the e-mail, update the stock, one step service each; an Idempotency-Key on the endpoint, and optionally a dedup key per step",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &OrderService{
-				Client: responsesTo(a),
-				Steps: [stepCount]sim.NodeID{
-					a.Node("contracts", "step 1: the contract service"),
-					a.Node("emails", "step 2: the e-mail service"),
-					a.Node("stock", "step 3: the stock service"),
-				},
-				StepTimeout: a.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement"),
-				PerStep:     a.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step") == "per-step",
-			}
-			return s, []sim.TableSpec{
-				roles.StoreTable("keys", true, roles.KeyStates),
-				{Name: "runs"},
-				{Name: "seen", Durable: true},
-			}
+// buildOrderservice builds a order-service node from its options, each declared where it is read.
+func buildOrderservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &OrderService{
+		Client: responsesTo(a),
+		Steps: [stepCount]sim.NodeID{
+			a.Node("contracts", "step 1: the contract service"),
+			a.Node("emails", "step 2: the e-mail service"),
+			a.Node("stock", "step 3: the stock service"),
 		},
-	})
+		StepTimeout: a.Duration("step-timeout", "200ms", "how long it waits for a step's acknowledgement"),
+		PerStep:     a.Enum("dedup", "endpoint", []string{"endpoint", "per-step"}, "one key on the endpoint only, or also a dedup key per step") == "per-step",
+	}
+	return s, []sim.TableSpec{
+		roles.StoreTable("keys", true, roles.KeyStates),
+		{Name: "runs"},
+		{Name: "seen", Durable: true},
+	}
 }

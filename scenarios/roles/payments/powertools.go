@@ -121,20 +121,15 @@ func (f *PowertoolsFunction) answer(ctx *sim.Context, m sim.Message, status int3
 	ctx.Send(f.Client, httpResponse{Status: status, Result: txn}.encode(envelope{Kind: MsgPayResponse, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerPowertools(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "powertools-function",
-		Doc:  "an AWS Lambda handler behind Powertools' idempotency utility: an INPROGRESS record, IdempotencyAlreadyInProgressError (409) while it holds, a charge and an order, then COMPLETED; a timeout leaves the record INPROGRESS",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &PowertoolsFunction{
-				Client:  a.Node("client", "the invoker it answers (an event source that retries)"),
-				Gateway: a.Node("gateway", "the card gateway the handler charges, with the idempotency key as reference"),
-				Store:   a.Node("store", "the persistence layer (role key-store; DynamoDB in Powertools) holding the idempotency records"),
-				Timeout: a.PositiveDuration("timeout", "3s", "the function's timeout: an invocation still running after it is stopped, its record left INPROGRESS"),
-				Context: a.Enum("context", "registered", []string{"registered", "none"},
-					"registered: the INPROGRESS record expires with the invocation's remaining time (register_lambda_context); none: it lasts until the record expires") == "registered",
-				ExpiresAfter: a.PositiveDuration("expires-after", "1h", "expires_after_seconds: how long an idempotency record lasts"),
-			}, []sim.TableSpec{{Name: "invocations"}}
-		},
-	})
+// buildPowertools builds a powertools-function node from its options, each declared where it is read.
+func buildPowertools(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &PowertoolsFunction{
+		Client:  a.Node("client", "the invoker it answers (an event source that retries)"),
+		Gateway: a.Node("gateway", "the card gateway the handler charges, with the idempotency key as reference"),
+		Store:   a.Node("store", "the persistence layer (role key-store; DynamoDB in Powertools) holding the idempotency records"),
+		Timeout: a.PositiveDuration("timeout", "3s", "the function's timeout: an invocation still running after it is stopped, its record left INPROGRESS"),
+		Context: a.Enum("context", "registered", []string{"registered", "none"},
+			"registered: the INPROGRESS record expires with the invocation's remaining time (register_lambda_context); none: it lasts until the record expires") == "registered",
+		ExpiresAfter: a.PositiveDuration("expires-after", "1h", "expires_after_seconds: how long an idempotency record lasts"),
+	}, []sim.TableSpec{{Name: "invocations"}}
 }

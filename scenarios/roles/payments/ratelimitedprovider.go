@@ -88,21 +88,16 @@ func (p *RateLimitedProvider) admit(ctx *sim.Context, op sim.OpID) bool {
 	return true
 }
 
-func registerRatelimitedprovider(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "rate-limited-provider",
-		Doc:  "a billing provider's edge: over its rate limit it answers 403 without Retry-After before processing; it answers 504 when its core does not answer in time",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &RateLimitedProvider{
-				Core:        a.Node("core", "the billing core that charges (a card-gateway)"),
-				Limit:       int32(a.Int("limit", 3, 0, 1_000_000, "requests admitted per window")),
-				Window:      a.Duration("window", "1s", "length of the rate-limit window"),
-				CoreTimeout: a.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504"),
-			}
-			if p.Window <= 0 {
-				a.Fail("window", "window: a rate-limit window must be longer than 0")
-			}
-			return p, []sim.TableSpec{{Name: "window", Durable: true}, {Name: "pending"}}
-		},
-	})
+// buildRatelimitedprovider builds a rate-limited-provider node from its options, each declared where it is read.
+func buildRatelimitedprovider(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	p := &RateLimitedProvider{
+		Core:        a.Node("core", "the billing core that charges (a card-gateway)"),
+		Limit:       int32(a.Int("limit", 3, 0, 1_000_000, "requests admitted per window")),
+		Window:      a.Duration("window", "1s", "length of the rate-limit window"),
+		CoreTimeout: a.Duration("core-timeout", "2s", "how long the edge waits for the core before answering 504"),
+	}
+	if p.Window <= 0 {
+		a.Fail("window", "window: a rate-limit window must be longer than 0")
+	}
+	return p, []sim.TableSpec{{Name: "window", Durable: true}, {Name: "pending"}}
 }

@@ -82,20 +82,15 @@ func (c *Reconciler) Timer(ctx *sim.Context, t sim.Timer) {
 	c.arm(ctx)
 }
 
-func registerReconciler(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "reconciler",
-		Doc:  "works off the backlog of unknown outcomes, one provider lookup by key per tick",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &Reconciler{
-				Service:  a.Node("service", "the service whose unknown outcomes it resolves"),
-				Provider: a.Node("provider", "the provider it asks, by the intent's key"),
-				Every:    a.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every"),
-			}
-			if c.Every <= 0 {
-				a.Fail("every", "every: the reconciler needs a pace above 0")
-			}
-			return c, []sim.TableSpec{roles.StoreTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
-		},
-	})
+// buildReconciler builds a reconciler node from its options, each declared where it is read.
+func buildReconciler(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &Reconciler{
+		Service:  a.Node("service", "the service whose unknown outcomes it resolves"),
+		Provider: a.Node("provider", "the provider it asks, by the intent's key"),
+		Every:    a.Duration("every", "200ms", "time between two lookups: the reconcile rate is 1/every"),
+	}
+	if c.Every <= 0 {
+		a.Fail("every", "every: the reconciler needs a pace above 0")
+	}
+	return c, []sim.TableSpec{roles.StoreTable("backlog", true, []string{"", "QUEUED"}), {Name: "ticking"}}
 }

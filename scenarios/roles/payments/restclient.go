@@ -106,20 +106,15 @@ func (c *RestClient) Receive(ctx *sim.Context, m sim.Message) {
 // mixed).
 var restMethods = map[string]int32{"get": methodGet, "put": methodPut, "delete": methodDelete, "post": methodPost, "patch": methodPatch}
 
-func registerRestclient(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "rest-client",
-		Doc:  "calls a rest-service with GET, PUT, DELETE or POST, retrying every method alike except under at-most-once",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &RestClient{
-				Service:  a.Node("service", "the rest-service it calls"),
-				Interval: opInterval(a),
-				Timeout:  retryTimeout(a),
-				Method:   restMethods[a.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")],
-				Users:    int64(a.Int("users", 1, 1, 99, "how many users share the operations, in turn")),
-				Keys:     a.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation"),
-			}
-			return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
-		},
-	})
+// buildRestclient builds a rest-client node from its options, each declared where it is read.
+func buildRestclient(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &RestClient{
+		Service:  a.Node("service", "the rest-service it calls"),
+		Interval: opInterval(a),
+		Timeout:  retryTimeout(a),
+		Method:   restMethods[a.Enum("method", "post", []string{"get", "put", "delete", "post", "patch", "mixed"}, "the method of every operation, or mixed: GET, PUT, DELETE, POST, PATCH in turn")],
+		Users:    int64(a.Int("users", 1, 1, 99, "how many users share the operations, in turn")),
+		Keys:     a.Enum("keys", "unique", []string{"unique", "user-counter", "omit-odd"}, "a POST's or PATCH's Idempotency-Key: one per operation, the user's payment count (collides across users), or none on every other operation"),
+	}
+	return c, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 }

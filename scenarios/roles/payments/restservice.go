@@ -218,26 +218,21 @@ func (s *RestService) charge(ctx *sim.Context, op sim.OpID) httpResponse {
 	return httpResponse{Status: roles.StatusCreated, Result: receipt(c.LastTxn, c.Payments)}
 }
 
-func registerRestservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "rest-service",
-		Doc:  "GET, PUT, DELETE on resources and POST /payments: safe, idempotent and neither; POST follows the Idempotency-Key protocol under the idempotent semantics",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &RestService{
-				PutIncrements: a.Enum("put", "set", []string{"set", "increment"}, "PUT sets the resource to the body, or adds one to it: the non-idempotent PUT") == "increment",
-				AcceptKeyless: a.Enum("missing-key", "reject", []string{"reject", "accept"}, "a POST without Idempotency-Key (idempotent semantics): 400, or processed anyway") == "accept",
-				GlobalKeys:    a.Enum("key-scope", "user", []string{"user", "global"}, "keys stored per (user, key), or by the key alone") == "global",
-			}
-			replay := a.Enum("replay", "stored", []string{"stored", "recompute", "resource"},
-				"a retry of a known key gets the stored response, one rendered again from today's state, or one rebuilt from the payment resource whose id alone the key stores")
-			s.RecomputeReply, s.ResourceReply = replay == "recompute", replay == "resource"
-			durable := durableKeys(a)
-			return s, []sim.TableSpec{
-				{Name: "resources", Durable: true, Traced: true, States: []string{"", "EXISTS"}},
-				roles.StoreTable("keys", durable, roles.KeyStates),
-				{Name: "counters", Durable: true},
-				{Name: "seen", Durable: true},
-			}
-		},
-	})
+// buildRestservice builds a rest-service node from its options, each declared where it is read.
+func buildRestservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &RestService{
+		PutIncrements: a.Enum("put", "set", []string{"set", "increment"}, "PUT sets the resource to the body, or adds one to it: the non-idempotent PUT") == "increment",
+		AcceptKeyless: a.Enum("missing-key", "reject", []string{"reject", "accept"}, "a POST without Idempotency-Key (idempotent semantics): 400, or processed anyway") == "accept",
+		GlobalKeys:    a.Enum("key-scope", "user", []string{"user", "global"}, "keys stored per (user, key), or by the key alone") == "global",
+	}
+	replay := a.Enum("replay", "stored", []string{"stored", "recompute", "resource"},
+		"a retry of a known key gets the stored response, one rendered again from today's state, or one rebuilt from the payment resource whose id alone the key stores")
+	s.RecomputeReply, s.ResourceReply = replay == "recompute", replay == "resource"
+	durable := durableKeys(a)
+	return s, []sim.TableSpec{
+		{Name: "resources", Durable: true, Traced: true, States: []string{"", "EXISTS"}},
+		roles.StoreTable("keys", durable, roles.KeyStates),
+		{Name: "counters", Durable: true},
+		{Name: "seen", Durable: true},
+	}
 }

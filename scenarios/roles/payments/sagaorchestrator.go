@@ -174,26 +174,21 @@ func (o *SagaOrchestrator) reply(ctx *sim.Context, op sim.OpID, attempt int32, r
 	ctx.Send(o.Client, resp.encode(envelope{Kind: MsgOrderResponse, Op: op, Attempt: attempt}))
 }
 
-func registerSagaorchestrator(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "saga-orchestrator",
-		Doc:  "POST /orders as a saga: reserve flight, hotel, charge; per-step keys, compensation on a refusal; the saga log durable or in memory",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			o := &SagaOrchestrator{
-				Client: a.Node("client", "where answers go"),
-				Participants: []sim.NodeID{
-					a.Node("flights", "the first participant: reserves a flight"),
-					a.Node("hotels", "the second participant: reserves a hotel"),
-					a.Node("charges", "the last participant: charges the trip"),
-				},
-				StepTimeout: a.PositiveDuration("step-timeout", "200ms", "how long it waits for a step's answer before calling it again"),
-			}
-			durable := a.Enum("log", "durable", roles.StoreValues, "the saga log: a durable table that survives a crash, or memory") == "durable"
-			return o, []sim.TableSpec{
-				roles.StoreTable("sagas", durable, sagaStates),
-				{Name: "saga-keys", Durable: durable, Traced: true},
-				{Name: "saga-ids", Durable: true},
-			}
+// buildSagaorchestrator builds a saga-orchestrator node from its options, each declared where it is read.
+func buildSagaorchestrator(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	o := &SagaOrchestrator{
+		Client: a.Node("client", "where answers go"),
+		Participants: []sim.NodeID{
+			a.Node("flights", "the first participant: reserves a flight"),
+			a.Node("hotels", "the second participant: reserves a hotel"),
+			a.Node("charges", "the last participant: charges the trip"),
 		},
-	})
+		StepTimeout: a.PositiveDuration("step-timeout", "200ms", "how long it waits for a step's answer before calling it again"),
+	}
+	durable := a.Enum("log", "durable", roles.StoreValues, "the saga log: a durable table that survives a crash, or memory") == "durable"
+	return o, []sim.TableSpec{
+		roles.StoreTable("sagas", durable, sagaStates),
+		{Name: "saga-keys", Durable: durable, Traced: true},
+		{Name: "saga-ids", Durable: true},
+	}
 }

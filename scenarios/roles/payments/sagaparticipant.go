@@ -83,18 +83,13 @@ func (p *SagaParticipant) answer(ctx *sim.Context, m sim.Message, call sagaStepC
 
 var sagaParticipantSinks = []string{"flights", "hotels", "trip-charges"}
 
-func registerSagaparticipant(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "saga-participant",
-		Doc:  "a service a saga calls: reserves (effect on its sink) or cancels (effect on cancellations), once per step key",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &SagaParticipant{}
-			p.Sink, p.Series = sinkOption(a, sagaParticipantSinks, []sim.SinkID{SinkFlights, SinkHotels, SinkTripCharges}, "what it reserves")
-			p.SoldOutEvery = a.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
-			return p, []sim.TableSpec{
-				roles.StoreTable("reservations", true, []string{"", "HELD", "CANCELLED", "REFUSED"}),
-				{Name: "counter", Durable: true},
-			}
-		},
-	})
+// buildSagaparticipant builds a saga-participant node from its options, each declared where it is read.
+func buildSagaparticipant(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	p := &SagaParticipant{}
+	p.Sink, p.Series = sinkOption(a, sagaParticipantSinks, []sim.SinkID{SinkFlights, SinkHotels, SinkTripCharges}, "what it reserves")
+	p.SoldOutEvery = a.Int("sold-out-every", 0, 0, 1000, "refuse the reservation of every n-th operation (0 = never): the business failure a saga compensates")
+	return p, []sim.TableSpec{
+		roles.StoreTable("reservations", true, []string{"", "HELD", "CANCELLED", "REFUSED"}),
+		{Name: "counter", Durable: true},
+	}
 }

@@ -199,24 +199,19 @@ func (s *PaymentService) resolveLookup(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerService(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "payment-service",
-		Doc:  "POST /payments: charges the card at the gateway; under the idempotent semantics follows the Idempotency-Key protocol",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &PaymentService{
-				Client:  responsesTo(a),
-				Gateway: cardGateway(a),
-			}
-			s.durableKeys = durableKeys(a)
-			s.MarkAfter = a.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it") == "after"
-			s.TTL = a.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
-			s.Reuse = a.Enum("reuse", "reject", []string{"reject", "replay", "overwrite"},
-				"a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
-			s.FailClosed = a.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)") == "fail-closed"
-			keys := roles.StoreTable("keys", s.durableKeys, roles.KeyStates)
-			keys.AgeFree = s.TTL == 0 // a key's age is read only to expire it
-			return s, []sim.TableSpec{keys, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildService builds a payment-service node from its options, each declared where it is read.
+func buildService(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &PaymentService{
+		Client:  responsesTo(a),
+		Gateway: cardGateway(a),
+	}
+	s.durableKeys = durableKeys(a)
+	s.MarkAfter = a.Enum("mark", "before", []string{"before", "after"}, "key written before the charge (PROCESSING), or after it") == "after"
+	s.TTL = a.Duration("ttl", "0", "how long a key is remembered (0 = forever)")
+	s.Reuse = a.Enum("reuse", "reject", []string{"reject", "replay", "overwrite"},
+		"a known key with another body: 422, the stored response (no fingerprint), or processed and overwritten")
+	s.FailClosed = a.Enum("on-expired", "fail-open", []string{"fail-open", "fail-closed"}, "a new request whose key is older than ttl: processed as a new payment (fail open), or refused 422 (fail closed; needs time-ordered keys)") == "fail-closed"
+	keys := roles.StoreTable("keys", s.durableKeys, roles.KeyStates)
+	keys.AgeFree = s.TTL == 0 // a key's age is read only to expire it
+	return s, []sim.TableSpec{keys, {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -65,16 +65,11 @@ func sinkOption(a *roles.Args, names []string, sinks []sim.SinkID, doc string) (
 	return sinks[i], int64(i) + 1
 }
 
-func registerStepservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "step-service",
-		Doc:  "performs one step of an order (contract, e-mail or stock update) as an effect on its sink; dedups calls that carry a key",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			sink, series := sinkOption(a, stepSinks, []sim.SinkID{SinkContracts, SinkEmails, SinkStock}, "what the step produces")
-			return &StepService{Sink: sink, Series: series}, []sim.TableSpec{
-				roles.StoreTable("done", true, []string{"", "DONE"}),
-				{Name: "counter", Durable: true},
-			}
-		},
-	})
+// buildStepservice builds a step-service node from its options, each declared where it is read.
+func buildStepservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	sink, series := sinkOption(a, stepSinks, []sim.SinkID{SinkContracts, SinkEmails, SinkStock}, "what the step produces")
+	return &StepService{Sink: sink, Series: series}, []sim.TableSpec{
+		roles.StoreTable("done", true, []string{"", "DONE"}),
+		{Name: "counter", Durable: true},
+	}
 }

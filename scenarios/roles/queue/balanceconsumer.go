@@ -81,18 +81,13 @@ func (c *BalanceConsumer) apply(ctx *sim.Context, m *sim.Message) {
 	}
 }
 
-func registerBalanceconsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "balance-consumer",
-		Doc:  "applies payments to booking totals as \"add amount\" (increment), \"the total is now T\" (set) or \"the total is now T as of payment v\" (versioned-set); no dedup store",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &BalanceConsumer{
-				naturalConsumer: naturalConsumer{Broker: consumerBroker(a), Seen: balanceSeen},
-				Form: a.Enum("form", "auto", []string{"auto", "increment", "set", "versioned-set"},
-					"the payment's form; auto: increment under amo and alo, versioned-set under idem"),
-				PerBooking: a.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1"),
-			}
-			return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildBalanceconsumer builds a balance-consumer node from its options, each declared where it is read.
+func buildBalanceconsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &BalanceConsumer{
+		naturalConsumer: naturalConsumer{Broker: consumerBroker(a), Seen: balanceSeen},
+		Form: a.Enum("form", "auto", []string{"auto", "increment", "set", "versioned-set"},
+			"the payment's form; auto: increment under amo and alo, versioned-set under idem"),
+		PerBooking: a.Int("per-booking", 1, 1, 100, "payments per booking: operation op is payment (op-1)%n+1 of booking (op-1)/n+1"),
+	}
+	return c, []sim.TableSpec{{Name: "totals", Durable: true, Traced: true}, {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -110,18 +110,13 @@ func brokerVisibility(a *roles.Args) sim.Time {
 	return a.Duration("visibility", "1s", "how long it waits for a commit before redelivering")
 }
 
-func registerBroker(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "broker",
-		Doc:  "a durable log with offsets; redelivers uncommitted records after a visibility timeout",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			b := &Broker{
-				Consumer:   brokerConsumer(a),
-				Visibility: brokerVisibility(a),
-				PrefetchOne: a.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
-					"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)") == "prefetch-1",
-			}
-			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildBroker builds a broker node from its options, each declared where it is read.
+func buildBroker(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	b := &Broker{
+		Consumer:   brokerConsumer(a),
+		Visibility: brokerVisibility(a),
+		PrefetchOne: a.Enum("amo-delivery", "push", []string{"push", "prefetch-1"},
+			"at-most-once delivery: push each record as it arrives and forget it, or deliver one at a time to a subscribed consumer, the next after its ack (RabbitMQ basic.qos 1, ack before the work)") == "prefetch-1",
+	}
+	return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -117,26 +117,21 @@ func (c *CDCConnector) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerCdcconnector(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "cdc-connector",
-		Doc:  "a Debezium-style CDC connector: emits each outbox row to the broker and flushes its source offset every flush-interval; a crash resumes from the last flushed offset and emits the rows since again",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &CDCConnector{
-				Service:       a.Node("service", "the outbox-service whose outbox table it captures"),
-				Broker:        a.Node("broker", "where it emits the rows"),
-				Timeout:       a.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again"),
-				FlushInterval: a.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)"),
-				SlotDropped: a.Enum("slot", "kept", []string{"kept", "dropped"},
-					"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table") == "dropped",
-			}
-			return c, []sim.TableSpec{
-				{Name: "offsets", Durable: true, Traced: true, AgeFree: true},
-				{Name: "attempts", Durable: true, AgeFree: true},
-				{Name: "position", AgeFree: true},
-				{Name: "state", AgeFree: true},
-				{Name: "flushing", AgeFree: true},
-			}
-		},
-	})
+// buildCdcconnector builds a cdc-connector node from its options, each declared where it is read.
+func buildCdcconnector(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &CDCConnector{
+		Service:       a.Node("service", "the outbox-service whose outbox table it captures"),
+		Broker:        a.Node("broker", "where it emits the rows"),
+		Timeout:       a.PositiveDuration("timeout", "1s", "how long its producer waits for the broker's ack before publishing again"),
+		FlushInterval: a.Duration("flush-interval", "60s", "how long after progress the source offset is flushed (offset.flush.interval.ms, default 60 s)"),
+		SlotDropped: a.Enum("slot", "kept", []string{"kept", "dropped"},
+			"kept: a restart resumes from the flushed offset; dropped: the replication slot is gone and a restart re-snapshots the table") == "dropped",
+	}
+	return c, []sim.TableSpec{
+		{Name: "offsets", Durable: true, Traced: true, AgeFree: true},
+		{Name: "attempts", Durable: true, AgeFree: true},
+		{Name: "position", AgeFree: true},
+		{Name: "state", AgeFree: true},
+		{Name: "flushing", AgeFree: true},
+	}
 }

@@ -107,22 +107,17 @@ func consumerBroker(a *roles.Args) sim.NodeID {
 	return a.Node("broker", "where commits go")
 }
 
-func registerConsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "consumer",
-		Doc:  "processes delivered records into the billing sink and commits their offsets",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			broker := consumerBroker(a)
-			durable := a.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash") == "durable"
-			c := &Consumer{
-				Broker:    broker,
-				MarkAfter: a.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it") == "after",
-				TTL:       a.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)"),
-				KeyByOffset: a.Enum("key", "operation", []string{"operation", "offset"},
-					"the dedup key of the operations after key-from: the operation ID, or the record's offset (the broker's message id, new for every republished copy)") == "offset",
-				KeyFromPct: a.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published"),
-			}
-			return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildConsumer builds a consumer node from its options, each declared where it is read.
+func buildConsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	broker := consumerBroker(a)
+	durable := a.Enum("store", "durable", roles.StoreValues, "the dedup store: durable, or memory lost on a crash") == "durable"
+	c := &Consumer{
+		Broker:    broker,
+		MarkAfter: a.Enum("mark", "before", []string{"before", "after"}, "dedup row written with the effect, or after it") == "after",
+		TTL:       a.Duration("ttl", "0", "how long a dedup row is remembered (0 = forever)"),
+		KeyByOffset: a.Enum("key", "operation", []string{"operation", "offset"},
+			"the dedup key of the operations after key-from: the operation ID, or the record's offset (the broker's message id, new for every republished copy)") == "offset",
+		KeyFromPct: a.Int("key-from", 0, 0, 100, "the percent of the operations (the first ones) still keyed by operation ID: a release of the key option that goes live when they are published"),
+	}
+	return c, []sim.TableSpec{roles.StoreTable("dedup", durable, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -200,19 +200,14 @@ func (c *DedupConsumer) commit(ctx *sim.Context, m sim.Message, offset int64) {
 	ctx.Send(c.Broker, commitOf(offset, &m))
 }
 
-func registerDedupconsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "dedup-consumer",
-		Doc:  "charges at a gateway for every delivered record, behind dedup keys in a key-store node: lock-before-effect (SET NX PX, ask the gateway, charge, SET DONE) or check-call-mark",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &DedupConsumer{
-				Broker:  consumerBroker(a),
-				Gateway: a.Node("gateway", "the card gateway it charges (provider: lookup)"),
-				Store:   a.Node("store", "the Redis-like key store holding the dedup keys (role key-store)"),
-				CheckCallMark: a.Enum("dedup", "lock-before-effect", []string{"lock-before-effect", "check-call-mark"},
-					"SET lock NX PX before the charge (and ask the gateway before charging), or GET, charge, then SET DONE") == "check-call-mark",
-				LockTTL: a.Duration("lock-ttl", "2s", "the lock's expiry (SET … PX): how long a crashed holder's lock blocks the record"),
-			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildDedupconsumer builds a dedup-consumer node from its options, each declared where it is read.
+func buildDedupconsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &DedupConsumer{
+		Broker:  consumerBroker(a),
+		Gateway: a.Node("gateway", "the card gateway it charges (provider: lookup)"),
+		Store:   a.Node("store", "the Redis-like key store holding the dedup keys (role key-store)"),
+		CheckCallMark: a.Enum("dedup", "lock-before-effect", []string{"lock-before-effect", "check-call-mark"},
+			"SET lock NX PX before the charge (and ask the gateway before charging), or GET, charge, then SET DONE") == "check-call-mark",
+		LockTTL: a.Duration("lock-ttl", "2s", "the lock's expiry (SET … PX): how long a crashed holder's lock blocks the record"),
+	}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -92,23 +92,18 @@ func (r *FifoRelay) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Put(fifoOutbox, int64(m.Op), m.Op, fifoOutboxRow{State: roles.OpDone}.encode())
 }
 
-func registerFiforelay(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "fifo-relay",
-		Doc:  "an outbox relay sending each order to an SQS FIFO queue until answered, with MessageDeduplicationId = the order id or content-based deduplication; sends pending rows again after a restart",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &FifoRelay{
-				Queue:    a.Node("queue", "the SQS FIFO queue"),
-				Interval: a.Duration("interval", "100ms", "time between two orders"),
-				Retry:    a.PositiveDuration("retry", "1s", "how long it waits for SendMessage's answer before sending the row again"),
-				DedupID: a.Enum("dedup-id", "order-id", []string{"order-id", "content"},
-					"order-id: MessageDeduplicationId = the order id; content: none, the queue's content-based deduplication hashes the body") == "order-id",
-				Basket: a.Int("basket", 1, 1, 1000, "how many orders in a row have the same body (the same basket ordered again); 1: every body differs"),
-			}
-			return r, []sim.TableSpec{
-				{Name: "outbox", Durable: true, Traced: true, AgeFree: true, States: []string{"", "PENDING", "SENT"}},
-				{Name: "epoch", Durable: true},
-			}
-		},
-	})
+// buildFiforelay builds a fifo-relay node from its options, each declared where it is read.
+func buildFiforelay(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	r := &FifoRelay{
+		Queue:    a.Node("queue", "the SQS FIFO queue"),
+		Interval: a.Duration("interval", "100ms", "time between two orders"),
+		Retry:    a.PositiveDuration("retry", "1s", "how long it waits for SendMessage's answer before sending the row again"),
+		DedupID: a.Enum("dedup-id", "order-id", []string{"order-id", "content"},
+			"order-id: MessageDeduplicationId = the order id; content: none, the queue's content-based deduplication hashes the body") == "order-id",
+		Basket: a.Int("basket", 1, 1, 1000, "how many orders in a row have the same body (the same basket ordered again); 1: every body differs"),
+	}
+	return r, []sim.TableSpec{
+		{Name: "outbox", Durable: true, Traced: true, AgeFree: true, States: []string{"", "PENDING", "SENT"}},
+		{Name: "epoch", Durable: true},
+	}
 }

@@ -31,15 +31,10 @@ func (b *GroupBroker) member(offset int64, deliveries int32) sim.NodeID {
 	return b.Second
 }
 
-func registerGroupbroker(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "group-broker",
-		Doc:  "a durable log with offsets delivering to a consumer group of two: each redelivery goes to the other member",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			consumer := brokerConsumer(a)
-			second := a.Node("second", "the consumer group's second member")
-			b := &GroupBroker{Broker: Broker{Consumer: consumer, Visibility: brokerVisibility(a)}, Second: second}
-			return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildGroupbroker builds a group-broker node from its options, each declared where it is read.
+func buildGroupbroker(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	consumer := brokerConsumer(a)
+	second := a.Node("second", "the consumer group's second member")
+	b := &GroupBroker{Broker: Broker{Consumer: consumer, Visibility: brokerVisibility(a)}, Second: second}
+	return b, []sim.TableSpec{{Name: "log", Durable: true, AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -184,24 +184,19 @@ var hourNames = func() []string {
 	return names
 }()
 
-func registerHourlyaggregator(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "hourly-aggregator",
-		Doc:  "a batch job summing events per event-time hour into hourly_totals (append or overwrite; late events ignored or recomputed); restarts from the first offset after a crash",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			g := &HourlyAggregator{
-				Input:   a.Node("input", "the input-log it reads"),
-				Sink:    a.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per write, or overwrite the hour's row; auto: append under alo, overwrite under idem"),
-				Late:    a.Enum("on-late", "auto", []string{"auto", "ignore", "recompute"}, "a late event: start a new window for its hour, or recompute the written hour; auto: ignore under alo, recompute under idem"),
-				Timeout: a.Duration("timeout", "1s", "how long it waits for a record before fetching it again"),
-			}
-			return g, []sim.TableSpec{
-				{Name: "hourly_totals", Durable: true, Traced: true, States: hourNames},
-				{Name: "progress"},
-				{Name: "windows"},
-				{Name: "members"},
-				{Name: "included", Durable: true},
-			}
-		},
-	})
+// buildHourlyaggregator builds a hourly-aggregator node from its options, each declared where it is read.
+func buildHourlyaggregator(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	g := &HourlyAggregator{
+		Input:   a.Node("input", "the input-log it reads"),
+		Sink:    a.Enum("sink", "auto", []string{"auto", "append", "overwrite"}, "append a row per hour per write, or overwrite the hour's row; auto: append under alo, overwrite under idem"),
+		Late:    a.Enum("on-late", "auto", []string{"auto", "ignore", "recompute"}, "a late event: start a new window for its hour, or recompute the written hour; auto: ignore under alo, recompute under idem"),
+		Timeout: a.Duration("timeout", "1s", "how long it waits for a record before fetching it again"),
+	}
+	return g, []sim.TableSpec{
+		{Name: "hourly_totals", Durable: true, Traced: true, States: hourNames},
+		{Name: "progress"},
+		{Name: "windows"},
+		{Name: "members"},
+		{Name: "included", Durable: true},
+	}
 }

@@ -44,15 +44,10 @@ func (l *InputLog) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Send(m.From, fetched{Position: offset, Status: roles.StatusOK, Record: roles.Payload(op), Hour: l.EventHour(offset)}.encode(envelope{Kind: MsgInputRecord, Op: op, Attempt: m.Attempt}))
 }
 
-func registerInputlog(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "input-log",
-		Doc:  "a replayable log of yesterday's events, one per operation at offset op, with its event-time hour; answers fetches",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &InputLog{
-				PerHour:   a.Int("per-hour", 3, 1, 1000, "events per hour of event time"),
-				LateEvery: a.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)"),
-			}, nil
-		},
-	})
+// buildInputlog builds a input-log node from its options, each declared where it is read.
+func buildInputlog(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &InputLog{
+		PerHour:   a.Int("per-hour", 3, 1, 1000, "events per hour of event time"),
+		LateEvery: a.Int("late-every", 0, 0, 1000, "every n-th event belongs to the hour before its neighbours' (0: none is late)"),
+	}, nil
 }

@@ -102,20 +102,15 @@ func (s *JetStream) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerJetstream(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "jetstream",
-		Doc:  "a NATS JetStream stream and its push consumer: Nats-Msg-Id dedup inside the duplicate window, redelivery after AckWait, acks by stream sequence (a late ack acks the redelivered message)",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &JetStream{
-				Consumer:        a.Node("consumer", "the push consumer messages are delivered to"),
-				AckWait:         a.PositiveDuration("ack-wait", "30s", "the consumer's AckWait: how long a delivery waits for an ack before the message is delivered again (NATS default 30 s)"),
-				DuplicateWindow: a.PositiveDuration("duplicate-window", "2m", "the stream's duplicate window: how long a stored Nats-Msg-Id makes a publish with the same id a duplicate (NATS default 2 min)"),
-			}
-			return s, []sim.TableSpec{
-				{Name: "stream", Durable: true, Traced: true, AgeFree: true, States: []string{"UNACKED", "ACKED"}},
-				{Name: "msg-ids", Durable: true, Traced: true, States: []string{"", "STORED"}},
-			}
-		},
-	})
+// buildJetstream builds a jetstream node from its options, each declared where it is read.
+func buildJetstream(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &JetStream{
+		Consumer:        a.Node("consumer", "the push consumer messages are delivered to"),
+		AckWait:         a.PositiveDuration("ack-wait", "30s", "the consumer's AckWait: how long a delivery waits for an ack before the message is delivered again (NATS default 30 s)"),
+		DuplicateWindow: a.PositiveDuration("duplicate-window", "2m", "the stream's duplicate window: how long a stored Nats-Msg-Id makes a publish with the same id a duplicate (NATS default 2 min)"),
+	}
+	return s, []sim.TableSpec{
+		{Name: "stream", Durable: true, Traced: true, AgeFree: true, States: []string{"UNACKED", "ACKED"}},
+		{Name: "msg-ids", Durable: true, Traced: true, States: []string{"", "STORED"}},
+	}
 }

@@ -55,17 +55,12 @@ func (c *JetStreamConsumer) ack(ctx *sim.Context, m sim.Message) {
 	ctx.Send(c.Stream, pubsubAck{MessageID: decodeDelivery(m).Offset}.encode(envelope{Kind: MsgPubSubAck, Op: m.Op, Attempt: m.Attempt}))
 }
 
-func registerJetstreamconsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "jetstream-consumer",
-		Doc:  "a NATS JetStream subscriber: ships an order per delivered message and acks it; with dedup=msg-id it skips Nats-Msg-Id headers it has processed",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &JetStreamConsumer{
-				Stream: a.Node("stream", "the stream, where acks go"),
-				Dedup: a.Enum("dedup", "none", []string{"none", "msg-id"},
-					"none, or msg-id: a durable record of processed Nats-Msg-Id headers written with the shipment") == "msg-id",
-			}
-			return c, []sim.TableSpec{{Name: "processed", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates}}
-		},
-	})
+// buildJetstreamconsumer builds a jetstream-consumer node from its options, each declared where it is read.
+func buildJetstreamconsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &JetStreamConsumer{
+		Stream: a.Node("stream", "the stream, where acks go"),
+		Dedup: a.Enum("dedup", "none", []string{"none", "msg-id"},
+			"none, or msg-id: a durable record of processed Nats-Msg-Id headers written with the shipment") == "msg-id",
+	}
+	return c, []sim.TableSpec{{Name: "processed", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates}}
 }

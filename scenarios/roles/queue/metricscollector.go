@@ -55,13 +55,8 @@ func (c *MetricsCollector) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerMetricscollector(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "metrics-collector",
-		Doc:  "adds each delivered telemetry sample to a dashboard counter (metric-samples) and commits its offset",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &MetricsCollector{Broker: consumerBroker(a)}
-			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildMetricscollector builds a metrics-collector node from its options, each declared where it is read.
+func buildMetricscollector(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &MetricsCollector{Broker: consumerBroker(a)}
+	return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "seen", Durable: true, AgeFree: true}}
 }

@@ -104,20 +104,15 @@ func (c *OrderLineConsumer) done(ctx *sim.Context, m sim.Message, natural int64)
 	ctx.Send(c.Broker, commitOf(r.Value, &m))
 }
 
-func registerOrderlineconsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "order-line-consumer",
-		Doc:  "a consumer group member writing order lines into a database node: plain INSERT, check-then-insert, or upsert on the natural key",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			return &OrderLineConsumer{
-				Broker: consumerBroker(a),
-				DB:     a.Node("db", "the database holding order_lines (role order-lines-db)"),
-				Insert: a.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
-					"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING"),
-				Lines: a.Int("lines", 2, 1, 999, "lines per order"),
-			}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
-		},
-	})
+// buildOrderlineconsumer builds a order-line-consumer node from its options, each declared where it is read.
+func buildOrderlineconsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	return &OrderLineConsumer{
+		Broker: consumerBroker(a),
+		DB:     a.Node("db", "the database holding order_lines (role order-lines-db)"),
+		Insert: a.Enum("insert", "upsert", []string{"plain", "check-then-insert", "upsert"},
+			"plain INSERT, SELECT then INSERT with no unique key, or INSERT … ON CONFLICT (order_id, line_id) DO NOTHING"),
+		Lines: a.Int("lines", 2, 1, 999, "lines per order"),
+	}, []sim.TableSpec{{Name: "pending", AgeFree: true}, {Name: "seen", Durable: true, AgeFree: true}}
 }
 
 // lineDigits is the width, in decimal digits, of the line field of the

@@ -96,21 +96,16 @@ func (r *OutboxRelay) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerOutboxrelay(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "outbox-relay",
-		Doc:  "publishes the service's outbox rows in order and keeps its position durable; republishes after a crash between publish and position",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			r := &OutboxRelay{
-				Service: a.Node("service", "the outbox-service whose outbox it reads"),
-				Broker:  a.Node("broker", "where it publishes"),
-				Timeout: a.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing"),
-			}
-			return r, []sim.TableSpec{
-				{Name: "position", Durable: true, Traced: true},
-				{Name: "attempts", Durable: true},
-				{Name: "state"},
-			}
-		},
-	})
+// buildOutboxrelay builds a outbox-relay node from its options, each declared where it is read.
+func buildOutboxrelay(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	r := &OutboxRelay{
+		Service: a.Node("service", "the outbox-service whose outbox it reads"),
+		Broker:  a.Node("broker", "where it publishes"),
+		Timeout: a.Duration("timeout", "1s", "how long it waits for the broker's ack before republishing"),
+	}
+	return r, []sim.TableSpec{
+		{Name: "position", Durable: true, Traced: true},
+		{Name: "attempts", Durable: true},
+		{Name: "state"},
+	}
 }

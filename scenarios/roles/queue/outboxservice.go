@@ -135,25 +135,20 @@ func (s *OutboxService) Receive(ctx *sim.Context, m sim.Message) {
 	}
 }
 
-func registerOutboxservice(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "outbox-service",
-		Doc:  "places one order per operation and announces it: transactional outbox + relay, or a dual write (commit-then-publish, publish-then-commit)",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &OutboxService{
-				Relay:    a.Node("relay", "the outbox relay it notifies"),
-				Broker:   a.Node("broker", "the broker a dual write publishes to"),
-				Interval: a.Duration("interval", "100ms", "time between two orders"),
-				Timeout:  a.Duration("timeout", "1s", "how long a dual write waits for the broker's ack before republishing"),
-				Write:    a.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit"),
-			}
-			return s, []sim.TableSpec{
-				{Name: "orders", Durable: true, Traced: true, States: []string{"", "COMMITTED"}},
-				{Name: "outbox", Durable: true, Traced: true, States: []string{"", "ORDER-PLACED"}},
-				{Name: "started", Durable: true},
-				{Name: "pending"},
-				{Name: "epoch", Durable: true},
-			}
-		},
-	})
+// buildOutboxservice builds a outbox-service node from its options, each declared where it is read.
+func buildOutboxservice(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &OutboxService{
+		Relay:    a.Node("relay", "the outbox relay it notifies"),
+		Broker:   a.Node("broker", "the broker a dual write publishes to"),
+		Interval: a.Duration("interval", "100ms", "time between two orders"),
+		Timeout:  a.Duration("timeout", "1s", "how long a dual write waits for the broker's ack before republishing"),
+		Write:    a.Enum("write", writeOutbox, writeValues, "outbox (one local transaction), commit-then-publish or publish-then-commit"),
+	}
+	return s, []sim.TableSpec{
+		{Name: "orders", Durable: true, Traced: true, States: []string{"", "COMMITTED"}},
+		{Name: "outbox", Durable: true, Traced: true, States: []string{"", "ORDER-PLACED"}},
+		{Name: "started", Durable: true},
+		{Name: "pending"},
+		{Name: "epoch", Durable: true},
+	}
 }

@@ -61,18 +61,13 @@ func (p *Producer) Receive(ctx *sim.Context, m sim.Message) {
 	roles.FinishOp(ctx, producerOps, m.Op)
 }
 
-func registerProducer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "producer",
-		Doc:  "publishes one record per operation; republishes until acknowledged except under at-most-once",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			p := &Producer{
-				Broker:   a.Node("broker", "the broker"),
-				Interval: a.Duration("interval", "100ms", "time between two publishes"),
-				Timeout:  a.Duration("timeout", "1s", "how long it waits for the ack before republishing"),
-				Attempts: a.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged"),
-			}
-			return p, []sim.TableSpec{{Name: "ops", AgeFree: true}}
-		},
-	})
+// buildProducer builds a producer node from its options, each declared where it is read.
+func buildProducer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	p := &Producer{
+		Broker:   a.Node("broker", "the broker"),
+		Interval: a.Duration("interval", "100ms", "time between two publishes"),
+		Timeout:  a.Duration("timeout", "1s", "how long it waits for the ack before republishing"),
+		Attempts: a.Int("attempts", 0, 0, 1000, "the most publishes of one record, then it is given up (a delivery timeout); 0: until acknowledged"),
+	}
+	return p, []sim.TableSpec{{Name: "ops", AgeFree: true}}
 }

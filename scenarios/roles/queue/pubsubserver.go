@@ -87,16 +87,11 @@ func (s *PubSubServer) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerPubsubserver(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "pubsub-server",
-		Doc:  "Pub/Sub's side of a subscription: delivers each message with an ack id and redelivers it when the ack deadline expires; with exactly-once delivery only the latest ack id acks, and every ack is answered",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &PubSubServer{
-				Subscriber:  a.Node("subscriber", "where messages are delivered"),
-				AckDeadline: a.PositiveDuration("ack-deadline", "10s", "how long a delivery stays outstanding without an ack before the message is delivered again"),
-			}
-			return s, []sim.TableSpec{{Name: "messages", Durable: true, AgeFree: true}}
-		},
-	})
+// buildPubsubserver builds a pubsub-server node from its options, each declared where it is read.
+func buildPubsubserver(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &PubSubServer{
+		Subscriber:  a.Node("subscriber", "where messages are delivered"),
+		AckDeadline: a.PositiveDuration("ack-deadline", "10s", "how long a delivery stays outstanding without an ack before the message is delivered again"),
+	}
+	return s, []sim.TableSpec{{Name: "messages", Durable: true, AgeFree: true}}
 }

@@ -96,21 +96,16 @@ func (s *PubSubSubscriber) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerPubsubsubscriber(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "pubsub-subscriber",
-		Doc:  "a Pub/Sub subscriber: ships an order per message and acks it (with response under exactly-once delivery); with record=durable it skips message ids it has processed",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &PubSubSubscriber{
-				Server: a.Node("server", "the subscription's server, where acks go"),
-				Record: a.Enum("record", "none", []string{"none", "durable"},
-					"the subscriber's own processing record: none, or a durable table of processed message ids written with the shipment") == "durable",
-				AckRetry: a.PositiveDuration("ack-retry", "1s", "how long it waits for an ack's answer before sending the ack again (exactly-once delivery)"),
-			}
-			return s, []sim.TableSpec{
-				{Name: "record", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates},
-				{Name: "acks", Traced: true, AgeFree: true, States: ackStates},
-			}
-		},
-	})
+// buildPubsubsubscriber builds a pubsub-subscriber node from its options, each declared where it is read.
+func buildPubsubsubscriber(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &PubSubSubscriber{
+		Server: a.Node("server", "the subscription's server, where acks go"),
+		Record: a.Enum("record", "none", []string{"none", "durable"},
+			"the subscriber's own processing record: none, or a durable table of processed message ids written with the shipment") == "durable",
+		AckRetry: a.PositiveDuration("ack-retry", "1s", "how long it waits for an ack's answer before sending the ack again (exactly-once delivery)"),
+	}
+	return s, []sim.TableSpec{
+		{Name: "record", Durable: true, Traced: true, AgeFree: true, States: roles.KeyStates},
+		{Name: "acks", Traced: true, AgeFree: true, States: ackStates},
+	}
 }

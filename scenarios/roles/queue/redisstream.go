@@ -201,19 +201,14 @@ func (s *RedisStream) Timer(ctx *sim.Context, t sim.Timer) {
 	s.armBlock(ctx)
 }
 
-func registerRedisstream(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "redis-stream",
-		Doc:  "a Redis stream with one consumer group: XREADGROUP puts an entry in the reader's pending entries list, XACK takes it out; a pending entry is never delivered again by itself, only claimed with XAUTOCLAIM after min-idle-time",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			s := &RedisStream{
-				Block: a.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: how long a read waits for a new entry before it returns nil (the consumer then runs XAUTOCLAIM)"),
-			}
-			return s, []sim.TableSpec{
-				{Name: "entries", Durable: true, Traced: true, States: []string{"new", "pending", "acked"}},
-				{Name: "waiters", Durable: true, AgeFree: true},
-				{Name: "group", Durable: true, AgeFree: true},
-			}
-		},
-	})
+// buildRedisstream builds a redis-stream node from its options, each declared where it is read.
+func buildRedisstream(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	s := &RedisStream{
+		Block: a.PositiveDuration("block", "200ms", "XREADGROUP's BLOCK: how long a read waits for a new entry before it returns nil (the consumer then runs XAUTOCLAIM)"),
+	}
+	return s, []sim.TableSpec{
+		{Name: "entries", Durable: true, Traced: true, States: []string{"new", "pending", "acked"}},
+		{Name: "waiters", Durable: true, AgeFree: true},
+		{Name: "group", Durable: true, AgeFree: true},
+	}
 }

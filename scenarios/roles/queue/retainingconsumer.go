@@ -110,18 +110,13 @@ func (c *RetainingConsumer) Receive(ctx *sim.Context, m sim.Message) {
 	commitDelivery(ctx, c.Broker, &m)
 }
 
-func registerRetainingconsumer(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "retaining-consumer",
-		Doc:  "an idempotent billing consumer whose dedup store has a retention (ttl, swept) and a capacity (oldest row evicted)",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			c := &RetainingConsumer{
-				Broker:   consumerBroker(a),
-				TTL:      a.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)"),
-				Sweep:    a.PositiveDuration("sweep", "5s", "how often expired rows are removed"),
-				Capacity: int(a.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")),
-			}
-			return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "sweep"}}
-		},
-	})
+// buildRetainingconsumer builds a retaining-consumer node from its options, each declared where it is read.
+func buildRetainingconsumer(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	c := &RetainingConsumer{
+		Broker:   consumerBroker(a),
+		TTL:      a.Duration("ttl", "0", "how long a dedup row is kept (0 = forever)"),
+		Sweep:    a.PositiveDuration("sweep", "5s", "how often expired rows are removed"),
+		Capacity: int(a.Int("capacity", 0, 0, 1_000_000, "the most rows the store holds (0 = unbounded); a full store evicts its oldest row")),
+	}
+	return c, []sim.TableSpec{roles.StoreTable("dedup", true, roles.KeyStates), {Name: "sweep"}}
 }

@@ -79,25 +79,20 @@ func (q *SQSFifo) Timer(ctx *sim.Context, t sim.Timer) {
 	}
 }
 
-func registerSqsfifo(c *roles.Catalog) {
-	c.Register(&roles.Role{
-		Name: "sqs-fifo",
-		Doc:  "an SQS FIFO queue: a send whose MessageDeduplicationId (or, content-based, the body's SHA-256) was accepted in the last 5 minutes is accepted and not delivered; redelivers after the visibility timeout until deleted",
-		New: func(a *roles.Args) (sim.Node, []sim.TableSpec) {
-			q := &SQSFifo{
-				Broker: Broker{
-					Consumer:   a.Node("consumer", "where messages are delivered"),
-					Visibility: a.PositiveDuration("visibility", "30s", "the visibility timeout: how long a received message stays invisible before it is delivered again (SQS default 30 s)"),
-				},
-				Window: a.PositiveDuration("dedup-interval", "5m", "the deduplication interval (SQS: 5 minutes, not configurable)"),
-			}
-			return q, []sim.TableSpec{
-				{Name: "log", Durable: true, AgeFree: true},
-				{Name: "seen", Durable: true, AgeFree: true},
-				{Name: "dedup-ids", Durable: true, Traced: true, States: []string{"", "ACCEPTED"}},
-				{Name: "content-hashes", Durable: true, Traced: true, States: []string{"", "ACCEPTED"}},
-				{Name: "bodies", Durable: true, AgeFree: true},
-			}
+// buildSqsfifo builds a sqs-fifo node from its options, each declared where it is read.
+func buildSqsfifo(a *roles.Args) (sim.Node, []sim.TableSpec) {
+	q := &SQSFifo{
+		Broker: Broker{
+			Consumer:   a.Node("consumer", "where messages are delivered"),
+			Visibility: a.PositiveDuration("visibility", "30s", "the visibility timeout: how long a received message stays invisible before it is delivered again (SQS default 30 s)"),
 		},
-	})
+		Window: a.PositiveDuration("dedup-interval", "5m", "the deduplication interval (SQS: 5 minutes, not configurable)"),
+	}
+	return q, []sim.TableSpec{
+		{Name: "log", Durable: true, AgeFree: true},
+		{Name: "seen", Durable: true, AgeFree: true},
+		{Name: "dedup-ids", Durable: true, Traced: true, States: []string{"", "ACCEPTED"}},
+		{Name: "content-hashes", Durable: true, Traced: true, States: []string{"", "ACCEPTED"}},
+		{Name: "bodies", Durable: true, AgeFree: true},
+	}
 }
