@@ -34,7 +34,7 @@ const idemWindow = 5
 
 const (
 	plLog       sim.TableID = iota // offset → {Value: op, Status: partition}
-	plProducers                    // (pid, partition) → a seqStateRow
+	plProducers                    // (pid, partition) → a producerRow
 	plBatches                      // (pid, partition, sequence) → {Value: offset}: the last idemWindow batches
 )
 
@@ -69,7 +69,7 @@ func (l *PartitionLeader) Receive(ctx *sim.Context, m sim.Message) {
 	}
 	key := roles.TupleKey(b.PID, int64(b.Partition), partitionDigits)
 	rec, known := ctx.Get(plProducers, key, b.Op)
-	s := decodeSeqStateRow(rec)
+	s := decodeProducerRow(rec)
 	switch {
 	case known && b.Epoch < int64(s.Epoch):
 		ack.Err = kafkaInvalidProducerEpoch
@@ -83,7 +83,7 @@ func (l *PartitionLeader) Receive(ctx *sim.Context, m sim.Message) {
 		}
 		ack.Offset = l.append(ctx, b)
 		l.remember(ctx, key, 1, ack.Offset, b.Op)
-		ctx.Put(plProducers, key, b.Op, seqStateRow{Epoch: int32(b.Epoch), LastSeq: 1, LastOffset: ack.Offset}.encode())
+		ctx.Put(plProducers, key, b.Op, producerRow{Epoch: int32(b.Epoch), LastSeq: 1, LastOffset: ack.Offset}.encode())
 	case b.Seq <= s.LastSeq && b.Seq > s.LastSeq-idemWindow:
 		r, _ := ctx.Get(plBatches, batchKey(key, b.Seq), b.Op)
 		ack.Offset = r.Value // a duplicate: success, with the offset it was appended at
@@ -93,7 +93,7 @@ func (l *PartitionLeader) Receive(ctx *sim.Context, m sim.Message) {
 		if b.Seq > idemWindow {
 			ctx.Delete(plBatches, batchKey(key, b.Seq-idemWindow), b.Op)
 		}
-		ctx.Put(plProducers, key, b.Op, seqStateRow{Epoch: s.Epoch, LastSeq: b.Seq, LastOffset: ack.Offset}.encode())
+		ctx.Put(plProducers, key, b.Op, producerRow{Epoch: s.Epoch, LastSeq: b.Seq, LastOffset: ack.Offset}.encode())
 	default:
 		ack.Err = kafkaOutOfOrderSequence
 	}

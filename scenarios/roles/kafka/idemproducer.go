@@ -154,9 +154,7 @@ func (p *IdemProducer) send(ctx *sim.Context, op sim.OpID, attempt int32, fresh 
 	if ctx.CrashPoint(PointAfterBatch, &m) {
 		return
 	}
-	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
-	}
+	roles.ArmRetry(ctx, p.Timeout, op, attempt)
 }
 
 // Timer resends a batch left unacknowledged.

@@ -35,20 +35,6 @@ type batchAck struct {
 	Err     int32    `slot:"Status"`
 }
 
-// seqStateRow is what a partition leader keeps of one producer on one
-// partition. Slots: Status Epoch, Aux LastSeq (of that epoch), Value
-// LastOffset. The batches it can recognise as duplicates are the last
-// idemWindow sequences up to LastSeq: appended sequences of an epoch are
-// consecutive, so the window is a range.
-//
-//viewgen:record
-type seqStateRow struct {
-	Epoch      int32    `slot:"Status"`
-	LastSeq    int64    `slot:"Aux"`
-	LastOffset int64    `slot:"Value"`
-	At         sim.Time `slot:"At"`
-}
-
 // pendingBatchRow is one operation at the idempotent producer. Slots:
 // State (roles.OpPending, roles.OpDone; 0 not started), Status Attempt,
 // Aux Seq, Value Epoch (the epoch Seq belongs to).

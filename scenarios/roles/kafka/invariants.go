@@ -67,6 +67,13 @@ func appendInts(b []byte, vs ...int64) []byte {
 	return b
 }
 
+// appendList appends a list of varints that says its length first, so
+// that two lists in a row cannot run into each other.
+func appendList(b []byte, vs []int64) []byte {
+	b = appendInts(b, int64(len(vs)))
+	return appendInts(b, vs...)
+}
+
 // isolationInvariant folds the output offsets readers saw (kafka-output
 // effects carry the offset) and the offsets the broker marked ABORTED in
 // its output log; an offset in both is a reader that saw an aborted
@@ -116,10 +123,8 @@ func (v *isolationInvariant) Clone() sim.Invariant {
 }
 
 func (v *isolationInvariant) AppendState(b []byte) []byte {
-	b = appendInts(b, int64(len(v.seen)))
-	b = appendInts(b, v.seen...)
-	b = appendInts(b, int64(len(v.aborted)))
-	b = appendInts(b, v.aborted...)
+	b = appendList(b, v.seen)
+	b = appendList(b, v.aborted)
 	return appendInts(b, v.badKey)
 }
 
@@ -181,8 +186,7 @@ func (v *fencingInvariant) Clone() sim.Invariant {
 }
 
 func (v *fencingInvariant) AppendState(b []byte) []byte {
-	b = appendInts(b, int64(len(v.pids)))
-	b = appendInts(b, v.pids...)
+	b = appendList(b, v.pids)
 	b = appendInts(b, v.epochs...)
 	return appendInts(b, v.bad[:]...)
 }

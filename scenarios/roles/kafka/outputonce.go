@@ -58,8 +58,7 @@ func (v *outputOnce) Clone() sim.Invariant {
 }
 
 func (v *outputOnce) AppendState(b []byte) []byte {
-	b = appendInts(b, int64(len(v.seen)))
-	b = appendInts(b, v.seen...)
+	b = appendList(b, v.seen)
 	b = appendInts(b, v.first...)
 	return appendInts(b, int64(v.twice), v.at[0], v.at[1])
 }

@@ -25,7 +25,11 @@ type logRow struct {
 
 // producerRow is what a partition knows of an idempotent producer. Slots:
 // Status Epoch (the newest seen), Aux LastSeq (of that epoch), Value
-// LastOffset (where that sequence was appended in the output topic).
+// LastOffset (where that sequence was appended in the output topic). The
+// idempotent partition leader keeps one per producer and partition: the
+// batches it can recognise as duplicates are the last idemWindow
+// sequences up to LastSeq (appended sequences of an epoch are
+// consecutive, so the window is a range).
 //
 //viewgen:record
 type producerRow struct {

@@ -70,7 +70,6 @@ func (v *sideEffectOnce) Clone() sim.Invariant {
 }
 
 func (v *sideEffectOnce) AppendState(b []byte) []byte {
-	b = appendInts(b, int64(len(v.seen)))
-	b = appendInts(b, v.seen...)
+	b = appendList(b, v.seen)
 	return appendInts(b, int64(v.twice))
 }

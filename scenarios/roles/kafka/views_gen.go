@@ -138,16 +138,6 @@ func decodeBatchAck(m sim.Message) batchAck {
 }
 
 // encode returns the row that holds v.
-func (v seqStateRow) encode() sim.Record {
-	return sim.Record{Status: v.Epoch, Value: v.LastOffset, Aux: v.LastSeq, At: v.At}
-}
-
-// decodeSeqStateRow reads the seqStateRow that r carries.
-func decodeSeqStateRow(r sim.Record) seqStateRow {
-	return seqStateRow{Epoch: r.Status, LastSeq: r.Aux, LastOffset: r.Value, At: r.At}
-}
-
-// encode returns the row that holds v.
 func (v pendingBatchRow) encode() sim.Record {
 	return sim.Record{State: v.State, Status: v.Attempt, Value: v.Epoch, Aux: v.Seq, At: v.At}
 }

@@ -27,7 +27,6 @@ func TestViewsRoundTrip(t *testing.T) {
 	t.Run("groupStateRow", viewtest.Row(groupStateRow.encode, decodeGroupStateRow, "Status Value Aux At", sim.Record{}))
 	t.Run("batch", viewtest.Message(batch.encode, decodeBatch, "Op Attempt Key Payload Value Status", sim.Message{Kind: MsgBatch}))
 	t.Run("batchAck", viewtest.Message(batchAck.encode, decodeBatchAck, "Op Attempt Key Payload Value Status", sim.Message{Kind: MsgBatchAck}))
-	t.Run("seqStateRow", viewtest.Row(seqStateRow.encode, decodeSeqStateRow, "Status Value Aux At", sim.Record{}))
 	t.Run("pendingBatchRow", viewtest.Row(pendingBatchRow.encode, decodePendingBatchRow, "State Status Value Aux At", sim.Record{}))
 	t.Run("partitionSeqRow", viewtest.Row(partitionSeqRow.encode, decodePartitionSeqRow, "Value Aux At", sim.Record{}))
 	t.Run("logRow", viewtest.Row(logRow.encode, decodeLogRow, "State Status Value Aux At", sim.Record{}))

@@ -23,7 +23,7 @@ const BacklogBound = 12
 // break, not only a number.
 type backlogBounded struct {
 	unknownBacklog
-	why sim.Violation
+	roles.Verdict
 }
 
 // Name implements sim.Invariant.
@@ -32,20 +32,14 @@ func (x *backlogBounded) Name() string { return "unknown-backlog-bounded" }
 // Record implements sim.Recorder.
 func (x *backlogBounded) Record(e *sim.Event) {
 	x.unknownBacklog.Record(e)
-	if x.why.Held() && x.max > BacklogBound {
+	if x.Why.Held() && x.max > BacklogBound {
 		at := e.At.String()
-		x.why = sim.NewViolation("violation.unknown-backlog-bounded", x.max,
+		x.Why = sim.NewViolation("violation.unknown-backlog-bounded", x.max,
 			strconv.Itoa(x.max)+" outcomes UNKNOWN at once at "+at+", more than "+strconv.Itoa(BacklogBound)+
 				": the reconciler resolves fewer per second than time out (r < u), and the backlog grows with the run",
 			"At", at, "Bound", strconv.Itoa(BacklogBound))
 	}
 }
-
-// Violation implements sim.Invariant.
-func (x *backlogBounded) Violation(bool) string { return x.why.English }
-
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *backlogBounded) ViolationDetail(bool) sim.Violation { return x.why }
 
 // Clone implements sim.Invariant.
 func (x *backlogBounded) Clone() sim.Invariant {
@@ -58,11 +52,10 @@ func (x *backlogBounded) Clone() sim.Invariant {
 func (x *backlogBounded) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.rows)))
 	for _, r := range x.rows {
-		b = append(b, byte(r.Node), byte(r.Table))
-		b = binary.AppendVarint(b, r.Key)
+		b = r.appendTo(b)
 	}
 	b = binary.AppendUvarint(b, uint64(x.max))
-	return append(b, h2Bool(!x.why.Held()))
+	return append(b, h2Bool(!x.Why.Held()))
 }
 
 func registerBacklogbound(c *roles.Catalog) {

@@ -32,7 +32,7 @@ type keyBody struct {
 type rejectedReuse struct {
 	firsts  []keyBody  // by key
 	reusers []sim.OpID // operations that sent a key with another body, sorted
-	why     sim.Violation
+	roles.Verdict
 }
 
 func (x *rejectedReuse) reuser(op sim.OpID) bool {
@@ -55,13 +55,13 @@ func (x *rejectedReuse) Record(e *sim.Event) {
 			j, _ := slices.BinarySearch(x.reusers, m.Op)
 			x.reusers = slices.Insert(x.reusers, j, m.Op)
 		}
-	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && success(decodeHTTPResponse(*m).Status) && x.why.Held() && x.reuser(m.Op):
+	case e.Kind == sim.EvSend && isHTTPResponse(m.Kind) && success(decodeHTTPResponse(*m).Status) && x.Why.Held() && x.reuser(m.Op):
 		status := decodeHTTPResponse(*m).Status
-		x.why = sim.NewViolation("violation.rejected-reuse.answered", 0,
+		x.Why = sim.NewViolation("violation.rejected-reuse.answered", 0,
 			fmt.Sprintf("%s reused another operation's key with a different body and was answered %d, not 422", m.Op, status),
 			"Op", m.Op.String(), "Status", sim.Itoa(status))
-	case e.Kind == sim.EvEffect && x.why.Held() && x.reuser(m.Op):
-		x.why = sim.NewViolation("violation.rejected-reuse.effect", 0,
+	case e.Kind == sim.EvEffect && x.Why.Held() && x.reuser(m.Op):
+		x.Why = sim.NewViolation("violation.rejected-reuse.effect", 0,
 			fmt.Sprintf("%s reused another operation's key with a different body and had an effect", m.Op), "Op", m.Op.String())
 	}
 }
@@ -78,13 +78,8 @@ func h2Cmp(a, b int64) int {
 
 func (x *rejectedReuse) Name() string { return "rejected-reuse" }
 
-func (x *rejectedReuse) Violation(bool) string { return x.why.English }
-
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *rejectedReuse) ViolationDetail(bool) sim.Violation { return x.why }
-
 func (x *rejectedReuse) Clone() sim.Invariant {
-	return &rejectedReuse{firsts: slices.Clone(x.firsts), reusers: slices.Clone(x.reusers), why: x.why}
+	return &rejectedReuse{firsts: slices.Clone(x.firsts), reusers: slices.Clone(x.reusers), Verdict: x.Verdict}
 }
 
 func (x *rejectedReuse) AppendState(b []byte) []byte {
@@ -97,7 +92,7 @@ func (x *rejectedReuse) AppendState(b []byte) []byte {
 	for _, op := range x.reusers {
 		b = binary.AppendVarint(b, int64(op))
 	}
-	return append(b, h2Bool(!x.why.Held()))
+	return append(b, h2Bool(!x.Why.Held()))
 }
 
 func h2Bool(v bool) byte {
@@ -139,6 +134,12 @@ type h2Row struct {
 	Key   int64
 }
 
+// appendTo appends the row's address to a state encoding.
+func (r h2Row) appendTo(b []byte) []byte {
+	b = append(b, byte(r.Node), byte(r.Table))
+	return binary.AppendVarint(b, r.Key)
+}
+
 func h2CmpRow(a, b h2Row) int {
 	if a.Node != b.Node {
 		return int(a.Node) - int(b.Node)
@@ -165,7 +166,7 @@ type storedResultUnchanged struct {
 	completed [][]int32 // node → table → index of COMPLETED (0: not a key store)
 	durable   [][]bool
 	rows      []storedResult // sorted by row
-	why       sim.Violation
+	roles.Verdict
 }
 
 func newStoredResultUnchanged(topo *sim.Topology) *storedResultUnchanged {
@@ -197,8 +198,8 @@ func (x *storedResultUnchanged) Record(e *sim.Event) {
 		case !found && e.Rec.State == done:
 			k := decodeKeyRow(e.Rec)
 			x.rows = slices.Insert(x.rows, i, storedResult{Row: r, Response: k.Response, Body: k.Body})
-		case found && x.why.Held() && (e.Rec.State != done || decodeKeyRow(e.Rec).Response != x.rows[i].Response || decodeKeyRow(e.Rec).Body != x.rows[i].Body):
-			x.why = overwritten(e, x.rows[i])
+		case found && x.Why.Held() && (e.Rec.State != done || decodeKeyRow(e.Rec).Response != x.rows[i].Response || decodeKeyRow(e.Rec).Body != x.rows[i].Body):
+			x.Why = overwritten(e, x.rows[i])
 		}
 	case sim.EvStoreDelete:
 		if i, found := x.find(h2Row{e.Node, e.Table(), e.Msg.Key}); found {
@@ -229,11 +230,6 @@ func overwritten(e *sim.Event, was storedResult) sim.Violation {
 
 func (x *storedResultUnchanged) Name() string { return "stored-result-unchanged" }
 
-func (x *storedResultUnchanged) Violation(bool) string { return x.why.English }
-
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *storedResultUnchanged) ViolationDetail(bool) sim.Violation { return x.why }
-
 func (x *storedResultUnchanged) Clone() sim.Invariant {
 	c := *x
 	c.rows = slices.Clone(x.rows)
@@ -243,12 +239,11 @@ func (x *storedResultUnchanged) Clone() sim.Invariant {
 func (x *storedResultUnchanged) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(x.rows)))
 	for _, s := range x.rows {
-		b = append(b, byte(s.Row.Node), byte(s.Row.Table))
-		b = binary.AppendVarint(b, s.Row.Key)
+		b = s.Row.appendTo(b)
 		b = binary.AppendVarint(b, s.Response)
 		b = binary.AppendVarint(b, int64(s.Body))
 	}
-	return append(b, h2Bool(!x.why.Held()))
+	return append(b, h2Bool(!x.Why.Held()))
 }
 
 // unknownBacklog is the metric "max-unknown-backlog": the largest number

@@ -114,8 +114,7 @@ func (c *HTTPClient) Timer(ctx *sim.Context, t sim.Timer) {
 		}
 		c.send(ctx, t.Op, max(c.Clicks, 1))
 	case roles.TimerRetry:
-		r, ok := ctx.Get(clientOps, int64(t.Op), t.Op)
-		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
+		if roles.RetryDue(ctx, clientOps, t) {
 			if ctx.CrashPoint(PointBeforeRetry, &sim.Message{Kind: c.request(), Op: t.Op, Attempt: t.Attempt + 1}) {
 				return
 			}

@@ -25,7 +25,7 @@ type txnOp struct {
 // with another's receipt.
 type ownReceipt struct {
 	charges []txnOp // sorted by Txn
-	why     sim.Violation
+	roles.Verdict
 }
 
 // Record implements sim.Recorder.
@@ -35,31 +35,28 @@ func (x *ownReceipt) Record(e *sim.Event) {
 	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkCardCharges:
 		i, _ := slices.BinarySearchFunc(x.charges, m.Value, func(c txnOp, t int64) int { return h2Cmp(c.Txn, t) })
 		x.charges = slices.Insert(x.charges, i, txnOp{Txn: m.Value, Op: m.Op})
-	case e.Kind == sim.EvOutcome && m.Status == roles.StatusCreated && x.why.Held():
+	case e.Kind == sim.EvOutcome && m.Status == roles.StatusCreated && x.Why.Held():
 		txn := receiptTxn(m.Value)
 		i, found := slices.BinarySearchFunc(x.charges, txn, func(c txnOp, t int64) int { return h2Cmp(c.Txn, t) })
 		switch {
 		case !found:
-			x.why = sim.NewViolation("violation.own-receipt.never-charged", 0,
+			x.Why = sim.NewViolation("violation.own-receipt.never-charged", 0,
 				fmt.Sprintf("%s accepted a receipt for transaction %d, which was never charged", m.Op, txn),
 				"Op", m.Op.String(), "Txn", sim.Itoa(txn))
 		case x.charges[i].Op != m.Op:
-			x.why = sim.NewViolation("violation.own-receipt.other-op", 0,
+			x.Why = sim.NewViolation("violation.own-receipt.other-op", 0,
 				fmt.Sprintf("%s accepted the receipt of transaction %d, charged for %s: another user's stored response", m.Op, txn, x.charges[i].Op),
 				"Op", m.Op.String(), "Txn", sim.Itoa(txn), "Other", x.charges[i].Op.String())
 		}
 	}
 }
 
-func (x *ownReceipt) Name() string          { return "own-receipt" }
-func (x *ownReceipt) Violation(bool) string { return x.why.English }
+func (x *ownReceipt) Name() string { return "own-receipt" }
 
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *ownReceipt) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *ownReceipt) Clone() sim.Invariant {
-	return &ownReceipt{charges: slices.Clone(x.charges), why: x.why}
+	return &ownReceipt{charges: slices.Clone(x.charges), Verdict: x.Verdict}
 }
-func (x *ownReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.charges, x.why.English) }
+func (x *ownReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.charges, x.Why.English) }
 
 func appendTxnOps(b []byte, list []txnOp, why string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(list)))
@@ -76,13 +73,13 @@ func appendTxnOps(b []byte, list []txnOp, why string) []byte {
 // store) breaks it, though the card was charged once.
 type oneReceipt struct {
 	first []txnOp // by Op: the first receipt accepted (Txn holds the receipt)
-	why   sim.Violation
+	roles.Verdict
 }
 
 // Record implements sim.Recorder.
 func (x *oneReceipt) Record(e *sim.Event) {
 	m := &e.Msg
-	if e.Kind != sim.EvOutcome || m.Status != roles.StatusCreated || !x.why.Held() {
+	if e.Kind != sim.EvOutcome || m.Status != roles.StatusCreated || !x.Why.Held() {
 		return
 	}
 	i, found := slices.BinarySearchFunc(x.first, m.Op, func(c txnOp, op sim.OpID) int { return h2Cmp(int64(c.Op), int64(op)) })
@@ -91,21 +88,18 @@ func (x *oneReceipt) Record(e *sim.Event) {
 		return
 	}
 	if got := x.first[i].Txn; got != m.Value {
-		x.why = sim.NewViolation("violation.one-receipt", 0,
+		x.Why = sim.NewViolation("violation.one-receipt", 0,
 			fmt.Sprintf("%s: the client accepted two different receipts for one payment (%d, then %d)", m.Op, got, m.Value),
 			"Op", m.Op.String(), "First", sim.Itoa(got), "Second", sim.Itoa(m.Value))
 	}
 }
 
-func (x *oneReceipt) Name() string          { return "one-receipt" }
-func (x *oneReceipt) Violation(bool) string { return x.why.English }
+func (x *oneReceipt) Name() string { return "one-receipt" }
 
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *oneReceipt) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *oneReceipt) Clone() sim.Invariant {
-	return &oneReceipt{first: slices.Clone(x.first), why: x.why}
+	return &oneReceipt{first: slices.Clone(x.first), Verdict: x.Verdict}
 }
-func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.first, x.why.English) }
+func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.first, x.Why.English) }
 
 // keyedCharges is the invariant "no charge without an Idempotency-Key":
 // a service charges only for a POST that carried a key; a POST without
@@ -113,13 +107,13 @@ func (x *oneReceipt) AppendState(b []byte) []byte { return appendTxnOps(b, x.fir
 // delivered is the one its next charge is for (a handler runs atomically).
 type keyedCharges struct {
 	keyless []bool // per node: the last request delivered was a POST without a key
-	why     sim.Violation
+	roles.Verdict
 }
 
 // Record implements sim.Recorder.
 func (x *keyedCharges) Record(e *sim.Event) {
 	m := &e.Msg
-	if int(e.Node) >= len(x.keyless) || !x.why.Held() {
+	if int(e.Node) >= len(x.keyless) || !x.Why.Held() {
 		return
 	}
 	switch {
@@ -127,25 +121,22 @@ func (x *keyedCharges) Record(e *sim.Event) {
 		req := decodeRestRequest(*m)
 		x.keyless[e.Node] = req.Method == methodPost && req.Key == 0
 	case e.Kind == sim.EvEffect && sim.SinkID(e.Label) == SinkCardCharges && x.keyless[e.Node]:
-		x.why = sim.NewViolation("violation.keyed-charges", 0,
+		x.Why = sim.NewViolation("violation.keyed-charges", 0,
 			fmt.Sprintf("%s was charged for a %s without an Idempotency-Key, not refused with 400", m.Op, methodNames[methodPost]),
 			"Op", m.Op.String(), "Method", methodNames[methodPost])
 	}
 }
 
-func (x *keyedCharges) Name() string          { return "keyed-charges" }
-func (x *keyedCharges) Violation(bool) string { return x.why.English }
+func (x *keyedCharges) Name() string { return "keyed-charges" }
 
-// ViolationDetail implements sim.ViolationDetailer.
-func (x *keyedCharges) ViolationDetail(bool) sim.Violation { return x.why }
 func (x *keyedCharges) Clone() sim.Invariant {
-	return &keyedCharges{keyless: slices.Clone(x.keyless), why: x.why}
+	return &keyedCharges{keyless: slices.Clone(x.keyless), Verdict: x.Verdict}
 }
 func (x *keyedCharges) AppendState(b []byte) []byte {
 	for _, k := range x.keyless {
 		b = append(b, h2Bool(k))
 	}
-	return append(b, h2Bool(!x.why.Held()))
+	return append(b, h2Bool(!x.Why.Held()))
 }
 
 // receiptClients are the roles whose accepted responses carry a receipt.

@@ -69,22 +69,12 @@ func (c *RestClient) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 	ctx.Put(restClientOps, int64(op), op, opRow{State: roles.OpPending, Attempt: attempt}.encode())
 	req := restRequest{Method: c.method(op), User: c.user(op), Key: c.key(ctx, op), Body: fingerprint(roles.Payload(op))}
 	ctx.Send(c.Service, req.encode(envelope{Kind: MsgRest, Op: op, Attempt: attempt}))
-	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(c.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
-	}
+	roles.ArmRetry(ctx, c.Timeout, op, attempt)
 }
 
 // Timer starts an operation or retries one still unanswered.
 func (c *RestClient) Timer(ctx *sim.Context, t sim.Timer) {
-	switch t.Kind {
-	case roles.TimerStartOp:
-		c.send(ctx, t.Op, 1)
-	case roles.TimerRetry:
-		r, ok := ctx.Get(restClientOps, int64(t.Op), t.Op)
-		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
-			c.send(ctx, t.Op, t.Attempt+1)
-		}
-	}
+	roles.OpTimer(ctx, restClientOps, t, c.send)
 }
 
 // Receive accepts an answer: an outcome, and for the first answer to a

@@ -72,13 +72,7 @@ func (o *SagaOrchestrator) order(ctx *sim.Context, m sim.Message, req httpReques
 	if roles.Idempotent(ctx.Semantics()) && req.Key != 0 {
 		if rec, known := ctx.Get(sagaKeys, int64(req.Key), m.Op); known {
 			srec, _ := ctx.Get(sagaLog, rec.Value, m.Op)
-			s := decodeSagaRow(srec)
-			switch s.State {
-			case sagaCompleted:
-				o.reply(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusCreated, Result: s.Saga})
-			case sagaAborted:
-				o.reply(ctx, m.Op, m.Attempt, httpResponse{Status: statusSoldOut})
-			default:
+			if !o.replyOutcome(ctx, m.Op, m.Attempt, decodeSagaRow(srec)) {
 				o.reply(ctx, m.Op, m.Attempt, httpResponse{Status: roles.StatusConflict})
 			}
 			return
@@ -160,14 +154,24 @@ func (o *SagaOrchestrator) stepDone(ctx *sim.Context, m sim.Message, res sagaSte
 	if ctx.CrashPoint(PointBetweenSteps, &m) {
 		return
 	}
-	switch row.State {
-	case sagaCompleted:
-		o.reply(ctx, m.Op, row.Attempt, httpResponse{Status: roles.StatusCreated, Result: row.Saga})
-	case sagaAborted:
-		o.reply(ctx, m.Op, row.Attempt, httpResponse{Status: statusSoldOut})
-	default:
+	if !o.replyOutcome(ctx, m.Op, row.Attempt, row) {
 		o.call(ctx, m.Op, row, 1)
 	}
+}
+
+// replyOutcome answers the order of a finished saga — 201 with the saga
+// id when it completed, sold out when it aborted — and reports whether
+// the saga was finished.
+func (o *SagaOrchestrator) replyOutcome(ctx *sim.Context, op sim.OpID, attempt int32, row sagaRow) bool {
+	switch row.State {
+	case sagaCompleted:
+		o.reply(ctx, op, attempt, httpResponse{Status: roles.StatusCreated, Result: row.Saga})
+	case sagaAborted:
+		o.reply(ctx, op, attempt, httpResponse{Status: statusSoldOut})
+	default:
+		return false
+	}
+	return true
 }
 
 func (o *SagaOrchestrator) reply(ctx *sim.Context, op sim.OpID, attempt int32, resp httpResponse) {

@@ -60,10 +60,7 @@ func (c *HTTPClient) OpSymmetric(_ sim.Semantics, crashes bool) (bool, string) {
 // operation; its rows hold no key (IssuedKey is set only by the clients
 // OpSymmetric refuses).
 func (c *HTTPClient) RenameRow(t sim.TableID, key int64, r sim.Record, to func(sim.OpID) sim.OpID) (int64, sim.Record) {
-	if t == clientOps {
-		key = int64(to(sim.OpID(key)))
-	}
-	return key, r
+	return roles.RenameOpsRow(t, clientOps, key, r, to)
 }
 
 // RenameMessage implements sim.OpRenamer: a response carries a

@@ -50,9 +50,7 @@ func (b *Broker) receive(ctx *sim.Context, m sim.Message, to func(offset int64, 
 				return
 			}
 		}
-		offset := int64(ctx.Rows(brokerLog).Len() + 1)
-		ctx.Put(brokerLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
-		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+		offset := appendPublished(ctx, brokerLog, &m, logRow{Op: m.Op, State: recordUnacked}.encode())
 		if b.prefetchOne(ctx) {
 			b.deliverNext(ctx, to)
 			return

@@ -115,7 +115,7 @@ func (q *DurableQueue) Receive(ctx *sim.Context, m sim.Message) {
 			return
 		}
 		if ctx.Semantics() != sim.AtMostOnce { // the publisher asked for confirms
-			ctx.Send(m.From, publishAck{Offset: id}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+			ackPublish(ctx, &m, publishAck{Offset: id})
 		}
 		q.next(ctx)
 	case MsgCommit:

@@ -66,15 +66,7 @@ func (r *FifoRelay) send(ctx *sim.Context, op sim.OpID, attempt int32) {
 
 // Timer places an order (its outbox row) or sends an unanswered row again.
 func (r *FifoRelay) Timer(ctx *sim.Context, t sim.Timer) {
-	switch t.Kind {
-	case roles.TimerStartOp:
-		r.send(ctx, t.Op, 1)
-	case roles.TimerRetry:
-		rec, ok := ctx.Get(fifoOutbox, int64(t.Op), t.Op)
-		if row := decodeFifoOutboxRow(rec); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
-			r.send(ctx, t.Op, t.Attempt+1)
-		}
-	}
+	roles.OpTimer(ctx, fifoOutbox, t, r.send)
 }
 
 // Receive marks an outbox row sent once the queue has answered.

@@ -73,7 +73,7 @@ func (s *JetStream) publish(ctx *sim.Context, m sim.Message) {
 	if withID {
 		if r, seen := ctx.Get(jetstreamMsgIDs, msgID, m.Op); seen {
 			if ctx.Now()-r.At < s.DuplicateWindow {
-				ctx.Send(m.From, publishAck{Offset: r.Value, Status: statusDuplicate}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+				ackPublish(ctx, &m, publishAck{Offset: r.Value, Status: statusDuplicate})
 				return
 			}
 			ctx.Expire(jetstreamMsgIDs, msgID, m.Op) // the window has passed: the id is forgotten
@@ -84,7 +84,7 @@ func (s *JetStream) publish(ctx *sim.Context, m sim.Message) {
 	if withID {
 		ctx.Put(jetstreamMsgIDs, msgID, m.Op, sim.Record{State: 1, Value: seq})
 	}
-	ctx.Send(m.From, publishAck{Offset: seq, Status: statusStored}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+	ackPublish(ctx, &m, publishAck{Offset: seq, Status: statusStored})
 	s.deliver(ctx, seq)
 }
 

@@ -32,9 +32,7 @@ func (p *Producer) Start(ctx *sim.Context) {
 func (p *Producer) publish(ctx *sim.Context, op sim.OpID, attempt int32) {
 	ctx.Put(producerOps, int64(op), op, opRow{State: roles.OpPending, Attempt: attempt}.encode())
 	ctx.Send(p.Broker, publish{Record: roles.Payload(op)}.encode(envelope{Kind: MsgPublish, Op: op, Attempt: attempt}))
-	if ctx.Semantics() != sim.AtMostOnce {
-		ctx.After(p.Timeout, sim.Timer{Kind: roles.TimerRetry, Op: op, Attempt: attempt})
-	}
+	roles.ArmRetry(ctx, p.Timeout, op, attempt)
 }
 
 // Timer starts or retries a publish.
@@ -43,8 +41,7 @@ func (p *Producer) Timer(ctx *sim.Context, t sim.Timer) {
 	case roles.TimerStartOp:
 		p.publish(ctx, t.Op, 1)
 	case roles.TimerRetry:
-		r, ok := ctx.Get(producerOps, int64(t.Op), t.Op)
-		if row := decodeOpRow(r); ok && row.State == roles.OpPending && row.Attempt == t.Attempt {
+		if roles.RetryDue(ctx, producerOps, t) {
 			if p.Attempts > 0 && int64(t.Attempt) >= p.Attempts {
 				return // given up: the delivery timeout is over
 			}

@@ -39,9 +39,7 @@ func exactlyOnce(ctx *sim.Context) bool { return roles.Idempotent(ctx.Semantics(
 func (s *PubSubServer) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPublish:
-		id := int64(ctx.Rows(pubsubLog).Len() + 1)
-		ctx.Put(pubsubLog, id, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
-		ctx.Send(m.From, publishAck{Offset: id}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+		id := appendPublished(ctx, pubsubLog, &m, logRow{Op: m.Op, State: recordUnacked}.encode())
 		s.deliver(ctx, id)
 	case MsgPubSubAck:
 		s.ack(ctx, m)

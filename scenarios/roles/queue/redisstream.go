@@ -79,9 +79,7 @@ func decodeStreamEntry(r sim.Record) streamEntry {
 func (s *RedisStream) Receive(ctx *sim.Context, m sim.Message) {
 	switch m.Kind {
 	case MsgPublish:
-		id := int64(ctx.Rows(streamEntries).Len() + 1)
-		ctx.Put(streamEntries, id, m.Op, streamEntry{Op: m.Op, State: entryNew}.encode())
-		ctx.Send(m.From, publishAck{Offset: id}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+		appendPublished(ctx, streamEntries, &m, streamEntry{Op: m.Op, State: entryNew}.encode())
 		s.serveWaiters(ctx)
 	case MsgXReadGroup:
 		noack := m.Value != 0

@@ -55,9 +55,7 @@ func (b *ReplayingBroker) Receive(ctx *sim.Context, m sim.Message) {
 		if ctx.Semantics() == sim.AtMostOnce && transportDup(ctx, replaySeen, opAttemptKey(m.Op, m.Attempt), m.Op) {
 			return
 		}
-		offset := int64(ctx.Rows(replayLog).Len() + 1)
-		ctx.Put(replayLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
-		ctx.Send(m.From, publishAck{Offset: offset}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+		offset := appendPublished(ctx, replayLog, &m, logRow{Op: m.Op, State: recordUnacked}.encode())
 		b.deliver(ctx, offset)
 	case MsgCommit:
 		offset := decodeOffsetCommit(m).Offset

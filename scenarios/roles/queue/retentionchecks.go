@@ -67,28 +67,25 @@ func (d *dedupRowsPeak) Value() float64 { return float64(d.peak) }
 // expiry) reopens the door to a late duplicate.
 type keptForRetention struct {
 	dedup []uint64
-	why   sim.Violation
+	roles.Verdict
 }
 
 // Record implements sim.Recorder.
 func (k *keptForRetention) Record(e *sim.Event) {
-	if e.Kind == sim.EvStoreDelete && !e.Found && k.why.Held() && isDedupEvent(k.dedup, e) {
+	if e.Kind == sim.EvStoreDelete && !e.Found && k.Why.Held() && isDedupEvent(k.dedup, e) {
 		op, at := e.Msg.Op.String(), e.At.String()
-		k.why = sim.NewViolation("violation.kept-for-retention", 0,
+		k.Why = sim.NewViolation("violation.kept-for-retention", 0,
 			"the dedup key of "+op+" was evicted at "+at+", before its retention was over", "Op", op, "At", at)
 	}
 }
 
-func (k *keptForRetention) Name() string          { return "kept-for-retention" }
-func (k *keptForRetention) Violation(bool) string { return k.why.English }
+func (k *keptForRetention) Name() string { return "kept-for-retention" }
 
-// ViolationDetail implements sim.ViolationDetailer.
-func (k *keptForRetention) ViolationDetail(bool) sim.Violation { return k.why }
 func (k *keptForRetention) Clone() sim.Invariant {
-	return &keptForRetention{dedup: k.dedup, why: k.why}
+	return &keptForRetention{dedup: k.dedup, Verdict: k.Verdict}
 }
 func (k *keptForRetention) AppendState(b []byte) []byte {
-	if !k.why.Held() {
+	if !k.Why.Held() {
 		return append(b, 1)
 	}
 	return append(b, 0)
@@ -124,26 +121,23 @@ func (s *sampleCounts) record(e *sim.Event) {
 // count above the truth is the failure, a count slightly below it is not.
 type neverOvercounted struct {
 	sampleCounts
-	why sim.Violation
+	roles.Verdict
 }
 
 // Record implements sim.Recorder.
 func (n *neverOvercounted) Record(e *sim.Event) {
 	n.record(e)
-	if e.Kind == sim.EvEffect && n.why.Held() && int(e.Msg.Op) < len(n.counts) && n.counts[e.Msg.Op] > 1 {
+	if e.Kind == sim.EvEffect && n.Why.Held() && int(e.Msg.Op) < len(n.counts) && n.counts[e.Msg.Op] > 1 {
 		op, times := e.Msg.Op.String(), int(n.counts[e.Msg.Op])
-		n.why = sim.NewViolation("violation.never-overcounted", times,
+		n.Why = sim.NewViolation("violation.never-overcounted", times,
 			fmt.Sprintf("the sample of %s was counted %d times: the dashboard shows more than happened", op, times), "Op", op)
 	}
 }
 
-func (n *neverOvercounted) Name() string          { return "never-overcounted" }
-func (n *neverOvercounted) Violation(bool) string { return n.why.English }
+func (n *neverOvercounted) Name() string { return "never-overcounted" }
 
-// ViolationDetail implements sim.ViolationDetailer.
-func (n *neverOvercounted) ViolationDetail(bool) sim.Violation { return n.why }
 func (n *neverOvercounted) Clone() sim.Invariant {
-	return &neverOvercounted{sampleCounts: sampleCounts{counts: slices.Clone(n.counts), published: slices.Clone(n.published)}, why: n.why}
+	return &neverOvercounted{sampleCounts: sampleCounts{counts: slices.Clone(n.counts), published: slices.Clone(n.published)}, Verdict: n.Verdict}
 }
 func (n *neverOvercounted) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(n.counts)))
@@ -151,7 +145,7 @@ func (n *neverOvercounted) AppendState(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(c))
 		b = appendFlag(b, n.published[i])
 	}
-	if !n.why.Held() {
+	if !n.Why.Held() {
 		return append(b, 1)
 	}
 	return append(b, 0)

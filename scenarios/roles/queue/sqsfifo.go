@@ -44,7 +44,7 @@ func (q *SQSFifo) Receive(ctx *sim.Context, m sim.Message) {
 	if r, seen := ctx.Get(table, key, m.Op); seen {
 		if ctx.Now()-r.At < q.Window {
 			// Accepted, answered like the first, not delivered.
-			ctx.Send(m.From, publishAck{Offset: r.Value, Status: roles.StatusOK}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+			ackPublish(ctx, &m, publishAck{Offset: r.Value, Status: roles.StatusOK})
 			return
 		}
 		ctx.Expire(table, key, m.Op) // the 5-minute interval is over: the id is new again
@@ -53,7 +53,7 @@ func (q *SQSFifo) Receive(ctx *sim.Context, m sim.Message) {
 	ctx.Put(brokerLog, offset, m.Op, logRow{Op: m.Op, State: recordUnacked}.encode())
 	ctx.Put(sqsBodies, offset, m.Op, sim.Record{Value: send.Body})
 	ctx.Put(table, key, m.Op, sim.Record{State: 1, Value: offset})
-	ctx.Send(m.From, publishAck{Offset: offset, Status: roles.StatusOK}.encode(envelope{Kind: MsgPublishAck, Op: m.Op, Attempt: m.Attempt}))
+	ackPublish(ctx, &m, publishAck{Offset: offset, Status: roles.StatusOK})
 	q.deliverBody(ctx, offset)
 }
 

@@ -40,10 +40,7 @@ func (p *Producer) OpSymmetric(_ sim.Semantics, crashes bool) (bool, string) {
 // RenameRow implements sim.OpRenamer: the ops table is keyed by the
 // operation; its rows hold a state, an attempt and a sequence number.
 func (p *Producer) RenameRow(t sim.TableID, key int64, r sim.Record, to func(sim.OpID) sim.OpID) (int64, sim.Record) {
-	if t == producerOps {
-		key = int64(to(sim.OpID(key)))
-	}
-	return key, r
+	return roles.RenameOpsRow(t, producerOps, key, r, to)
 }
 
 // RenameMessage implements sim.OpRenamer: an ack carries an offset, a
