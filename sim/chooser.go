@@ -11,14 +11,15 @@ type ChoiceKind uint8
 // fault, but it costs 1 in the explorer's preemption budget, not its fault
 // budget.
 const (
-	ChoiceLoss      ChoiceKind = iota + 1 // drop this message
-	ChoiceDuplicate                       // deliver this message twice
-	ChoiceSlow                            // delay this message past the timers waiting for it
-	ChoiceCrash                           // crash this node at this crash point
-	ChoiceJitter                          // extra delay in ticks, 0..N-1
-	ChoicePause                           // freeze this node at this crash point, keeping its state
-	ChoiceLate                            // hold this message past a horizon (the late-ms setting)
-	ChoicePreempt                         // deschedule the handler waiting for this store reply: others run first
+	ChoiceLoss            ChoiceKind = iota + 1 // drop this message
+	ChoiceDuplicate                             // deliver this message twice
+	ChoiceSlow                                  // delay this message past the timers waiting for it
+	ChoiceCrash                                 // crash this node at this crash point
+	ChoiceJitter                                // extra delay in ticks, 0..N-1
+	ChoicePause                                 // freeze this node at this crash point, keeping its state
+	ChoiceLate                                  // hold this message past a horizon (the late-ms setting)
+	ChoicePreempt                               // deschedule the handler waiting for this store reply: others run first
+	numBuiltinChoiceKinds                       // one past the last: a new kind goes above this line
 )
 
 // The name, label and shape of each kind are in faults.go.

@@ -306,7 +306,7 @@ const MaxChoiceKinds = 16
 
 // NumChoiceKinds is one past the largest built-in choice kind (a
 // Registry may have more).
-const NumChoiceKinds = ChoicePreempt + 1
+const NumChoiceKinds = numBuiltinChoiceKinds
 
 // String returns the kind's name as used in fault plans ("loss", "crash"…).
 func (k ChoiceKind) String() string {

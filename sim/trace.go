@@ -5,23 +5,24 @@ type EventKind uint8
 
 // The kinds of trace event.
 const (
-	EvSend        EventKind = iota + 1 // Node sent Msg to Peer
-	EvDeliver                          // Msg was delivered to Node (a handler invocation)
-	EvDrop                             // Msg from Node to Peer was dropped; Reason says why
-	EvDuplicate                        // the network made a second copy of Msg
-	EvSlow                             // the network delayed Msg past its timers
-	EvTimerFire                        // a timer of Node fired; Msg carries its payload
-	EvCrash                            // Node crashed at crash point Label
-	EvRestart                          // Node restarted with its durable tables only
-	EvStoreGet                         // Node read Msg.Key from table Label; Found says if present
-	EvStorePut                         // Node wrote Rec under Msg.Key into table Label
-	EvStoreDelete                      // Node deleted Msg.Key from table Label
-	EvEffect                           // Node applied an effect of Msg.Op on sink Label
-	EvOutcome                          // Node (a client) accepted final result Msg.Value for Msg.Op
-	EvPause                            // Node froze at crash point Label for Msg.Value ticks, keeping its state
-	EvResume                           // Node woke up from a pause: its held actions, queued deliveries and timers follow
-	EvLate                             // the network held Msg past a horizon (the late fault)
-	EvPreempt                          // store Node's reply Msg to Peer is held back: other handlers run first
+	EvSend               EventKind = iota + 1 // Node sent Msg to Peer
+	EvDeliver                                 // Msg was delivered to Node (a handler invocation)
+	EvDrop                                    // Msg from Node to Peer was dropped; Reason says why
+	EvDuplicate                               // the network made a second copy of Msg
+	EvSlow                                    // the network delayed Msg past its timers
+	EvTimerFire                               // a timer of Node fired; Msg carries its payload
+	EvCrash                                   // Node crashed at crash point Label
+	EvRestart                                 // Node restarted with its durable tables only
+	EvStoreGet                                // Node read Msg.Key from table Label; Found says if present
+	EvStorePut                                // Node wrote Rec under Msg.Key into table Label
+	EvStoreDelete                             // Node deleted Msg.Key from table Label
+	EvEffect                                  // Node applied an effect of Msg.Op on sink Label
+	EvOutcome                                 // Node (a client) accepted final result Msg.Value for Msg.Op
+	EvPause                                   // Node froze at crash point Label for Msg.Value ticks, keeping its state
+	EvResume                                  // Node woke up from a pause: its held actions, queued deliveries and timers follow
+	EvLate                                    // the network held Msg past a horizon (the late fault)
+	EvPreempt                                 // store Node's reply Msg to Peer is held back: other handlers run first
+	numBuiltinEventKinds                      // one past the last: a new kind goes above this line
 )
 
 // LabelNames says which of a topology's name lists an event's Label is a
@@ -97,7 +98,7 @@ var eventKinds = []EventKindSpec{
 
 // NumEventKinds is one past the largest built-in event kind (a Registry
 // may have more).
-const NumEventKinds = EvPreempt + 1
+const NumEventKinds = numBuiltinEventKinds
 
 // Class is the built-in kind's render class (ClassNone for a kind a
 // Registry added: ask the registry, Registry.EventSpec).
