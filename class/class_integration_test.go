@@ -209,6 +209,16 @@ func TestIntegrationClassInChromium(t *testing.T) {
 		}
 	}
 	answerAll(true)
+	// The panel is replaced only when it changed: a button rebuilt every
+	// poll (2 s) went from under a click in flight (this test's click
+	// timed out on a loaded machine). Mark the button, outlast two polls,
+	// and find the mark.
+	waitFor(t, tp, "the dashboard counts every student done", `() => { const d = document.querySelector("#done"); return !!d && d.dataset.done === "3" }`)
+	tp.MustEval(`() => { document.querySelector("#advance").keptAcrossPolls = true }`)
+	time.Sleep(4500 * time.Millisecond)
+	if !tp.MustEval(`() => document.querySelector("#advance").keptAcrossPolls === true`).Bool() {
+		t.Error("the dashboard's panel was rebuilt with nothing changed")
+	}
 	tp.MustElement("#advance").MustClick() // the run, and the evidence questions
 	for _, n := range names {
 		waitFor(t, pages[n], n+"'s page shows the run", phaseIs(Evidence)) // reloaded by its own script

@@ -1,12 +1,21 @@
 // Polls the server: a student's page reloads when the class moves on
 // (the instructor opened the run or revealed the answers); the
-// instructor's panel is replaced with the live one.
+// instructor's panel is replaced with the live one when it changed (a
+// panel rebuilt every poll replaced the button under a click in flight).
 (function () {
   var b = document.body, tick = b.getAttribute("data-tick"), panel = b.getAttribute("data-panel");
+  // swap puts html in el unless el already shows it (both read back
+  // through the browser's own serialiser, so markup spelled otherwise is
+  // not taken for a change).
+  function swap(el, html) {
+    var fresh = document.createElement("div");
+    fresh.innerHTML = html;
+    if (fresh.innerHTML !== el.innerHTML) { el.innerHTML = fresh.innerHTML; }
+  }
   function poll() {
     var url = panel ? panel : "/tick";
     fetch(url, {cache: "no-store", credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (t) {
-      if (panel) { document.getElementById("panel").innerHTML = t; }
+      if (panel) { swap(document.getElementById("panel"), t); }
       else if (t.trim() !== tick) { location.replace("/"); return; }
       setTimeout(poll, 2000);
     }).catch(function () { setTimeout(poll, 4000); });
