@@ -105,7 +105,7 @@ func TestSweepSVGGolden(t *testing.T) {
 	for _, s := range []string{
 		">expired-dedup-ttl · at-least-once+idempotent</text>",
 		">sweep ttl from 15s to 75s step 15s · 200 seeds per point (1..200)</text>",
-		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · ", "interval=10s", "replay=1m · retry=1s", // where the subtitle breaks depends on the kinds (below)
+		">10 operations · loss 0.02 · ack-loss 0.05 · dup 0 · ", "interval=10s", "replay=1m", "retry=1s", // where the subtitle breaks depends on the kinds (below)
 		">duplicated</text>", ">lost</text>", ">invariant broken</text>", ">95% Wilson interval</text>",
 		">15s</text>", ">30s</text>", ">1m</text>", ">1m15s</text>",
 		">0%</text>", ">100%</text>", ">share of runs</text>", ">ttl (scenario parameter)</text>",
