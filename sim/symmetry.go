@@ -87,19 +87,40 @@ type Symmetry struct {
 
 	tallyHash []uint64     // per operation, its tally's hash
 	items     []part       // the queue's items, in order (signatures)
-	parts     []part       // every table's rows, node by node (signatures)
 	tables    []tableParts // the cache of age-free tables' parts (cached)
+	scratch   tableParts   // a table that is not cached, as its parts
+	msg       Message      // the queued message being normalised
 	// global hashes what belongs to no operation (nodes up or down, the
 	// queue's and tables' other parts, in order); mixed says that some
-	// part came from two operations (signatures); tableSum is a table's
-	// sum so far.
-	global   stateHasher
-	mixed    bool
-	tableSum uint64
+	// part came from two operations (signatures).
+	global stateHasher
+	mixed  bool
 	naming   uint64 // a hash of the renaming the last Fingerprint used (Naming)
 	toFn     func(OpID) OpID
 	zeroFn   func(OpID) OpID
 	recFn    func(OpID) OpID
+
+	// Issued ids (symmetry_ids.go): the nodes' IDRenamers (nil: ids are
+	// not renamed) and whether the checker's outcomes are ids; rawIDs
+	// says that this pass keeps ids as they are (a state with a mixed
+	// part, or a part with too many ids, idOverflow); cur holds the ids of
+	// the part being normalised, pinned those of parts of no operation,
+	// idParts the parts of one operation set aside until every id's owner
+	// is known.
+	idRenamers []IDRenamer
+	outcomeIDs bool
+	rawIDs     bool
+	idOverflow bool
+	cur        []int64
+	pinned     []int64
+	idParts    []idPart
+	ownedIDs   []ownedID
+	labels     []idLabel
+	dense      []int32  // settleIDs: per id − the least, its owner
+	denseSig   []uint64 // settleIDs: per id − the least, its signature
+	denseLabel []uint64 // settleIDs: per id − the least, its label
+	zeroIDFn   func(int64) int64
+	keepIDFn   func(int64) int64
 }
 
 // Why a configuration's operations are not interchangeable: the Reason
@@ -164,11 +185,17 @@ func NewSymmetry(cfg *Config, kinds KindSet) (*Symmetry, *SymmetryOff) {
 		}
 		renamers[i] = r
 	}
-	return newSymmetry(cfg, renamers), nil
+	ids, outcomes := idsOf(cfg)
+	return newSymmetry(cfg, renamers, ids, outcomes), nil
 }
 
-func newSymmetry(cfg *Config, renamers []OpRenamer) *Symmetry {
-	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops}
+func newSymmetry(cfg *Config, renamers []OpRenamer, ids []IDRenamer, outcomeIDs bool) *Symmetry {
+	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops, idRenamers: ids, outcomeIDs: outcomeIDs}
+	if ids != nil {
+		s.dense, s.denseSig, s.denseLabel = make([]int32, denseIDs), make([]uint64, denseIDs), make([]uint64, denseIDs)
+	}
+	s.zeroIDFn = func(v int64) int64 { return s.recordID(v, false) }
+	s.keepIDFn = func(v int64) int64 { return s.recordID(v, true) }
 	s.sig = make([]uint64, s.ops+1)
 	s.rank = make([]OpID, s.ops)
 	s.to = make([]OpID, s.ops+1)
@@ -188,7 +215,9 @@ func newSymmetry(cfg *Config, renamers []OpRenamer) *Symmetry {
 
 // Clone returns a Symmetry of the same configuration with scratch space of
 // its own, for another goroutine.
-func (s *Symmetry) Clone() *Symmetry { return newSymmetry(s.cfg, s.renamers) }
+func (s *Symmetry) Clone() *Symmetry {
+	return newSymmetry(s.cfg, s.renamers, s.idRenamers, s.outcomeIDs)
+}
 
 // Fingerprint is the fingerprint of w's orbit: a hash of the state π(w),
 // for the renaming π that orders the operations by a renaming-invariant
@@ -233,7 +262,12 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 			return Fingerprint(splitmix(uint64(w.hashState(buf)) ^ 0x5e77ed)), false
 		}
 	}
+	s.rawIDs = false
 	s.signatures(w)
+	if s.idRenamers != nil && (s.mixed || s.idOverflow) {
+		s.rawIDs = true // ids as they are: sound, merges less
+		s.signatures(w)
+	}
 	for i := range s.rank {
 		s.rank[i] = OpID(i + 1)
 	}
@@ -253,7 +287,7 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		identity = identity && op == OpID(i+1)
 		naming = (naming ^ uint64(op)) * 0xff51afd7ed558ccd
 	}
-	s.naming = splitmix(naming)
+	s.naming = splitmix(s.nameIDs(naming))
 	if s.mixed {
 		return s.hash(w), !identity
 	}
@@ -281,7 +315,6 @@ func (s *Symmetry) Naming() uint64 { return s.naming }
 // hash and the operation its values came from (0: none; mixed: several).
 type part struct {
 	h     uint64
-	mix   uint64 // splitmix(h), for a row
 	op    OpID
 	mixed bool
 }
@@ -336,9 +369,11 @@ func rowHash(key int64, r *Record, age Time, salt uint64) uint64 {
 // holds for it, each value derived from an operation id replaced by 0 and
 // each message's place in the queue included, so that a renaming
 // permutes the signatures and changes none. It keeps the normalised
-// parts (s.items, s.parts) for hash.
+// queue's normalised parts (s.items) for hash.
 func (s *Symmetry) signatures(w *World) {
 	clear(s.sig)
+	s.idParts, s.pinned, s.idOverflow = s.idParts[:0], s.pinned[:0], false
+	idsOn := s.idRenamers != nil && !s.rawIDs
 	c := &w.checker
 	s.tallyHash = s.tallyHash[:0]
 	s.tallyHash = append(s.tallyHash, 0)
@@ -350,12 +385,17 @@ func (s *Symmetry) signatures(w *World) {
 			h.word(uint64(t.Sinks[k]))
 		}
 		h.word(uint64(t.nDistinct))
+		s.cur = s.cur[:0]
 		for d := int32(0); d < t.nDistinct; d++ {
-			h.pair(uint64(t.distinct[d].value), uint64(t.distinct[d].status))
+			v := t.distinct[d].value
+			if idsOn && s.outcomeIDs && op <= s.ops {
+				v = s.recordID(v, false)
+			}
+			h.pair(uint64(v), uint64(t.distinct[d].status))
 		}
 		th := uint64(h.sum())
 		s.tallyHash = append(s.tallyHash, th)
-		if op <= s.ops {
+		if op <= s.ops && !s.deferIDs(th, OpID(op), idTally, 0) {
 			s.sig[op] = th
 		}
 	}
@@ -371,80 +411,135 @@ func (s *Symmetry) signatures(w *World) {
 			s.global.pair(p.h, uint64(rank))
 			continue
 		}
-		m := it.msg
+		s.msg = it.msg
+		m := &s.msg
 		s.refs = append(s.refs[:0], m.Op)
 		m.Op = 0
-		s.renamers[it.node].RenameMessage(&m, it.kind == itemTimer, s.recFn)
+		s.renamers[it.node].RenameMessage(m, it.kind == itemTimer, s.recFn)
 		op, mixed := s.refsOne()
-		p := part{h: w.itemHash(it, &m, 0x17e3), op: op, mixed: mixed}
+		s.cur = s.cur[:0]
+		if idsOn && !mixed {
+			s.idRenamers[it.node].RenameMessageIDs(m, it.kind == itemTimer, s.idFn(op))
+		}
+		p := part{h: w.itemHash(it, m, 0x17e3), op: op, mixed: mixed}
 		s.items = append(s.items, p)
 		switch {
 		case mixed:
 			s.mixed = true
 		case op != 0:
-			s.sig[op] += splitmix(p.h ^ uint64(rank+1)*0x9e3779b97f4a7c15)
+			if !s.deferIDs(p.h, op, idItem, rank) {
+				s.sig[op] += splitmix(p.h ^ uint64(rank+1)*0x9e3779b97f4a7c15)
+			}
 		default:
+			s.pinned = append(s.pinned, s.cur...)
 			s.global.pair(p.h, uint64(rank))
 		}
 	}
-	s.parts = s.parts[:0]
 	for n := range w.nodes {
 		specs := w.cfg.Topology.Nodes[n].Tables
 		s.global.word(uint64(boolByte(w.nodes[n].down)))
 		for t := range w.nodes[n].tables {
 			tb := &w.nodes[n].tables[t]
 			salt := uint64(n)<<8 | uint64(t)
-			s.tableSum = 0
-			var cached *tableParts
+			e := &s.scratch
 			if specs[t].AgeFree && len(tb.keys) > 0 {
-				if cached = s.cached(tb, salt); cached.parts != nil {
-					for _, p := range cached.parts {
-						s.addRow(p)
-					}
-					s.global.pair(uint64(len(tb.keys)), s.tableSum)
-					continue
-				}
+				e = s.cached(tb, salt)
+			} else {
+				e.key = 0
 			}
-			first := len(s.parts)
-			for r := range tb.keys {
-				s.refs = s.refs[:0]
-				key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.recFn)
-				op, mixed := s.refsOne()
-				age := w.now - rec.At
-				if specs[t].AgeFree {
-					age = 0
-				}
-				h := rowHash(key, &rec, age, salt)
-				s.addRow(part{h: h, mix: splitmix(h), op: op, mixed: mixed})
+			if e.key == 0 || !e.filled {
+				s.fillTable(e, w, n, TableID(t), salt, idsOn)
 			}
-			s.global.pair(uint64(len(tb.keys)), s.tableSum)
-			if cached != nil {
-				cached.parts = append(cached.parts[:0:0], s.parts[first:]...)
-			}
+			s.applyTable(e)
+			s.global.pair(uint64(len(tb.keys)), e.sum)
 		}
 	}
+	s.settleIDs()
 }
 
-// addRow takes a row's part: into its operation's signature, or into the
-// sum of the table's rows that belong to no operation (s.tableSum).
-func (s *Symmetry) addRow(p part) {
-	s.parts = append(s.parts, p)
-	switch {
-	case p.mixed:
-		s.mixed = true
-	case p.op != 0:
-		s.sig[p.op] += p.mix
-	default:
-		s.tableSum += p.mix
+// fillTable normalises the rows of node n's table t into e: each row's
+// hash with the values derived from an operation id replaced by 0, and
+// the issued ids of a row of one operation left out, noted in e.ids.
+func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uint64, idsOn bool) {
+	tb := &w.nodes[n].tables[t]
+	ageFree := w.cfg.Topology.Nodes[n].Tables[t].AgeFree
+	e.rows, e.ids, e.pinned = e.rows[:0], e.ids[:0], e.pinned[:0]
+	e.sum, e.mixed, e.overflow, e.filled = 0, false, false, true
+	before := s.idOverflow
+	for r := range tb.keys {
+		s.refs = s.refs[:0]
+		key, rec := s.renamers[n].RenameRow(t, tb.keys[r], tb.rows[r], s.recFn)
+		op, mixed := s.refsOne()
+		if mixed {
+			e.mixed = true // hash renames this row whole
+			continue
+		}
+		s.cur, s.idOverflow = s.cur[:0], false
+		if idsOn {
+			rec = s.idRenamers[n].RenameRowIDs(t, key, rec, s.idFn(op))
+			e.overflow = e.overflow || s.idOverflow
+		}
+		age := w.now - rec.At
+		if ageFree {
+			age = 0
+		}
+		h := rowHash(key, &rec, age, salt)
+		switch {
+		case op == 0:
+			e.sum += splitmix(h)
+			e.pinned = append(e.pinned, s.cur...)
+		case len(s.cur) > 0:
+			p := idPart{h: h, op: op, kind: idRow, n: uint8(len(s.cur))}
+			copy(p.ids[:], s.cur)
+			e.ids = append(e.ids, p)
+		default:
+			e.rows = append(e.rows, rowPart{op: op, mix: splitmix(h)})
+		}
 	}
+	s.idOverflow = before
+}
+
+// applyTable adds a table's normalised rows to the signatures: each row
+// of one operation to its operation's, a row with issued ids set aside
+// until the ids' owners are known, a row of none to the table's sum.
+func (s *Symmetry) applyTable(e *tableParts) {
+	s.mixed = s.mixed || e.mixed
+	s.idOverflow = s.idOverflow || e.overflow
+	for _, r := range e.rows {
+		s.sig[r.op] += r.mix
+	}
+	s.idParts = append(s.idParts, e.ids...)
+	s.pinned = append(s.pinned, e.pinned...)
+}
+
+// idFn is the function a part's renamer is called with in the signature
+// pass: it notes the part's issued ids in s.cur and leaves them out of
+// the part of one operation, keeps them in a part of none.
+func (s *Symmetry) idFn(op OpID) func(int64) int64 {
+	if op != 0 {
+		return s.zeroIDFn
+	}
+	return s.keepIDFn
+}
+
+// rowPart is a normalised row of one operation: its mixed hash.
+type rowPart struct {
+	op  OpID
+	mix uint64
 }
 
 // tableParts is an entry of the cache of tables' parts: a table's rows
 // as the signature pass normalises them, under the hash of the table's
 // content (0: empty entry).
 type tableParts struct {
-	key   uint64
-	parts []part
+	key      uint64
+	filled   bool
+	rows     []rowPart // rows of one operation without issued ids
+	ids      []idPart  // rows of one operation with issued ids
+	pinned   []int64   // the issued ids of rows of no operation
+	sum      uint64    // the sum of the mixed hashes of rows of no operation
+	mixed    bool      // some row holds values of two operations
+	overflow bool      // some row holds more issued ids than a part keeps
 }
 
 // symTableCache is the number of entries of a Symmetry's cache of
@@ -460,10 +555,10 @@ func (s *Symmetry) cached(tb *Table, salt uint64) *tableParts {
 	if s.tables == nil {
 		s.tables = make([]tableParts, symTableCache)
 	}
-	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15) | 1
+	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15^uint64(boolByte(s.rawIDs))) | 1
 	e := &s.tables[key%symTableCache]
 	if e.key != key {
-		e.key, e.parts = key, nil
+		e.key, e.filled = key, false
 	}
 	return e
 }
@@ -490,25 +585,30 @@ func (s *Symmetry) hash(w *World) Fingerprint {
 		}
 	}
 	h.word(0xf2)
-	j := 0
 	for n := range w.nodes {
 		specs := w.cfg.Topology.Nodes[n].Tables
 		for t := range w.nodes[n].tables {
 			tb := &w.nodes[n].tables[t]
 			var sum uint64
 			for r := range tb.keys {
-				p := s.parts[j]
-				j++
-				if p.mixed {
-					key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.toFn)
-					age := w.now - rec.At
-					if specs[t].AgeFree {
-						age = 0
-					}
+				// The row normalised, as the signature pass saw it (ids
+				// as they are: a mixed state's pass keeps them).
+				s.refs = s.refs[:0]
+				key, rec := s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.recFn)
+				op, mixed := s.refsOne()
+				if mixed {
+					key, rec = s.renamers[n].RenameRow(TableID(t), tb.keys[r], tb.rows[r], s.toFn)
+				}
+				age := w.now - rec.At
+				if specs[t].AgeFree {
+					age = 0
+				}
+				if mixed {
 					sum += splitmix(rowHash(key, &rec, age, 0x3a1) ^ 1)
 					continue
 				}
-				sum += splitmix(p.h ^ uint64(s.toFn(p.op))*0xff51afd7ed558ccd)
+				salt := uint64(n)<<8 | uint64(t)
+				sum += splitmix(rowHash(key, &rec, age, salt) ^ uint64(s.toFn(op))*0xff51afd7ed558ccd)
 			}
 			h.pair(uint64(len(tb.keys)), sum)
 		}

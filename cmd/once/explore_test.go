@@ -75,7 +75,7 @@ func TestExploreBadInput(t *testing.T) {
 // TestExploreMaxMemory: a search that outgrows --max-memory is reported
 // INCOMPLETE with the budget named and its statistics, and --check exits 3.
 func TestExploreMaxMemory(t *testing.T) {
-	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "4", "--max-faults", "5",
+	code, stdout, stderr := runOnce("explore", "double-billing", "--semantics", "idem", "--ops", "5", "--max-faults", "6",
 		"--faults", "loss,ack-loss", "--max-memory", "64KiB", "--timing=false", "--check")
 	if code != exitIncomplete || !strings.Contains(stdout, "INCOMPLETE: no violation found, but the search was cut: memory budget of 64KiB exhausted") {
 		t.Fatalf("exit %d, want 3 (unfinished) and an INCOMPLETE report naming the budget:\n%s%s", code, stdout, stderr)

@@ -13,9 +13,9 @@ import (
 // TestExploreMemoryBudgetCutsTheSearch: a search that outgrows its memory
 // budget stops as incomplete, names the budget, and keeps its statistics.
 func TestExploreMemoryBudgetCutsTheSearch(t *testing.T) {
-	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 4, "loss,ack-loss")
+	cfg := exploreConfig(t, "double-billing", sim.Idempotent, 5, "loss,ack-loss")
 	const budget = 64 << 10
-	res, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
+	res, err := search.Explore(cfg, search.Options{MaxFaults: 6, Promise: sim.ExactlyOne, MaxMemory: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,14 +28,14 @@ func TestExploreMemoryBudgetCutsTheSearch(t *testing.T) {
 	if res.Memory > budget*5/4 {
 		t.Fatalf("the search held %d bytes, past 1.25 × its budget of %d", res.Memory, budget)
 	}
-	full, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne})
+	full, err := search.Explore(cfg, search.Options{MaxFaults: 6, Promise: sim.ExactlyOne})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !full.Complete || full.States <= res.States {
 		t.Fatalf("without the budget the search should finish and see more states: %+v cut %q", full.Stats, full.Cut)
 	}
-	again, err := search.Explore(cfg, search.Options{MaxFaults: 5, Promise: sim.ExactlyOne, MaxMemory: budget})
+	again, err := search.Explore(cfg, search.Options{MaxFaults: 6, Promise: sim.ExactlyOne, MaxMemory: budget})
 	if err != nil {
 		t.Fatal(err)
 	}

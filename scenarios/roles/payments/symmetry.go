@@ -138,3 +138,64 @@ func (g *Gateway) RenameMessage(m *sim.Message, timer bool, to func(sim.OpID) si
 func (s *KeyIssuingService) OpSymmetric(sim.Semantics, bool) (bool, string) {
 	return false, sim.SymmetryKeys
 }
+
+// Issued ids (sim.IDRenamer): the gateway's transaction ids. The three
+// roles only copy them — into a charge's answer, a stored response, a
+// reply, the client's outcome — and compare them for equality (the
+// checker's distinct outcomes); the gateway's counter, which keeps new
+// ones fresh, is not an id. So the explorer renames them as it renames
+// the payments, and a state where op-3's charge got 8821 and op-5's 8822
+// is one with the state where they got them the other way round.
+
+// RenameRowIDs implements sim.IDRenamer: the client's rows hold none.
+func (c *HTTPClient) RenameRowIDs(_ sim.TableID, _ int64, r sim.Record, _ func(int64) int64) sim.Record {
+	return r
+}
+
+// RenameMessageIDs implements sim.IDRenamer: a response carries the
+// transaction id (Value); a timer none.
+func (c *HTTPClient) RenameMessageIDs(m *sim.Message, timer bool, to func(int64) int64) {
+	if _, kind := c.kinds(); !timer && m.Kind == kind {
+		m.Value = to(m.Value)
+	}
+}
+
+// OutcomeIDs implements sim.IDRenamer: the client's outcome is the
+// transaction id it was answered with.
+func (c *HTTPClient) OutcomeIDs() bool { return true }
+
+// RenameRowIDs implements sim.IDRenamer: a completed key's stored
+// response is a transaction id (a pending key's Value is its operation).
+func (s *PaymentService) RenameRowIDs(t sim.TableID, _ int64, r sim.Record, to func(int64) int64) sim.Record {
+	if t == serviceKeys && decodeKeyRow(r).completed() {
+		r.Value = to(r.Value)
+	}
+	return r
+}
+
+// RenameMessageIDs implements sim.IDRenamer: a charge's or a lookup's
+// answer carries the transaction id.
+func (s *PaymentService) RenameMessageIDs(m *sim.Message, timer bool, to func(int64) int64) {
+	if !timer && (m.Kind == MsgChargeResult || m.Kind == MsgLookupResult) {
+		m.Value = to(m.Value)
+	}
+}
+
+// OutcomeIDs implements sim.IDRenamer: the service records no outcomes.
+func (s *PaymentService) OutcomeIDs() bool { return false }
+
+// RenameRowIDs implements sim.IDRenamer: a charge row keeps its
+// transaction id; the counter is not an id.
+func (g *Gateway) RenameRowIDs(t sim.TableID, _ int64, r sim.Record, to func(int64) int64) sim.Record {
+	if t == gatewayCharges {
+		r.Value = to(r.Value)
+	}
+	return r
+}
+
+// RenameMessageIDs implements sim.IDRenamer: the calls the gateway
+// receives carry none.
+func (g *Gateway) RenameMessageIDs(*sim.Message, bool, func(int64) int64) {}
+
+// OutcomeIDs implements sim.IDRenamer: the gateway records no outcomes.
+func (g *Gateway) OutcomeIDs() bool { return false }
