@@ -95,10 +95,10 @@ type Symmetry struct {
 	// part came from two operations (signatures).
 	global stateHasher
 	mixed  bool
-	naming   uint64 // a hash of the renaming the last Fingerprint used (Naming)
-	toFn     func(OpID) OpID
-	zeroFn   func(OpID) OpID
-	recFn    func(OpID) OpID
+	naming uint64 // a hash of the renaming the last Fingerprint used (Naming)
+	toFn   func(OpID) OpID
+	zeroFn func(OpID) OpID
+	recFn  func(OpID) OpID
 
 	// Issued ids (symmetry_ids.go): the nodes' IDRenamers (nil: ids are
 	// not renamed) and whether the checker's outcomes are ids; rawIDs
