@@ -34,8 +34,10 @@ func permutations(n int, f func(to []sim.OpID)) {
 // of its own on the table: for double-billing (idem, loss and ack-loss, n
 // operations, n faults) the states the unreduced search stores fall, under
 // every renaming of the operations together with every permutation of
-// the transaction ids (brute force: the least fingerprint over the n!
-// renamings of each, its ids put in a canonical order by canonicalIDs),
+// the transaction ids and every shift of an operation's attempt numbers
+// (brute force: the least fingerprint over the n! renamings of each, its
+// ids put in a canonical order by canonicalIDs and its attempts shifted
+// by canonicalAttempts),
 // into exactly as many orbits as the reduced search stores distinct
 // canonical states. A state component that
 // still carried an operation's identity or order past the canonical form
@@ -58,7 +60,7 @@ func TestSymmetryHeadroom(t *testing.T) {
 				distinct[w.Fingerprint()] = true
 				least := sim.Fingerprint(^uint64(0))
 				permutations(n, func(to []sim.OpID) {
-					least = min(least, canonicalIDs(sym, sym.Renamed(w, to)).Fingerprint())
+					least = min(least, canonicalIDs(sym, canonicalAttempts(sym, sym.Renamed(w, to))).Fingerprint())
 				})
 				orbits[least] = true
 			}})
@@ -188,4 +190,14 @@ func canonicalIDs(sym *sim.Symmetry, w *sim.World) *sim.World {
 		to[v] = sorted[i]
 	}
 	return sym.RenamedIDs(w, same, func(v int64) int64 { return to[v] })
+}
+
+// canonicalAttempts returns a copy of w whose started operations' attempt
+// numbers are shifted so that each has sent 100 requests.
+func canonicalAttempts(sym *sim.Symmetry, w *sim.World) *sim.World {
+	by := make([]int32, w.Config().Ops+1)
+	for op := range by[1:] {
+		by[op+1] = 100 - w.Checker().Tally(sim.OpID(op+1)).Attempts
+	}
+	return sym.ShiftedAttempts(w, by)
 }

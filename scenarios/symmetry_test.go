@@ -104,7 +104,9 @@ func (r *recorder) Choose(c sim.Choice) int {
 // step by step along random schedules of the symmetric double-billing and
 // queue configurations: for a random renaming σ of the operations
 // together with a random permutation of the issued ids the state holds
-// (the gateway's transaction ids, where every role declares them),
+// (the gateway's transaction ids, where every role declares them) and a
+// random shift of each started operation's attempt numbers (where every
+// role reads them relative to each other),
 //
 //   - the orbit's fingerprint does not depend on the naming:
 //     Symmetry.Fingerprint(σ(w)) = Symmetry.Fingerprint(w);
@@ -149,9 +151,17 @@ func TestRolesAreEquivariant(t *testing.T) {
 			}
 			τ := drawIDPermutation(rt, sym.IDs(w))
 			renamed := sym.RenamedIDs(w, to, τ)
+			by := make([]int32, cfg.Ops+1) // by the renamed operations
+			for op := range by[1:] {
+				by[op+1] = int32(rapid.IntRange(0, 3).Draw(rt, "shift"))
+				if renamed.Checker().Tally(sim.OpID(op+1)).Attempts == 0 {
+					by[op+1] = 0 // not started: its first attempt is made up, and stays 1
+				}
+			}
+			renamed = sym.ShiftedAttempts(renamed, by)
 			orbit, _ := sym.Fingerprint(w, &buf)
 			if o, _ := sym.Fingerprint(renamed, &buf); o != orbit {
-				rt.Fatalf("%s, step %d: the orbit's fingerprint depends on the naming (σ = %v, ids %v)", name, step, to[1:], sym.IDs(w))
+				rt.Fatalf("%s, step %d: the orbit's fingerprint depends on the naming (σ = %v, ids %v, attempts shifted by %v)", name, step, to[1:], sym.IDs(w), by[1:])
 			}
 			rec.answers = rec.answers[:0]
 			w.Step()
@@ -160,9 +170,9 @@ func TestRolesAreEquivariant(t *testing.T) {
 			}
 			renamed.SetChooser(&sim.Sequence{Answers: append([]int(nil), rec.answers...)})
 			renamed.Step()
-			want := sym.RenamedIDs(w, to, τ)
+			want := sym.ShiftedAttempts(sym.RenamedIDs(w, to, τ), by)
 			if renamed.Fingerprint() != want.Fingerprint() {
-				rt.Fatalf("%s, step %d: a renamed world stepped to another state than the step renamed (σ = %v, ids %v, answers %v)", name, step, to[1:], sym.IDs(w), rec.answers)
+				rt.Fatalf("%s, step %d: a renamed world stepped to another state than the step renamed (σ = %v, ids %v, attempts shifted by %v, answers %v)", name, step, to[1:], sym.IDs(w), by[1:], rec.answers)
 			}
 			if renamed.Ended() != w.Ended() || renamed.JudgeStatus(sim.ExactlyOne) != w.JudgeStatus(sim.ExactlyOne) {
 				rt.Fatalf("%s, step %d: a renamed world ends or is judged otherwise", name, step)

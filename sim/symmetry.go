@@ -121,6 +121,15 @@ type Symmetry struct {
 	denseLabel []uint64 // settleIDs: per id − the least, its label
 	zeroIDFn   func(int64) int64
 	keepIDFn   func(int64) int64
+
+	// Attempt numbers (symmetry_attempts.go): the nodes' AttemptRenamers
+	// (nil: attempts are not shifted), each operation's count of requests
+	// sent in the state being fingerprinted, and the operations whose
+	// counts the table being normalised read.
+	attRenamers []AttemptRenamer
+	sent        []int32
+	deps        []attemptDep
+	attFn       func(OpID, int32) int32
 }
 
 // Why a configuration's operations are not interchangeable: the Reason
@@ -186,11 +195,13 @@ func NewSymmetry(cfg *Config, kinds KindSet) (*Symmetry, *SymmetryOff) {
 		renamers[i] = r
 	}
 	ids, outcomes := idsOf(cfg)
-	return newSymmetry(cfg, renamers, ids, outcomes), nil
+	return newSymmetry(cfg, renamers, ids, outcomes, attemptsOf(cfg)), nil
 }
 
-func newSymmetry(cfg *Config, renamers []OpRenamer, ids []IDRenamer, outcomeIDs bool) *Symmetry {
-	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops, idRenamers: ids, outcomeIDs: outcomeIDs}
+func newSymmetry(cfg *Config, renamers []OpRenamer, ids []IDRenamer, outcomeIDs bool, atts []AttemptRenamer) *Symmetry {
+	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops, idRenamers: ids, outcomeIDs: outcomeIDs, attRenamers: atts}
+	s.sent = make([]int32, s.ops+1)
+	s.attFn = s.attempt
 	if ids != nil {
 		s.dense, s.denseSig, s.denseLabel = make([]int32, denseIDs), make([]uint64, denseIDs), make([]uint64, denseIDs)
 	}
@@ -216,7 +227,7 @@ func newSymmetry(cfg *Config, renamers []OpRenamer, ids []IDRenamer, outcomeIDs 
 // Clone returns a Symmetry of the same configuration with scratch space of
 // its own, for another goroutine.
 func (s *Symmetry) Clone() *Symmetry {
-	return newSymmetry(s.cfg, s.renamers, s.idRenamers, s.outcomeIDs)
+	return newSymmetry(s.cfg, s.renamers, s.idRenamers, s.outcomeIDs, s.attRenamers)
 }
 
 // Fingerprint is the fingerprint of w's orbit: a hash of the state π(w),
@@ -286,6 +297,11 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		s.to[op] = OpID(i + 1)
 		identity = identity && op == OpID(i+1)
 		naming = (naming ^ uint64(op)) * 0xff51afd7ed558ccd
+	}
+	if s.attRenamers != nil && !s.rawIDs {
+		for _, op := range s.rank {
+			naming = (naming ^ uint64(s.sent[op])) * 0xc4ceb9fe1a85ec53
+		}
 	}
 	s.naming = splitmix(s.nameIDs(naming))
 	if s.mixed {
@@ -374,7 +390,13 @@ func (s *Symmetry) signatures(w *World) {
 	clear(s.sig)
 	s.idParts, s.pinned, s.idOverflow = s.idParts[:0], s.pinned[:0], false
 	idsOn := s.idRenamers != nil && !s.rawIDs
+	attOn := s.attRenamers != nil && !s.rawIDs
 	c := &w.checker
+	if attOn {
+		for op := 1; op <= s.ops && op < len(c.ops); op++ {
+			s.sent[op] = c.ops[op].Attempts
+		}
+	}
 	s.tallyHash = s.tallyHash[:0]
 	s.tallyHash = append(s.tallyHash, 0)
 	for op := 1; op < len(c.ops); op++ {
@@ -413,6 +435,9 @@ func (s *Symmetry) signatures(w *World) {
 		}
 		s.msg = it.msg
 		m := &s.msg
+		if attOn {
+			m.Attempt = s.attempt(m.Op, m.Attempt)
+		}
 		s.refs = append(s.refs[:0], m.Op)
 		m.Op = 0
 		s.renamers[it.node].RenameMessage(m, it.kind == itemTimer, s.recFn)
@@ -447,8 +472,8 @@ func (s *Symmetry) signatures(w *World) {
 			} else {
 				e.key = 0
 			}
-			if e.key == 0 || !e.filled {
-				s.fillTable(e, w, n, TableID(t), salt, idsOn)
+			if e.key == 0 || !e.filled || !s.depsHold(e.deps) {
+				s.fillTable(e, w, n, TableID(t), salt, idsOn, attOn)
 			}
 			s.applyTable(e)
 			s.global.pair(uint64(len(tb.keys)), e.sum)
@@ -460,25 +485,31 @@ func (s *Symmetry) signatures(w *World) {
 // fillTable normalises the rows of node n's table t into e: each row's
 // hash with the values derived from an operation id replaced by 0, and
 // the issued ids of a row of one operation left out, noted in e.ids.
-func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uint64, idsOn bool) {
+func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uint64, idsOn, attOn bool) {
 	tb := &w.nodes[n].tables[t]
 	ageFree := w.cfg.Topology.Nodes[n].Tables[t].AgeFree
 	e.rows, e.ids, e.pinned = e.rows[:0], e.ids[:0], e.pinned[:0]
 	e.sum, e.mixed, e.overflow, e.filled = 0, false, false, true
 	before := s.idOverflow
+	s.deps = s.deps[:0]
 	for r := range tb.keys {
+		key, rec := tb.keys[r], tb.rows[r]
+		s.idOverflow = false
+		if attOn {
+			key, rec = s.attRenamers[n].RenameRowAttempts(t, key, rec, s.attFn)
+		}
 		s.refs = s.refs[:0]
-		key, rec := s.renamers[n].RenameRow(t, tb.keys[r], tb.rows[r], s.recFn)
+		key, rec = s.renamers[n].RenameRow(t, key, rec, s.recFn)
 		op, mixed := s.refsOne()
 		if mixed {
 			e.mixed = true // hash renames this row whole
 			continue
 		}
-		s.cur, s.idOverflow = s.cur[:0], false
+		s.cur = s.cur[:0]
 		if idsOn {
 			rec = s.idRenamers[n].RenameRowIDs(t, key, rec, s.idFn(op))
-			e.overflow = e.overflow || s.idOverflow
 		}
+		e.overflow = e.overflow || s.idOverflow
 		age := w.now - rec.At
 		if ageFree {
 			age = 0
@@ -496,6 +527,7 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 			e.rows = append(e.rows, rowPart{op: op, mix: splitmix(h)})
 		}
 	}
+	e.deps = append(e.deps[:0], s.deps...)
 	s.idOverflow = before
 }
 
@@ -539,7 +571,8 @@ type tableParts struct {
 	pinned   []int64   // the issued ids of rows of no operation
 	sum      uint64    // the sum of the mixed hashes of rows of no operation
 	mixed    bool      // some row holds values of two operations
-	overflow bool      // some row holds more issued ids than a part keeps
+	overflow bool      // some row holds more issued ids than a part keeps, or an attempt out of range
+	deps     []attemptDep
 }
 
 // symTableCache is the number of entries of a Symmetry's cache of

@@ -199,3 +199,52 @@ func (g *Gateway) RenameMessageIDs(*sim.Message, bool, func(int64) int64) {}
 
 // OutcomeIDs implements sim.IDRenamer: the gateway records no outcomes.
 func (g *Gateway) OutcomeIDs() bool { return false }
+
+// Attempt numbers (sim.AttemptRenamer): the client numbers a payment's
+// requests 1, 2, … and reads the numbers only against each other (a
+// retry timer against the latest attempt, the next as the latest plus
+// one); the service and the gateway copy them. So the explorer shifts
+// each payment's attempt numbers, unless the client stops at a maximum
+// number of attempts (it compares the number against it).
+
+// AttemptsRelative implements sim.AttemptRenamer.
+func (c *HTTPClient) AttemptsRelative() bool { return c.MaxAttempts == 0 }
+
+// RenameRowAttempts implements sim.AttemptRenamer: a pending ops row holds
+// the latest attempt (a finished one none).
+func (c *HTTPClient) RenameRowAttempts(t sim.TableID, key int64, r sim.Record, to func(sim.OpID, int32) int32) (int64, sim.Record) {
+	if t == clientOps && r.State == roles.OpPending {
+		r.Value = int64(to(sim.OpID(key), int32(r.Value)))
+	}
+	return key, r
+}
+
+// AttemptsRelative implements sim.AttemptRenamer: the service copies
+// attempt numbers and keys the at-most-once seen table by them.
+func (s *PaymentService) AttemptsRelative() bool { return true }
+
+// RenameRowAttempts implements sim.AttemptRenamer: a pending key holds the
+// attempt being served, a seen row's key the (operation, attempt) seen.
+func (s *PaymentService) RenameRowAttempts(t sim.TableID, key int64, r sim.Record, to func(sim.OpID, int32) int32) (int64, sim.Record) {
+	switch t {
+	case serviceKeys:
+		if v := decodeKeyRow(r); !v.completed() {
+			v.Attempt = to(v.Op, v.Attempt)
+			r = v.encode()
+		}
+	case serviceSeen:
+		p := roles.TupleLoMax(roles.AttemptDigits) + 1
+		op := sim.OpID(key / p)
+		key = sendKey(op, to(op, int32(key%p)))
+	}
+	return key, r
+}
+
+// AttemptsRelative implements sim.AttemptRenamer: the gateway echoes
+// attempt numbers.
+func (g *Gateway) AttemptsRelative() bool { return true }
+
+// RenameRowAttempts implements sim.AttemptRenamer: its rows hold none.
+func (g *Gateway) RenameRowAttempts(_ sim.TableID, key int64, r sim.Record, _ func(sim.OpID, int32) int32) (int64, sim.Record) {
+	return key, r
+}
