@@ -115,6 +115,7 @@ type Symmetry struct {
 	pinned     []int64
 	idParts    []idPart
 	ownedIDs   []ownedID
+	perOp      []int32 // settleIDs: per operation, the ids it owns
 	labels     []idLabel
 	dense      []int32  // settleIDs: per id − the least, its owner
 	denseSig   []uint64 // settleIDs: per id − the least, its signature
@@ -201,6 +202,7 @@ func NewSymmetry(cfg *Config, kinds KindSet) (*Symmetry, *SymmetryOff) {
 func newSymmetry(cfg *Config, renamers []OpRenamer, ids []IDRenamer, outcomeIDs bool, atts []AttemptRenamer) *Symmetry {
 	s := &Symmetry{cfg: cfg, renamers: renamers, ops: cfg.Ops, idRenamers: ids, outcomeIDs: outcomeIDs, attRenamers: atts}
 	s.sent = make([]int32, s.ops+1)
+	s.perOp = make([]int32, s.ops+1)
 	s.attFn = s.attempt
 	if ids != nil {
 		s.dense, s.denseSig, s.denseLabel = make([]int32, denseIDs), make([]uint64, denseIDs), make([]uint64, denseIDs)
@@ -279,18 +281,7 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		s.rawIDs = true // ids as they are: sound, merges less
 		s.signatures(w)
 	}
-	for i := range s.rank {
-		s.rank[i] = OpID(i + 1)
-	}
-	slices.SortFunc(s.rank, func(a, b OpID) int {
-		if s.sig[a] != s.sig[b] {
-			if s.sig[a] < s.sig[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
+	rankBySignature(s.rank, s.sig)
 	identity := true
 	naming := uint64(0x6e61)
 	for i, op := range s.rank {
@@ -316,6 +307,22 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		h.word(s.sig[op])
 	}
 	return h.sum(), !identity
+}
+
+// rankBySignature fills rank with the operations 1..len(rank) ordered by
+// signature, ties by id: an insertion sort (a dozen operations) that
+// reads the signatures directly, with no comparison function to call.
+func rankBySignature(rank []OpID, sig []uint64) {
+	for i := range rank {
+		op := OpID(i + 1)
+		x := sig[op]
+		j := i
+		for j > 0 && sig[rank[j-1]] > x { // ids ascend, so a tie keeps the smaller id first
+			rank[j] = rank[j-1]
+			j--
+		}
+		rank[j] = op
+	}
 }
 
 // Naming is a hash of the renaming the last Fingerprint mapped its world
@@ -522,6 +529,9 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 		case len(s.cur) > 0:
 			p := idPart{h: h, op: op, kind: idRow, n: uint8(len(s.cur))}
 			copy(p.ids[:], s.cur)
+			if p.n == 1 {
+				p.one = rowWithOneID(h)
+			}
 			e.ids = append(e.ids, p)
 		default:
 			e.rows = append(e.rows, rowPart{op: op, mix: splitmix(h)})

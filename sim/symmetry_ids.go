@@ -67,6 +67,7 @@ const maxPartIDs = maxDistinct
 // ids left out, and the ids in slot order.
 type idPart struct {
 	h    uint64
+	one  uint64 // a row's contribution when it holds one id, its operation's only one (0: not computed)
 	op   OpID
 	kind uint8 // idItem (rank: the place in the queue), idRow, idTally
 	rank int32
@@ -175,11 +176,9 @@ func (s *Symmetry) settleIDs() {
 	for i := range owner {
 		owner[i] = unseen
 	}
-	clear(sig)
 	for i := range s.idParts {
 		p := &s.idParts[i]
-		at := splitmix(p.h ^ uint64(p.kind)<<56 ^ uint64(p.rank+1)*0xc4ceb9fe1a85ec53)
-		for j, id := range p.ids[:p.n] {
+		for _, id := range p.ids[:p.n] {
 			k := id - lo
 			switch o := owner[k]; {
 			case o == unseen:
@@ -187,11 +186,30 @@ func (s *Symmetry) settleIDs() {
 			case o != int32(p.op):
 				owner[k] = 0
 			}
-			sig[k] += splitmix(at ^ uint64(j+1)*0x9e3779b97f4a7c15)
 		}
 	}
 	for _, id := range s.pinned {
 		owner[id-lo] = 0
+	}
+	// Most operations own one id (their charge): its rank is 1, and the
+	// ids' signatures are needed only where an operation owns several.
+	clear(s.perOp)
+	several := false
+	for _, o := range owner {
+		if o > 0 {
+			s.perOp[o]++
+			several = several || s.perOp[o] > 1
+		}
+	}
+	if several {
+		clear(sig)
+		for i := range s.idParts {
+			p := &s.idParts[i]
+			at := splitmix(p.h ^ uint64(p.kind)<<56 ^ uint64(p.rank+1)*0xc4ceb9fe1a85ec53)
+			for j, id := range p.ids[:p.n] {
+				sig[id-lo] += splitmix(at ^ uint64(j+1)*0x9e3779b97f4a7c15)
+			}
+		}
 	}
 	owned := s.ownedIDs[:0]
 	for k, o := range owner {
@@ -217,6 +235,10 @@ func (s *Symmetry) settleIDs() {
 	s.ownedIDs = owned
 	for i := range s.idParts {
 		p := &s.idParts[i]
+		if p.one != 0 && label[p.ids[0]-lo] == ownedTag|1 {
+			s.sig[p.op] += p.one // the common case, worked out when the row was cached
+			continue
+		}
 		h := p.h
 		for _, id := range p.ids[:p.n] {
 			h = splitmix(h ^ label[id-lo]*0x9e3779b97f4a7c15)
@@ -230,6 +252,14 @@ func (s *Symmetry) settleIDs() {
 			s.sig[p.op] += h
 		}
 	}
+}
+
+// rowWithOneID is the contribution of a row of one operation that holds
+// one id, its operation's only one (labelled ownedTag|1): what settleIDs
+// would add for it, worked out once per cached table.
+func rowWithOneID(h uint64) uint64 {
+	label := uint64(ownedTag | 1)
+	return splitmix(splitmix(h ^ label*0x9e3779b97f4a7c15))
 }
 
 // denseIDs bounds the spread of a state's ids that settleIDs tallies in
