@@ -40,7 +40,7 @@ func (s Search) Doc(res *search.Result, elapsed *time.Duration) report.ExploreDo
 		MemoryBytes: res.Memory, Reduction: "none", Collapsed: res.Collapsed, SymmetryOff: res.SymmetryOff,
 	}
 	if res.Symmetry {
-		doc.Reduction = "symmetry"
+		doc.Reduction, doc.Renames = "symmetry", res.SymmetryRenames
 	}
 	if doc.Params == nil {
 		doc.Params = []string{}
@@ -89,7 +89,7 @@ func WriteShard(w io.Writer, h shard.Header, bounds shard.Search, res *search.Re
 		Branched: append([]search.Branch{}, res.Branched...),
 		States:   res.States, Schedules: res.Schedules, Transitions: res.Transitions, Revisits: res.Revisits,
 		MaxDepth: res.MaxDepth, MemoryBytes: res.Memory,
-		Symmetry: res.Symmetry, SymmetryOff: res.SymmetryOff, Collapsed: res.Collapsed,
+		Symmetry: res.Symmetry, SymmetryRenames: res.SymmetryRenames, SymmetryOff: res.SymmetryOff, Collapsed: res.Collapsed,
 	}
 	data, err := shard.Encode(doc)
 	if err != nil {

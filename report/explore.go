@@ -51,6 +51,12 @@ type ExploreDoc struct {
 	// cache: "symmetry" (one state stored per renaming of the
 	// operations) or "none".
 	Reduction string `json:"reduction"`
+	// Renames lists, under the symmetry reduction, what the renaming
+	// between two merged states maps: "operations", and "ids" (the ids a
+	// node issued, such as transaction ids) and "attempts" (each
+	// operation's attempt numbers, shifted) where every role declares
+	// them (sim.Symmetry.Renames).
+	Renames []string `json:"renames,omitempty"`
 	// Collapsed counts, under the symmetry reduction, the revisits that
 	// were a renaming of the state stored, not that state itself: the
 	// successors skipped only because of the reduction
@@ -251,7 +257,7 @@ var symmetryOffKeys = map[string]string{
 func ReductionText(d ExploreDoc) string {
 	switch {
 	case d.Reduction == "symmetry":
-		return lang.Tf("explore.reduction_symmetry", map[string]any{"Collapsed": d.Collapsed})
+		return lang.Tf("explore.reduction_symmetry", map[string]any{"Collapsed": d.Collapsed, "What": renamesText(d.Renames)})
 	case d.SymmetryOff != nil:
 		why := d.SymmetryOff.Reason
 		if key, ok := symmetryOffKeys[why]; ok {
@@ -263,6 +269,33 @@ func ReductionText(d ExploreDoc) string {
 		return lang.Tf("explore.reduction_off", map[string]any{"Why": why})
 	}
 	return lang.T("explore.reduction_none")
+}
+
+// renamesKeys are the messages of what the symmetry reduction renames
+// (sim.Symmetry.Renames).
+var renamesKeys = map[string]string{
+	"operations": "explore.renames_operations",
+	"ids":        "explore.renames_ids",
+	"attempts":   "explore.renames_attempts",
+}
+
+// renamesText words what the symmetry reduction renames, in the current
+// language: the operations, then the ids and attempts it maps as well.
+func renamesText(renames []string) string {
+	if len(renames) == 0 {
+		renames = []string{"operations"}
+	}
+	parts := make([]string, len(renames))
+	for i, r := range renames {
+		parts[i] = r
+		if key, ok := renamesKeys[r]; ok {
+			parts[i] = lang.T(key)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + lang.T("explore.renames_and") + parts[len(parts)-1]
 }
 
 // BranchedText says which fault kinds a search branched on — what its

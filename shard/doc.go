@@ -131,11 +131,13 @@ type ExploreDoc struct {
 	Revisits    int             `json:"revisits"`
 	MaxDepth    int             `json:"max_depth"`
 	MemoryBytes int64           `json:"memory_bytes"`
-	// Symmetry, SymmetryOff and Collapsed are the symmetry reduction's
-	// (search.Result): applied, or why not, and the revisits it made.
-	Symmetry    bool             `json:"symmetry"`
-	SymmetryOff *sim.SymmetryOff `json:"symmetry_off,omitempty"`
-	Collapsed   int              `json:"collapsed"`
+	// Symmetry, SymmetryRenames, SymmetryOff and Collapsed are the
+	// symmetry reduction's (search.Result): applied and what it renames,
+	// or why not, and the revisits it made.
+	Symmetry        bool             `json:"symmetry"`
+	SymmetryRenames []string         `json:"symmetry_renames,omitempty"`
+	SymmetryOff     *sim.SymmetryOff `json:"symmetry_off,omitempty"`
+	Collapsed       int              `json:"collapsed"`
 }
 
 // header gives access to the common fields of both documents.

@@ -143,7 +143,7 @@ func mergeExplore(files []*File) *ExploreMerged {
 		res.Transitions += x.Transitions
 		res.Revisits += x.Revisits
 		res.Collapsed += x.Collapsed
-		res.Symmetry, res.SymmetryOff = x.Symmetry, x.SymmetryOff // one --reduce, one configuration: the same in every shard
+		res.Symmetry, res.SymmetryRenames, res.SymmetryOff = x.Symmetry, x.SymmetryRenames, x.SymmetryOff // one --reduce, one configuration: the same in every shard
 		res.MaxDepth = max(res.MaxDepth, x.MaxDepth)
 		res.Memory = max(res.Memory, x.MemoryBytes)
 		res.Branched = search.UnionBranches(res.Branched, x.Branched)

@@ -69,6 +69,20 @@ func attemptsOf(cfg *Config) []AttemptRenamer {
 	return rs
 }
 
+// Renames lists what the symmetry maps between the states it merges:
+// "operations" always, "ids" when issued ids are renamed (RenamesIDs),
+// "attempts" when attempt numbers are shifted (ShiftsAttempts).
+func (s *Symmetry) Renames() []string {
+	r := []string{"operations"}
+	if s.idRenamers != nil {
+		r = append(r, "ids")
+	}
+	if s.attRenamers != nil {
+		r = append(r, "attempts")
+	}
+	return r
+}
+
 // ShiftsAttempts says whether the symmetry shifts operations' attempt
 // numbers (every node implements AttemptRenamer and reads them relative
 // to each other).

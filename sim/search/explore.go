@@ -119,10 +119,12 @@ type Result struct {
 	// AuditFailure describes the first unsound merge Audit found.
 	AuditFailure string
 	// Symmetry says that the search stored one state per renaming of the
-	// operations (reduce.go); SymmetryOff, when the reduction was asked
-	// for and not applied, says why.
-	Symmetry    bool
-	SymmetryOff *sim.SymmetryOff
+	// operations (reduce.go), and SymmetryRenames what else the renaming
+	// maps (sim.Symmetry.Renames); SymmetryOff, when the reduction was
+	// asked for and not applied, says why.
+	Symmetry        bool
+	SymmetryRenames []string
+	SymmetryOff     *sim.SymmetryOff
 	// Branched lists, sorted, the places where the search took a fault's
 	// or a preemption's alternative (see Branch). It is a union over the
 	// search's parts, so it is the same for every number of workers.
@@ -346,6 +348,9 @@ func Explore(cfg *sim.Config, opt Options) (*Result, error) {
 	}
 	res := searchSplit(root, opt, shard, every, window, splitAt)
 	res.Symmetry, res.SymmetryOff = sym != nil, off
+	if sym != nil {
+		res.SymmetryRenames = sym.Renames()
+	}
 	return res, nil
 }
 
