@@ -115,7 +115,7 @@ for n in $SCALE; do
 			{ echo "explore.sh: building SPIN's verifier for N=$n failed" >&2; exit 1; }
 		measure "$d/pan.out" bash -c "cd '$d' && ./pan -m100000 -w$w"
 		s_states="$(awk '/states, stored/ { print $1 }' "$d/pan.out")"
-		s_trans="$(awk '/transitions \(= (stored|visited)\+matched\)/ { print $1 }' "$d/pan.out")"
+		s_trans="$(awk '/transitions \(= (stored|visited)\+matched\)/ { printf "%.0f\n", $1 }' "$d/pan.out")"
 		s_w="$w" s_wall="$m_wall" s_cpu="$m_cpu" s_rss="$m_rss"
 		if grep -q 'reached -DMEMLIM bound\|out of memory' "$d/pan.out"; then
 			s_states="memory (> $SPIN_MEMLIM MB)"
@@ -135,7 +135,7 @@ for n in $SCALE; do
 			{ echo "explore.sh: building SPIN's verifier -DNOREDUCE for N=$n failed" >&2; exit 1; }
 		(cd "$d" && ./pan_noreduce -m100000 -w"$s_w" >pan_noreduce.out 2>&1) || true
 		nr_states="$(awk '/states, stored/ { print $1 }' "$d/pan_noreduce.out")"
-		nr_trans="$(awk '/transitions \(= (stored|visited)\+matched\)/ { print $1 }' "$d/pan_noreduce.out")"
+		nr_trans="$(awk '/transitions \(= (stored|visited)\+matched\)/ { printf "%.0f\n", $1 }' "$d/pan_noreduce.out")"
 		grep -q 'errors: 0' "$d/pan_noreduce.out" || { echo "explore.sh: SPIN -DNOREDUCE found an error at N=$n" >&2; status=1; }
 	fi
 	printf '%-7s | %10s %11s %6ss %6ss %6s | %10s %11s | %10s %11s %3s %7ss %7ss %6s | %10s %11s | %6s %6s\n' \

@@ -28,7 +28,9 @@ import (
 // it can read, by implementing OpRenamer. A configuration is symmetric
 // when every one of its roles implements OpRenamer and declares itself
 // symmetric as configured, and it has no invariants (their state is
-// opaque bytes no renaming can reach).
+// opaque bytes no renaming can reach). Where every role says how, the
+// renaming also permutes the ids a node issued (symmetry_ids.go) and
+// shifts each operation's attempt numbers (symmetry_attempts.go).
 
 // OpRenamer is implemented by a role (a Node) whose behaviour is the same
 // for every operation up to its id, so that its part of a state can be

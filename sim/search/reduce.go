@@ -10,9 +10,12 @@ import (
 // (Options.Reduce, `once explore --reduce`).
 //
 // Symmetry stores one state per orbit of the permutations of the
-// configuration's operations (sim.Symmetry): a state reached with op-3
-// charged and op-5 in flight is skipped when the same state with op-5
-// charged and op-3 in flight was explored with no more faults used. It
+// configuration's operations (sim.Symmetry) — together with the
+// permutations of the ids a node issued and the shifts of each
+// operation's attempt numbers, where every role declares them
+// (sim.IDRenamer, sim.AttemptRenamer): a state reached with op-3 charged
+// and op-5 in flight is skipped when the same state with op-5 charged and
+// op-3 in flight was explored with no more faults used. It
 // is sound for the reason the state cache is: the skipped state's
 // futures are the explored one's, renamed (the roles are equivariant,
 // sim.OpRenamer), with the same verdicts and the same fault costs, so a
@@ -28,14 +31,12 @@ import (
 // shard of several: the parts keep visited sets of their own, and under
 // the reduction the subtrees of different parts are largely renamings of
 // each other, which a shared set merges and separate ones store once per
-// part. double-billing idem loss,ack-loss stores 2.2–2.3× the undivided
-// search's states as 16 parts (6 / 6: 49 119 against 21 557; 8 / 8: 799 579
-// against 357 256; 9 / 9: 3 298 158 against 1 443 972; 10 / 10: 13 438 349
-// against 5 782 231), more than a second core wins back: on 2 cores the
-// undivided search takes about a third of the CPU and less wall time
-// (10 / 10: 14.2 s of CPU against 37.4 s, shared machine). Without the
-// reduction the parts store about 1.45× (6 / 6: 72 135 against 49 358;
-// 8 / 8: 1 596 629 against 1 103 631), and they stay.
+// part. double-billing idem loss,ack-loss stores 4.0× the undivided
+// search's states as 16 parts at 8 / 8 (382 649 against 96 056) and 6.2×
+// at 10 / 10 (3 501 389 against 562 825; 3.9 s on two workers against
+// 1.3 s on one), more than a second core wins back. Without the reduction
+// the parts store about 1.45× (6 / 6: 72 135 against 49 358; 8 / 8:
+// 1 596 629 against 1 103 631), and they stay.
 //
 // Partial-order reduction is not implemented: ParseReduction refuses
 // "por". Sleep sets and persistent sets skip orders of independent

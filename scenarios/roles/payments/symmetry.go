@@ -12,7 +12,8 @@ import (
 // pending key's operation, an at-most-once send key) and as the values
 // the client derives from it: its Idempotency-Key (clientKey) and its
 // body (roles.Payload). Transaction ids come from the gateway's counter,
-// in the order the charges happen, and are not renamed. The explorer
+// in the order the charges happen; they and the attempt numbers are
+// mapped too (below: sim.IDRenamer, sim.AttemptRenamer). The explorer
 // stores one state per renaming of the payments (sim.Symmetry);
 // TestRolesAreEquivariant (package scenarios) checks, step by step on
 // random schedules, that these roles do to a renamed state what they did
