@@ -53,22 +53,116 @@ func before(at Time, ord uint64, b *item) bool {
 	return at < b.at || at == b.at && ord < b.ord
 }
 
-// queue is a typed 4-ary min-heap of items: no interface boxing, no
+// queue holds the scheduled items. A run keeps few in flight (a seeded
+// run of a catalog scenario, 5 to 15), and for those a sorted slice beats
+// a heap: a pop takes the first item and compares nothing, an insertion
+// scans a few items and moves the shorter side by one — where a heap's
+// every pop sifts down through compares no branch predictor can guess.
+// Past sortedMax items it is a typed 4-ary min-heap (a sorted slice is a
+// valid heap, so the switch moves nothing) until it is empty again: a
+// large queue is the heap's case. Either way no interface boxing, and no
 // allocation once its backing array has grown.
 type queue struct {
+	// items are the queued items: sorted in pop order (items[0] next)
+	// unless heap is set, a 4-ary min-heap then.
 	items []item
+	heap  bool
+	// buf is the backing array of a sorted queue, whose items are
+	// buf[head:head+len(items)]: a pop advances head, and an insertion
+	// moves the items before it down by one or those after it up by
+	// one, whichever are fewer.
+	buf  []item
+	head int
 }
+
+// sortedMax is the size up to which the queue stays a sorted slice.
+const sortedMax = 32
 
 func (q *queue) len() int { return len(q.items) }
 
 func (q *queue) push(it item) { *q.place(it.at, it.ord) = it }
 
+// clear empties the queue, keeping its memory.
+func (q *queue) clear() {
+	q.items = q.items[:0]
+	q.heap = false
+	q.recenter()
+}
+
+// copyFrom makes q a copy of src, reusing q's memory.
+func (q *queue) copyFrom(src *queue) {
+	if src.heap {
+		q.items = append(q.items[:0], src.items...)
+		q.heap = true
+		return
+	}
+	q.clear()
+	q.items = src.items // recenter copies them into q's own array
+	q.recenter()
+}
+
+// recenter moves a sorted queue's items to the middle of buf, with room
+// on both sides, growing buf first when it has not room for twice as
+// many (so that a queue that drifts one way recenters now and then, not
+// at every insertion).
+func (q *queue) recenter() {
+	n := len(q.items)
+	buf := q.buf
+	if len(buf) < 2*n+2 {
+		buf = make([]item, max(32, 4*n))
+	}
+	head := (len(buf) - n) / 2
+	copy(buf[head:], q.items) // a move within buf when it is the same array
+	q.buf, q.head, q.items = buf, head, buf[head:head+n]
+}
+
 // place makes room for an item ordered by (at, ord) and returns
 // it, with those fields set and the others zero, for the caller to fill:
-// an item is written once, where it belongs. Parents move down one copy
-// each (sift up with a hole, no swaps of whole items). The pointer is
-// good until the next push or pop.
+// an item is written once, where it belongs. The pointer is good until
+// the next push or pop.
 func (q *queue) place(at Time, ord uint64) *item {
+	if !q.heap && len(q.items) >= sortedMax {
+		q.heap = true // already a valid heap: sorted
+	}
+	var it *item
+	if q.heap {
+		it = q.placeHeap(at, ord)
+	} else {
+		it = q.placeSorted(at, ord)
+	}
+	*it = item{at: at, ord: ord}
+	return it
+}
+
+// placeSorted is place for a sorted queue.
+func (q *queue) placeSorted(at Time, ord uint64) *item {
+	n := len(q.items)
+	i := 0 // the items that come before the new one
+	for i < n && !before(at, ord, &q.items[i]) {
+		i++
+	}
+	if i < n-i { // move the i items before it down by one
+		if q.head == 0 {
+			q.recenter()
+		}
+		q.head--
+		w := q.buf[q.head : q.head+n+1]
+		copy(w[:i], w[1:i+1])
+		q.items = w
+		return &w[i]
+	}
+	if q.head+n == len(q.buf) { // move the n-i items after it up by one
+		q.recenter()
+	}
+	w := q.buf[q.head : q.head+n+1]
+	copy(w[i+1:], w[i:n])
+	q.items = w
+	return &w[i]
+}
+
+// placeHeap is place for a heap. Parents move down one copy each (sift
+// up with a hole, no swaps of whole items).
+func (q *queue) placeHeap(at Time, ord uint64) *item {
 	q.items = append(q.items, item{})
 	items := q.items
 	i := len(items) - 1
@@ -80,9 +174,7 @@ func (q *queue) place(at Time, ord uint64) *item {
 		items[i] = items[p]
 		i = p
 	}
-	it := &items[i]
-	*it = item{at: at, ord: ord}
-	return it
+	return &items[i]
 }
 
 // peek returns the smallest item; the queue must not be empty.
@@ -97,14 +189,19 @@ func (q *queue) pop() item {
 }
 
 // popInto moves the smallest item into *dst; the queue must not be empty.
-// The last item fills the hole left at the root, sifted down with one
-// copy per level.
 func (q *queue) popInto(dst *item) {
 	items := q.items
 	*dst = items[0]
+	if !q.heap {
+		q.items = items[1:]
+		q.head++
+		return
+	}
+	// The heap: the last item fills the hole left at the root, sifted
+	// down with one copy per level.
 	n := len(items) - 1
 	if n == 0 {
-		q.items = items[:0]
+		q.clear() // sorted again
 		return
 	}
 	last := &items[n]
@@ -122,8 +219,9 @@ func (q *queue) popInto(dst *item) {
 }
 
 // removeIf removes every item for which drop returns true and returns how
-// many it removed. The heap is rebuilt from what is left: the pop order is
-// the (at, urgent, seq) order of the items, whatever their layout.
+// many it removed. What is left keeps its order; a heap is rebuilt from
+// it: the pop order is the (at, urgent, seq) order of the items, whatever
+// their layout.
 func (q *queue) removeIf(drop func(*item) bool) int {
 	items := q.items
 	n := 0
@@ -160,7 +258,8 @@ func (q *queue) removeTimers(node NodeID, incarnation uint32, kind TimerKind, op
 }
 
 // cut drops the items past the first n (what removeIf kept) and rebuilds
-// the heap if any went, returning how many.
+// a heap if any went, returning how many. A sorted queue stays sorted:
+// removeIf keeps the order of what it keeps.
 func (q *queue) cut(n int) int {
 	items := q.items
 	removed := len(items) - n
@@ -169,6 +268,9 @@ func (q *queue) cut(n int) int {
 	}
 	clear(items[n:])
 	q.items = items[:n]
+	if !q.heap {
+		return removed
+	}
 	for i := (n - 2) / 4; n > 1 && i >= 0; i-- {
 		q.siftDown(i)
 	}

@@ -76,7 +76,7 @@ func (w *World) reset(ch Chooser, rec Recorder) {
 	w.chooser, w.rec = ch, rec
 	w.now, w.seq, w.msgID, w.events = 0, 0, 0, 0
 	w.digest, w.end = NewDigest(), Running
-	w.q.items = w.q.items[:0]
+	w.q.clear()
 	for i := range w.nodes {
 		ns := &w.nodes[i]
 		for t := range ns.tables {

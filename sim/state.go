@@ -20,7 +20,7 @@ func (w *World) CopyFrom(src *World) {
 	w.cfg, w.chooser, w.rec, w.names, w.kinds = src.cfg, src.chooser, src.rec, src.names, src.kinds
 	w.now, w.seq, w.msgID, w.events = src.now, src.seq, src.msgID, src.events
 	w.digest, w.end = src.digest, src.end
-	w.q.items = append(w.q.items[:0], src.q.items...)
+	w.q.copyFrom(&src.q)
 	if len(w.nodes) != len(src.nodes) {
 		w.nodes = make([]nodeState, len(src.nodes))
 	}
