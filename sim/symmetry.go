@@ -104,8 +104,9 @@ type Symmetry struct {
 
 	// Issued ids (symmetry_ids.go): the nodes' IDRenamers (nil: ids are
 	// not renamed) and whether the checker's outcomes are ids; rawIDs
-	// says that this pass keeps ids as they are (a state with a mixed
-	// part, or a part with too many ids, idOverflow); cur holds the ids of
+	// says that this pass keeps ids and attempts as they are (a state
+	// with a mixed part, or a part with too many ids or an attempt out of
+	// range, idOverflow); cur holds the ids of
 	// the part being normalised, pinned those of parts of no operation,
 	// idParts the parts of one operation set aside until every id's owner
 	// is known.
@@ -279,8 +280,11 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 	}
 	s.rawIDs = false
 	s.signatures(w)
-	if s.idRenamers != nil && (s.mixed || s.idOverflow) {
-		s.rawIDs = true // ids as they are: sound, merges less
+	if (s.idRenamers != nil || s.attRenamers != nil) && (s.mixed || s.idOverflow) {
+		// Ids and attempts as they are: sound, merges less. (A mixed
+		// state's hash reads the tables' rows as they are, so the
+		// queue's attempts must be too: TestSymmetryMixedStateKeepsAttempts.)
+		s.rawIDs = true
 		s.signatures(w)
 	}
 	rankBySignature(s.rank, s.sig)
