@@ -281,8 +281,11 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 	}
 	s.raw = false
 	s.signatures(w)
-	if s.idRenamers != nil && (s.mixed || s.overflow) {
-		s.raw = true // ids as they are: sound, merges less
+	if (s.idRenamers != nil || s.attRenamers != nil) && (s.mixed || s.overflow) {
+		// Ids and attempts as they are: sound, merges less. (A mixed
+		// state's hash reads the tables' rows as they are, so the
+		// queue's attempts must be too: TestSymmetryMixedStateKeepsAttempts.)
+		s.raw = true
 		s.signatures(w)
 	}
 	rankBySignature(s.rank, s.sig)
