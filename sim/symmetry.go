@@ -103,16 +103,18 @@ type Symmetry struct {
 	recFn  func(OpID) OpID
 
 	// Issued ids (symmetry_ids.go): the nodes' IDRenamers (nil: ids are
-	// not renamed) and whether the checker's outcomes are ids; rawIDs
-	// says that this pass keeps ids as they are (a state with a mixed
-	// part, or a part with too many ids, idOverflow); cur holds the ids of
+	// not renamed) and whether the checker's outcomes are ids; raw
+	// says that this pass keeps ids and attempts as they are (a state
+	// with a mixed part, or one that overflows what the pass maps: a part
+	// with too many ids, ids spread too wide, an attempt past its
+	// operation's count); cur holds the ids of
 	// the part being normalised, pinned those of parts of no operation,
 	// idParts the parts of one operation set aside until every id's owner
 	// is known.
 	idRenamers []IDRenamer
 	outcomeIDs bool
-	rawIDs     bool
-	idOverflow bool
+	raw        bool
+	overflow   bool
 	cur        []int64
 	pinned     []int64
 	idParts    []idPart
@@ -277,10 +279,13 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 			return Fingerprint(splitmix(uint64(w.hashState(buf)) ^ 0x5e77ed)), false
 		}
 	}
-	s.rawIDs = false
+	s.raw = false
 	s.signatures(w)
-	if s.idRenamers != nil && (s.mixed || s.idOverflow) {
-		s.rawIDs = true // ids as they are: sound, merges less
+	if (s.idRenamers != nil || s.attRenamers != nil) && (s.mixed || s.overflow) {
+		// Ids and attempts as they are: sound, merges less. (A mixed
+		// state's hash reads the tables' rows as they are, so the
+		// queue's attempts must be too: TestSymmetryMixedStateKeepsAttempts.)
+		s.raw = true
 		s.signatures(w)
 	}
 	rankBySignature(s.rank, s.sig)
@@ -291,7 +296,7 @@ func (s *Symmetry) Fingerprint(w *World, buf *[]byte) (fp Fingerprint, permuted 
 		identity = identity && op == OpID(i+1)
 		naming = (naming ^ uint64(op)) * 0xff51afd7ed558ccd
 	}
-	if s.attRenamers != nil && !s.rawIDs {
+	if s.attRenamers != nil && !s.raw {
 		for _, op := range s.rank {
 			naming = (naming ^ uint64(s.sent[op])) * 0xc4ceb9fe1a85ec53
 		}
@@ -397,9 +402,9 @@ func rowHash(key int64, r *Record, age Time, salt uint64) uint64 {
 // queue's normalised parts (s.items) for hash.
 func (s *Symmetry) signatures(w *World) {
 	clear(s.sig)
-	s.idParts, s.pinned, s.idOverflow = s.idParts[:0], s.pinned[:0], false
-	idsOn := s.idRenamers != nil && !s.rawIDs
-	attOn := s.attRenamers != nil && !s.rawIDs
+	s.idParts, s.pinned, s.overflow = s.idParts[:0], s.pinned[:0], false
+	idsOn := s.idRenamers != nil && !s.raw
+	attOn := s.attRenamers != nil && !s.raw
 	c := &w.checker
 	if attOn {
 		for op := 1; op <= s.ops && op < len(c.ops); op++ {
@@ -499,11 +504,11 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 	ageFree := w.cfg.Topology.Nodes[n].Tables[t].AgeFree
 	e.rows, e.ids, e.pinned = e.rows[:0], e.ids[:0], e.pinned[:0]
 	e.sum, e.mixed, e.overflow, e.filled = 0, false, false, true
-	before := s.idOverflow
+	before := s.overflow
 	s.deps = s.deps[:0]
 	for r := range tb.keys {
 		key, rec := tb.keys[r], tb.rows[r]
-		s.idOverflow = false
+		s.overflow = false
 		if attOn {
 			key, rec = s.attRenamers[n].RenameRowAttempts(t, key, rec, s.attFn)
 		}
@@ -518,7 +523,7 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 		if idsOn {
 			rec = s.idRenamers[n].RenameRowIDs(t, key, rec, s.idFn(op))
 		}
-		e.overflow = e.overflow || s.idOverflow
+		e.overflow = e.overflow || s.overflow
 		age := w.now - rec.At
 		if ageFree {
 			age = 0
@@ -540,7 +545,7 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 		}
 	}
 	e.deps = append(e.deps[:0], s.deps...)
-	s.idOverflow = before
+	s.overflow = before
 }
 
 // applyTable adds a table's normalised rows to the signatures: each row
@@ -548,7 +553,7 @@ func (s *Symmetry) fillTable(e *tableParts, w *World, n int, t TableID, salt uin
 // until the ids' owners are known, a row of none to the table's sum.
 func (s *Symmetry) applyTable(e *tableParts) {
 	s.mixed = s.mixed || e.mixed
-	s.idOverflow = s.idOverflow || e.overflow
+	s.overflow = s.overflow || e.overflow
 	for _, r := range e.rows {
 		s.sig[r.op] += r.mix
 	}
@@ -600,7 +605,7 @@ func (s *Symmetry) cached(tb *Table, salt uint64) *tableParts {
 	if s.tables == nil {
 		s.tables = make([]tableParts, symTableCache)
 	}
-	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15^uint64(boolByte(s.rawIDs))) | 1
+	key := splitmix(tb.rowsHash()^salt*0x9e3779b97f4a7c15^uint64(boolByte(s.raw))) | 1
 	e := &s.tables[key%symTableCache]
 	if e.key != key {
 		e.key, e.filled = key, false

@@ -91,17 +91,19 @@ func (s *Symmetry) ShiftsAttempts() bool { return s.attRenamers != nil }
 // attempt is attempt a of op as the signature pass sees it: relative to
 // the operation's count of requests sent (s.sent), noted in s.deps for
 // the cache of tables. An attempt past the count, or a count past
-// attemptBase, makes the pass raw (idOverflow).
+// attemptBase, makes the pass raw (overflow); the count is noted then
+// too, so that a cached table found past a count is read again when the
+// count moves (TestSymmetryCacheFollowsAttemptCounts).
 func (s *Symmetry) attempt(op OpID, a int32) int32 {
 	if a == 0 || op < 1 || int(op) > s.ops {
 		return a
 	}
 	n := s.sent[op]
+	s.deps = append(s.deps, attemptDep{op: op, sent: n})
 	if a > n || n >= attemptBase {
-		s.idOverflow = true
+		s.overflow = true
 		return a
 	}
-	s.deps = append(s.deps, attemptDep{op: op, sent: n})
 	return a - n + attemptBase
 }
 

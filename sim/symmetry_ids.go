@@ -120,7 +120,7 @@ func (s *Symmetry) recordID(v int64, keep bool) int64 {
 		return 0
 	}
 	if len(s.cur) == maxPartIDs {
-		s.idOverflow = true
+		s.overflow = true
 	} else {
 		s.cur = append(s.cur, v)
 	}
@@ -133,7 +133,7 @@ func (s *Symmetry) recordID(v int64, keep bool) int64 {
 // deferIDs sets a part of op aside with the ids in s.cur; it reports whether
 // it did (a part with no ids is added to the signature at once).
 func (s *Symmetry) deferIDs(h uint64, op OpID, kind uint8, rank int) bool {
-	if len(s.cur) == 0 || s.idOverflow {
+	if len(s.cur) == 0 || s.overflow {
 		return false
 	}
 	p := idPart{h: h, op: op, kind: kind, rank: int32(rank), n: uint8(len(s.cur))}
@@ -150,10 +150,10 @@ func (s *Symmetry) deferIDs(h uint64, op OpID, kind uint8, rank int) bool {
 // ties broken by value; any other id is labelled by itself. The ids of a
 // state are few and close together (a counter's recent values), so they
 // are tallied in tables indexed by id − the least; a state whose ids
-// spread wider is fingerprinted with its ids as they are (idOverflow).
+// spread wider is fingerprinted with its ids as they are (overflow).
 func (s *Symmetry) settleIDs() {
 	s.labels = s.labels[:0]
-	if len(s.idParts) == 0 || s.idOverflow {
+	if len(s.idParts) == 0 || s.overflow {
 		return
 	}
 	lo, hi := s.idParts[0].ids[0], s.idParts[0].ids[0]
@@ -167,7 +167,7 @@ func (s *Symmetry) settleIDs() {
 		lo, hi = min(lo, id), max(hi, id)
 	}
 	if uint64(hi-lo) >= denseIDs {
-		s.idOverflow = true
+		s.overflow = true
 		return
 	}
 	span := int(hi-lo) + 1
