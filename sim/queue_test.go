@@ -76,6 +76,43 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 					t.Fatalf("removeIf removed %d items, want %d", got, want-len(ref))
 				}
 			},
+			"copy": func(t *rapid.T) {
+				// A world copied for a snapshot or a child step: into a
+				// queue that held something else or into a fresh one. The
+				// copy is then pushed to and popped from, and the source
+				// must not see it (no shared backing array); half of the
+				// time the copy goes on as the queue.
+				var c queue
+				for range rapid.IntRange(0, 40).Draw(t, "held") {
+					c.push(item{at: Time(len(c.items)), ord: order(false, uint64(len(c.items)))})
+				}
+				c.copyFrom(&q)
+				cref := slices.Clone(ref)
+				for range rapid.IntRange(0, 3).Draw(t, "copy pushes") {
+					it := item{at: Time(rapid.Int64Range(0, 15).Draw(t, "at")), ord: order(false, seq), kind: itemDeliver, msg: Message{ID: uint32(seq)}}
+					seq++
+					c.push(it)
+					cref = append(cref, it)
+				}
+				if len(cref) > 0 && rapid.Bool().Draw(t, "copy pops") {
+					if got, want := c.pop(), cref.pop(); got != want {
+						t.Fatalf("copy's pop = (at %d seq %d), want (at %d seq %d)", got.at, got.seq(), want.at, want.seq())
+					}
+				}
+				if !sameItems(q.items, ref) {
+					t.Fatalf("the source queue changed when its copy was used")
+				}
+				if rapid.Bool().Draw(t, "keep the copy") {
+					q, ref = c, cref
+				}
+			},
+			"clear": func(t *rapid.T) {
+				if rapid.IntRange(0, 9).Draw(t, "rarely") != 0 {
+					t.Skip("kept")
+				}
+				q.clear()
+				ref = ref[:0]
+			},
 			"pop": func(t *rapid.T) {
 				if len(ref) == 0 {
 					t.Skip("empty")
@@ -117,6 +154,22 @@ func TestQueueMatchesSortedSlice(t *testing.T) {
 			t.Fatalf("queue has %d items after the reference drained", q.len())
 		}
 	})
+}
+
+// sameItems says whether a queue's items are those of ref, in any layout.
+func sameItems(items []item, ref queueModel) bool {
+	if len(items) != len(ref) {
+		return false
+	}
+	seqs := func(its []item) []uint64 {
+		s := make([]uint64, len(its))
+		for i := range its {
+			s[i] = its[i].ord
+		}
+		slices.Sort(s)
+		return s
+	}
+	return slices.Equal(seqs(items), seqs(ref))
 }
 
 // TestQueueEqualTimesFIFO pushes many items at one time, interleaved with
