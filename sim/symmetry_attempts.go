@@ -70,8 +70,9 @@ func attemptsOf(cfg *Config) []AttemptRenamer {
 }
 
 // Renames lists what the symmetry maps between the states it merges:
-// "operations" always, "ids" when issued ids are renamed (RenamesIDs),
-// "attempts" when attempt numbers are shifted (ShiftsAttempts).
+// "operations" always, "ids" when issued ids are renamed (every node
+// implements IDRenamer), "attempts" when attempt numbers are shifted
+// (every node implements AttemptRenamer and reads them relative).
 func (s *Symmetry) Renames() []string {
 	r := []string{"operations"}
 	if s.idRenamers != nil {
@@ -82,11 +83,6 @@ func (s *Symmetry) Renames() []string {
 	}
 	return r
 }
-
-// ShiftsAttempts says whether the symmetry shifts operations' attempt
-// numbers (every node implements AttemptRenamer and reads them relative
-// to each other).
-func (s *Symmetry) ShiftsAttempts() bool { return s.attRenamers != nil }
 
 // attempt is attempt a of op as the signature pass sees it: relative to
 // the operation's count of requests sent (s.sent), noted in s.deps for

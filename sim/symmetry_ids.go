@@ -108,10 +108,6 @@ func idsOf(cfg *Config) ([]IDRenamer, bool) {
 	return rs, outcomes
 }
 
-// RenamesIDs says whether the symmetry renames issued ids as well as
-// operations (every node implements IDRenamer).
-func (s *Symmetry) RenamesIDs() bool { return s.idRenamers != nil }
-
 // recordID is the renaming function of the signature pass: it notes an
 // issued id of the part being normalised and answers 0 (keep: the id
 // itself), so the part's hash leaves ids out or keeps them.
