@@ -41,6 +41,7 @@ func loadCatalogFile(file string) *Scenario {
 	if want := path.Base(file); sc.Name+".yaml" != want {
 		panic("scenarios: built-in scenario " + sc.Name + " is in " + file + ": a catalog file is named after its scenario")
 	}
+	sc.builtIn = true
 	return sc
 }
 

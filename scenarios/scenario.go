@@ -93,7 +93,13 @@ type Scenario struct {
 	File    string // where it was loaded from
 	Source  []byte // the bytes it was loaded from (a shard carries a scenario file's)
 	spec    *fileSpec
+	builtIn bool // decoded from the catalog (BuiltIn)
 }
+
+// BuiltIn reports whether s is one of the catalog's scenarios, as Lookup
+// returns them, rather than one loaded from a file: a shard names a
+// built-in scenario and carries a file's bytes.
+func (s *Scenario) BuiltIn() bool { return s.builtIn }
 
 // Lesson is the teaching text of `once explain`.
 type Lesson struct {

@@ -222,11 +222,14 @@ func (m *Merged) CheckArgs(fl *pflag.FlagSet) error {
 }
 
 // ScenarioFiles are the scenario files among scs, as a shard carries
-// them: the name the command line gave and the bytes loaded.
+// them: the name the command line gave and the bytes loaded. A built-in
+// scenario is not among them (a shard names it), and telling one needs no
+// look-up: decoding the catalog's file of a scenario's name to compare
+// would cost a run from a file a second YAML parse.
 func ScenarioFiles(scs ...*scenarios.Scenario) []ScenarioFile {
 	var out []ScenarioFile
 	for _, sc := range scs {
-		if c, err := scenarios.Lookup(sc.Name); err != nil || c != sc {
+		if !sc.BuiltIn() {
 			out = append(out, ScenarioFile{Name: sc.File, Text: string(sc.Source)})
 		}
 	}
