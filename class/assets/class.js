@@ -4,6 +4,10 @@
 // panel rebuilt every poll replaced the button under a click in flight).
 (function () {
   var b = document.body, tick = b.getAttribute("data-tick"), panel = b.getAttribute("data-panel");
+  // A student's page shown as the answer to a POST (/answer) takes the
+  // address / : a reload, a phone restoring the tab or the back button
+  // then asks for the page again instead of sending the answer twice.
+  if (!panel && location.pathname !== "/" && window.history && history.replaceState) { history.replaceState(null, "", "/"); }
   // swap puts html in el unless el already shows it (both read back
   // through the browser's own serialiser, so markup spelled otherwise is
   // not taken for a change).
