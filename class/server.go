@@ -119,6 +119,11 @@ func fail(w http.ResponseWriter, err error) {
 	http.Error(w, "internal error", http.StatusInternalServerError)
 }
 
+// formulaStart are the characters a spreadsheet reads as the start of a
+// formula: a name starting with one would run in the instructor's
+// spreadsheet when roster.csv is opened (CSV injection), so it is refused.
+const formulaStart = "=+-@"
+
 // joinPage is the join form's data.
 type joinPage struct {
 	Lang, Title, Notice, Code, Name string
@@ -163,7 +168,7 @@ func (cl *Class) join(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusForbidden, lang.T("class.bad_code"))
 		return
 	}
-	if lesson.CheckName(name) != nil {
+	if lesson.CheckName(name) != nil || strings.ContainsRune(formulaStart, []rune(name)[0]) {
 		refuse(http.StatusBadRequest, lang.T("class.bad_name"))
 		return
 	}
