@@ -65,8 +65,9 @@ func (q *Question) unordered() bool {
 }
 
 // draw is the sheet of the step for seed: Draw questions of the bank
-// (all when Draw is 0) — two in three of them mechanism questions, the
-// rest evidence, as far as the bank has them — in the bank's order; each
+// (all when Draw is 0) — the questions marked Always first, then two in
+// three of them mechanism questions, the rest evidence, as far as the
+// bank has them — in the bank's order; each
 // unordered question with its choices shuffled for the seed. The same
 // seed gives the same sheet.
 func (s *Step) draw(seed uint64) []Question {
@@ -94,7 +95,17 @@ func (s *Step) draw(seed uint64) []Question {
 			}
 		}
 	}
-	take((2*n+2)/3, true)
+	mechanisms := (2*n + 2) / 3
+	for i, q := range s.Bank {
+		if q.Always && picked < n {
+			pick[i] = true
+			picked++
+			if q.Mechanism() {
+				mechanisms--
+			}
+		}
+	}
+	take(max(mechanisms, 0), true)
 	take(n-picked, false)
 	take(n-picked, true)
 	var out []Question

@@ -153,6 +153,9 @@ type Question struct {
 	// are parameters over its run's: a variant the step does not run,
 	// asked about from understanding.
 	Set map[string]string `yaml:"set"`
+	// Always puts the question on every student's sheet: the step's point
+	// (the generals' cut), which no draw may leave out.
+	Always bool `yaml:"always"`
 
 	ops      int               // the operation count of its run (set by Parse)
 	scenario string            // its run's scenario (set by Parse)

@@ -88,3 +88,30 @@ func TestTwoGeneralsAlwaysShowsASplit(t *testing.T) {
 		}
 	}
 }
+
+// Every sheet of the Two Generals step asks why no number of messages
+// lets the generals agree (cut-why, marked always): the step's point.
+// Drawn like the rest, 28 sheets of seeds 1…60 missed it and asked instead
+// the same "which single fault" question twice (N=3 and N=6).
+func TestEverySheetAsksTheGeneralsCut(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Step("two-generals")
+	for seed := uint64(1); seed <= 60; seed++ {
+		sheet := s.draw(seed)
+		var ids []string
+		mechanisms, cut := 0, false
+		for _, q := range sheet {
+			ids = append(ids, q.ID)
+			cut = cut || q.ID == "cut-why"
+			if q.Mechanism() {
+				mechanisms++
+			}
+		}
+		if !cut || len(sheet) != s.Draw || mechanisms != 2 {
+			t.Errorf("draw(%d) = %v: want %d questions, 2 of them mechanism ones, cut-why among them", seed, ids, s.Draw)
+		}
+	}
+}
