@@ -314,7 +314,7 @@ func TestIntegrationClassInChromium(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, r := range rows[1:] {
-		got[r[0]] = fmt.Sprintf("%s/%s %s", r[1], r[2], r[3])
+		got[r[0]] = fmt.Sprintf("%s/%s %s", r[1], r[2], strings.TrimPrefix(r[3], "'")) // a formula-like cell is quoted (spreadsheetText)
 	}
 	line := regexp.MustCompile(`(?m)^(\S+)\s+(\d+/\d+)\s+([A-Za-z-]+)\s*$`)
 	graded := line.FindAllStringSubmatch(roster.String(), -1)

@@ -17,15 +17,28 @@ import (
 // in the order `once lesson grade` prints them (by name), with the
 // columns of its roster — the name, the right answers, the questions
 // asked, and the letters given in the course's order (upper case when
-// right, - when none was given).
+// right, - when none was given). A text cell that a spreadsheet would
+// read as a formula (spreadsheetText) starts with an apostrophe.
 func WriteRosterCSV(w io.Writer, graded []*lesson.Graded) error {
 	c := csv.NewWriter(w)
 	c.Write([]string{"student", "right", "asked", "answers"})
 	for _, g := range lesson.SortedByStudent(graded) {
-		c.Write([]string{g.Student, strconv.Itoa(g.Right), strconv.Itoa(len(g.Answers)), Letters(g)})
+		c.Write([]string{spreadsheetText(g.Student), strconv.Itoa(g.Right), strconv.Itoa(len(g.Answers)), spreadsheetText(Letters(g))})
 	}
 	c.Flush()
 	return c.Error()
+}
+
+// spreadsheetText is s as a CSV text cell that a spreadsheet shows as
+// text: one that starts with = + - @, a tab or a carriage return is a
+// formula to Excel and LibreOffice (a student who left the first question
+// unanswered has letters "-AbC", read as minus a name: #NAME?), so it gets
+// a leading apostrophe, the usual defence against CSV injection.
+func spreadsheetText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // WriteQuestionsCSV writes how the class did on each question of the

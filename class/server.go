@@ -348,7 +348,7 @@ func (cl *Class) studentPage(w http.ResponseWriter, _ *http.Request, s *student,
 			qi.Kind = lang.T("class.kind_mechanism")
 		}
 		if !q.Mechanism && phase == Predict {
-			qi.Wait, qi.State = lang.T("class.wait_evidence"), "later"
+			qi.Wait, qi.State = lang.T("class.wait_question"), "later" // the page says once that more questions open (Waiting)
 			p.Questions = append(p.Questions, qi)
 			continue
 		}
