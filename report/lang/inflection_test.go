@@ -140,17 +140,12 @@ func TestRussianTimeUnitsAreCyrillic(t *testing.T) {
 func TestTranslatedTextLinesFit(t *testing.T) {
 	const width = 78
 	for _, l := range []string{"ro", "ru"} {
-		files, err := filepath.Glob("../../scenarios/catalog/i18n/*." + l + ".toml")
-		if err != nil || len(files) == 0 {
-			t.Fatalf("%s: no translations (%v)", l, err)
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+		for f, text := range textsOf(t, l) {
+			if !strings.Contains(f, "/i18n/") { // the catalog's texts, not the locale files' messages
+				continue
 			}
 			inText := false
-			for i, line := range strings.Split(string(data), "\n") {
+			for i, line := range strings.Split(text, "\n") {
 				switch {
 				case !inText && strings.HasSuffix(line, `= """`):
 					inText = true
