@@ -73,6 +73,9 @@ func Describe(topo *sim.Topology, e *sim.Event) string {
 	case sim.ClassDeliver:
 		return fmt.Sprintf("%-9s %-8s ← %-9s %s", node, word, peer, msgLabel(topo, m))
 	case sim.ClassDrop:
+		if !w.english { // "PIERDUT (pe rețea)": a word, then its reason apart
+			word += " "
+		}
 		return fmt.Sprintf("%-9s %s(%s) → %s %s", node, word, w.reason(e.Reason), peer, msgLabel(topo, m))
 	case sim.ClassInFlight:
 		switch e.Kind {

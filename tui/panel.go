@@ -32,7 +32,7 @@ func (v runView) summary(width, height int) string {
 // (without its label: "≥1 — holds · 70 events · 2.2s"): the semantics'
 // promise alone, never what the customer got.
 func promiseLine(o *sim.Outcome, label bool) string {
-	end := styleDim.Render(" · " + lang.N("count.events", o.Events) + " · " + o.EndTime.String())
+	end := styleDim.Render(" · " + lang.N("count.events", o.Events) + " · " + report.TimeWords(o.EndTime))
 	if !o.Finished() {
 		end = styleWarn.Render(" · " + lang.Tf("tui.summary.unfinished", map[string]any{"End": lang.Word("end", o.End.String())}))
 	}

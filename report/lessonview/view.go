@@ -280,7 +280,9 @@ func choiceLabels(q *lesson.Question, results map[string]*lesson.Result, run *le
 			out = append(out, lang.T("lesson.choice.cut."+strings.TrimPrefix(k, "cut:")))
 		case strings.HasPrefix(k, "event:"):
 			e, _ := lesson.EventOf(run, k)
-			out = append(out, strings.TrimSpace(report.TimeWords(e.At))+"  "+report.DescribeHere(run.Config.Topology, e))
+			// the trace's own line, as the reveal prints the trace: the
+			// question asks which line of the trace it is
+			out = append(out, strings.TrimSpace(report.TimeWords(e.At))+"  "+report.Describe(run.Config.Topology, e))
 		case k == "0" && q.Ask == lesson.AskFaults:
 			out = append(out, lang.T("lesson.choice.no_fault"))
 		case strings.HasSuffix(k, "+"):

@@ -289,10 +289,17 @@ func (m Model) revealBody() string {
 	return b.String()
 }
 
-// wrap breaks every line of s at width (ANSI styles kept).
+// wrap breaks every line of s at width (ANSI styles kept), at spaces
+// only: the wrapper would also break after a hyphen, splitting the
+// course's inflected terms ("gateway-" / "ul", "retry-" / "urile") and
+// at-least-once, so a hyphen is a non-breaking one while it wraps.
 func wrap(s string, width int) string {
-	return lipgloss.NewStyle().Width(max(10, width)).Render(s)
+	s = strings.ReplaceAll(s, "-", nonBreakingHyphen)
+	return strings.ReplaceAll(lipgloss.NewStyle().Width(max(10, width)).Render(s), nonBreakingHyphen, "-")
 }
+
+// nonBreakingHyphen is U+2011, one cell wide like "-".
+const nonBreakingHyphen = "\u2011"
 
 // truncate cuts s to width cells.
 func truncate(s string, width int) string {

@@ -163,3 +163,20 @@ func TestScrolledKeys(t *testing.T) {
 		}
 	}
 }
+
+// The lesson's text is wrapped at spaces, never after a hyphen: a
+// Romanian term inflected with one ("gateway-ul") or at-least-once stays
+// whole on its line.
+func TestWrapKeepsHyphenatedWords(t *testing.T) {
+	text := "Un crash între taxare și stocarea răspunsului se rezolvă întrebând gateway-ul după aceeași cheie, cu at-least-once și retry-urile lui."
+	for width := 20; width <= 60; width++ {
+		for _, line := range strings.Split(wrap(text, width), "\n") {
+			if strings.HasSuffix(strings.TrimRight(line, " "), "-") {
+				t.Fatalf("width %d: a line ends at a hyphen: %q", width, line)
+			}
+			if strings.Contains(line, "\u2011") {
+				t.Fatalf("width %d: the non-breaking hyphen is left in: %q", width, line)
+			}
+		}
+	}
+}
