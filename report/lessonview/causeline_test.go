@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/oncesim/once/lesson"
+	"github.com/oncesim/once/report"
 	"github.com/oncesim/once/report/lang"
 )
 
@@ -50,3 +51,52 @@ func TestCauseChoicesAreTraceLines(t *testing.T) {
 // collapse is s with its runs of spaces made one: a choice drops the
 // trace's column padding.
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestCauseQuestionsPrintTheirTrace: a cause question quotes lines of one
+// semantics' trace, so it prints the command that shows that trace (the
+// step's own command prints tables only), and every choice it offers is
+// a line that command prints — over the sheets of several students.
+func TestCauseQuestionsPrintTheirTrace(t *testing.T) {
+	c, err := lesson.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, student := range []string{"", "Ana Popescu", "Борис"} {
+		course := c
+		if student != "" {
+			if course, err = c.ForStudent(student); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for step := range course.Steps {
+			v, err := Build(course, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, q := range v.Questions {
+				if q.Ask != lesson.AskCause {
+					continue
+				}
+				asked++
+				cmds := EvidenceCommands(q)
+				if len(cmds) != 1 || !strings.HasSuffix(cmds[0], " --format trace") || !strings.Contains(cmds[0], " --semantics "+q.Semantics.Alias()+" ") {
+					t.Fatalf("step %d question %d: evidence commands %q, want one trace of %s", step+1, i+1, cmds, q.Semantics)
+				}
+				r := runCommand(t, cmds[0], q.Semantics)
+				printed := map[string]bool{}
+				for _, e := range r.trace.Events {
+					printed[collapse(report.TimeWords(e.At)+"  "+report.Describe(r.topo, &e))] = true
+				}
+				for k, ch := range q.Choices {
+					if !printed[collapse(ch)] {
+						t.Errorf("step %d question %d: choice %c) %q is no line of `%s`", step+1, i+1, 'a'+k, ch, cmds[0])
+					}
+				}
+			}
+		}
+	}
+	if asked == 0 {
+		t.Fatal("no cause question on any sheet: the test checks nothing")
+	}
+}

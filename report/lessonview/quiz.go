@@ -144,10 +144,11 @@ func plainStep(v *StepView, answers *bufio.Scanner, w *bufio.Writer, rec *lesson
 }
 
 // EvidenceCommands are the commands whose output answers an evidence
-// question, when they are not the step's runs (a search of explore); none
-// for a mechanism question, answered before any run.
+// question, when they are not the step's runs (a search of explore, the
+// trace a cause question quotes); none for a mechanism question, answered
+// before any run.
 func EvidenceCommands(q QuestionView) []string {
-	if q.Mechanism || q.Ask != lesson.AskFaults && q.Ask != lesson.AskCut {
+	if q.Mechanism || q.Ask != lesson.AskFaults && q.Ask != lesson.AskCut && q.Ask != lesson.AskCause {
 		return nil
 	}
 	return q.Commands

@@ -310,6 +310,10 @@ func runCommand(t *testing.T, command string, sem sim.Semantics) ranRun {
 			k, v, _ := strings.Cut(f[i+1], "=")
 			set.Params[k] = v
 		case "--semantics":
+		case "--format": // a trace of the same run
+			if f[i+1] != "trace" {
+				t.Fatalf("%q: --format %s", command, f[i+1])
+			}
 		default:
 			t.Fatalf("%q: unknown flag %s", command, f[i])
 		}

@@ -354,8 +354,23 @@ func questionCommands(q *lesson.Question, r *lesson.Result, s *lesson.Step) []st
 		return out
 	case lesson.AskBreaks, lesson.AskFix:
 		return nil // each choice has its check
+	case lesson.AskCause:
+		// Its choices are lines of one semantics' trace, which the
+		// step's command (tables) does not print.
+		return []string{TraceCommand(r, q.Semantics)}
 	}
 	return []string{Command(r)}
+}
+
+// TraceCommand is the command that prints the text trace of r's run
+// under one semantics (its alias: alo) alone: what a question about a
+// line of the trace is answered from.
+func TraceCommand(r *lesson.Result, semantics string) string {
+	spec := *r.Spec // a copy: r's spec is the step's
+	spec.Semantics = []string{semantics}
+	one := *r
+	one.Spec = &spec
+	return Command(&one) + " --format trace"
 }
 
 // revealEvents are the events a question's reveal shows as text: those of
