@@ -110,6 +110,9 @@ func counterexample(cfg *sim.Config, promise sim.Promise, sc *scenarios.Scenario
 		Digest:    report.DigestString(end.Digest()), FoundFaults: len(found),
 		Faults: make([]string, 0, len(plan)), // [] in JSON when the violation needs no fault
 	}
+	if why.Kind == sim.ReasonInvariant {
+		cex.Rule = why.Invariant
+	}
 	if cex.Steps == nil {
 		cex.Steps = []string{}
 	}

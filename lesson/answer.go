@@ -232,6 +232,33 @@ func (q *Question) probe(change *string, faults string, maxFaults int) Probe {
 	return Probe{Scenario: q.scenario, Semantics: sem, Set: set, Faults: faults, MaxFaults: maxFaults}
 }
 
+// BrokenRule is the invariant that a breaks or fix question's broken
+// variant breaks, by the search its answer rests on — the right fault's
+// for a breaks question (answer is its index among ChoicesFor(results),
+// as Answer returns it), the variant's own for a fix question — or ""
+// when an operation's outcome is what breaks (and for other questions).
+// A question's stem says which it is.
+func (q *Question) BrokenRule(results map[string]*Result, answer int) (string, error) {
+	var p Probe
+	switch q.Ask {
+	case AskBreaks:
+		choices := q.ChoicesFor(results)
+		if answer < 0 || answer >= len(choices) {
+			return "", nil
+		}
+		p = *choices[answer].Probe
+	case AskFix:
+		p = q.probe(nil, "", 0)
+	default:
+		return "", nil
+	}
+	res, err := p.Explore()
+	if err != nil {
+		return "", err
+	}
+	return res.Rule, nil
+}
+
 // Probes are the searches q's answer rests on (none for a question read
 // from the run): a breaks or fix question's one per choice, a faults
 // question's one.

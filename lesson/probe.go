@@ -34,6 +34,7 @@ type ProbeResult struct {
 	Holds  bool
 	Faults []string // the minimal counterexample's plan lines
 	Cause  string   // its cause, in English (the cache outlives a language)
+	Rule   string   // the invariant it breaks; "" when an operation's effects break the promise
 }
 
 // Command is the explore command line that repeats the probe.
@@ -122,5 +123,5 @@ func (p Probe) explore() (ProbeResult, error) {
 	if err != nil {
 		return fail(err)
 	}
-	return ProbeResult{Faults: cex.Faults, Cause: cex.Cause}, nil
+	return ProbeResult{Faults: cex.Faults, Cause: cex.Cause, Rule: cex.Rule}, nil
 }

@@ -82,6 +82,9 @@ type Counterexample struct {
 	Replay      string `json:"replay"`
 	Digest      string `json:"trace_digest"`
 	FoundFaults int    `json:"found_faults"` // faults on the path the search found, before shrinking
+	// Rule is the invariant the counterexample breaks, "" when it is an
+	// operation's effects (or results) that break the promise.
+	Rule string `json:"-"`
 	// Minimal says whether a schedule with fewer faults was looked for
 	// over every requested kind, and how far (nil: not looked for).
 	Minimal *Minimality `json:"minimal,omitempty"`

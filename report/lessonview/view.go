@@ -113,7 +113,11 @@ func Build(c *lesson.Course, i int) (*StepView, error) {
 		r := results[q.Run]
 		sem, _ := sim.ParseSemantics(q.Semantics)
 		run := r.Of(sem)
-		qv := QuestionView{ID: q.ID, Mechanism: q.Mechanism(), Text: questionText(q, r, sem), Choices: choiceLabels(q, results, run),
+		rule, err := q.BrokenRule(results, answer)
+		if err != nil {
+			return nil, fmt.Errorf("step %s: %w", s.ID, err)
+		}
+		qv := QuestionView{ID: q.ID, Mechanism: q.Mechanism(), Text: questionText(q, r, sem, rule, run.Config.Invariants != nil), Choices: choiceLabels(q, results, run),
 			Keys: choiceKeys(q, results), Ask: q.Ask, Class: q.Class, Commands: questionCommands(q, r, s),
 			Answer: answer, Run: q.Run, Semantics: sem,
 			Why: strings.TrimSpace(lang.Lesson(r.Scenario.Name, "why."+sem.Alias(), r.Scenario.Lesson.Why[sem]))}
@@ -210,8 +214,12 @@ func OutcomeWords(sc *scenarios.Scenario, o *sim.Outcome) string {
 // questionText words q: about this run (its scenario, its settings and
 // its semantics), never naming the operation of interest nor an internal
 // id; the counts and choices come from the run's own words ("charged
-// twice or more").
-func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) string {
+// twice or more"). A breaks or fix question says what breaks: rule, the
+// invariant its search found broken, or else an operation's outcome; a
+// fix question over a scenario with invariants (checked) asks for no
+// failed check at all, not for every operation to end once (a fix may
+// refuse an operation as designed).
+func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics, rule string, checked bool) string {
 	name := r.Scenario.Name
 	if variant := q.Variant(); len(variant) > 0 {
 		var sets []string
@@ -225,8 +233,19 @@ func questionText(q *lesson.Question, r *lesson.Result, sem sim.Semantics) strin
 	tr := func(s string) string { return lang.Word("outcome", s) }
 	words := map[string]string{lesson.ClassNone: tr(w.None), lesson.ClassOnce: tr(w.Once), lesson.ClassMany: manyWords(w)}
 	data := map[string]any{"Semantics": sem.String(), "Scenario": name, "N": r.Settings.Ops,
-		"Words": words[q.Class], "Once": tr(w.Once), "Of": q.Of}
+		"Words": words[q.Class], "Once": tr(w.Once), "Of": q.Of, "Rule": rule}
 	switch q.Ask {
+	case lesson.AskBreaks:
+		if rule != "" {
+			return lang.Tf("lesson.question.breaks_rule", data)
+		}
+	case lesson.AskFix:
+		switch {
+		case rule != "":
+			return lang.Tf("lesson.question.fix_rule", data)
+		case checked:
+			return lang.Tf("lesson.question.fix_checks", data)
+		}
 	case lesson.AskCause:
 		id := "lesson.question.cause_many"
 		if q.Class == lesson.ClassNone {
