@@ -90,6 +90,9 @@ func (b *Bounds) Resolve(sc *scenarios.Scenario, sem sim.Semantics, sets []strin
 		}
 		set.Params[k] = v
 	}
+	if _, err := scenarios.ResolveParams(sc.Params, set.Params); err != nil {
+		return 0, scenarios.Settings{}, nil, fmt.Errorf("--set: %w", err) // as run, sweep and lab name it
+	}
 	ks := Kinds{Faults: b.Faults, MaxPreemptions: b.MaxPreemptions, Changed: given}
 	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {
 		return 0, scenarios.Settings{}, nil, err
