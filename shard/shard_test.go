@@ -236,3 +236,18 @@ func TestReadNamesWhereTheJSONBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecVarRefusesAnEmptyShard: --shard "" ran the whole batch,
+// unsharded, and printed its report instead of a shard file.
+func TestSpecVarRefusesAnEmptyShard(t *testing.T) {
+	var spec string
+	v := SpecVar(&spec)
+	for _, in := range []string{"", " ", "\t"} {
+		if err := v.Set(in); err == nil {
+			t.Errorf("--shard %q: taken", in)
+		}
+	}
+	if err := v.Set("index/8"); err != nil || spec != "index/8" || v.String() != "index/8" {
+		t.Errorf("--shard index/8: %v, kept %q", err, spec)
+	}
+}

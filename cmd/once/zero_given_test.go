@@ -13,6 +13,7 @@ func TestGivenValuesThatMeantTheDefault(t *testing.T) {
 	}{
 		{"--replicas 0: want a count in [1, 8]", []string{"lab", "double-billing", "--node", "service=true", "--replicas", "0"}},
 		{`--save "": an empty path`, []string{"run", "double-billing", "--save", ""}},
+		{`invalid argument "" for "--shard" flag: want i/n`, []string{"matrix", "double-billing", "--seeds", "1", "--shard", ""}},
 		{`--out "": an empty path`, []string{"matrix", "double-billing", "--seeds", "1", "--out", ""}},
 		{"--result /nonexistent-once-dir/r.json: cannot create a file in /nonexistent-once-dir", []string{"lesson", "--plain", "--steps", "1", "--result", "/nonexistent-once-dir/r.json"}},
 		{"--faults loss,loss: loss is given twice", []string{"explore", "double-billing", "--faults", "loss,loss"}},
