@@ -78,12 +78,6 @@ func New(o Options) (*Class, error) {
 	if err != nil {
 		return nil, &lesson.InputError{Err: err}
 	}
-	for k, i := range steps {
-		if slices.Contains(steps[:k], i) {
-			id := c.Steps[i].ID
-			return nil, refuse("class_step_twice", map[string]any{"Step": id}, fmt.Sprintf("--steps: %s given twice (a class takes each step once)", id))
-		}
-	}
 	if o.Dir == "" {
 		o.Dir = "once-class"
 	}

@@ -79,7 +79,7 @@ func TestOpeningRefusals(t *testing.T) {
 		{Options{Dir: dir, ClassKey: testKey, MaxStudents: DefaultMaxStudents, Code: "a b"}, "class_code"},
 		{Options{Dir: dir, ClassKey: testKey, MaxStudents: -1}, "class_max_students"},
 		{Options{Dir: dir, ClassKey: testKey}, "class_max_students"}, // 0 was taken as 200 while -1 was refused with "want at least 1"
-		{Options{Dir: t.TempDir(), ClassKey: testKey, MaxStudents: DefaultMaxStudents, Steps: "1,double-billing"}, "class_step_twice"},
+		{Options{Dir: t.TempDir(), ClassKey: testKey, MaxStudents: DefaultMaxStudents, Steps: "1,double-billing"}, "step_twice"},
 	}
 	for _, c := range cases {
 		_, err := New(c.o)
