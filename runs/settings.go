@@ -19,6 +19,10 @@ func ParseSemantics(spec string, sc *scenarios.Scenario) ([]sim.Semantics, error
 	}
 	var out []sim.Semantics
 	for _, s := range strings.Split(spec, ",") {
+		if strings.TrimSpace(s) == "all" { // "all,alo" was "unknown semantics "all""
+			return nil, usererr.New("semantics_all_in_list", map[string]any{"List": spec},
+				fmt.Sprintf("--semantics %s: all stands alone (it names every semantics the scenario supports); give all, or a list", spec))
+		}
 		sem, err := sim.ParseSemantics(s)
 		if err != nil {
 			return nil, fmt.Errorf("--semantics: %w", err)

@@ -15,7 +15,7 @@ func TestParseSemantics(t *testing.T) {
 	if got, _ := ParseSemantics("all", sc); len(got) != len(sc.Semantics) {
 		t.Errorf("all = %v", got)
 	}
-	for spec, want := range map[string]string{"alo,alo": "given twice", "txn": "supports", "nope": "--semantics"} {
+	for spec, want := range map[string]string{"alo,alo": "given twice", "txn": "supports", "nope": "--semantics", "all,alo": "--semantics all,alo: all stands alone", "idem, all": "all stands alone"} {
 		if _, err := ParseSemantics(spec, sc); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSemantics(%q) = %v, want %q", spec, err, want)
 		}
