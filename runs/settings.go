@@ -43,6 +43,21 @@ func ParseSemantics(spec string, sc *scenarios.Scenario) ([]sim.Semantics, error
 	return out, nil
 }
 
+// OneSemantics is ParseSemantics for a command that takes one semantics
+// (sweep, explore): a list or all is refused in the command's name, and
+// a semantics sc does not support in the words every command uses.
+func OneSemantics(spec string, sc *scenarios.Scenario, command string) (sim.Semantics, error) {
+	if strings.Contains(spec, ",") || strings.TrimSpace(spec) == "all" {
+		return 0, usererr.New("one_semantics", map[string]any{"Spec": spec, "Command": command},
+			fmt.Sprintf("--semantics %s: %s takes one semantics", spec, command))
+	}
+	sems, err := ParseSemantics(spec, sc)
+	if err != nil {
+		return 0, err
+	}
+	return sems[0], nil
+}
+
 // Overrides are the run settings a command line gives: each applies only
 // when Changed says its flag was set (a value left out keeps the
 // scenario's).

@@ -22,6 +22,27 @@ func TestParseSemantics(t *testing.T) {
 	}
 }
 
+// TestOneSemantics: explore said "unknown semantics "all"" for all or a
+// list, and "scenario … does not support semantics transactional" (no
+// flag) where run and sweep say "--semantics txn: scenario … supports
+// amo, alo, idem": one wording for every command that takes one.
+func TestOneSemantics(t *testing.T) {
+	sc := lookup(t, "double-billing")
+	if sem, err := OneSemantics("alo", sc, "explore"); err != nil || sem != sim.AtLeastOnce {
+		t.Errorf("alo = %v, %v", sem, err)
+	}
+	for spec, want := range map[string]string{
+		"all":      "--semantics all: explore takes one semantics",
+		"alo,idem": "--semantics alo,idem: explore takes one semantics",
+		"txn":      "--semantics txn: scenario double-billing supports amo, alo, idem",
+		"nope":     `--semantics: unknown semantics "nope"`,
+	} {
+		if _, err := OneSemantics(spec, sc, "explore"); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("OneSemantics(%q) = %v, want %q", spec, err, want)
+		}
+	}
+}
+
 // TestOverridesApplyOnlyWhatWasGiven: a value applies only when its flag
 // was set; a given budget of 0 or a probability out of [0,1] is refused.
 func TestOverridesApplyOnlyWhatWasGiven(t *testing.T) {

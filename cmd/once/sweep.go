@@ -90,14 +90,10 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 	if !f.flags.Changed("semantics") && !sc.Supports(sim.Idempotent) && len(sc.Semantics) > 0 {
 		f.semantics = sc.Semantics[0].Alias()
 	}
-	if strings.Contains(f.semantics, ",") || strings.TrimSpace(f.semantics) == "all" {
-		return usageErr("--semantics %s: sweep takes one semantics", f.semantics)
-	}
-	sems, err := runs.ParseSemantics(f.semantics, sc)
+	sem, err := runs.OneSemantics(f.semantics, sc, "sweep")
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	sem := sems[0]
 	spec, err := sweep.ParseVary(o.vary, sc)
 	if err != nil {
 		return usageErr("%v", err)

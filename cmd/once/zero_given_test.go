@@ -17,6 +17,8 @@ func TestGivenValuesThatMeantTheDefault(t *testing.T) {
 		{`--out "": an empty path`, []string{"matrix", "double-billing", "--seeds", "1", "--out", ""}},
 		{"--result /nonexistent-once-dir/r.json: cannot create a file in /nonexistent-once-dir", []string{"lesson", "--plain", "--steps", "1", "--result", "/nonexistent-once-dir/r.json"}},
 		{"--faults loss,loss: loss is given twice", []string{"explore", "double-billing", "--faults", "loss,loss"}},
+		{"--semantics all: explore takes one semantics", []string{"explore", "double-billing", "--semantics", "all"}},
+		{"--semantics txn: scenario double-billing supports amo, alo, idem", []string{"explore", "double-billing", "--semantics", "txn"}},
 		{"--max-states -1: want at least 1", []string{"explore", "double-billing", "--max-states", "-1"}},
 		{`--set: unknown parameter "colour"`, []string{"explore", "double-billing", "--set", "colour=blue"}},
 	} {
