@@ -30,7 +30,7 @@ type Options struct {
 	Dir         string // the class's directory: its state file (and its key file)
 	Listen      string // the address to serve on; loopback unless told
 	Code        string // the join code students type; "random" draws one; required off loopback; asked again at each start
-	MaxStudents int    // how many students may join (default DefaultMaxStudents)
+	MaxStudents int    // how many students may join, at least 1 (the command's default: DefaultMaxStudents)
 	ClassKey    string // --class-key (else ONCE_CLASS_KEY, else the key file)
 	Steps       string // the steps to teach (numbers or ids, comma-separated); all when empty
 }
@@ -71,21 +71,12 @@ func New(o Options) (*Class, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.MaxStudents == 0 {
-		o.MaxStudents = DefaultMaxStudents
-	}
-	if o.MaxStudents < 1 {
+	if o.MaxStudents < 1 { // 0 too: --max-students 0 was taken as the default while -1 was refused
 		return nil, refuse("class_max_students", map[string]any{"N": o.MaxStudents}, fmt.Sprintf("--max-students %d: want at least 1", o.MaxStudents))
 	}
 	steps, err := c.Select("", o.Steps)
 	if err != nil {
 		return nil, &lesson.InputError{Err: err}
-	}
-	for k, i := range steps {
-		if slices.Contains(steps[:k], i) {
-			id := c.Steps[i].ID
-			return nil, refuse("class_step_twice", map[string]any{"Step": id}, fmt.Sprintf("--steps: %s given twice (a class takes each step once)", id))
-		}
 	}
 	if o.Dir == "" {
 		o.Dir = "once-class"

@@ -153,7 +153,7 @@ func TestIntegrationClassInChromium(t *testing.T) {
 	bin := needChromium(t)
 	lang.Set(lang.English)
 	dir := t.TempDir()
-	o := Options{Dir: dir, Listen: "127.0.0.1:0", ClassKey: testKey, Steps: testSteps}
+	o := Options{Dir: dir, Listen: "127.0.0.1:0", ClassKey: testKey, Steps: testSteps, MaxStudents: DefaultMaxStudents}
 	srv := serve(t, o)
 
 	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).UserDataDir(filepath.Join(dir, "chromium"))

@@ -38,6 +38,9 @@ func newTestClass(t testing.TB, dir string, o Options) (*Class, *httptest.Server
 	if o.Steps == "" {
 		o.Steps = testSteps
 	}
+	if o.MaxStudents == 0 {
+		o.MaxStudents = DefaultMaxStudents
+	}
 	cl, err := New(o)
 	if err != nil {
 		t.Fatal(err)

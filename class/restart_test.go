@@ -65,7 +65,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 // is written.
 func TestOpeningRefusals(t *testing.T) {
 	dir := t.TempDir()
-	cl, err := New(Options{Dir: dir, ClassKey: testKey, Steps: testSteps})
+	cl, err := New(Options{Dir: dir, ClassKey: testKey, MaxStudents: DefaultMaxStudents, Steps: testSteps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,18 +74,19 @@ func TestOpeningRefusals(t *testing.T) {
 		o  Options
 		id string
 	}{
-		{Options{Dir: dir, ClassKey: testKey + "x"}, "class_other_key"},
-		{Options{Dir: dir, ClassKey: testKey, Steps: "two-generals"}, "class_other_steps"},
-		{Options{Dir: dir, ClassKey: testKey, Code: "a b"}, "class_code"},
+		{Options{Dir: dir, ClassKey: testKey + "x", MaxStudents: DefaultMaxStudents}, "class_other_key"},
+		{Options{Dir: dir, ClassKey: testKey, MaxStudents: DefaultMaxStudents, Steps: "two-generals"}, "class_other_steps"},
+		{Options{Dir: dir, ClassKey: testKey, MaxStudents: DefaultMaxStudents, Code: "a b"}, "class_code"},
 		{Options{Dir: dir, ClassKey: testKey, MaxStudents: -1}, "class_max_students"},
-		{Options{Dir: t.TempDir(), ClassKey: testKey, Steps: "1,double-billing"}, "class_step_twice"},
+		{Options{Dir: dir, ClassKey: testKey}, "class_max_students"}, // 0 was taken as 200 while -1 was refused with "want at least 1"
+		{Options{Dir: t.TempDir(), ClassKey: testKey, MaxStudents: DefaultMaxStudents, Steps: "1,double-billing"}, "step_twice"},
 	}
 	for _, c := range cases {
 		_, err := New(c.o)
 		checkRefusal(t, err, c.id)
 	}
 	// A restart without --steps teaches the steps the class started with.
-	cl, err = New(Options{Dir: dir, ClassKey: testKey})
+	cl, err = New(Options{Dir: dir, ClassKey: testKey, MaxStudents: DefaultMaxStudents})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,8 @@ func (b *Bounds) Reduction() search.Reduction {
 
 // Validate checks the numeric bounds of a search and its budgets, as the
 // command line gave them (given reports a flag set there): 0 given for a
-// budget would silently mean its default, so it is refused.
+// budget would silently mean its default, so it is refused, and so is a
+// negative budget, each naming its flag and value.
 func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) bool) error {
 	switch {
 	case b.MaxFaults < 0 || b.MaxFaults > search.MaxFaults:
@@ -41,8 +42,6 @@ func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) b
 		return fmt.Errorf("--workers %d: want at least 1", workers)
 	case b.MaxPreemptions < 0 || b.MaxPreemptions > search.MaxPreemptions:
 		return fmt.Errorf("--max-preemptions %d: want a count in [0, %d]", b.MaxPreemptions, search.MaxPreemptions)
-	case maxDepth < 0 || maxStates < 0:
-		return fmt.Errorf("--max-depth and --max-states must not be negative")
 	}
 	if _, err := search.ParseReduction(b.Reduce); err != nil {
 		return err
@@ -51,8 +50,8 @@ func (b *Bounds) Validate(workers, maxDepth, maxStates int, given func(string) b
 		name   string
 		v, def int
 	}{{"max-depth", maxDepth, search.DefaultMaxDepth}, {"max-states", maxStates, search.DefaultMaxStates}} {
-		if budget.v == 0 && given != nil && given(budget.name) {
-			return fmt.Errorf("--%s 0: want at least 1 (leave it out for the default, %d)", budget.name, budget.def)
+		if budget.v < 0 || budget.v == 0 && given != nil && given(budget.name) {
+			return fmt.Errorf("--%s %d: want at least 1 (leave it out for the default, %d)", budget.name, budget.v, budget.def)
 		}
 	}
 	return nil
@@ -90,6 +89,9 @@ func (b *Bounds) Resolve(sc *scenarios.Scenario, sem sim.Semantics, sets []strin
 			return 0, scenarios.Settings{}, nil, err
 		}
 		set.Params[k] = v
+	}
+	if _, err := scenarios.ResolveParams(sc.Params, set.Params); err != nil {
+		return 0, scenarios.Settings{}, nil, fmt.Errorf("--set: %w", err) // as run, sweep and lab name it
 	}
 	ks := Kinds{Faults: b.Faults, MaxPreemptions: b.MaxPreemptions, Changed: given}
 	if err := ks.OnlyKindsThatBranch(sc, &set, &kinds); err != nil {

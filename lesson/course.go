@@ -210,7 +210,7 @@ func Parse(data []byte) (*Course, error) {
 // advanced steps for TrackAdvanced.
 func (c *Course) Track(name string) (*Course, error) {
 	switch name {
-	case "", TrackCore:
+	case TrackCore: // not "": --track "" was taken as core
 		return c, nil
 	case TrackAdvanced:
 		if len(c.Advanced) == 0 {

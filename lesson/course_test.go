@@ -162,8 +162,10 @@ func TestCourseOrder(t *testing.T) {
 	if w := []string{"teaser", "variants", "why-hard", "vendors", "patterns", "worked-example"}; !slices.Equal(parts, w) {
 		t.Errorf("the core teaches the course text's parts %v, want %v (its order, none left out)", parts, w)
 	}
-	if _, err := c.Track("expert"); err == nil {
-		t.Error("--track expert accepted")
+	for _, track := range []string{"expert", ""} { // "" was taken as core
+		if _, err := c.Track(track); err == nil {
+			t.Errorf("--track %q accepted", track)
+		}
 	}
 }
 

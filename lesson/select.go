@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,10 @@ func (c *Course) Select(from, steps string) ([]int, error) {
 			i, err := c.StepIndex(s)
 			if err != nil {
 				return nil, fmt.Errorf("--steps %w", err)
+			}
+			if slices.Contains(out, i) { // "1,1" or "1,double-billing": the step would be taken twice
+				id := c.Steps[i].ID
+				return nil, usererr.New("step_twice", map[string]any{"Step": id}, fmt.Sprintf("--steps: %s given twice (each step is taken once)", id))
 			}
 			out = append(out, i)
 		}

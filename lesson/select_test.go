@@ -23,6 +23,10 @@ func TestSelectSteps(t *testing.T) {
 		{"a", "b", "give --from or --steps, not both"},
 		{"4", "", "--from 4: want a step 1..3"},
 		{"", "a,z", `--steps "z": no such step (want 1..3 or one of a, b, c)`},
+		// A step twice ran twice in the quiz and the pack, while once
+		// class refused it: each is refused here, for every command.
+		{"", "1,1", "--steps: a given twice"},
+		{"", "b, 3 ,c", "--steps: c given twice"},
 	} {
 		if _, err := c.Select(tc.from, tc.steps); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Select(%q, %q) = %v, want %q", tc.from, tc.steps, err, tc.want)

@@ -212,7 +212,11 @@ func WriteExploreText(w io.Writer, d ExploreDoc) error {
 		fmt.Fprintf(&b, "%s\n", styleDim.Render(BranchedText(d.Branched)))
 	case d.Holds:
 		fmt.Fprintf(&b, "%s %s\n", styleWarn.Render(lang.T("explore.incomplete")), lang.Tf("explore.cut", map[string]any{"Cut": CutText(d.Cut)}))
-		fmt.Fprintf(&b, "%s\n", styleDim.Render(BranchedText(d.Branched)))
+		branched := BranchedText(d.Branched)
+		if len(d.Branched) == 0 { // cut before any fault branched: not "only the fault-free schedule was searched"
+			branched = lang.T("explore.branched_none_cut")
+		}
+		fmt.Fprintf(&b, "%s\n", styleDim.Render(branched))
 	default:
 		c := d.Counterexample
 		fmt.Fprintf(&b, "%s %s\n", styleBad.Render(lang.T("explore.counterexample")), c.Text())

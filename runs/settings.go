@@ -19,6 +19,10 @@ func ParseSemantics(spec string, sc *scenarios.Scenario) ([]sim.Semantics, error
 	}
 	var out []sim.Semantics
 	for _, s := range strings.Split(spec, ",") {
+		if strings.TrimSpace(s) == "all" { // "all,alo" was "unknown semantics "all""
+			return nil, usererr.New("semantics_all_in_list", map[string]any{"List": spec},
+				fmt.Sprintf("--semantics %s: all stands alone (it names every semantics the scenario supports); give all, or a list", spec))
+		}
 		sem, err := sim.ParseSemantics(s)
 		if err != nil {
 			return nil, fmt.Errorf("--semantics: %w", err)
@@ -37,6 +41,21 @@ func ParseSemantics(spec string, sc *scenarios.Scenario) ([]sim.Semantics, error
 		out = append(out, sem)
 	}
 	return out, nil
+}
+
+// OneSemantics is ParseSemantics for a command that takes one semantics
+// (sweep, explore): a list or all is refused in the command's name, and
+// a semantics sc does not support in the words every command uses.
+func OneSemantics(spec string, sc *scenarios.Scenario, command string) (sim.Semantics, error) {
+	if strings.Contains(spec, ",") || strings.TrimSpace(spec) == "all" {
+		return 0, usererr.New("one_semantics", map[string]any{"Spec": spec, "Command": command},
+			fmt.Sprintf("--semantics %s: %s takes one semantics", spec, command))
+	}
+	sems, err := ParseSemantics(spec, sc)
+	if err != nil {
+		return 0, err
+	}
+	return sems[0], nil
 }
 
 // Overrides are the run settings a command line gives: each applies only

@@ -15,9 +15,30 @@ func TestParseSemantics(t *testing.T) {
 	if got, _ := ParseSemantics("all", sc); len(got) != len(sc.Semantics) {
 		t.Errorf("all = %v", got)
 	}
-	for spec, want := range map[string]string{"alo,alo": "given twice", "txn": "supports", "nope": "--semantics"} {
+	for spec, want := range map[string]string{"alo,alo": "given twice", "txn": "supports", "nope": "--semantics", "all,alo": "--semantics all,alo: all stands alone", "idem, all": "all stands alone"} {
 		if _, err := ParseSemantics(spec, sc); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSemantics(%q) = %v, want %q", spec, err, want)
+		}
+	}
+}
+
+// TestOneSemantics: explore said "unknown semantics "all"" for all or a
+// list, and "scenario … does not support semantics transactional" (no
+// flag) where run and sweep say "--semantics txn: scenario … supports
+// amo, alo, idem": one wording for every command that takes one.
+func TestOneSemantics(t *testing.T) {
+	sc := lookup(t, "double-billing")
+	if sem, err := OneSemantics("alo", sc, "explore"); err != nil || sem != sim.AtLeastOnce {
+		t.Errorf("alo = %v, %v", sem, err)
+	}
+	for spec, want := range map[string]string{
+		"all":      "--semantics all: explore takes one semantics",
+		"alo,idem": "--semantics alo,idem: explore takes one semantics",
+		"txn":      "--semantics txn: scenario double-billing supports amo, alo, idem",
+		"nope":     `--semantics: unknown semantics "nope"`,
+	} {
+		if _, err := OneSemantics(spec, sc, "explore"); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("OneSemantics(%q) = %v, want %q", spec, err, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/oncesim/once/internal/usererr"
@@ -263,6 +264,14 @@ func ExploreFaults(list string) (Faults, []string, error) {
 		if k == "" {
 			// "loss," or "loss,,crash": a stray comma is a typo, not a kind.
 			return f, nil, fmt.Errorf("--faults %q: an empty fault kind (a stray comma?); want a comma list of %s, or all", list, strings.Join(all, ", "))
+		}
+		if k == "all" { // "all,loss": all stands alone, a list names kinds
+			return f, nil, usererr.New("fault_kind_all_in_list", map[string]any{"List": list},
+				fmt.Sprintf("--faults %s: all stands alone (it names every kind); give all, or a list of kinds", list))
+		}
+		if slices.Contains(names, k) {
+			return f, nil, usererr.New("fault_kind_twice", map[string]any{"List": list, "Kind": k},
+				fmt.Sprintf("--faults %s: %s is given twice", list, k))
 		}
 		kind, ok := sim.ParseFaultKind(k)
 		if !ok {

@@ -22,3 +22,24 @@ func TestExploreFaultsRefusesAStrayComma(t *testing.T) {
 		t.Errorf("spaces around kinds: %v %v", names, err)
 	}
 }
+
+// TestExploreFaultsRefusesRepeatsAndAllInAList: "loss,loss" was taken
+// (and printed "≤ 3 faults of loss,loss"), and "all,loss" was refused as
+// an unknown kind "all" by a message whose own list offers all: each is
+// now refused for what it is.
+func TestExploreFaultsRefusesRepeatsAndAllInAList(t *testing.T) {
+	for _, c := range []struct{ list, want string }{
+		{"loss,loss", "--faults loss,loss: loss is given twice"},
+		{"loss, crash ,crash", "crash is given twice"},
+		{"all,loss", "--faults all,loss: all stands alone"},
+		{"loss,all", "all stands alone"},
+	} {
+		_, _, err := scenarios.ExploreFaults(c.list)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "unknown fault kind") {
+			t.Errorf("ExploreFaults(%q) = %v, want an error with %q", c.list, err, c.want)
+		}
+	}
+	if _, names, err := scenarios.ExploreFaults(" all "); err != nil || len(names) < 2 {
+		t.Errorf("all alone: %v %v", names, err)
+	}
+}

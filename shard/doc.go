@@ -19,10 +19,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/scenarios"
@@ -209,4 +212,23 @@ func ParseSpec(spec string, lookup func(string) (string, bool)) (batch.Shard, er
 		return batch.Shard{}, bad(fmt.Sprintf("the index %q is not a number in 0..%d", is, n-1))
 	}
 	return batch.Shard{Index: i, Count: n}, nil
+}
+
+// SpecVar is the value of the --shard flag, kept in p: any text but an
+// empty one, which ran the whole batch unsharded (ParseSpec reads the
+// text once the command runs).
+func SpecVar(p *string) pflag.Value { return (*specValue)(p) }
+
+type specValue string
+
+func (s *specValue) String() string { return string(*s) }
+
+func (s *specValue) Type() string { return "string" }
+
+func (s *specValue) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("want i/n, e.g. 0/4")
+	}
+	*s = specValue(v)
+	return nil
 }

@@ -3,10 +3,13 @@ package shard
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/oncesim/once/batch"
 	"github.com/oncesim/once/internal/fileio"
@@ -65,8 +68,9 @@ func Read(path string) (*File, error) {
 		Schema  string `json:"schema"`
 		Command string `json:"command"`
 	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a byte-order mark, as plans and scenario files allow
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("%s: not a shard file: %v", path, err)
+		return nil, fmt.Errorf("%s: not a shard file: %v", at(path, data, err), err)
 	}
 	if head.Schema != Schema {
 		return nil, fmt.Errorf("%s: schema: %q, want %q (a file written by matrix, sweep or explore with --shard)", path, head.Schema, Schema)
@@ -87,7 +91,7 @@ func Read(path string) (*File, error) {
 		if f.Explore != nil {
 			kind = "an explore shard file"
 		}
-		return nil, fmt.Errorf("%s: not %s: %v", path, kind, err)
+		return nil, fmt.Errorf("%s: not %s: %v", at(path, data, err), kind, jsonErr(err))
 	}
 	h := d.header()
 	if h.Checksum == "" {
@@ -111,6 +115,51 @@ func Read(path string) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
+}
+
+// at is path, with the line and column of a JSON error that has an
+// offset (a syntax error, a value of the wrong type): "m0.json:3:7".
+func at(path string, data []byte, err error) string {
+	off := int64(-1)
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = max(syn.Offset-1, 0) // the byte that stopped the scanner (an empty file: 1:1)
+	case errors.As(err, &typ):
+		off = typ.Offset - 1
+	}
+	if off < 0 || off > int64(len(data)) {
+		return path
+	}
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("%s:%d:%d", path, line, col)
+}
+
+// jsonErr words a value of the wrong type by its field, not Go's type
+// names ("json: cannot unmarshal string into Go struct field Doc.seeds
+// of type int").
+func jsonErr(err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Type != nil {
+		want := "an object"
+		switch k := typ.Type.Kind(); {
+		case k >= reflect.Int && k <= reflect.Uint64:
+			want = "a whole number"
+		case k == reflect.Float32 || k == reflect.Float64:
+			want = "a number"
+		case k == reflect.String:
+			want = "a string"
+		case k == reflect.Bool:
+			want = "true or false"
+		case k == reflect.Slice || k == reflect.Array:
+			want = "a list"
+		}
+		return fmt.Errorf("%s: %s where %s belongs", typ.Field, typ.Value, want)
+	}
+	return err
 }
 
 // checkRows checks that a matrix or sweep shard's counts can be the

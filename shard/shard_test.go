@@ -3,6 +3,7 @@ package shard
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -196,5 +197,57 @@ func TestParseSpec(t *testing.T) {
 		if _, err := ParseSpec(spec, lookup); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseSpec(%q) = %v, want %q", spec, err, want)
 		}
+	}
+}
+
+// TestReadNamesWhereTheJSONBreaks: a shard file that is not JSON, or
+// has a value of the wrong type, is refused at FILE:LINE:COL with the
+// field worded in JSON's terms (it was "FILE: not a shard file: json:
+// cannot unmarshal string into Go struct field Doc.seeds of type int",
+// no position); a byte-order mark is skipped, as plans and scenario
+// files skip it.
+func TestReadNamesWhereTheJSONBreaks(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(write(t, dir, "good.json", rowShards(t, 40, 2)[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(good)
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"empty.json", "", "empty.json:1:1: not a shard file: unexpected end of JSON input"},
+		{"cut.json", text[:len(text)/2], "cut.json:"},
+		{"plan.json", "# once fault plan\nscenario x\n", "plan.json:1:1: not a shard file: invalid character '#'"},
+		{"syntax.json", strings.Replace(text, "{", "{\n  x", 1), "syntax.json:2:3: not a shard file: invalid character 'x'"},
+		{"type.json", strings.Replace(text, `"seeds": 40`, `"seeds": "40"`, 1), `not a shard file: seeds: string where a whole number belongs`},
+		{"bom.json", "\ufeff" + text, ""},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Read(p)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want it read", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !regexp.MustCompile(`^`+regexp.QuoteMeta(p)+`:\d+:\d+: `).MatchString(err.Error())):
+			t.Errorf("%s: %v, want %q at FILE:LINE:COL", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSpecVarRefusesAnEmptyShard: --shard "" ran the whole batch,
+// unsharded, and printed its report instead of a shard file.
+func TestSpecVarRefusesAnEmptyShard(t *testing.T) {
+	var spec string
+	v := SpecVar(&spec)
+	for _, in := range []string{"", " ", "\t"} {
+		if err := v.Set(in); err == nil {
+			t.Errorf("--shard %q: taken", in)
+		}
+	}
+	if err := v.Set("index/8"); err != nil || spec != "index/8" || v.String() != "index/8" {
+		t.Errorf("--shard index/8: %v, kept %q", err, spec)
 	}
 }

@@ -28,7 +28,7 @@ func classPages(t *testing.T, l lang.Lang) string {
 	lang.Set(l)
 	defer lang.Set(lang.English)
 	dir := t.TempDir()
-	cl, err := class.New(class.Options{Dir: dir, ClassKey: testClassKey, Steps: "double-billing,two-generals", Code: "k7q2"})
+	cl, err := class.New(class.Options{Dir: dir, ClassKey: testClassKey, Steps: "double-billing,two-generals", Code: "k7q2", MaxStudents: class.DefaultMaxStudents})
 	if err != nil {
 		t.Fatal(err)
 	}

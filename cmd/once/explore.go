@@ -15,6 +15,7 @@ import (
 
 	"github.com/oncesim/once/explore"
 	"github.com/oncesim/once/internal/progress"
+	"github.com/oncesim/once/runs"
 	"github.com/oncesim/once/shard"
 	"github.com/oncesim/once/sim"
 	"github.com/oncesim/once/sim/search"
@@ -122,9 +123,9 @@ func runExplore(o *exploreOptions, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	o.Defaults(sc, o.changed)
-	sem, err := sim.ParseSemantics(o.Semantics)
+	sem, err := runs.OneSemantics(o.Semantics, sc, "explore")
 	if err != nil {
-		return usageErr("--semantics: %v", err)
+		return usageErr("%v", err)
 	}
 	if err := o.Validate(o.workers, o.maxDepth, o.maxStates, o.changed); err != nil {
 		return usageErr("%v", err)

@@ -122,7 +122,7 @@ func (o *labOptions) buildLab(sc *scenarios.Scenario, set scenarios.Settings, se
 	if o.stepTimeout <= 0 {
 		return nil, usageErr("--step-timeout %s: want a positive duration, e.g. 5s", o.stepTimeout)
 	}
-	if o.replicas < 0 || o.replicas > lab.MaxReplicas {
+	if o.replicas < 0 || o.replicas > lab.MaxReplicas || o.replicas == 0 && o.flags.Changed("replicas") { // 0 given is not "the default"
 		return nil, usageErr("--replicas %d: want a count in [1, %d]", o.replicas, lab.MaxReplicas)
 	}
 	if seed > 1<<53-1 {

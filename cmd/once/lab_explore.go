@@ -103,7 +103,7 @@ func runLabExplore(o *labOptions, sc *scenarios.Scenario, stdout, stderr io.Writ
 // --faults (default: the scenario's explore.faults), each lasting as long
 // as the scenario says (pause-ms, late-ms), as `once explore` does.
 func labExploreFaults(o *labOptions, sc *scenarios.Scenario) (scenarios.Faults, []string, error) {
-	if o.faults == "" {
+	if o.flags == nil || !o.flags.Changed("faults") { // not o.faults == "": --faults "" given names no kind, refused below
 		o.faults = sc.ExploreDefaults.Faults
 	}
 	faults, kinds, err := sc.ExploreFaults(o.faults)

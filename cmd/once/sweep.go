@@ -58,7 +58,7 @@ func newSweepCmdWith(o *sweepOptions) *cobra.Command {
 	f := &o.sim
 	f.flags = fl
 	fl.StringVar(&o.vary, "vary", "", "what to sweep: name=from:to:step, name a parameter (ttl, timeout…) or a fault setting ("+strings.Join(sim.FaultSettingNames(), ", ")+")")
-	fl.StringVar(&f.semantics, "semantics", "idem", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
+	fl.StringVar(&f.semantics, "semantics", "", "one semantics: amo|alo|idem|txn (default: idem, or the scenario's first)")
 	fl.IntVar(&o.seeds, "seeds", 200, "runs per point: seeds 1..N")
 	fl.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runs (default: GOMAXPROCS); the result does not depend on it")
 	fl.StringVar(&o.format, "format", "text", "output: text|json|svg (svg: a chart of the rates per point, for slides)")
@@ -87,17 +87,16 @@ func runSweep(o *sweepOptions, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	f := &o.sim
-	if !f.flags.Changed("semantics") && !sc.Supports(sim.Idempotent) && len(sc.Semantics) > 0 {
-		f.semantics = sc.Semantics[0].Alias()
+	if !f.flags.Changed("semantics") { // the default is the scenario's: --help shows no fixed one
+		f.semantics = sim.Idempotent.Alias()
+		if !sc.Supports(sim.Idempotent) && len(sc.Semantics) > 0 {
+			f.semantics = sc.Semantics[0].Alias()
+		}
 	}
-	if strings.Contains(f.semantics, ",") || strings.TrimSpace(f.semantics) == "all" {
-		return usageErr("--semantics %s: sweep takes one semantics", f.semantics)
-	}
-	sems, err := runs.ParseSemantics(f.semantics, sc)
+	sem, err := runs.OneSemantics(f.semantics, sc, "sweep")
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	sem := sems[0]
 	spec, err := sweep.ParseVary(o.vary, sc)
 	if err != nil {
 		return usageErr("%v", err)

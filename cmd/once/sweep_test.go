@@ -100,3 +100,13 @@ func TestPlanFromScenarioFile(t *testing.T) {
 		t.Errorf("replay digests %s and %s (-f), run %s", digest(replayed), digest(withF), digest(run))
 	}
 }
+
+// TestSweepHelpShowsNoFixedSemantics: --semantics's default is the
+// scenario's (idem, or its first), and --help printed both that and
+// (default "idem"), which is wrong for a scenario without idem.
+func TestSweepHelpShowsNoFixedSemantics(t *testing.T) {
+	f := newSweepCmd().Flags().Lookup("semantics")
+	if f.DefValue != "" || !strings.Contains(f.Usage, "(default: idem, or the scenario's first)") {
+		t.Errorf("sweep --semantics: default %q, usage %q", f.DefValue, f.Usage)
+	}
+}

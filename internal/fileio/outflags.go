@@ -3,10 +3,13 @@ package fileio
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/oncesim/once/internal/usererr"
 )
 
 // OutputFlags are the flags that name a file once writes (a report, a
@@ -22,12 +25,20 @@ const Stdout = "-"
 // flag, because the write would replace it. --out - (stdout) and an --out
 // with a placeholder ("{shard}", checked once it is known) pass. With
 // outIsDir, --out names a directory (a lesson pack): a new path or a
-// directory passes.
+// directory passes. An output flag given an empty path is refused (it
+// wrote nothing, as if left out), and so is a file whose directory is
+// missing (found only at the end, after the work: the lesson's --result
+// after the whole quiz).
 func CheckOutputFlags(fl *pflag.FlagSet, outIsDir bool) error {
 	var err error
 	fl.Visit(func(f *pflag.Flag) {
 		path := f.Value.String()
-		if err != nil || !slices.Contains(OutputFlags, f.Name) || path == "" {
+		if err != nil || !slices.Contains(OutputFlags, f.Name) {
+			return
+		}
+		if path == "" {
+			err = usererr.New("empty_output_path", map[string]any{"Flag": "--" + f.Name},
+				fmt.Sprintf("--%s \"\": an empty path; give one, or leave the flag out", f.Name))
 			return
 		}
 		switch {
@@ -41,7 +52,19 @@ func CheckOutputFlags(fl *pflag.FlagSet, outIsDir bool) error {
 		}
 		if cerr := CheckOutput(path); cerr != nil {
 			err = fmt.Errorf("--%s %s: %w", f.Name, path, cerr)
+		} else if dir := filepath.Dir(path); !isDir(dir) {
+			_, serr := os.Stat(dir)
+			if serr == nil {
+				serr = fmt.Errorf("%s is not a directory", dir)
+			}
+			err = fmt.Errorf("--%s %s: cannot create a file in %s: %w", f.Name, path, dir, UnwrapPath(serr))
 		}
 	})
 	return err
+}
+
+// isDir says whether path is a directory (following a symbolic link).
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
