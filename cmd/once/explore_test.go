@@ -52,7 +52,7 @@ func TestExploreBadInput(t *testing.T) {
 		want string
 	}{
 		// An empty list proved the fault-free run and printed HOLDS.
-		{[]string{"--faults", ""}, `--faults "" names no fault kind`},
+		{[]string{"--faults", ""}, `--faults "": an empty value`},
 		{[]string{"--faults", " , "}, `--faults " , " names no fault kind`},
 		// Scenario files allow [0, 20]; the flag accepted 1000.
 		{[]string{"--max-faults", "1000"}, "--max-faults 1000: want a fault count in [0, 20]"},

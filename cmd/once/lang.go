@@ -26,7 +26,7 @@ func registerLang(root *cobra.Command) {
 			}
 		}
 		lang.Set(l)
-		return asUsage(fileio.CheckOutputFlags(cmd.Flags(), cmd.Name() == "lesson")) // an output path, before any work
+		return asUsage(fileio.CheckGivenFlags(cmd.Flags(), cmd.Name() == "lesson")) // an output path, before any work
 	}
 }
 

@@ -19,8 +19,10 @@ var OutputFlags = []string{"out", "save", "result", "cpuprofile", "memprofile"}
 // Stdout, given as --out, is standard output.
 const Stdout = "-"
 
-// CheckOutputFlags checks, before a command does any work, every output
-// flag set in fl (CheckOutput): a path that holds a directory, a symbolic
+// CheckGivenFlags checks, before a command does any work, the flags given
+// in fl. A text flag given an empty value is refused: no flag of once
+// takes "" as a value, and one read as left out would be a flag accepted
+// and ignored. Every output flag (CheckOutput): a path that holds a directory, a symbolic
 // link, a device, a FIFO or a socket is refused, in one line naming the
 // flag, because the write would replace it. --out - (stdout) and an --out
 // with a placeholder ("{shard}", checked once it is known) pass. With
@@ -29,11 +31,18 @@ const Stdout = "-"
 // wrote nothing, as if left out), and so is a file whose directory is
 // missing (found only at the end, after the work: the lesson's --result
 // after the whole quiz).
-func CheckOutputFlags(fl *pflag.FlagSet, outIsDir bool) error {
+func CheckGivenFlags(fl *pflag.FlagSet, outIsDir bool) error {
 	var err error
 	fl.Visit(func(f *pflag.Flag) {
 		path := f.Value.String()
-		if err != nil || !slices.Contains(OutputFlags, f.Name) {
+		if err != nil {
+			return
+		}
+		if !slices.Contains(OutputFlags, f.Name) {
+			if path == "" && f.Value.Type() == "string" {
+				err = usererr.New("empty_flag_value", map[string]any{"Flag": "--" + f.Name},
+					fmt.Sprintf("--%s \"\": an empty value; give one, or leave the flag out", f.Name))
+			}
 			return
 		}
 		if path == "" {
