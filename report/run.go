@@ -15,6 +15,15 @@ import (
 	"github.com/oncesim/once/sim"
 )
 
+// SeedWords say whose seed the runs of doc had: "seed 3", or that they
+// drew no jitter (RunDoc.NoJitter).
+func (doc *RunDoc) SeedWords() string {
+	if doc.NoJitter {
+		return lang.T("run.no_seed")
+	}
+	return lang.Tf("run.seed", map[string]any{"Seed": doc.Seed})
+}
+
 // RunSchema identifies the JSON document of `once run`. It changes only
 // when fields are removed or change meaning; new fields may appear (the
 // outcome classification came as run_outcome, guarantee and ops[].outcome).
@@ -22,9 +31,12 @@ const RunSchema = "once.run/v1"
 
 // RunDoc is the JSON contract of `once run --format json`.
 type RunDoc struct {
-	Schema   string            `json:"schema"`
-	Scenario string            `json:"scenario"`
-	Seed     uint64            `json:"seed"`
+	Schema   string `json:"schema"`
+	Scenario string `json:"scenario"`
+	Seed     uint64 `json:"seed"`
+	// NoJitter: the runs drew no jitter (a replayed plan with no seed
+	// line), so Seed is no run's seed: --seed 0 would not repeat them.
+	NoJitter bool              `json:"no_jitter,omitempty"`
 	Ops      int               `json:"ops"`
 	Faults   scenarios.Faults  `json:"fault_profile"`
 	Params   map[string]string `json:"params"`
@@ -317,7 +329,7 @@ func WriteRunText(w io.Writer, doc RunDoc, summary string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — %s\n", styleTitle.Render(doc.Scenario), summary)
 	fmt.Fprintf(&b, "%s\n\n", styleDim.Render(fmt.Sprintf("%s · %s · %s",
-		lang.Tf("run.seed", map[string]any{"Seed": doc.Seed}), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))))
+		doc.SeedWords(), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))))
 
 	b.WriteString(summaryTable(doc))
 	b.WriteString("\n")

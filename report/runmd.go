@@ -17,7 +17,7 @@ import (
 func WriteRunMarkdown(w io.Writer, doc RunDoc, summary string, diagrams []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\n", doc.Scenario, summary)
-	fmt.Fprintf(&b, "%s · %s · %s\n\n", lang.Tf("run.seed", map[string]any{"Seed": doc.Seed}), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))
+	fmt.Fprintf(&b, "%s · %s · %s\n\n", doc.SeedWords(), lang.N("count.operations", doc.Ops), strings.Join(FaultParts(doc.Faults, "", false), " · "))
 	fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", lang.T("column.semantics"), PartyHead(doc.OutcomeWords.Words()), lang.T("column.max_effects"), lang.T("column.faults"), lang.T("guarantee.head"))
 	for _, r := range append(append([]RunResult{}, doc.Results...), doc.Headlines...) {
 		name := r.Semantics

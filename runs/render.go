@@ -26,7 +26,10 @@ type Run struct {
 	Faults  []sim.Fault // the faults the run took, in its order
 	World   *sim.World  // the finished world, for judges that read its tables
 	Replay  string
-	Shrunk  *report.Counterexample // --check: the violation shrunk to minimal faults
+	// NoJitter: the run drew no jitter (Replay of a plan with no seed
+	// line); its report says so rather than "seed 0".
+	NoJitter bool
+	Shrunk   *report.Counterexample // --check: the violation shrunk to minimal faults
 	// Liveness is the verdict of the run's liveness phase (--faults-until);
 	// nil when it had none.
 	Liveness *sim.Liveness
@@ -51,6 +54,7 @@ func Render(w io.Writer, format string, sc *scenarios.Scenario, seed uint64, set
 		rr = append(rr, rs[i].Report())
 	}
 	doc := report.NewRunDoc(sc.Name, seed, set, vals.Sorted(), sc.Outcome, rr)
+	doc.NoJitter = len(rs) > 0 && rs[0].NoJitter
 	doc.AddHeadlines(sc.Outcome, headlines)
 	switch format {
 	case "json":

@@ -53,7 +53,7 @@ func Replay(l *plans.Loaded, file string, sems []sim.Semantics, shrink bool, std
 		if sem != plan.Semantics {
 			replay += " --semantics " + sem.Alias()
 		}
-		r.Replay = replay
+		r.Replay, r.NoJitter = replay, !plan.Jitter
 		if shrink && o.Status == sim.Violated {
 			cex, _, err := Shrink(cfg, sem.Promise(), faults, jitter)
 			if err != nil {
