@@ -16,6 +16,11 @@ const minChoices = 4
 // drawStream separates the sheet's draw from every other use of a seed.
 const drawStream = 0x71756973686565 // "quishee"
 
+// drawFormat numbers the rules of draw; the course version hashes it, so
+// that a result is never graded against a sheet drawn by other rules.
+// 2: a sheet prefers kinds of question it does not ask yet.
+const drawFormat = 2
+
 // checkKind checks the fields a question's kind needs against its run's
 // scenario: the fault kinds a breaks question offers, the changes a fix
 // question offers, the cuts a cut question reads, the class a cause
@@ -67,7 +72,9 @@ func (q *Question) unordered() bool {
 // draw is the sheet of the step for seed: Draw questions of the bank
 // (all when Draw is 0) — the questions marked Always first, then two in
 // three of them mechanism questions, the rest evidence, as far as the
-// bank has them — in the bank's order; each
+// bank has them, each of a kind (Ask) the sheet does not ask yet while
+// the bank has one: two "which single fault" questions that differ by a
+// parameter are one question asked twice — in the bank's order; each
 // unordered question with its choices shuffled for the seed. The same
 // seed gives the same sheet.
 func (s *Step) draw(seed uint64) []Question {
@@ -83,22 +90,26 @@ func (s *Step) draw(seed uint64) []Question {
 	order := r.Perm(len(s.Bank))
 	pick := make([]bool, len(s.Bank))
 	picked := 0
+	kinds := map[string]bool{} // the kinds of question picked
 	take := func(want int, mechanism bool) {
-		for _, i := range order {
-			if want == 0 || picked == n {
-				return
-			}
-			if !pick[i] && s.Bank[i].Mechanism() == mechanism {
-				pick[i] = true
-				picked++
-				want--
+		for _, fresh := range []bool{true, false} { // a kind not asked yet, then any
+			for _, i := range order {
+				if want == 0 || picked == n {
+					return
+				}
+				q := &s.Bank[i]
+				if !pick[i] && q.Mechanism() == mechanism && (!fresh || !kinds[q.Ask]) {
+					pick[i], kinds[q.Ask] = true, true
+					picked++
+					want--
+				}
 			}
 		}
 	}
 	mechanisms := (2*n + 2) / 3
 	for i, q := range s.Bank {
 		if q.Always && picked < n {
-			pick[i] = true
+			pick[i], kinds[q.Ask] = true, true
 			picked++
 			if q.Mechanism() {
 				mechanisms--

@@ -25,7 +25,8 @@ var (
 
 // Version names the course a result file was answered on: "course-"
 // and 16 hex digits of a SHA-256 over the course and its question bank
-// (versionSources), sim.DigestFormat, and the catalog's digests — the
+// (versionSources), sim.DigestFormat, the rules a sheet is drawn by
+// (drawFormat), and the catalog's digests — the
 // trace digest (sim.Digest) of every catalog scenario under each of its
 // semantics on seed 1 (testdata/digests.txt pins the same runs), and of
 // every run of the course on its own seed. A change to the course, its
@@ -46,6 +47,7 @@ func computeVersion() (string, error) {
 		h.Write(src)
 	}
 	word(sim.DigestFormat)
+	word(drawFormat)
 	for _, sc := range scenarios.All() {
 		for _, sem := range sc.Semantics {
 			out, err := runs.Outcome(sc, scenarios.Settings{Semantics: sem, Ops: sc.Ops, Faults: sc.Faults}, sim.NewRandom(1), nil)
