@@ -21,7 +21,7 @@ func TestIntegrationReloadAfterAnswerSendsNoPost(t *testing.T) {
 	bin := needChromium(t)
 	lang.Set(lang.English)
 	dir := t.TempDir()
-	srv := serve(t, Options{Dir: dir, Listen: "127.0.0.1:0", ClassKey: testKey, Steps: testSteps})
+	srv := serve(t, Options{Dir: dir, Listen: "127.0.0.1:0", ClassKey: testKey, Steps: testSteps, MaxStudents: DefaultMaxStudents})
 
 	l := launcher.New().Bin(bin).Headless(true).NoSandbox(true).Leakless(false).UserDataDir(filepath.Join(dir, "chromium"))
 	t.Cleanup(l.Cleanup)
