@@ -98,7 +98,7 @@ func TestIntegrationLiveFlagsHonest(t *testing.T) {
 		"allow-remote":  {{with(alo, "--allow-remote"), 2, "go with --target"}},
 		"provider-addr": {{with(alo, "--provider-addr", "127.0.0.1:1"), 2, "go with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--provider-addr", "0.0.0.0:0"), 2, "not loopback"}},
 		// --restart-cmd honoured against a real service: TestIntegrationTargetRestart.
-		"restart-cmd": {{with(alo, "--restart-cmd", "true"), 2, "goes with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", ""), 2, "--restart-cmd: give a command"},
+		"restart-cmd": {{with(alo, "--restart-cmd", "true"), 2, "goes with --target"}, {with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", ""), 2, `--restart-cmd "": an empty value`},
 			{with(alo, "--target", "http://127.0.0.1:9", "--restart-cmd", "true"), 2, "--crash is 0"}},
 		"target-ready": {{with(alo, "--target-ready", "1s"), 2, "with --target"}, {with(alo, "--target", "http://127.0.0.1:1", "--target-ready", "400ms"), 2, "not ready after --target-ready 400ms: connection refused"}},
 		// --suite against real services: TestIntegrationSuitePayments.
