@@ -309,7 +309,7 @@ func TestIntegrationClassInChromium(t *testing.T) {
 	results := filepath.Join(dir, "results")
 	files := unzipTo(t, zipped, results)
 	var roster bytes.Buffer
-	if err := lessonview.Grade(&roster, testKey, files); err != nil {
+	if err := lessonview.Grade(&roster, testKey, "", files); err != nil {
 		t.Fatalf("once lesson grade: %v", err)
 	}
 	got := map[string]string{}

@@ -43,10 +43,23 @@ func (a GradedAnswer) Mark() string {
 // answer recomputed, never read from the file. It remembers the students
 // it graded, so that one student's result is counted once.
 type Grader struct {
-	course  *Course
-	key     string
-	version string
-	seen    map[string]bool
+	course   *Course
+	key      string
+	version  string
+	seen     map[string]bool
+	required map[string]bool // step ids every result is graded on (Require)
+}
+
+// Require makes every result graded on the steps given (indexes into the
+// course's steps, as Course.Select returns them): a step a result does not
+// answer counts its questions as asked and unanswered, so that leaving a
+// step out never raises a student's ratio. Other steps count only when
+// answered.
+func (g *Grader) Require(steps []int) {
+	g.required = map[string]bool{}
+	for _, i := range steps {
+		g.required[g.course.Steps[i].ID] = true
+	}
 }
 
 // NewGrader grades results of c (the course of this build) under the
@@ -105,12 +118,18 @@ func (g *Grader) Grade(r *Record) (*Graded, error) {
 	out := &Graded{Student: name}
 	for i := range g.course.Steps {
 		given := byStep[g.course.Steps[i].ID]
-		if len(given) == 0 {
+		if len(given) == 0 && !g.required[g.course.Steps[i].ID] {
 			continue
 		}
 		s, err := g.course.Steps[i].forStudent(name, token)
 		if err != nil {
 			return nil, err
+		}
+		if len(given) == 0 { // a required step left out: asked, unanswered
+			for j := range s.Questions {
+				out.Answers = append(out.Answers, GradedAnswer{ID: s.ID + "/" + s.Questions[j].ID})
+			}
+			continue
 		}
 		if len(given) != len(s.Questions) {
 			return nil, fmt.Errorf("step %s: %d of its %d questions answered (a step's answers are recorded whole)", s.ID, len(given), len(s.Questions))
@@ -201,13 +220,15 @@ func (e *InputError) Unwrap() error { return e.Err }
 // GradeFiles reads and grades result files under the class key (see
 // Grader.Grade): each read through fileio.Read with the MaxRecord limit,
 // a file given twice (the same file by any path) refused before it is
-// read. The first refusal stops it (an *InputError): a roster is printed
-// whole or not at all.
-func GradeFiles(c *Course, classKey string, paths []string) ([]*Graded, error) {
+// read; steps are those every result is graded on (Grader.Require; none:
+// each result on the steps it answers). The first refusal stops it (an
+// *InputError): a roster is printed whole or not at all.
+func GradeFiles(c *Course, classKey string, steps []int, paths []string) ([]*Graded, error) {
 	g, err := NewGrader(c, classKey)
 	if err != nil {
 		return nil, err
 	}
+	g.Require(steps)
 	var out []*Graded
 	seen := make([]os.FileInfo, len(paths))
 	for i, f := range paths {

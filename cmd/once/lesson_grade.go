@@ -10,16 +10,17 @@ import (
 )
 
 func newLessonGradeCmd() *cobra.Command {
-	var key string
+	var key, steps string
 	cmd := &cobra.Command{
 		Use:     "grade FILE...",
 		Args:    cobra.MinimumNArgs(1),
 		Example: `  ONCE_CLASS_KEY=… once lesson grade results/*.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return lessonErr(lessonview.Grade(cmd.OutOrStdout(), key, args))
+			return lessonErr(lessonview.Grade(cmd.OutOrStdout(), key, steps, args))
 		},
 	}
 	cmd.Flags().StringVar(&key, "class-key", "", "the class key the tokens were issued with (default $ONCE_CLASS_KEY)")
+	cmd.Flags().StringVar(&steps, "steps", "", "the steps given out, as the lesson takes them (1,3 or ids): a result that leaves one out scores its questions as unanswered")
 	return cmd
 }
 

@@ -368,3 +368,48 @@ func TestLessonPackTeacherNeedsKey(t *testing.T) {
 		}
 	}
 }
+
+// Leaving a step out never raises a ratio when grade knows the steps given
+// out: a result of steps 1 and 3, all right, with step 3's answers deleted
+// grades 3/3 on its own but 3/6 with --steps 1,3 (step 3's questions
+// asked and unanswered, marked -); the whole result is 6/6 either way.
+func TestLessonGradeRequiredSteps(t *testing.T) {
+	dir := t.TempDir()
+	right := rightAnswers(t, "ada", "1,3")
+	_, file := quizResult(t, dir, "ada", "1,3", right)
+	n := len(strings.Fields(right))
+	first := ""
+	cut := editRecord(t, file, filepath.Join(dir, "cut.json"), func(m map[string]any) {
+		var kept []any
+		for _, a := range m["answers"].([]any) {
+			step := a.(map[string]any)["step"].(string)
+			if first == "" {
+				first = step
+			}
+			if step == first {
+				kept = append(kept, a)
+			}
+		}
+		m["answers"] = kept
+	})
+	half := strconv.Itoa(n / 2)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{cut}, "ada      " + half + "/" + half},
+		{[]string{"--steps", "1,3", cut}, "ada      " + half + "/" + strconv.Itoa(n) + " "},
+		{[]string{"--steps", "1,3", file}, "ada      " + strconv.Itoa(n) + "/" + strconv.Itoa(n) + " "},
+	} {
+		code, stdout, stderr := grade(c.args...)
+		if code != exitOK || !strings.Contains(stdout, c.want) {
+			t.Errorf("grade %q: exit %d, %s%s; want %q", c.args, code, stdout, stderr, c.want)
+		}
+		if len(c.args) == 3 && c.args[2] == cut && !strings.Contains(stdout, strings.Repeat("-", n/2)) {
+			t.Errorf("grade %q: step 3 not marked unanswered:\n%s", c.args, stdout)
+		}
+	}
+	if code, _, stderr := grade("--steps", "99", file); code != exitUsage || !strings.Contains(stderr, "--steps") {
+		t.Errorf("grade --steps 99: exit %d, %s; want a refusal naming --steps", code, stderr)
+	}
+}

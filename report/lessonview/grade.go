@@ -66,9 +66,11 @@ func Tokens(w io.Writer, flag string, in io.Reader) error {
 
 // Grade is `once lesson grade`: the class key of flag (or
 // ONCE_CLASS_KEY), every file graded (lesson.GradeFiles: recomputed,
-// never read from the file), and the roster printed. Refusals are
+// never read from the file) — on the steps given (--steps, as the lesson
+// takes them: a step a result leaves out counts as unanswered; "": each
+// result on the steps it answers) — and the roster printed. Refusals are
 // *lesson.InputError naming the file; nothing is printed then.
-func Grade(w io.Writer, flag string, files []string) error {
+func Grade(w io.Writer, flag, steps string, files []string) error {
 	classKey, err := lesson.NeedClassKey(flag, "grade")
 	if err != nil {
 		return err
@@ -77,7 +79,14 @@ func Grade(w io.Writer, flag string, files []string) error {
 	if err != nil {
 		return err
 	}
-	graded, err := lesson.GradeFiles(c.AllTracks(), classKey, files)
+	all := c.AllTracks()
+	var required []int
+	if steps != "" {
+		if required, err = all.Select("", steps); err != nil {
+			return &lesson.InputError{Err: fmt.Errorf("--steps: %w", err)}
+		}
+	}
+	graded, err := lesson.GradeFiles(all, classKey, required, files)
 	if err != nil {
 		return err
 	}
