@@ -24,14 +24,7 @@ func TestCauseChoicesAreTraceLines(t *testing.T) {
 	asked := 0
 	for _, l := range lang.Languages() {
 		lang.Set(l)
-		v, err := Build(c, 0) // the teaser: its sheet asks for the cause of the double charge
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, q := range v.Questions {
-			if q.Ask != lesson.AskCause {
-				continue
-			}
+		for i, q := range causeQuestions(t, c, 0) { // the teaser: its sheet asks for the cause of the double charge
 			asked++
 			want := collapse(q.Choices[q.Answer])
 			found := false
@@ -46,6 +39,23 @@ func TestCauseChoicesAreTraceLines(t *testing.T) {
 	if asked < len(lang.Languages()) {
 		t.Fatalf("%d cause questions in the first step over %d languages: the sheet no longer asks one there; pick a step that does", asked, len(lang.Languages()))
 	}
+}
+
+// causeQuestions are the cause questions of step i's sheet in c, by their
+// number on the sheet (0-based).
+func causeQuestions(t *testing.T, c *lesson.Course, i int) map[int]QuestionView {
+	t.Helper()
+	v, err := Build(c, i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]QuestionView{}
+	for j, q := range v.Questions {
+		if q.Ask == lesson.AskCause {
+			out[j] = q
+		}
+	}
+	return out
 }
 
 // collapse is s with its runs of spaces made one: a choice drops the
@@ -70,14 +80,7 @@ func TestCauseQuestionsPrintTheirTrace(t *testing.T) {
 			}
 		}
 		for step := range course.Steps {
-			v, err := Build(course, step)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, q := range v.Questions {
-				if q.Ask != lesson.AskCause {
-					continue
-				}
+			for i, q := range causeQuestions(t, course, step) {
 				asked++
 				cmds := EvidenceCommands(q)
 				if len(cmds) != 1 || !strings.HasSuffix(cmds[0], " --format trace") || !strings.Contains(cmds[0], " --semantics "+q.Semantics.Alias()+" ") {
